@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Makes sure the services the test suite talks to answer on loopback:
+#   MariaDB on 127.0.0.1:3306 (user root, empty password) and Redis on 127.0.0.1:6379.
+# Starts them when installed, installs them with apt-get when missing (Debian/Ubuntu), and fails with a
+# clear message anywhere else. Never skips: a test run without its services must not pass.
+set -euo pipefail
+
+MYSQL_HOST=127.0.0.1 MYSQL_PORT=3306 REDIS_HOST=127.0.0.1 REDIS_PORT=6379
+
+log() { printf 'ensure-services: %s\n' "$*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"
+  elif command -v sudo >/dev/null 2>&1; then sudo -n "$@"
+  else die "need root to run '$*' (no sudo); install it yourself or run as root"
+  fi
+}
+
+wait_for() { # description, seconds, command...
+  local what=$1 secs=$2; shift 2
+  for _ in $(seq 1 "$((secs * 4))"); do "$@" >/dev/null 2>&1 && return 0; sleep 0.25; done
+  die "$what did not come up within ${secs}s"
+}
+
+apt_updated=
+apt_install() {
+  command -v apt-get >/dev/null 2>&1 ||
+    die "'$*' is missing and this is not a Debian/Ubuntu system: install MariaDB (>= 10.6) and Redis, start them on $MYSQL_HOST:$MYSQL_PORT and $REDIS_HOST:$REDIS_PORT, then rerun"
+  if [ -z "$apt_updated" ]; then
+    log "apt-get update"; as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq; apt_updated=1
+  fi
+  log "installing $*"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+mysql_client() { command -v mariadb >/dev/null 2>&1 && echo mariadb || echo mysql; }
+mysql_tcp_ok() { "$(mysql_client)" -h"$MYSQL_HOST" -P"$MYSQL_PORT" -uroot --password= -e 'SELECT 1'; }
+redis_ok() { [ "$(redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" ping 2>/dev/null)" = PONG ]; }
+
+ensure_mariadb() {
+  if command -v mariadb >/dev/null 2>&1 && mysql_tcp_ok >/dev/null 2>&1; then
+    log "MariaDB answers on $MYSQL_HOST:$MYSQL_PORT"; return
+  fi
+  if ! command -v mariadbd >/dev/null 2>&1 && [ ! -x /usr/sbin/mariadbd ] && [ ! -x /usr/sbin/mysqld ]; then
+    apt_install mariadb-server mariadb-client
+  fi
+  if ! mysql_tcp_ok >/dev/null 2>&1; then
+    log "starting MariaDB"
+    as_root mkdir -p /run/mysqld
+    as_root chown mysql:mysql /run/mysqld 2>/dev/null || true
+    local daemon=/usr/sbin/mariadbd; [ -x "$daemon" ] || daemon=/usr/sbin/mysqld
+    as_root start-stop-daemon --start --oknodo --background --exec "$daemon" -- --user=mysql \
+      --bind-address=127.0.0.1 --port="$MYSQL_PORT"
+    wait_for "MariaDB (socket)" 60 as_root "$(mysql_client)" -uroot -e 'SELECT 1'
+  fi
+  if ! mysql_tcp_ok >/dev/null 2>&1; then
+    # A fresh Debian install lets root in only through the unix socket; the tests log in over TCP.
+    log "allowing root with an empty password over TCP (local test server only)"
+    as_root "$(mysql_client)" -uroot -e "
+      ALTER USER 'root'@'localhost' IDENTIFIED VIA mysql_native_password USING PASSWORD('') OR unix_socket;
+      CREATE USER IF NOT EXISTS 'root'@'127.0.0.1' IDENTIFIED BY '';
+      GRANT ALL PRIVILEGES ON *.* TO 'root'@'127.0.0.1' WITH GRANT OPTION;
+      FLUSH PRIVILEGES;"
+  fi
+  wait_for "MariaDB on $MYSQL_HOST:$MYSQL_PORT" 30 mysql_tcp_ok
+  log "MariaDB answers on $MYSQL_HOST:$MYSQL_PORT"
+}
+
+ensure_redis() {
+  if command -v redis-cli >/dev/null 2>&1 && redis_ok; then
+    log "Redis answers on $REDIS_HOST:$REDIS_PORT"; return
+  fi
+  command -v redis-server >/dev/null 2>&1 || apt_install redis-server
+  log "starting Redis"
+  as_root mkdir -p /var/lib/redis /var/log/redis
+  as_root redis-server --daemonize yes --bind "$REDIS_HOST" --port "$REDIS_PORT" --save "" --appendonly no \
+    --dir /var/lib/redis --logfile /var/log/redis/flipper-test.log
+  wait_for "Redis on $REDIS_HOST:$REDIS_PORT" 30 redis_ok
+  log "Redis answers on $REDIS_HOST:$REDIS_PORT"
+}
+
+ensure_mariadb
+ensure_redis
