@@ -1,17 +1,45 @@
 package dev.flipper.queue;
 
+import dev.flipper.queue.spi.AckRecord;
+import dev.flipper.queue.spi.BodyFilter;
+import dev.flipper.queue.spi.CheckpointRecord;
+import dev.flipper.queue.spi.Claim;
+import dev.flipper.queue.spi.JobRef;
+import dev.flipper.queue.spi.NewJobRecord;
 import dev.flipper.queue.spi.QueueStore;
+import dev.flipper.queue.spi.ScanBound;
+import dev.flipper.queue.spi.ShardStore;
+import dev.flipper.queue.spi.StoredJob;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The job queue: PinLater's operations over any {@link QueueStore}. All backend-independent logic lives
  * here: validation, priority order across shards, piggy-backed acks, scan paging. Thread-safe; one instance
  * per process is enough, and many processes may share one store.
+ *
+ * <p>Every request is validated completely before anything changes. A shard that cannot be reached is
+ * skipped by the operations other shards can serve (dequeue, count, scan, retryFailed, deleteJobs,
+ * queueNames); an enqueue is retried once on another shard.
+ *
+ * <p>Claim descriptors, stored on the jobs of one dequeue call and shown by lookup, have the form
+ * {@code <serverId>:<serverStartMillis>:<counter>:<source>}; the counter increases with every dequeue call of
+ * this instance.
  *
  * <pre>{@code
  * QueueService queue = QueueService.builder(store).priorityLevels(3).build();
@@ -22,25 +50,34 @@ import java.util.Set;
 public final class QueueService {
   /** Queue names: letters, digits and '_', at most this many characters. */
   public static final int MAX_QUEUE_NAME_LENGTH = 100;
+  /** The most jobs one scan page may return. */
+  public static final int MAX_SCAN_LIMIT = Validation.MAX_SCAN_LIMIT;
+  /** Sources (who dequeues and checkpoints) are at most this many characters. */
+  public static final int MAX_SOURCE_LENGTH = Validation.MAX_SOURCE_LENGTH;
+
+  private static final Logger log = LoggerFactory.getLogger(QueueService.class);
 
   private final QueueStore store;
   private final int priorityLevels;
-  private final int maxBodyBytes;
   private final int countLimit;
   private final String serverId;
   private final String adminPasswordHash;
   private final Clock clock;
-  private final Random random;
+  private final Validation validation;
+  private final ShardPicker shards;
+  private final long startMillis;
+  private final AtomicLong dequeueCalls = new AtomicLong();
 
   private QueueService(Builder builder) {
     this.store = builder.store;
     this.priorityLevels = builder.priorityLevels;
-    this.maxBodyBytes = builder.maxBodyBytes;
     this.countLimit = builder.countLimit;
     this.serverId = builder.serverId;
     this.adminPasswordHash = builder.adminPasswordHash;
     this.clock = builder.clock;
-    this.random = builder.random;
+    this.validation = new Validation(builder.priorityLevels, builder.maxBodyBytes);
+    this.shards = new ShardPicker(builder.store, builder.random);
+    this.startMillis = clock.millis();
   }
 
   public static Builder builder(QueueStore store) {
@@ -55,9 +92,15 @@ public final class QueueService {
     return store;
   }
 
+  // ---------------------------------------------------------------------------------------------------
+  // Queues
+
   /** Creates the queue on every shard; idempotent. QUEUE_NAME_INVALID unless {@code [A-Za-z0-9_]+}. */
   public void createQueue(String queue) {
-    throw new UnsupportedOperationException();
+    Validation.queueName(queue);
+    for (ShardStore shard : shards.all()) {
+      shard.createQueue(queue);
+    }
   }
 
   /**
@@ -65,54 +108,519 @@ public final class QueueService {
    * {@link PasswordHash}) to the configured admin hash, else PASSWORD_INVALID.
    */
   public void deleteQueue(String queue, String password) {
-    throw new UnsupportedOperationException();
+    Validation.queueName(queue);
+    if (adminPasswordHash.isEmpty()) {
+      throw new QueueException(ErrorCode.PASSWORD_INVALID,
+          "deleteQueue is disabled until queue.adminPasswordHash is set (generate one with `flipper hash-password`)");
+    }
+    if (!PasswordHash.matches(password, adminPasswordHash)) {
+      throw new QueueException(ErrorCode.PASSWORD_INVALID,
+          "wrong admin password for deleteQueue of queue '" + queue + "'");
+    }
+    for (ShardStore shard : shards.all()) {
+      shard.deleteQueue(queue);
+    }
   }
 
+  /** The queues of all healthy shards, sorted by name. */
   public Set<String> queueNames() {
-    throw new UnsupportedOperationException();
+    Set<String> names = new TreeSet<>();
+    ShardFailures failures = new ShardFailures("queueNames");
+    for (ShardStore shard : shards.healthyShuffled("queueNames")) {
+      try {
+        names.addAll(shard.queueNames());
+        failures.answered();
+      } catch (QueueException e) {
+        failures.skip(shard, e);
+      }
+    }
+    failures.throwIfNoneAnswered();
+    return Collections.unmodifiableSet(names);
   }
 
-  /** Stores the jobs, all or none, and returns their descriptors in the order given. */
+  // ---------------------------------------------------------------------------------------------------
+  // Jobs
+
+  /**
+   * Stores the jobs, all or none, on one random healthy shard that takes new jobs, and returns their
+   * descriptors in the order given. An empty list gives an empty result.
+   */
   public List<JobDescriptor> enqueue(String queue, List<NewJob> jobs) {
-    throw new UnsupportedOperationException();
+    Validation.queueName(queue);
+    Validation.required(jobs, "the list of jobs to enqueue");
+    for (int i = 0; i < jobs.size(); i++) {
+      NewJob job = Validation.required(jobs.get(i), "job #" + i + " of the enqueue request");
+      String where = "job #" + i + " of the enqueue request";
+      validation.priority(job.priority(), where);
+      Validation.attemptsAllowed(job.attemptsAllowed(), where);
+      validation.body(job.body(), where);
+    }
+    if (jobs.isEmpty()) {
+      return List.of();
+    }
+    long now = clock.millis();
+    List<NewJobRecord> records = new ArrayList<>(jobs.size());
+    for (NewJob job : jobs) {
+      long runAfter = job.runAfter() == null ? now : job.runAfter().toEpochMilli();
+      records.add(new NewJobRecord(job.priority(), job.body(), runAfter, job.attemptsAllowed(),
+          Validation.truncate(job.customStatus(), NewJob.CUSTOM_STATUS_MAX_CHARS), now));
+    }
+    ShardStore shard = shards.forEnqueue(null).orElseThrow(() -> noEnqueueShard(queue));
+    List<Long> ids;
+    try {
+      ids = shard.enqueue(queue, records);
+    } catch (QueueException e) {
+      if (e.errorCode() != ErrorCode.SHARD_CONNECTION_FAILED) {
+        throw e;
+      }
+      Optional<ShardStore> other = shards.forEnqueue(shard.name());
+      if (other.isEmpty()) {
+        throw e;
+      }
+      log.warn("enqueue to queue '{}': shard {} failed ({}); retrying on shard {}",
+          queue, shard.name(), e.getMessage(), other.get().name());
+      shard = other.get();
+      ids = shard.enqueue(queue, records);
+    }
+    if (ids.size() != records.size()) {
+      throw new IllegalStateException("shard " + shard.name() + " returned " + ids.size() + " ids for "
+          + records.size() + " jobs enqueued to queue '" + queue + "'; indicates a bug in the store");
+    }
+    List<JobDescriptor> descriptors = new ArrayList<>(ids.size());
+    for (int i = 0; i < ids.size(); i++) {
+      descriptors.add(new JobDescriptor(queue, shard.name(), records.get(i).priority(), ids.get(i)));
+    }
+    return descriptors;
   }
 
   /**
    * Claims up to {@code limit} due jobs: every priority-1 job of the covered shards before any priority-2
-   * job, shards in random order. The piggy-backed ack, if any, is applied first, even if no job comes back.
+   * job, shards in random order. The piggy-backed ack, if any, is applied first, even if no job comes back
+   * and also for a dry run.
    */
   public List<DequeuedJob> dequeue(DequeueParams params) {
-    throw new UnsupportedOperationException();
+    Validation.required(params, "dequeue params");
+    String queue = params.queue();
+    Validation.queueName(queue);
+    if (params.limit() < 1) {
+      throw QueueException.invalid("dequeue limit must be >= 1, was " + params.limit());
+    }
+    Validation.source(params.source());
+    Validation.coverage(params.coverage());
+    AckParams ack = params.ack();
+    if (ack != null && ack.queue() == null) {
+      ack = new AckParams(queue, ack.succeeded(), ack.failed());
+    }
+    if (ack != null) {
+      validateAck(ack);
+    }
+
+    if (ack != null && !ack.isEmpty()) {
+      applyAck(ack);
+    }
+    long now = clock.millis();
+    Claim claim = params.dryRun() ? null : new Claim(nextClaimDescriptor(params.source()), params.source(), now);
+    return take(queue, params.limit(), shards.forDequeue(params.coverage()), claim, now);
   }
 
+  /**
+   * Claims (or, without a claim, peeks at) up to {@code limit} jobs: priority by priority, shard by shard.
+   * An unreachable shard is skipped for the rest of the request.
+   */
+  private List<DequeuedJob> take(String queue, int limit, List<ShardStore> shardsToVisit, Claim claim, long now) {
+    List<ShardStore> visit = new ArrayList<>(shardsToVisit);
+    List<DequeuedJob> result = new ArrayList<>();
+    ShardFailures failures = new ShardFailures("dequeue from queue '" + queue + "'");
+    for (int priority = 1; priority <= priorityLevels && result.size() < limit; priority++) {
+      for (var it = visit.iterator(); it.hasNext() && result.size() < limit; ) {
+        ShardStore shard = it.next();
+        int needed = limit - result.size();
+        List<StoredJob> jobs;
+        try {
+          jobs = claim == null ? shard.peek(queue, priority, needed, now) : shard.claim(queue, priority, needed, claim);
+          failures.answered();
+        } catch (QueueException e) {
+          failures.skip(shard, e);
+          it.remove();
+          continue;
+        }
+        for (StoredJob job : jobs) {
+          result.add(new DequeuedJob(new JobDescriptor(queue, shard.name(), priority, job.localId()),
+              job.body(), job.attemptsAllowed(), job.attemptsRemaining()));
+        }
+      }
+    }
+    if (result.isEmpty()) {
+      failures.throwIfNoneAnswered();
+      requireQueue(queue);
+    }
+    return result;
+  }
+
+  /**
+   * Acks dequeued jobs. Acks of jobs that are not IN_PROGRESS, or of shards this store does not have, are
+   * silent no-ops. Every descriptor must name {@code params.queue()}.
+   */
   public void ack(AckParams params) {
-    throw new UnsupportedOperationException();
+    Validation.required(params, "ack params");
+    validateAck(params);
+    if (!params.isEmpty()) {
+      applyAck(params);
+    }
   }
 
   /** Applies each checkpoint whose job is IN_PROGRESS under a claim by {@code source}; others are no-ops. */
   public void checkpoint(String queue, String source, List<CheckpointParams> checkpoints) {
-    throw new UnsupportedOperationException();
+    Validation.queueName(queue);
+    Validation.source(source);
+    Validation.required(checkpoints, "the list of checkpoints");
+    for (int i = 0; i < checkpoints.size(); i++) {
+      CheckpointParams checkpoint = Validation.required(checkpoints.get(i), "checkpoint #" + i);
+      String where = "checkpoint #" + i + " (" + checkpoint.job() + ")";
+      requireSameQueue(queue, checkpoint.job(), where);
+      validation.priority(checkpoint.job().priority(), where);
+      if (checkpoint.newBody() != null) {
+        validation.body(checkpoint.newBody(), where);
+      }
+    }
+    if (checkpoints.isEmpty()) {
+      return;
+    }
+    long now = clock.millis();
+    Map<String, ShardStore> byName = shardsByName();
+    int applied = 0;
+    for (CheckpointParams checkpoint : checkpoints) {
+      ShardStore shard = byName.get(checkpoint.job().shard());
+      if (shard == null) {
+        continue; // the job cannot exist
+      }
+      String prepend = checkpoint.prependCustomStatus() == null
+          ? null
+          : Validation.truncate(checkpoint.prependCustomStatus(), ShardStore.CUSTOM_STATUS_MAX_CHARS);
+      CheckpointRecord record = new CheckpointRecord(ref(checkpoint.job()), checkpoint.newBody(),
+          checkpoint.moveToPending(), checkpoint.runAfter() == null ? now : checkpoint.runAfter().toEpochMilli(),
+          checkpoint.attemptsAllowed(), prepend);
+      if (shard.checkpoint(queue, source, record, now)) {
+        applied++;
+      }
+    }
+    if (applied < checkpoints.size()) {
+      requireQueue(queue);
+    }
   }
 
-  /** The jobs that exist, keyed by descriptor in request order; missing jobs are absent. */
+  /**
+   * The jobs that exist, keyed by descriptor in request order; missing jobs (also of unknown queues or
+   * shards) are absent. Each descriptor is looked up in its own queue.
+   */
   public Map<JobDescriptor, JobInfo> lookup(List<JobDescriptor> jobs, boolean includeBody) {
-    throw new UnsupportedOperationException();
+    Validation.required(jobs, "the list of jobs to look up");
+    for (int i = 0; i < jobs.size(); i++) {
+      JobDescriptor job = Validation.required(jobs.get(i), "job #" + i + " of the lookup request");
+      Validation.queueName(job.queue());
+      validation.priority(job.priority(), "lookup of " + job);
+    }
+    Map<String, ShardStore> byName = shardsByName();
+    Map<JobDescriptor, JobInfo> found = new LinkedHashMap<>();
+    for (JobDescriptor job : jobs) {
+      ShardStore shard = byName.get(job.shard());
+      if (shard == null || found.containsKey(job)) {
+        continue;
+      }
+      shard.lookup(job.queue(), ref(job), includeBody)
+          .ifPresent(stored -> found.put(job, toInfo(job, stored, includeBody)));
+    }
+    return Collections.unmodifiableMap(found);
   }
 
+  /**
+   * Counts jobs over all healthy shards, for one priority or all; each (shard, priority) counts at most the
+   * configured count limit.
+   */
   public int count(CountParams params) {
-    throw new UnsupportedOperationException();
+    Validation.required(params, "count params");
+    Validation.queueName(params.queue());
+    Validation.state(params.state(), "count");
+    validation.optionalPriority(params.priority(), "the count request");
+    BodyFilter filter = BodyFilter.of(params.bodyRegex());
+    long now = clock.millis();
+    long total = 0;
+    ShardFailures failures = new ShardFailures("count of queue '" + params.queue() + "'");
+    for (ShardStore shard : shards.healthyShuffled("count")) {
+      try {
+        for (int priority : priorities(params.priority())) {
+          int n = shard.count(params.queue(), priority, params.state(), params.future(), filter, now, countLimit);
+          total += Math.min(n, countLimit);
+        }
+        failures.answered();
+      } catch (QueueException e) {
+        failures.skip(shard, e);
+      }
+    }
+    failures.throwIfNoneAnswered();
+    if (total == 0) {
+      requireQueue(params.queue());
+    }
+    return (int) Math.min(total, Integer.MAX_VALUE);
   }
 
+  /**
+   * One page of jobs, ordered by run-after descending, then shard, priority and local id. Pass the returned
+   * continuation to get the next page; paging through returns every job that stays put exactly once.
+   */
   public ScanPage scan(ScanParams params) {
-    throw new UnsupportedOperationException();
+    Validation.required(params, "scan params");
+    Validation.queueName(params.queue());
+    Validation.state(params.state(), "scan");
+    validation.optionalPriority(params.priority(), "the scan request");
+    Validation.limit(params.limit(), Validation.MAX_SCAN_LIMIT, "scan");
+    BodyFilter filter = BodyFilter.of(params.bodyRegex());
+    String continuation = params.continuation();
+    if (ScanParams.END.equals(continuation)) {
+      return new ScanPage(List.of(), ScanParams.END);
+    }
+    ScanCursor cursor = ScanParams.START.equals(continuation) ? null : ScanCursor.parse(continuation);
+
+    long now = clock.millis();
+    int limit = params.limit();
+    List<Scanned> merged = new ArrayList<>();
+    ShardFailures failures = new ShardFailures("scan of queue '" + params.queue() + "'");
+    for (ShardStore shard : shards.healthyShuffled("scan")) {
+      try {
+        for (int priority : priorities(params.priority())) {
+          ScanBound after = cursor == null ? ScanBound.START : cursor.boundFor(shard.name(), priority);
+          // One more than a page tells whether anything is left after this page.
+          for (StoredJob job : shard.scan(params.queue(), priority, params.state(), params.future(), filter, now,
+              after, limit + 1)) {
+            merged.add(new Scanned(shard.name(), job));
+          }
+        }
+        failures.answered();
+      } catch (QueueException e) {
+        failures.skip(shard, e);
+      }
+    }
+    failures.throwIfNoneAnswered();
+    merged.sort(Comparator.comparing(Scanned::key, ScanCursor.ORDER));
+    List<Scanned> page = merged.subList(0, Math.min(limit, merged.size()));
+    if (page.isEmpty() && cursor == null) {
+      requireQueue(params.queue());
+    }
+    List<JobInfo> jobs = new ArrayList<>(page.size());
+    for (Scanned scanned : page) {
+      JobDescriptor descriptor =
+          new JobDescriptor(params.queue(), scanned.shard(), scanned.job().priority(), scanned.job().localId());
+      jobs.add(toInfo(descriptor, scanned.job(), false));
+    }
+    String next = merged.size() > limit ? ScanCursor.after(page.get(page.size() - 1).key()).token() : ScanParams.END;
+    return new ScanPage(List.copyOf(jobs), next);
   }
 
+  /** Moves up to {@code limit} FAILED jobs back to PENDING; returns how many moved. */
   public int retryFailed(RetryFailedParams params) {
-    throw new UnsupportedOperationException();
+    Validation.required(params, "retryFailed params");
+    Validation.queueName(params.queue());
+    validation.priority(params.priority(), "the retryFailed request");
+    Validation.attemptsAllowed(params.attemptsToAllow(), "the retryFailed request");
+    Validation.limit(params.limit(), Integer.MAX_VALUE, "retryFailed");
+    long now = clock.millis();
+    long runAfter = params.runAfter() == null ? now : params.runAfter().toEpochMilli();
+    int remaining = params.limit();
+    ShardFailures failures = new ShardFailures("retryFailed of queue '" + params.queue() + "'");
+    for (ShardStore shard : shards.healthyShuffled("retryFailed")) {
+      if (remaining <= 0) {
+        break;
+      }
+      try {
+        remaining -= shard.retryFailed(params.queue(), params.priority(), params.attemptsToAllow(), runAfter,
+            remaining, now);
+        failures.answered();
+      } catch (QueueException e) {
+        failures.skip(shard, e);
+      }
+    }
+    return finishBulk(params.queue(), params.limit() - remaining, failures);
   }
 
+  /** Deletes up to {@code limit} jobs of one state and priority whose body matches; returns how many. */
   public int deleteJobs(DeleteJobsParams params) {
-    throw new UnsupportedOperationException();
+    Validation.required(params, "deleteJobs params");
+    Validation.queueName(params.queue());
+    Validation.state(params.state(), "deleteJobs");
+    validation.priority(params.priority(), "the deleteJobs request");
+    Validation.limit(params.limit(), Integer.MAX_VALUE, "deleteJobs");
+    BodyFilter filter = BodyFilter.of(params.bodyRegex());
+    int remaining = params.limit();
+    ShardFailures failures = new ShardFailures("deleteJobs of queue '" + params.queue() + "'");
+    for (ShardStore shard : shards.healthyShuffled("deleteJobs")) {
+      if (remaining <= 0) {
+        break;
+      }
+      try {
+        remaining -= shard.deleteJobs(params.queue(), params.priority(), params.state(), filter, remaining);
+        failures.answered();
+      } catch (QueueException e) {
+        failures.skip(shard, e);
+      }
+    }
+    return finishBulk(params.queue(), params.limit() - remaining, failures);
+  }
+
+  // ---------------------------------------------------------------------------------------------------
+  // Helpers
+
+  private int finishBulk(String queue, int affected, ShardFailures failures) {
+    failures.throwIfNoneAnswered();
+    if (affected == 0) {
+      requireQueue(queue);
+    }
+    return affected;
+  }
+
+  private void validateAck(AckParams params) {
+    Validation.queueName(params.queue());
+    validateAckItems(params.queue(), params.succeeded(), "succeeded");
+    validateAckItems(params.queue(), params.failed(), "failed");
+  }
+
+  private void validateAckItems(String queue, List<AckParams.Item> items, String list) {
+    for (int i = 0; i < items.size(); i++) {
+      AckParams.Item item = Validation.required(items.get(i), "ack #" + i + " of the " + list + " list");
+      String where = "ack #" + i + " of the " + list + " list (" + item.job() + ")";
+      requireSameQueue(queue, item.job(), where);
+      validation.priority(item.job().priority(), where);
+    }
+  }
+
+  private static void requireSameQueue(String queue, JobDescriptor job, String where) {
+    if (!queue.equals(job.queue())) {
+      throw QueueException.invalid(where + " names queue '" + job.queue() + "' but the request is for queue '"
+          + queue + "'; send one request per queue");
+    }
+  }
+
+  /** Applies a validated ack: groups the jobs by shard, one ackSucceeded and one ackFailed call per shard. */
+  private void applyAck(AckParams params) {
+    String queue = params.queue();
+    long now = clock.millis();
+    Map<String, ShardStore> byName = shardsByName();
+    Map<String, List<AckRecord>> succeeded = groupByShard(params.succeeded(), byName);
+    Map<String, List<AckRecord>> failed = groupByShard(params.failed(), byName);
+    Set<String> touched = new TreeSet<>(succeeded.keySet());
+    touched.addAll(failed.keySet());
+    int changed = 0;
+    QueueException unreachable = null;
+    for (String name : touched) {
+      ShardStore shard = byName.get(name);
+      try {
+        List<AckRecord> ok = succeeded.getOrDefault(name, List.of());
+        List<AckRecord> bad = failed.getOrDefault(name, List.of());
+        if (!ok.isEmpty()) {
+          changed += shard.ackSucceeded(queue, ok, now);
+        }
+        if (!bad.isEmpty()) {
+          changed += shard.ackFailed(queue, bad, now);
+        }
+      } catch (QueueException e) {
+        if (e.errorCode() != ErrorCode.SHARD_CONNECTION_FAILED) {
+          throw e;
+        }
+        // Keep acking on the other shards; report the failure once they are done.
+        unreachable = unreachable == null ? e : unreachable;
+      }
+    }
+    if (unreachable != null) {
+      throw unreachable;
+    }
+    if (changed < params.succeeded().size() + params.failed().size()) {
+      requireQueue(queue);
+    }
+  }
+
+  private static Map<String, List<AckRecord>> groupByShard(List<AckParams.Item> items, Map<String, ShardStore> shards) {
+    Map<String, List<AckRecord>> groups = new HashMap<>();
+    for (AckParams.Item item : items) {
+      if (!shards.containsKey(item.job().shard())) {
+        continue; // the job cannot exist
+      }
+      String append = Validation.truncate(item.appendCustomStatus(), ShardStore.CUSTOM_STATUS_MAX_CHARS);
+      groups.computeIfAbsent(item.job().shard(), k -> new ArrayList<>())
+          .add(new AckRecord(ref(item.job()), append, item.retryDelay().toMillis()));
+    }
+    return groups;
+  }
+
+  /**
+   * QUEUE_NOT_FOUND unless the queue exists. Called only after an operation found or changed less than
+   * asked, so that requests that did work pay no extra round trip.
+   */
+  private void requireQueue(String queue) {
+    for (ShardStore shard : shards.all()) {
+      if (!shard.healthy()) {
+        continue;
+      }
+      try {
+        if (shard.queueExists(queue)) {
+          return;
+        }
+        throw QueueException.queueNotFound(queue);
+      } catch (QueueException e) {
+        if (e.errorCode() != ErrorCode.SHARD_CONNECTION_FAILED) {
+          throw e;
+        }
+      }
+    }
+    // No shard could answer: the operation itself did not fail, so do not invent an error.
+  }
+
+  private Map<String, ShardStore> shardsByName() {
+    Map<String, ShardStore> byName = new HashMap<>();
+    for (ShardStore shard : shards.all()) {
+      byName.put(shard.name(), shard);
+    }
+    return byName;
+  }
+
+  private int[] priorities(Integer priority) {
+    if (priority != null) {
+      return new int[] {priority};
+    }
+    int[] all = new int[priorityLevels];
+    for (int i = 0; i < priorityLevels; i++) {
+      all[i] = i + 1;
+    }
+    return all;
+  }
+
+  private String nextClaimDescriptor(String source) {
+    return serverId + ":" + startMillis + ":" + dequeueCalls.incrementAndGet() + ":" + source;
+  }
+
+  private QueueException noEnqueueShard(String queue) {
+    List<ShardStore> all = shards.all();
+    long dequeueOnly = all.stream().filter(ShardStore::dequeueOnly).count();
+    long healthy = all.stream().filter(ShardStore::healthy).count();
+    return new QueueException(ErrorCode.NO_HEALTHY_SHARDS, "enqueue to queue '" + queue
+        + "': no healthy shard takes new jobs (" + all.size() + " shards, " + healthy + " healthy, " + dequeueOnly
+        + " dequeue-only)");
+  }
+
+  private static JobRef ref(JobDescriptor job) {
+    return new JobRef(job.priority(), job.localId());
+  }
+
+  private static JobInfo toInfo(JobDescriptor descriptor, StoredJob job, boolean includeBody) {
+    return new JobInfo(descriptor, job.state(), job.attemptsAllowed(), job.attemptsRemaining(),
+        job.customStatus() == null ? "" : job.customStatus(), Instant.ofEpochMilli(job.createdAtMillis()),
+        Instant.ofEpochMilli(job.runAfterMillis()), Instant.ofEpochMilli(job.updatedAtMillis()),
+        job.claimDescriptor(), includeBody ? job.body() : null);
+  }
+
+  /** A scanned job with the shard it came from. */
+  private record Scanned(String shard, StoredJob job) {
+    ScanCursor.Entry key() {
+      return new ScanCursor.Entry(shard, job.priority(), job.runAfterMillis(), job.localId());
+    }
   }
 
   /** Builds a {@link QueueService}; {@link #build()} validates every setting. Not thread-safe. */

@@ -1,0 +1,34 @@
+package dev.flipper.queue;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+/** queue-core stays a pure library: the JDK, slf4j and its own code, nothing else. */
+@AnalyzeClasses(packages = "dev.flipper", importOptions = ImportOption.DoNotIncludeTests.class)
+class ArchitectureTest {
+
+  @ArchTest
+  static final ArchRule dependsOnlyOnTheJdkSlf4jAndFlipper = classes()
+      .should().onlyDependOnClassesThat()
+      .resideInAnyPackage("java..", "javax.annotation..", "org.slf4j..", "dev.flipper..", "")
+      .because("queue-core must not pull storage, network or framework libraries into every module");
+
+  @ArchTest
+  static final ArchRule theSpiKnowsOnlyTheApi = classes()
+      .that().resideInAPackage("dev.flipper.queue.spi..")
+      .should().onlyDependOnClassesThat()
+      .resideInAnyPackage("java..", "dev.flipper.queue", "dev.flipper.queue.spi..", "")
+      .because("backends implement the SPI and must not need the engine's helpers");
+
+  @ArchTest
+  static final ArchRule theApiDoesNotDependOnImplementations = noClasses()
+      .that().resideInAPackage("dev.flipper.queue")
+      .should().dependOnClassesThat()
+      .resideInAnyPackage("dev.flipper.queue.memory..", "dev.flipper.queue.monitor..")
+      .because("stores and the monitor build on the API, not the other way round");
+}

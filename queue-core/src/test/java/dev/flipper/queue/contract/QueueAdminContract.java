@@ -1,0 +1,98 @@
+package dev.flipper.queue.contract;
+
+import static dev.flipper.queue.testing.Jobs.aJob;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flipper.queue.ErrorCode;
+import dev.flipper.queue.JobDescriptor;
+import dev.flipper.queue.JobState;
+import dev.flipper.queue.QueueService;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** createQueue, deleteQueue, queueNames: §18 #6-9; §15 testCreateQueueThatAlreadyExists and friends. */
+abstract class QueueAdminContract extends ContractArea {
+
+  @Test
+  void createQueueRejectsNamesOutsideLettersDigitsAndUnderscore() {
+    for (String bad : List.of("bad-name", "a b", "", "q:1", "dot.ted", "ünïcode")) {
+      assertFails(ErrorCode.QUEUE_NAME_INVALID, () -> service().createQueue(bad), "queue name");
+    }
+    assertFails(ErrorCode.QUEUE_NAME_INVALID, () -> service().createQueue(null));
+    assertThat(service().queueNames()).isEmpty();
+  }
+
+  @Test
+  void createQueueRejectsNamesLongerThanTheLimit() {
+    String longest = "q".repeat(QueueService.MAX_QUEUE_NAME_LENGTH);
+    assertFails(ErrorCode.QUEUE_NAME_TOO_LONG, () -> service().createQueue(longest + "q"),
+        String.valueOf(QueueService.MAX_QUEUE_NAME_LENGTH));
+
+    service().createQueue(longest);
+    service().enqueue(longest, List.of(aJob()));
+    assertThat(service().queueNames()).containsExactly(longest);
+  }
+
+  @Test
+  void createQueueIsIdempotentAndKeepsJobs() {
+    JobDescriptor job = enqueue(aJob("kept")).get(0);
+
+    service().createQueue(queue());
+    service().createQueue(queue());
+
+    assertThat(count(JobState.PENDING)).isEqualTo(1);
+    assertThat(lookup(job)).isNotNull();
+  }
+
+  @Test
+  void deleteQueueWithWrongPasswordFailsAndKeepsEverything() {
+    enqueue(aJob());
+
+    assertFails(ErrorCode.PASSWORD_INVALID, () -> service().deleteQueue(queue(), "wrong"), "password");
+    assertFails(ErrorCode.PASSWORD_INVALID, () -> service().deleteQueue(queue(), null), "password");
+
+    assertThat(service().queueNames()).contains(queue());
+    assertThat(count(JobState.PENDING)).isEqualTo(1);
+  }
+
+  @Test
+  void deleteQueueIsDisabledWithoutAnAdminPasswordHash() {
+    QueueService noHash = fx().serviceBuilder(fx().store()).adminPasswordHash("").build();
+    noHash.createQueue("guarded");
+
+    assertFails(ErrorCode.PASSWORD_INVALID, () -> noHash.deleteQueue("guarded", ""), "disabled",
+        "adminPasswordHash", "hash-password");
+    assertThat(noHash.queueNames()).contains("guarded");
+  }
+
+  @Test
+  void deleteQueueRemovesTheQueueAndAllItsJobsAndIsIdempotent() {
+    List<JobDescriptor> jobs = enqueueOneByOne(List.of(aJob("a"), aJob("b"), aJob("c"), aJob("d")));
+    List<JobDescriptor> claimed = ids(dequeue(2));
+    ackSucceeded(claimed.subList(0, 1));
+    service().createQueue("other_queue");
+
+    service().deleteQueue(queue(), ContractFixture.ADMIN_PASSWORD);
+    service().deleteQueue(queue(), ContractFixture.ADMIN_PASSWORD);
+    service().deleteQueue("never_created", ContractFixture.ADMIN_PASSWORD);
+
+    assertThat(service().queueNames()).doesNotContain(queue()).contains("other_queue");
+    assertFails(ErrorCode.QUEUE_NOT_FOUND, () -> service().enqueue(queue(), List.of(aJob())), queue());
+    assertThat(service().lookup(jobs, false)).isEmpty();
+
+    service().createQueue(queue());
+    assertThat(snapshot()).isEqualTo(Map.of());
+  }
+
+  @Test
+  void queueNamesListsEveryCreatedNotDeletedQueue() {
+    assertThat(service().queueNames()).isEmpty();
+    for (String name : List.of("q0", "q1", "q2", "gone")) {
+      service().createQueue(name);
+    }
+    service().deleteQueue("gone", ContractFixture.ADMIN_PASSWORD);
+
+    assertThat(service().queueNames()).containsExactlyInAnyOrder("q0", "q1", "q2");
+  }
+}

@@ -1,0 +1,115 @@
+package dev.flipper.queue.contract;
+
+import static dev.flipper.queue.testing.Jobs.aJob;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flipper.queue.DeleteJobsParams;
+import dev.flipper.queue.ErrorCode;
+import dev.flipper.queue.JobDescriptor;
+import dev.flipper.queue.JobInfo;
+import dev.flipper.queue.JobState;
+import dev.flipper.queue.RetryFailedParams;
+import dev.flipper.queue.testing.Jobs;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** retryFailedJobs and deleteJobs: §18 #55-57; §15 testRetryFailedJobs, testDeleteJobs. */
+abstract class RetryAndDeleteContract extends ContractArea {
+
+  @Test
+  void retryFailedJobsScenario() {
+    List<JobDescriptor> ids = failedJobs(20, 2);
+    assertThat(count(JobState.FAILED, 2)).isEqualTo(20);
+    assertThat(service().retryFailed(RetryFailedParams.of(queue()))).as("default priority 1").isZero();
+
+    Instant runAfter = clock().instant().plusSeconds(1);
+    assertThat(service().retryFailed(new RetryFailedParams(queue(), 2, 2, runAfter, 15))).isEqualTo(15);
+    assertThat(snapshot()).isEqualTo(Map.of(JobState.PENDING, 15, JobState.FAILED, 5));
+    JobInfo retried = service().lookup(ids, false).values().stream()
+        .filter(job -> job.state() == JobState.PENDING).findFirst().orElseThrow();
+    assertThat(retried.attemptsRemaining()).isEqualTo(2);
+    assertThat(retried.attemptsAllowed()).isEqualTo(1);
+    assertThat(retried.runAfter()).isEqualTo(runAfter);
+    assertThat(retried.claimDescriptor()).isNull();
+    assertThat(dequeue(100)).as("not before runAfter").isEmpty();
+
+    clock().advance(Duration.ofSeconds(1));
+    for (int round = 0; round < 2; round++) {
+      List<JobDescriptor> claimed = ids(dequeue(100));
+      assertThat(claimed).hasSize(15);
+      ackFailed(claimed);
+    }
+    assertThat(dequeue(100)).isEmpty();
+    assertThat(count(JobState.FAILED, 2)).isEqualTo(20);
+  }
+
+  @Test
+  void retryFailedWithoutRunAfterMakesJobsDueNow() {
+    failedJobs(3, 1);
+
+    assertThat(service().retryFailed(new RetryFailedParams(queue(), 1, 1, null, 1000))).isEqualTo(3);
+
+    assertThat(dequeue(10)).hasSize(3);
+  }
+
+  @Test
+  void retryFailedMovesAtMostTheLimitAcrossShards() {
+    List<JobDescriptor> ids = failedJobs(30, 1);
+    assertThat(byShard(ids)).hasSize(2);
+
+    assertThat(service().retryFailed(new RetryFailedParams(queue(), 1, 1, null, 25))).isEqualTo(25);
+    assertThat(service().retryFailed(new RetryFailedParams(queue(), 1, 1, null, 25))).isEqualTo(5);
+    assertThat(service().retryFailed(new RetryFailedParams(queue(), 1, 1, null, 25))).isZero();
+    assertThat(count(JobState.PENDING)).isEqualTo(30);
+  }
+
+  @Test
+  void deleteJobsScenario() {
+    failedJobs(10, 2);
+    assertThat(service().deleteJobs(DeleteJobsParams.of(queue(), JobState.PENDING))).isZero();
+    assertThat(service().deleteJobs(new DeleteJobsParams(queue(), JobState.FAILED, 2, null, 5))).isEqualTo(5);
+    assertThat(count(JobState.FAILED, 2)).isEqualTo(5);
+
+    List<JobDescriptor> pending = enqueueOneByOne(Jobs.jobs(10, i -> aJob("pending_" + i).withPriority(2)));
+    assertThat(service().deleteJobs(new DeleteJobsParams(queue(), JobState.PENDING, 2, ".*pending_1.*", 1000)))
+        .isEqualTo(1);
+    assertThat(lookup(pending.get(1))).isNull();
+    assertThat(count(JobState.PENDING, 2)).isEqualTo(9);
+    assertThat(count(JobState.FAILED, 2)).isEqualTo(5);
+  }
+
+  @Test
+  void deleteJobsRemovesJobsOfEveryStateIncludingFuture() {
+    Instant future = clock().instant().plusSeconds(3600);
+    List<JobDescriptor> ids = enqueue(aJob("later").withRunAfter(future), aJob("now"));
+    dequeue(1);
+
+    assertThat(service().deleteJobs(new DeleteJobsParams(queue(), JobState.PENDING, 1, null, 10))).isEqualTo(1);
+    assertThat(service().deleteJobs(new DeleteJobsParams(queue(), JobState.IN_PROGRESS, 1, null, 10)))
+        .isEqualTo(1);
+
+    assertThat(service().lookup(ids, false)).isEmpty();
+    assertThat(snapshot()).isEmpty();
+  }
+
+  @Test
+  void retryAndDeleteOnAQueueThatDoesNotExistFail() {
+    assertFails(ErrorCode.QUEUE_NOT_FOUND, () -> service().retryFailed(RetryFailedParams.of("no_such_queue")),
+        "no_such_queue");
+    assertFails(ErrorCode.QUEUE_NOT_FOUND,
+        () -> service().deleteJobs(DeleteJobsParams.of("no_such_queue", JobState.FAILED)), "no_such_queue");
+  }
+
+  /** Enqueues n single-attempt jobs of the priority and fails them all. */
+  private List<JobDescriptor> failedJobs(int n, int priority) {
+    List<JobDescriptor> ids = enqueueOneByOne(Jobs.jobs(n, i -> aJob("failed_" + i).withPriority(priority)
+        .withAttemptsAllowed(1)));
+    List<JobDescriptor> claimed = ids(dequeue(n));
+    assertThat(claimed).hasSize(n);
+    ackFailed(claimed);
+    return ids;
+  }
+}
