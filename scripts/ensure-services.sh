@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Makes sure the services the test suite talks to answer on loopback:
-#   MariaDB on 127.0.0.1:3306 (user root, empty password) and Redis on 127.0.0.1:6379.
+# Makes sure the services and tools the test suite needs are there:
+#   MariaDB on 127.0.0.1:3306 (user root, empty password) and Redis on 127.0.0.1:6379, answering on loopback;
+#   the Thrift compiler and Python's Thrift library (the wire-compatibility tests generate code with them).
 # Starts them when installed, installs them with apt-get when missing (Debian/Ubuntu), and fails with a
 # clear message anywhere else. Never skips: a test run without its services must not pass.
 set -euo pipefail
@@ -80,5 +81,14 @@ ensure_redis() {
   log "Redis answers on $REDIS_HOST:$REDIS_PORT"
 }
 
+ensure_tools() {
+  local missing=()
+  command -v thrift >/dev/null 2>&1 || missing+=(thrift-compiler)
+  /usr/bin/python3 -c 'import thrift' >/dev/null 2>&1 || missing+=(python3-thrift)
+  if [ ${#missing[@]} -gt 0 ]; then apt_install "${missing[@]}"; fi
+  log "thrift $(thrift --version | awk '{print $3}') and python3-thrift present"
+}
+
 ensure_mariadb
 ensure_redis
+ensure_tools

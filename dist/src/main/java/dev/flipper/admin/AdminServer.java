@@ -1,0 +1,132 @@
+package dev.flipper.admin;
+
+import com.codahale.metrics.MetricRegistry;
+import io.javalin.Javalin;
+import io.javalin.http.ContentType;
+import io.javalin.http.Context;
+import io.javalin.http.HttpStatus;
+import io.prometheus.client.CollectorRegistry;
+import io.prometheus.client.dropwizard.DropwizardExports;
+import io.prometheus.client.exporter.common.TextFormat;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * The admin HTTP endpoint of one daemon, on its own port:
+ *
+ * <ul>
+ *   <li>{@code /health}: 200 when every component reports ready, else 503; JSON body with each component;
+ *   <li>{@code /metrics}: the daemon's metric registry in Prometheus text format 0.0.4;
+ *   <li>{@code /stats.txt}: the same metrics as sorted {@code name: value} lines ({@link StatsText}).
+ * </ul>
+ *
+ * <p>Thread-safe. {@link #close()} is idempotent.
+ */
+public final class AdminServer implements AutoCloseable {
+  private final String name;
+  private final String host;
+  private final int requestedPort;
+  private final MetricRegistry registry;
+  private final Supplier<Map<String, Boolean>> readiness;
+  private final CollectorRegistry prometheus = new CollectorRegistry();
+  private Javalin app;
+
+  /**
+   * @param name the daemon, e.g. {@code queue}; names threads and the health body
+   * @param host the address to bind, e.g. {@code 0.0.0.0}
+   * @param port the port to bind; 0 = any free port (see {@link #port()})
+   * @param readiness each component's readiness; the daemon is ready when all are true
+   */
+  public AdminServer(
+      String name, String host, int port, MetricRegistry registry, Supplier<Map<String, Boolean>> readiness) {
+    this.name = Objects.requireNonNull(name, "name");
+    this.host = Objects.requireNonNull(host, "host");
+    this.requestedPort = port;
+    this.registry = Objects.requireNonNull(registry, "registry");
+    this.readiness = Objects.requireNonNull(readiness, "readiness");
+    prometheus.register(new DropwizardExports(registry));
+  }
+
+  /** Binds the port and serves; throws if the port is taken. */
+  public synchronized void start() {
+    if (app != null) {
+      throw new IllegalStateException("admin server '" + name + "' already started");
+    }
+    QueuedThreadPool threads = new QueuedThreadPool(10, 2);
+    threads.setName("admin-" + name);
+    Javalin created =
+        Javalin.create(
+            config -> {
+              config.showJavalinBanner = false;
+              config.startupWatcherEnabled = false;
+              config.jetty.threadPool = threads;
+              config.router.ignoreTrailingSlashes = true;
+            });
+    created.get("/", this::index);
+    created.get("/health", this::health);
+    created.get("/metrics", this::metrics);
+    created.get("/stats.txt", ctx -> ctx.contentType(ContentType.TEXT_PLAIN).result(StatsText.render(registry)));
+    try {
+      created.start(host, requestedPort);
+    } catch (RuntimeException e) {
+      created.stop();
+      throw new IllegalStateException(
+          "admin server '" + name + "' cannot listen on " + host + ":" + requestedPort + ": " + rootMessage(e), e);
+    }
+    app = created;
+  }
+
+  /** The bound port. */
+  public synchronized int port() {
+    if (app == null) {
+      throw new IllegalStateException("admin server '" + name + "' is not started");
+    }
+    return app.port();
+  }
+
+  /** Whether every component reports ready. */
+  public boolean isReady() {
+    return readiness.get().values().stream().allMatch(Boolean::booleanValue);
+  }
+
+  @Override
+  public synchronized void close() {
+    if (app != null) {
+      app.stop();
+      app = null;
+    }
+  }
+
+  private void index(Context ctx) {
+    ctx.contentType(ContentType.TEXT_PLAIN).result("flipper " + name + " admin: /health /metrics /stats.txt\n");
+  }
+
+  private void health(Context ctx) {
+    Map<String, Boolean> components = new LinkedHashMap<>(readiness.get());
+    boolean ready = components.values().stream().allMatch(Boolean::booleanValue);
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("daemon", name);
+    body.put("status", ready ? "ready" : "not ready");
+    body.put("components", components);
+    ctx.status(ready ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).json(body);
+  }
+
+  private void metrics(Context ctx) throws IOException {
+    StringWriter text = new StringWriter();
+    TextFormat.write004(text, prometheus.metricFamilySamples());
+    ctx.contentType(TextFormat.CONTENT_TYPE_004).result(text.toString());
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null) {
+      root = root.getCause();
+    }
+    return root.getMessage();
+  }
+}

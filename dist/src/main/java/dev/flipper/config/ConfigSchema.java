@@ -1,0 +1,212 @@
+package dev.flipper.config;
+
+import dev.flipper.config.SettingType.BoolType;
+import dev.flipper.config.SettingType.DurationType;
+import dev.flipper.config.SettingType.EnumType;
+import dev.flipper.config.SettingType.IntType;
+import dev.flipper.config.SettingType.ObjectListType;
+import dev.flipper.config.SettingType.TextListType;
+import dev.flipper.config.SettingType.TextType;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Every configuration key of every daemon, in one place: path, type, range, default and meaning. The
+ * loader, the "did you mean" suggestions, {@code --set}, the printed configuration and the test that
+ * checks docs/configuration.md all read this list. Immutable.
+ */
+public final class ConfigSchema {
+
+  /** A top-level section of the file. */
+  public record Section(String name, String meaning) {}
+
+  public static final List<Section> SECTIONS =
+      List.of(
+          new Section("storage", "Where jobs and workflow state live: shared by every daemon."),
+          new Section("queue", "The queue server (mode queue)."),
+          new Section("master", "The workflow token master (mode master)."),
+          new Section("scheduler", "The workflow scheduler (mode scheduler)."),
+          new Section("workers", "The workflow workers (mode workers)."),
+          new Section("ui", "The web UI (mode ui)."),
+          new Section("email", "Notification e-mail, shared by every daemon that sends mail."),
+          new Section("logging", "Logging, shared by every daemon."));
+
+  private static final int MAX_PORT = 65_535;
+  private static final String SHARD_NAME = "[A-Za-z0-9_]{1,32}";
+  private static final String SHARD_NAME_RULE = "1-32 letters, digits or _";
+
+  private static final Setting JDBC_SHARDS =
+      setting(
+          "storage.jdbc.shards",
+          new ObjectListType(
+              "jdbc shard",
+              List.of(
+                  required("name", TextType.matching(false, SHARD_NAME, SHARD_NAME_RULE),
+                      "Shard name; part of every job id (mail:s1:p1:42), so never rename a shard with jobs."),
+                  required("url", TextType.matching(false, "(?i)jdbc:(mysql|mariadb|h2):.+",
+                          "a jdbc:mysql:, jdbc:mariadb: or jdbc:h2: URL"),
+                      "JDBC URL: jdbc:mariadb://, jdbc:mysql:// or jdbc:h2:file:...;MODE=MySQL (embedded)."),
+                  setting("user", TextType.any(), "\"\"", "Database user."),
+                  setting("password", TextType.anySecret(), "\"\"", "Database password; masked when printed."),
+                  setting("dequeueOnly", new BoolType(), "false",
+                      "true = no new jobs go here; existing jobs are still dequeued (for draining a shard).")),
+              "name"),
+          "[{name: \"1\", url: \"jdbc:h2:file:./data/flipper;MODE=MySQL;AUTO_SERVER=TRUE\"}]",
+          "The JDBC shards; the default is one embedded H2 database under ./data.");
+
+  private static final Setting REDIS_SHARDS =
+      setting(
+          "storage.redis.shards",
+          new ObjectListType(
+              "redis shard",
+              List.of(
+                  required("name", TextType.matching(false, SHARD_NAME, SHARD_NAME_RULE),
+                      "Shard name; part of every job id, so never rename a shard with jobs."),
+                  required("host", TextType.any(), "Redis host name or address."),
+                  setting("port", new IntType(1, MAX_PORT), "6379", "Redis port."),
+                  setting("database", new IntType(0, 1_000), "0", "Redis database number."),
+                  setting("password", TextType.anySecret(), "\"\"", "Redis password (AUTH); \"\" = none."),
+                  setting("dequeueOnly", new BoolType(), "false",
+                      "true = no new jobs go here; existing jobs are still dequeued.")),
+              "name"),
+          "[{name: \"1\", host: 127.0.0.1}]",
+          "The Redis shards, used when storage.backend is redis.");
+
+  public static final List<Setting> SETTINGS =
+      List.of(
+          setting("storage.backend", new EnumType(List.of("jdbc", "redis")), "jdbc",
+              "jdbc = MariaDB/MySQL or embedded H2 (storage.jdbc); redis = Redis (storage.redis)."),
+          JDBC_SHARDS,
+          setting("storage.jdbc.poolSize", new IntType(2, 1_000), "10",
+              "Most connections per shard, per daemon (one is held during schema migrations)."),
+          REDIS_SHARDS,
+          setting("storage.redis.keyPrefix", TextType.any(), "flipper",
+              "Prefix of every Redis key, so several installations can share one Redis."),
+          port("queue.port", 9010, "Thrift port of the queue server."),
+          port("queue.adminPort", 9999, "Admin HTTP port of the queue server (/health, /metrics, /stats.txt)."),
+          setting("queue.priorityLevels", new IntType(1, 100), "3",
+              "Number of priorities; 1 is the highest. Must match every client."),
+          setting("queue.maxBodyBytes", new IntType(1, Integer.MAX_VALUE), "1048576",
+              "Largest job body accepted; larger enqueues are rejected. Below queue.maxFrameBytes."),
+          setting("queue.maxFrameBytes", new IntType(1_024, Integer.MAX_VALUE), "16777216",
+              "Largest Thrift request or response frame."),
+          setting("queue.claimTimeout", new DurationType(Duration.ofSeconds(1)), "10m",
+              "A claimed job not acked within this time goes back to pending (or fails if out of attempts)."),
+          setting("queue.succeededTtl", new DurationType(Duration.ofSeconds(1)), "24h",
+              "Succeeded jobs are deleted this long after they finished."),
+          setting("queue.failedTtl", new DurationType(Duration.ofSeconds(1)), "7d",
+              "Failed jobs are deleted this long after they failed."),
+          setting("queue.monitorInterval", new DurationType(Duration.ofSeconds(1)), "1m",
+              "How often the monitor looks for timed-out claims and expired jobs."),
+          setting("queue.monitorBatchSize", new IntType(1, 1_000_000), "5000",
+              "Most jobs the monitor changes per queue, shard and priority in one run."),
+          setting("queue.rateLimitFile", TextType.any(), "\"\"",
+              "File with per-queue dequeue rate limits, reloaded on change; \"\" = no limits."),
+          setting("queue.serverSetFile", TextType.any(), "\"\"",
+              "File listing the queue servers (one host:port a line), to split rate limits; \"\" = this server only."),
+          setting("queue.adminPasswordHash",
+              TextType.matching(true, "|[0-9a-fA-F]{64}", "empty or 64 hex digits"), "\"\"",
+              "SHA-256 of the password that deleteQueue requires (flipper hash-password); \"\" = deleteQueue refused."),
+          setting("queue.longPollTimeout", new DurationType(Duration.ZERO), "0s",
+              "Longest time an empty dequeue waits for a job; 0s = answer at once."),
+          port("master.port", 9090, "Port of the token master API."),
+          port("master.adminPort", 9091, "Admin HTTP port of the master."),
+          port("scheduler.adminPort", 9092, "Admin HTTP port of the scheduler."),
+          port("workers.adminPort", 9093, "Admin HTTP port of the workers."),
+          setting("workers.count", new IntType(1, 1_000), "2", "Jobs run at the same time by one workers process."),
+          port("ui.port", 8080, "Port of the web UI."),
+          port("ui.adminPort", 9094, "Admin HTTP port of the UI."),
+          setting("email.enabled", new BoolType(), "false",
+              "Send notification e-mail; true requires email.smtpHost, email.from and email.to."),
+          setting("email.smtpHost", TextType.any(), "\"\"", "SMTP server host."),
+          setting("email.smtpPort", new IntType(1, MAX_PORT), "25", "SMTP server port."),
+          setting("email.from", TextType.any(), "\"\"", "Sender address."),
+          setting("email.to", new TextListType(), "[]", "Recipient addresses."),
+          setting("logging.level", new EnumType(List.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR")), "INFO",
+              "Level of Flipper's own loggers; DEBUG also prints every stack trace."),
+          setting("logging.file", TextType.any(), "\"\"",
+              "Log file; {mode} is replaced by the daemon's mode(s). \"\" = console only."));
+
+  private ConfigSchema() {}
+
+  /** The top-level setting with this key. */
+  public static Optional<Setting> find(String key) {
+    return SETTINGS.stream().filter(s -> s.key().equals(key)).findFirst();
+  }
+
+  /** Section and sub-section paths, e.g. {@code storage} and {@code storage.jdbc}. */
+  static Set<String> groups() {
+    Set<String> groups = new LinkedHashSet<>();
+    for (Setting s : SETTINGS) {
+      String key = s.key();
+      for (int dot = key.indexOf('.'); dot >= 0; dot = key.indexOf('.', dot + 1)) {
+        groups.add(key.substring(0, dot));
+      }
+    }
+    return groups;
+  }
+
+  /** The names directly under a group ("" = the sections), in schema order. */
+  static List<String> children(String group) {
+    String prefix = group.isEmpty() ? "" : group + ".";
+    Set<String> names = new LinkedHashSet<>();
+    for (Setting s : SETTINGS) {
+      if (s.key().startsWith(prefix)) {
+        String rest = s.key().substring(prefix.length());
+        int dot = rest.indexOf('.');
+        names.add(dot < 0 ? rest : rest.substring(0, dot));
+      }
+    }
+    return List.copyOf(names);
+  }
+
+  /** Every key path, for suggestions. */
+  static List<String> keys() {
+    return SETTINGS.stream().map(Setting::key).toList();
+  }
+
+  /**
+   * Rules between keys, checked after each key is valid on its own. Each problem is reported where the key
+   * that breaks the rule was written.
+   */
+  static void checkTogether(ConfigValues values, Problems problems) {
+    int body = values.integer("queue.maxBodyBytes");
+    int frame = values.integer("queue.maxFrameBytes");
+    if (body >= frame) {
+      ConfigValues.Value bodyValue = values.value("queue.maxBodyBytes");
+      RawNode.Where where = bodyValue.isDefault() ? values.value("queue.maxFrameBytes").where() : bodyValue.where();
+      problems.add(where,
+          "'queue.maxBodyBytes' (" + body + ") must be less than 'queue.maxFrameBytes' (" + frame + ")");
+    }
+    if (values.bool("email.enabled")) {
+      List<String> missing = new java.util.ArrayList<>();
+      for (String key : List.of("email.smtpHost", "email.from")) {
+        if (values.text(key).isBlank()) {
+          missing.add("'" + key + "'");
+        }
+      }
+      if (values.texts("email.to").isEmpty()) {
+        missing.add("'email.to'");
+      }
+      if (!missing.isEmpty()) {
+        problems.add(values.value("email.enabled").where(),
+            "'email.enabled' is true, so " + String.join(", ", missing) + " must be set too");
+      }
+    }
+  }
+
+  private static Setting port(String key, int defaultPort, String meaning) {
+    return setting(key, new IntType(0, MAX_PORT), Integer.toString(defaultPort), meaning + " 0 = any free port.");
+  }
+
+  private static Setting setting(String key, SettingType type, String defaultYaml, String meaning) {
+    return new Setting(key, type, Optional.of(defaultYaml), meaning);
+  }
+
+  private static Setting required(String key, SettingType type, String meaning) {
+    return new Setting(key, type, Optional.empty(), meaning);
+  }
+}

@@ -1,0 +1,83 @@
+package dev.flipper.config;
+
+import dev.flipper.config.SettingType.BoolType;
+import dev.flipper.config.SettingType.DurationType;
+import dev.flipper.config.SettingType.EnumType;
+import dev.flipper.config.SettingType.IntType;
+import dev.flipper.config.SettingType.TextType;
+import java.time.Duration;
+import java.util.regex.Pattern;
+
+/** Converts the text of a scalar to its typed value, or says what is wrong. Stateless. */
+final class ScalarTypes {
+  private static final Pattern INTEGER = Pattern.compile("-?[0-9][0-9_]*");
+
+  private ScalarTypes() {}
+
+  /** The phrase after "must be" for a value of the wrong shape, e.g. "an integer". */
+  static String expected(SettingType type) {
+    if (type instanceof IntType) {
+      return "an integer";
+    }
+    if (type instanceof BoolType) {
+      return "true or false";
+    }
+    if (type instanceof DurationType) {
+      return "a duration like " + DurationText.FORMS;
+    }
+    if (type instanceof EnumType e) {
+      return "one of " + String.join(", ", e.values());
+    }
+    if (type instanceof TextType) {
+      return "a string";
+    }
+    return "a list";
+  }
+
+  static Object convert(SettingType type, String text) throws BadValue {
+    if (type instanceof IntType t) {
+      return toInt(t, text);
+    }
+    if (type instanceof BoolType) {
+      if (text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false")) {
+        return Boolean.parseBoolean(text);
+      }
+      throw new BadValue("must be true or false, got '" + text + "'");
+    }
+    if (type instanceof DurationType t) {
+      Duration d =
+          DurationText.parse(text).orElseThrow(() -> new BadValue("must be " + expected(t) + ", got '" + text + "'"));
+      if (d.compareTo(t.min()) < 0) {
+        throw new BadValue("must be at least " + DurationText.format(t.min()) + ", got " + text.strip());
+      }
+      return d;
+    }
+    if (type instanceof EnumType t) {
+      return t.values().stream()
+          .filter(v -> v.equalsIgnoreCase(text.strip()))
+          .findFirst()
+          .orElseThrow(() -> new BadValue("must be " + expected(t) + ", got '" + text + "'"));
+    }
+    TextType t = (TextType) type;
+    if (t.pattern().isPresent() && !text.matches(t.pattern().get())) {
+      throw new BadValue("must be " + t.rule() + ", got '" + (t.secret() ? ConfigValues.MASK : text) + "'");
+    }
+    return text;
+  }
+
+  private static int toInt(IntType type, String text) throws BadValue {
+    String digits = text.strip();
+    if (!INTEGER.matcher(digits).matches() || digits.length() > 14) {
+      throw new BadValue("must be an integer, got '" + text + "'");
+    }
+    long value = Long.parseLong(digits.replace("_", ""));
+    if (value < type.min() || value > type.max()) {
+      String range =
+          type.max() == Integer.MAX_VALUE
+              ? (value < type.min() ? "at least " + type.min() : "at most " + type.max())
+              : "between " + type.min() + " and " + type.max();
+      throw new BadValue("must be " + range + ", got " + value);
+    }
+    return (int) value;
+  }
+}

@@ -1,0 +1,106 @@
+package dev.flipper.config;
+
+import dev.flipper.config.RawNode.Entry;
+import dev.flipper.config.RawNode.Mapping;
+import dev.flipper.config.RawNode.Scalar;
+import dev.flipper.config.RawNode.Sequence;
+import dev.flipper.config.RawNode.Where;
+import java.io.StringReader;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+import org.yaml.snakeyaml.nodes.Tag;
+
+/**
+ * Turns YAML text into a {@link RawNode} tree with line numbers, using snakeyaml's composer (no object
+ * construction, so no tags are ever instantiated). Duplicate keys are problems, not silent overwrites.
+ * Stateless.
+ */
+final class YamlTreeReader {
+  private YamlTreeReader() {}
+
+  /**
+   * Reads {@code text}; {@code source} names it in messages ({@code conf.yaml}, or {@code --set k=v} with
+   * {@code lineNumbers} false) and {@code path} is the key path of the root ("" for a file). An empty
+   * document, or one that does not parse, returns empty.
+   */
+  static Optional<RawNode> read(
+      String source, boolean lineNumbers, String path, String text, Problems problems) {
+    LoaderOptions options = new LoaderOptions();
+    options.setAllowDuplicateKeys(true); // we report duplicates ourselves, with both lines
+    options.setMaxAliasesForCollections(50);
+    Node root;
+    try {
+      root = new Yaml(options).compose(new StringReader(text));
+    } catch (MarkedYAMLException e) {
+      Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
+      String problem = e.getProblem() != null ? e.getProblem() : e.getContext();
+      problems.add(where(source, lineNumbers, mark), "YAML syntax error: " + oneLine(problem)
+          + (mark != null ? " (column " + (mark.getColumn() + 1) + ")" : ""));
+      return Optional.empty();
+    } catch (YAMLException e) {
+      problems.add(new Where(source, 0), "YAML error: " + oneLine(e.getMessage()));
+      return Optional.empty();
+    }
+    return root == null ? Optional.empty() : Optional.of(convert(root, path, source, lineNumbers, problems));
+  }
+
+  private static RawNode convert(
+      Node node, String path, String source, boolean lineNumbers, Problems problems) {
+    Where where = where(source, lineNumbers, node.getStartMark());
+    if (node instanceof ScalarNode scalar) {
+      return new Scalar(scalar.getTag().equals(Tag.NULL) ? null : scalar.getValue(), where);
+    }
+    if (node instanceof SequenceNode sequence) {
+      List<RawNode> items = new ArrayList<>();
+      for (Node item : sequence.getValue()) {
+        items.add(convert(item, path + "[" + items.size() + "]", source, lineNumbers, problems));
+      }
+      return new Sequence(List.copyOf(items), where);
+    }
+    MappingNode mapping = (MappingNode) node;
+    Map<String, Entry> entries = new LinkedHashMap<>();
+    for (NodeTuple tuple : mapping.getValue()) {
+      Node keyNode = tuple.getKeyNode();
+      Where keyWhere = where(source, lineNumbers, keyNode.getStartMark());
+      if (!(keyNode instanceof ScalarNode key) || key.getTag().equals(Tag.NULL)) {
+        problems.add(keyWhere, "keys must be plain names");
+        continue;
+      }
+      String keyPath = path.isEmpty() ? key.getValue() : path + "." + key.getValue();
+      RawNode value = convert(tuple.getValueNode(), keyPath, source, lineNumbers, problems);
+      Entry previous = entries.get(key.getValue());
+      if (previous != null) {
+        String first = lineNumbers ? " (first at line " + previous.keyWhere().order() + ")" : "";
+        problems.add(keyWhere, "duplicate key '" + keyPath + "'" + first);
+        continue;
+      }
+      entries.put(key.getValue(), new Entry(key.getValue(), keyWhere, value));
+    }
+    return new Mapping(entries, where);
+  }
+
+  private static Where where(String source, boolean lineNumbers, Mark mark) {
+    if (!lineNumbers || mark == null) {
+      return new Where(source, Integer.MAX_VALUE);
+    }
+    int line = mark.getLine() + 1;
+    return new Where(source + ":" + line, line);
+  }
+
+  private static String oneLine(String text) {
+    return text == null ? "unreadable YAML" : text.replaceAll("\\s+", " ").strip();
+  }
+}

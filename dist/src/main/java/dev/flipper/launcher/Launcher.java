@@ -1,0 +1,124 @@
+package dev.flipper.launcher;
+
+import dev.flipper.config.ConfigException;
+import dev.flipper.config.ConfigLoader;
+import dev.flipper.config.FlipperConfig;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code flipper} command: {@code flipper -c FILE -m MODE[,MODE...]} runs daemons until SIGTERM;
+ * subcommands {@code demo}, {@code config-check} and {@code hash-password} do the rest. Exit codes: 0 after
+ * a clean run or stop, 1 when a daemon failed, 2 for a bad command line or config (only the error lines
+ * are printed, on stderr).
+ */
+@Command(
+    name = "flipper",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    sortOptions = false,
+    usageHelpAutoWidth = true,
+    description = {
+      "Runs Flipper daemons: the queue server and the workflow master, scheduler, workers and UI.",
+      "Several modes may share one JVM; each has its own admin port (/health, /metrics, /stats.txt)."
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  flipper -c conf/flipper.yaml -m queue",
+      "  flipper -c conf/flipper.yaml -m master,scheduler --set master.port=9190",
+      "  flipper config-check -c conf/flipper.yaml"
+    },
+    subcommands = {DemoCommand.class, ConfigCheckCommand.class, HashPasswordCommand.class})
+public final class Launcher implements Callable<Integer> {
+  static final int EXIT_USAGE = 2;
+
+  @Option(
+      names = {"-c", "--config"},
+      paramLabel = "FILE",
+      description = "The YAML config file, e.g. conf/flipper.yaml.")
+  Path config;
+
+  @Option(
+      names = {"-m", "--mode"},
+      paramLabel = "MODE[,MODE...]",
+      description = "What to run: queue, master, scheduler, workers, ui, or all.")
+  List<String> modes = new ArrayList<>();
+
+  @Option(
+      names = "--set",
+      paramLabel = "KEY=VALUE",
+      description = "Overrides one config key, e.g. --set queue.port=9011. Repeatable.")
+  List<String> sets = new ArrayList<>();
+
+  @Spec CommandLine.Model.CommandSpec spec;
+
+  public static void main(String[] args) {
+    System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+  }
+
+  /** Runs the command line and returns the exit code; for mains and tests. */
+  public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+    CommandLine commandLine = new CommandLine(new Launcher());
+    commandLine.setOut(out);
+    commandLine.setErr(err);
+    commandLine.setExecutionExceptionHandler((e, cl, parsed) -> {
+      // One line, like every other launcher error; the log has the stack trace at DEBUG.
+      cl.getErr().println("flipper: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
+      LoggerFactory.getLogger(Launcher.class).debug("command failed", e);
+      return 1;
+    });
+    int code = commandLine.execute(args);
+    out.flush();
+    err.flush();
+    return code;
+  }
+
+  /** Runs one mode, as the per-daemon jars do: {@code java -jar flipper-master.jar -c FILE}. */
+  public static void runMode(Mode mode, String[] args) {
+    String[] withMode = new String[args.length + 2];
+    withMode[0] = "--mode";
+    withMode[1] = mode.modeName();
+    System.arraycopy(args, 0, withMode, 2, args.length);
+    main(withMode);
+  }
+
+  @Override
+  public Integer call() {
+    PrintWriter err = spec.commandLine().getErr();
+    if (config == null) {
+      return usageError(err, "missing -c FILE, the YAML config file (see conf/flipper.yaml)");
+    }
+    if (modes.isEmpty()) {
+      return usageError(err, "missing -m MODE (modes: " + Mode.validNames() + ")");
+    }
+    List<Mode> parsed;
+    try {
+      parsed = Mode.parse(modes);
+    } catch (IllegalArgumentException e) {
+      return usageError(err, e.getMessage());
+    }
+    FlipperConfig loaded;
+    try {
+      loaded = ConfigLoader.load(config, sets, System.getenv());
+    } catch (ConfigException e) {
+      err.println(e.getMessage());
+      return EXIT_USAGE;
+    }
+    return DaemonRunner.run(loaded, config.toString(), parsed, spec.commandLine().getOut(), err, running -> {});
+  }
+
+  static int usageError(PrintWriter err, String message) {
+    err.println("flipper: " + message);
+    err.println("Try 'flipper --help' for more information.");
+    return EXIT_USAGE;
+  }
+}

@@ -1,0 +1,119 @@
+package dev.flipper.launcher;
+
+import com.codahale.metrics.MetricRegistry;
+import dev.flipper.admin.AdminServer;
+import dev.flipper.config.FlipperConfig;
+import dev.flipper.launcher.logging.ModeConverter;
+import java.io.PrintWriter;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/**
+ * Starts modes one after the other, each with its own metric registry and admin server, prints one ready
+ * line per mode, and closes them in reverse order. Used by one thread (the launcher's main thread).
+ */
+final class ModeRunner implements AutoCloseable {
+  /** Admin servers listen on every interface, so that Prometheus can scrape them. */
+  static final String ADMIN_BIND_HOST = "0.0.0.0";
+
+  private static final Logger log = LoggerFactory.getLogger(ModeRunner.class);
+
+  /** A started mode. */
+  record Running(Mode mode, Daemon daemon, AdminServer admin) {
+    String adminUrl() {
+      return "http://127.0.0.1:" + admin.port();
+    }
+  }
+
+  private final FlipperConfig config;
+  private final PrintWriter out;
+  private final Deque<Running> running = new ArrayDeque<>();
+
+  ModeRunner(FlipperConfig config, PrintWriter out) {
+    this.config = config;
+    this.out = out;
+  }
+
+  /**
+   * Starts the modes in order. The admin server starts first, so /health answers 503 while the daemon
+   * starts. On failure the modes already started keep running; {@link #close()} stops them.
+   */
+  void start(List<Mode> modes) throws ModeStartException {
+    for (Mode mode : modes) {
+      MDC.put(ModeConverter.MDC_KEY, mode.modeName());
+      try {
+        MetricRegistry metrics = new MetricRegistry();
+        Daemon daemon = mode.create(config, metrics);
+        AdminServer admin =
+            new AdminServer(mode.modeName(), ADMIN_BIND_HOST, mode.adminPort(config), metrics, daemon::readiness);
+        admin.start();
+        Running started = new Running(mode, daemon, admin);
+        running.push(started);
+        daemon.start();
+        String state = admin.isReady() ? "ready" : "started, not ready yet";
+        out.println("flipper: " + mode.modeName() + " " + state + ", admin " + started.adminUrl() + "/health");
+        out.flush();
+        log.info("{} {}; admin on port {}", mode.modeName(), state, admin.port());
+      } catch (Exception e) {
+        throw new ModeStartException(mode, e);
+      } finally {
+        MDC.remove(ModeConverter.MDC_KEY);
+      }
+    }
+  }
+
+  List<Running> running() {
+    List<Running> inStartOrder = new ArrayList<>(running);
+    java.util.Collections.reverse(inStartOrder);
+    return inStartOrder;
+  }
+
+  /**
+   * Closes every started mode, the last started first: daemon, then its admin server (so /health reports
+   * the stop). Returns false if any close failed; the others are still closed.
+   */
+  boolean closeAll() {
+    boolean clean = true;
+    while (!running.isEmpty()) {
+      Running r = running.pop();
+      MDC.put(ModeConverter.MDC_KEY, r.mode().modeName());
+      try {
+        r.daemon().close();
+        log.info("{} stopped", r.mode().modeName());
+      } catch (RuntimeException e) {
+        clean = false;
+        log.error("{} did not stop cleanly: {}", r.mode().modeName(), e.toString(), e);
+      } finally {
+        r.admin().close();
+        MDC.remove(ModeConverter.MDC_KEY);
+      }
+    }
+    return clean;
+  }
+
+  @Override
+  public void close() {
+    closeAll();
+  }
+
+  /** A mode could not start; the message names the mode and the cause. */
+  static final class ModeStartException extends Exception {
+    ModeStartException(Mode mode, Exception cause) {
+      super(mode.modeName() + " failed to start: " + describe(cause), cause);
+    }
+
+    private static String describe(Throwable e) {
+      String message = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+      Throwable cause = e.getCause();
+      if (cause != null && cause.getMessage() != null && !message.contains(cause.getMessage())) {
+        message += " (" + cause.getMessage() + ")";
+      }
+      return message;
+    }
+  }
+}

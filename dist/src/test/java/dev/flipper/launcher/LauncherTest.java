@@ -1,0 +1,132 @@
+package dev.flipper.launcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flipper.queue.PasswordHash;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line, in-process, for everything that does not start daemons. */
+class LauncherTest {
+  @TempDir Path dir;
+
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private int run(String... args) {
+    return Launcher.execute(args, new PrintWriter(out), new PrintWriter(err));
+  }
+
+  @Test
+  void versionNamesTheBuild() {
+    assertThat(run("--version")).isZero();
+    assertThat(out.toString()).startsWith("flipper 0.1.0-SNAPSHOT\nJava ");
+  }
+
+  @Test
+  void helpListsOptionsAndCommands() {
+    assertThat(run("--help")).isZero();
+    assertThat(out.toString()).contains("Usage: flipper", "--config=FILE", "--mode=MODE[,MODE...]", "--set=KEY=VALUE",
+        "demo", "config-check", "hash-password");
+  }
+
+  @Test
+  void everySubcommandHasHelpAndVersion() {
+    for (String command : new String[] {"demo", "config-check", "hash-password"}) {
+      assertThat(run(command, "--help")).as(command + " --help").isZero();
+      assertThat(run(command, "--version")).as(command + " --version").isZero();
+    }
+    assertThat(out.toString()).contains("Usage: flipper demo", "Usage: flipper config-check", "Usage: flipper hash-password");
+  }
+
+  @Test
+  void unknownModeListsTheValidOnes() throws Exception {
+    assertThat(run("-c", validConfig().toString(), "-m", "queue,scheduler,mastr")).isEqualTo(2);
+    assertThat(err.toString())
+        .startsWith("flipper: unknown mode 'mastr' (modes: queue, master, scheduler, workers, ui, all)\n");
+    assertThat(out.toString()).isEmpty();
+  }
+
+  @Test
+  void configAndModeAreRequired() throws Exception {
+    assertThat(run("-m", "queue")).isEqualTo(2);
+    assertThat(err.toString()).startsWith("flipper: missing -c FILE");
+
+    assertThat(run("-c", validConfig().toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("flipper: missing -m MODE (modes: queue, master, scheduler, workers, ui, all)");
+  }
+
+  @Test
+  void badConfigPrintsOnlyTheErrorsAndExits2() throws Exception {
+    Path config = dir.resolve("conf.yaml");
+    Files.writeString(config, "queue:\n  port: x\n  claimTimeout: 5\n");
+
+    assertThat(run("-c", config.toString(), "-m", "queue", "--set", "ui.prt=1")).isEqualTo(2);
+
+    assertThat(err.toString())
+        .isEqualTo(config + ":2: 'queue.port' must be an integer, got 'x'\n"
+            + config + ":3: 'queue.claimTimeout' must be a duration like 500ms, 30s, 10m, 24h or 7d, got '5'\n"
+            + "--set ui.prt=1: unknown key 'ui.prt' (did you mean 'ui.port'?)\n");
+    assertThat(out.toString()).isEmpty();
+  }
+
+  @Test
+  void configCheckPrintsTheEffectiveConfigWithSecretsMasked() throws Exception {
+    Path config = dir.resolve("conf.yaml");
+    Files.writeString(config,
+        "storage:\n  jdbc:\n    shards: [{name: a, url: \"jdbc:h2:mem:a\", password: hunter2}]\n");
+
+    assertThat(run("config-check", "-c", config.toString(), "--set", "queue.port=9011")).isZero();
+
+    assertThat(out.toString())
+        .startsWith("# " + config + " is valid. Effective configuration, secrets masked:\nstorage:\n  backend: jdbc\n")
+        .contains("password: '*****'", "  port: 9011\n", "  claimTimeout: 10m\n")
+        .doesNotContain("hunter2");
+  }
+
+  @Test
+  void configCheckOfABadFileExits2() throws Exception {
+    Path config = dir.resolve("conf.yaml");
+    Files.writeString(config, "storage:\n  backend: postgres\n");
+
+    assertThat(run("config-check", "-c", config.toString())).isEqualTo(2);
+    assertThat(err.toString()).isEqualTo(config + ":2: 'storage.backend' must be one of jdbc, redis, got 'postgres'\n");
+  }
+
+  @Test
+  void hashPasswordFromAnOption() {
+    assertThat(run("hash-password", "--password", "s3cret")).isZero();
+    assertThat(out.toString()).isEqualTo(PasswordHash.of("s3cret") + "\n");
+  }
+
+  @Test
+  void hashPasswordFromStandardInput() {
+    InputStream original = System.in;
+    System.setIn(new ByteArrayInputStream("s3cret\n".getBytes(StandardCharsets.UTF_8)));
+    try {
+      assertThat(run("hash-password")).isZero();
+    } finally {
+      System.setIn(original);
+    }
+    assertThat(out.toString()).isEqualTo(PasswordHash.of("s3cret") + "\n");
+  }
+
+  @Test
+  void hashPasswordRefusesAnEmptyPassword() {
+    assertThat(run("hash-password", "--password", "")).isEqualTo(2);
+    assertThat(err.toString()).startsWith("flipper: hash-password: the password must not be empty\n");
+  }
+
+  private Path validConfig() throws Exception {
+    Path config = dir.resolve("valid.yaml");
+    Files.writeString(config, "queue:\n  port: 9010\n");
+    return config;
+  }
+}

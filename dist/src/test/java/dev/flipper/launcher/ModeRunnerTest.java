@@ -1,0 +1,63 @@
+package dev.flipper.launcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.flipper.config.ConfigLoader;
+import dev.flipper.config.FlipperConfig;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.ServerSocket;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Starting and stopping modes in-process, including a mode that cannot start. */
+class ModeRunnerTest {
+  @TempDir Path dir;
+
+  private FlipperConfig config(String... sets) {
+    List<String> all = new java.util.ArrayList<>(List.of(
+        "storage.jdbc.shards=[{name: '1', url: 'jdbc:h2:file:" + dir.resolve("flipper") + ";MODE=MySQL'}]",
+        "queue.adminPort=0", "master.adminPort=0", "scheduler.adminPort=0", "workers.adminPort=0", "ui.adminPort=0"));
+    all.addAll(List.of(sets));
+    return ConfigLoader.defaults(all, Map.of());
+  }
+
+  @Test
+  void aModeThatCannotStartIsNamedAndTheStartedOnesStop() throws Exception {
+    StringWriter out = new StringWriter();
+    try (ServerSocket taken = new ServerSocket(0)) {
+      ModeRunner runner = new ModeRunner(config("scheduler.adminPort=" + taken.getLocalPort()), new PrintWriter(out));
+
+      assertThatThrownBy(() -> runner.start(List.of(Mode.MASTER, Mode.SCHEDULER, Mode.UI)))
+          .isInstanceOf(ModeRunner.ModeStartException.class)
+          .hasMessageStartingWith("scheduler failed to start: admin server 'scheduler' cannot listen on 0.0.0.0:"
+              + taken.getLocalPort() + ": ");
+
+      assertThat(out.toString()).startsWith("flipper: master ready, admin http://127.0.0.1:").doesNotContain("ui ready");
+      String masterHealth = runner.running().get(0).adminUrl() + "/health";
+      assertThat(runner.closeAll()).isTrue();
+      assertThat(runner.running()).isEmpty();
+      assertThatThrownBy(() -> FlipperProcess.get(masterHealth)).as("admin server closed").isInstanceOf(java.io.IOException.class);
+    }
+  }
+
+  @Test
+  void queueModeIsReadyOnceTheStoreIsOpenAndStopsCleanly() throws Exception {
+    ModeRunner runner = new ModeRunner(config(), new PrintWriter(new StringWriter()));
+    runner.start(List.of(Mode.QUEUE));
+    try {
+      ModeRunner.Running queue = runner.running().get(0);
+      assertThat(queue.daemon().readiness()).containsEntry("store", true).containsEntry("shards", true)
+          .containsEntry("monitor", true);
+      HttpResponse<String> stats = FlipperProcess.get(queue.adminUrl() + "/stats.txt");
+      assertThat(stats.body().lines()).contains("queue.shards.healthy: 1", "queue.shards.total: 1");
+    } finally {
+      assertThat(runner.closeAll()).isTrue();
+    }
+  }
+}

@@ -1,0 +1,426 @@
+package dev.flipper.token.jdbc;
+
+import static dev.flipper.token.jdbc.internal.TokenRows.CHUNK;
+import static dev.flipper.token.jdbc.internal.TokenRows.COLUMNS;
+import static dev.flipper.token.jdbc.internal.TokenSchema.ACTIVE;
+import static dev.flipper.token.jdbc.internal.TokenSchema.ARCHIVED;
+import static dev.flipper.token.jdbc.internal.TokenSchema.VERSIONS;
+
+import dev.flipper.token.QueryAndOwnParams;
+import dev.flipper.token.Token;
+import dev.flipper.token.TokenErrorCode;
+import dev.flipper.token.TokenException;
+import dev.flipper.token.TokenNames;
+import dev.flipper.token.jdbc.internal.TokenDatabase;
+import dev.flipper.token.jdbc.internal.TokenRows;
+import dev.flipper.token.jdbc.internal.TokenSchema;
+import dev.flipper.token.spi.TokenChecks;
+import dev.flipper.token.spi.TokenStore;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Tokens in MySQL 8, MariaDB 10.6+ or H2 (MySQL mode): the durable store of the token master. Holds nothing
+ * in memory, so any number of masters over one database act as one. Thread-safe.
+ *
+ * <p>How each primitive stays atomic and cheap (see docs/tokens.md for the reasoning):
+ * <ul>
+ *   <li>modify and archive lock the named rows ({@code SELECT ... FOR UPDATE}, in name order, so two requests
+ *       never wait on each other in a cycle), check versions, then write;
+ *   <li>new versions come from the single row of {@code flipper_token_versions}, updated in the same
+ *       transaction as the tokens ({@code last = GREATEST(last + n, now)}). Its row lock orders all writers,
+ *       so versions increase in commit order across masters and survive restarts; it is taken last, after
+ *       every token lock, to hold it briefly;
+ *   <li>queryAndOwn reads candidates without locks (one index range over the prefix, ordered by priority),
+ *       then locks only those it will claim, by primary key, with {@code FOR UPDATE SKIP LOCKED} and the
+ *       ownership test re-checked under the lock. Nothing claimable: no transaction writes anything.
+ * </ul>
+ */
+public final class JdbcTokenStore implements TokenStore {
+  private static final Logger log = LoggerFactory.getLogger(JdbcTokenStore.class);
+  private static final AtomicInteger POOLS = new AtomicInteger();
+  /** Claim and top-k order. */
+  private static final Comparator<Token> PRIORITY_ORDER =
+      Comparator.comparingDouble(Token::priority).reversed().thenComparing(Token::name);
+  private static final String RANGE = " WHERE name >= ? AND name < ?";
+  private static final String CLAIMABLE = "(owner IS NULL OR CHAR_LENGTH(owner) = 0 OR expiration_time IS NULL"
+      + " OR expiration_time = 0 OR expiration_time <= ?)";
+
+  private final TokenDatabase db;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private JdbcTokenStore(TokenDatabase db) {
+    this.db = db;
+  }
+
+  /**
+   * Opens the store and brings the schema up to date. Fails with IllegalStateException if the database cannot
+   * be reached or migrated.
+   */
+  public static JdbcTokenStore open(JdbcTokenStoreConfig config) {
+    TokenDatabase db = new TokenDatabase(config, "flipper-tokens-" + POOLS.incrementAndGet());
+    try {
+      int applied = new TokenSchema(db.dialect()).migrate(db.dataSource());
+      log.info("token store open on {} ({}, pool {}, {} schema migration(s) applied)", db.maskedUrl(),
+          db.dialect(), config.poolSize(), applied);
+      return new JdbcTokenStore(db);
+    } catch (SQLException | RuntimeException e) {
+      db.close();
+      throw new IllegalStateException("cannot open the token store at " + db.maskedUrl() + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public List<Token> modify(List<Token> updates, List<Token> deletes, long nowMillis) {
+    List<String> names = new ArrayList<>();
+    updates.forEach(t -> names.add(t.name()));
+    deletes.forEach(t -> names.add(t.name()));
+    return db.inTransaction("modify of " + describe(names), c -> {
+      Map<String, Long> stored = lockVersions(c, names);
+      TokenChecks.checkModify(updates, deletes, stored);
+      deleteActive(c, names(deletes));
+      if (updates.isEmpty()) {
+        return List.of();
+      }
+      long version = allocateVersions(c, updates.size(), nowMillis);
+      List<Token> written = new ArrayList<>(updates.size());
+      List<Token> existing = new ArrayList<>();
+      List<Token> inserts = new ArrayList<>();
+      for (Token update : updates) {
+        Token token = update.withVersion(version++);
+        written.add(token);
+        (stored.containsKey(token.name()) ? existing : inserts).add(token);
+      }
+      updateRows(c, existing);
+      insertRows(c, inserts);
+      return written;
+    });
+  }
+
+  @Override
+  public List<Token> query(String namePrefix, Integer maxTokens) {
+    String sql = "SELECT " + COLUMNS + " FROM " + ACTIVE + (namePrefix.isEmpty() ? "" : RANGE)
+        + (maxTokens == null ? " ORDER BY name" : " ORDER BY priority DESC, name LIMIT ?");
+    return db.inTransaction("query of '" + namePrefix + "'", c -> {
+      try (PreparedStatement ps = c.prepareStatement(sql)) {
+        int index = bindRange(ps, 1, namePrefix);
+        if (maxTokens != null) {
+          ps.setInt(index, maxTokens);
+        }
+        return readTokens(ps);
+      }
+    });
+  }
+
+  @Override
+  public List<Token> queryAndOwn(QueryAndOwnParams params, long nowMillis) {
+    String prefix = params.query().namePrefix();
+    Integer max = params.query().maxTokens();
+    int wanted = max == null ? Integer.MAX_VALUE : max;
+    long nowSeconds = Math.floorDiv(nowMillis, 1000);
+    String operation = "queryAndOwn of '" + prefix + "' by '" + params.owner() + "'";
+    // Phase 1, no locks: the best candidates, with some spare for those other masters take meanwhile.
+    List<String> candidates = db.inTransaction(operation, c -> candidates(c, prefix, nowSeconds,
+        max == null ? null : max + Math.max(max, 8)));
+    if (candidates.isEmpty()) {
+      return List.of();
+    }
+    // Phase 2: lock what is still claimable, best first, never waiting on a token another call holds.
+    return db.inTransaction(operation, c -> {
+      List<Token> locked = new ArrayList<>();
+      for (int next = 0; locked.size() < wanted && next < candidates.size(); ) {
+        int take = Math.min(Math.min(wanted - locked.size(), CHUNK), candidates.size() - next);
+        locked.addAll(lockClaimable(c, candidates.subList(next, next + take), nowSeconds));
+        next += take;
+      }
+      if (locked.isEmpty()) {
+        return List.of(); // commit of a transaction that wrote nothing: just releases the locks
+      }
+      locked.sort(PRIORITY_ORDER);
+      long version = allocateVersions(c, locked.size(), nowMillis);
+      List<Token> claimed = new ArrayList<>(locked.size());
+      for (Token token : locked) {
+        claimed.add(token.withOwner(params.owner(), params.expirationTime()).withVersion(version++));
+      }
+      updateRows(c, claimed);
+      return claimed;
+    });
+  }
+
+  @Override
+  public SortedMap<String, Integer> group(String namePrefix, String groupSuffix) {
+    boolean bySuffix = groupSuffix != null && !groupSuffix.isEmpty();
+    // LOCATE is 1-based: the suffix is searched from the first character after the prefix.
+    String sql = bySuffix
+        ? "SELECT grp, COUNT(*) FROM (SELECT CASE WHEN LOCATE(?, name, ?) = 0 THEN name"
+            + " ELSE SUBSTRING(name, 1, LOCATE(?, name, ?) - 1) END AS grp FROM " + ACTIVE + RANGE + ") g GROUP BY grp"
+        : "SELECT name, 1 FROM " + ACTIVE + RANGE;
+    return db.inTransaction("group of '" + namePrefix + "'", c -> {
+      try (PreparedStatement ps = c.prepareStatement(sql)) {
+        int index = 1;
+        if (bySuffix) {
+          ps.setString(index++, groupSuffix);
+          ps.setInt(index++, namePrefix.length() + 1);
+          ps.setString(index++, groupSuffix);
+          ps.setInt(index++, namePrefix.length() + 1);
+        }
+        bindRange(ps, index, namePrefix);
+        SortedMap<String, Integer> counts = new TreeMap<>();
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            counts.merge(rs.getString(1), rs.getInt(2), Integer::sum);
+          }
+        }
+        return counts;
+      }
+    });
+  }
+
+  @Override
+  public void archive(List<Token> tokens, long nowMillis) {
+    List<String> names = names(tokens);
+    db.inTransaction("archive of " + describe(names), c -> {
+      TokenChecks.checkArchive(tokens, lockVersions(c, names));
+      for (List<String> chunk : chunks(new ArrayList<>(new TreeSet<>(names)))) {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + ARCHIVED + " (" + COLUMNS + ", archived_at)"
+            + " SELECT " + COLUMNS + ", ? FROM " + ACTIVE + " WHERE name IN (" + TokenRows.placeholders(chunk.size())
+            + ")")) {
+          ps.setLong(1, nowMillis);
+          TokenRows.bindNames(ps, 2, chunk);
+          ps.executeUpdate();
+        }
+      }
+      deleteActive(c, names);
+      return null;
+    });
+  }
+
+  @Override
+  public List<Token> queryArchived(String namePrefix) {
+    String sql = "SELECT " + COLUMNS + " FROM " + ARCHIVED + (namePrefix.isEmpty() ? "" : RANGE)
+        + " ORDER BY name, version";
+    return db.inTransaction("archived query of '" + namePrefix + "'", c -> {
+      try (PreparedStatement ps = c.prepareStatement(sql)) {
+        bindRange(ps, 1, namePrefix);
+        return readTokens(ps);
+      }
+    });
+  }
+
+  @Override
+  public int deleteArchived(String namePrefix) {
+    if (namePrefix == null || namePrefix.isEmpty()) {
+      throw TokenException.inputError("deleteArchived needs a non-empty name prefix");
+    }
+    if (!TokenNames.canOccurInName(namePrefix)) {
+      return 0;
+    }
+    int total = 0;
+    while (true) { // in slices, so a huge cleanup does not hold one enormous transaction
+      int deleted = db.inTransaction("deletion of archived tokens under '" + namePrefix + "'", c -> {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + ARCHIVED + RANGE + " LIMIT " + CHUNK)) {
+          bindRange(ps, 1, namePrefix);
+          return ps.executeUpdate();
+        }
+      });
+      total += deleted;
+      if (deleted < CHUNK) {
+        return total;
+      }
+    }
+  }
+
+  /** The highest version issued so far (for tests and operators). */
+  public long lastVersion() {
+    return db.inTransaction("read of the version counter", c -> {
+      try (PreparedStatement ps = c.prepareStatement("SELECT last_version FROM " + VERSIONS + " WHERE id = 1");
+          ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          throw new TokenException(TokenErrorCode.UNKNOWN, "the version row (id = 1) of " + VERSIONS
+              + " is missing; it must never be deleted. Restore it with a last_version above every token's version");
+        }
+        return rs.getLong(1);
+      }
+    });
+  }
+
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      db.close();
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Statements
+
+  /** Locks the existing rows among the names, in name order; returns their versions. */
+  private static Map<String, Long> lockVersions(Connection c, List<String> names) throws SQLException {
+    Map<String, Long> versions = new HashMap<>();
+    for (List<String> chunk : chunks(new ArrayList<>(new TreeSet<>(names)))) {
+      try (PreparedStatement ps = c.prepareStatement("SELECT name, version FROM " + ACTIVE + " WHERE name IN ("
+          + TokenRows.placeholders(chunk.size()) + ") ORDER BY name FOR UPDATE")) {
+        TokenRows.bindNames(ps, 1, chunk);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            versions.put(rs.getString(1), rs.getLong(2));
+          }
+        }
+      }
+    }
+    return versions;
+  }
+
+  /**
+   * Reserves {@code n} versions: above every version issued before and at least {@code nowMillis}. The row
+   * lock is held until commit, which is what makes versions increase in commit order.
+   */
+  private static long allocateVersions(Connection c, int n, long nowMillis) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("UPDATE " + VERSIONS
+        + " SET last_version = GREATEST(last_version + ?, ?) WHERE id = 1")) {
+      ps.setLong(1, n);
+      ps.setLong(2, nowMillis);
+      if (ps.executeUpdate() != 1) {
+        throw new TokenException(TokenErrorCode.UNKNOWN, "the version row (id = 1) of " + VERSIONS
+            + " is missing; it must never be deleted. Restore it with a last_version above every token's version");
+      }
+    }
+    try (PreparedStatement ps = c.prepareStatement("SELECT last_version FROM " + VERSIONS + " WHERE id = 1");
+        ResultSet rs = ps.executeQuery()) {
+      rs.next();
+      return rs.getLong(1) - n + 1;
+    }
+  }
+
+  private static List<String> candidates(Connection c, String prefix, long nowSeconds, Integer limit)
+      throws SQLException {
+    String sql = "SELECT name FROM " + ACTIVE + (prefix.isEmpty() ? " WHERE " : RANGE + " AND ") + CLAIMABLE
+        + " ORDER BY priority DESC, name" + (limit == null ? "" : " LIMIT ?");
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      int index = bindRange(ps, 1, prefix);
+      ps.setLong(index++, nowSeconds);
+      if (limit != null) {
+        ps.setInt(index, limit);
+      }
+      List<String> names = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          names.add(rs.getString(1));
+        }
+      }
+      return names;
+    }
+  }
+
+  private static List<Token> lockClaimable(Connection c, List<String> names, long nowSeconds) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM " + ACTIVE + " WHERE name IN ("
+        + TokenRows.placeholders(names.size()) + ") AND " + CLAIMABLE + " FOR UPDATE SKIP LOCKED")) {
+      int index = TokenRows.bindNames(ps, 1, names);
+      ps.setLong(index, nowSeconds);
+      List<Token> locked = new ArrayList<>();
+      for (Token token : readTokens(ps)) {
+        if (!token.isOwnedAt(nowSeconds)) { // the SQL test, once more in Java's words
+          locked.add(token);
+        }
+      }
+      return locked;
+    }
+  }
+
+  private static void updateRows(Connection c, List<Token> tokens) throws SQLException {
+    if (tokens.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement ps = c.prepareStatement("UPDATE " + ACTIVE
+        + " SET owner = ?, expiration_time = ?, priority = ?, data = ?, version = ? WHERE name = ?")) {
+      for (Token token : tokens) {
+        TokenRows.bindFields(ps, 1, token);
+        ps.setLong(5, token.version());
+        ps.setString(6, token.name());
+        ps.addBatch();
+      }
+      ps.executeBatch();
+    }
+  }
+
+  private static void insertRows(Connection c, List<Token> tokens) throws SQLException {
+    if (tokens.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + ACTIVE + " (name, version, owner,"
+        + " expiration_time, priority, data) VALUES (?, ?, ?, ?, ?, ?)")) {
+      for (Token token : tokens) {
+        ps.setString(1, token.name());
+        ps.setLong(2, token.version());
+        TokenRows.bindFields(ps, 3, token);
+        ps.addBatch();
+      }
+      ps.executeBatch();
+    }
+  }
+
+  private static void deleteActive(Connection c, List<String> names) throws SQLException {
+    for (List<String> chunk : chunks(names)) {
+      try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + ACTIVE + " WHERE name IN ("
+          + TokenRows.placeholders(chunk.size()) + ")")) {
+        TokenRows.bindNames(ps, 1, chunk);
+        ps.executeUpdate();
+      }
+    }
+  }
+
+  /** Binds the prefix range unless the prefix is empty; returns the next index. */
+  private static int bindRange(PreparedStatement ps, int index, String prefix) throws SQLException {
+    if (prefix.isEmpty()) {
+      return index;
+    }
+    ps.setString(index, prefix);
+    ps.setString(index + 1, TokenNames.upperBound(prefix));
+    return index + 2;
+  }
+
+  private static List<Token> readTokens(PreparedStatement ps) throws SQLException {
+    List<Token> tokens = new ArrayList<>();
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        tokens.add(TokenRows.read(rs));
+      }
+    }
+    return tokens;
+  }
+
+  private static List<String> names(List<Token> tokens) {
+    List<String> names = new ArrayList<>(tokens.size());
+    tokens.forEach(t -> names.add(t.name()));
+    return names;
+  }
+
+  private static List<List<String>> chunks(List<String> names) {
+    List<List<String>> chunks = new ArrayList<>();
+    for (int from = 0; from < names.size(); from += CHUNK) {
+      chunks.add(names.subList(from, Math.min(names.size(), from + CHUNK)));
+    }
+    return chunks;
+  }
+
+  private static String describe(List<String> names) {
+    if (names.isEmpty()) {
+      return "no tokens";
+    }
+    return names.size() == 1 ? "'" + names.get(0) + "'" : names.size() + " tokens ('" + names.get(0) + "', ...)";
+  }
+}

@@ -1,0 +1,121 @@
+package dev.flipper.workflow.master.server;
+
+import dev.flipper.token.Query;
+import dev.flipper.token.Token;
+import dev.flipper.token.TokenErrorCode;
+import dev.flipper.token.TokenException;
+import dev.flipper.token.TokenMaster;
+import dev.flipper.workflow.master.thrift.ArchiveRequest;
+import dev.flipper.workflow.master.thrift.GroupRequest;
+import dev.flipper.workflow.master.thrift.GroupResponse;
+import dev.flipper.workflow.master.thrift.ModifyRequest;
+import dev.flipper.workflow.master.thrift.ModifyResponse;
+import dev.flipper.workflow.master.thrift.QueryAndOwnRequest;
+import dev.flipper.workflow.master.thrift.QueryAndOwnResponse;
+import dev.flipper.workflow.master.thrift.QueryRequest;
+import dev.flipper.workflow.master.thrift.QueryResponse;
+import dev.flipper.workflow.master.thrift.TokenMasterException;
+import dev.flipper.workflow.master.thrift.TokenMasterService;
+import dev.flipper.workflow.master.wire.WireMapping;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves TokenMasterService over a {@link TokenMaster}: converts requests, and errors into
+ * TokenMasterException. Responses leave fields unset where the original did (GroupResponse.counts for an
+ * empty prefix, ModifyResponse.updates when nothing was updated). Thread-safe.
+ */
+final class TokenMasterHandler implements TokenMasterService.Iface {
+  private static final Logger log = LoggerFactory.getLogger(TokenMasterHandler.class);
+
+  private final TokenMaster master;
+  private final AtomicInteger inFlight = new AtomicInteger();
+
+  TokenMasterHandler(TokenMaster master) {
+    this.master = master;
+  }
+
+  int inFlight() {
+    return inFlight.get();
+  }
+
+  @Override
+  public void archive(ArchiveRequest request) throws TokenMasterException {
+    run("archive", () -> {
+      master.archive(WireMapping.fromWire(request.getTokens()));
+      return null;
+    });
+  }
+
+  @Override
+  public GroupResponse group(GroupRequest request) throws TokenMasterException {
+    return run("group", () -> {
+      GroupResponse response = new GroupResponse();
+      String prefix = request.getNamePrefix();
+      if (prefix != null && !prefix.isEmpty()) {
+        Map<String, Integer> counts = new HashMap<>(master.group(prefix, request.getGroupSuffix()));
+        response.setCounts(counts);
+      }
+      return response;
+    });
+  }
+
+  @Override
+  public ModifyResponse modify(ModifyRequest request) throws TokenMasterException {
+    return run("modify", () -> {
+      List<Token> written = master.modify(WireMapping.fromWire(request));
+      ModifyResponse response = new ModifyResponse();
+      if (!written.isEmpty()) {
+        response.setUpdates(WireMapping.toWire(written));
+      }
+      return response;
+    });
+  }
+
+  @Override
+  public QueryResponse query(QueryRequest request) throws TokenMasterException {
+    return run("query", () -> {
+      QueryResponse response = new QueryResponse();
+      if (request.getQueries() != null) {
+        List<Query> queries = new ArrayList<>();
+        request.getQueries().forEach(q -> queries.add(WireMapping.fromWire(q)));
+        List<List<dev.flipper.workflow.master.thrift.Token>> lists = new ArrayList<>();
+        for (List<Token> tokens : master.query(queries)) {
+          lists.add(WireMapping.toWire(tokens));
+        }
+        response.setTokens(lists);
+      }
+      return response;
+    });
+  }
+
+  @Override
+  public QueryAndOwnResponse query_and_own(QueryAndOwnRequest request) throws TokenMasterException {
+    return run("query_and_own", () -> new QueryAndOwnResponse().setTokens(
+        WireMapping.toWire(master.queryAndOwn(WireMapping.fromWire(request)))));
+  }
+
+  private <T> T run(String method, Supplier<T> call) throws TokenMasterException {
+    inFlight.incrementAndGet();
+    try {
+      return call.get();
+    } catch (TokenException e) {
+      if (e.errorCode() == TokenErrorCode.UNKNOWN) {
+        log.warn("{} failed: {}", method, e.getMessage());
+      }
+      throw WireMapping.toWire(e);
+    } catch (RuntimeException e) {
+      log.error("{} failed unexpectedly; this indicates a bug", method, e);
+      throw WireMapping.toWire(new TokenException(TokenErrorCode.UNKNOWN, method + " failed inside the master"
+          + " (a bug; see its log): " + e));
+    } finally {
+      inFlight.decrementAndGet();
+    }
+  }
+}

@@ -1,0 +1,39 @@
+package dev.flipper.token.jdbc;
+
+import dev.flipper.token.contract.TokenStoreContractTest;
+import dev.flipper.token.spi.TokenStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/** The token storage contract over {@link JdbcTokenStore} on an embedded H2 file database. */
+class H2TokenStoreContractTest extends TokenStoreContractTest {
+  private Path dir;
+
+  @Override
+  protected TokenStore openStore() {
+    try {
+      dir = Files.createTempDirectory("flipper-tokens-h2");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return JdbcTokenStore.open(TestDatabases.h2(dir));
+  }
+
+  @Override
+  protected TokenStore openStoreOverSameStorage() {
+    return JdbcTokenStore.open(TestDatabases.h2(dir));
+  }
+
+  @Override
+  protected void dropStorage() {
+    try (Stream<Path> files = Files.walk(dir)) {
+      files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,26 @@
+package dev.flipper.token.jdbc;
+
+import dev.flipper.token.contract.TokenStoreContractTest;
+import dev.flipper.token.spi.TokenStore;
+
+/** The token storage contract over {@link JdbcTokenStore} on MariaDB, one fresh database per test. */
+class MariaDbTokenStoreContractTest extends TokenStoreContractTest {
+  private final TestDatabases databases = new TestDatabases();
+  private String url;
+
+  @Override
+  protected TokenStore openStore() {
+    url = databases.newMariaDb();
+    return JdbcTokenStore.open(TestDatabases.mariaDb(url));
+  }
+
+  @Override
+  protected TokenStore openStoreOverSameStorage() {
+    return JdbcTokenStore.open(TestDatabases.mariaDb(url));
+  }
+
+  @Override
+  protected void dropStorage() {
+    databases.close();
+  }
+}

@@ -1,0 +1,36 @@
+package dev.flipper.workflow.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.codahale.metrics.MetricRegistry;
+import org.junit.jupiter.api.Test;
+
+class WorkerDaemonTest {
+  private final MetricRegistry metrics = new MetricRegistry();
+
+  @Test
+  void isReadyOnlyBetweenStartAndClose() {
+    WorkerDaemon daemon = new WorkerDaemon(new WorkerDaemon.Config(2), metrics);
+    assertThat(daemon.isReady()).isFalse();
+
+    daemon.start();
+    assertThat(daemon.isReady()).isTrue();
+    assertThat(metrics.getGauges().get("workers.running").getValue()).isEqualTo(1);
+
+    daemon.close();
+    daemon.close();
+    assertThat(daemon.isReady()).isFalse();
+    assertThat(metrics.getGauges().get("workers.running").getValue()).isEqualTo(0);
+  }
+
+  @Test
+  void startsOnlyOnce() {
+    WorkerDaemon daemon = new WorkerDaemon(new WorkerDaemon.Config(2), metrics);
+    daemon.start();
+
+    assertThatThrownBy(daemon::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("RUNNING");
+    daemon.close();
+    assertThatThrownBy(daemon::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("CLOSED");
+  }
+}
