@@ -1,5 +1,7 @@
 package dev.flipper.launcher;
 
+import dev.flipper.config.FlipperConfig;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -13,6 +15,17 @@ public interface Daemon extends AutoCloseable {
 
   /** Each component's readiness, e.g. {@code {store=true, monitor=true}}; ready when all are true. */
   Map<String, Boolean> readiness();
+
+  /** Where the daemon serves besides its admin port, e.g. {@code thrift 0.0.0.0:9010}; printed when ready. */
+  default List<String> endpoints() {
+    return List.of();
+  }
+
+  /**
+   * Applies a changed config file to the running daemon: what can change at run time does (for example the
+   * storage shards), the rest waits for a restart. Called on the config watcher's thread; must not throw.
+   */
+  default void reconfigure(FlipperConfig config) {}
 
   @Override
   void close();

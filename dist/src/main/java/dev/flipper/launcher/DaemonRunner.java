@@ -5,6 +5,7 @@ import dev.flipper.launcher.ModeRunner.ModeStartException;
 import dev.flipper.launcher.logging.LoggingSetup;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
@@ -28,10 +29,13 @@ final class DaemonRunner {
 
   /**
    * @param source where the config came from, for the start-up log line
+   * @param file the config file, watched for changes while running; null for the built-in defaults
+   * @param overrides the {@code --set} overrides, applied again to every reload of the file
    * @param onReady called once every mode is ready, e.g. to print what to try
    */
-  static int run(FlipperConfig config, String source, List<Mode> modes, PrintWriter out, PrintWriter err,
-      Consumer<List<ModeRunner.Running>> onReady) {
+  static int run(FlipperConfig config, Path file, List<String> overrides, List<Mode> modes, PrintWriter out,
+      PrintWriter err, Consumer<List<ModeRunner.Running>> onReady) {
+    String source = file == null ? "(built-in defaults)" : file.toString();
     LoggingSetup.apply(config.logging(), Mode.label(modes));
     log.info("flipper {} starting {} (pid {}), config {}: {}", VersionProvider.version(), Mode.label(modes),
         ProcessHandle.current().pid(), source, config.values().toOneLine(true));
@@ -53,12 +57,20 @@ final class DaemonRunner {
         + " stop with SIGTERM or Ctrl-C");
     onReady.accept(runner.running());
     out.flush();
+    ConfigWatcher watcher =
+        file == null ? null : new ConfigWatcher(file, overrides, System.getenv(), runner::reconfigure);
+    if (watcher != null) {
+      watcher.start(ConfigWatcher.DEFAULT_INTERVAL);
+    }
     String why;
     try {
       why = stop.await();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       why = "interrupt";
+    }
+    if (watcher != null) {
+      watcher.close();
     }
     out.println("flipper: stopping on " + why);
     out.flush();

@@ -52,9 +52,8 @@ final class DemoCommand implements Callable<Integer> {
       err.println(e.getMessage());
       return Launcher.EXIT_USAGE;
     }
-    String source = config == null ? "(built-in defaults)" : config.toString();
     return DaemonRunner.run(
-        loaded, source, List.of(Mode.values()), out, err, running -> printHints(out, loaded, running));
+        loaded, config, sets, List.of(Mode.values()), out, err, running -> printHints(out, loaded, running));
   }
 
   private static void printHints(PrintWriter out, FlipperConfig config, List<ModeRunner.Running> running) {

@@ -3,6 +3,7 @@ package dev.flipper.launcher;
 import dev.flipper.config.ConfigException;
 import dev.flipper.config.ConfigLoader;
 import dev.flipper.config.FlipperConfig;
+import dev.flipper.queue.client.cli.QueueTool;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -37,7 +38,9 @@ import picocli.CommandLine.Spec;
       "  flipper -c conf/flipper.yaml -m master,scheduler --set master.port=9190",
       "  flipper config-check -c conf/flipper.yaml"
     },
-    subcommands = {DemoCommand.class, ConfigCheckCommand.class, HashPasswordCommand.class})
+    subcommands = {
+      DemoCommand.class, ConfigCheckCommand.class, HashPasswordCommand.class, QueueTool.class
+    })
 public final class Launcher implements Callable<Integer> {
   static final int EXIT_USAGE = 2;
 
@@ -113,7 +116,7 @@ public final class Launcher implements Callable<Integer> {
       err.println(e.getMessage());
       return EXIT_USAGE;
     }
-    return DaemonRunner.run(loaded, config.toString(), parsed, spec.commandLine().getOut(), err, running -> {});
+    return DaemonRunner.run(loaded, config, sets, parsed, spec.commandLine().getOut(), err, running -> {});
   }
 
   static int usageError(PrintWriter err, String message) {

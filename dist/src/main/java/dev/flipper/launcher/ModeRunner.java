@@ -56,7 +56,10 @@ final class ModeRunner implements AutoCloseable {
         running.push(started);
         daemon.start();
         String state = admin.isReady() ? "ready" : "started, not ready yet";
-        out.println("flipper: " + mode.modeName() + " " + state + ", admin " + started.adminUrl() + "/health");
+        StringBuilder line = new StringBuilder("flipper: " + mode.modeName() + " " + state + ", admin "
+            + started.adminUrl() + "/health");
+        daemon.endpoints().forEach(endpoint -> line.append(", ").append(endpoint));
+        out.println(line);
         out.flush();
         log.info("{} {}; admin on port {}", mode.modeName(), state, admin.port());
       } catch (Exception e) {
@@ -77,6 +80,18 @@ final class ModeRunner implements AutoCloseable {
    * Closes every started mode, the last started first: daemon, then its admin server (so /health reports
    * the stop). Returns false if any close failed; the others are still closed.
    */
+  /** Hands a changed config to every running daemon (each applies what it can change live). */
+  void reconfigure(FlipperConfig newConfig) {
+    for (Running r : running) {
+      MDC.put(ModeConverter.MDC_KEY, r.mode().modeName());
+      try {
+        r.daemon().reconfigure(newConfig);
+      } finally {
+        MDC.remove(ModeConverter.MDC_KEY);
+      }
+    }
+  }
+
   boolean closeAll() {
     boolean clean = true;
     while (!running.isEmpty()) {

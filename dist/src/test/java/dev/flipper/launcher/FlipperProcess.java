@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
  * URLs it printed, SIGTERM and its exit code. Test helper; not thread-safe.
  */
 final class FlipperProcess implements AutoCloseable {
-  private static final Pattern READY = Pattern.compile("flipper: (\\w+) ready, admin (http://\\S+)/health");
+  private static final Pattern READY = Pattern.compile("flipper: (\\w+) ready, admin (http://\\S+)/health(, .+)?");
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   private final Process process;

@@ -8,37 +8,38 @@ import dev.flipper.config.StorageConfig;
 import dev.flipper.launcher.Daemon;
 import dev.flipper.queue.QueueService;
 import dev.flipper.queue.monitor.QueueMonitor;
-import dev.flipper.queue.mysql.JdbcQueueStore;
-import dev.flipper.queue.mysql.JdbcShardConfig;
-import dev.flipper.queue.redis.RedisQueueStore;
-import dev.flipper.queue.redis.RedisShardConfig;
+import dev.flipper.queue.server.QueueServer;
 import dev.flipper.queue.spi.QueueStore;
-import dev.flipper.queue.spi.ShardStore;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@code queue} mode: opens the store that {@code storage} describes, builds the {@link QueueService}
- * on it and runs the {@link QueueMonitor}. The Thrift server that exposes the service comes with its own
- * issue; until then this mode keeps the store healthy (time-outs and GC) and reports on /health. Ready once
- * the store is open, at least one shard is healthy and the monitor runs. Thread-safe.
+ * The {@code queue} mode: opens the store that {@code storage} describes, serves the {@link QueueService}
+ * over PinLater's Thrift protocol and runs the {@link QueueMonitor} (claim time-outs, GC). Ready once the
+ * store is open, at least one shard is healthy, the server listens and the monitor runs. Shard changes in
+ * the config file apply without a restart. Thread-safe.
  */
 public final class QueueModeDaemon implements Daemon {
   private static final Logger log = LoggerFactory.getLogger(QueueModeDaemon.class);
 
-  private final FlipperConfig config;
   private final MetricRegistry metrics;
+  private final QueueConfig queue;
+  private volatile StorageConfig storage;
   private volatile QueueStore store;
-  private volatile QueueService service;
   private volatile QueueMonitor monitor;
+  private volatile QueueServer server;
 
   public QueueModeDaemon(FlipperConfig config, MetricRegistry metrics) {
-    this.config = config;
     this.metrics = metrics;
+    this.queue = config.queue();
+    this.storage = config.storage();
   }
 
   @Override
@@ -46,28 +47,34 @@ public final class QueueModeDaemon implements Daemon {
     if (store != null) {
       throw new IllegalStateException("the queue mode is already started");
     }
-    QueueConfig queue = config.queue();
-    QueueStore opened = openStore(config.storage());
+    QueueStore opened = QueueStores.open(storage);
     try {
-      service =
-          QueueService.builder(opened)
-              .priorityLevels(queue.priorityLevels())
-              .maxBodyBytes(queue.maxBodyBytes())
-              .adminPasswordHash(queue.adminPasswordHash())
-              .serverId(serverId(queue.port()))
-              .build();
-      QueueMonitor started =
-          QueueMonitor.builder(opened)
-              .claimTimeout(queue.claimTimeout())
-              .succeededTtl(queue.succeededTtl())
-              .failedTtl(queue.failedTtl())
-              .batchSize(queue.monitorBatchSize())
-              .interval(queue.monitorInterval())
-              .build();
-      started.start();
-      monitor = started;
+      QueueService service = QueueService.builder(opened)
+          .priorityLevels(queue.priorityLevels())
+          .maxBodyBytes(queue.maxBodyBytes())
+          .adminPasswordHash(queue.adminPasswordHash())
+          .serverId(serverId(queue.port()))
+          .build();
+      QueueMonitor startedMonitor = QueueMonitor.builder(opened)
+          .claimTimeout(queue.claimTimeout())
+          .succeededTtl(queue.succeededTtl())
+          .failedTtl(queue.failedTtl())
+          .batchSize(queue.monitorBatchSize())
+          .interval(queue.monitorInterval())
+          .build();
+      startedMonitor.start();
+      monitor = startedMonitor;
+      server = QueueServer.builder(service)
+          .port(queue.port())
+          .maxFrameBytes(queue.maxFrameBytes())
+          .rateLimitFile(optionalPath(queue.rateLimitFile()))
+          .serverSetFile(optionalPath(queue.serverSetFile()))
+          .longPollTimeout(queue.longPollTimeout())
+          .metrics(metrics)
+          .build()
+          .start();
     } catch (RuntimeException e) {
-      opened.close();
+      closeComponents(opened);
       throw e;
     }
     store = opened;
@@ -75,9 +82,10 @@ public final class QueueModeDaemon implements Daemon {
     metrics.register("queue.shards.healthy", (Gauge<Integer>) () -> shardCount(true));
   }
 
-  /** The queue service, for the Thrift server; null until started. */
-  public QueueService service() {
-    return service;
+  @Override
+  public List<String> endpoints() {
+    QueueServer s = server;
+    return s == null ? List.of() : List.of("thrift port " + s.port());
   }
 
   @Override
@@ -86,19 +94,44 @@ public final class QueueModeDaemon implements Daemon {
     ready.put("store", store != null);
     ready.put("shards", store != null && shardCount(true) > 0);
     ready.put("monitor", monitor != null);
+    ready.put("thrift", server != null && server.isRunning());
     return ready;
   }
 
-  /** Stops the monitor (waiting for a run in progress), then closes the store's connections. */
+  @Override
+  public synchronized void reconfigure(FlipperConfig config) {
+    QueueStore s = store;
+    if (s == null || Objects.equals(config.storage(), storage)) {
+      return;
+    }
+    if (QueueStores.reconfigure(s, config.storage())) {
+      storage = config.storage();
+      log.info("storage shards reconfigured: {} shard(s) now", s.shards().size());
+    } else {
+      log.warn("storage.backend changed from {} to {}; restart the queue daemon to switch backends",
+          storage.backend(), config.storage().backend());
+    }
+  }
+
+  /** Stops taking calls (in-flight calls finish), then stops the monitor, then closes the store. */
   @Override
   public synchronized void close() {
+    QueueStore s = store;
+    store = null;
+    closeComponents(s);
+  }
+
+  private void closeComponents(QueueStore s) {
+    QueueServer srv = server;
+    server = null;
+    if (srv != null) {
+      srv.close();
+    }
     QueueMonitor m = monitor;
     monitor = null;
     if (m != null) {
       m.close();
     }
-    QueueStore s = store;
-    store = null;
     if (s != null) {
       s.close();
     }
@@ -109,30 +142,11 @@ public final class QueueModeDaemon implements Daemon {
     if (s == null) {
       return 0;
     }
-    int count = 0;
-    for (ShardStore shard : s.shards()) {
-      if (!healthyOnly || shard.healthy()) {
-        count++;
-      }
-    }
-    return count;
+    return (int) s.shards().stream().filter(shard -> !healthyOnly || shard.healthy()).count();
   }
 
-  private static QueueStore openStore(StorageConfig storage) {
-    return switch (storage.backend()) {
-      case JDBC -> JdbcQueueStore.builder()
-          .shards(storage.jdbc().shards().stream()
-              .map(s -> new JdbcShardConfig(s.name(), s.url(), s.user(), s.password(), s.dequeueOnly()))
-              .toList())
-          .poolSize(storage.jdbc().poolSize())
-          .build();
-      case REDIS -> RedisQueueStore.builder()
-          .shards(storage.redis().shards().stream()
-              .map(s -> new RedisShardConfig(s.name(), s.host(), s.port(), s.database(), s.password(), s.dequeueOnly()))
-              .toList())
-          .keyPrefix(storage.redis().keyPrefix())
-          .build();
-    };
+  private static Path optionalPath(String path) {
+    return path.isEmpty() ? null : Path.of(path);
   }
 
   /** host:port, as PinLater named servers in claim descriptors. */

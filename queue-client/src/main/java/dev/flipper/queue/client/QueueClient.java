@@ -1,0 +1,330 @@
+package dev.flipper.queue.client;
+
+import dev.flipper.queue.AckParams;
+import dev.flipper.queue.CheckpointParams;
+import dev.flipper.queue.CountParams;
+import dev.flipper.queue.DeleteJobsParams;
+import dev.flipper.queue.DequeueParams;
+import dev.flipper.queue.DequeuedJob;
+import dev.flipper.queue.JobDescriptor;
+import dev.flipper.queue.JobInfo;
+import dev.flipper.queue.NewJob;
+import dev.flipper.queue.RetryFailedParams;
+import dev.flipper.queue.ScanPage;
+import dev.flipper.queue.ScanParams;
+import dev.flipper.queue.client.internal.Transport;
+import dev.flipper.queue.client.internal.Transport.Retry;
+import dev.flipper.queue.client.wire.WireMapping;
+import dev.flipper.queue.thrift.PinLaterCheckpointJobRequest;
+import dev.flipper.queue.thrift.PinLaterCheckpointJobsRequest;
+import dev.flipper.queue.thrift.PinLaterDequeueResponse;
+import dev.flipper.queue.thrift.PinLaterScanJobsResponse;
+import dev.flipper.queue.thrift.PinLaterEnqueueRequest;
+import dev.flipper.queue.thrift.PinLaterJobInfo;
+import dev.flipper.queue.thrift.PinLaterLookupJobRequest;
+import dev.flipper.queue.thrift.RequestContext;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Java client of a Flipper (or PinLater) queue server over Thrift. Keeps a pool of connections per server,
+ * spreads calls over one or several servers (a fixed list or a server-set file), and retries only where
+ * that is safe: lookups, counts, scans, queue names and createQueue after any transport failure; every
+ * other call only when connecting failed, i.e. before anything was sent. Failures are
+ * {@link QueueClientException}s carrying the server's error code, or {@link QueueUnavailableException}.
+ *
+ * <pre>{@code
+ * try (QueueClient queue = QueueClient.builder().server("queue1", 9010).source("mailer").build()) {
+ *   List<JobDescriptor> ids = queue.enqueue("mail", List.of(NewJob.of("hello")));
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safe; share one instance.
+ */
+public final class QueueClient implements AutoCloseable {
+  private final Transport transport;
+  private final String source;
+  private final Duration requestTimeout;
+  private final Duration dequeueTimeout;
+
+  private QueueClient(Builder builder, Transport transport) {
+    this.transport = transport;
+    this.source = builder.source;
+    this.requestTimeout = builder.requestTimeout;
+    this.dequeueTimeout = builder.dequeueTimeout;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Who this client is on the wire (RequestContext.source); dequeues claim jobs for it. */
+  public String source() {
+    return source;
+  }
+
+  /** The servers currently in use. */
+  public List<ServerAddress> servers() {
+    return transport.servers();
+  }
+
+  /** Creates the queue; idempotent. */
+  public void createQueue(String queue) {
+    transport.call("createQueue", Retry.ALWAYS, requestTimeout, api -> {
+      api.createQueue(context(), queue);
+      return null;
+    });
+  }
+
+  /** Deletes the queue and its jobs; needs the server's admin password. */
+  public void deleteQueue(String queue, String password) {
+    transport.call("deleteQueue", Retry.IF_NOT_SENT, requestTimeout, api -> {
+      api.deleteQueue(context(), queue, password);
+      return null;
+    });
+  }
+
+  public Set<String> queueNames() {
+    return Set.copyOf(transport.call("getQueueNames", Retry.ALWAYS, requestTimeout, api -> api.getQueueNames(context())));
+  }
+
+  /** Enqueues the jobs and returns their descriptors in the same order. */
+  public List<JobDescriptor> enqueue(String queue, List<NewJob> jobs) {
+    PinLaterEnqueueRequest request = new PinLaterEnqueueRequest(queue, WireMapping.jobsToThrift(jobs));
+    List<String> ids = transport.call("enqueueJobs", Retry.IF_NOT_SENT, requestTimeout,
+        api -> api.enqueueJobs(context(), request).getJobDescriptors());
+    return WireMapping.descriptorsFromThrift(ids);
+  }
+
+  public JobDescriptor enqueue(String queue, NewJob job) {
+    return enqueue(queue, List.of(job)).get(0);
+  }
+
+  /** Claims up to {@code limit} jobs for this client's source. */
+  public List<DequeuedJob> dequeue(String queue, int limit) {
+    return dequeue(DequeueParams.of(queue, limit, source));
+  }
+
+  /**
+   * Claims jobs, applying the piggy-backed acks of {@code params} in the same call. The claim is made for
+   * this client's source ({@code params.source()} is not sent: the protocol carries one source per call).
+   * Waits up to the dequeue time-out, which must exceed the server's long-poll time.
+   */
+  public List<DequeuedJob> dequeue(DequeueParams params) {
+    var request = WireMapping.toThrift(params);
+    PinLaterDequeueResponse response = transport.call("dequeueJobs", Retry.IF_NOT_SENT, dequeueTimeout,
+        api -> api.dequeueJobs(context(), request));
+    return WireMapping.fromThrift(response);
+  }
+
+  public void ack(AckParams params) {
+    if (params.isEmpty()) {
+      return;
+    }
+    var request = WireMapping.toThrift(params);
+    transport.call("ackDequeuedJobs", Retry.IF_NOT_SENT, requestTimeout, api -> {
+      api.ackDequeuedJobs(context(), request);
+      return null;
+    });
+  }
+
+  /** Checkpoints jobs this client's source holds; others are silently left alone by the server. */
+  public void checkpoint(String queue, List<CheckpointParams> checkpoints) {
+    if (checkpoints.isEmpty()) {
+      return;
+    }
+    List<PinLaterCheckpointJobRequest> items = new ArrayList<>(checkpoints.size());
+    for (CheckpointParams checkpoint : checkpoints) {
+      items.add(WireMapping.toThrift(checkpoint));
+    }
+    var request = new PinLaterCheckpointJobsRequest(queue, items);
+    transport.call("checkpointJobs", Retry.IF_NOT_SENT, requestTimeout, api -> {
+      api.checkpointJobs(context(), request);
+      return null;
+    });
+  }
+
+  /** The jobs that exist, in request order; missing jobs are absent. */
+  public Map<JobDescriptor, JobInfo> lookup(List<JobDescriptor> jobs, boolean includeBody) {
+    if (jobs.isEmpty()) {
+      return Map.of();
+    }
+    List<String> ids = WireMapping.descriptorsToThrift(jobs);
+    PinLaterLookupJobRequest request = new PinLaterLookupJobRequest(ids).setIncludeBody(includeBody);
+    Map<String, PinLaterJobInfo> found = transport.call("lookupJobs", Retry.ALWAYS, requestTimeout,
+        api -> api.lookupJobs(context(), request));
+    Map<JobDescriptor, JobInfo> result = new LinkedHashMap<>();
+    for (int i = 0; i < jobs.size(); i++) {
+      PinLaterJobInfo info = found.get(ids.get(i));
+      if (info != null) {
+        result.put(jobs.get(i), WireMapping.fromThrift(info));
+      }
+    }
+    return result;
+  }
+
+  public int count(CountParams params) {
+    var request = WireMapping.toThrift(params);
+    return transport.call("getJobCount", Retry.ALWAYS, requestTimeout, api -> api.getJobCount(context(), request));
+  }
+
+  public ScanPage scan(ScanParams params) {
+    var request = WireMapping.toThrift(params);
+    PinLaterScanJobsResponse response = transport.call("scanJobs", Retry.ALWAYS, requestTimeout,
+        api -> api.scanJobs(context(), request));
+    return WireMapping.fromThrift(response);
+  }
+
+  public int retryFailed(RetryFailedParams params) {
+    var request = WireMapping.toThrift(params);
+    return transport.call("retryFailedJobs", Retry.IF_NOT_SENT, requestTimeout,
+        api -> api.retryFailedJobs(context(), request));
+  }
+
+  public int deleteJobs(DeleteJobsParams params) {
+    var request = WireMapping.toThrift(params);
+    return transport.call("deleteJobs", Retry.IF_NOT_SENT, requestTimeout, api -> api.deleteJobs(context(), request));
+  }
+
+  @Override
+  public void close() {
+    transport.close();
+  }
+
+  private RequestContext context() {
+    return new RequestContext(source);
+  }
+
+  /** Settings of a {@link QueueClient}; {@link #build()} validates them. Not thread-safe. */
+  public static final class Builder {
+    private final List<ServerAddress> servers = new ArrayList<>();
+    private Path serverSetFile;
+    private Duration serverSetReloadInterval = Duration.ofSeconds(5);
+    private String source;
+    private Duration connectTimeout = Duration.ofSeconds(2);
+    private Duration requestTimeout = Duration.ofSeconds(10);
+    private Duration dequeueTimeout = Duration.ofSeconds(40);
+    private int maxConnectionsPerServer = 8;
+    private int maxAttempts = 3;
+    private int maxFrameBytes = 16 * 1024 * 1024;
+
+    private Builder() {}
+
+    /** Adds a server; call again for several. */
+    public Builder server(String host, int port) {
+      servers.add(new ServerAddress(host, port));
+      return this;
+    }
+
+    public Builder servers(List<ServerAddress> list) {
+      servers.addAll(list);
+      return this;
+    }
+
+    /** Reads the servers from a server-set file (one host:port per line), re-read every 5 s. */
+    public Builder serverSetFile(Path file) {
+      this.serverSetFile = file;
+      return this;
+    }
+
+    public Builder serverSetReloadInterval(Duration interval) {
+      this.serverSetReloadInterval = interval;
+      return this;
+    }
+
+    /**
+     * Names this client on the wire, for example {@code "mailer:host7"}; checkpoints must come from the
+     * source that dequeued. Default {@code flipper-client:<hostname>}.
+     */
+    public Builder source(String name) {
+      this.source = name;
+      return this;
+    }
+
+    /** Time to open a TCP connection. Default 2 s, as PinLater's client. */
+    public Builder connectTimeout(Duration timeout) {
+      this.connectTimeout = timeout;
+      return this;
+    }
+
+    /** Time to wait for an answer (and for a free pooled connection). Default 10 s, as PinLater's client. */
+    public Builder requestTimeout(Duration timeout) {
+      this.requestTimeout = timeout;
+      return this;
+    }
+
+    /** Time to wait for a dequeue answer; must exceed the server's long-poll time. Default 40 s. */
+    public Builder dequeueTimeout(Duration timeout) {
+      this.dequeueTimeout = timeout;
+      return this;
+    }
+
+    /** Connections kept per server, i.e. calls in flight per server. Default 8. */
+    public Builder maxConnectionsPerServer(int connections) {
+      this.maxConnectionsPerServer = connections;
+      return this;
+    }
+
+    /** Tries per call, on different servers when there are several. Default 3. */
+    public Builder maxAttempts(int attempts) {
+      this.maxAttempts = attempts;
+      return this;
+    }
+
+    /** Largest answer accepted. Default 16 MiB, the server's default frame limit. */
+    public Builder maxFrameBytes(int bytes) {
+      this.maxFrameBytes = bytes;
+      return this;
+    }
+
+    public QueueClient build() {
+      if (servers.isEmpty() == (serverSetFile == null)) {
+        throw new IllegalArgumentException("queue client: give either servers (server(host, port)) or a "
+            + "serverSetFile, not " + (servers.isEmpty() ? "neither" : "both"));
+      }
+      if (source == null) {
+        source = "flipper-client:" + localHostName();
+      }
+      require(!source.isBlank() && source.length() <= 200, "source must be 1..200 characters, was '" + source + "'");
+      requirePositive(connectTimeout, "connectTimeout");
+      requirePositive(requestTimeout, "requestTimeout");
+      requirePositive(dequeueTimeout, "dequeueTimeout");
+      requirePositive(serverSetReloadInterval, "serverSetReloadInterval");
+      require(maxConnectionsPerServer >= 1, "maxConnectionsPerServer must be >= 1, was " + maxConnectionsPerServer);
+      require(maxAttempts >= 1 && maxAttempts <= 10, "maxAttempts must be 1..10, was " + maxAttempts);
+      require(maxFrameBytes >= 1024, "maxFrameBytes must be >= 1024, was " + maxFrameBytes);
+      Transport transport = serverSetFile != null
+          ? Transport.serverSet(serverSetFile, serverSetReloadInterval, maxConnectionsPerServer, connectTimeout,
+              maxFrameBytes, maxAttempts)
+          : Transport.fixed(servers, maxConnectionsPerServer, connectTimeout, maxFrameBytes, maxAttempts);
+      return new QueueClient(this, transport);
+    }
+
+    private static void requirePositive(Duration value, String name) {
+      Objects.requireNonNull(value, name);
+      require(!value.isNegative() && !value.isZero(), name + " must be > 0, was " + value);
+    }
+
+    private static void require(boolean ok, String message) {
+      if (!ok) {
+        throw new IllegalArgumentException("queue client: " + message);
+      }
+    }
+
+    static String localHostName() {
+      try {
+        return InetAddress.getLocalHost().getHostName();
+      } catch (UnknownHostException e) {
+        return "unknown-host";
+      }
+    }
+  }
+}

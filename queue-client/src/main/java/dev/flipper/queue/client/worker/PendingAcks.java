@@ -1,0 +1,79 @@
+package dev.flipper.queue.client.worker;
+
+import dev.flipper.queue.AckParams;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Acks waiting to be delivered. Each keeps its deadline: the moment the job's claim has surely expired on
+ * the server, after which the server has already retried or failed the job and the ack must not be sent
+ * (acks are not checked against claims, so a late one could close someone else's attempt). Thread-safe.
+ */
+final class PendingAcks {
+  private static final Logger log = LoggerFactory.getLogger(PendingAcks.class);
+
+  /** One ack and when it stops being safe to send. */
+  record Ack(AckParams.Item item, boolean succeeded, long deadlineNanos) {}
+
+  private final String queue;
+  private final LongSupplier nanoTime;
+  private final ConcurrentLinkedQueue<Ack> acks = new ConcurrentLinkedQueue<>();
+  final LongAdder expired = new LongAdder();
+
+  PendingAcks(String queue, LongSupplier nanoTime) {
+    this.queue = queue;
+    this.nanoTime = nanoTime;
+  }
+
+  void add(Ack ack) {
+    acks.add(ack);
+  }
+
+  /** Puts back acks whose delivery failed. */
+  void requeue(List<Ack> batch) {
+    acks.addAll(batch);
+  }
+
+  int size() {
+    return acks.size();
+  }
+
+  boolean isEmpty() {
+    return acks.isEmpty();
+  }
+
+  /** Takes up to {@code max} sendable acks; only succeeded ones when {@code succeededOnly}. */
+  List<Ack> take(int max, boolean succeededOnly) {
+    List<Ack> batch = new ArrayList<>();
+    List<Ack> skipped = new ArrayList<>();
+    long now = nanoTime.getAsLong();
+    Ack ack;
+    while (batch.size() < max && (ack = acks.poll()) != null) {
+      if (now - ack.deadlineNanos() > 0) {
+        expired.increment();
+        log.warn("giving up the {} ack of job {} on queue {}: its claim has expired, so the server retries "
+            + "or fails the job itself", ack.succeeded() ? "success" : "failure", ack.item().job(), queue);
+      } else if (succeededOnly && !ack.succeeded()) {
+        skipped.add(ack);
+      } else {
+        batch.add(ack);
+      }
+    }
+    acks.addAll(skipped);
+    return batch;
+  }
+
+  AckParams toParams(List<Ack> batch) {
+    List<AckParams.Item> succeeded = new ArrayList<>();
+    List<AckParams.Item> failed = new ArrayList<>();
+    for (Ack ack : batch) {
+      (ack.succeeded() ? succeeded : failed).add(ack.item());
+    }
+    return new AckParams(queue, succeeded, failed);
+  }
+}

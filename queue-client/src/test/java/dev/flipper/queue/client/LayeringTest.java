@@ -1,0 +1,27 @@
+package dev.flipper.queue.client;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+/** The client SDK stays light: it talks to servers over Thrift and never reaches into storage or servers. */
+@AnalyzeClasses(packages = {"dev.flipper.queue.client", "dev.flipper.queue.thrift"},
+    importOptions = ImportOption.DoNotIncludeTests.class)
+class LayeringTest {
+
+  @ArchTest
+  static final ArchRule noStorageOrServerCode = noClasses()
+      .should().dependOnClassesThat().resideInAnyPackage(
+          "dev.flipper.queue.spi..", "dev.flipper.queue.memory..", "dev.flipper.queue.monitor..",
+          "dev.flipper.queue.mysql..", "dev.flipper.queue.redis..", "dev.flipper.queue.server..",
+          "com.codahale.metrics..", "java.sql..")
+      .because("applications embed queue-client; storage and servers are reached only over Thrift");
+
+  @ArchTest
+  static final ArchRule noQueueServiceInTheClient = noClasses()
+      .should().dependOnClassesThat().haveFullyQualifiedName("dev.flipper.queue.QueueService")
+      .because("the client calls a server; only the API types of queue-core are shared");
+}

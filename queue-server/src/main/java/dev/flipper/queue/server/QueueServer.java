@@ -1,0 +1,442 @@
+package dev.flipper.queue.server;
+
+import com.codahale.metrics.Gauge;
+import com.codahale.metrics.MetricRegistry;
+import dev.flipper.queue.QueueService;
+import dev.flipper.queue.client.ServerAddress;
+import dev.flipper.queue.client.ServerSetFile;
+import dev.flipper.queue.server.internal.DequeueRateLimiter;
+import dev.flipper.queue.server.internal.LongPoll;
+import dev.flipper.queue.server.internal.PinLaterHandler;
+import dev.flipper.queue.server.internal.RateLimitFile;
+import dev.flipper.queue.server.internal.ServerMetrics;
+import dev.flipper.queue.server.internal.WatchedFile;
+import dev.flipper.queue.thrift.PinLater;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.thrift.protocol.TBinaryProtocol;
+import org.apache.thrift.protocol.TProtocol;
+import org.apache.thrift.server.ServerContext;
+import org.apache.thrift.server.TServerEventHandler;
+import org.apache.thrift.server.TThreadedSelectorServer;
+import org.apache.thrift.transport.TNonblockingServerSocket;
+import org.apache.thrift.transport.TTransport;
+import org.apache.thrift.transport.TTransportException;
+import org.apache.thrift.transport.layered.TFramedTransport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The PinLater-compatible Thrift server in front of a {@link QueueService}: framed transport, binary protocol
+ * (reads strict and old non-strict message headers, writes strict ones), selector threads for I/O and a
+ * worker pool for queue operations. Unknown methods, including Finagle's {@code __can__finagle__trace__v3__}
+ * probe, get {@code TApplicationException(UNKNOWN_METHOD)} and the connection stays usable; an oversized or
+ * malformed frame closes only its own connection.
+ *
+ * <pre>{@code
+ * try (QueueServer server = QueueServer.builder(queueService).port(9010).build().start()) { ... }
+ * }</pre>
+ *
+ * <p>Thread-safe. {@link #close()} stops accepting connections, lets calls in flight finish (long-poll
+ * dequeues return at once) for up to the grace period, then stops.
+ */
+public final class QueueServer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(QueueServer.class);
+  /** The libthrift in-memory frame transport refuses messages over 100 MiB whatever we configure. */
+  private static final int MAX_FRAME_BYTES_LIMIT = 100 * 1024 * 1024;
+
+  private final Builder config;
+  private final ServerMetrics metrics;
+  private final DequeueRateLimiter rateLimiter;
+  private final List<WatchedFile<?>> watchedFiles = new ArrayList<>();
+  private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
+  private ScheduledExecutorService timer;
+  private ThreadPoolExecutor workers;
+  private LongPoll longPoll;
+  private PinLaterHandler handler;
+  private TNonblockingServerSocket socket;
+  private TThreadedSelectorServer server;
+  private Thread serveThread;
+  private int boundPort;
+  private final List<String> gauges = new ArrayList<>();
+
+  private enum State { NEW, RUNNING, CLOSED }
+
+  private QueueServer(Builder builder) {
+    this.config = builder;
+    this.metrics = new ServerMetrics(builder.metrics);
+    this.rateLimiter = new DequeueRateLimiter(builder.clock);
+  }
+
+  public static Builder builder(QueueService service) {
+    return new Builder(service);
+  }
+
+  /**
+   * Loads the rate-limit and server-set files, binds the port and starts serving. Fails with an
+   * IllegalArgumentException if the rate-limit file is missing or invalid, IllegalStateException if the port
+   * cannot be bound.
+   */
+  public QueueServer start() {
+    if (!state.compareAndSet(State.NEW, State.RUNNING)) {
+      throw new IllegalStateException("a QueueServer can be started once; this one is " + state.get());
+    }
+    try {
+      startWatchingFiles();
+      workers = new ThreadPoolExecutor(config.workerThreads, config.workerThreads, 0, TimeUnit.MILLISECONDS,
+          new LinkedBlockingQueue<>(config.maxQueuedCalls), named("flipper-queue-worker"));
+      longPoll = new LongPoll(config.longPollTimeout, timer, workers);
+      handler = new PinLaterHandler(config.service, rateLimiter, longPoll, metrics);
+      startThrift();
+      registerGauges();
+      log.info("queue server listening on {}:{} (maxFrameBytes={}, workerThreads={}, selectorThreads={}, "
+              + "longPollTimeout={}, rateLimitFile={}, serverSetFile={}, servers sharing rates={})",
+          config.bindHost, boundPort, config.maxFrameBytes, config.workerThreads, config.selectorThreads,
+          config.longPollTimeout, config.rateLimitFile, config.serverSetFile, rateLimiter.serverCount());
+      return this;
+    } catch (RuntimeException e) {
+      stopEverything();
+      state.set(State.CLOSED);
+      throw e;
+    }
+  }
+
+  /** The bound port; with port 0 the ephemeral port the system chose. */
+  public int port() {
+    if (state.get() == State.NEW) {
+      throw new IllegalStateException("the server is not started yet");
+    }
+    return boundPort;
+  }
+
+  public boolean isRunning() {
+    return state.get() == State.RUNNING && server != null && server.isServing();
+  }
+
+  /** The limiter, for tests and the admin endpoints: current per-server rates. */
+  public DequeueRateLimiter rateLimiter() {
+    return rateLimiter;
+  }
+
+  @Override
+  public void close() {
+    if (!state.compareAndSet(State.RUNNING, State.CLOSED)) {
+      return;
+    }
+    long deadline = System.nanoTime() + config.shutdownGracePeriod.toNanos();
+    socket.close(); // stop accepting connections; open connections are served until the end of the grace period
+    longPoll.releaseAll();
+    while (handler.inFlight() > 0 && System.nanoTime() < deadline) {
+      pause(10);
+    }
+    if (handler.inFlight() > 0) {
+      log.warn("closing the queue server with {} call(s) still running after the grace period of {}",
+          handler.inFlight(), config.shutdownGracePeriod);
+    } else {
+      // Answers are written by the selector threads just after the call completes; give them that moment.
+      pause(Math.min(100, Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
+    }
+    stopEverything();
+    log.info("queue server on port {} closed", boundPort);
+  }
+
+  private void startWatchingFiles() {
+    timer = Executors.newSingleThreadScheduledExecutor(named("flipper-queue-timer"));
+    if (config.rateLimitFile != null) {
+      WatchedFile<Map<String, Double>> rates = new WatchedFile<>(config.rateLimitFile, "rate-limit file",
+          RateLimitFile::parse, rateLimiter::configure);
+      rates.loadInitial();
+      watchedFiles.add(rates);
+    }
+    if (config.serverSetFile != null) {
+      WatchedFile<List<ServerAddress>> serverSet = new WatchedFile<>(config.serverSetFile, "server-set file",
+          content -> ServerSetFile.parse(content, config.serverSetFile.toString()), servers -> {
+            if (servers.isEmpty()) {
+              throw new IllegalArgumentException("it lists no server; still dividing rates by "
+                  + rateLimiter.serverCount());
+            }
+            rateLimiter.serverCount(servers.size());
+          });
+      serverSet.poll(); // lenient at start: this server may be listed only after it is up
+      watchedFiles.add(serverSet);
+    }
+    if (!watchedFiles.isEmpty()) {
+      long every = config.configReloadInterval.toMillis();
+      timer.scheduleWithFixedDelay(this::pollFiles, every, every, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private void pollFiles() {
+    for (WatchedFile<?> file : watchedFiles) {
+      try {
+        file.poll();
+      } catch (RuntimeException e) {
+        log.warn("checking {} failed: {}", file.path(), e.toString());
+      }
+    }
+  }
+
+  private void startThrift() {
+    try {
+      socket = new TNonblockingServerSocket(new TNonblockingServerSocket.NonblockingAbstractServerSocketArgs()
+          .bindAddr(new InetSocketAddress(config.bindHost, config.port))
+          .maxFrameSize(config.maxFrameBytes));
+    } catch (TTransportException e) {
+      throw new IllegalStateException("cannot listen on " + config.bindHost + ":" + config.port + ": "
+          + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()), e);
+    }
+    boundPort = socket.getPort();
+    TThreadedSelectorServer.Args args = new TThreadedSelectorServer.Args(socket)
+        .selectorThreads(config.selectorThreads)
+        .executorService(workers)
+        .stopTimeoutVal(1)
+        .stopTimeoutUnit(TimeUnit.SECONDS);
+    args.processor(new PinLater.AsyncProcessor<>(handler));
+    // strictRead=false accepts old non-versioned headers; strictWrite=true, as PinLater answered.
+    args.protocolFactory(new TBinaryProtocol.Factory(false, true, config.maxFrameBytes, config.maxFrameBytes));
+    args.transportFactory(new TFramedTransport.Factory(config.maxFrameBytes));
+    args.maxReadBufferBytes = config.maxReadBufferBytes;
+    server = new TThreadedSelectorServer(args);
+    CountDownLatch serving = new CountDownLatch(1);
+    server.setServerEventHandler(new TServerEventHandler() {
+      @Override
+      public void preServe() {
+        serving.countDown();
+      }
+
+      @Override
+      public ServerContext createContext(TProtocol input, TProtocol output) {
+        return null;
+      }
+
+      @Override
+      public void deleteContext(ServerContext context, TProtocol input, TProtocol output) {}
+
+      @Override
+      public void processContext(ServerContext context, TTransport input, TTransport output) {}
+    });
+    serveThread = new Thread(server::serve, "flipper-queue-thrift-" + boundPort);
+    serveThread.start();
+    try {
+      if (!serving.await(10, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("the Thrift server on port " + boundPort + " did not start within 10 s");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while starting the Thrift server", e);
+    }
+  }
+
+  private void registerGauges() {
+    gauge("PinLaterService.inflight_calls", handler::inFlight);
+    gauge("PinLaterService.long_poll_waiting", longPoll::waiting);
+  }
+
+  private void gauge(String name, Gauge<Integer> gauge) {
+    if (!config.metrics.getGauges().containsKey(name)) {
+      config.metrics.register(name, gauge);
+      gauges.add(name);
+    }
+  }
+
+  private void stopEverything() {
+    if (server != null) {
+      server.stop();
+    }
+    if (serveThread != null) {
+      try {
+        serveThread.join(5000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    if (socket != null) {
+      socket.close();
+    }
+    if (workers != null) {
+      workers.shutdownNow();
+    }
+    if (timer != null) {
+      timer.shutdownNow();
+    }
+    for (String name : gauges) {
+      config.metrics.remove(name);
+    }
+  }
+
+  private static void pause(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static ThreadFactory named(String prefix) {
+    AtomicInteger counter = new AtomicInteger();
+    return runnable -> {
+      Thread thread = new Thread(runnable, prefix + "-" + counter.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+
+  /** Settings of a {@link QueueServer}; {@link #build()} validates them. Not thread-safe. */
+  public static final class Builder {
+    private final QueueService service;
+    private String bindHost = "0.0.0.0";
+    private int port = 9010;
+    private int maxFrameBytes = 16 * 1024 * 1024;
+    private long maxReadBufferBytes = -1;
+    private int workerThreads = 32;
+    private int selectorThreads = 2;
+    private int maxQueuedCalls = 5000;
+    private MetricRegistry metrics = new MetricRegistry();
+    private Path rateLimitFile;
+    private Path serverSetFile;
+    private Duration configReloadInterval = Duration.ofSeconds(5);
+    private Duration longPollTimeout = Duration.ZERO;
+    private Duration shutdownGracePeriod = Duration.ofSeconds(10);
+    private Clock clock = Clock.systemUTC();
+
+    private Builder(QueueService service) {
+      this.service = Objects.requireNonNull(service, "service");
+    }
+
+    /** Address to listen on. Default 0.0.0.0 (all interfaces). */
+    public Builder bindHost(String host) {
+      this.bindHost = host;
+      return this;
+    }
+
+    /** Thrift port. Default 9010, PinLater's; 0 picks a free port, see {@link QueueServer#port()}. */
+    public Builder port(int port) {
+      this.port = port;
+      return this;
+    }
+
+    /** Largest accepted frame; a larger one closes its connection. Default 16 MiB, at most 100 MiB. */
+    public Builder maxFrameBytes(int bytes) {
+      this.maxFrameBytes = bytes;
+      return this;
+    }
+
+    /** Memory for frames being read, all connections together; reading pauses above it. Default 8 frames. */
+    public Builder maxReadBufferBytes(long bytes) {
+      this.maxReadBufferBytes = bytes;
+      return this;
+    }
+
+    /** Threads running queue operations (storage calls block them). Default 32. */
+    public Builder workerThreads(int threads) {
+      this.workerThreads = threads;
+      return this;
+    }
+
+    /** Threads doing network I/O. Default 2. */
+    public Builder selectorThreads(int threads) {
+      this.selectorThreads = threads;
+      return this;
+    }
+
+    /**
+     * Calls waiting for a worker thread; beyond it the server closes the connection of a new call (overload
+     * protection). Default 5000, PinLater's MAX_CONCURRENT_REQUESTS.
+     */
+    public Builder maxQueuedCalls(int calls) {
+      this.maxQueuedCalls = calls;
+      return this;
+    }
+
+    /** Where the PinLater-named metrics go. Default: a private registry. */
+    public Builder metrics(MetricRegistry registry) {
+      this.metrics = registry;
+      return this;
+    }
+
+    /**
+     * PinLater's rate-limit JSON file ({@code {"queues":[{"name":..,"queueConfig":{"maxJobsPerSecond":..}}]}}),
+     * re-read every {@link #configReloadInterval}. Null (default): no dequeue rate limits.
+     */
+    public Builder rateLimitFile(Path file) {
+      this.rateLimitFile = file;
+      return this;
+    }
+
+    /** File of live servers, one host:port per line; each server takes rate ÷ their number. Null: 1 server. */
+    public Builder serverSetFile(Path file) {
+      this.serverSetFile = file;
+      return this;
+    }
+
+    /** How often the rate-limit and server-set files are checked for changes. Default 5 s. */
+    public Builder configReloadInterval(Duration interval) {
+      this.configReloadInterval = interval;
+      return this;
+    }
+
+    /** How long an empty dequeue may wait for jobs before answering. Default 0: answer at once. */
+    public Builder longPollTimeout(Duration timeout) {
+      this.longPollTimeout = timeout;
+      return this;
+    }
+
+    /** How long {@link QueueServer#close()} lets running calls finish. Default 10 s, as PinLater. */
+    public Builder shutdownGracePeriod(Duration grace) {
+      this.shutdownGracePeriod = grace;
+      return this;
+    }
+
+    /** Time source of the rate limiter. Default: the system clock. */
+    public Builder clock(Clock clock) {
+      this.clock = clock;
+      return this;
+    }
+
+    public QueueServer build() {
+      require(bindHost != null && !bindHost.isBlank(), "bindHost must not be blank");
+      require(port >= 0 && port <= 65535, "port must be 0..65535 (0 = any free port), was " + port);
+      require(maxFrameBytes >= 1024 && maxFrameBytes <= MAX_FRAME_BYTES_LIMIT,
+          "maxFrameBytes must be 1024.." + MAX_FRAME_BYTES_LIMIT + ", was " + maxFrameBytes);
+      if (maxReadBufferBytes < 0) {
+        maxReadBufferBytes = 8L * maxFrameBytes;
+      }
+      require(maxReadBufferBytes >= maxFrameBytes,
+          "maxReadBufferBytes must be >= maxFrameBytes (" + maxFrameBytes + "), was " + maxReadBufferBytes);
+      require(workerThreads >= 1 && workerThreads <= 10_000, "workerThreads must be 1..10000, was " + workerThreads);
+      require(maxQueuedCalls >= 1, "maxQueuedCalls must be >= 1, was " + maxQueuedCalls);
+      require(selectorThreads >= 1 && selectorThreads <= 64, "selectorThreads must be 1..64, was " + selectorThreads);
+      Objects.requireNonNull(metrics, "metrics");
+      require(configReloadInterval != null && !configReloadInterval.isNegative() && !configReloadInterval.isZero(),
+          "configReloadInterval must be > 0, was " + configReloadInterval);
+      require(longPollTimeout != null && !longPollTimeout.isNegative(),
+          "longPollTimeout must be >= 0 (0 = off), was " + longPollTimeout);
+      require(shutdownGracePeriod != null && !shutdownGracePeriod.isNegative(),
+          "shutdownGracePeriod must be >= 0, was " + shutdownGracePeriod);
+      Objects.requireNonNull(clock, "clock");
+      return new QueueServer(this);
+    }
+
+    private static void require(boolean ok, String message) {
+      if (!ok) {
+        throw new IllegalArgumentException("queue server: " + message);
+      }
+    }
+  }
+}

@@ -1,0 +1,283 @@
+package dev.flipper.queue.server.internal;
+
+import dev.flipper.queue.AckParams;
+import dev.flipper.queue.CheckpointParams;
+import dev.flipper.queue.DequeueParams;
+import dev.flipper.queue.DequeuedJob;
+import dev.flipper.queue.ErrorCode;
+import dev.flipper.queue.JobDescriptor;
+import dev.flipper.queue.JobInfo;
+import dev.flipper.queue.NewJob;
+import dev.flipper.queue.QueueException;
+import dev.flipper.queue.QueueService;
+import dev.flipper.queue.client.wire.WireMapping;
+import dev.flipper.queue.thrift.PinLater;
+import dev.flipper.queue.thrift.PinLaterCheckpointJobRequest;
+import dev.flipper.queue.thrift.PinLaterCheckpointJobsRequest;
+import dev.flipper.queue.thrift.PinLaterDeleteJobsRequest;
+import dev.flipper.queue.thrift.PinLaterDequeueRequest;
+import dev.flipper.queue.thrift.PinLaterDequeueResponse;
+import dev.flipper.queue.thrift.PinLaterEnqueueRequest;
+import dev.flipper.queue.thrift.PinLaterEnqueueResponse;
+import dev.flipper.queue.thrift.PinLaterGetJobCountRequest;
+import dev.flipper.queue.thrift.PinLaterJobAckRequest;
+import dev.flipper.queue.thrift.PinLaterJobInfo;
+import dev.flipper.queue.thrift.PinLaterLookupJobRequest;
+import dev.flipper.queue.thrift.PinLaterRetryFailedJobsRequest;
+import dev.flipper.queue.thrift.PinLaterScanJobsRequest;
+import dev.flipper.queue.thrift.PinLaterScanJobsResponse;
+import dev.flipper.queue.thrift.RequestContext;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.apache.thrift.async.AsyncMethodCallback;
+
+/**
+ * Maps each PinLater Thrift call onto {@link QueueService}. Runs on the server's worker threads; the only
+ * call that may finish later is a long-poll dequeue. Applies dequeue rate limits and records metrics.
+ * Thread-safe.
+ */
+public final class PinLaterHandler implements PinLater.AsyncIface {
+  private final QueueService service;
+  private final DequeueRateLimiter rateLimiter;
+  private final LongPoll longPoll;
+  private final ServerMetrics metrics;
+  private final CallRunner calls;
+
+  public PinLaterHandler(QueueService service, DequeueRateLimiter rateLimiter, LongPoll longPoll,
+      ServerMetrics metrics) {
+    this.service = service;
+    this.rateLimiter = rateLimiter;
+    this.longPoll = longPoll;
+    this.metrics = metrics;
+    this.calls = new CallRunner(metrics);
+  }
+
+  /** Calls started and not yet answered. */
+  public int inFlight() {
+    return calls.inFlight();
+  }
+
+  @Override
+  public void createQueue(RequestContext context, String name, AsyncMethodCallback<Void> callback) {
+    calls.now("createQueue", callback, () -> {
+      requireContext(context, "createQueue");
+      service.createQueue(name);
+      return null;
+    });
+  }
+
+  @Override
+  public void deleteQueue(RequestContext context, String name, String password, AsyncMethodCallback<Void> callback) {
+    calls.now("deleteQueue", callback, () -> {
+      requireContext(context, "deleteQueue");
+      service.deleteQueue(name, password);
+      return null;
+    });
+  }
+
+  @Override
+  public void enqueueJobs(RequestContext context, PinLaterEnqueueRequest request,
+      AsyncMethodCallback<PinLaterEnqueueResponse> callback) {
+    calls.now("enqueueJobs", callback, () -> {
+      requireContext(context, "enqueueJobs");
+      requireRequest(request, "enqueueJobs");
+      if (request.getJobs().isEmpty()) {
+        return new PinLaterEnqueueResponse(new ArrayList<>());
+      }
+      List<NewJob> jobs = WireMapping.jobsFromThrift(request.getJobs());
+      List<JobDescriptor> descriptors = service.enqueue(request.getQueueName(), jobs);
+      metrics.enqueued(request.getQueueName(), descriptors.size());
+      longPoll.signal(request.getQueueName());
+      return new PinLaterEnqueueResponse(WireMapping.descriptorsToThrift(descriptors));
+    });
+  }
+
+  @Override
+  public void dequeueJobs(RequestContext context, PinLaterDequeueRequest request,
+      AsyncMethodCallback<PinLaterDequeueResponse> callback) {
+    calls.later("dequeueJobs", callback, () -> dequeue(context, request));
+  }
+
+  private CompletionStage<PinLaterDequeueResponse> dequeue(RequestContext context, PinLaterDequeueRequest request) {
+    String source = requireContext(context, "dequeueJobs");
+    requireRequest(request, "dequeueJobs");
+    String queue = request.getQueueName();
+    if (request.getLimit() <= 0) {
+      throw QueueException.invalid("dequeue limit of queue " + queue + " must be > 0, was " + request.getLimit());
+    }
+    DequeueParams params = WireMapping.fromThrift(request, source);
+    Admission admission = rateLimiter.admit(queue, params.limit());
+    if (admission.refused()) {
+      // Unlike the original, a refused dequeue still applies its piggy-backed acks.
+      if (params.ack() != null && !params.ack().isEmpty()) {
+        ack(params.ack());
+      }
+      metrics.rateLimited(queue);
+      throw new QueueException(ErrorCode.DEQUEUE_RATE_LIMITED, "Dequeue rate limit exceeded for queue: " + queue
+          + " (" + rateLimiter.rate(queue) + " jobs/s on this server)");
+    }
+    List<DequeuedJob> jobs = dequeueAdmitted(withLimit(params, admission.limit()), admission);
+    if (params.ack() != null) {
+      metrics.acked(params.ack().queue(), params.ack().succeeded().size(), params.ack().failed().size());
+    }
+    if (!jobs.isEmpty() || params.dryRun() || !longPoll.enabled()) {
+      return CompletableFuture.completedFuture(respond(queue, jobs));
+    }
+    DequeueParams retry = withLimit(params, params.limit()).withAck(null);
+    return longPoll.<DequeuedJob>await(queue, () -> {
+      Admission again = rateLimiter.admit(queue, retry.limit());
+      return again.refused() ? List.of() : dequeueAdmitted(withLimit(retry, again.limit()), again);
+    }).thenApply(found -> respond(queue, found));
+  }
+
+  private List<DequeuedJob> dequeueAdmitted(DequeueParams params, Admission admission) {
+    List<DequeuedJob> jobs;
+    try {
+      jobs = service.dequeue(params);
+    } catch (RuntimeException e) {
+      admission.charge(0);
+      throw e;
+    }
+    admission.charge(params.dryRun() ? 0 : jobs.size());
+    return jobs;
+  }
+
+  private PinLaterDequeueResponse respond(String queue, List<DequeuedJob> jobs) {
+    metrics.dequeued(queue, jobs.size());
+    return WireMapping.toThrift(jobs);
+  }
+
+  private static DequeueParams withLimit(DequeueParams params, int limit) {
+    return new DequeueParams(params.queue(), limit, params.source(), params.dryRun(), params.coverage(), params.ack());
+  }
+
+  @Override
+  public void ackDequeuedJobs(RequestContext context, PinLaterJobAckRequest request,
+      AsyncMethodCallback<Void> callback) {
+    calls.now("ackDequeuedJobs", callback, () -> {
+      requireContext(context, "ackDequeuedJobs");
+      requireRequest(request, "ackDequeuedJobs");
+      AckParams ack = WireMapping.fromThrift(request);
+      if (!ack.isEmpty()) {
+        ack(ack);
+      }
+      return null;
+    });
+  }
+
+  private void ack(AckParams ack) {
+    service.ack(ack);
+    metrics.acked(ack.queue(), ack.succeeded().size(), ack.failed().size());
+  }
+
+  @Override
+  public void checkpointJobs(RequestContext context, PinLaterCheckpointJobsRequest request,
+      AsyncMethodCallback<Void> callback) {
+    calls.now("checkpointJobs", callback, () -> {
+      String source = requireContext(context, "checkpointJobs");
+      requireRequest(request, "checkpointJobs");
+      if (request.getRequests().isEmpty()) {
+        return null;
+      }
+      List<CheckpointParams> checkpoints = new ArrayList<>(request.getRequestsSize());
+      for (PinLaterCheckpointJobRequest item : request.getRequests()) {
+        checkpoints.add(WireMapping.fromThrift(item));
+      }
+      service.checkpoint(request.getQueueName(), source, checkpoints);
+      metrics.checkpointed(request.getQueueName(), checkpoints.size());
+      return null;
+    });
+  }
+
+  @Override
+  public void lookupJobs(RequestContext context, PinLaterLookupJobRequest request,
+      AsyncMethodCallback<Map<String, PinLaterJobInfo>> callback) {
+    calls.now("lookupJobs", callback, () -> {
+      requireContext(context, "lookupJobs");
+      requireRequest(request, "lookupJobs");
+      Map<String, PinLaterJobInfo> found = new LinkedHashMap<>();
+      if (request.getJobDescriptors().isEmpty()) {
+        return found;
+      }
+      List<JobDescriptor> jobs = WireMapping.descriptorsFromThrift(request.getJobDescriptors());
+      Map<JobDescriptor, JobInfo> infos = service.lookup(jobs, request.isIncludeBody());
+      // Keyed by the strings the client sent, as the original did.
+      for (int i = 0; i < jobs.size(); i++) {
+        JobInfo info = infos.get(jobs.get(i));
+        if (info != null) {
+          found.put(request.getJobDescriptors().get(i), WireMapping.toThrift(info));
+        }
+      }
+      return found;
+    });
+  }
+
+  @Override
+  public void getJobCount(RequestContext context, PinLaterGetJobCountRequest request,
+      AsyncMethodCallback<Integer> callback) {
+    calls.now("getJobCount", callback, () -> {
+      requireContext(context, "getJobCount");
+      requireRequest(request, "getJobCount");
+      return service.count(WireMapping.fromThrift(request));
+    });
+  }
+
+  @Override
+  public void getQueueNames(RequestContext context, AsyncMethodCallback<Set<String>> callback) {
+    calls.now("getQueueNames", callback, () -> {
+      requireContext(context, "getQueueNames");
+      return new HashSet<>(service.queueNames());
+    });
+  }
+
+  @Override
+  public void scanJobs(RequestContext context, PinLaterScanJobsRequest request,
+      AsyncMethodCallback<PinLaterScanJobsResponse> callback) {
+    calls.now("scanJobs", callback, () -> {
+      requireContext(context, "scanJobs");
+      requireRequest(request, "scanJobs");
+      return WireMapping.toThrift(service.scan(WireMapping.fromThrift(request)));
+    });
+  }
+
+  @Override
+  public void retryFailedJobs(RequestContext context, PinLaterRetryFailedJobsRequest request,
+      AsyncMethodCallback<Integer> callback) {
+    calls.now("retryFailedJobs", callback, () -> {
+      requireContext(context, "retryFailedJobs");
+      requireRequest(request, "retryFailedJobs");
+      return service.retryFailed(WireMapping.fromThrift(request));
+    });
+  }
+
+  @Override
+  public void deleteJobs(RequestContext context, PinLaterDeleteJobsRequest request,
+      AsyncMethodCallback<Integer> callback) {
+    calls.now("deleteJobs", callback, () -> {
+      requireContext(context, "deleteJobs");
+      requireRequest(request, "deleteJobs");
+      return service.deleteJobs(WireMapping.fromThrift(request));
+    });
+  }
+
+  /** The original dereferenced a missing context and failed with a NullPointerException; say what is needed. */
+  private static String requireContext(RequestContext context, String method) {
+    if (context == null) {
+      throw QueueException.invalid(method + " needs a RequestContext (argument 1) whose source names the caller, "
+          + "for example 'mailer:host7'");
+    }
+    return context.getSource();
+  }
+
+  private static void requireRequest(Object request, String method) {
+    if (request == null) {
+      throw QueueException.invalid(method + " needs its request (argument 2)");
+    }
+  }
+}
