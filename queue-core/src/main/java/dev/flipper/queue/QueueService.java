@@ -29,13 +29,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The job queue: PinLater's operations over any {@link QueueStore}. All backend-independent logic lives
- * here: validation, priority order across shards, piggy-backed acks, scan paging. Thread-safe; one instance
- * per process is enough, and many processes may share one store.
- *
- * <p>Every request is validated completely before anything changes. A shard that cannot be reached is
- * skipped by the operations other shards can serve (dequeue, count, scan, retryFailed, deleteJobs,
- * queueNames); an enqueue is retried once on another shard.
+ * The in-process implementation of {@link JobQueue}: PinLater's operations over any {@link QueueStore}. All
+ * backend-independent logic lives here: validation, priority order across shards, piggy-backed acks, scan
+ * paging. Thread-safe; one instance per process is enough, and many processes may share one store. The
+ * operations' contract is documented on {@link JobQueue}.
  *
  * <p>Claim descriptors, stored on the jobs of one dequeue call and shown by lookup, have the form
  * {@code <serverId>:<serverStartMillis>:<counter>:<source>}; the counter increases with every dequeue call of
@@ -47,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * List<JobDescriptor> ids = queue.enqueue("mail", List.of(NewJob.of("hello")));
  * }</pre>
  */
-public final class QueueService {
+public final class QueueService implements JobQueue {
   /** Queue names: letters, digits and '_', at most this many characters. */
   public static final int MAX_QUEUE_NAME_LENGTH = 100;
   /** The most jobs one scan page may return. */
@@ -95,7 +92,7 @@ public final class QueueService {
   // ---------------------------------------------------------------------------------------------------
   // Queues
 
-  /** Creates the queue on every shard; idempotent. QUEUE_NAME_INVALID unless {@code [A-Za-z0-9_]+}. */
+  @Override
   public void createQueue(String queue) {
     Validation.queueName(queue);
     for (ShardStore shard : shards.all()) {
@@ -103,10 +100,7 @@ public final class QueueService {
     }
   }
 
-  /**
-   * Deletes the queue and all its jobs on every shard; idempotent. The password must hash (see
-   * {@link PasswordHash}) to the configured admin hash, else PASSWORD_INVALID.
-   */
+  @Override
   public void deleteQueue(String queue, String password) {
     Validation.queueName(queue);
     if (adminPasswordHash.isEmpty()) {
@@ -122,7 +116,7 @@ public final class QueueService {
     }
   }
 
-  /** The queues of all healthy shards, sorted by name. */
+  @Override
   public Set<String> queueNames() {
     Set<String> names = new TreeSet<>();
     ShardFailures failures = new ShardFailures("queueNames");
@@ -141,10 +135,7 @@ public final class QueueService {
   // ---------------------------------------------------------------------------------------------------
   // Jobs
 
-  /**
-   * Stores the jobs, all or none, on one random healthy shard that takes new jobs, and returns their
-   * descriptors in the order given. An empty list gives an empty result.
-   */
+  @Override
   public List<JobDescriptor> enqueue(String queue, List<NewJob> jobs) {
     Validation.queueName(queue);
     Validation.required(jobs, "the list of jobs to enqueue");
@@ -193,11 +184,7 @@ public final class QueueService {
     return descriptors;
   }
 
-  /**
-   * Claims up to {@code limit} due jobs: every priority-1 job of the covered shards before any priority-2
-   * job, shards in random order. The piggy-backed ack, if any, is applied first, even if no job comes back
-   * and also for a dry run.
-   */
+  @Override
   public List<DequeuedJob> dequeue(DequeueParams params) {
     Validation.required(params, "dequeue params");
     String queue = params.queue();
@@ -257,10 +244,7 @@ public final class QueueService {
     return result;
   }
 
-  /**
-   * Acks dequeued jobs. Acks of jobs that are not IN_PROGRESS, or of shards this store does not have, are
-   * silent no-ops. Every descriptor must name {@code params.queue()}.
-   */
+  @Override
   public void ack(AckParams params) {
     Validation.required(params, "ack params");
     validateAck(params);
@@ -269,7 +253,7 @@ public final class QueueService {
     }
   }
 
-  /** Applies each checkpoint whose job is IN_PROGRESS under a claim by {@code source}; others are no-ops. */
+  @Override
   public void checkpoint(String queue, String source, List<CheckpointParams> checkpoints) {
     Validation.queueName(queue);
     Validation.source(source);
@@ -309,10 +293,7 @@ public final class QueueService {
     }
   }
 
-  /**
-   * The jobs that exist, keyed by descriptor in request order; missing jobs (also of unknown queues or
-   * shards) are absent. Each descriptor is looked up in its own queue.
-   */
+  @Override
   public Map<JobDescriptor, JobInfo> lookup(List<JobDescriptor> jobs, boolean includeBody) {
     Validation.required(jobs, "the list of jobs to look up");
     for (int i = 0; i < jobs.size(); i++) {
@@ -333,10 +314,7 @@ public final class QueueService {
     return Collections.unmodifiableMap(found);
   }
 
-  /**
-   * Counts jobs over all healthy shards, for one priority or all; each (shard, priority) counts at most the
-   * configured count limit.
-   */
+  @Override
   public int count(CountParams params) {
     Validation.required(params, "count params");
     Validation.queueName(params.queue());
@@ -364,10 +342,7 @@ public final class QueueService {
     return (int) Math.min(total, Integer.MAX_VALUE);
   }
 
-  /**
-   * One page of jobs, ordered by run-after descending, then shard, priority and local id. Pass the returned
-   * continuation to get the next page; paging through returns every job that stays put exactly once.
-   */
+  @Override
   public ScanPage scan(ScanParams params) {
     Validation.required(params, "scan params");
     Validation.queueName(params.queue());
@@ -416,7 +391,7 @@ public final class QueueService {
     return new ScanPage(List.copyOf(jobs), next);
   }
 
-  /** Moves up to {@code limit} FAILED jobs back to PENDING; returns how many moved. */
+  @Override
   public int retryFailed(RetryFailedParams params) {
     Validation.required(params, "retryFailed params");
     Validation.queueName(params.queue());
@@ -442,7 +417,7 @@ public final class QueueService {
     return finishBulk(params.queue(), params.limit() - remaining, failures);
   }
 
-  /** Deletes up to {@code limit} jobs of one state and priority whose body matches; returns how many. */
+  @Override
   public int deleteJobs(DeleteJobsParams params) {
     Validation.required(params, "deleteJobs params");
     Validation.queueName(params.queue());

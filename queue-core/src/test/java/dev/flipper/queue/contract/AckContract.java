@@ -29,7 +29,7 @@ abstract class AckContract extends ContractArea {
     dequeue(1);
     clock().advance(Duration.ofSeconds(2));
 
-    service().ack(new AckParams(queue(), List.of(new AckParams.Item(id, ";done", Duration.ZERO)), List.of()));
+    api().ack(new AckParams(queue(), List.of(new AckParams.Item(id, ";done", Duration.ZERO)), List.of()));
 
     JobInfo job = lookup(id);
     assertThat(job.state()).isEqualTo(JobState.SUCCEEDED);
@@ -45,7 +45,7 @@ abstract class AckContract extends ContractArea {
     JobDescriptor id = enqueue(aJob()).get(0);
     dequeue(1);
 
-    service().ack(new AckParams(queue(), List.of(), List.of(new AckParams.Item(id, "oops", Duration.ZERO))));
+    api().ack(new AckParams(queue(), List.of(), List.of(new AckParams.Item(id, "oops", Duration.ZERO))));
 
     JobInfo job = lookup(id);
     assertThat(job.state()).isEqualTo(JobState.PENDING);
@@ -116,7 +116,7 @@ abstract class AckContract extends ContractArea {
     List<JobDescriptor> ids = enqueue(aJob("pending"), aJob("failed").withAttemptsAllowed(1));
     JobDescriptor pending = ids.get(0);
     JobDescriptor failed = ids.get(1);
-    service().dequeue(DequeueParams.of(queue(), 2, SOURCE));
+    api().dequeue(DequeueParams.of(queue(), 2, SOURCE));
     ackFailed(List.of(failed));
     ackFailed(List.of(pending)); // back to PENDING with one attempt left
     JobInfo pendingBefore = lookup(pending);
@@ -170,7 +170,7 @@ abstract class AckContract extends ContractArea {
     JobDescriptor id = enqueue(aJob().withCustomStatus("*")).get(0);
     dequeue(1);
 
-    service().ack(new AckParams(queue(),
+    api().ack(new AckParams(queue(),
         List.of(new AckParams.Item(id, "-".repeat(NewJob.CUSTOM_STATUS_MAX_CHARS), Duration.ZERO)), List.of()));
 
     assertThat(lookup(id).customStatus()).isEqualTo("*" + "-".repeat(NewJob.CUSTOM_STATUS_MAX_CHARS - 1));
@@ -180,10 +180,10 @@ abstract class AckContract extends ContractArea {
   void anAckForAQueueThatDoesNotExistFails() {
     JobDescriptor ghost = JobDescriptor.parse("nonexistent_queue:s1:p1:1");
     assertFails(ErrorCode.QUEUE_NOT_FOUND,
-        () -> service().ack(new AckParams("nonexistent_queue", items(List.of(ghost), Duration.ZERO), List.of())),
+        () -> api().ack(new AckParams("nonexistent_queue", items(List.of(ghost), Duration.ZERO), List.of())),
         "nonexistent_queue");
     assertFails(ErrorCode.QUEUE_NOT_FOUND,
-        () -> service().ack(new AckParams("nonexistent_queue", List.of(), items(List.of(ghost), Duration.ZERO))));
+        () -> api().ack(new AckParams("nonexistent_queue", List.of(), items(List.of(ghost), Duration.ZERO))));
   }
 
   @Test
@@ -203,7 +203,7 @@ abstract class AckContract extends ContractArea {
     dequeue(1);
     JobDescriptor otherQueue = new JobDescriptor("other_queue", id.shard(), id.priority(), id.localId());
 
-    assertInvalid(() -> service().ack(new AckParams(queue(), items(List.of(id, otherQueue), Duration.ZERO),
+    assertInvalid(() -> api().ack(new AckParams(queue(), items(List.of(id, otherQueue), Duration.ZERO),
         List.of())), "other_queue", queue());
 
     assertThat(lookup(id).state()).isEqualTo(JobState.IN_PROGRESS);

@@ -10,9 +10,9 @@ import dev.flipper.queue.DeleteJobsParams;
 import dev.flipper.queue.DequeueParams;
 import dev.flipper.queue.ErrorCode;
 import dev.flipper.queue.JobDescriptor;
+import dev.flipper.queue.JobQueue;
 import dev.flipper.queue.JobState;
 import dev.flipper.queue.NewJob;
-import dev.flipper.queue.QueueService;
 import dev.flipper.queue.RetryFailedParams;
 import dev.flipper.queue.ScanParams;
 import java.nio.charset.StandardCharsets;
@@ -51,7 +51,7 @@ abstract class BadInputContract extends ContractArea {
 
   @Test
   void anOversizedBodyRejectsTheWholeEnqueue() {
-    QueueService small = fx().serviceBuilder(fx().store()).maxBodyBytes(10).build();
+    JobQueue small = fx().apiWith(b -> b.maxBodyBytes(10));
 
     assertFails(ErrorCode.ENQUEUE_REJECTED,
         () -> small.enqueue(queue(), List.of(aJob("fits"), NewJob.of(new byte[11]))), "job #1", "11 bytes", "10");
@@ -64,10 +64,10 @@ abstract class BadInputContract extends ContractArea {
   void enqueueArgumentErrors() {
     assertInvalid(() -> enqueue(aJob(), aJob().withAttemptsAllowed(0)), "attempts", ">= 1", "0");
     assertFails(ErrorCode.PRIORITY_NOT_SUPPORTED, () -> enqueue(aJob(), aJob().withPriority(4)), "4", "1..3");
-    assertFails(ErrorCode.QUEUE_NAME_INVALID, () -> service().enqueue("bad name", List.of(aJob())), "bad name");
-    assertFails(ErrorCode.QUEUE_NAME_TOO_LONG, () -> service().enqueue("q".repeat(101), List.of(aJob())), "101");
-    assertFails(ErrorCode.QUEUE_NOT_FOUND, () -> service().enqueue("unknown", List.of(aJob())), "unknown");
-    assertInvalid(() -> service().enqueue(queue(), null), "required");
+    assertFails(ErrorCode.QUEUE_NAME_INVALID, () -> api().enqueue("bad name", List.of(aJob())), "bad name");
+    assertFails(ErrorCode.QUEUE_NAME_TOO_LONG, () -> api().enqueue("q".repeat(101), List.of(aJob())), "101");
+    assertFails(ErrorCode.QUEUE_NOT_FOUND, () -> api().enqueue("unknown", List.of(aJob())), "unknown");
+    assertInvalid(() -> api().enqueue(queue(), null), "required");
     assertNothingChanged();
   }
 
@@ -76,19 +76,19 @@ abstract class BadInputContract extends ContractArea {
     AckParams ack = new AckParams(queue(), items(inProgress, Duration.ZERO), List.of());
     DequeueParams valid = DequeueParams.of(queue(), 5, SOURCE).withAck(ack);
 
-    assertInvalid(() -> service().dequeue(new DequeueParams(queue(), 0, SOURCE, false, 1.0, ack)), "limit", "0");
-    assertInvalid(() -> service().dequeue(new DequeueParams(queue(), -1, SOURCE, false, 1.0, ack)), "limit", "-1");
-    assertInvalid(() -> service().dequeue(valid.withCoverage(1.5)), "coverage", "1.5");
-    assertInvalid(() -> service().dequeue(valid.withCoverage(-0.1)), "coverage");
-    assertInvalid(() -> service().dequeue(valid.withCoverage(Double.NaN)), "coverage");
-    assertInvalid(() -> service().dequeue(new DequeueParams(queue(), 5, " ", false, 1.0, ack)), "source");
-    assertInvalid(() -> service().dequeue(new DequeueParams(queue(), 5, "s".repeat(201), false, 1.0, ack)),
+    assertInvalid(() -> api().dequeue(new DequeueParams(queue(), 0, SOURCE, false, 1.0, ack)), "limit", "0");
+    assertInvalid(() -> api().dequeue(new DequeueParams(queue(), -1, SOURCE, false, 1.0, ack)), "limit", "-1");
+    assertInvalid(() -> api().dequeue(valid.withCoverage(1.5)), "coverage", "1.5");
+    assertInvalid(() -> api().dequeue(valid.withCoverage(-0.1)), "coverage");
+    assertInvalid(() -> api().dequeue(valid.withCoverage(Double.NaN)), "coverage");
+    assertInvalid(() -> api().dequeue(new DequeueParams(queue(), 5, " ", false, 1.0, ack)), "source");
+    assertInvalid(() -> api().dequeue(new DequeueParams(queue(), 5, "s".repeat(201), false, 1.0, ack)),
         "source", "200");
     AckParams badAck = new AckParams(queue(), items(List.of(inProgress.get(0),
         new JobDescriptor(queue(), inProgress.get(1).shard(), 9, 1)), Duration.ZERO), List.of());
     assertFails(ErrorCode.PRIORITY_NOT_SUPPORTED,
-        () -> service().dequeue(DequeueParams.of(queue(), 5, SOURCE).withAck(badAck)), "9");
-    assertFails(ErrorCode.QUEUE_NAME_INVALID, () -> service().dequeue(DequeueParams.of("a-b", 5, SOURCE)));
+        () -> api().dequeue(DequeueParams.of(queue(), 5, SOURCE).withAck(badAck)), "9");
+    assertFails(ErrorCode.QUEUE_NAME_INVALID, () -> api().dequeue(DequeueParams.of("a-b", 5, SOURCE)));
 
     assertNothingChanged();
   }
@@ -108,13 +108,13 @@ abstract class BadInputContract extends ContractArea {
     JobDescriptor badPriority = new JobDescriptor(queue(), inProgress.get(1).shard(), 0, 1);
     JobDescriptor otherQueue = new JobDescriptor("other", inProgress.get(1).shard(), 1, 1);
 
-    assertFails(ErrorCode.PRIORITY_NOT_SUPPORTED, () -> service().ack(new AckParams(queue(),
+    assertFails(ErrorCode.PRIORITY_NOT_SUPPORTED, () -> api().ack(new AckParams(queue(),
         items(List.of(inProgress.get(0)), Duration.ZERO), items(List.of(badPriority), Duration.ZERO))), "0");
-    assertInvalid(() -> service().ack(new AckParams(queue(), items(List.of(inProgress.get(0), otherQueue),
+    assertInvalid(() -> api().ack(new AckParams(queue(), items(List.of(inProgress.get(0), otherQueue),
         Duration.ZERO), List.of())), "'other'");
     assertInvalid(() -> new AckParams.Item(inProgress.get(0), "", Duration.ofMillis(-1)), "retry delay", "-1");
     assertFails(ErrorCode.QUEUE_NAME_INVALID,
-        () -> service().ack(new AckParams("bad queue", items(inProgress, Duration.ZERO), List.of())));
+        () -> api().ack(new AckParams("bad queue", items(inProgress, Duration.ZERO), List.of())));
 
     assertNothingChanged();
   }
@@ -128,11 +128,11 @@ abstract class BadInputContract extends ContractArea {
         CheckpointParams.heartbeat(new JobDescriptor("other", inProgress.get(1).shard(), 1, 1));
 
     assertFails(ErrorCode.PRIORITY_NOT_SUPPORTED,
-        () -> service().checkpoint(queue(), SOURCE, List.of(valid, badPriority)), "7");
-    assertInvalid(() -> service().checkpoint(queue(), SOURCE, List.of(valid, otherQueue)), "'other'");
-    assertInvalid(() -> service().checkpoint(queue(), "", List.of(valid)), "source");
+        () -> api().checkpoint(queue(), SOURCE, List.of(valid, badPriority)), "7");
+    assertInvalid(() -> api().checkpoint(queue(), SOURCE, List.of(valid, otherQueue)), "'other'");
+    assertInvalid(() -> api().checkpoint(queue(), "", List.of(valid)), "source");
     assertInvalid(() -> new CheckpointParams(inProgress.get(0), null, false, null, 0, null), "attempts");
-    QueueService small = fx().serviceBuilder(fx().store()).maxBodyBytes(4).build();
+    JobQueue small = fx().apiWith(b -> b.maxBodyBytes(4));
     assertFails(ErrorCode.ENQUEUE_REJECTED, () -> small.checkpoint(queue(), SOURCE,
         List.of(new CheckpointParams(inProgress.get(0), "too long".getBytes(StandardCharsets.UTF_8), true, null,
             null, null))), "8 bytes", "4");
@@ -143,35 +143,35 @@ abstract class BadInputContract extends ContractArea {
   @Test
   void readArgumentErrors() {
     assertFails(ErrorCode.PRIORITY_NOT_SUPPORTED,
-        () -> service().count(new CountParams(queue(), JobState.PENDING, 4, false, null)), "4");
-    assertInvalid(() -> service().count(new CountParams(queue(), JobState.PENDING, null, false, "job_(")),
+        () -> api().count(new CountParams(queue(), JobState.PENDING, 4, false, null)), "4");
+    assertInvalid(() -> api().count(new CountParams(queue(), JobState.PENDING, null, false, "job_(")),
         "job_(", "regular expression");
-    assertInvalid(() -> service().count(new CountParams(queue(), null, null, false, null)), "state");
-    assertInvalid(() -> service().scan(new ScanParams(queue(), JobState.PENDING, null, false, "0", 0, null)),
+    assertInvalid(() -> api().count(new CountParams(queue(), null, null, false, null)), "state");
+    assertInvalid(() -> api().scan(new ScanParams(queue(), JobState.PENDING, null, false, "0", 0, null)),
         "limit", "10000");
-    assertInvalid(() -> service().scan(new ScanParams(queue(), JobState.PENDING, null, false, "0", 10_001, null)),
+    assertInvalid(() -> api().scan(new ScanParams(queue(), JobState.PENDING, null, false, "0", 10_001, null)),
         "limit", "10001");
-    assertInvalid(() -> service().scan(new ScanParams(queue(), JobState.PENDING, null, false, "0", 10, "[")),
+    assertInvalid(() -> api().scan(new ScanParams(queue(), JobState.PENDING, null, false, "0", 10, "[")),
         "'['");
     assertFails(ErrorCode.PRIORITY_NOT_SUPPORTED,
-        () -> service().scan(new ScanParams(queue(), JobState.PENDING, 0, false, "0", 10, null)));
-    assertFails(ErrorCode.PRIORITY_NOT_SUPPORTED, () -> service().lookup(
+        () -> api().scan(new ScanParams(queue(), JobState.PENDING, 0, false, "0", 10, null)));
+    assertFails(ErrorCode.PRIORITY_NOT_SUPPORTED, () -> api().lookup(
         List.of(new JobDescriptor(queue(), inProgress.get(0).shard(), 5, 1)), false), "5");
     assertNothingChanged();
   }
 
   @Test
   void retryAndDeleteArgumentErrors() {
-    assertInvalid(() -> service().retryFailed(new RetryFailedParams(queue(), 1, 1, null, 0)), "limit", "0");
-    assertInvalid(() -> service().retryFailed(new RetryFailedParams(queue(), 1, 0, null, 10)), "attempts");
+    assertInvalid(() -> api().retryFailed(new RetryFailedParams(queue(), 1, 1, null, 0)), "limit", "0");
+    assertInvalid(() -> api().retryFailed(new RetryFailedParams(queue(), 1, 0, null, 10)), "attempts");
     assertFails(ErrorCode.PRIORITY_NOT_SUPPORTED,
-        () -> service().retryFailed(new RetryFailedParams(queue(), 4, 1, null, 10)));
-    assertInvalid(() -> service().deleteJobs(new DeleteJobsParams(queue(), JobState.FAILED, 1, null, -1)),
+        () -> api().retryFailed(new RetryFailedParams(queue(), 4, 1, null, 10)));
+    assertInvalid(() -> api().deleteJobs(new DeleteJobsParams(queue(), JobState.FAILED, 1, null, -1)),
         "limit", "-1");
-    assertInvalid(() -> service().deleteJobs(new DeleteJobsParams(queue(), JobState.FAILED, 1, "(", 10)), "'('");
-    assertInvalid(() -> service().deleteJobs(new DeleteJobsParams(queue(), null, 1, null, 10)), "state");
+    assertInvalid(() -> api().deleteJobs(new DeleteJobsParams(queue(), JobState.FAILED, 1, "(", 10)), "'('");
+    assertInvalid(() -> api().deleteJobs(new DeleteJobsParams(queue(), null, 1, null, 10)), "state");
     assertFails(ErrorCode.PRIORITY_NOT_SUPPORTED,
-        () -> service().deleteJobs(new DeleteJobsParams(queue(), JobState.PENDING, 0, null, 10)));
+        () -> api().deleteJobs(new DeleteJobsParams(queue(), JobState.PENDING, 0, null, 10)));
     assertNothingChanged();
   }
 }

@@ -140,7 +140,7 @@ abstract class CheckpointContract extends ContractArea {
   void aCheckpointOfAJobThatIsNotInProgressIsASilentNoOp() {
     List<JobDescriptor> ids = enqueue(aJob("pending"), aJob("done"));
     JobDescriptor pending = ids.get(0);
-    service().dequeue(DequeueParams.of(queue(), 2, SOURCE));
+    api().dequeue(DequeueParams.of(queue(), 2, SOURCE));
     ackFailed(List.of(pending)); // PENDING again
     ackSucceeded(List.of(ids.get(1)));
     JobInfo pendingBefore = lookup(pending);
@@ -162,9 +162,9 @@ abstract class CheckpointContract extends ContractArea {
     clock().advance(Duration.ofSeconds(1));
     CheckpointParams takeOver = new CheckpointParams(id, "theirs".getBytes(StandardCharsets.UTF_8), true, null, 9, "x");
 
-    service().checkpoint(queue(), "really_slow_worker", List.of(takeOver));
-    service().checkpoint(queue(), "test", List.of(takeOver)); // a substring of the claim's source
-    service().checkpoint(queue(), SOURCE + "-2", List.of(takeOver));
+    api().checkpoint(queue(), "really_slow_worker", List.of(takeOver));
+    api().checkpoint(queue(), "test", List.of(takeOver)); // a substring of the claim's source
+    api().checkpoint(queue(), SOURCE + "-2", List.of(takeOver));
 
     assertThat(lookup(id)).usingRecursiveComparison().isEqualTo(before);
   }
@@ -173,7 +173,7 @@ abstract class CheckpointContract extends ContractArea {
   void aCheckpointForAQueueThatDoesNotExistFails() {
     JobDescriptor ghost = JobDescriptor.parse("no_such_queue:s1:p1:1");
     assertFails(ErrorCode.QUEUE_NOT_FOUND,
-        () -> service().checkpoint("no_such_queue", SOURCE, List.of(CheckpointParams.heartbeat(ghost))),
+        () -> api().checkpoint("no_such_queue", SOURCE, List.of(CheckpointParams.heartbeat(ghost))),
         "no_such_queue");
   }
 
@@ -184,6 +184,6 @@ abstract class CheckpointContract extends ContractArea {
   }
 
   private void checkpoint(CheckpointParams params) {
-    service().checkpoint(queue(), SOURCE, List.of(params));
+    api().checkpoint(queue(), SOURCE, List.of(params));
   }
 }

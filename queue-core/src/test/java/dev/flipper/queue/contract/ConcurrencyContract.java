@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.flipper.queue.DequeueParams;
 import dev.flipper.queue.DequeuedJob;
 import dev.flipper.queue.JobDescriptor;
+import dev.flipper.queue.JobQueue;
 import dev.flipper.queue.JobState;
 import dev.flipper.queue.NewJob;
-import dev.flipper.queue.QueueService;
 import dev.flipper.queue.monitor.MonitorReport;
 import dev.flipper.queue.monitor.QueueMonitor;
 import dev.flipper.queue.spi.QueueStore;
@@ -39,12 +39,12 @@ abstract class ConcurrencyContract extends ContractArea {
 
   @Test
   void twoServersWithEightThreadsEachClaimEveryJobExactlyOnce() throws Exception {
-    QueueService a = service();
-    QueueService b = fx().serviceBuilder(fx().secondStore()).serverId("server-b").build();
+    JobQueue a = api();
+    JobQueue b = fx().secondServerApi();
     List<JobDescriptor> enqueued = new ArrayList<>(JOBS);
     for (int start = 0; start < JOBS; start += BATCH) {
       int first = start;
-      QueueService via = (start / BATCH) % 2 == 0 ? a : b;
+      JobQueue via = (start / BATCH) % 2 == 0 ? a : b;
       enqueued.addAll(via.enqueue(queue(), Jobs.jobs(BATCH, i -> aJob("c" + (first + i)).withPriority(1 + i % 3))));
     }
 
@@ -54,7 +54,7 @@ abstract class ConcurrencyContract extends ContractArea {
     CountDownLatch go = new CountDownLatch(1);
     List<Callable<Void>> workers = new ArrayList<>();
     for (int t = 0; t < 2 * THREADS_PER_SERVER; t++) {
-      QueueService via = t % 2 == 0 ? a : b;
+      JobQueue via = t % 2 == 0 ? a : b;
       String source = "worker-" + t;
       workers.add(() -> {
         go.await();

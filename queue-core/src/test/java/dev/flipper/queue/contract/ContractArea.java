@@ -10,10 +10,10 @@ import dev.flipper.queue.DequeuedJob;
 import dev.flipper.queue.ErrorCode;
 import dev.flipper.queue.JobDescriptor;
 import dev.flipper.queue.JobInfo;
+import dev.flipper.queue.JobQueue;
 import dev.flipper.queue.JobState;
 import dev.flipper.queue.NewJob;
 import dev.flipper.queue.QueueException;
-import dev.flipper.queue.QueueService;
 import dev.flipper.queue.testing.MutableClock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,16 +25,18 @@ import java.util.TreeMap;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 
 /**
- * Shared helpers of the contract areas. Every helper works on the default queue through the test's service;
- * the area's nested class in {@link QueueContractTest} supplies the fixture.
+ * Shared helpers of the contract areas. Every helper works on the default queue through the test's
+ * {@link JobQueue} ({@link #api()}, the service as the backend exposes it); the area's nested class in
+ * {@link QueueContractTest} supplies the fixture.
  */
 abstract class ContractArea {
   static final String SOURCE = "test-dequeuer";
 
   abstract ContractFixture fx();
 
-  QueueService service() {
-    return fx().service();
+  /** The queue under test; every operation of a test goes through it. */
+  JobQueue api() {
+    return fx().api();
   }
 
   String queue() {
@@ -50,7 +52,7 @@ abstract class ContractArea {
   }
 
   List<JobDescriptor> enqueue(List<NewJob> jobs) {
-    return service().enqueue(queue(), jobs);
+    return api().enqueue(queue(), jobs);
   }
 
   /** Enqueues each job in its own request, so they spread over the shards. */
@@ -63,11 +65,11 @@ abstract class ContractArea {
   }
 
   List<DequeuedJob> dequeue(int limit) {
-    return service().dequeue(DequeueParams.of(queue(), limit, SOURCE));
+    return api().dequeue(DequeueParams.of(queue(), limit, SOURCE));
   }
 
   List<DequeuedJob> dryRun(int limit) {
-    return service().dequeue(DequeueParams.of(queue(), limit, SOURCE).withDryRun(true));
+    return api().dequeue(DequeueParams.of(queue(), limit, SOURCE).withDryRun(true));
   }
 
   static List<JobDescriptor> ids(List<DequeuedJob> jobs) {
@@ -75,7 +77,7 @@ abstract class ContractArea {
   }
 
   void ackSucceeded(Collection<JobDescriptor> jobs) {
-    service().ack(new AckParams(queue(), items(jobs, Duration.ZERO), List.of()));
+    api().ack(new AckParams(queue(), items(jobs, Duration.ZERO), List.of()));
   }
 
   void ackFailed(Collection<JobDescriptor> jobs) {
@@ -83,7 +85,7 @@ abstract class ContractArea {
   }
 
   void ackFailed(Collection<JobDescriptor> jobs, Duration retryDelay) {
-    service().ack(new AckParams(queue(), List.of(), items(jobs, retryDelay)));
+    api().ack(new AckParams(queue(), List.of(), items(jobs, retryDelay)));
   }
 
   static List<AckParams.Item> items(Collection<JobDescriptor> jobs, Duration retryDelay) {
@@ -92,15 +94,15 @@ abstract class ContractArea {
 
   /** Jobs in the state due now, over all priorities. */
   int count(JobState state) {
-    return service().count(CountParams.of(queue(), state));
+    return api().count(CountParams.of(queue(), state));
   }
 
   int count(JobState state, int priority) {
-    return service().count(new CountParams(queue(), state, priority, false, null));
+    return api().count(new CountParams(queue(), state, priority, false, null));
   }
 
   int countFuture(JobState state) {
-    return service().count(new CountParams(queue(), state, null, true, null));
+    return api().count(new CountParams(queue(), state, null, true, null));
   }
 
   /** Jobs per state, due now and future together; the states with none are absent. */
@@ -117,11 +119,11 @@ abstract class ContractArea {
 
   /** The job with its body, or null if it does not exist. */
   JobInfo lookup(JobDescriptor job) {
-    return service().lookup(List.of(job), true).get(job);
+    return api().lookup(List.of(job), true).get(job);
   }
 
   JobInfo lookupWithoutBody(JobDescriptor job) {
-    return service().lookup(List.of(job), false).get(job);
+    return api().lookup(List.of(job), false).get(job);
   }
 
   static Map<String, List<JobDescriptor>> byShard(Collection<JobDescriptor> jobs) {

@@ -1,5 +1,6 @@
 package dev.flipper.queue.contract;
 
+import dev.flipper.queue.JobQueue;
 import dev.flipper.queue.PasswordHash;
 import dev.flipper.queue.QueueService;
 import dev.flipper.queue.monitor.QueueMonitor;
@@ -9,10 +10,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
- * The state of one contract test: the clock, the stores opened through the backend's hooks, and services
- * and monitors over them. Opened lazily, closed after the test. Not thread-safe (set up from the test thread).
+ * The state of one contract test: the clock, the stores opened through the backend's hooks, services and
+ * monitors over them, and the queues the tests talk to (each service as the backend exposes it, see
+ * {@link QueueContractTest#expose}). Opened lazily, closed after the test. Not thread-safe (set up from the
+ * test thread).
  */
 final class ContractFixture implements AutoCloseable {
   static final String QUEUE = "contract_queue";
@@ -29,6 +33,8 @@ final class ContractFixture implements AutoCloseable {
   private QueueStore store;
   private QueueStore secondStore;
   private QueueService service;
+  private JobQueue api;
+  private final List<AutoCloseable> exposed = new ArrayList<>();
   private boolean queueCreated;
 
   ContractFixture(QueueContractTest backend) {
@@ -65,12 +71,41 @@ final class ContractFixture implements AutoCloseable {
     return secondStore;
   }
 
-  /** The service of this test: 3 priorities, the fixture's clock and admin password. */
+  /**
+   * The service of this test: 3 priorities, the fixture's clock and admin password. Tests call it through
+   * {@link #api()}; use it directly only for what the queue API does not offer.
+   */
   QueueService service() {
     if (service == null) {
       service = serviceBuilder(store()).serverId("server-a").build();
     }
     return service;
+  }
+
+  /** The queue the tests talk to: {@link #service()} as the backend exposes it. */
+  JobQueue api() {
+    if (api == null) {
+      api = expose(service());
+    }
+    return api;
+  }
+
+  /** Another service over the test's store with changed settings (a body limit, say), exposed. */
+  JobQueue apiWith(UnaryOperator<QueueService.Builder> settings) {
+    return expose(settings.apply(serviceBuilder(store())).build());
+  }
+
+  /** A second server, "server-b", over the second store: what another process over the same storage sees. */
+  JobQueue secondServerApi() {
+    return expose(serviceBuilder(secondStore()).serverId("server-b").build());
+  }
+
+  private JobQueue expose(QueueService over) {
+    JobQueue queue = backend.expose(over);
+    if (queue instanceof AutoCloseable closeable) {
+      exposed.add(closeable);
+    }
+    return queue;
   }
 
   QueueService.Builder serviceBuilder(QueueStore over) {
@@ -97,7 +132,7 @@ final class ContractFixture implements AutoCloseable {
   /** The default queue, created on first use. */
   String queue() {
     if (!queueCreated) {
-      service().createQueue(QUEUE);
+      api().createQueue(QUEUE);
       queueCreated = true;
     }
     return QUEUE;
@@ -113,9 +148,17 @@ final class ContractFixture implements AutoCloseable {
     return backend.setShardHealthy(shard, healthy);
   }
 
+  /** Closes what was exposed (newest first), then the stores, then drops the storage. */
   @Override
   public void close() {
     RuntimeException failure = null;
+    for (int i = exposed.size() - 1; i >= 0; i--) {
+      try {
+        exposed.get(i).close();
+      } catch (Exception e) {
+        failure = failure == null ? new IllegalStateException("closing " + exposed.get(i) + " failed", e) : failure;
+      }
+    }
     for (QueueStore each : opened) {
       try {
         each.close();

@@ -203,7 +203,7 @@ abstract class DequeueContract extends ContractArea {
     List<JobDescriptor> claimed = ids(dequeue(1));
     AckParams ack = new AckParams(queue(), List.of(), items(claimed, Duration.ZERO));
 
-    List<DequeuedJob> peeked = service().dequeue(DequeueParams.of(queue(), 10, SOURCE).withDryRun(true).withAck(ack));
+    List<DequeuedJob> peeked = api().dequeue(DequeueParams.of(queue(), 10, SOURCE).withDryRun(true).withAck(ack));
 
     assertThat(peeked).hasSize(2); // the failed job is PENDING again, next to the untouched one
     assertThat(snapshot()).isEqualTo(Map.of(JobState.PENDING, 2));
@@ -214,23 +214,23 @@ abstract class DequeueContract extends ContractArea {
     List<JobDescriptor> ids = enqueueOneByOne(Jobs.numbered("cov_", 30));
     assertThat(byShard(ids)).as("jobs on both shards").hasSize(2);
 
-    assertThat(service().dequeue(DequeueParams.of(queue(), 100, SOURCE).withCoverage(0.0))).isEmpty();
+    assertThat(api().dequeue(DequeueParams.of(queue(), 100, SOURCE).withCoverage(0.0))).isEmpty();
 
-    List<DequeuedJob> half = service().dequeue(DequeueParams.of(queue(), 100, SOURCE).withCoverage(0.5));
+    List<DequeuedJob> half = api().dequeue(DequeueParams.of(queue(), 100, SOURCE).withCoverage(0.5));
     assertThat(byShard(ids(half))).as("one shard of two").hasSize(1);
     String visited = half.get(0).descriptor().shard();
     assertThat(half).hasSize(byShard(ids).get(visited).size());
 
-    List<DequeuedJob> rest = service().dequeue(DequeueParams.of(queue(), 100, SOURCE).withCoverage(1.0));
+    List<DequeuedJob> rest = api().dequeue(DequeueParams.of(queue(), 100, SOURCE).withCoverage(1.0));
     assertThat(half.size() + rest.size()).isEqualTo(30);
   }
 
   @Test
   void dequeueFromAQueueThatDoesNotExistFails() {
     assertFails(ErrorCode.QUEUE_NOT_FOUND,
-        () -> service().dequeue(DequeueParams.of("no_such_queue", 5, SOURCE)), "no_such_queue");
+        () -> api().dequeue(DequeueParams.of("no_such_queue", 5, SOURCE)), "no_such_queue");
     assertFails(ErrorCode.QUEUE_NOT_FOUND,
-        () -> service().dequeue(DequeueParams.of("no_such_queue", 5, SOURCE).withDryRun(true)));
+        () -> api().dequeue(DequeueParams.of("no_such_queue", 5, SOURCE).withDryRun(true)));
   }
 
   @Test
@@ -241,6 +241,6 @@ abstract class DequeueContract extends ContractArea {
 
   private List<DequeuedJob> dequeueAcking(List<JobDescriptor> succeeded, int limit) {
     AckParams ack = new AckParams(queue(), items(succeeded, Duration.ZERO), List.of());
-    return service().dequeue(DequeueParams.of(queue(), limit, SOURCE).withAck(ack));
+    return api().dequeue(DequeueParams.of(queue(), limit, SOURCE).withAck(ack));
   }
 }

@@ -40,9 +40,9 @@ abstract class EnqueueContract extends ContractArea {
 
   @Test
   void enqueueToAQueueThatWasNeverCreatedFails() {
-    assertFails(ErrorCode.QUEUE_NOT_FOUND, () -> service().enqueue("no_such_queue", List.of(aJob())),
+    assertFails(ErrorCode.QUEUE_NOT_FOUND, () -> api().enqueue("no_such_queue", List.of(aJob())),
         "no_such_queue");
-    assertThat(service().queueNames()).doesNotContain("no_such_queue");
+    assertThat(api().queueNames()).doesNotContain("no_such_queue");
   }
 
   @Test

@@ -7,8 +7,8 @@ import dev.flipper.queue.CountParams;
 import dev.flipper.queue.ErrorCode;
 import dev.flipper.queue.JobDescriptor;
 import dev.flipper.queue.JobInfo;
+import dev.flipper.queue.JobQueue;
 import dev.flipper.queue.JobState;
-import dev.flipper.queue.QueueService;
 import dev.flipper.queue.testing.Jobs;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,7 +30,7 @@ abstract class LookupAndCountContract extends ContractArea {
     List<JobDescriptor> request = List.of(ids.get(2), missingId, ids.get(0), wrongPriority, unknownShard,
         unknownQueue, ids.get(1));
 
-    Map<JobDescriptor, JobInfo> found = service().lookup(request, false);
+    Map<JobDescriptor, JobInfo> found = api().lookup(request, false);
 
     assertThat(found.keySet()).containsExactly(ids.get(2), ids.get(0), ids.get(1));
     found.forEach((id, info) -> assertThat(info.descriptor()).isEqualTo(id));
@@ -40,17 +40,17 @@ abstract class LookupAndCountContract extends ContractArea {
   void lookupIncludesTheBodyOnlyWhenAsked() {
     JobDescriptor id = enqueue(aJob("body_text")).get(0);
 
-    assertThat(service().lookup(List.of(id), false).get(id).body()).isNull();
-    assertThat(Jobs.text(service().lookup(List.of(id), true).get(id).body())).isEqualTo("body_text");
+    assertThat(api().lookup(List.of(id), false).get(id).body()).isNull();
+    assertThat(Jobs.text(api().lookup(List.of(id), true).get(id).body())).isEqualTo("body_text");
   }
 
   @Test
   void lookupUsesEachDescriptorsOwnQueue() {
-    service().createQueue("second_queue");
+    api().createQueue("second_queue");
     JobDescriptor first = enqueue(aJob("in_first")).get(0);
-    JobDescriptor second = service().enqueue("second_queue", List.of(aJob("in_second"))).get(0);
+    JobDescriptor second = api().enqueue("second_queue", List.of(aJob("in_second"))).get(0);
 
-    Map<JobDescriptor, JobInfo> found = service().lookup(List.of(first, second), true);
+    Map<JobDescriptor, JobInfo> found = api().lookup(List.of(first, second), true);
 
     assertThat(Jobs.text(found.get(first).body())).isEqualTo("in_first");
     assertThat(Jobs.text(found.get(second).body())).isEqualTo("in_second");
@@ -78,7 +78,7 @@ abstract class LookupAndCountContract extends ContractArea {
     Instant future = clock().instant().plus(Duration.ofHours(1));
     enqueueOneByOne(Jobs.jobs(15, i -> aJob("future_" + i).withPriority(2).withRunAfter(future)));
     assertThat(count(JobState.PENDING, 2)).isZero();
-    assertThat(service().count(new CountParams(queue(), JobState.PENDING, 2, true, null))).isEqualTo(15);
+    assertThat(api().count(new CountParams(queue(), JobState.PENDING, 2, true, null))).isEqualTo(15);
 
     List<JobDescriptor> claimed = ids(dequeue(5));
     assertThat(count(JobState.IN_PROGRESS, 1)).isEqualTo(5);
@@ -101,7 +101,7 @@ abstract class LookupAndCountContract extends ContractArea {
 
   @Test
   void countsAreCappedPerShardAndPriority() {
-    QueueService capped = fx().serviceBuilder(fx().store()).countLimit(5).build();
+    JobQueue capped = fx().apiWith(b -> b.countLimit(5));
     List<JobDescriptor> p1 = enqueueOneByOne(Jobs.numbered("capped_", 40));
     enqueue(Jobs.jobs(2, i -> aJob().withPriority(2)));
 
@@ -115,7 +115,7 @@ abstract class LookupAndCountContract extends ContractArea {
   @Test
   void countOfAQueueThatDoesNotExistFails() {
     assertFails(ErrorCode.QUEUE_NOT_FOUND,
-        () -> service().count(CountParams.of("no_such_queue", JobState.PENDING)), "no_such_queue");
+        () -> api().count(CountParams.of("no_such_queue", JobState.PENDING)), "no_such_queue");
   }
 
   @Test
@@ -133,6 +133,6 @@ abstract class LookupAndCountContract extends ContractArea {
   }
 
   private int countMatching(JobState state, int priority, String regex) {
-    return service().count(new CountParams(queue(), state, priority, false, regex));
+    return api().count(new CountParams(queue(), state, priority, false, regex));
   }
 }

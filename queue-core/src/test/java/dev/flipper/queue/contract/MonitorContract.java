@@ -36,7 +36,7 @@ abstract class MonitorContract extends ContractArea {
     MonitorReport failedGc = fx().monitor().failedTtl(Duration.ofMillis(1)).build().runOnce();
     assertThat(snapshot()).isEmpty();
     assertThat(failedGc.forQueue(queue())).isEqualTo(new MonitorReport.QueueCounts(0, 0, 0, 50));
-    assertThat(service().lookup(ids, false)).isEmpty();
+    assertThat(api().lookup(ids, false)).isEmpty();
   }
 
   @Test
@@ -137,18 +137,18 @@ abstract class MonitorContract extends ContractArea {
 
   @Test
   void theMonitorCoversEveryQueue() {
-    service().createQueue("queue_b");
+    api().createQueue("queue_b");
     JobDescriptor a = enqueue(aJob()).get(0);
-    JobDescriptor b = service().enqueue("queue_b", List.of(aJob())).get(0);
+    JobDescriptor b = api().enqueue("queue_b", List.of(aJob())).get(0);
     dequeue(1);
-    service().dequeue(DequeueParams.of("queue_b", 1, SOURCE));
+    api().dequeue(DequeueParams.of("queue_b", 1, SOURCE));
     clock().advance(Duration.ofHours(1));
 
     MonitorReport report = fx().monitor().build().runOnce();
 
     assertThat(report.forQueue(queue()).timedOutRetried()).isEqualTo(1);
     assertThat(report.forQueue("queue_b").timedOutRetried()).isEqualTo(1);
-    assertThat(service().lookup(List.of(a, b), false).values())
+    assertThat(api().lookup(List.of(a, b), false).values())
         .allSatisfy(job -> assertThat(job.state()).isEqualTo(JobState.PENDING));
   }
 
@@ -157,7 +157,7 @@ abstract class MonitorContract extends ContractArea {
     JobDescriptor id = enqueue(aJob()).get(0);
     dequeue(1);
     Instant later = clock().instant().plus(Duration.ofMinutes(30));
-    service().checkpoint(queue(), SOURCE,
+    api().checkpoint(queue(), SOURCE,
         List.of(new CheckpointParams(id, null, false, later, null, null)));
     clock().advance(Duration.ofMinutes(45));
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flipper.queue.ErrorCode;
 import dev.flipper.queue.JobDescriptor;
+import dev.flipper.queue.JobQueue;
 import dev.flipper.queue.JobState;
 import dev.flipper.queue.QueueService;
 import java.util.List;
@@ -17,29 +18,29 @@ abstract class QueueAdminContract extends ContractArea {
   @Test
   void createQueueRejectsNamesOutsideLettersDigitsAndUnderscore() {
     for (String bad : List.of("bad-name", "a b", "", "q:1", "dot.ted", "ünïcode")) {
-      assertFails(ErrorCode.QUEUE_NAME_INVALID, () -> service().createQueue(bad), "queue name");
+      assertFails(ErrorCode.QUEUE_NAME_INVALID, () -> api().createQueue(bad), "queue name");
     }
-    assertFails(ErrorCode.QUEUE_NAME_INVALID, () -> service().createQueue(null));
-    assertThat(service().queueNames()).isEmpty();
+    assertFails(ErrorCode.QUEUE_NAME_INVALID, () -> api().createQueue(null));
+    assertThat(api().queueNames()).isEmpty();
   }
 
   @Test
   void createQueueRejectsNamesLongerThanTheLimit() {
     String longest = "q".repeat(QueueService.MAX_QUEUE_NAME_LENGTH);
-    assertFails(ErrorCode.QUEUE_NAME_TOO_LONG, () -> service().createQueue(longest + "q"),
+    assertFails(ErrorCode.QUEUE_NAME_TOO_LONG, () -> api().createQueue(longest + "q"),
         String.valueOf(QueueService.MAX_QUEUE_NAME_LENGTH));
 
-    service().createQueue(longest);
-    service().enqueue(longest, List.of(aJob()));
-    assertThat(service().queueNames()).containsExactly(longest);
+    api().createQueue(longest);
+    api().enqueue(longest, List.of(aJob()));
+    assertThat(api().queueNames()).containsExactly(longest);
   }
 
   @Test
   void createQueueIsIdempotentAndKeepsJobs() {
     JobDescriptor job = enqueue(aJob("kept")).get(0);
 
-    service().createQueue(queue());
-    service().createQueue(queue());
+    api().createQueue(queue());
+    api().createQueue(queue());
 
     assertThat(count(JobState.PENDING)).isEqualTo(1);
     assertThat(lookup(job)).isNotNull();
@@ -49,16 +50,16 @@ abstract class QueueAdminContract extends ContractArea {
   void deleteQueueWithWrongPasswordFailsAndKeepsEverything() {
     enqueue(aJob());
 
-    assertFails(ErrorCode.PASSWORD_INVALID, () -> service().deleteQueue(queue(), "wrong"), "password");
-    assertFails(ErrorCode.PASSWORD_INVALID, () -> service().deleteQueue(queue(), null), "password");
+    assertFails(ErrorCode.PASSWORD_INVALID, () -> api().deleteQueue(queue(), "wrong"), "password");
+    assertFails(ErrorCode.PASSWORD_INVALID, () -> api().deleteQueue(queue(), null), "password");
 
-    assertThat(service().queueNames()).contains(queue());
+    assertThat(api().queueNames()).contains(queue());
     assertThat(count(JobState.PENDING)).isEqualTo(1);
   }
 
   @Test
   void deleteQueueIsDisabledWithoutAnAdminPasswordHash() {
-    QueueService noHash = fx().serviceBuilder(fx().store()).adminPasswordHash("").build();
+    JobQueue noHash = fx().apiWith(b -> b.adminPasswordHash(""));
     noHash.createQueue("guarded");
 
     assertFails(ErrorCode.PASSWORD_INVALID, () -> noHash.deleteQueue("guarded", ""), "disabled",
@@ -71,28 +72,28 @@ abstract class QueueAdminContract extends ContractArea {
     List<JobDescriptor> jobs = enqueueOneByOne(List.of(aJob("a"), aJob("b"), aJob("c"), aJob("d")));
     List<JobDescriptor> claimed = ids(dequeue(2));
     ackSucceeded(claimed.subList(0, 1));
-    service().createQueue("other_queue");
+    api().createQueue("other_queue");
 
-    service().deleteQueue(queue(), ContractFixture.ADMIN_PASSWORD);
-    service().deleteQueue(queue(), ContractFixture.ADMIN_PASSWORD);
-    service().deleteQueue("never_created", ContractFixture.ADMIN_PASSWORD);
+    api().deleteQueue(queue(), ContractFixture.ADMIN_PASSWORD);
+    api().deleteQueue(queue(), ContractFixture.ADMIN_PASSWORD);
+    api().deleteQueue("never_created", ContractFixture.ADMIN_PASSWORD);
 
-    assertThat(service().queueNames()).doesNotContain(queue()).contains("other_queue");
-    assertFails(ErrorCode.QUEUE_NOT_FOUND, () -> service().enqueue(queue(), List.of(aJob())), queue());
-    assertThat(service().lookup(jobs, false)).isEmpty();
+    assertThat(api().queueNames()).doesNotContain(queue()).contains("other_queue");
+    assertFails(ErrorCode.QUEUE_NOT_FOUND, () -> api().enqueue(queue(), List.of(aJob())), queue());
+    assertThat(api().lookup(jobs, false)).isEmpty();
 
-    service().createQueue(queue());
+    api().createQueue(queue());
     assertThat(snapshot()).isEqualTo(Map.of());
   }
 
   @Test
   void queueNamesListsEveryCreatedNotDeletedQueue() {
-    assertThat(service().queueNames()).isEmpty();
+    assertThat(api().queueNames()).isEmpty();
     for (String name : List.of("q0", "q1", "q2", "gone")) {
-      service().createQueue(name);
+      api().createQueue(name);
     }
-    service().deleteQueue("gone", ContractFixture.ADMIN_PASSWORD);
+    api().deleteQueue("gone", ContractFixture.ADMIN_PASSWORD);
 
-    assertThat(service().queueNames()).containsExactlyInAnyOrder("q0", "q1", "q2");
+    assertThat(api().queueNames()).containsExactlyInAnyOrder("q0", "q1", "q2");
   }
 }

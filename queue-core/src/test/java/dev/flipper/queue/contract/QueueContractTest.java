@@ -1,5 +1,7 @@
 package dev.flipper.queue.contract;
 
+import dev.flipper.queue.JobQueue;
+import dev.flipper.queue.QueueService;
 import dev.flipper.queue.spi.QueueStore;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -9,9 +11,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The storage contract: every {@link QueueStore} must pass it. A backend's test extends this class and
- * only says how to open a store over fresh, isolated storage; the suite drives the store through
- * {@link dev.flipper.queue.QueueService} and {@link dev.flipper.queue.monitor.QueueMonitor} with a
- * {@link dev.flipper.queue.testing.MutableClock}, so nothing sleeps.
+ * only says how to open a store over fresh, isolated storage; the suite drives the store through the
+ * {@link JobQueue} API of a {@link QueueService} and through {@link dev.flipper.queue.monitor.QueueMonitor},
+ * with a {@link dev.flipper.queue.testing.MutableClock}, so nothing sleeps. Overriding {@link #expose} runs
+ * the same suite through a remote transport (queue-server runs it through Thrift).
  *
  * <pre>{@code
  * class RedisQueueContractTest extends QueueContractTest {
@@ -22,7 +25,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * }</pre>
  *
  * <p>Per test: {@link #openStore} is called at most once (lazily), {@link #openSecondStore} at most once,
- * then after the test every opened store is closed and {@link #dropStorage} is called. Tests are grouped by
+ * {@link #expose} once per service the test builds; after the test every exposed queue that is
+ * {@link AutoCloseable} is closed, then every opened store, then {@link #dropStorage} is called. Tests are grouped by
  * area in nested classes; each area lives in its own {@code *Contract} file. Items "§18 #n" refer to the
  * behaviours checklist of the PinLater reference, "§15" to the original test suite.
  */
@@ -61,6 +65,18 @@ public abstract class QueueContractTest {
    */
   protected boolean setShardHealthy(String shard, boolean healthy) {
     return false;
+  }
+
+  /**
+   * The queue the tests talk to, over a service the suite built. The default is the service itself; a remote
+   * transport (for example a Thrift server and client) wraps it here to run the whole suite through the wire.
+   * Called for every service of a test: the default one, variants with other settings (a body or count
+   * limit, no admin password) and the second server over {@link #openSecondStore}. A result that is
+   * {@link AutoCloseable} is closed after the test, before the stores. Tests reach the stores (monitors,
+   * failure injection) directly, never through this.
+   */
+  protected JobQueue expose(QueueService service) {
+    return service;
   }
 
   ContractFixture fixture;

@@ -23,12 +23,12 @@ abstract class RetryAndDeleteContract extends ContractArea {
   void retryFailedJobsScenario() {
     List<JobDescriptor> ids = failedJobs(20, 2);
     assertThat(count(JobState.FAILED, 2)).isEqualTo(20);
-    assertThat(service().retryFailed(RetryFailedParams.of(queue()))).as("default priority 1").isZero();
+    assertThat(api().retryFailed(RetryFailedParams.of(queue()))).as("default priority 1").isZero();
 
     Instant runAfter = clock().instant().plusSeconds(1);
-    assertThat(service().retryFailed(new RetryFailedParams(queue(), 2, 2, runAfter, 15))).isEqualTo(15);
+    assertThat(api().retryFailed(new RetryFailedParams(queue(), 2, 2, runAfter, 15))).isEqualTo(15);
     assertThat(snapshot()).isEqualTo(Map.of(JobState.PENDING, 15, JobState.FAILED, 5));
-    JobInfo retried = service().lookup(ids, false).values().stream()
+    JobInfo retried = api().lookup(ids, false).values().stream()
         .filter(job -> job.state() == JobState.PENDING).findFirst().orElseThrow();
     assertThat(retried.attemptsRemaining()).isEqualTo(2);
     assertThat(retried.attemptsAllowed()).isEqualTo(1);
@@ -50,7 +50,7 @@ abstract class RetryAndDeleteContract extends ContractArea {
   void retryFailedWithoutRunAfterMakesJobsDueNow() {
     failedJobs(3, 1);
 
-    assertThat(service().retryFailed(new RetryFailedParams(queue(), 1, 1, null, 1000))).isEqualTo(3);
+    assertThat(api().retryFailed(new RetryFailedParams(queue(), 1, 1, null, 1000))).isEqualTo(3);
 
     assertThat(dequeue(10)).hasSize(3);
   }
@@ -60,21 +60,21 @@ abstract class RetryAndDeleteContract extends ContractArea {
     List<JobDescriptor> ids = failedJobs(30, 1);
     assertThat(byShard(ids)).hasSize(2);
 
-    assertThat(service().retryFailed(new RetryFailedParams(queue(), 1, 1, null, 25))).isEqualTo(25);
-    assertThat(service().retryFailed(new RetryFailedParams(queue(), 1, 1, null, 25))).isEqualTo(5);
-    assertThat(service().retryFailed(new RetryFailedParams(queue(), 1, 1, null, 25))).isZero();
+    assertThat(api().retryFailed(new RetryFailedParams(queue(), 1, 1, null, 25))).isEqualTo(25);
+    assertThat(api().retryFailed(new RetryFailedParams(queue(), 1, 1, null, 25))).isEqualTo(5);
+    assertThat(api().retryFailed(new RetryFailedParams(queue(), 1, 1, null, 25))).isZero();
     assertThat(count(JobState.PENDING)).isEqualTo(30);
   }
 
   @Test
   void deleteJobsScenario() {
     failedJobs(10, 2);
-    assertThat(service().deleteJobs(DeleteJobsParams.of(queue(), JobState.PENDING))).isZero();
-    assertThat(service().deleteJobs(new DeleteJobsParams(queue(), JobState.FAILED, 2, null, 5))).isEqualTo(5);
+    assertThat(api().deleteJobs(DeleteJobsParams.of(queue(), JobState.PENDING))).isZero();
+    assertThat(api().deleteJobs(new DeleteJobsParams(queue(), JobState.FAILED, 2, null, 5))).isEqualTo(5);
     assertThat(count(JobState.FAILED, 2)).isEqualTo(5);
 
     List<JobDescriptor> pending = enqueueOneByOne(Jobs.jobs(10, i -> aJob("pending_" + i).withPriority(2)));
-    assertThat(service().deleteJobs(new DeleteJobsParams(queue(), JobState.PENDING, 2, ".*pending_1.*", 1000)))
+    assertThat(api().deleteJobs(new DeleteJobsParams(queue(), JobState.PENDING, 2, ".*pending_1.*", 1000)))
         .isEqualTo(1);
     assertThat(lookup(pending.get(1))).isNull();
     assertThat(count(JobState.PENDING, 2)).isEqualTo(9);
@@ -87,20 +87,20 @@ abstract class RetryAndDeleteContract extends ContractArea {
     List<JobDescriptor> ids = enqueue(aJob("later").withRunAfter(future), aJob("now"));
     dequeue(1);
 
-    assertThat(service().deleteJobs(new DeleteJobsParams(queue(), JobState.PENDING, 1, null, 10))).isEqualTo(1);
-    assertThat(service().deleteJobs(new DeleteJobsParams(queue(), JobState.IN_PROGRESS, 1, null, 10)))
+    assertThat(api().deleteJobs(new DeleteJobsParams(queue(), JobState.PENDING, 1, null, 10))).isEqualTo(1);
+    assertThat(api().deleteJobs(new DeleteJobsParams(queue(), JobState.IN_PROGRESS, 1, null, 10)))
         .isEqualTo(1);
 
-    assertThat(service().lookup(ids, false)).isEmpty();
+    assertThat(api().lookup(ids, false)).isEmpty();
     assertThat(snapshot()).isEmpty();
   }
 
   @Test
   void retryAndDeleteOnAQueueThatDoesNotExistFail() {
-    assertFails(ErrorCode.QUEUE_NOT_FOUND, () -> service().retryFailed(RetryFailedParams.of("no_such_queue")),
+    assertFails(ErrorCode.QUEUE_NOT_FOUND, () -> api().retryFailed(RetryFailedParams.of("no_such_queue")),
         "no_such_queue");
     assertFails(ErrorCode.QUEUE_NOT_FOUND,
-        () -> service().deleteJobs(DeleteJobsParams.of("no_such_queue", JobState.FAILED)), "no_such_queue");
+        () -> api().deleteJobs(DeleteJobsParams.of("no_such_queue", JobState.FAILED)), "no_such_queue");
   }
 
   /** Enqueues n single-attempt jobs of the priority and fails them all. */

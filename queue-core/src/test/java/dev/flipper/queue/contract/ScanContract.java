@@ -125,7 +125,7 @@ abstract class ScanContract extends ContractArea {
   @Test
   void scanOfAQueueThatDoesNotExistFails() {
     assertFails(ErrorCode.QUEUE_NOT_FOUND,
-        () -> service().scan(ScanParams.of("no_such_queue", JobState.PENDING)), "no_such_queue");
+        () -> api().scan(ScanParams.of("no_such_queue", JobState.PENDING)), "no_such_queue");
   }
 
   private List<JobInfo> scanAll(Integer priority, int limit) {
@@ -150,6 +150,6 @@ abstract class ScanContract extends ContractArea {
 
   private ScanPage scan(JobState state, Integer priority, boolean future, String continuation, int limit,
       String regex) {
-    return service().scan(new ScanParams(queue(), state, priority, future, continuation, limit, regex));
+    return api().scan(new ScanParams(queue(), state, priority, future, continuation, limit, regex));
   }
 }

@@ -10,8 +10,8 @@ import dev.flipper.queue.DequeuedJob;
 import dev.flipper.queue.ErrorCode;
 import dev.flipper.queue.JobDescriptor;
 import dev.flipper.queue.JobInfo;
+import dev.flipper.queue.JobQueue;
 import dev.flipper.queue.JobState;
-import dev.flipper.queue.QueueService;
 import dev.flipper.queue.testing.Jobs;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +27,7 @@ abstract class ShardingContract extends ContractArea {
   @Test
   void aSecondServerOverTheSameStorageSeesAndChangesTheSameJobs() {
     List<JobDescriptor> ids = enqueue(aJob("shared"));
-    QueueService other = fx().serviceBuilder(fx().secondStore()).serverId("server-b").build();
+    JobQueue other = fx().secondServerApi();
 
     assertThat(other.queueNames()).contains(queue());
     List<DequeuedJob> claimed = other.dequeue(DequeueParams.of(queue(), 10, "other-worker"));
@@ -46,7 +46,7 @@ abstract class ShardingContract extends ContractArea {
     dequeue(2);
     dequeue(1);
 
-    Map<JobDescriptor, JobInfo> jobs = service().lookup(ids, false);
+    Map<JobDescriptor, JobInfo> jobs = api().lookup(ids, false);
     assertThat(jobs.values().stream().map(JobInfo::claimDescriptor).distinct()).hasSize(2);
     assertThat(jobs.values()).allSatisfy(job -> assertThat(job.claimDescriptor()).contains(SOURCE));
   }
@@ -81,7 +81,7 @@ abstract class ShardingContract extends ContractArea {
     assumeTrue(fx().setShardReachable("2", false), "backend cannot make a shard unreachable");
 
     assertThat(count(JobState.PENDING)).isEqualTo(byShard.get("1").size());
-    assertThat(service().queueNames()).contains(queue());
+    assertThat(api().queueNames()).contains(queue());
     assertThat(ids(dequeue(100))).containsExactlyInAnyOrderElementsOf(byShard.get("1"));
     assertThat(dequeue(100)).isEmpty();
 
@@ -110,6 +110,6 @@ abstract class ShardingContract extends ContractArea {
     assertFails(ErrorCode.SHARD_CONNECTION_FAILED, () -> enqueue(aJob()));
     assertFails(ErrorCode.SHARD_CONNECTION_FAILED, () -> dequeue(1));
     assertFails(ErrorCode.SHARD_CONNECTION_FAILED,
-        () -> service().count(CountParams.of(queue(), JobState.PENDING)));
+        () -> api().count(CountParams.of(queue(), JobState.PENDING)));
   }
 }

@@ -1,8 +1,6 @@
 package dev.flipper.queue.server;
 
-import dev.flipper.queue.mysql.JdbcQueueStore;
 import dev.flipper.queue.mysql.JdbcShardConfig;
-import dev.flipper.queue.spi.QueueStore;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -12,23 +10,20 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * MariaDB at 127.0.0.1:3306 (root, empty password): two databases {@code flipper_t_<random>} per test, dropped
- * afterwards. Fails (never skips) when MariaDB is not running: start it with scripts/ensure-services.sh.
+ * The queue contract through Thrift on MariaDB at 127.0.0.1:3306 (root, empty password): a database
+ * {@code flipper_t_<random>} per shard and test, dropped afterwards. Fails (never skips) when MariaDB is not
+ * running: start it with scripts/ensure-services.sh.
  */
-class MariaDbThriftEndToEndTest extends ThriftEndToEndTest {
+class ThriftMariaDbContractTest extends ThriftJdbcContractTest {
   private static final String SERVER = "jdbc:mysql://127.0.0.1:3306/";
   private final List<String> databases = new ArrayList<>();
 
   @Override
-  protected QueueStore openStore() {
-    List<JdbcShardConfig> shards = new ArrayList<>();
-    for (String shard : List.of("1", "2")) {
-      String database = "flipper_t_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
-      execute("CREATE DATABASE " + database + " CHARACTER SET utf8mb4");
-      databases.add(database);
-      shards.add(new JdbcShardConfig(shard, SERVER + database, "root", "", false));
-    }
-    return JdbcQueueStore.builder().shards(shards).build();
+  JdbcShardConfig newShard(String name) {
+    String database = "flipper_t_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+    execute("CREATE DATABASE " + database + " CHARACTER SET utf8mb4");
+    databases.add(database);
+    return new JdbcShardConfig(name, SERVER + database, "root", "", false);
   }
 
   @Override
@@ -36,6 +31,7 @@ class MariaDbThriftEndToEndTest extends ThriftEndToEndTest {
     for (String database : databases) {
       execute("DROP DATABASE IF EXISTS " + database);
     }
+    databases.clear();
   }
 
   private static void execute(String sql) {
