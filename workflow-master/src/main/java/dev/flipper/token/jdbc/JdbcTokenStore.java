@@ -6,6 +6,7 @@ import static dev.flipper.token.jdbc.internal.TokenSchema.ACTIVE;
 import static dev.flipper.token.jdbc.internal.TokenSchema.ARCHIVED;
 import static dev.flipper.token.jdbc.internal.TokenSchema.VERSIONS;
 
+import dev.flipper.token.Query;
 import dev.flipper.token.QueryAndOwnParams;
 import dev.flipper.token.Token;
 import dev.flipper.token.TokenErrorCode;
@@ -57,8 +58,8 @@ public final class JdbcTokenStore implements TokenStore {
   private static final Comparator<Token> PRIORITY_ORDER =
       Comparator.comparingDouble(Token::priority).reversed().thenComparing(Token::name);
   private static final String RANGE = " WHERE name >= ? AND name < ?";
-  private static final String CLAIMABLE = "(owner IS NULL OR CHAR_LENGTH(owner) = 0 OR expiration_time IS NULL"
-      + " OR expiration_time = 0 OR expiration_time <= ?)";
+  /** Not owned at ? (epoch seconds): leased_until is generated, see TokenSchema. */
+  private static final String CLAIMABLE = "leased_until <= ?";
 
   private final TokenDatabase db;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -112,17 +113,27 @@ public final class JdbcTokenStore implements TokenStore {
   }
 
   @Override
-  public List<Token> query(String namePrefix, Integer maxTokens) {
-    String sql = "SELECT " + COLUMNS + " FROM " + ACTIVE + (namePrefix.isEmpty() ? "" : RANGE)
-        + (maxTokens == null ? " ORDER BY name" : " ORDER BY priority DESC, name LIMIT ?");
-    return db.inTransaction("query of '" + namePrefix + "'", c -> {
-      try (PreparedStatement ps = c.prepareStatement(sql)) {
-        int index = bindRange(ps, 1, namePrefix);
-        if (maxTokens != null) {
-          ps.setInt(index, maxTokens);
-        }
-        return readTokens(ps);
+  public List<List<Token>> query(List<Query> queries) {
+    String operation = queries.size() == 1 ? "query of '" + queries.get(0).namePrefix() + "'"
+        : queries.size() + " queries";
+    return db.inTransaction(operation, c -> {
+      if (queries.size() > 1) {
+        // One snapshot for all queries of the request (InnoDB and H2 read it from the first statement on).
+        c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
       }
+      List<List<Token>> answers = new ArrayList<>(queries.size());
+      for (Query query : queries) {
+        String sql = "SELECT " + COLUMNS + " FROM " + ACTIVE + (query.namePrefix().isEmpty() ? "" : RANGE)
+            + (query.maxTokens() == null ? " ORDER BY name" : " ORDER BY priority DESC, name LIMIT ?");
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+          int index = bindRange(ps, 1, query.namePrefix());
+          if (query.maxTokens() != null) {
+            ps.setInt(index, query.maxTokens());
+          }
+          answers.add(readTokens(ps));
+        }
+      }
+      return answers;
     });
   }
 

@@ -59,11 +59,23 @@ class MariaDbTokenStoreTest {
     List<String> query = explain("SELECT name FROM flipper_tokens_active WHERE name >= '" + prefix + "' AND name < "
         + bound + " ORDER BY name");
     List<String> claim = explain("SELECT name FROM flipper_tokens_active WHERE name >= '" + prefix + "' AND name < "
-        + bound + " AND (owner IS NULL OR CHAR_LENGTH(owner) = 0 OR expiration_time IS NULL OR expiration_time = 0"
-        + " OR expiration_time <= 100) ORDER BY priority DESC, name LIMIT 10");
+        + bound + " AND leased_until <= 100 ORDER BY priority DESC, name LIMIT 10");
 
     assertThat(query).containsExactly("range", "PRIMARY");
-    assertThat(claim).containsExactly("range", "PRIMARY");
+    assertThat(claim.get(0)).isEqualTo("range");
+    assertThat(claim.get(1)).isIn("PRIMARY", "flipper_tokens_claim");
+  }
+
+  @Test
+  void leasedUntilFollowsHandEditsOfOwnerAndExpiration() throws SQLException {
+    master.modify(ModifyParams.updating(Token.of("/h/a", "x")));
+    sql("UPDATE flipper_tokens_active SET owner = 'admin', expiration_time = " + Long.MAX_VALUE
+        + " WHERE name = '/h/a'");
+
+    assertThat(master.queryAndOwn(new QueryAndOwnParams("me", Long.MAX_VALUE, Query.prefix("/h/")))).isEmpty();
+
+    sql("UPDATE flipper_tokens_active SET owner = '' WHERE name = '/h/a'");
+    assertThat(master.queryAndOwn(new QueryAndOwnParams("me", Long.MAX_VALUE, Query.prefix("/h/")))).hasSize(1);
   }
 
   @Test

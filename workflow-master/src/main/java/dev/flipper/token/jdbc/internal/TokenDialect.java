@@ -46,6 +46,11 @@ public enum TokenDialect {
     }
 
     @Override
+    public String generated(String expression) {
+      return "AS (" + expression + ") STORED"; // MySQL 8 and MariaDB (STORED = PERSISTENT)
+    }
+
+    @Override
     boolean isRetryable(SQLException sql) {
       return sql.getErrorCode() == 1213 || sql.getErrorCode() == 1205 || "40001".equals(sql.getSQLState());
     }
@@ -63,6 +68,9 @@ public enum TokenDialect {
       defaults.put("MODE", "MySQL");
       // H2 waits 1 s for a row lock by default; concurrent writers queue on the version row for longer.
       defaults.put("LOCK_TIMEOUT", "10000");
+      // Write each commit to the file before acknowledging it (default: up to 500 ms later), so that a
+      // killed master loses nothing it acknowledged.
+      defaults.put("WRITE_DELAY", "0");
       if (url.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:mem:")) {
         defaults.put("DB_CLOSE_DELAY", "-1");
       }
@@ -77,6 +85,11 @@ public enum TokenDialect {
     @Override
     public String tableOptions() {
       return "";
+    }
+
+    @Override
+    public String generated(String expression) {
+      return "GENERATED ALWAYS AS (" + expression + ")";
     }
 
     @Override
@@ -115,6 +128,9 @@ public enum TokenDialect {
 
   /** Appended to CREATE TABLE. */
   public abstract String tableOptions();
+
+  /** A stored column computed from others: the text after the column's type. */
+  public abstract String generated(String expression);
 
   abstract boolean isRetryable(SQLException sql);
 

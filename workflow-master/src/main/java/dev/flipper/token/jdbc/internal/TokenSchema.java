@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * <p>Tables (names are visible ASCII, so a binary collation indexes all 1024 characters; see docs/tokens.md):
  * <ul>
  *   <li>{@code flipper_tokens_active}: the master's tokens, primary key {@code name}: a prefix query is one
- *       index range;
+ *       index range. {@code leased_until} (derived: the lease end of an owned token, else 0) and the covering
+ *       index {@code (name, leased_until, priority)} let a claim find candidates without reading whole rows;
  *   <li>{@code flipper_tokens_archived}: archived tokens, primary key {@code (name, version)} since a name may
  *       be archived more than once, plus {@code archived_at} (epoch ms);
  *   <li>{@code flipper_token_versions}: one row ({@code id = 1}) holding the highest version ever issued.
@@ -31,6 +32,9 @@ public final class TokenSchema {
   public static final String ARCHIVED = "flipper_tokens_archived";
   public static final String VERSIONS = "flipper_token_versions";
   static final String SCHEMA = "flipper_token_schema";
+  /** The lease end of an owned token ({@link dev.flipper.token.Token#isOwned}), else 0. */
+  static final String LEASED_UNTIL = "CASE WHEN owner IS NOT NULL AND CHAR_LENGTH(owner) > 0"
+      + " AND expiration_time IS NOT NULL AND expiration_time <> 0 THEN expiration_time ELSE 0 END";
 
   private static final Logger log = LoggerFactory.getLogger(TokenSchema.class);
 
@@ -55,7 +59,12 @@ public final class TokenSchema {
         + " data LONGTEXT NULL,";
     return List.of(new Migration(1, "active and archived tokens, version counter", List.of(
         "CREATE TABLE IF NOT EXISTS " + ACTIVE + " (" + columns
-            + " PRIMARY KEY (name))" + dialect.tableOptions(),
+            // Generated: the lease end if the token is owned, else 0, so that "claimable at t" is
+            // leased_until <= t and claims read the narrow index below instead of whole rows. Generated, not
+            // written, so hand edits of owner or expiration_time in SQL keep it right.
+            + " leased_until BIGINT " + dialect.generated(LEASED_UNTIL) + ","
+            + " PRIMARY KEY (name),"
+            + " KEY flipper_tokens_claim (name, leased_until, priority))" + dialect.tableOptions(),
         "CREATE TABLE IF NOT EXISTS " + ARCHIVED + " (" + columns
             + " archived_at BIGINT NOT NULL,"
             + " PRIMARY KEY (name, version))" + dialect.tableOptions(),

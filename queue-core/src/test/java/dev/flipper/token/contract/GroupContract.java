@@ -1,0 +1,66 @@
+package dev.flipper.token.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** group: counts by prefix and suffix (§13 #9). */
+abstract class GroupContract extends TokenContractArea {
+
+  @Test
+  void workflowsAreGroupedWithoutTheTrailingDelimiter() { // §13 #9
+    insert("/workflow/A/1/job/waiting/x", 0);
+    insert("/workflow/A/1/job/runnable/y", 0);
+    insert("/workflow/A/2/job/waiting/x", 0);
+    insert("/workflow/B/7/job/waiting/z", 0);
+    insert("/schedule/workflow/A", 0);
+
+    assertThat(master().group("/workflow/", "/")).containsExactly(Map.entry("/workflow/A", 3),
+        Map.entry("/workflow/B", 1));
+    assertThat(master().group("/workflow/A/", "/")).containsExactly(Map.entry("/workflow/A/1", 2),
+        Map.entry("/workflow/A/2", 1));
+  }
+
+  @Test
+  void withoutASuffixOrWhenItIsNotFoundEachNameIsItsOwnGroup() {
+    insert("/g/a", 0);
+    insert("/g/b/c", 0);
+
+    assertThat(master().group("/g/", null)).containsExactly(Map.entry("/g/a", 1), Map.entry("/g/b/c", 1));
+    assertThat(master().group("/g/", "")).containsExactly(Map.entry("/g/a", 1), Map.entry("/g/b/c", 1));
+    assertThat(master().group("/g/", "#")).containsExactly(Map.entry("/g/a", 1), Map.entry("/g/b/c", 1));
+    assertThat(master().group("/g/", "\u00e9")).containsExactly(Map.entry("/g/a", 1), Map.entry("/g/b/c", 1));
+  }
+
+  @Test
+  void theSuffixIsSearchedFromTheEndOfThePrefix() {
+    insert("/g/x/1", 0);
+    insert("/g/x/2", 0);
+    insert("/g/y", 0);
+    insert("/gz/1", 0);
+
+    assertThat(master().group("/g", "/")).containsExactly(Map.entry("/g", 3), Map.entry("/gz", 1));
+    assertThat(master().group("/g/", "/")).containsExactly(Map.entry("/g/x", 2), Map.entry("/g/y", 1));
+    assertThat(master().group("/g/x", "/")).containsExactly(Map.entry("/g/x", 2));
+  }
+
+  @Test
+  void aSuffixOfSeveralCharactersWorks() {
+    insert("/w/a/__SIGNAL__/DRAIN", 0);
+    insert("/w/a/__SIGNAL__/ABORT", 0);
+    insert("/w/b/job", 0);
+
+    assertThat(master().group("/w/", "/__SIGNAL__")).containsExactly(Map.entry("/w/a", 2),
+        Map.entry("/w/b/job", 1));
+  }
+
+  @Test
+  void anEmptyPrefixGivesNoGroups() { // the original leaves counts unset
+    insert("/a", 0);
+
+    assertThat(master().group("", "/")).isEmpty();
+    assertThat(master().group(null, "/")).isEmpty();
+    assertThat(master().group("/none/", "/")).isEmpty();
+  }
+}

@@ -1,0 +1,64 @@
+package dev.flipper.workflow.master;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The committed Thrift code of the token master must be what scripts/gen-thrift.sh makes from master.thrift
+ * today. Needs the thrift compiler 0.17; without it the test fails (it does not skip): run
+ * scripts/ensure-services.sh.
+ */
+class MasterGeneratedCodeIsFreshTest {
+  private static final Path MODULE = Path.of("").toAbsolutePath();
+  private static final Path SCRIPT = MODULE.resolveSibling("scripts").resolve("gen-thrift.sh");
+  private static final Path COMMITTED = MODULE.resolve("src/main/java/dev/flipper/workflow/master/thrift");
+
+  @TempDir
+  Path scratch;
+
+  @Test
+  void committedCodeEqualsAFreshGeneration() throws Exception {
+    Process process = new ProcessBuilder("bash", SCRIPT.toString(), scratch.toString())
+        .redirectErrorStream(true).start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!process.waitFor(60, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      fail("scripts/gen-thrift.sh did not finish within 60 s:\n" + output);
+    }
+    if (process.exitValue() == 3) {
+      fail("the thrift compiler 0.17 is needed to check the generated code; run scripts/ensure-services.sh "
+          + "(it installs thrift-compiler). gen-thrift said:\n" + output);
+    }
+    assertThat(process.exitValue()).as("scripts/gen-thrift.sh output:\n%s", output).isZero();
+
+    Map<String, String> fresh = read(scratch.resolve("dev/flipper/workflow/master/thrift"));
+    Map<String, String> committed = read(COMMITTED);
+    assertThat(committed.keySet()).as("generated files; run scripts/gen-thrift.sh").isEqualTo(fresh.keySet());
+    for (Map.Entry<String, String> file : fresh.entrySet()) {
+      assertThat(committed.get(file.getKey()))
+          .as("%s differs from a fresh generation; run scripts/gen-thrift.sh and commit the result", file.getKey())
+          .isEqualTo(file.getValue());
+    }
+  }
+
+  private static Map<String, String> read(Path dir) throws IOException {
+    Map<String, String> files = new TreeMap<>();
+    try (Stream<Path> paths = Files.list(dir)) {
+      for (Path path : paths.toList()) {
+        files.put(path.getFileName().toString(), Files.readString(path));
+      }
+    }
+    return files;
+  }
+}
