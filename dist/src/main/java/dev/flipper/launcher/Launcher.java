@@ -4,6 +4,8 @@ import dev.flipper.config.ConfigException;
 import dev.flipper.config.ConfigLoader;
 import dev.flipper.config.FlipperConfig;
 import dev.flipper.queue.client.cli.QueueTool;
+import dev.flipper.workflow.master.bench.TokenBenchmark;
+import dev.flipper.workflow.master.cli.TokenTool;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -39,7 +41,8 @@ import picocli.CommandLine.Spec;
       "  flipper config-check -c conf/flipper.yaml"
     },
     subcommands = {
-      DemoCommand.class, ConfigCheckCommand.class, HashPasswordCommand.class, QueueTool.class
+      DemoCommand.class, ConfigCheckCommand.class, HashPasswordCommand.class, QueueTool.class, TokenTool.class,
+      TokenBenchmark.class
     })
 public final class Launcher implements Callable<Integer> {
   static final int EXIT_USAGE = 2;

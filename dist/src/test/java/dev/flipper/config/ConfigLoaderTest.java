@@ -51,7 +51,7 @@ class ConfigLoaderTest {
       assertThat(config.queue())
           .isEqualTo(new QueueConfig(9010, 9999, 3, 1_048_576, 16_777_216, Duration.ofMinutes(10), Duration.ofHours(24),
               Duration.ofDays(7), Duration.ofMinutes(1), 5000, "", "", "", Duration.ZERO));
-      assertThat(config.master()).isEqualTo(new MasterConfig(9090, 9091));
+      assertThat(config.master()).isEqualTo(new MasterConfig(9090, 9091, "", "", ""));
       assertThat(config.scheduler()).isEqualTo(new SchedulerConfig(9092));
       assertThat(config.workers()).isEqualTo(new WorkersConfig(9093, 2));
       assertThat(config.ui()).isEqualTo(new UiConfig(8080, 9094));
