@@ -42,7 +42,7 @@ import picocli.CommandLine.Spec;
     },
     subcommands = {
       DemoCommand.class, ConfigCheckCommand.class, HashPasswordCommand.class, QueueTool.class, TokenTool.class,
-      TokenBenchmark.class
+      BenchCommand.class
     })
 public final class Launcher implements Callable<Integer> {
   static final int EXIT_USAGE = 2;
@@ -74,6 +74,7 @@ public final class Launcher implements Callable<Integer> {
   /** Runs the command line and returns the exit code; for mains and tests. */
   public static int execute(String[] args, PrintWriter out, PrintWriter err) {
     CommandLine commandLine = new CommandLine(new Launcher());
+    commandLine.getSubcommands().get("bench").addSubcommand("tokens", new TokenBenchmark());
     commandLine.setOut(out);
     commandLine.setErr(err);
     commandLine.setExecutionExceptionHandler((e, cl, parsed) -> {

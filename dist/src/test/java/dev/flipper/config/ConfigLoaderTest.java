@@ -47,7 +47,7 @@ class ConfigLoaderTest {
           .containsExactly(new JdbcShard("1", "jdbc:h2:file:./data/flipper;MODE=MySQL;AUTO_SERVER=TRUE", "", "", false));
       assertThat(config.storage().jdbc().poolSize()).isEqualTo(10);
       assertThat(config.storage().redis().shards()).containsExactly(new RedisShard("1", "127.0.0.1", 6379, 0, "", false));
-      assertThat(config.storage().redis().keyPrefix()).isEqualTo("flipper");
+      assertThat(config.storage().redis().keyPrefix()).isEqualTo("flipper:");
       assertThat(config.queue())
           .isEqualTo(new QueueConfig(9010, 9999, 3, 1_048_576, 16_777_216, Duration.ofMinutes(10), Duration.ofHours(24),
               Duration.ofDays(7), Duration.ofMinutes(1), 5000, "", "", "", Duration.ZERO));

@@ -33,9 +33,7 @@ import redis.clients.jedis.resps.ScanResult;
  * end (SCAN + DEL; nothing else is touched).
  *
  * <pre>
- * mvn -B -q -o exec:java -pl queue-redis -Dexec.classpathScope=test \
- *   -Dexec.mainClass=dev.flipper.queue.redis.bench.RedisQueueBenchmark \
- *   -Dexec.args="--threads 4 --seconds 20 --batch 100"
+ * flipper bench redis --threads 4 --seconds 20 --batch 100
  * </pre>
  *
  * Options: --host (127.0.0.1), --port (6379), --threads (4), --batch (100), --seconds (20), --warmup (5),
