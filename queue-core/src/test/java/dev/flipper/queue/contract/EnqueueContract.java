@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -36,6 +37,19 @@ abstract class EnqueueContract extends ContractArea {
       assertThat(Jobs.text(lookup(id).body())).isEqualTo("b" + i);
     }
     assertThat(ids.stream().map(JobDescriptor::shard).distinct()).as("one request, one shard").hasSize(1);
+  }
+
+  @Test
+  void aBodyOf64KibOfRandomBytesComesBackByteForByte() {
+    byte[] body = new byte[64 * 1024];
+    new Random(42).nextBytes(body);
+    body[0] = (byte) 0xC3; // an invalid UTF-8 sequence at the start, whatever the random bytes are
+    body[1] = (byte) 0x28;
+
+    JobDescriptor id = enqueue(NewJob.of(body)).get(0);
+
+    assertThat(lookup(id).body()).as("lookup with body").isEqualTo(body);
+    assertThat(dequeue(1)).singleElement().satisfies(job -> assertThat(job.body()).isEqualTo(body));
   }
 
   @Test
