@@ -1,14 +1,13 @@
 #!/usr/bin/env bash
-# Regenerates the Java code of Flipper's Thrift interface (queue-client/src/main/thrift/pinlater.thrift)
-# into queue-client/src/main/java/dev/flipper/queue/thrift, which is committed.
-# Usage: scripts/gen-thrift.sh [OUTPUT_JAVA_ROOT]   (default: queue-client/src/main/java)
+# Regenerates the committed Java code of Flipper's two Thrift interfaces:
+#   queue-client/src/main/thrift/pinlater.thrift    -> queue-client/src/main/java/dev/flipper/queue/thrift
+#   workflow-master/src/main/thrift/master.thrift   -> workflow-master/src/main/java/dev/flipper/workflow/master/thrift
+# Usage: scripts/gen-thrift.sh [OUTPUT_JAVA_ROOT]   (default: each module's src/main/java)
 # Needs the Thrift compiler 0.17 (Debian package thrift-compiler; scripts/ensure-services.sh installs it).
-# QueueClient's GeneratedCodeIsFreshTest fails when the committed code differs from a fresh generation.
+# dist's GeneratedThriftIsFreshTest fails when the committed code differs from a fresh generation.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-idl="$root/queue-client/src/main/thrift/pinlater.thrift"
-out=${1:-"$root/queue-client/src/main/java"}
 expected_version=0.17.0
 
 if ! command -v thrift >/dev/null 2>&1; then
@@ -21,17 +20,15 @@ if [ "$version" != "$expected_version" ]; then
   exit 3
 fi
 
-mkdir -p "$out"
-rm -rf "$out/dev/flipper/queue/thrift"
-# generated_annotations=suppress: no javax.annotation.Generated, which Java 17 does not ship.
-thrift --gen java:generated_annotations=suppress -out "$out" "$idl"
-echo "gen-thrift: generated $(find "$out/dev/flipper/queue/thrift" -name '*.java' | wc -l) files into $out/dev/flipper/queue/thrift" >&2
+generate() { # module, idl file, generated package path
+  local out=${OUTPUT_ROOT:-"$root/$1/src/main/java"}
+  mkdir -p "$out"
+  rm -rf "${out:?}/$3"
+  # generated_annotations=suppress: no javax.annotation.Generated, which Java 17 does not ship.
+  thrift --gen java:generated_annotations=suppress -out "$out" "$root/$1/src/main/thrift/$2"
+  echo "gen-thrift: $(find "$out/$3" -name '*.java' | wc -l) files into $out/$3" >&2
+}
 
-# The token master protocol (workflow-master/src/main/thrift/master.thrift) into
-# workflow-master/src/main/java/dev/flipper/workflow/master/thrift, or under OUTPUT_JAVA_ROOT when one is given.
-# workflow-master's MasterGeneratedCodeIsFreshTest checks the committed copy.
-master_out=${1:-"$root/workflow-master/src/main/java"}
-mkdir -p "$master_out"
-rm -rf "$master_out/dev/flipper/workflow/master/thrift"
-thrift --gen java:generated_annotations=suppress -out "$master_out" "$root/workflow-master/src/main/thrift/master.thrift"
-echo "gen-thrift: generated $(find "$master_out/dev/flipper/workflow/master/thrift" -name '*.java' | wc -l) files into $master_out/dev/flipper/workflow/master/thrift" >&2
+OUTPUT_ROOT=${1:-}
+generate queue-client pinlater.thrift dev/flipper/queue/thrift
+generate workflow-master master.thrift dev/flipper/workflow/master/thrift

@@ -1,4 +1,4 @@
-package dev.flipper.workflow.master;
+package dev.flipper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
@@ -11,25 +11,25 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The committed Thrift code of the token master must be what scripts/gen-thrift.sh makes from master.thrift
- * today. Needs the thrift compiler 0.17; without it the test fails (it does not skip): run
+ * The committed Thrift code of both interfaces must be what scripts/gen-thrift.sh makes from the IDL files
+ * today. Needs the thrift compiler; without it the test fails (it does not skip): run
  * scripts/ensure-services.sh.
  */
-class MasterGeneratedCodeIsFreshTest {
-  private static final Path MODULE = Path.of("").toAbsolutePath();
-  private static final Path SCRIPT = MODULE.resolveSibling("scripts").resolve("gen-thrift.sh");
-  private static final Path COMMITTED = MODULE.resolve("src/main/java/dev/flipper/workflow/master/thrift");
+class GeneratedThriftIsFreshTest {
+  private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
 
-  @TempDir
-  Path scratch;
+  @TempDir static Path scratch;
 
-  @Test
-  void committedCodeEqualsAFreshGeneration() throws Exception {
-    Process process = new ProcessBuilder("bash", SCRIPT.toString(), scratch.toString())
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"queue-client, dev/flipper/queue/thrift", "workflow-master, dev/flipper/workflow/master/thrift"})
+  void committedCodeEqualsAFreshGeneration(String module, String packagePath) throws Exception {
+    Path freshRoot = scratch.resolve(module);
+    Process process = new ProcessBuilder("bash", ROOT.resolve("scripts/gen-thrift.sh").toString(), freshRoot.toString())
         .redirectErrorStream(true).start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (!process.waitFor(60, TimeUnit.SECONDS)) {
@@ -42,8 +42,8 @@ class MasterGeneratedCodeIsFreshTest {
     }
     assertThat(process.exitValue()).as("scripts/gen-thrift.sh output:\n%s", output).isZero();
 
-    Map<String, String> fresh = read(scratch.resolve("dev/flipper/workflow/master/thrift"));
-    Map<String, String> committed = read(COMMITTED);
+    Map<String, String> fresh = read(freshRoot.resolve(packagePath));
+    Map<String, String> committed = read(ROOT.resolve(module).resolve("src/main/java").resolve(packagePath));
     assertThat(committed.keySet()).as("generated files; run scripts/gen-thrift.sh").isEqualTo(fresh.keySet());
     for (Map.Entry<String, String> file : fresh.entrySet()) {
       assertThat(committed.get(file.getKey()))
