@@ -1,0 +1,101 @@
+package dev.flipper.queue.mysql.internal;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/** H2 2.x in MySQL mode, the embedded default. Thread-safe. */
+final class H2Dialect implements Dialect {
+  // org.h2.api.ErrorCode values, copied so that this class needs no H2 on the compile path.
+  private static final int DEADLOCK = 40001;
+  private static final int LOCK_TIMEOUT = 50200;
+  private static final int CONCURRENT_UPDATE = 90131;
+  private static final Set<Integer> CONNECTION_ERRORS = Set.of(
+      90067, // connection broken
+      90020, // database may be already in use
+      90098, // database has been closed
+      90121, // database called at VM shutdown
+      90135); // database is in exclusive mode
+
+  @Override
+  public String name() {
+    return "h2";
+  }
+
+  @Override
+  public String configureUrl(String url, Duration connectTimeout) {
+    // DB_CLOSE_ON_EXIT=FALSE is not added: H2 refuses it together with AUTO_SERVER=TRUE.
+    Map<String, String> defaults = new LinkedHashMap<>();
+    defaults.put("MODE", "MySQL");
+    // H2 waits only 1 s for a row lock by default; concurrent enqueues of one queue need longer.
+    defaults.put("LOCK_TIMEOUT", "10000");
+    if (url.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:mem:")) {
+      defaults.put("DB_CLOSE_DELAY", "-1"); // keep the database while the pool has no connection
+    }
+    return JdbcUrl.withDefaults(url, ';', ';', defaults);
+  }
+
+  /**
+   * Opening an embedded database is no network connect: a cold start on a busy machine, or recovery of a
+   * large file after a crash, can take much longer than a TCP connect time-out.
+   */
+  @Override
+  public Duration poolConnectionTimeout(Duration connectTimeout) {
+    Duration minimum = Duration.ofSeconds(30);
+    return connectTimeout.compareTo(minimum) < 0 ? minimum : connectTimeout;
+  }
+
+  @Override
+  public String tableOptions() {
+    return "";
+  }
+
+  @Override
+  public boolean appliesLimitBeforeLocking() {
+    return false;
+  }
+
+  @Override
+  public String queueIndexOrder(boolean descending) {
+    // H2 reads the index in order only when the ORDER BY names its columns, even those the WHERE fixes.
+    return descending
+        ? "queue_name DESC, priority DESC, state DESC, run_after DESC, local_id DESC"
+        : "queue_name, priority, state, run_after";
+  }
+
+  @Override
+  public String jobsByPrimaryKey() {
+    return "flipper_jobs";
+  }
+
+  @Override
+  public String queueRowLock() {
+    return " FOR UPDATE"; // H2 has no shared row locks
+  }
+
+  @Override
+  public boolean isConnectionFailure(SQLException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException sql && CONNECTION_ERRORS.contains(sql.getErrorCode())) {
+        return true;
+      }
+    }
+    return Dialect.hasConnectionSqlState(e);
+  }
+
+  @Override
+  public boolean isRetryable(SQLException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException sql) {
+        int code = sql.getErrorCode();
+        if (code == DEADLOCK || code == LOCK_TIMEOUT || code == CONCURRENT_UPDATE) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,820 @@
+package dev.flipper.queue.mysql.internal;
+
+import dev.flipper.queue.JobState;
+import dev.flipper.queue.QueueException;
+import dev.flipper.queue.mysql.JdbcShardConfig;
+import dev.flipper.queue.spi.AckRecord;
+import dev.flipper.queue.spi.BodyFilter;
+import dev.flipper.queue.spi.CheckpointRecord;
+import dev.flipper.queue.spi.Claim;
+import dev.flipper.queue.spi.JobRef;
+import dev.flipper.queue.spi.MonitorCounts;
+import dev.flipper.queue.spi.NewJobRecord;
+import dev.flipper.queue.spi.ScanBound;
+import dev.flipper.queue.spi.ShardStore;
+import dev.flipper.queue.spi.StoredJob;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link ShardStore} over one MySQL/MariaDB/H2 database. Every method is one transaction (a few for
+ * bounded bulk operations); rows are claimed with {@code SELECT ... FOR UPDATE SKIP LOCKED}, so concurrent
+ * callers in any number of processes never claim, time out or delete the same job twice. Body filters run
+ * in Java on pages of rows, never in SQL. Thread-safe.
+ */
+public final class JdbcShardStore implements ShardStore, AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(JdbcShardStore.class);
+
+  /** Rows fetched per page when bodies are filtered in Java (bounds memory to page x body size). */
+  static final int BODY_PAGE_ROWS = 100;
+  /** Rows changed per transaction by bulk admin operations (retry, delete), to bound lock counts. */
+  static final int BULK_CHUNK = 1000;
+  /** Bodies per INSERT statement stay under this, far below any max_allowed_packet in use. */
+  static final long MAX_INSERT_BYTES = 4L << 20;
+  /** Column sizes of claim_descriptor (characters) and claimed_by (UTF-8 bytes). */
+  static final int MAX_CLAIM_LENGTH = 1000;
+
+  private static final int PENDING = JobSql.PENDING;
+  private static final int IN_PROGRESS = JobSql.IN_PROGRESS;
+  private static final int FAILED = JobSql.FAILED;
+
+  /** Appends or prepends text to the custom status, cut like every status to the column size. */
+  private static final String APPEND_STATUS = JobSql.APPEND_STATUS;
+  private static final String PREPEND_STATUS =
+      "custom_status = SUBSTRING(CONCAT(?, custom_status), 1, " + CUSTOM_STATUS_MAX_CHARS + ")";
+  /**
+   * Failure ack and claim time-out in one statement. attempts_remaining is assigned last because MySQL
+   * evaluates SET left to right with already-updated values (H2 uses the old ones); this way both see
+   * the old count everywhere.
+   */
+  private static final String RETRY_OR_FAIL = "state = CASE WHEN attempts_remaining > 1 THEN " + PENDING
+      + " ELSE " + FAILED + " END,"
+      + " claim_descriptor = CASE WHEN attempts_remaining > 1 THEN NULL ELSE claim_descriptor END,"
+      + " claimed_by = NULL, updated_at = ?";
+  private static final String ATTEMPTS_DOWN =
+      " attempts_remaining = CASE WHEN attempts_remaining > 1 THEN attempts_remaining - 1 ELSE 0 END";
+
+  /**
+   * Changes rows this transaction has locked with {@link RowSelect#lock}, by primary key only. Their state
+   * cannot have changed, and re-checking it would let the optimizer pick a state index instead; a DELETE
+   * then locks every row it reads on the way (UPDATE skips rows that do not match, DELETE does not), which
+   * deadlocks with concurrent monitors.
+   */
+  static final String LOCKED_IDS = "local_id IN ";
+
+  private final JdbcShardConfig config;
+  private final ShardDatabase db;
+  private final SchemaMigrator migrator;
+  private final Function<ShardStore, Set<String>> siblingQueues;
+  private volatile boolean dequeueOnly;
+  private volatile boolean initialized;
+  private volatile boolean copyQueuesOnInit;
+
+  /**
+   * @param siblingQueues given this shard, the queues of the store's other shards, created here when this
+   *     shard is first reached after the store started serving (see {@link #copyQueuesOnInit(boolean)})
+   */
+  public JdbcShardStore(
+      JdbcShardConfig config, ShardDatabase.PoolSettings settings, Function<ShardStore, Set<String>> siblingQueues) {
+    this.config = config;
+    this.dequeueOnly = config.dequeueOnly();
+    Dialect dialect = Dialect.forUrl(config.url());
+    this.db = new ShardDatabase(config, dialect, settings);
+    this.migrator = new SchemaMigrator(dialect);
+    this.siblingQueues = siblingQueues;
+  }
+
+  public JdbcShardConfig config() {
+    return config.withDequeueOnly(dequeueOnly);
+  }
+
+  public ShardDatabase database() {
+    return db;
+  }
+
+  public void setDequeueOnly(boolean value) {
+    this.dequeueOnly = value;
+  }
+
+  public boolean isInitialized() {
+    return initialized;
+  }
+
+  /** When set, the first successful initialization also creates every queue of the sibling shards. */
+  public void copyQueuesOnInit(boolean value) {
+    this.copyQueuesOnInit = value;
+  }
+
+  /**
+   * Migrates the schema (and copies sibling queues if asked) unless done already. Throws a QueueException
+   * (SHARD_CONNECTION_FAILED if unreachable) on failure; a later call tries again.
+   */
+  public synchronized void initialize() {
+    if (initialized) {
+      return;
+    }
+    try {
+      migrator.migrate(db.dataSource());
+    } catch (SQLException e) {
+      throw db.translate(e, "schema migration", null);
+    }
+    if (copyQueuesOnInit) {
+      Set<String> queues = siblingQueues.apply(this);
+      Set<String> mine = listQueues();
+      for (String queue : queues) {
+        if (!mine.contains(queue)) {
+          insertQueue(queue);
+          log.info("created queue '{}' on new shard '{}'", queue, name());
+        }
+      }
+    }
+    initialized = true;
+    db.health().markReachable();
+  }
+
+  private <T> T run(String operation, String queue, ShardDatabase.SqlWork<T> work) {
+    if (!initialized) {
+      db.checkAvailable(operation);
+      initialize();
+    }
+    return db.inTransaction(operation, queue, work);
+  }
+
+  @Override
+  public String name() {
+    return config.name();
+  }
+
+  @Override
+  public boolean dequeueOnly() {
+    return dequeueOnly;
+  }
+
+  @Override
+  public boolean healthy() {
+    return db.health().healthy();
+  }
+
+  // ---------------------------------------------------------------------------------------------- queues
+
+  @Override
+  public void createQueue(String queue) {
+    run("createQueue", queue, c -> {
+      insertQueue(c, queue);
+      return null;
+    });
+  }
+
+  private void insertQueue(String queue) {
+    db.inTransaction("createQueue", queue, c -> {
+      insertQueue(c, queue);
+      return null;
+    });
+  }
+
+  private static void insertQueue(Connection c, String queue) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("INSERT IGNORE INTO flipper_queues (name, created_at) VALUES (?, ?)")) {
+      ps.setString(1, queue);
+      ps.setLong(2, System.currentTimeMillis());
+      ps.executeUpdate();
+    }
+  }
+
+  @Override
+  public void deleteQueue(String queue) {
+    run("deleteQueue", queue, c -> {
+      // Deleting the queue row first waits for enqueues holding it shared, and makes later ones fail.
+      try (PreparedStatement ps = c.prepareStatement("DELETE FROM flipper_queues WHERE name = ?")) {
+        ps.setString(1, queue);
+        ps.executeUpdate();
+      }
+      try (PreparedStatement ps = c.prepareStatement("DELETE FROM flipper_jobs WHERE queue_name = ?")) {
+        ps.setString(1, queue);
+        ps.executeUpdate();
+      }
+      return null;
+    });
+  }
+
+  @Override
+  public Set<String> queueNames() {
+    return run("queueNames", null, JdbcShardStore::selectQueueNames);
+  }
+
+  /** Without the lazy set-up, for use while setting up. */
+  private Set<String> listQueues() {
+    return db.inTransaction("queueNames", null, JdbcShardStore::selectQueueNames);
+  }
+
+  private static Set<String> selectQueueNames(Connection c) throws SQLException {
+    Set<String> names = new LinkedHashSet<>();
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT name FROM flipper_queues ORDER BY name")) {
+      while (rs.next()) {
+        names.add(rs.getString(1));
+      }
+    }
+    return names;
+  }
+
+  @Override
+  public boolean queueExists(String queue) {
+    return run("queueExists", queue, c -> queueExists(c, queue));
+  }
+
+  private static boolean queueExists(Connection c, String queue) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM flipper_queues WHERE name = ?")) {
+      ps.setString(1, queue);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next();
+      }
+    }
+  }
+
+  /** An empty result is ambiguous: an empty queue, or none. Only then is the queue looked up. */
+  private static void requireQueue(Connection c, String queue) throws SQLException {
+    if (!queueExists(c, queue)) {
+      throw QueueException.queueNotFound(queue);
+    }
+  }
+
+  // --------------------------------------------------------------------------------------------- enqueue
+
+  @Override
+  public List<Long> enqueue(String queue, List<NewJobRecord> jobs) {
+    if (jobs.isEmpty()) {
+      return List.of();
+    }
+    return run("enqueue", queue, c -> {
+      // Holding the queue row makes a concurrent deleteQueue wait, so no job can outlive its queue.
+      try (PreparedStatement ps = c.prepareStatement(
+          JobSql.QUEUE_ROW + db.dialect().queueRowLock())) {
+        ps.setString(1, queue);
+        try (ResultSet rs = ps.executeQuery()) {
+          if (!rs.next()) {
+            throw QueueException.queueNotFound(queue);
+          }
+        }
+      }
+      List<Long> ids = new ArrayList<>(jobs.size());
+      try (PreparedStatement ps = c.prepareStatement(JobSql.INSERT_JOB, Statement.RETURN_GENERATED_KEYS)) {
+        long batchBytes = 0;
+        int batchRows = 0;
+        for (NewJobRecord job : jobs) {
+          long size = job.body().length + 256L;
+          if (batchRows > 0 && batchBytes + size > MAX_INSERT_BYTES) {
+            executeInsert(ps, batchRows, ids);
+            batchBytes = 0;
+            batchRows = 0;
+          }
+          bindJob(ps, queue, job);
+          ps.addBatch();
+          batchBytes += size;
+          batchRows++;
+        }
+        executeInsert(ps, batchRows, ids);
+      }
+      return ids;
+    });
+  }
+
+  private static void bindJob(PreparedStatement ps, String queue, NewJobRecord job) throws SQLException {
+    ps.setString(1, queue);
+    ps.setInt(2, job.priority());
+    ps.setLong(3, job.runAfterMillis());
+    ps.setLong(4, job.createdAtMillis());
+    ps.setLong(5, job.createdAtMillis());
+    ps.setInt(6, job.attemptsAllowed());
+    ps.setInt(7, job.attemptsAllowed());
+    ps.setString(8, job.customStatus() == null ? "" : job.customStatus());
+    ps.setBytes(9, job.body());
+  }
+
+  /** One multi-row INSERT (the driver rewrites the batch) and its generated ids, in order. */
+  private static void executeInsert(PreparedStatement ps, int rows, List<Long> ids) throws SQLException {
+    ps.executeBatch();
+    int before = ids.size();
+    try (ResultSet keys = ps.getGeneratedKeys()) {
+      while (keys.next()) {
+        ids.add(keys.getLong(1));
+      }
+    }
+    if (ids.size() - before != rows) {
+      throw new SQLException("inserted " + rows + " jobs but the driver returned " + (ids.size() - before)
+          + " generated ids (indicates a driver or configuration bug)");
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------ dequeueing
+
+  @Override
+  public List<StoredJob> claim(String queue, int priority, int limit, Claim claim) {
+    if (limit <= 0) {
+      return List.of();
+    }
+    byte[] source = claim.source() == null ? new byte[0] : claim.source().getBytes(StandardCharsets.UTF_8);
+    if (claim.descriptor().length() > MAX_CLAIM_LENGTH || source.length > MAX_CLAIM_LENGTH) {
+      throw QueueException.invalid("claim descriptor '" + claim.descriptor() + "' or source is longer than "
+          + MAX_CLAIM_LENGTH + " characters, the most a JDBC shard stores; use a shorter source");
+    }
+    return run("claim", queue, c -> {
+      List<StoredJob> due = JobSql.due(db.dialect(), queue, priority, claim.nowMillis()).lock(c, db.dialect(), limit, r -> JobRows.read(r, true));
+      if (due.isEmpty()) {
+        return due; // nothing to write: skip the UPDATE round trip
+      }
+      List<Long> ids = new ArrayList<>(due.size());
+      due.forEach(j -> ids.add(j.localId()));
+      for (List<Long> chunk : IdLists.chunks(ids)) {
+        try (PreparedStatement ps = c.prepareStatement(JobSql.claim(chunk.size()))) {
+          ps.setString(1, claim.descriptor());
+          ps.setBytes(2, source);
+          ps.setLong(3, claim.nowMillis());
+          IdLists.bind(ps, 4, chunk);
+          ps.executeUpdate();
+        }
+      }
+      List<StoredJob> claimed = new ArrayList<>(due.size());
+      due.forEach(j -> claimed.add(JobRows.claimed(j, claim.descriptor(), claim.nowMillis())));
+      return claimed;
+    });
+  }
+
+  @Override
+  public List<StoredJob> peek(String queue, int priority, int limit, long nowMillis) {
+    if (limit <= 0) {
+      return List.of();
+    }
+    return run("peek", queue, c -> JobSql.due(db.dialect(), queue, priority, nowMillis).read(c, limit, r -> JobRows.read(r, true)));
+  }
+
+  // ------------------------------------------------------------------------------------------------ acks
+
+  /** Acks that can share one statement. */
+  private record AckGroup(int priority, String appendCustomStatus, long retryDelayMillis) {}
+
+  private static Map<AckGroup, List<Long>> group(List<AckRecord> acks, boolean byDelay) {
+    Map<AckGroup, List<Long>> groups = new LinkedHashMap<>();
+    for (AckRecord ack : acks) {
+      String append = ack.appendCustomStatus() == null ? "" : ack.appendCustomStatus();
+      AckGroup key = new AckGroup(ack.job().priority(), append, byDelay ? ack.retryDelayMillis() : 0);
+      groups.computeIfAbsent(key, k -> new ArrayList<>()).add(ack.job().localId());
+    }
+    return groups;
+  }
+
+  @Override
+  public int ackSucceeded(String queue, List<AckRecord> acks, long nowMillis) {
+    if (acks.isEmpty()) {
+      return 0;
+    }
+    return run("ackSucceeded", queue, c -> {
+      int changed = 0;
+      for (Map.Entry<AckGroup, List<Long>> group : group(acks, false).entrySet()) {
+        boolean append = !group.getKey().appendCustomStatus().isEmpty();
+        for (List<Long> chunk : IdLists.chunks(group.getValue())) {
+          try (PreparedStatement ps = c.prepareStatement(JobSql.ackSucceeded(db.dialect(), chunk.size(), append))) {
+            int i = 1;
+            ps.setLong(i++, nowMillis);
+            if (append) {
+              ps.setString(i++, group.getKey().appendCustomStatus());
+            }
+            ps.setString(i++, queue);
+            ps.setInt(i++, group.getKey().priority());
+            IdLists.bind(ps, i, chunk);
+            changed += ps.executeUpdate();
+          }
+        }
+      }
+      if (changed == 0) {
+        requireQueue(c, queue);
+      }
+      return changed;
+    });
+  }
+
+  @Override
+  public int ackFailed(String queue, List<AckRecord> acks, long nowMillis) {
+    if (acks.isEmpty()) {
+      return 0;
+    }
+    return run("ackFailed", queue, c -> {
+      int changed = 0;
+      for (Map.Entry<AckGroup, List<Long>> group : group(acks, true).entrySet()) {
+        boolean append = !group.getKey().appendCustomStatus().isEmpty();
+        for (List<Long> chunk : IdLists.chunks(group.getValue())) {
+          String sql = "UPDATE " + db.dialect().jobsByPrimaryKey() + " SET " + RETRY_OR_FAIL
+              + ", run_after = CASE WHEN attempts_remaining > 1 THEN ? ELSE run_after END"
+              + (append ? ", " + APPEND_STATUS : "") + "," + ATTEMPTS_DOWN
+              + " WHERE queue_name = ? AND priority = ? AND state = " + IN_PROGRESS
+              + " AND local_id IN " + IdLists.placeholders(chunk.size());
+          try (PreparedStatement ps = c.prepareStatement(sql)) {
+            int i = 1;
+            ps.setLong(i++, nowMillis);
+            ps.setLong(i++, nowMillis + group.getKey().retryDelayMillis());
+            if (append) {
+              ps.setString(i++, group.getKey().appendCustomStatus());
+            }
+            ps.setString(i++, queue);
+            ps.setInt(i++, group.getKey().priority());
+            IdLists.bind(ps, i, chunk);
+            changed += ps.executeUpdate();
+          }
+        }
+      }
+      if (changed == 0) {
+        requireQueue(c, queue);
+      }
+      return changed;
+    });
+  }
+
+  @Override
+  public boolean checkpoint(String queue, String source, CheckpointRecord checkpoint, long nowMillis) {
+    StringBuilder sql = new StringBuilder("UPDATE flipper_jobs SET state = ?, run_after = ?, updated_at = ?");
+    if (checkpoint.newBody() != null) {
+      sql.append(", body = ?");
+    }
+    if (checkpoint.attemptsAllowed() != null) {
+      sql.append(", attempts_allowed = ?, attempts_remaining = ?");
+    }
+    if (checkpoint.prependCustomStatus() != null && !checkpoint.prependCustomStatus().isEmpty()) {
+      sql.append(", ").append(PREPEND_STATUS);
+    }
+    if (checkpoint.moveToPending()) {
+      sql.append(", claim_descriptor = NULL, claimed_by = NULL");
+    }
+    sql.append(" WHERE local_id = ? AND queue_name = ? AND priority = ? AND state = ").append(IN_PROGRESS)
+        .append(" AND claimed_by = ?");
+    byte[] owner = source == null ? new byte[0] : source.getBytes(StandardCharsets.UTF_8);
+    return run("checkpoint", queue, c -> {
+      int changed;
+      try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+        int i = 1;
+        ps.setInt(i++, checkpoint.moveToPending() ? PENDING : IN_PROGRESS);
+        ps.setLong(i++, checkpoint.runAfterMillis());
+        ps.setLong(i++, nowMillis);
+        if (checkpoint.newBody() != null) {
+          ps.setBytes(i++, checkpoint.newBody());
+        }
+        if (checkpoint.attemptsAllowed() != null) {
+          ps.setInt(i++, checkpoint.attemptsAllowed());
+          ps.setInt(i++, checkpoint.attemptsAllowed());
+        }
+        if (checkpoint.prependCustomStatus() != null && !checkpoint.prependCustomStatus().isEmpty()) {
+          ps.setString(i++, checkpoint.prependCustomStatus());
+        }
+        ps.setLong(i++, checkpoint.job().localId());
+        ps.setString(i++, queue);
+        ps.setInt(i++, checkpoint.job().priority());
+        ps.setBytes(i, owner);
+        changed = ps.executeUpdate();
+      }
+      if (changed == 0) {
+        requireQueue(c, queue);
+      }
+      return changed > 0;
+    });
+  }
+
+  // ------------------------------------------------------------------------------------------- inspecting
+
+  @Override
+  public Optional<StoredJob> lookup(String queue, JobRef job, boolean includeBody) {
+    String sql = "SELECT " + (includeBody ? JobRows.COLUMNS_WITH_BODY : JobRows.COLUMNS)
+        + " FROM flipper_jobs WHERE local_id = ? AND queue_name = ? AND priority = ?";
+    return run("lookup", queue, c -> {
+      try (PreparedStatement ps = c.prepareStatement(sql)) {
+        ps.setLong(1, job.localId());
+        ps.setString(2, queue);
+        ps.setInt(3, job.priority());
+        try (ResultSet rs = ps.executeQuery()) {
+          return rs.next() ? Optional.of(JobRows.read(rs, includeBody)) : Optional.<StoredJob>empty();
+        }
+      }
+    });
+  }
+
+  @Override
+  public int count(String queue, int priority, JobState state, boolean future, BodyFilter filter, long nowMillis, int cap) {
+    if (cap <= 0) {
+      return 0;
+    }
+    if (!filter.matchesAll()) {
+      return run("count", queue, c -> {
+        int[] matches = {0};
+        forEachPage(c, queue, priority, state, future, nowMillis, page -> {
+          for (PageRow row : page) {
+            if (matches[0] < cap && filter.matches(row.body())) {
+              matches[0]++;
+            }
+          }
+          return matches[0] < cap;
+        });
+        if (matches[0] == 0) {
+          requireQueue(c, queue);
+        }
+        return matches[0];
+      });
+    }
+    String sql = "SELECT COUNT(*) FROM (SELECT 1 FROM flipper_jobs WHERE queue_name = ? AND priority = ?"
+        + " AND state = ? AND run_after " + (future ? ">" : "<=") + " ? LIMIT ?) capped";
+    return run("count", queue, c -> {
+      int count;
+      try (PreparedStatement ps = c.prepareStatement(sql)) {
+        ps.setString(1, queue);
+        ps.setInt(2, priority);
+        ps.setInt(3, state.code());
+        ps.setLong(4, nowMillis);
+        ps.setInt(5, cap);
+        try (ResultSet rs = ps.executeQuery()) {
+          rs.next();
+          count = rs.getInt(1);
+        }
+      }
+      if (count == 0) {
+        requireQueue(c, queue);
+      }
+      return count;
+    });
+  }
+
+  @Override
+  public List<StoredJob> scan(String queue, int priority, JobState state, boolean future, BodyFilter filter,
+      long nowMillis, ScanBound after, int limit) {
+    if (limit <= 0) {
+      return List.of();
+    }
+    boolean filtered = !filter.matchesAll();
+    String columns = filtered ? JobRows.COLUMNS_WITH_BODY : JobRows.COLUMNS;
+    return run("scan", queue, c -> {
+      List<StoredJob> jobs = new ArrayList<>();
+      ScanBound bound = after;
+      while (jobs.size() < limit) {
+        int pageRows = filtered ? BODY_PAGE_ROWS : limit - jobs.size();
+        List<StoredJob> page = page(columns, queue, priority, state, future, nowMillis, bound)
+            .read(c, pageRows, r -> JobRows.read(r, filtered));
+        for (StoredJob job : page) {
+          if (jobs.size() < limit && (!filtered || filter.matches(job.body()))) {
+            jobs.add(filtered ? withoutBody(job) : job);
+          }
+        }
+        if (page.size() < pageRows) {
+          break;
+        }
+        StoredJob last = page.get(page.size() - 1);
+        bound = new ScanBound(last.runAfterMillis(), last.localId());
+      }
+      if (jobs.isEmpty()) {
+        requireQueue(c, queue);
+      }
+      return jobs;
+    });
+  }
+
+  private static StoredJob withoutBody(StoredJob j) {
+    return new StoredJob(j.localId(), j.priority(), j.state(), j.attemptsAllowed(), j.attemptsRemaining(),
+        j.customStatus(), j.createdAtMillis(), j.runAfterMillis(), j.updatedAtMillis(), j.claimDescriptor(), null);
+  }
+
+  private RowSelect page(String columns, String queue, int priority, JobState state, boolean future, long now,
+      ScanBound bound) {
+    return JobSql.page(db.dialect(), columns, queue, priority, state.code(), future, now, bound);
+  }
+
+  /** A row read for filtering in Java. */
+  private record PageRow(long localId, long runAfter, byte[] body) {}
+
+  private static PageRow readPageRow(ResultSet rs) throws SQLException {
+    return new PageRow(rs.getLong(1), rs.getLong(2), rs.getBytes(3));
+  }
+
+  private static final String PAGE_ROW_COLUMNS = "local_id, run_after, body";
+
+  @FunctionalInterface
+  private interface PageConsumer {
+    /** Returns false to stop paging. */
+    boolean accept(List<PageRow> page) throws SQLException;
+  }
+
+  /** Pages of (id, run_after, body) within one transaction, until exhausted or the consumer stops. */
+  private void forEachPage(Connection c, String queue, int priority, JobState state, boolean future,
+      long now, PageConsumer consumer) throws SQLException {
+    ScanBound bound = ScanBound.START;
+    while (true) {
+      List<PageRow> page = page(PAGE_ROW_COLUMNS, queue, priority, state, future, now, bound)
+          .read(c, BODY_PAGE_ROWS, JdbcShardStore::readPageRow);
+      if (!page.isEmpty() && !consumer.accept(page)) {
+        return;
+      }
+      if (page.size() < BODY_PAGE_ROWS) {
+        return;
+      }
+      PageRow last = page.get(page.size() - 1);
+      bound = new ScanBound(last.runAfter(), last.localId());
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------- admin
+
+  @Override
+  public int retryFailed(String queue, int priority, int attemptsToAllow, long runAfterMillis, int limit, long nowMillis) {
+    int total = 0;
+    while (total < limit) {
+      int chunk = Math.min(BULK_CHUNK, limit - total);
+      int moved = run("retryFailed", queue, c -> {
+        List<Long> ids = selectIds(c, queue, priority, FAILED, chunk);
+        if (!ids.isEmpty()) {
+          String sql = "UPDATE flipper_jobs SET state = " + PENDING + ", attempts_remaining = ?, run_after = ?,"
+              + " updated_at = ?, claim_descriptor = NULL, claimed_by = NULL WHERE " + LOCKED_IDS
+              + IdLists.placeholders(ids.size());
+          try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setInt(1, attemptsToAllow);
+            ps.setLong(2, runAfterMillis);
+            ps.setLong(3, nowMillis);
+            IdLists.bind(ps, 4, ids);
+            return ps.executeUpdate();
+          }
+        }
+        return 0;
+      });
+      total += moved;
+      if (moved < chunk) {
+        break;
+      }
+    }
+    if (total == 0) {
+      requireQueueExists(queue);
+    }
+    return total;
+  }
+
+  @Override
+  public int deleteJobs(String queue, int priority, JobState state, BodyFilter filter, int limit) {
+    int total = filter.matchesAll()
+        ? deleteUnfiltered(queue, priority, state, limit)
+        : deleteFiltered(queue, priority, state, filter, limit);
+    if (total == 0) {
+      requireQueueExists(queue);
+    }
+    return total;
+  }
+
+  private int deleteUnfiltered(String queue, int priority, JobState state, int limit) {
+    int total = 0;
+    while (total < limit) {
+      int chunk = Math.min(BULK_CHUNK, limit - total);
+      int deleted = run("deleteJobs", queue, c -> deleteIds(c, selectIds(c, queue, priority, state.code(), chunk)));
+      total += deleted;
+      if (deleted < chunk) {
+        break;
+      }
+    }
+    return total;
+  }
+
+  /** One transaction per page: lock a page, keep the rows whose body matches, delete them. */
+  private int deleteFiltered(String queue, int priority, JobState state, BodyFilter filter, int limit) {
+    int total = 0;
+    ScanBound bound = ScanBound.START;
+    while (total < limit) {
+      int remaining = limit - total;
+      ScanBound from = bound;
+      PageResult result = run("deleteJobs", queue, c -> {
+        List<PageRow> page = page(PAGE_ROW_COLUMNS, queue, priority, state, false, Long.MAX_VALUE, from)
+            .lock(c, db.dialect(), BODY_PAGE_ROWS, JdbcShardStore::readPageRow);
+        List<Long> matches = new ArrayList<>();
+        for (PageRow row : page) {
+          if (matches.size() < remaining && filter.matches(row.body())) {
+            matches.add(row.localId());
+          }
+        }
+        int deleted = deleteIds(c, matches);
+        ScanBound next = page.isEmpty() ? from
+            : new ScanBound(page.get(page.size() - 1).runAfter(), page.get(page.size() - 1).localId());
+        return new PageResult(deleted, next, page.size() == BODY_PAGE_ROWS);
+      });
+      total += result.changed();
+      bound = result.next();
+      if (!result.more()) {
+        break;
+      }
+    }
+    return total;
+  }
+
+  private record PageResult(int changed, ScanBound next, boolean more) {}
+
+  private void requireQueueExists(String queue) {
+    if (!queueExists(queue)) {
+      throw QueueException.queueNotFound(queue);
+    }
+  }
+
+  /** Locks up to {@code limit} jobs of one queue, priority and state, oldest run-after first. */
+  private List<Long> selectIds(Connection c, String queue, int priority, int state, int limit) throws SQLException {
+    return JobSql.inState(db.dialect(), queue, priority, state).lock(c, db.dialect(), limit, rs -> rs.getLong(1));
+  }
+
+  /** Deletes rows this transaction has locked; returns how many went. */
+  private static int deleteIds(Connection c, List<Long> ids) throws SQLException {
+    int deleted = 0;
+    for (List<Long> chunk : IdLists.chunks(ids)) {
+      try (PreparedStatement ps = c.prepareStatement(
+          "DELETE FROM flipper_jobs WHERE " + LOCKED_IDS + IdLists.placeholders(chunk.size()))) {
+        IdLists.bind(ps, 1, chunk);
+        deleted += ps.executeUpdate();
+      }
+    }
+    return deleted;
+  }
+
+  // -------------------------------------------------------------------------------------------- monitor
+
+  @Override
+  public MonitorCounts timeOutClaims(long claimedBefore, int maxJobs, long nowMillis) {
+    if (maxJobs <= 0) {
+      return MonitorCounts.NONE;
+    }
+    return run("timeOutClaims", null, c -> {
+      List<Long> ids = new ArrayList<>();
+      Map<String, Integer> retried = new HashMap<>();
+      Map<String, Integer> failed = new HashMap<>();
+      record Expired(long id, String queue, int attemptsRemaining) {}
+      List<Expired> expired = JobSql.updatedBefore("local_id, queue_name, attempts_remaining", IN_PROGRESS, claimedBefore)
+          .lock(c, db.dialect(), maxJobs, rs -> new Expired(rs.getLong(1), rs.getString(2), rs.getInt(3)));
+      for (Expired job : expired) {
+        ids.add(job.id());
+        (job.attemptsRemaining() > 1 ? retried : failed).merge(job.queue(), 1, Integer::sum);
+      }
+      int changed = 0;
+      for (List<Long> chunk : IdLists.chunks(ids)) {
+        // Runnable now: LEAST keeps the place in line of a job that was already due.
+        String sql = "UPDATE flipper_jobs SET " + RETRY_OR_FAIL
+            + ", run_after = CASE WHEN attempts_remaining > 1 THEN LEAST(run_after, ?) ELSE run_after END,"
+            + ATTEMPTS_DOWN + " WHERE " + LOCKED_IDS + IdLists.placeholders(chunk.size());
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+          ps.setLong(1, nowMillis);
+          ps.setLong(2, nowMillis);
+          IdLists.bind(ps, 3, chunk);
+          changed += ps.executeUpdate();
+        }
+      }
+      if (changed != ids.size()) {
+        throw new SQLException("claim time-out locked " + ids.size() + " jobs but changed " + changed
+            + " (indicates a bug); ids " + ids);
+      }
+      return new MonitorCounts(retried, failed);
+    });
+  }
+
+  @Override
+  public Map<String, Integer> deleteFinished(JobState state, long enteredBefore, int maxJobs) {
+    if (!state.isFinished()) {
+      throw QueueException.invalid("deleteFinished takes SUCCEEDED or FAILED, not " + state);
+    }
+    if (maxJobs <= 0) {
+      return Map.of();
+    }
+    return run("deleteFinished", null, c -> {
+      List<Long> ids = new ArrayList<>();
+      Map<String, Integer> perQueue = new HashMap<>();
+      record Finished(long id, String queue) {}
+      List<Finished> finished = JobSql.updatedBefore("local_id, queue_name", state.code(), enteredBefore)
+          .lock(c, db.dialect(), maxJobs, rs -> new Finished(rs.getLong(1), rs.getString(2)));
+      for (Finished job : finished) {
+        ids.add(job.id());
+        perQueue.merge(job.queue(), 1, Integer::sum);
+      }
+      int deleted = deleteIds(c, ids);
+      if (deleted != ids.size()) {
+        throw new SQLException("garbage collection locked " + ids.size() + " jobs but deleted " + deleted
+            + " (indicates a bug)");
+      }
+      return Map.copyOf(perQueue);
+    });
+  }
+
+  @Override
+  public void close() {
+    db.close();
+  }
+
+  @Override
+  public String toString() {
+    return "JdbcShardStore[" + name() + ", " + JdbcUrl.masked(config.url()) + (dequeueOnly ? ", dequeue-only" : "") + "]";
+  }
+}

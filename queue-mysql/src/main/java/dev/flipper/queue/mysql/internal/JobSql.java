@@ -1,0 +1,89 @@
+package dev.flipper.queue.mysql.internal;
+
+import dev.flipper.queue.JobState;
+import dev.flipper.queue.spi.ShardStore;
+
+/**
+ * The statements on the hot path (enqueue, claim, ack), shared by {@link JdbcShardStore} and the
+ * benchmark's raw-JDBC ceiling so that both issue exactly the same SQL. Every value is a parameter.
+ */
+public final class JobSql {
+  static final int PENDING = JobState.PENDING.code();
+  static final int IN_PROGRESS = JobState.IN_PROGRESS.code();
+  static final int SUCCEEDED = JobState.SUCCEEDED.code();
+  static final int FAILED = JobState.FAILED.code();
+
+  /** Reads (and with the dialect's lock suffix, holds) the queue's row: 1 parameter, the queue. */
+  public static final String QUEUE_ROW = "SELECT name FROM flipper_queues WHERE name = ?";
+
+  /**
+   * Inserts one PENDING job; the driver rewrites a batch into one multi-row INSERT. Parameters: queue,
+   * priority, run_after, updated_at, created_at, attempts_allowed, attempts_remaining, custom_status, body.
+   */
+  public static final String INSERT_JOB = "INSERT INTO flipper_jobs (queue_name, priority, state, run_after,"
+      + " updated_at, created_at, attempts_allowed, attempts_remaining, custom_status, body)"
+      + " VALUES (?, ?, " + PENDING + ", ?, ?, ?, ?, ?, ?, ?)";
+
+  /** Due PENDING jobs of one queue and priority: queue, priority, now. */
+  static final String DUE = "queue_name = ? AND priority = ? AND state = " + PENDING + " AND run_after <= ?";
+
+
+  /** Appended to {@link #SELECT_DUE} to claim: concurrent claimers take disjoint rows without waiting. */
+  public static final String SKIP_LOCKED = " FOR UPDATE SKIP LOCKED";
+
+  private static final String CLAIM_SET = "UPDATE flipper_jobs SET state = " + IN_PROGRESS
+      + ", claim_descriptor = ?, claimed_by = ?, updated_at = ? WHERE " + JdbcShardStore.LOCKED_IDS;
+
+  static final String APPEND_STATUS = "custom_status = SUBSTRING(CONCAT(custom_status, ?), 1, "
+      + ShardStore.CUSTOM_STATUS_MAX_CHARS + ")";
+
+  private JobSql() {}
+
+  /** Due PENDING jobs, earliest first, with every column. Parameters: queue, priority, now. */
+  static RowSelect due(Dialect dialect, Object... params) {
+    return RowSelect.of(JobRows.COLUMNS_WITH_BODY, DUE, dialect.queueIndexOrder(false), params);
+  }
+
+  /**
+   * Jobs of one queue, priority and state, due by {@code now} (or after it for {@code future}), in scan order
+   * (run_after, local_id descending) strictly after the bound.
+   */
+  static RowSelect page(Dialect dialect, String columns, String queue, int priority, int state, boolean future,
+      long now, dev.flipper.queue.spi.ScanBound bound) {
+    return RowSelect.of(columns, "queue_name = ? AND priority = ? AND state = ? AND run_after " + (future ? ">" : "<=")
+            + " ? AND (run_after < ? OR (run_after = ? AND local_id < ?))",
+        dialect.queueIndexOrder(true), queue, priority, state, now, bound.runAfterMillis(), bound.runAfterMillis(),
+        bound.localId());
+  }
+
+  /** Jobs of one queue, priority and state, oldest run-after first. */
+  static RowSelect inState(Dialect dialect, String queue, int priority, int state) {
+    return RowSelect.of("local_id", "queue_name = ? AND priority = ? AND state = ?", dialect.queueIndexOrder(false),
+        queue, priority, state);
+  }
+
+  /** Jobs of every queue in one state, last changed before a time, oldest first: the monitor's index. */
+  static RowSelect updatedBefore(String columns, int state, long before) {
+    return RowSelect.of(columns, "state = ? AND updated_at < ?", "state, updated_at", state, before);
+  }
+
+  /** The statement of {@link #due}: queue, priority, now, limit; add {@link #SKIP_LOCKED} to claim. */
+  public static String selectDue(Dialect dialect) {
+    return due(dialect).sql("");
+  }
+
+  /** Marks selected jobs claimed: descriptor, source bytes, now, then the ids (see {@link IdLists}). */
+  public static String claim(int ids) {
+    return CLAIM_SET + IdLists.placeholders(ids);
+  }
+
+  /**
+   * IN_PROGRESS to SUCCEEDED: now, [append text,] queue, priority, then the ids (see {@link IdLists}).
+   */
+  public static String ackSucceeded(Dialect dialect, int ids, boolean appendStatus) {
+    return "UPDATE " + dialect.jobsByPrimaryKey() + " SET state = " + SUCCEEDED + ", updated_at = ?"
+        + (appendStatus ? ", " + APPEND_STATUS : "")
+        + " WHERE queue_name = ? AND priority = ? AND state = " + IN_PROGRESS
+        + " AND local_id IN " + IdLists.placeholders(ids);
+  }
+}

@@ -1,0 +1,23 @@
+package dev.flipper.queue.mysql;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+/** queue-mysql is a storage backend: it knows queue-core's API and SPI, JDBC and nothing of the servers. */
+@AnalyzeClasses(packages = "dev.flipper.queue.mysql", importOptions = ImportOption.DoNotIncludeTests.class)
+class LayeringTest {
+
+  @ArchTest
+  static final ArchRule noServerRedisOrWorkflowCode = noClasses().that().resideInAPackage("dev.flipper.queue.mysql..")
+      .should().dependOnClassesThat().resideInAnyPackage(
+          "redis.clients..", "org.apache.thrift..", "dev.flipper.queue.server..", "dev.flipper.queue.redis..",
+          "dev.flipper.queue.client..", "dev.flipper.queue.memory..", "dev.flipper.workflow..", "dev.flipper.dist..");
+
+  @ArchTest
+  static final ArchRule driversOnlyThroughJdbc = noClasses().that().resideInAPackage("dev.flipper.queue.mysql..")
+      .should().dependOnClassesThat().resideInAnyPackage("com.mysql..", "org.h2..", "org.mariadb..");
+}
