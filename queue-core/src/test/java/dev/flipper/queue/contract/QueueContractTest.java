@@ -3,6 +3,7 @@ package dev.flipper.queue.contract;
 import dev.flipper.queue.JobQueue;
 import dev.flipper.queue.QueueService;
 import dev.flipper.queue.spi.QueueStore;
+import dev.flipper.queue.testing.BackendNameOnFailure;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

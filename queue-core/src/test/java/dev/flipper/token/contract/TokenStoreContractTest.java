@@ -1,5 +1,6 @@
 package dev.flipper.token.contract;
 
+import dev.flipper.queue.testing.BackendNameOnFailure;
 import dev.flipper.token.TokenMaster;
 import dev.flipper.token.TokenService;
 import dev.flipper.token.spi.TokenStore;

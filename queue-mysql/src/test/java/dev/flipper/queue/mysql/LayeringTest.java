@@ -7,17 +7,21 @@ import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
-/** queue-mysql is a storage backend: it knows queue-core's API and SPI, JDBC and nothing of the servers. */
-@AnalyzeClasses(packages = "dev.flipper.queue.mysql", importOptions = ImportOption.DoNotIncludeTests.class)
+/**
+ * queue-mysql holds the JDBC stores of jobs and of tokens: it knows queue-core's API and SPI, JDBC and nothing
+ * of the servers.
+ */
+@AnalyzeClasses(packages = {"dev.flipper.queue.mysql", "dev.flipper.token.jdbc"}, importOptions = ImportOption.DoNotIncludeTests.class)
 class LayeringTest {
+  private static final String[] STORES = {"dev.flipper.queue.mysql..", "dev.flipper.token.jdbc.."};
 
   @ArchTest
-  static final ArchRule noServerRedisOrWorkflowCode = noClasses().that().resideInAPackage("dev.flipper.queue.mysql..")
+  static final ArchRule noServerRedisOrWorkflowCode = noClasses().that().resideInAnyPackage(STORES)
       .should().dependOnClassesThat().resideInAnyPackage(
           "redis.clients..", "org.apache.thrift..", "dev.flipper.queue.server..", "dev.flipper.queue.redis..",
           "dev.flipper.queue.client..", "dev.flipper.queue.memory..", "dev.flipper.workflow..", "dev.flipper.dist..");
 
   @ArchTest
-  static final ArchRule driversOnlyThroughJdbc = noClasses().that().resideInAPackage("dev.flipper.queue.mysql..")
+  static final ArchRule driversOnlyThroughJdbc = noClasses().that().resideInAnyPackage(STORES)
       .should().dependOnClassesThat().resideInAnyPackage("com.mysql..", "org.h2..", "org.mariadb..");
 }

@@ -1,5 +1,6 @@
 package dev.flipper.queue.mysql;
 
+import dev.flipper.token.jdbc.JdbcTokenStoreConfig;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -12,35 +13,46 @@ import java.util.UUID;
 /**
  * Fresh, isolated databases for tests: MariaDB databases {@code flipper_t_<random>} on 127.0.0.1:3306
  * (root, empty password; the project's test script starts the server) and H2 files in a temporary folder.
- * Drops only what it created. Not thread-safe; one instance per test.
+ * Drops only what it created. Not thread-safe; one instance per test. Shared with other modules through
+ * this module's test jar.
  */
-final class TestDatabases implements AutoCloseable {
-  static final String MARIADB_HOST = "jdbc:mysql://127.0.0.1:3306/";
+public final class TestDatabases implements AutoCloseable {
+  public static final String MARIADB_HOST = "jdbc:mysql://127.0.0.1:3306/";
 
   private final List<String> created = new ArrayList<>();
 
   /** Creates an empty MariaDB database and returns its URL; fails (never skips) if MariaDB is down. */
-  String newMariaDb() {
+  public String newMariaDb() {
     String name = "flipper_t_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
     execute("CREATE DATABASE " + name + " CHARACTER SET utf8mb4");
     created.add(name);
     return MARIADB_HOST + name;
   }
 
-  static String h2Url(Path dir, String name) {
+  public static String h2Url(Path dir, String name) {
     return "jdbc:h2:file:" + dir.resolve(name).toAbsolutePath() + ";MODE=MySQL;AUTO_SERVER=TRUE";
   }
 
-  static JdbcShardConfig mariaDbShard(String name, String url) {
+  public static JdbcShardConfig mariaDbShard(String name, String url) {
     return new JdbcShardConfig(name, url, "root", "", false);
   }
 
-  static JdbcShardConfig h2Shard(String name, Path dir) {
+  public static JdbcShardConfig h2Shard(String name, Path dir) {
     return JdbcShardConfig.embedded(name, dir.resolve("shard_" + name));
   }
 
+  /** A token store on a MariaDB database made by {@link #newMariaDb()}. */
+  public static JdbcTokenStoreConfig mariaDbTokens(String url) {
+    return JdbcTokenStoreConfig.of(url, "root", "");
+  }
+
+  /** A token store on an H2 file in {@code dir}. */
+  public static JdbcTokenStoreConfig h2Tokens(Path dir) {
+    return JdbcTokenStoreConfig.embedded(dir.resolve("tokens"));
+  }
+
   /** A URL to a closed port on this machine: connections are refused at once. */
-  static String unreachableMysqlUrl() {
+  public static String unreachableMysqlUrl() {
     int port;
     try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
       port = socket.getLocalPort();
@@ -50,7 +62,7 @@ final class TestDatabases implements AutoCloseable {
     return "jdbc:mysql://127.0.0.1:" + port + "/flipper_nowhere"; // closed again: nothing listens there
   }
 
-  static void execute(String sql) {
+  public static void execute(String sql) {
     try (Connection c = DriverManager.getConnection(MARIADB_HOST, "root", "");
         Statement st = c.createStatement()) {
       st.execute(sql);

@@ -9,7 +9,7 @@ import dev.flipper.token.QueryAndOwnParams;
 import dev.flipper.token.Token;
 import dev.flipper.token.TokenErrorCode;
 import dev.flipper.token.TokenException;
-import dev.flipper.token.jdbc.TestDatabases;
+import dev.flipper.queue.mysql.TestDatabases;
 import dev.flipper.workflow.master.client.TokenMasterClient;
 import java.time.Duration;
 import java.time.Instant;

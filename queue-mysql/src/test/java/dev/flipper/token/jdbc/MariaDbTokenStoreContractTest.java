@@ -1,5 +1,6 @@
 package dev.flipper.token.jdbc;
 
+import dev.flipper.queue.mysql.TestDatabases;
 import dev.flipper.token.contract.TokenStoreContractTest;
 import dev.flipper.token.spi.TokenStore;
 
@@ -11,12 +12,12 @@ class MariaDbTokenStoreContractTest extends TokenStoreContractTest {
   @Override
   protected TokenStore openStore() {
     url = databases.newMariaDb();
-    return JdbcTokenStore.open(TestDatabases.mariaDb(url));
+    return JdbcTokenStore.open(TestDatabases.mariaDbTokens(url));
   }
 
   @Override
   protected TokenStore openStoreOverSameStorage() {
-    return JdbcTokenStore.open(TestDatabases.mariaDb(url));
+    return JdbcTokenStore.open(TestDatabases.mariaDbTokens(url));
   }
 
   @Override

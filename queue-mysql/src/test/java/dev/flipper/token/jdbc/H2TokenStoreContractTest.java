@@ -1,5 +1,6 @@
 package dev.flipper.token.jdbc;
 
+import dev.flipper.queue.mysql.TestDatabases;
 import dev.flipper.token.contract.TokenStoreContractTest;
 import dev.flipper.token.spi.TokenStore;
 import java.io.IOException;
@@ -20,12 +21,12 @@ class H2TokenStoreContractTest extends TokenStoreContractTest {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return JdbcTokenStore.open(TestDatabases.h2(dir));
+    return JdbcTokenStore.open(TestDatabases.h2Tokens(dir));
   }
 
   @Override
   protected TokenStore openStoreOverSameStorage() {
-    return JdbcTokenStore.open(TestDatabases.h2(dir));
+    return JdbcTokenStore.open(TestDatabases.h2Tokens(dir));
   }
 
   @Override

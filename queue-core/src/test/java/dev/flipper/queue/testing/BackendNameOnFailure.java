@@ -1,4 +1,4 @@
-package dev.flipper.queue.contract;
+package dev.flipper.queue.testing;
 
 import java.util.List;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -7,10 +7,10 @@ import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
 
 /**
  * Puts the backend's test class in front of every failure message. The nested areas are named
- * {@code QueueContractTest$Ack} whatever the backend, so without this a module that runs two backends (H2
+ * {@code QueueContractTest$Ack} or {@code TokenStoreContractTest$Modify} whatever the backend, so without this a module that runs two backends (H2
  * and MariaDB, say) would report failures without saying which one failed.
  */
-final class BackendNameOnFailure implements TestExecutionExceptionHandler, LifecycleMethodExecutionExceptionHandler {
+public final class BackendNameOnFailure implements TestExecutionExceptionHandler, LifecycleMethodExecutionExceptionHandler {
 
   @Override
   public void handleTestExecutionException(ExtensionContext context, Throwable throwable) throws Throwable {

@@ -1,5 +1,6 @@
 package dev.flipper.token.jdbc;
 
+import dev.flipper.queue.mysql.TestDatabases;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flipper.token.ModifyParams;
@@ -33,7 +34,7 @@ class MariaDbTokenStoreTest {
   @BeforeEach
   void open() {
     url = databases.newMariaDb();
-    store = JdbcTokenStore.open(TestDatabases.mariaDb(url));
+    store = JdbcTokenStore.open(TestDatabases.mariaDbTokens(url));
     master = TokenService.builder(store).build();
   }
 
