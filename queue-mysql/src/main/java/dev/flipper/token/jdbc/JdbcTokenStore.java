@@ -75,7 +75,7 @@ public final class JdbcTokenStore implements TokenStore {
   public static JdbcTokenStore open(JdbcTokenStoreConfig config) {
     TokenDatabase db = new TokenDatabase(config, "flipper-tokens-" + POOLS.incrementAndGet());
     try {
-      int applied = new TokenSchema(db.dialect()).migrate(db.dataSource());
+      int applied = TokenSchema.migrator(db.dialect()).migrate(db.dataSource());
       log.info("token store open on {} ({}, pool {}, {} schema migration(s) applied)", db.maskedUrl(),
           db.dialect(), config.poolSize(), applied);
       return new JdbcTokenStore(db);

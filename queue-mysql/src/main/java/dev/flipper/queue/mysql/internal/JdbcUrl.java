@@ -16,7 +16,7 @@ public final class JdbcUrl {
    * Appends each default {@code key=value} whose key (case-insensitive) is not in the URL yet. The first
    * parameter follows {@code firstSeparator} ('?' for MySQL, ';' for H2), the others {@code separator}.
    */
-  static String withDefaults(String url, char firstSeparator, char separator, Map<String, String> defaults) {
+  public static String withDefaults(String url, char firstSeparator, char separator, Map<String, String> defaults) {
     StringBuilder result = new StringBuilder(url);
     int start = url.indexOf(firstSeparator);
     String params = start < 0 ? "" : url.substring(start + 1).toLowerCase(Locale.ROOT);

@@ -13,9 +13,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Brings a shard's schema to the latest version. Applied versions are rows of {@code flipper_schema_version};
- * row 0 is a lock: one connection holds it FOR UPDATE while a second one runs the DDL (DDL commits
- * implicitly on MySQL and H2, so the lock cannot live in the DDL's own transaction). Safe when several
+ * Brings a database's schema to the latest version: the job tables of a shard ({@link #SchemaMigrator(Dialect)}),
+ * or any other list of migrations with its own version table (the token store's). Applied versions are rows of
+ * the version table; row 0 is a lock: one connection holds it FOR UPDATE while a second one runs the DDL (DDL
+ * commits implicitly on MySQL and H2, so the lock cannot live in the DDL's own transaction). Safe when several
  * processes start at once; needs two connections. Thread-safe.
  */
 public final class SchemaMigrator {
@@ -24,12 +25,26 @@ public final class SchemaMigrator {
   /** One schema step; its statements must be safe to re-run after a crash half-way (IF NOT EXISTS). */
   public record Migration(int version, String description, List<String> statements) {}
 
-  private final Dialect dialect;
+  private final String versionTable;
+  private final String label;
+  private final String tableOptions;
   private final List<Migration> migrations;
 
+  /** The job tables of a queue shard, versioned in {@code flipper_schema_version}. */
   public SchemaMigrator(Dialect dialect) {
-    this.dialect = dialect;
-    this.migrations = migrations(dialect);
+    this("flipper_schema_version", "schema", dialect.tableOptions(), migrations(dialect));
+  }
+
+  /**
+   * @param versionTable where applied versions are recorded
+   * @param label names the migrations in log lines, e.g. {@code token schema}
+   * @param tableOptions appended to the version table's CREATE TABLE (the dialect's)
+   */
+  public SchemaMigrator(String versionTable, String label, String tableOptions, List<Migration> migrations) {
+    this.versionTable = versionTable;
+    this.label = label;
+    this.tableOptions = tableOptions;
+    this.migrations = List.copyOf(migrations);
   }
 
   public int latestVersion() {
@@ -69,11 +84,11 @@ public final class SchemaMigrator {
       work.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
       work.setAutoCommit(false);
       try (Statement st = work.createStatement()) {
-        st.execute("CREATE TABLE IF NOT EXISTS flipper_schema_version ("
+        st.execute("CREATE TABLE IF NOT EXISTS " + versionTable + " ("
             + " version INT NOT NULL PRIMARY KEY,"
             + " description VARCHAR(200) NOT NULL,"
-            + " applied_at BIGINT NOT NULL)" + dialect.tableOptions());
-        st.execute("INSERT IGNORE INTO flipper_schema_version (version, description, applied_at)"
+            + " applied_at BIGINT NOT NULL)" + tableOptions);
+        st.execute("INSERT IGNORE INTO " + versionTable + " (version, description, applied_at)"
             + " VALUES (0, 'migration lock', 0)");
       }
       work.commit();
@@ -84,7 +99,7 @@ public final class SchemaMigrator {
       try (Connection lock = dataSource.getConnection()) {
         lock.setAutoCommit(false);
         try (Statement st = lock.createStatement()) {
-          st.executeQuery("SELECT version FROM flipper_schema_version WHERE version = 0 FOR UPDATE").close();
+          st.executeQuery("SELECT version FROM " + versionTable + " WHERE version = 0 FOR UPDATE").close();
           int applied = applyMissing(work);
           lock.commit();
           return applied;
@@ -109,19 +124,20 @@ public final class SchemaMigrator {
         }
       }
       try (PreparedStatement ps = work.prepareStatement(
-          "INSERT INTO flipper_schema_version (version, description, applied_at) VALUES (?, ?, ?)")) {
+          "INSERT INTO " + versionTable + " (version, description, applied_at) VALUES (?, ?, ?)")) {
         ps.setInt(1, migration.version());
         ps.setString(2, migration.description());
         ps.setLong(3, System.currentTimeMillis());
         ps.executeUpdate();
       }
       work.commit();
-      log.info("applied schema migration {} ({})", migration.version(), migration.description());
+      log.info("applied {} migration {} ({})", label, migration.version(), migration.description());
       count++;
     }
     int newest = applied.stream().mapToInt(Integer::intValue).max().orElse(0);
     if (newest > latestVersion()) {
-      log.warn("schema version {} is newer than this release knows ({}); running anyway", newest, latestVersion());
+      log.warn("{} version {} is newer than this release knows ({}); running anyway", label, newest,
+          latestVersion());
     }
     return count;
   }
@@ -132,10 +148,10 @@ public final class SchemaMigrator {
     return versions;
   }
 
-  private static Set<Integer> appliedVersions(Connection c) throws SQLException {
+  private Set<Integer> appliedVersions(Connection c) throws SQLException {
     Set<Integer> applied = new HashSet<>();
     try (Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery("SELECT version FROM flipper_schema_version WHERE version > 0")) {
+        ResultSet rs = st.executeQuery("SELECT version FROM " + versionTable + " WHERE version > 0")) {
       while (rs.next()) {
         applied.add(rs.getInt(1));
       }

@@ -1,5 +1,6 @@
 package dev.flipper.token.jdbc.internal;
 
+import dev.flipper.queue.mysql.internal.JdbcUrl;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.flipper.token.TokenErrorCode;
@@ -33,7 +34,7 @@ public final class TokenDatabase implements AutoCloseable {
   private final HikariDataSource pool;
 
   public TokenDatabase(JdbcTokenStoreConfig config, String poolName) {
-    this.maskedUrl = JdbcUrls.masked(config.url());
+    this.maskedUrl = JdbcUrl.masked(config.url());
     this.dialect = TokenDialect.forUrl(config.url());
     HikariConfig hikari = new HikariConfig();
     hikari.setPoolName(poolName);

@@ -1,8 +1,9 @@
 package dev.flipper.token.jdbc.internal;
 
+import dev.flipper.queue.mysql.internal.Dialect;
+import dev.flipper.queue.mysql.internal.JdbcUrl;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -15,22 +16,12 @@ public enum TokenDialect {
   MYSQL {
     @Override
     public String configureUrl(String url, Duration connectTimeout) {
-      if (!url.toLowerCase(Locale.ROOT).startsWith("jdbc:mysql:")) {
-        return url; // another driver: its properties differ, leave the URL as written
+      String configured = Dialect.forUrl(url).configureUrl(url, connectTimeout);
+      if (!configured.toLowerCase(Locale.ROOT).startsWith("jdbc:mysql:")) {
+        return configured; // another driver: its properties differ, leave the URL as written
       }
-      Map<String, String> defaults = new LinkedHashMap<>();
-      defaults.put("connectTimeout", Long.toString(connectTimeout.toMillis()));
-      defaults.put("characterEncoding", "UTF-8");
-      defaults.put("createDatabaseIfNotExist", "true");
-      // Batched updates and inserts of one modify travel as one statement.
-      defaults.put("rewriteBatchedStatements", "true");
-      defaults.put("cachePrepStmts", "true");
-      defaults.put("useLocalSessionState", "true");
-      defaults.put("cacheServerConfiguration", "true");
-      defaults.put("elideSetAutoCommits", "true");
       // A claim never waits for a locked token (SKIP LOCKED); only the version row is waited for, briefly.
-      defaults.put("sessionVariables", "innodb_lock_wait_timeout=10");
-      return JdbcUrls.withDefaults(url, '?', '&', defaults);
+      return JdbcUrl.withDefaults(configured, '?', '&', Map.of("sessionVariables", "innodb_lock_wait_timeout=10"));
     }
 
     @Override
@@ -64,17 +55,7 @@ public enum TokenDialect {
   H2 {
     @Override
     public String configureUrl(String url, Duration connectTimeout) {
-      Map<String, String> defaults = new LinkedHashMap<>();
-      defaults.put("MODE", "MySQL");
-      // H2 waits 1 s for a row lock by default; concurrent writers queue on the version row for longer.
-      defaults.put("LOCK_TIMEOUT", "10000");
-      // Write each commit to the file before acknowledging it (default: up to 500 ms later), so that a
-      // killed master loses nothing it acknowledged.
-      defaults.put("WRITE_DELAY", "0");
-      if (url.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:mem:")) {
-        defaults.put("DB_CLOSE_DELAY", "-1");
-      }
-      return JdbcUrls.withDefaults(url, ';', ';', defaults);
+      return Dialect.forUrl(url).configureUrl(url, connectTimeout); // MySQL mode, lock time-out, WRITE_DELAY=0
     }
 
     @Override
@@ -116,7 +97,7 @@ public enum TokenDialect {
     if (lower.startsWith("jdbc:h2:")) {
       return H2;
     }
-    throw new IllegalArgumentException("token store URL '" + JdbcUrls.masked(url) + "' is not supported; use"
+    throw new IllegalArgumentException("token store URL '" + JdbcUrl.masked(url) + "' is not supported; use"
         + " jdbc:mysql://host:port/database (MySQL 8, MariaDB 10.6+), jdbc:mariadb://... or jdbc:h2:file:/path");
   }
 

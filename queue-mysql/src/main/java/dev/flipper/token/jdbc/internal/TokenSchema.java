@@ -1,21 +1,12 @@
 package dev.flipper.token.jdbc.internal;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.HashSet;
+import dev.flipper.queue.mysql.internal.SchemaMigrator;
+import dev.flipper.queue.mysql.internal.SchemaMigrator.Migration;
 import java.util.List;
-import java.util.Set;
-import javax.sql.DataSource;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Creates and upgrades the token tables. Applied versions are rows of {@code flipper_token_schema}; row 0 is a
- * lock that one connection holds FOR UPDATE while a second one runs the DDL (DDL commits implicitly on MySQL
- * and H2). Safe when several masters start at once. Thread-safe.
+ * The token tables and their migrations, applied by {@link SchemaMigrator} with the version table
+ * {@code flipper_token_schema} (safe when several masters start at once).
  *
  * <p>Tables (names are visible ASCII, so a binary collation indexes all 1024 characters; see docs/tokens.md):
  * <ul>
@@ -36,17 +27,11 @@ public final class TokenSchema {
   static final String LEASED_UNTIL = "CASE WHEN owner IS NOT NULL AND CHAR_LENGTH(owner) > 0"
       + " AND expiration_time IS NOT NULL AND expiration_time <> 0 THEN expiration_time ELSE 0 END";
 
-  private static final Logger log = LoggerFactory.getLogger(TokenSchema.class);
+  private TokenSchema() {}
 
-  /** One schema step; its statements must be safe to re-run after a crash half-way. */
-  record Migration(int version, String description, List<String> statements) {}
-
-  private final TokenDialect dialect;
-  private final List<Migration> migrations;
-
-  public TokenSchema(TokenDialect dialect) {
-    this.dialect = dialect;
-    this.migrations = migrations(dialect);
+  /** Creates or upgrades the token tables, versioned in {@code flipper_token_schema}. */
+  public static SchemaMigrator migrator(TokenDialect dialect) {
+    return new SchemaMigrator(SCHEMA, "token schema", dialect.tableOptions(), migrations(dialect));
   }
 
   static List<Migration> migrations(TokenDialect dialect) {
@@ -72,88 +57,5 @@ public final class TokenSchema {
             + " id INT NOT NULL PRIMARY KEY,"
             + " last_version BIGINT NOT NULL)" + dialect.tableOptions(),
         "INSERT IGNORE INTO " + VERSIONS + " (id, last_version) VALUES (1, 0)")));
-  }
-
-  public int latestVersion() {
-    return migrations.get(migrations.size() - 1).version();
-  }
-
-  /** Applies every missing migration; returns how many. */
-  public int migrate(DataSource dataSource) throws SQLException {
-    try (Connection work = dataSource.getConnection()) {
-      work.setAutoCommit(false);
-      try (Statement st = work.createStatement()) {
-        st.execute("CREATE TABLE IF NOT EXISTS " + SCHEMA + " ("
-            + " version INT NOT NULL PRIMARY KEY,"
-            + " description VARCHAR(200) NOT NULL,"
-            + " applied_at BIGINT NOT NULL)" + dialect.tableOptions());
-        st.execute("INSERT IGNORE INTO " + SCHEMA + " (version, description, applied_at) VALUES (0, 'migration lock', 0)");
-      }
-      work.commit();
-      if (applied(work).containsAll(versions())) {
-        work.commit();
-        return 0;
-      }
-      try (Connection lock = dataSource.getConnection()) {
-        lock.setAutoCommit(false);
-        try (Statement st = lock.createStatement()) {
-          st.executeQuery("SELECT version FROM " + SCHEMA + " WHERE version = 0 FOR UPDATE").close();
-          int count = applyMissing(work);
-          lock.commit();
-          return count;
-        } catch (SQLException | RuntimeException e) {
-          lock.rollback();
-          throw e;
-        }
-      }
-    }
-  }
-
-  private int applyMissing(Connection work) throws SQLException {
-    Set<Integer> applied = applied(work); // again, under the lock: another master may have won
-    int count = 0;
-    for (Migration migration : migrations) {
-      if (applied.contains(migration.version())) {
-        continue;
-      }
-      try (Statement st = work.createStatement()) {
-        for (String sql : migration.statements()) {
-          st.execute(sql);
-        }
-      }
-      try (PreparedStatement ps = work.prepareStatement(
-          "INSERT INTO " + SCHEMA + " (version, description, applied_at) VALUES (?, ?, ?)")) {
-        ps.setInt(1, migration.version());
-        ps.setString(2, migration.description());
-        ps.setLong(3, System.currentTimeMillis());
-        ps.executeUpdate();
-      }
-      work.commit();
-      log.info("applied token schema migration {} ({})", migration.version(), migration.description());
-      count++;
-    }
-    int newest = applied.stream().mapToInt(Integer::intValue).max().orElse(0);
-    if (newest > latestVersion()) {
-      log.warn("token schema version {} is newer than this release knows ({}); running anyway", newest,
-          latestVersion());
-    }
-    return count;
-  }
-
-  private Set<Integer> versions() {
-    Set<Integer> versions = new HashSet<>();
-    migrations.forEach(m -> versions.add(m.version()));
-    return versions;
-  }
-
-  private static Set<Integer> applied(Connection c) throws SQLException {
-    Set<Integer> applied = new HashSet<>();
-    try (Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery("SELECT version FROM " + SCHEMA + " WHERE version > 0")) {
-      while (rs.next()) {
-        applied.add(rs.getInt(1));
-      }
-    }
-    return applied;
   }
 }
