@@ -83,7 +83,7 @@ public final class ConfigSchema {
           setting("storage.jdbc.poolSize", new IntType(2, 1_000), "10",
               "Most connections per shard, per daemon (one is held during schema migrations)."),
           REDIS_SHARDS,
-          setting("storage.redis.keyPrefix", TextType.any(), "flipper:",
+          setting("storage.redis.keyPrefix", TextType.any(), "\"flipper:\"",
               "Prefix of every Redis key, used as is, so several installations can share one Redis."),
           port("queue.port", 9010, "Thrift port of the queue server."),
           port("queue.adminPort", 9999, "Admin HTTP port of the queue server (/health, /metrics, /stats.txt)."),
