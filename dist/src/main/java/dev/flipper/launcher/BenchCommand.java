@@ -36,7 +36,8 @@ final class BenchCommand implements Callable<Integer> {
           "The queue on MariaDB/MySQL/H2 next to the same SQL over raw JDBC: enqueue at batch 1 and 100, "
               + "dequeue+ack at batch 100, the full cycle. Options: --url=jdbc:mysql://127.0.0.1:3306/ "
               + "--user=root --password= --threads=4 --seconds=5 --body-bytes=100 --backlog=100000 --repeat=2 "
-              + "--phases=enqueue1,enqueue100,dequeue100,cycle --workloads=flipper,raw")
+              + "--phases=enqueue1,enqueue100,dequeue100,cycle[,cycle-piggyback] --workloads=flipper,raw "
+              + "(also prints the statements the server ran per 100 jobs)")
   static final class Jdbc implements Callable<Integer> {
     @Unmatched List<String> args = new ArrayList<>();
 

@@ -198,6 +198,37 @@ abstract class DequeueContract extends ContractArea {
   }
 
   @Test
+  void piggyBackedAcksForEveryShardAreAppliedWhenTheFirstShardVisitedFillsTheLimit() {
+    List<JobDescriptor> claimed = enqueueOneByOne(Jobs.numbered("first_", 20));
+    assertThat(byShard(claimed)).as("jobs on both shards").hasSize(2);
+    assertThat(dequeue(20)).hasSize(20);
+    List<JobDescriptor> next = enqueueOneByOne(Jobs.numbered("next_", 20));
+    assertThat(byShard(next)).as("either shard can fill a dequeue of one").hasSize(2);
+    List<JobDescriptor> succeeded = claimed.subList(0, 10);
+    List<JobDescriptor> failed = claimed.subList(10, 20);
+    AckParams ack = new AckParams(queue(), items(succeeded, Duration.ZERO), items(failed, Duration.ofHours(1)));
+
+    List<DequeuedJob> one = api().dequeue(DequeueParams.of(queue(), 1, SOURCE).withAck(ack));
+
+    assertThat(one).hasSize(1);
+    assertThat(next).contains(one.get(0).descriptor());
+    assertThat(snapshot()).isEqualTo(Map.of(JobState.SUCCEEDED, 10, JobState.PENDING, 29, JobState.IN_PROGRESS, 1));
+    assertThat(countFuture(JobState.PENDING)).as("failed jobs wait for their retry delay").isEqualTo(10);
+  }
+
+  @Test
+  void aPiggyBackedAckForShardsTheDequeueDoesNotVisitIsApplied() {
+    List<JobDescriptor> claimed = enqueueOneByOne(Jobs.numbered("cov_", 20));
+    assertThat(byShard(claimed)).as("jobs on both shards").hasSize(2);
+    assertThat(dequeue(20)).hasSize(20);
+    AckParams ack = new AckParams(queue(), items(claimed, Duration.ZERO), List.of());
+
+    assertThat(api().dequeue(DequeueParams.of(queue(), 10, SOURCE).withCoverage(0.0).withAck(ack))).isEmpty();
+
+    assertThat(snapshot()).isEqualTo(Map.of(JobState.SUCCEEDED, 20));
+  }
+
+  @Test
   void aPiggyBackedAckIsAppliedByADryRunToo() {
     enqueue(aJob("one"), aJob("two"));
     List<JobDescriptor> claimed = ids(dequeue(1));

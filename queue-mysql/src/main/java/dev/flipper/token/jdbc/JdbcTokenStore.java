@@ -93,7 +93,7 @@ public final class JdbcTokenStore implements TokenStore {
     return db.inTransaction("modify of " + describe(names), c -> {
       Map<String, Long> stored = lockVersions(c, names);
       TokenChecks.checkModify(updates, deletes, stored);
-      deleteActive(c, names(deletes));
+      deleteRows(c, deletes);
       if (updates.isEmpty()) {
         return List.of();
       }
@@ -106,7 +106,9 @@ public final class JdbcTokenStore implements TokenStore {
         written.add(token);
         (stored.containsKey(token.name()) ? existing : inserts).add(token);
       }
-      updateRows(c, existing);
+      if (updateRows(c, existing, stored).size() < existing.size()) {
+        throw changedMeanwhile(existing);
+      }
       insertRows(c, inserts);
       return written;
     });
@@ -164,11 +166,12 @@ public final class JdbcTokenStore implements TokenStore {
       locked.sort(PRIORITY_ORDER);
       long version = allocateVersions(c, locked.size(), nowMillis);
       List<Token> claimed = new ArrayList<>(locked.size());
+      Map<String, Long> read = new HashMap<>();
       for (Token token : locked) {
         claimed.add(token.withOwner(params.owner(), params.expirationTime()).withVersion(version++));
+        read.put(token.name(), token.version());
       }
-      updateRows(c, claimed);
-      return claimed;
+      return updateRows(c, claimed, read); // a token changed since it was read is not claimed
     });
   }
 
@@ -205,7 +208,8 @@ public final class JdbcTokenStore implements TokenStore {
   public void archive(List<Token> tokens, long nowMillis) {
     List<String> names = names(tokens);
     db.inTransaction("archive of " + describe(names), c -> {
-      TokenChecks.checkArchive(tokens, lockVersions(c, names));
+      Map<String, Long> stored = lockVersions(c, names);
+      TokenChecks.checkArchive(tokens, stored);
       for (List<String> chunk : chunks(new ArrayList<>(new TreeSet<>(names)))) {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + ARCHIVED + " (" + COLUMNS + ", archived_at)"
             + " SELECT " + COLUMNS + ", ? FROM " + ACTIVE + " WHERE name IN (" + TokenRows.placeholders(chunk.size())
@@ -215,7 +219,7 @@ public final class JdbcTokenStore implements TokenStore {
           ps.executeUpdate();
         }
       }
-      deleteActive(c, names);
+      deleteRows(c, tokens);
       return null;
     });
   }
@@ -352,19 +356,26 @@ public final class JdbcTokenStore implements TokenStore {
     }
   }
 
-  private static void updateRows(Connection c, List<Token> tokens) throws SQLException {
+  /**
+   * Writes the tokens over rows this transaction locked, each only if the row still has the version read
+   * under the lock ({@code expected}), and returns the tokens written. The version condition makes a stale
+   * locking read harmless: the write is refused instead of overwriting a change committed meanwhile.
+   */
+  private static List<Token> updateRows(Connection c, List<Token> tokens, Map<String, Long> expected)
+      throws SQLException {
     if (tokens.isEmpty()) {
-      return;
+      return tokens;
     }
     try (PreparedStatement ps = c.prepareStatement("UPDATE " + ACTIVE
-        + " SET owner = ?, expiration_time = ?, priority = ?, data = ?, version = ? WHERE name = ?")) {
+        + " SET owner = ?, expiration_time = ?, priority = ?, data = ?, version = ? WHERE name = ? AND version = ?")) {
       for (Token token : tokens) {
         TokenRows.bindFields(ps, 1, token);
         ps.setLong(5, token.version());
         ps.setString(6, token.name());
+        ps.setLong(7, expected.get(token.name()));
         ps.addBatch();
       }
-      ps.executeBatch();
+      return written(tokens, ps.executeBatch());
     }
   }
 
@@ -384,14 +395,37 @@ public final class JdbcTokenStore implements TokenStore {
     }
   }
 
-  private static void deleteActive(Connection c, List<String> names) throws SQLException {
-    for (List<String> chunk : chunks(names)) {
-      try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + ACTIVE + " WHERE name IN ("
-          + TokenRows.placeholders(chunk.size()) + ")")) {
-        TokenRows.bindNames(ps, 1, chunk);
-        ps.executeUpdate();
+  /** Deletes the tokens' rows, each only at the version the request names; a row changed meanwhile conflicts. */
+  private static void deleteRows(Connection c, List<Token> tokens) throws SQLException {
+    if (tokens.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + ACTIVE + " WHERE name = ? AND version = ?")) {
+      for (Token token : tokens) {
+        ps.setString(1, token.name());
+        ps.setLong(2, token.version());
+        ps.addBatch();
+      }
+      if (written(tokens, ps.executeBatch()).size() < tokens.size()) {
+        throw changedMeanwhile(tokens);
       }
     }
+  }
+
+  /** The tokens whose statement changed a row ({@code SUCCESS_NO_INFO} counts as changed). */
+  private static List<Token> written(List<Token> tokens, int[] counts) {
+    List<Token> written = new ArrayList<>(tokens.size());
+    for (int i = 0; i < tokens.size(); i++) {
+      if (counts[i] != 0) {
+        written.add(tokens.get(i));
+      }
+    }
+    return written;
+  }
+
+  private static TokenException changedMeanwhile(List<Token> tokens) {
+    return TokenException.versionConflict("token " + describe(names(tokens))
+        + " changed while this request ran; read it again and retry");
   }
 
   /** Binds the prefix range unless the prefix is empty; returns the next index. */
