@@ -1,7 +1,6 @@
 package dev.flipper.token.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.flipper.token.ModifyParams;
 import dev.flipper.token.Query;
@@ -34,8 +33,6 @@ abstract class ConcurrencyContract extends TokenContractArea {
 
   @Test
   void racingReadModifyWriteLosesNoUpdate() throws Exception {
-    assumeTrue(fx().losesNoUpdateUnderRacingStores(),
-        "known open defect of this store: racing read-modify-writes through several store instances can lose an update");
     List<TokenMaster> masters = threeMasters();
     int counters = 3;
     for (int c = 0; c < counters; c++) {

@@ -25,10 +25,6 @@ final class TokenFixture implements AutoCloseable {
   private TokenMaster master;
   private boolean storageCreated;
 
-  boolean losesNoUpdateUnderRacingStores() {
-    return backend.losesNoUpdateUnderRacingStores();
-  }
-
   TokenFixture(TokenStoreContractTest backend) {
     this.backend = backend;
   }

@@ -44,15 +44,6 @@ public abstract class TokenStoreContractTest {
   protected void dropStorage() {}
 
   /**
-   * False for a store with a known, still open defect: racing read-modify-writes through several store
-   * instances can lose an update. The racing-counter test is then skipped (with this reason) instead of
-   * failing at random; the defect is tracked in the issue notes.
-   */
-  protected boolean losesNoUpdateUnderRacingStores() {
-    return true;
-  }
-
-  /**
    * The master the tests talk to, over a service. The default is the service itself; a remote transport (for
    * example a Thrift server and client) wraps it here to run the whole suite through the wire. A result that
    * is {@link AutoCloseable} is closed after the test, before the stores.

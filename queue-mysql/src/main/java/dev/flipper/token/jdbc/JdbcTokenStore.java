@@ -90,7 +90,7 @@ public final class JdbcTokenStore implements TokenStore {
     List<String> names = new ArrayList<>();
     updates.forEach(t -> names.add(t.name()));
     deletes.forEach(t -> names.add(t.name()));
-    return db.inTransaction("modify of " + describe(names), c -> {
+    return db.inWriteTransaction("modify of " + describe(names), c -> {
       Map<String, Long> stored = lockVersions(c, names);
       TokenChecks.checkModify(updates, deletes, stored);
       deleteRows(c, deletes);
@@ -153,7 +153,7 @@ public final class JdbcTokenStore implements TokenStore {
       return List.of();
     }
     // Phase 2: lock what is still claimable, best first, never waiting on a token another call holds.
-    return db.inTransaction(operation, c -> {
+    return db.inWriteTransaction(operation, c -> {
       List<Token> locked = new ArrayList<>();
       for (int next = 0; locked.size() < wanted && next < candidates.size(); ) {
         int take = Math.min(Math.min(wanted - locked.size(), CHUNK), candidates.size() - next);
@@ -207,7 +207,7 @@ public final class JdbcTokenStore implements TokenStore {
   @Override
   public void archive(List<Token> tokens, long nowMillis) {
     List<String> names = names(tokens);
-    db.inTransaction("archive of " + describe(names), c -> {
+    db.inWriteTransaction("archive of " + describe(names), c -> {
       Map<String, Long> stored = lockVersions(c, names);
       TokenChecks.checkArchive(tokens, stored);
       for (List<String> chunk : chunks(new ArrayList<>(new TreeSet<>(names)))) {
@@ -265,8 +265,7 @@ public final class JdbcTokenStore implements TokenStore {
       try (PreparedStatement ps = c.prepareStatement("SELECT last_version FROM " + VERSIONS + " WHERE id = 1");
           ResultSet rs = ps.executeQuery()) {
         if (!rs.next()) {
-          throw new TokenException(TokenErrorCode.UNKNOWN, "the version row (id = 1) of " + VERSIONS
-              + " is missing; it must never be deleted. Restore it with a last_version above every token's version");
+          throw missingVersionRow();
         }
         return rs.getLong(1);
       }
@@ -305,13 +304,12 @@ public final class JdbcTokenStore implements TokenStore {
    * lock is held until commit, which is what makes versions increase in commit order.
    */
   private static long allocateVersions(Connection c, int n, long nowMillis) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("UPDATE " + VERSIONS
-        + " SET last_version = GREATEST(last_version + ?, ?) WHERE id = 1")) {
+    String update = "UPDATE " + VERSIONS + " SET last_version = GREATEST(last_version + ?, ?) WHERE id = 1";
+    try (PreparedStatement ps = c.prepareStatement(update)) {
       ps.setLong(1, n);
       ps.setLong(2, nowMillis);
       if (ps.executeUpdate() != 1) {
-        throw new TokenException(TokenErrorCode.UNKNOWN, "the version row (id = 1) of " + VERSIONS
-            + " is missing; it must never be deleted. Restore it with a last_version above every token's version");
+        throw missingVersionRow();
       }
     }
     try (PreparedStatement ps = c.prepareStatement("SELECT last_version FROM " + VERSIONS + " WHERE id = 1");
@@ -319,6 +317,11 @@ public final class JdbcTokenStore implements TokenStore {
       rs.next();
       return rs.getLong(1) - n + 1;
     }
+  }
+
+  private static TokenException missingVersionRow() {
+    return new TokenException(TokenErrorCode.UNKNOWN, "the version row (id = 1) of " + VERSIONS
+        + " is missing; it must never be deleted. Restore it with a last_version above every token's version");
   }
 
   private static List<String> candidates(Connection c, String prefix, long nowSeconds, Integer limit)

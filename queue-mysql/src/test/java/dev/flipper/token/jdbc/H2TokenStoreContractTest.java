@@ -37,14 +37,4 @@ class H2TokenStoreContractTest extends TokenStoreContractTest {
       throw new UncheckedIOException(e);
     }
   }
-
-  /**
-   * Open defect: on H2 (2.3.232), about one run in five of the racing-counter test ends one increment short
-   * with three store instances over one file. Version-conditional writes and taking the version-row lock first
-   * did not change it; SERIALIZABLE turned it into deadlocks. MariaDB passes the same test every time.
-   */
-  @Override
-  protected boolean losesNoUpdateUnderRacingStores() {
-    return false;
-  }
 }

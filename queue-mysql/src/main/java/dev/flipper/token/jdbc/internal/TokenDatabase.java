@@ -32,10 +32,13 @@ public final class TokenDatabase implements AutoCloseable {
   private final String maskedUrl;
   private final TokenDialect dialect;
   private final HikariDataSource pool;
+  /** Taken for each writing transaction where the dialect needs it, else null. */
+  private final WriterTurns writerTurns;
 
   public TokenDatabase(JdbcTokenStoreConfig config, String poolName) {
     this.maskedUrl = JdbcUrl.masked(config.url());
     this.dialect = TokenDialect.forUrl(config.url());
+    this.writerTurns = dialect.writersTakeTurns() ? WriterTurns.of(config.url()) : null;
     HikariConfig hikari = new HikariConfig();
     hikari.setPoolName(poolName);
     hikari.setJdbcUrl(dialect.configureUrl(config.url(), config.connectTimeout()));
@@ -94,6 +97,14 @@ public final class TokenDatabase implements AutoCloseable {
     }
   }
 
+  /**
+   * Like {@link #inTransaction}, for work that writes tokens: where the dialect needs it, only one such transaction
+   * per database runs at a time (see {@link TokenDialect#writersTakeTurns()}).
+   */
+  public <T> T inWriteTransaction(String operation, SqlWork<T> work) {
+    return writerTurns == null ? inTransaction(operation, work) : writerTurns.run(() -> inTransaction(operation, work));
+  }
+
   private Connection connection(String operation) throws SQLException {
     try {
       return pool.getConnection();
@@ -130,5 +141,8 @@ public final class TokenDatabase implements AutoCloseable {
   @Override
   public void close() {
     pool.close();
+    if (writerTurns != null) {
+      writerTurns.close();
+    }
   }
 }
