@@ -34,10 +34,10 @@ import picocli.CommandLine.Spec;
  * Measures the token master's write paths on a database: modify (one token updated per call, no conflicts:
  * each thread owns its tokens) and queryAndOwn (one token claimed per call, burning down a pool of unowned
  * tokens). Writes its tokens under {@code /__bench__/<run>/} and deletes them afterwards. Prints ops/s and
- * latencies. Run it as {@code flipper tokens-bench --url jdbc:mysql://host/db ...}; without --url it uses a
+ * latencies. Run it as {@code flipper bench tokens --url jdbc:mysql://host/db ...}; without --url it uses a
  * fresh embedded H2 file.
  */
-@Command(name = "tokens-bench", mixinStandardHelpOptions = true,
+@Command(name = "tokens", mixinStandardHelpOptions = true,
     description = "Benchmarks modify and queryAndOwn on a token database. WRITES to that database "
         + "(under /__bench__/, removed at the end).")
 public final class TokenBenchmark implements Callable<Integer> {
