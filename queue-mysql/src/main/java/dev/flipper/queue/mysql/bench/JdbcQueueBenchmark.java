@@ -583,7 +583,7 @@ public final class JdbcQueueBenchmark {
           if (ids.isEmpty()) {
             return ids;
           }
-          try (PreparedStatement ps = c.prepareStatement(JobSql.claim(ids.size()))) {
+          try (PreparedStatement ps = c.prepareStatement(JobSql.claim(Dialect.forUrl(url), ids.size()))) {
             ps.setString(1, "bench:" + source);
             ps.setBytes(2, sourceBytes);
             ps.setLong(3, now);

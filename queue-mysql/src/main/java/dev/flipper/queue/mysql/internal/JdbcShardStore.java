@@ -339,7 +339,7 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
       List<Long> ids = new ArrayList<>(due.size());
       due.forEach(j -> ids.add(j.localId()));
       for (List<Long> chunk : IdLists.chunks(ids)) {
-        try (PreparedStatement ps = c.prepareStatement(JobSql.claim(chunk.size()))) {
+        try (PreparedStatement ps = c.prepareStatement(JobSql.claim(db.dialect(), chunk.size()))) {
           ps.setString(1, claim.descriptor());
           ps.setBytes(2, source);
           ps.setLong(3, claim.nowMillis());
