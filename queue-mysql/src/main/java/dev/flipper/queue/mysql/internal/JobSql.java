@@ -77,9 +77,29 @@ public final class JobSql {
     return RowSelect.of(columns, "state = ? AND updated_at < ?", "state, updated_at", state, before);
   }
 
+  /** Due PENDING jobs from a run_after on (see {@link ClaimFloors}): queue, priority, now, floor. */
+  static RowSelect dueFrom(Dialect dialect, Object... params) {
+    return RowSelect.of(JobRows.COLUMNS_WITH_BODY, DUE + " AND run_after >= ?", dialect.queueIndexOrder(false), params);
+  }
+
+  /** Due PENDING jobs before a run_after (below the {@link ClaimFloors floor}): queue, priority, now, floor. */
+  static RowSelect dueBelow(Dialect dialect, Object... params) {
+    return RowSelect.of(JobRows.COLUMNS_WITH_BODY, DUE + " AND run_after < ?", dialect.queueIndexOrder(false), params);
+  }
+
   /** The statement of {@link #due}: queue, priority, now, limit; add {@link #SKIP_LOCKED} to claim. */
   public static String selectDue(Dialect dialect) {
     return due(dialect).sql("");
+  }
+
+  /** The statement of {@link #dueFrom}: queue, priority, now, floor, limit; add {@link #SKIP_LOCKED} to claim. */
+  public static String selectDueFrom(Dialect dialect) {
+    return dueFrom(dialect).sql("");
+  }
+
+  /** The statement of {@link #dueBelow}: queue, priority, now, floor, limit; add {@link #SKIP_LOCKED} to claim. */
+  public static String selectDueBelow(Dialect dialect) {
+    return dueBelow(dialect).sql("");
   }
 
   /** The SQL literal of {@link #CLAIM_ROOM_BYTES} zero bytes (MySQL and H2 both read X'...'). */
