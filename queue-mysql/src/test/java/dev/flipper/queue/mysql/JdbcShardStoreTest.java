@@ -35,13 +35,15 @@ abstract class JdbcShardStoreTest {
 
   JdbcQueueStore store;
   ShardStore shard;
+  JdbcShardConfig config;
 
   /** A shard config over a fresh, empty database. */
   abstract JdbcShardConfig freshShard(String name);
 
   @BeforeEach
   void openStore() {
-    store = JdbcQueueStore.builder().shards(List.of(freshShard("1"))).poolSize(4).build();
+    config = freshShard("1");
+    store = JdbcQueueStore.builder().shards(List.of(config)).poolSize(4).build();
     shard = store.shards().get(0);
     shard.createQueue(QUEUE);
   }
@@ -101,6 +103,35 @@ abstract class JdbcShardStoreTest {
     assertThat(lookup(ids.get(0)).updatedAtMillis()).isEqualTo(NOW + 5);
     assertThat(shard.count(QUEUE, 1, JobState.SUCCEEDED, false, BodyFilter.ALL, NOW, 100)).isEqualTo(2);
     assertThat(shard.count(QUEUE, 1, JobState.PENDING, true, BodyFilter.ALL, NOW, 100)).isEqualTo(1);
+  }
+
+  /**
+   * A claim starts at the queue's floor (ClaimFloors, MySQL only); a job another process makes due below it
+   * is claimed as soon as the jobs above run short, and within the floor's 250 ms while they do not.
+   */
+  @Test
+  void jobsDueBelowTheClaimFloorAreStillClaimed() throws Exception {
+    List<NewJobRecord> many = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      many.add(job("x" + i));
+    }
+    shard.enqueue(QUEUE, many);
+    assertThat(shard.claim(QUEUE, 1, 1, claim("w"))).hasSize(1); // the floor is now NOW - 1000
+    try (JdbcQueueStore other = JdbcQueueStore.builder().shards(List.of(config)).poolSize(2).build()) {
+      long early = other.shards().get(0).enqueue(QUEUE,
+          List.of(new NewJobRecord(1, "early".getBytes(StandardCharsets.UTF_8), NOW - 60_000, 2, "", NOW))).get(0);
+      long started = System.nanoTime();
+      boolean claimed = false;
+      while (!claimed && System.nanoTime() - started < 2_000_000_000L) {
+        claimed = shard.claim(QUEUE, 1, 1, claim("w")).get(0).localId() == early;
+        Thread.sleep(20);
+      }
+      assertThat(claimed).as("claimed within 2 s while 99 later jobs were due").isTrue();
+
+      long earlier = other.shards().get(0).enqueue(QUEUE,
+          List.of(new NewJobRecord(1, "earlier".getBytes(StandardCharsets.UTF_8), NOW - 90_000, 2, "", NOW))).get(0);
+      assertThat(shard.claim(QUEUE, 1, 1000, claim("w"))).extracting(StoredJob::localId).first().isEqualTo(earlier);
+    }
   }
 
   @Test

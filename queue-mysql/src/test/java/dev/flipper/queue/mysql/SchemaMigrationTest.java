@@ -58,7 +58,7 @@ class SchemaMigrationTest {
       SchemaMigrator migrator = new SchemaMigrator(Dialect.forUrl(url));
       assertThat(migrator.migrate(ds)).isEqualTo(migrator.latestVersion());
       assertThat(migrator.migrate(ds)).isZero();
-      assertThat(appliedVersions(ds)).containsExactly(1);
+      assertThat(appliedVersions(ds)).containsExactly(1, 2);
     }
   }
 
@@ -83,8 +83,8 @@ class SchemaMigrationTest {
       for (Future<Integer> result : results) {
         applied += result.get();
       }
-      assertThat(applied).isEqualTo(1);
-      assertThat(appliedVersions(pools.get(0))).containsExactly(1);
+      assertThat(applied).isEqualTo(new SchemaMigrator(Dialect.forUrl(url)).latestVersion());
+      assertThat(appliedVersions(pools.get(0))).containsExactly(1, 2);
     } finally {
       executor.shutdownNow();
       pools.forEach(HikariDataSource::close);

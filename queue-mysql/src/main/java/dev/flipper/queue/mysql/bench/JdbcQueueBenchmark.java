@@ -8,6 +8,7 @@ import dev.flipper.queue.NewJob;
 import dev.flipper.queue.QueueService;
 import dev.flipper.queue.mysql.JdbcQueueStore;
 import dev.flipper.queue.mysql.JdbcShardConfig;
+import dev.flipper.queue.mysql.internal.ClaimFloors;
 import dev.flipper.queue.mysql.internal.Dialect;
 import dev.flipper.queue.mysql.internal.IdLists;
 import dev.flipper.queue.mysql.internal.JdbcUrl;
@@ -460,6 +461,8 @@ public final class JdbcQueueBenchmark {
     private final String password;
     private final String queueRowLock;
     private final byte[] body;
+    /** Shared by the workload's connections, as a store shares one across its pool. */
+    private final ClaimFloors floors = new ClaimFloors();
 
     RawJdbcWorkload(String url, String user, String password, String queueRowLock, byte[] body) {
       this.url = url;
@@ -487,7 +490,10 @@ public final class JdbcQueueBenchmark {
       c.setAutoCommit(false);
       c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
       byte[] sourceBytes = source.getBytes(StandardCharsets.UTF_8);
-      String selectDue = JobSql.selectDue(Dialect.forUrl(url)) + JobSql.SKIP_LOCKED;
+      Dialect dialect = Dialect.forUrl(url);
+      String selectDue = JobSql.selectDue(dialect) + JobSql.SKIP_LOCKED;
+      String selectDueFrom = JobSql.selectDueFrom(dialect) + JobSql.SKIP_LOCKED;
+      String selectDueBelow = JobSql.selectDueBelow(dialect) + JobSql.SKIP_LOCKED;
       return new Worker() {
         @Override
         public int enqueue(int batch) throws SQLException {
@@ -565,25 +571,34 @@ public final class JdbcQueueBenchmark {
           }
         }
 
-        /** SELECT ... FOR UPDATE SKIP LOCKED, then the claim UPDATE if anything was selected; no commit. */
+        /**
+         * SELECT ... FOR UPDATE SKIP LOCKED from the claim floor as the store does (see ClaimFloors), then the
+         * claim UPDATE if anything was selected; no commit.
+         */
         private List<Long> claim(int batch, long now) throws SQLException {
           List<Long> ids = new ArrayList<>(batch);
-          try (PreparedStatement ps = c.prepareStatement(selectDue)) {
-            ps.setString(1, QUEUE);
-            ps.setInt(2, 1);
-            ps.setLong(3, now);
-            ps.setInt(4, batch);
-            try (ResultSet rs = ps.executeQuery()) {
-              while (rs.next()) {
-                ids.add(rs.getLong(1));
-                rs.getBytes(11);
-              }
+          List<Long> runAfters = new ArrayList<>(batch);
+          Long floor = floors.floor(QUEUE, 1, System.nanoTime());
+          if (floor == null) {
+            select(selectDue, now, null, batch, ids, runAfters);
+            floors.scannedAll(QUEUE, 1, runAfters.isEmpty() ? null : runAfters.get(0), System.nanoTime());
+          } else {
+            select(selectDueFrom, now, floor, batch, ids, runAfters);
+            if (ids.size() == batch) {
+              floors.scannedFromFloor(QUEUE, 1, runAfters.get(0));
+            } else {
+              List<Long> below = new ArrayList<>(batch);
+              List<Long> belowRunAfters = new ArrayList<>(batch);
+              select(selectDueBelow, now, floor, batch - ids.size(), below, belowRunAfters);
+              ids.addAll(0, below);
+              runAfters.addAll(0, belowRunAfters);
+              floors.scannedAll(QUEUE, 1, runAfters.isEmpty() ? null : runAfters.get(0), System.nanoTime());
             }
           }
           if (ids.isEmpty()) {
             return ids;
           }
-          try (PreparedStatement ps = c.prepareStatement(JobSql.claim(ids.size()))) {
+          try (PreparedStatement ps = c.prepareStatement(JobSql.claim(Dialect.forUrl(url), ids.size()))) {
             ps.setString(1, "bench:" + source);
             ps.setBytes(2, sourceBytes);
             ps.setLong(3, now);
@@ -591,6 +606,27 @@ public final class JdbcQueueBenchmark {
             ps.executeUpdate();
           }
           return ids;
+        }
+
+        private void select(String sql, long now, Long floor, int limit, List<Long> ids, List<Long> runAfters)
+            throws SQLException {
+          try (PreparedStatement ps = c.prepareStatement(sql)) {
+            int i = 1;
+            ps.setString(i++, QUEUE);
+            ps.setInt(i++, 1);
+            ps.setLong(i++, now);
+            if (floor != null) {
+              ps.setLong(i++, floor);
+            }
+            ps.setInt(i, limit);
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                ids.add(rs.getLong(1));
+                runAfters.add(rs.getLong(8));
+                rs.getBytes(11);
+              }
+            }
+          }
         }
 
         private List<Long> ack(List<Long> ids, long now) throws SQLException {

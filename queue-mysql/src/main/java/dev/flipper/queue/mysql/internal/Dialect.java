@@ -54,9 +54,10 @@ public interface Dialect {
   String queueIndexOrder(boolean descending);
 
   /**
-   * The jobs table for an UPDATE that names its rows by local_id and re-checks other columns (acks). The
-   * optimizer must use the primary key: through the (queue_name, priority, state, ...) index, concurrent
-   * acks lock each other's index entries on the way and deadlock.
+   * The jobs table for an UPDATE that names its rows by local_id (claims, acks, time-outs). The optimizer
+   * must use the primary key: through the (queue_name, priority, state, ...) index, concurrent acks lock each
+   * other's index entries on the way and deadlock; and on a small table MariaDB prefers to read, and lock,
+   * every row.
    */
   String jobsByPrimaryKey();
 

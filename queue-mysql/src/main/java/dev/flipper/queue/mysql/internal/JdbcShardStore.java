@@ -81,6 +81,7 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
   private final ShardDatabase db;
   private final SchemaMigrator migrator;
   private final Function<ShardStore, Set<String>> siblingQueues;
+  private final ClaimFloors floors = new ClaimFloors();
   private volatile boolean dequeueOnly;
   private volatile boolean initialized;
   private volatile boolean copyQueuesOnInit;
@@ -259,7 +260,7 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
     if (jobs.isEmpty()) {
       return List.of();
     }
-    return run("enqueue", queue, c -> {
+    List<Long> created = run("enqueue", queue, c -> {
       // Holding the queue row makes a concurrent deleteQueue wait, so no job can outlive its queue.
       try (PreparedStatement ps = c.prepareStatement(
           JobSql.QUEUE_ROW + db.dialect().queueRowLock())) {
@@ -290,6 +291,8 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
       }
       return ids;
     });
+    jobs.forEach(job -> floors.lower(queue, job.priority(), job.runAfterMillis()));
+    return created;
   }
 
   private static void bindJob(PreparedStatement ps, String queue, NewJobRecord job) throws SQLException {
@@ -332,14 +335,14 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
           + MAX_CLAIM_LENGTH + " characters, the most a JDBC shard stores; use a shorter source");
     }
     return run("claim", queue, c -> {
-      List<StoredJob> due = JobSql.due(db.dialect(), queue, priority, claim.nowMillis()).lock(c, db.dialect(), limit, r -> JobRows.read(r, true));
+      List<StoredJob> due = lockDue(c, queue, priority, claim.nowMillis(), limit);
       if (due.isEmpty()) {
         return due; // nothing to write: skip the UPDATE round trip
       }
       List<Long> ids = new ArrayList<>(due.size());
       due.forEach(j -> ids.add(j.localId()));
       for (List<Long> chunk : IdLists.chunks(ids)) {
-        try (PreparedStatement ps = c.prepareStatement(JobSql.claim(chunk.size()))) {
+        try (PreparedStatement ps = c.prepareStatement(JobSql.claim(db.dialect(), chunk.size()))) {
           ps.setString(1, claim.descriptor());
           ps.setBytes(2, source);
           ps.setLong(3, claim.nowMillis());
@@ -351,6 +354,34 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
       due.forEach(j -> claimed.add(JobRows.claimed(j, claim.descriptor(), claim.nowMillis())));
       return claimed;
     });
+  }
+
+  /**
+   * Locks up to {@code limit} due jobs, earliest first. On MySQL/MariaDB the scan starts at the queue's
+   * {@link ClaimFloors floor} when there is one, and goes below it only if the rows from there on are too few.
+   */
+  private List<StoredJob> lockDue(Connection c, String queue, int priority, long now, int limit) throws SQLException {
+    Dialect dialect = db.dialect();
+    RowSelect.RowReader<StoredJob> reader = r -> JobRows.read(r, true);
+    if (!dialect.appliesLimitBeforeLocking()) {
+      return JobSql.due(dialect, queue, priority, now).lock(c, dialect, limit, reader);
+    }
+    Long floor = floors.floor(queue, priority, System.nanoTime());
+    if (floor == null) {
+      List<StoredJob> due = JobSql.due(dialect, queue, priority, now).lock(c, dialect, limit, reader);
+      floors.scannedAll(queue, priority, due.isEmpty() ? null : due.get(0).runAfterMillis(), System.nanoTime());
+      return due;
+    }
+    List<StoredJob> fromFloor = JobSql.dueFrom(dialect, queue, priority, now, floor).lock(c, dialect, limit, reader);
+    if (fromFloor.size() == limit) {
+      floors.scannedFromFloor(queue, priority, fromFloor.get(0).runAfterMillis());
+      return fromFloor;
+    }
+    List<StoredJob> due = new ArrayList<>(
+        JobSql.dueBelow(dialect, queue, priority, now, floor).lock(c, dialect, limit - fromFloor.size(), reader));
+    due.addAll(fromFloor);
+    floors.scannedAll(queue, priority, due.isEmpty() ? null : due.get(0).runAfterMillis(), System.nanoTime());
+    return due;
   }
 
   @Override
@@ -411,7 +442,7 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
     if (acks.isEmpty()) {
       return 0;
     }
-    return run("ackFailed", queue, c -> {
+    int failed = run("ackFailed", queue, c -> {
       int changed = 0;
       for (Map.Entry<AckGroup, List<Long>> group : group(acks, true).entrySet()) {
         boolean append = !group.getKey().appendCustomStatus().isEmpty();
@@ -440,6 +471,9 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
       }
       return changed;
     });
+    // After the commit: a claim in between must not raise the floor above the retried jobs again.
+    acks.forEach(a -> floors.lower(queue, a.job().priority(), nowMillis + a.retryDelayMillis()));
+    return failed;
   }
 
   @Override
@@ -460,7 +494,7 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
     sql.append(" WHERE local_id = ? AND queue_name = ? AND priority = ? AND state = ").append(IN_PROGRESS)
         .append(" AND claimed_by = ?");
     byte[] owner = source == null ? new byte[0] : source.getBytes(StandardCharsets.UTF_8);
-    return run("checkpoint", queue, c -> {
+    boolean done = run("checkpoint", queue, c -> {
       int changed;
       try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
         int i = 1;
@@ -488,6 +522,10 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
       }
       return changed > 0;
     });
+    if (done && checkpoint.moveToPending()) {
+      floors.lower(queue, checkpoint.job().priority(), checkpoint.runAfterMillis());
+    }
+    return done;
   }
 
   // ------------------------------------------------------------------------------------------- inspecting
@@ -656,6 +694,7 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
         break;
       }
     }
+    floors.lower(queue, priority, runAfterMillis);
     if (total == 0) {
       requireQueueExists(queue);
     }
@@ -749,7 +788,7 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
     if (maxJobs <= 0) {
       return MonitorCounts.NONE;
     }
-    return run("timeOutClaims", null, c -> {
+    MonitorCounts counts = run("timeOutClaims", null, c -> {
       List<Long> ids = new ArrayList<>();
       Map<String, Integer> retried = new HashMap<>();
       Map<String, Integer> failed = new HashMap<>();
@@ -779,6 +818,8 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
       }
       return new MonitorCounts(retried, failed);
     });
+    floors.forgetAll(); // timed-out jobs keep their run_after, so they may be due far below any floor
+    return counts;
   }
 
   @Override

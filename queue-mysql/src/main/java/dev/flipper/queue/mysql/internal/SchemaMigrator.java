@@ -74,7 +74,11 @@ public final class SchemaMigrator {
             // Claims, counts and scans: equality on the first three, range and order on run_after.
             + " KEY flipper_jobs_queue (queue_name, priority, state, run_after),"
             // The monitor: claim time-outs and garbage collection across all queues.
-            + " KEY flipper_jobs_monitor (state, updated_at))" + options)));
+            + " KEY flipper_jobs_monitor (state, updated_at))" + options)),
+        new Migration(2, "room for the claim in new job rows", List.of(
+            // Existing rows get NULL; only rows inserted from now on carry the room (see JobSql.CLAIM_ROOM_BYTES).
+            "ALTER TABLE flipper_jobs ADD COLUMN IF NOT EXISTS claim_room VARBINARY(255) NULL",
+            "ALTER TABLE flipper_jobs ALTER COLUMN claim_room SET DEFAULT " + JobSql.claimRoomLiteral())));
   }
 
   /** Applies every missing migration; returns the number applied. */
