@@ -22,7 +22,10 @@ import org.slf4j.LoggerFactory;
 public final class SchemaMigrator {
   private static final Logger log = LoggerFactory.getLogger(SchemaMigrator.class);
 
-  /** One schema step; its statements must be safe to re-run after a crash half-way (IF NOT EXISTS). */
+  /**
+   * One schema step; its statements must be safe to re-run after a crash half-way (IF NOT EXISTS; an ADD COLUMN
+   * of a column that exists is skipped).
+   */
   public record Migration(int version, String description, List<String> statements) {}
 
   private final String versionTable;
@@ -77,7 +80,8 @@ public final class SchemaMigrator {
             + " KEY flipper_jobs_monitor (state, updated_at))" + options)),
         new Migration(2, "room for the claim in new job rows", List.of(
             // Existing rows get NULL; only rows inserted from now on carry the room (see JobSql.CLAIM_ROOM_BYTES).
-            "ALTER TABLE flipper_jobs ADD COLUMN IF NOT EXISTS claim_room VARBINARY(255) NULL",
+            // No IF NOT EXISTS (MySQL 8 lacks it): a re-run after a crash finds the column, see isDuplicateColumn.
+            "ALTER TABLE flipper_jobs ADD COLUMN claim_room VARBINARY(255) NULL",
             "ALTER TABLE flipper_jobs ALTER COLUMN claim_room SET DEFAULT " + JobSql.claimRoomLiteral())));
   }
 
@@ -124,7 +128,15 @@ public final class SchemaMigrator {
       }
       try (Statement st = work.createStatement()) {
         for (String sql : migration.statements()) {
-          st.execute(sql);
+          try {
+            st.execute(sql);
+          } catch (SQLException e) {
+            if (!isDuplicateColumn(e)) {
+              throw e;
+            }
+            log.info("{} migration {}: column already there (an earlier run stopped half-way): {}", label,
+                migration.version(), sql);
+          }
         }
       }
       try (PreparedStatement ps = work.prepareStatement(
@@ -144,6 +156,11 @@ public final class SchemaMigrator {
           latestVersion());
     }
     return count;
+  }
+
+  /** ADD COLUMN of a column that exists: MySQL/MariaDB error 1060, H2 error 42121. */
+  private static boolean isDuplicateColumn(SQLException e) {
+    return e.getErrorCode() == 1060 || e.getErrorCode() == 42121;
   }
 
   private Set<Integer> versions() {

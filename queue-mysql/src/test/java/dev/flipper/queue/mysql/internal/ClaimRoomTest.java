@@ -65,6 +65,14 @@ class ClaimRoomTest {
       }
       assertThat(room(ds, old)).isNull();
       assertThat(room(ds, fresh)).isNull();
+
+      // A crash after the ALTERs but before version 2 was recorded: the next start applies it again.
+      try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+        st.execute("DELETE FROM flipper_schema_version WHERE version = 2");
+        c.commit();
+      }
+      assertThat(new SchemaMigrator(dialect).migrate(ds)).isEqualTo(1);
+      assertThat(room(ds, insertJob(ds))).hasSize(JobSql.CLAIM_ROOM_BYTES);
     }
   }
 
