@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
  * Makes the token writers of one H2 database take turns (see {@link TokenDialect#writersTakeTurns()}): one lock
@@ -35,18 +36,21 @@ final class WriterTurns implements AutoCloseable {
    */
   static WriterTurns of(String url) {
     String database = url.split(";", 2)[0];
+    Path lockFile = lockFile(database);
+    // The same file may be named by different URLs (jdbc:h2:file:x, jdbc:h2:x): key by the lock file.
+    String key = lockFile == null ? database : lockFile.toString();
     synchronized (OPEN) {
-      Shared shared = OPEN.get(database);
+      Shared shared = OPEN.get(key);
       if (shared == null) {
-        shared = new Shared(lockFile(database));
-        OPEN.put(database, shared);
+        shared = new Shared(lock(lockFile, database));
+        OPEN.put(key, shared);
       }
       shared.users++;
-      return new WriterTurns(database, shared);
+      return new WriterTurns(key, shared);
     }
   }
 
-  <T> T run(java.util.function.Supplier<T> work) {
+  <T> T run(Supplier<T> work) {
     shared.turn.lock();
     try {
       return work.get();
@@ -69,21 +73,25 @@ final class WriterTurns implements AutoCloseable {
     }
   }
 
-  /** A file database's OS lock, or null for an in-memory or remote one (this JVM's lock is all there is). */
-  private static FileLock lockFile(String database) {
+  /** A file database's writer lock file, or null for an in-memory or remote one (this JVM's lock is all there is). */
+  private static Path lockFile(String database) {
     String lower = database.toLowerCase(Locale.ROOT);
-    String path;
-    if (lower.startsWith("jdbc:h2:file:")) {
-      path = database.substring("jdbc:h2:file:".length());
-    } else if (lower.startsWith("jdbc:h2:mem:") || lower.startsWith("jdbc:h2:tcp:") || lower.startsWith("jdbc:h2:ssl:")) {
+    if (lower.startsWith("jdbc:h2:mem:") || lower.startsWith("jdbc:h2:tcp:") || lower.startsWith("jdbc:h2:ssl:")) {
       return null;
-    } else {
-      path = database.substring("jdbc:h2:".length());
     }
+    String prefix = lower.startsWith("jdbc:h2:file:") ? "jdbc:h2:file:" : "jdbc:h2:";
+    String path = database.substring(prefix.length());
     if (path.startsWith("~")) {
       path = System.getProperty("user.home") + path.substring(1);
     }
-    Path file = Path.of(path + ".writer.lock").toAbsolutePath();
+    return Path.of(path + ".writer.lock").toAbsolutePath().normalize();
+  }
+
+  /** Takes the OS lock on the file, or null if there is no file; fails if another process holds it. */
+  private static FileLock lock(Path file, String database) {
+    if (file == null) {
+      return null;
+    }
     try {
       Files.createDirectories(file.getParent()); // H2 would create it too, but only at the first connection
       FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
@@ -95,12 +103,12 @@ final class WriterTurns implements AutoCloseable {
       }
       if (lock == null) {
         channel.close();
-        throw new IllegalStateException("another process writes tokens to the H2 database " + path + " (it holds "
+        throw new IllegalStateException("another process writes tokens to the H2 database " + database + " (it holds "
             + file + "). One token master per H2 database; run several masters over MySQL or MariaDB");
       }
       return lock;
     } catch (IOException e) {
-      throw new IllegalStateException("cannot lock " + file + " for the token writers of " + path + ": "
+      throw new IllegalStateException("cannot lock " + file + " for the token writers of " + database + ": "
           + e.getMessage(), e);
     }
   }
