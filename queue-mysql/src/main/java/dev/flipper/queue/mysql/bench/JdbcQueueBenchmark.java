@@ -464,6 +464,8 @@ public final class JdbcQueueBenchmark {
     /** Shared by the workload's connections, as a store shares one across its pool. */
     private final ClaimFloors floors = new ClaimFloors();
 
+    private record DueRow(long id, long runAfter) {}
+
     RawJdbcWorkload(String url, String user, String password, String queueRowLock, byte[] body) {
       this.url = url;
       this.user = user;
@@ -577,28 +579,14 @@ public final class JdbcQueueBenchmark {
          */
         private List<Long> claim(int batch, long now) throws SQLException {
           List<Long> ids = new ArrayList<>(batch);
-          List<Long> runAfters = new ArrayList<>(batch);
-          Long floor = floors.floor(QUEUE, 1, System.nanoTime());
-          if (floor == null) {
-            select(selectDue, now, null, batch, ids, runAfters);
-            floors.scannedAll(QUEUE, 1, runAfters.isEmpty() ? null : runAfters.get(0), System.nanoTime());
-          } else {
-            select(selectDueFrom, now, floor, batch, ids, runAfters);
-            if (ids.size() == batch) {
-              floors.scannedFromFloor(QUEUE, 1, runAfters.get(0));
-            } else {
-              List<Long> below = new ArrayList<>(batch);
-              List<Long> belowRunAfters = new ArrayList<>(batch);
-              select(selectDueBelow, now, floor, batch - ids.size(), below, belowRunAfters);
-              ids.addAll(0, below);
-              runAfters.addAll(0, belowRunAfters);
-              floors.scannedAll(QUEUE, 1, runAfters.isEmpty() ? null : runAfters.get(0), System.nanoTime());
-            }
+          for (DueRow row : floors.lockDue(QUEUE, 1, batch, (from, below, n) -> select(now, from, below, n),
+              DueRow::runAfter)) {
+            ids.add(row.id());
           }
           if (ids.isEmpty()) {
             return ids;
           }
-          try (PreparedStatement ps = c.prepareStatement(JobSql.claim(Dialect.forUrl(url), ids.size()))) {
+          try (PreparedStatement ps = c.prepareStatement(JobSql.claim(dialect, ids.size()))) {
             ps.setString(1, "bench:" + source);
             ps.setBytes(2, sourceBytes);
             ps.setLong(3, now);
@@ -608,29 +596,31 @@ public final class JdbcQueueBenchmark {
           return ids;
         }
 
-        private void select(String sql, long now, Long floor, int limit, List<Long> ids, List<Long> runAfters)
-            throws SQLException {
+        /** The locking SELECT of a claim, in the run_after band ClaimFloors asks for. */
+        private List<DueRow> select(long now, Long from, Long below, int limit) throws SQLException {
+          String sql = from != null ? selectDueFrom : below != null ? selectDueBelow : selectDue;
           try (PreparedStatement ps = c.prepareStatement(sql)) {
             int i = 1;
             ps.setString(i++, QUEUE);
             ps.setInt(i++, 1);
             ps.setLong(i++, now);
-            if (floor != null) {
-              ps.setLong(i++, floor);
+            if (from != null || below != null) {
+              ps.setLong(i++, from != null ? from : below);
             }
             ps.setInt(i, limit);
+            List<DueRow> rows = new ArrayList<>(limit);
             try (ResultSet rs = ps.executeQuery()) {
               while (rs.next()) {
-                ids.add(rs.getLong(1));
-                runAfters.add(rs.getLong(8));
+                rows.add(new DueRow(rs.getLong(1), rs.getLong(8)));
                 rs.getBytes(11);
               }
             }
+            return rows;
           }
         }
 
         private List<Long> ack(List<Long> ids, long now) throws SQLException {
-          try (PreparedStatement ps = c.prepareStatement(JobSql.ackSucceeded(Dialect.forUrl(url), ids.size(), false))) {
+          try (PreparedStatement ps = c.prepareStatement(JobSql.ackSucceeded(dialect, ids.size(), false))) {
             ps.setLong(1, now);
             ps.setString(2, QUEUE);
             ps.setInt(3, 1);

@@ -1,7 +1,15 @@
 package dev.flipper.queue.mysql.internal;
 
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToIntFunction;
+import java.util.function.ToLongFunction;
 
 /**
  * Per queue and priority, the run_after at which the last claim found its first due job, so that the next
@@ -30,28 +38,57 @@ public final class ClaimFloors {
     return priority + ":" + queue;
   }
 
-  /** Where the next claim may start, or null if it must scan from the start of the range. */
-  public Long floor(String queue, int priority, long nowNanos) {
-    Floor floor = floors.get(key(queue, priority));
-    return floor == null || nowNanos - floor.fullScanNanos() > FULL_SCAN_NANOS ? null : floor.runAfterMillis();
+  /**
+   * One claim's locking SELECT: up to {@code limit} due jobs, earliest first, at or after {@code from} and before
+   * {@code below} where those are not null.
+   */
+  @FunctionalInterface
+  public interface DueScan<T> {
+    List<T> lock(Long from, Long below, int limit) throws SQLException;
   }
 
   /**
-   * After a claim that scanned the whole range (from the start, or below and above the floor): its first
-   * row's run_after, or null if it found nothing.
+   * Locks up to {@code limit} due jobs of the queue and priority, earliest first: from the floor on when there is
+   * one, and below it only if the jobs from there on are too few; then moves the floor to the first job found.
    */
-  public void scannedAll(String queue, int priority, Long firstRunAfter, long nowNanos) {
-    if (firstRunAfter == null) {
-      floors.remove(key(queue, priority));
-    } else {
-      floors.put(key(queue, priority), new Floor(firstRunAfter, nowNanos));
+  public <T> List<T> lockDue(String queue, int priority, int limit, DueScan<T> scan, ToLongFunction<T> runAfter)
+      throws SQLException {
+    String key = key(queue, priority);
+    Floor floor = floors.get(key);
+    if (floor == null || System.nanoTime() - floor.fullScanNanos() > FULL_SCAN_NANOS) {
+      return scannedAll(key, scan.lock(null, null, limit), runAfter);
     }
+    List<T> fromFloor = scan.lock(floor.runAfterMillis(), null, limit);
+    if (fromFloor.size() == limit) { // the floor only rises here: the full-scan deadline stays
+      long first = runAfter.applyAsLong(fromFloor.get(0));
+      floors.computeIfPresent(key, (k, f) -> first > f.runAfterMillis() ? new Floor(first, f.fullScanNanos()) : f);
+      return fromFloor;
+    }
+    List<T> due = new ArrayList<>(scan.lock(null, floor.runAfterMillis(), limit - fromFloor.size()));
+    due.addAll(fromFloor);
+    return scannedAll(key, due, runAfter);
   }
 
-  /** After a claim that filled its limit from the floor on: moves the floor up to its first row. */
-  public void scannedFromFloor(String queue, int priority, long firstRunAfter) {
-    floors.computeIfPresent(key(queue, priority),
-        (k, f) -> firstRunAfter > f.runAfterMillis() ? new Floor(firstRunAfter, f.fullScanNanos()) : f);
+  /** After a claim that scanned the whole range: the floor is its first job, or gone if it found none. */
+  private <T> List<T> scannedAll(String key, List<T> due, ToLongFunction<T> runAfter) {
+    if (due.isEmpty()) {
+      floors.remove(key);
+    } else {
+      floors.put(key, new Floor(runAfter.applyAsLong(due.get(0)), System.nanoTime()));
+    }
+    return due;
+  }
+
+  /**
+   * Jobs of the queue became due (enqueued, retried, checkpointed): claims must not start after any of them.
+   * One floor update per priority, at its earliest run_after.
+   */
+  public <T> void lower(String queue, Collection<T> jobs, ToIntFunction<T> priority, ToLongFunction<T> runAfter) {
+    Map<Integer, Long> earliest = new HashMap<>();
+    for (T job : jobs) {
+      earliest.merge(priority.applyAsInt(job), runAfter.applyAsLong(job), Math::min);
+    }
+    earliest.forEach((p, t) -> lower(queue, p, t));
   }
 
   /** A job of this queue and priority became due at {@code runAfter}: claims must not start after it. */

@@ -291,7 +291,7 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
       }
       return ids;
     });
-    jobs.forEach(job -> floors.lower(queue, job.priority(), job.runAfterMillis()));
+    floors.lower(queue, jobs, NewJobRecord::priority, NewJobRecord::runAfterMillis);
     return created;
   }
 
@@ -366,22 +366,9 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
     if (!dialect.appliesLimitBeforeLocking()) {
       return JobSql.due(dialect, queue, priority, now).lock(c, dialect, limit, reader);
     }
-    Long floor = floors.floor(queue, priority, System.nanoTime());
-    if (floor == null) {
-      List<StoredJob> due = JobSql.due(dialect, queue, priority, now).lock(c, dialect, limit, reader);
-      floors.scannedAll(queue, priority, due.isEmpty() ? null : due.get(0).runAfterMillis(), System.nanoTime());
-      return due;
-    }
-    List<StoredJob> fromFloor = JobSql.dueFrom(dialect, queue, priority, now, floor).lock(c, dialect, limit, reader);
-    if (fromFloor.size() == limit) {
-      floors.scannedFromFloor(queue, priority, fromFloor.get(0).runAfterMillis());
-      return fromFloor;
-    }
-    List<StoredJob> due = new ArrayList<>(
-        JobSql.dueBelow(dialect, queue, priority, now, floor).lock(c, dialect, limit - fromFloor.size(), reader));
-    due.addAll(fromFloor);
-    floors.scannedAll(queue, priority, due.isEmpty() ? null : due.get(0).runAfterMillis(), System.nanoTime());
-    return due;
+    return floors.lockDue(queue, priority, limit,
+        (from, below, n) -> JobSql.dueBand(dialect, queue, priority, now, from, below).lock(c, dialect, n, reader),
+        StoredJob::runAfterMillis);
   }
 
   @Override
@@ -472,7 +459,7 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
       return changed;
     });
     // After the commit: a claim in between must not raise the floor above the retried jobs again.
-    acks.forEach(a -> floors.lower(queue, a.job().priority(), nowMillis + a.retryDelayMillis()));
+    floors.lower(queue, acks, a -> a.job().priority(), a -> nowMillis + a.retryDelayMillis());
     return failed;
   }
 

@@ -87,6 +87,14 @@ public final class JobSql {
     return RowSelect.of(JobRows.COLUMNS_WITH_BODY, DUE + " AND run_after < ?", dialect.queueIndexOrder(false), params);
   }
 
+  /** {@link #due}, {@link #dueFrom} or {@link #dueBelow}, as a {@link ClaimFloors.DueScan} asks (nulls: no bound). */
+  static RowSelect dueBand(Dialect dialect, String queue, int priority, long now, Long from, Long below) {
+    if (from != null) {
+      return dueFrom(dialect, queue, priority, now, from);
+    }
+    return below != null ? dueBelow(dialect, queue, priority, now, below) : due(dialect, queue, priority, now);
+  }
+
   /** The statement of {@link #due}: queue, priority, now, limit; add {@link #SKIP_LOCKED} to claim. */
   public static String selectDue(Dialect dialect) {
     return due(dialect).sql("");

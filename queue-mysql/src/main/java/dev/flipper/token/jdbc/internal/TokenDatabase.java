@@ -53,7 +53,14 @@ public final class TokenDatabase implements AutoCloseable {
     // what other masters committed.
     hikari.setAutoCommit(false);
     hikari.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
-    this.pool = new HikariDataSource(hikari);
+    try {
+      this.pool = new HikariDataSource(hikari);
+    } catch (RuntimeException e) {
+      if (writerTurns != null) {
+        writerTurns.close(); // else the lock file stays held by this process
+      }
+      throw e;
+    }
   }
 
   public TokenDialect dialect() {
