@@ -1,14 +1,18 @@
 package dev.flipper.config;
 
 import dev.flipper.config.Overrides.SetOverride;
-import dev.flipper.config.RawNode.Entry;
-import dev.flipper.config.RawNode.Mapping;
-import dev.flipper.config.RawNode.Scalar;
-import dev.flipper.config.RawNode.Sequence;
-import dev.flipper.config.RawNode.Where;
 import dev.flipper.config.SettingType.ObjectListType;
 import dev.flipper.config.SettingType.TextListType;
 import dev.flipper.config.SettingType.TextType;
+import dev.flipper.yaml.Problems;
+import dev.flipper.yaml.RawNode;
+import dev.flipper.yaml.RawNode.Entry;
+import dev.flipper.yaml.RawNode.Mapping;
+import dev.flipper.yaml.RawNode.Scalar;
+import dev.flipper.yaml.RawNode.Sequence;
+import dev.flipper.yaml.RawNode.Where;
+import dev.flipper.yaml.Suggestions;
+import dev.flipper.yaml.YamlTreeReader;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -1,6 +1,9 @@
 package dev.flipper.config;
 
 import dev.flipper.config.Overrides.SetOverride;
+import dev.flipper.yaml.Problems;
+import dev.flipper.yaml.RawNode;
+import dev.flipper.yaml.YamlTreeReader;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
@@ -52,7 +55,7 @@ public final class ConfigLoader {
     Optional<RawNode> root = YamlTreeReader.read(sourceName, true, "", text, problems);
     List<SetOverride> overrides = Overrides.parse(setOverrides, problems);
     Optional<ConfigValues> values = new Binder(sourceName, env, problems).bind(root, overrides);
-    problems.throwIfAny();
+    problems.throwIfAny(ConfigException::new);
     return FlipperConfig.from(values.orElseThrow());
   }
 

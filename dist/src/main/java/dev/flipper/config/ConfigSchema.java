@@ -7,6 +7,8 @@ import dev.flipper.config.SettingType.IntType;
 import dev.flipper.config.SettingType.ObjectListType;
 import dev.flipper.config.SettingType.TextListType;
 import dev.flipper.config.SettingType.TextType;
+import dev.flipper.yaml.Problems;
+import dev.flipper.yaml.RawNode;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;

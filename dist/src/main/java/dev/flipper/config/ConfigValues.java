@@ -1,6 +1,7 @@
 package dev.flipper.config;
 
-import dev.flipper.config.RawNode.Where;
+import dev.flipper.text.DurationText;
+import dev.flipper.yaml.RawNode.Where;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

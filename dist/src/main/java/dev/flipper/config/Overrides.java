@@ -1,9 +1,13 @@
 package dev.flipper.config;
 
-import dev.flipper.config.RawNode.Scalar;
-import dev.flipper.config.RawNode.Where;
 import dev.flipper.config.SettingType.ObjectListType;
 import dev.flipper.config.SettingType.TextListType;
+import dev.flipper.yaml.Problems;
+import dev.flipper.yaml.RawNode;
+import dev.flipper.yaml.RawNode.Scalar;
+import dev.flipper.yaml.RawNode.Where;
+import dev.flipper.yaml.Suggestions;
+import dev.flipper.yaml.YamlTreeReader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

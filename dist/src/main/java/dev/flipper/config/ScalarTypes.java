@@ -5,6 +5,7 @@ import dev.flipper.config.SettingType.DurationType;
 import dev.flipper.config.SettingType.EnumType;
 import dev.flipper.config.SettingType.IntType;
 import dev.flipper.config.SettingType.TextType;
+import dev.flipper.text.DurationText;
 import java.time.Duration;
 import java.util.regex.Pattern;
 

@@ -1,5 +1,6 @@
 package dev.flipper.config;
 
+import dev.flipper.text.DurationText;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

@@ -8,15 +8,22 @@ import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
-/** queue-core stays a pure library: the JDK, slf4j and its own code, nothing else. */
+/** queue-core stays a pure library: the JDK, slf4j, snakeyaml and its own code, nothing else. */
 @AnalyzeClasses(packages = "dev.flipper", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
 
   @ArchTest
-  static final ArchRule dependsOnlyOnTheJdkSlf4jAndFlipper = classes()
+  static final ArchRule dependsOnlyOnTheJdkSlf4jSnakeyamlAndFlipper = classes()
       .should().onlyDependOnClassesThat()
-      .resideInAnyPackage("java..", "javax.annotation..", "org.slf4j..", "dev.flipper..", "")
-      .because("queue-core must not pull storage, network or framework libraries into every module");
+      .resideInAnyPackage("java..", "javax.annotation..", "org.slf4j..", "org.yaml.snakeyaml..", "dev.flipper..", "")
+      .because("queue-core must not pull storage, network or framework libraries into every module; snakeyaml is"
+          + " a pure text parser (no database or network I/O) that the config and workflow files are read with");
+
+  @ArchTest
+  static final ArchRule onlyTheYamlPackageUsesSnakeyaml = noClasses()
+      .that().resideOutsideOfPackage("dev.flipper.yaml..")
+      .should().dependOnClassesThat().resideInAPackage("org.yaml.snakeyaml..")
+      .because("every YAML file is read through dev.flipper.yaml, which gives file:line problems");
 
   @ArchTest
   static final ArchRule theSpiKnowsOnlyTheApi = classes()

@@ -1,4 +1,4 @@
-package dev.flipper.config;
+package dev.flipper.text;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -6,7 +6,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Durations as written in the config: a whole number and one unit, {@code 500ms}, {@code 30s}, {@code 10m},
+ * Durations as written in the config and in workflow files: a whole number and one unit, {@code 500ms}, {@code 30s}, {@code 10m},
  * {@code 24h} or {@code 7d}. Nothing else is accepted, so {@code 10} (no unit) or {@code 1.5h} are errors
  * rather than guesses. Stateless.
  */

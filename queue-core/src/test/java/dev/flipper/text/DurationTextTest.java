@@ -1,4 +1,4 @@
-package dev.flipper.config;
+package dev.flipper.text;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,10 +1,10 @@
-package dev.flipper.config;
+package dev.flipper.yaml;
 
-import dev.flipper.config.RawNode.Entry;
-import dev.flipper.config.RawNode.Mapping;
-import dev.flipper.config.RawNode.Scalar;
-import dev.flipper.config.RawNode.Sequence;
-import dev.flipper.config.RawNode.Where;
+import dev.flipper.yaml.RawNode.Entry;
+import dev.flipper.yaml.RawNode.Mapping;
+import dev.flipper.yaml.RawNode.Scalar;
+import dev.flipper.yaml.RawNode.Sequence;
+import dev.flipper.yaml.RawNode.Where;
 import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,10 +25,10 @@ import org.yaml.snakeyaml.nodes.Tag;
 
 /**
  * Turns YAML text into a {@link RawNode} tree with line numbers, using snakeyaml's composer (no object
- * construction, so no tags are ever instantiated). Duplicate keys are problems, not silent overwrites.
- * Stateless.
+ * construction, so no tags are ever instantiated and {@code 2026-01-01} stays text). Duplicate keys are
+ * problems, not silent overwrites. Stateless and thread-safe.
  */
-final class YamlTreeReader {
+public final class YamlTreeReader {
   private YamlTreeReader() {}
 
   /**
@@ -36,7 +36,7 @@ final class YamlTreeReader {
    * {@code lineNumbers} false) and {@code path} is the key path of the root ("" for a file). An empty
    * document, or one that does not parse, returns empty.
    */
-  static Optional<RawNode> read(
+  public static Optional<RawNode> read(
       String source, boolean lineNumbers, String path, String text, Problems problems) {
     LoaderOptions options = new LoaderOptions();
     options.setAllowDuplicateKeys(true); // we report duplicates ourselves, with both lines
@@ -96,8 +96,7 @@ final class YamlTreeReader {
     if (!lineNumbers || mark == null) {
       return new Where(source, Integer.MAX_VALUE);
     }
-    int line = mark.getLine() + 1;
-    return new Where(source + ":" + line, line);
+    return Where.line(source, mark.getLine() + 1);
   }
 
   private static String oneLine(String text) {

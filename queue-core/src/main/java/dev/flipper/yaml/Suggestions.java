@@ -1,20 +1,22 @@
-package dev.flipper.config;
+package dev.flipper.yaml;
 
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
-/** "Did you mean" for unknown keys: a close sibling name, or the one key elsewhere with that name. */
-final class Suggestions {
+/**
+ * "Did you mean" for unknown names: a close sibling name, or the one key elsewhere with that name. Stateless.
+ */
+public final class Suggestions {
   private Suggestions() {}
 
   /**
    * The message for an unknown key {@code leaf} under {@code parent} ("" at the top level, where keys are
-   * sections). {@code siblings} are the valid names there; {@code allKeys} the full paths searched when the
+   * sections, as in the daemons' configuration). {@code siblings} are the valid names there; {@code allKeys} the full paths searched when the
    * key looks like it belongs to another section.
    */
-  static String unknownKey(String parent, String leaf, List<String> siblings, Collection<String> allKeys) {
+  public static String unknownKey(String parent, String leaf, List<String> siblings, Collection<String> allKeys) {
     String path = parent.isEmpty() ? leaf : parent + "." + leaf;
     String what = parent.isEmpty() ? "unknown section '" : "unknown key '";
     Optional<String> suggestion =
@@ -26,7 +28,11 @@ final class Suggestions {
     return what + path + "' (" + valid + String.join(", ", siblings) + ")";
   }
 
-  static Optional<String> closest(String wrong, Collection<String> candidates) {
+  /**
+   * The candidate closest to {@code wrong} (ignoring case) if it is close: a few edits away, or one is a
+   * prefix of at least 4 characters of the other.
+   */
+  public static Optional<String> closest(String wrong, Collection<String> candidates) {
     String w = wrong.toLowerCase(Locale.ROOT);
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
@@ -53,7 +59,7 @@ final class Suggestions {
   }
 
   /** Optimal string alignment distance: edits, counting a swap of two neighbours as one. */
-  static int distance(String a, String b) {
+  public static int distance(String a, String b) {
     int[][] d = new int[a.length() + 1][b.length() + 1];
     for (int i = 0; i <= a.length(); i++) {
       d[i][0] = i;
