@@ -3,7 +3,7 @@ package dev.flipper.launcher;
 import dev.flipper.config.ConfigException;
 import dev.flipper.config.ConfigLoader;
 import dev.flipper.config.FlipperConfig;
-import dev.flipper.queue.client.cli.QueueTool;
+import dev.flipper.launcher.queuetool.QueueTool;
 import dev.flipper.workflow.master.bench.TokenBenchmark;
 import dev.flipper.workflow.master.cli.TokenTool;
 import java.io.PrintWriter;

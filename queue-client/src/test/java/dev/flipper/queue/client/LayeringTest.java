@@ -1,5 +1,6 @@
 package dev.flipper.queue.client;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -7,7 +8,10 @@ import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
-/** The client SDK stays light: it talks to servers over Thrift and never reaches into storage or servers. */
+/**
+ * The client SDK stays light: it talks to servers over Thrift and never reaches into storage, servers or
+ * command-line code.
+ */
 @AnalyzeClasses(packages = {"dev.flipper.queue.client", "dev.flipper.queue.thrift"},
     importOptions = ImportOption.DoNotIncludeTests.class)
 class LayeringTest {
@@ -24,4 +28,16 @@ class LayeringTest {
   static final ArchRule noQueueServiceInTheClient = noClasses()
       .should().dependOnClassesThat().haveFullyQualifiedName("dev.flipper.queue.QueueService")
       .because("the client calls a server; only the API types of queue-core are shared");
+
+  @ArchTest
+  static final ArchRule onlyTheJdkThriftSlf4jAndQueueCore = classes()
+      .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "org.apache.thrift..", "org.slf4j..",
+          "dev.flipper.queue..", "")
+      .because("applications pull this jar and its dependencies into their own JVM");
+
+  @ArchTest
+  static final ArchRule noCommandLineLibraries = noClasses()
+      .should().dependOnClassesThat().resideInAnyPackage("picocli..", "org.HdrHistogram..")
+      .because("the SDK is queue-core, libthrift and slf4j only; the queue-tool CLI (picocli, HdrHistogram) lives in "
+          + "dist");
 }

@@ -1,4 +1,4 @@
-package dev.flipper.queue.client.cli;
+package dev.flipper.launcher.queuetool;
 
 import dev.flipper.queue.AckParams;
 import dev.flipper.queue.CountParams;
@@ -30,7 +30,8 @@ import picocli.CommandLine.Spec;
 /**
  * PinLater's client tool for a Flipper (or PinLater) queue server: the original modes and flags, plus scan,
  * retry_failed, delete_jobs and delete_queue. Enqueue and dequeue modes are load generators that print QPS
- * and latency once a second. Run it as {@code flipper queue-tool --host h --port 9010 --mode ...}.
+ * and latency once a second. Run it as {@code flipper queue-tool --host h --port 9010 --mode ...}. It lives in
+ * dist, not in the queue-client SDK, so applications do not pull picocli and HdrHistogram.
  */
 @Command(name = "queue-tool", mixinStandardHelpOptions = true,
     description = "Talks to a queue server over Thrift (PinLater's client tool).",

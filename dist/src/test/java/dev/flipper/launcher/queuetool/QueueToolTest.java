@@ -1,23 +1,34 @@
-package dev.flipper.queue.server;
+package dev.flipper.launcher.queuetool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flipper.queue.client.cli.QueueTool;
+import dev.flipper.launcher.Launcher;
+import dev.flipper.queue.PasswordHash;
+import dev.flipper.queue.QueueService;
+import dev.flipper.queue.memory.InMemoryQueueStore;
+import dev.flipper.queue.server.QueueServer;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
-/** The client tool's modes against a real server (§11.2, §18 items 68-69). */
+/** The client tool's modes against a real server on an ephemeral port (§11.2, §18 items 68-69). */
 class QueueToolTest {
-  private final TestServer server = TestServer.start();
+  private static final String ADMIN_PASSWORD = "test-admin-password";
+
+  private final InMemoryQueueStore store = InMemoryQueueStore.withShards("1", "2");
+  private final QueueServer server = QueueServer.builder(QueueService.builder(store).serverId("test-server")
+          .adminPasswordHash(PasswordHash.of(ADMIN_PASSWORD)).build())
+      .port(0).bindHost("127.0.0.1").shutdownGracePeriod(Duration.ofSeconds(2)).build().start();
 
   @AfterEach
   void stop() {
     server.close();
+    store.close();
   }
 
   @Test
@@ -54,8 +65,17 @@ class QueueToolTest {
     assertThat(run("--mode", "retry_failed", "--queue", "tool_q", "--priority", "2").out).contains("Retried jobs: 0");
     assertThat(run("--mode", "get_queue_names").out).contains("Queues: [tool_q]");
     assertThat(run("--mode", "delete_queue", "--queue", "tool_q", "--password", "wrong").code).isEqualTo(1);
-    assertThat(run("--mode", "delete_queue", "--queue", "tool_q", "--password", TestServer.ADMIN_PASSWORD).out)
+    assertThat(run("--mode", "delete_queue", "--queue", "tool_q", "--password", ADMIN_PASSWORD).out)
         .contains("Deleted queue: tool_q");
+  }
+
+  @Test
+  void theLauncherRunsItAsFlipperQueueTool() {
+    StringWriter out = new StringWriter();
+    int code = Launcher.execute(new String[] {"queue-tool", "--help"}, new PrintWriter(out), new PrintWriter(out));
+
+    assertThat(code).isZero();
+    assertThat(out.toString()).contains("Usage: flipper queue-tool", "--mode", "Modes: create, enqueue, dequeue");
   }
 
   @Test

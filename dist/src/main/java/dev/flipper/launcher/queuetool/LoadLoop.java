@@ -1,4 +1,4 @@
-package dev.flipper.queue.client.cli;
+package dev.flipper.launcher.queuetool;
 
 import java.io.PrintWriter;
 import java.util.Locale;
