@@ -1,34 +1,33 @@
 package dev.flipper.examples;
 
-import dev.flipper.queue.AckParams;
-import dev.flipper.queue.DequeueParams;
-import dev.flipper.queue.DequeuedJob;
 import dev.flipper.queue.JobDescriptor;
 import dev.flipper.queue.JobInfo;
 import dev.flipper.queue.NewJob;
 import dev.flipper.queue.QueueService;
 import dev.flipper.queue.mysql.JdbcQueueStore;
 import dev.flipper.queue.mysql.JdbcShardConfig;
-import java.nio.charset.StandardCharsets;
+import dev.flipper.queue.worker.QueueWorker;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The queue inside an application, with no daemon: an H2 file in MySQL mode, the same JDBC code as a
- * MariaDB deployment. How to run it: see examples/README.md.
+ * MariaDB deployment, and the same {@link QueueWorker} that runs against a server, here on the in-process
+ * {@link QueueService}. How to run it: see examples/README.md.
  */
 public final class EmbeddedQueueExample {
   private EmbeddedQueueExample() {}
 
-  public static void main(String[] args) {
+  public static void main(String[] args) throws InterruptedException {
     Path dataDir = Path.of(args.length > 0 ? args[0] : "data/example");
     run(dataDir);
   }
 
   /** Enqueues three jobs, works through the due ones, and returns what lookup says about them. */
-  static Map<JobDescriptor, JobInfo> run(Path dataDir) {
+  static Map<JobDescriptor, JobInfo> run(Path dataDir) throws InterruptedException {
     String url = "jdbc:h2:file:" + dataDir.toAbsolutePath().resolve("queue") + ";MODE=MySQL;AUTO_SERVER=TRUE";
     try (JdbcQueueStore store = JdbcQueueStore.builder()
         .shards(List.of(new JdbcShardConfig("1", url, "", "", false)))
@@ -42,12 +41,18 @@ public final class EmbeddedQueueExample {
           NewJob.of("weekly digest").withPriority(3).withRunAfter(Instant.now().plusSeconds(3600))));
       System.out.println("enqueued " + ids);
 
-      // A worker loop in miniature: claim what is due, do the work, ack it.
-      List<DequeuedJob> claimed = queue.dequeue(DequeueParams.of("emails", 10, "example:" + ProcessHandle.current().pid()));
-      for (DequeuedJob job : claimed) {
-        System.out.println("sending: " + new String(job.body(), StandardCharsets.UTF_8));
+      // The worker claims what is due, runs it and acks it; close() finishes and acks what is running.
+      QueueWorker worker = QueueWorker.builder(queue, "emails",
+              job -> System.out.println("sending: " + job.bodyAsString()))
+          .source("example:" + ProcessHandle.current().pid())
+          .pollInterval(Duration.ofMillis(50))
+          .build()
+          .start();
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (worker.stats().jobsSucceeded() < 2 && System.nanoTime() < deadline) {
+        Thread.sleep(20); // a demo waiting for its own jobs, not a synchronisation primitive
       }
-      queue.ack(new AckParams("emails", claimed.stream().map(j -> AckParams.Item.of(j.descriptor())).toList(), List.of()));
+      worker.close();
 
       Map<JobDescriptor, JobInfo> states = queue.lookup(ids, false);
       states.forEach((id, info) -> System.out.println(id + " is " + info.state() + ", runs after " + info.runAfter()));

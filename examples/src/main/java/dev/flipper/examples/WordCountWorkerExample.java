@@ -2,11 +2,12 @@ package dev.flipper.examples;
 
 import dev.flipper.queue.NewJob;
 import dev.flipper.queue.client.QueueClient;
-import dev.flipper.queue.client.worker.JobHandler;
-import dev.flipper.queue.client.worker.QueueWorker;
-import dev.flipper.queue.client.worker.RetryPolicy;
-import dev.flipper.queue.client.worker.WorkerJob;
-import dev.flipper.queue.client.worker.WorkerStats;
+import dev.flipper.queue.client.ThriftJobQueue;
+import dev.flipper.queue.worker.JobHandler;
+import dev.flipper.queue.worker.QueueWorker;
+import dev.flipper.queue.worker.RetryPolicy;
+import dev.flipper.queue.worker.WorkerJob;
+import dev.flipper.queue.worker.WorkerStats;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -16,8 +17,9 @@ import java.util.stream.IntStream;
 
 /**
  * A worker against a running queue server (for example {@code ./flipper demo}): enqueues sentences, counts
- * their words in a {@link QueueWorker}, and shows retries — every third job fails on its first attempt and
- * succeeds when retried. Run with {@code host port} arguments (default 127.0.0.1 9010).
+ * their words in a {@link QueueWorker} on a {@link ThriftJobQueue}, and shows retries — every third job fails
+ * on its first attempt and succeeds when retried. Run with {@code host port} arguments (default 127.0.0.1
+ * 9010). The same worker runs in-process on a {@code QueueService}: see {@link EmbeddedQueueExample}.
  */
 public final class WordCountWorkerExample {
   private WordCountWorkerExample() {}
@@ -52,16 +54,17 @@ public final class WordCountWorkerExample {
 
   /** Enqueues {@code jobs} sentences and returns the word count of each once every job has run. */
   static Map<String, Integer> run(String host, int port, int jobs) throws InterruptedException {
-    try (QueueClient client = QueueClient.builder().server(host, port).source("wordcount-example").build()) {
-      client.createQueue("wordcount");
+    try (ThriftJobQueue queue = ThriftJobQueue.over(QueueClient.builder().server(host, port).build())) {
+      queue.createQueue("wordcount");
       List<NewJob> sentences = IntStream.range(0, jobs)
           .mapToObj(i -> NewJob.of("sentence number " + i + " has " + "some ".repeat(i % 5) + "words")
               .withAttemptsAllowed(3))
           .toList();
-      client.enqueue("wordcount", sentences);
+      queue.enqueue("wordcount", sentences);
 
       WordCountJob job = new WordCountJob();
-      QueueWorker worker = QueueWorker.builder(client, "wordcount", job)
+      QueueWorker worker = QueueWorker.builder(queue, "wordcount", job)
+          .source("wordcount-example")
           .concurrency(4)
           .batchSize(10)
           .pollInterval(Duration.ofMillis(50))

@@ -18,7 +18,7 @@ class ExamplesTest {
   @TempDir Path dataDir;
 
   @Test
-  void embeddedExampleRunsTheDueJobsAndLeavesTheDelayedOnePending() {
+  void embeddedExampleRunsTheDueJobsAndLeavesTheDelayedOnePending() throws Exception {
     Map<?, JobInfo> states = EmbeddedQueueExample.run(dataDir);
 
     assertThat(states.values()).extracting(JobInfo::state)

@@ -38,4 +38,11 @@ class ArchitectureTest {
       .should().dependOnClassesThat()
       .resideInAnyPackage("dev.flipper.queue.memory..", "dev.flipper.queue.monitor..")
       .because("stores and the monitor build on the API, not the other way round");
+
+  @ArchTest
+  static final ArchRule theWorkerNeedsOnlyTheJobQueueApi = classes()
+      .that().resideInAPackage("dev.flipper.queue.worker..")
+      .should().onlyDependOnClassesThat()
+      .resideInAnyPackage("java..", "org.slf4j..", "dev.flipper.queue", "dev.flipper.queue.worker..", "")
+      .because("the worker runs on any JobQueue: the in-process QueueService or ThriftJobQueue of queue-client");
 }

@@ -54,12 +54,16 @@ public final class QueueClient implements AutoCloseable {
   private final String source;
   private final Duration requestTimeout;
   private final Duration dequeueTimeout;
+  /** False for a {@link #withSource} view: the client it came from closes the connections. */
+  private final boolean ownsTransport;
 
-  private QueueClient(Builder builder, Transport transport) {
+  private QueueClient(Transport transport, String source, Duration requestTimeout, Duration dequeueTimeout,
+      boolean ownsTransport) {
     this.transport = transport;
-    this.source = builder.source;
-    this.requestTimeout = builder.requestTimeout;
-    this.dequeueTimeout = builder.dequeueTimeout;
+    this.source = source;
+    this.requestTimeout = requestTimeout;
+    this.dequeueTimeout = dequeueTimeout;
+    this.ownsTransport = ownsTransport;
   }
 
   public static Builder builder() {
@@ -69,6 +73,15 @@ public final class QueueClient implements AutoCloseable {
   /** Who this client is on the wire (RequestContext.source); dequeues claim jobs for it. */
   public String source() {
     return source;
+  }
+
+  /**
+   * This client's connections and settings under another source, for {@link ThriftJobQueue}: the protocol
+   * carries one source per call. Closing the view does nothing; closing this client closes the connections.
+   */
+  QueueClient withSource(String otherSource) {
+    Builder.requireSource(otherSource);
+    return new QueueClient(transport, otherSource, requestTimeout, dequeueTimeout, false);
   }
 
   /** The servers currently in use. */
@@ -196,7 +209,9 @@ public final class QueueClient implements AutoCloseable {
 
   @Override
   public void close() {
-    transport.close();
+    if (ownsTransport) {
+      transport.close();
+    }
   }
 
   private RequestContext context() {
@@ -290,10 +305,8 @@ public final class QueueClient implements AutoCloseable {
         throw new IllegalArgumentException("queue client: give either servers (server(host, port)) or a "
             + "serverSetFile, not " + (servers.isEmpty() ? "neither" : "both"));
       }
-      if (source == null) {
-        source = "flipper-client:" + localHostName();
-      }
-      require(!source.isBlank() && source.length() <= 200, "source must be 1..200 characters, was '" + source + "'");
+      String effectiveSource = source != null ? source : "flipper-client:" + localHostName();
+      requireSource(effectiveSource);
       requirePositive(connectTimeout, "connectTimeout");
       requirePositive(requestTimeout, "requestTimeout");
       requirePositive(dequeueTimeout, "dequeueTimeout");
@@ -305,7 +318,12 @@ public final class QueueClient implements AutoCloseable {
           ? Transport.serverSet(serverSetFile, serverSetReloadInterval, maxConnectionsPerServer, connectTimeout,
               maxFrameBytes, maxAttempts)
           : Transport.fixed(servers, maxConnectionsPerServer, connectTimeout, maxFrameBytes, maxAttempts);
-      return new QueueClient(this, transport);
+      return new QueueClient(transport, effectiveSource, requestTimeout, dequeueTimeout, true);
+    }
+
+    static void requireSource(String source) {
+      require(source != null && !source.isBlank() && source.length() <= 200,
+          "source must be 1..200 characters, was " + (source == null ? "null" : "'" + source + "'"));
     }
 
     private static void requirePositive(Duration value, String name) {

@@ -40,9 +40,9 @@ import java.util.function.Supplier;
  * <p>Where the PinLater protocol cannot say exactly what the Java API can:
  * <ul>
  *   <li>The source of a dequeue or checkpoint travels in the call's RequestContext, and a QueueClient sends a
- *       fixed one, so this class keeps one client per source it has seen (opened with the function given to
- *       the constructor). A source no client can send (blank, over 200 characters) fails as an invalid request
- *       without a call; a null one fails as the in-process queue does.
+ *       fixed one, so this class keeps one client per source it has seen ({@link #over} sends them all over
+ *       one client's connections). A source no client can send (blank, over 200 characters) fails as an
+ *       invalid request without a call; a null one fails as the in-process queue does.
  *   <li>A checkpoint's new body is a Thrift {@code string}, not {@code binary}: only valid UTF-8 survives the
  *       trip, so other bodies are refused as an invalid request instead of being changed on the way.
  *   <li>A dequeue answer is a map, which loses the order: jobs come back sorted by priority (1 first), in no
@@ -73,11 +73,17 @@ public final class ThriftJobQueue implements JobQueue, AutoCloseable {
     bySource.put(client.source(), client);
   }
 
-  /** Calls through one client; dequeues and checkpoints must name its source. */
+  /**
+   * Calls through one client's connections; a dequeue or checkpoint of another source than the client's
+   * goes over the same connections with that source. {@link #close()} closes the client.
+   *
+   * <pre>{@code
+   * ThriftJobQueue jobs = ThriftJobQueue.over(QueueClient.builder().server("queue1", 9010).build());
+   * QueueWorker worker = QueueWorker.builder(jobs, "mail", handler).source("mailer:host7").build().start();
+   * }</pre>
+   */
   public static ThriftJobQueue over(QueueClient client) {
-    return new ThriftJobQueue(client, source -> {
-      throw new IllegalArgumentException("this queue sends as source '" + client.source() + "' only");
-    });
+    return new ThriftJobQueue(client, client::withSource);
   }
 
   @Override

@@ -9,7 +9,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.flipper.queue.CountParams;
 import dev.flipper.queue.JobState;
 import dev.flipper.queue.client.QueueClient;
-import dev.flipper.queue.client.worker.QueueWorker;
+import dev.flipper.queue.client.ThriftJobQueue;
+import dev.flipper.queue.worker.QueueWorker;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -68,7 +69,8 @@ class PythonClientTest {
       assertThat(before.get(ids.get(0))).containsEntry("state", "PENDING").containsEntry("attemptsAllowed", 3)
           .containsEntry("customStatus", "from python").containsEntry("body", "py-job-0");
 
-      try (QueueWorker worker = QueueWorker.builder(client, "py_q", job -> ran.add(job.bodyAsString()))
+      try (QueueWorker worker = QueueWorker.builder(ThriftJobQueue.over(client), "py_q",
+              job -> ran.add(job.bodyAsString()))
           .pollInterval(Duration.ofMillis(20)).ackInterval(Duration.ofMillis(20)).build().start()) {
         await().atMost(Duration.ofSeconds(20))
             .until(() -> client.count(CountParams.of("py_q", JobState.SUCCEEDED)) == 25);

@@ -9,10 +9,11 @@ import dev.flipper.queue.JobInfo;
 import dev.flipper.queue.JobState;
 import dev.flipper.queue.NewJob;
 import dev.flipper.queue.client.QueueClient;
-import dev.flipper.queue.client.worker.JobHandler;
-import dev.flipper.queue.client.worker.QueueWorker;
-import dev.flipper.queue.client.worker.RetryPolicy;
-import dev.flipper.queue.client.worker.WorkerJob;
+import dev.flipper.queue.client.ThriftJobQueue;
+import dev.flipper.queue.worker.JobHandler;
+import dev.flipper.queue.worker.QueueWorker;
+import dev.flipper.queue.worker.RetryPolicy;
+import dev.flipper.queue.worker.WorkerJob;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -25,7 +26,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The worker framework against a real server. */
+/**
+ * The worker over Thrift: {@link QueueWorker} on a {@link ThriftJobQueue} against a real server, so the network
+ * path (piggy-backed acks, failure acks, heartbeats, a connection that breaks) stays tested. The worker's own
+ * logic is tested in-process in queue-core ({@code dev.flipper.queue.worker.QueueWorkerTest}).
+ */
 class QueueWorkerTest {
   private static final String QUEUE = "work_q";
   private final TestServer server = TestServer.start();
@@ -42,7 +47,7 @@ class QueueWorkerTest {
     try (QueueClient client = server.client()) {
       client.createQueue(QUEUE);
       client.enqueue(QUEUE, RateLimitTest.jobs(300));
-      try (QueueWorker worker = QueueWorker.builder(client, QUEUE, job -> {
+      try (QueueWorker worker = QueueWorker.builder(ThriftJobQueue.over(client), QUEUE, job -> {
             if (!seen.add(job.bodyAsString())) {
               duplicates.incrementAndGet();
             }
@@ -66,7 +71,7 @@ class QueueWorkerTest {
             .connectTimeout(Duration.ofMillis(500)).requestTimeout(Duration.ofSeconds(2)).build()) {
       admin.createQueue(QUEUE);
       admin.enqueue(QUEUE, RateLimitTest.jobs(20));
-      try (QueueWorker worker = QueueWorker.builder(client, QUEUE, job -> release.await())
+      try (QueueWorker worker = QueueWorker.builder(ThriftJobQueue.over(client), QUEUE, job -> release.await())
           .concurrency(20).batchSize(20).pollInterval(Duration.ofMillis(50)).ackInterval(Duration.ofMillis(50))
           .build().start()) {
         await().atMost(Duration.ofSeconds(10)).until(() -> worker.stats().running() == 20);
@@ -89,7 +94,8 @@ class QueueWorkerTest {
     try (QueueClient client = server.client()) {
       client.createQueue(QUEUE);
       client.enqueue(QUEUE, RateLimitTest.jobs(4));
-      QueueWorker worker = QueueWorker.builder(client, QUEUE, job -> release.await(10, TimeUnit.SECONDS))
+      QueueWorker worker = QueueWorker.builder(ThriftJobQueue.over(client), QUEUE,
+              job -> release.await(10, TimeUnit.SECONDS))
           .concurrency(4).batchSize(4).pollInterval(Duration.ofMillis(20)).ackInterval(Duration.ofSeconds(30))
           .build().start();
       await().atMost(Duration.ofSeconds(10)).until(() -> worker.stats().running() == 4);
@@ -122,7 +128,8 @@ class QueueWorkerTest {
       client.createQueue(QUEUE);
       JobDescriptor id = client.enqueue(QUEUE, NewJob.of("x").withAttemptsAllowed(3));
       Instant before = Instant.now();
-      try (QueueWorker worker = QueueWorker.builder(client, QUEUE, failing).pollInterval(Duration.ofMillis(20))
+      try (QueueWorker worker = QueueWorker.builder(ThriftJobQueue.over(client), QUEUE, failing)
+          .pollInterval(Duration.ofMillis(20))
           .ackInterval(Duration.ofMillis(20)).build().start()) {
         // attempt 1 fails with no delay, attempt 2 fails and waits 2 h
         await().atMost(Duration.ofSeconds(10)).until(() -> lookup(client, id).attemptsRemaining() == 1);
@@ -140,7 +147,7 @@ class QueueWorkerTest {
     try (QueueClient client = server.client()) {
       client.createQueue(QUEUE);
       JobDescriptor id = client.enqueue(QUEUE, NewJob.of("x").withAttemptsAllowed(1));
-      try (QueueWorker worker = QueueWorker.builder(client, QUEUE, job -> {
+      try (QueueWorker worker = QueueWorker.builder(ThriftJobQueue.over(client), QUEUE, job -> {
             throw new Exception("no luck");
           }).pollInterval(Duration.ofMillis(20)).ackInterval(Duration.ofMillis(20)).build().start()) {
         await().atMost(Duration.ofSeconds(10)).until(() -> lookup(client, id).state() == JobState.FAILED);
@@ -156,7 +163,8 @@ class QueueWorkerTest {
     try (QueueClient client = server.client()) {
       client.createQueue(QUEUE);
       JobDescriptor id = client.enqueue(QUEUE, NewJob.of("slow"));
-      try (QueueWorker worker = QueueWorker.builder(client, QUEUE, job -> release.await(20, TimeUnit.SECONDS))
+      try (QueueWorker worker = QueueWorker.builder(ThriftJobQueue.over(client), QUEUE,
+              job -> release.await(20, TimeUnit.SECONDS))
           .heartbeatInterval(Duration.ofMillis(100)).claimTimeout(Duration.ofSeconds(30))
           .pollInterval(Duration.ofMillis(20)).ackInterval(Duration.ofMillis(20)).build().start()) {
         await().atMost(Duration.ofSeconds(10)).until(() -> lookup(client, id).state() == JobState.IN_PROGRESS);

@@ -44,16 +44,29 @@ class ThriftJobQueueTest {
   }
 
   @Test
-  void aQueueOverOneClientRefusesOtherSourcesWithoutACall() {
+  void aQueueOverOneClientSendsEverySourceOverItsConnections() {
+    try (TestServer server = TestServer.start();
+        ThriftJobQueue queue = ThriftJobQueue.over(server.client())) {
+      queue.createQueue("source_q");
+      JobDescriptor id = queue.enqueue("source_q", List.of(NewJob.of("body"))).get(0);
+
+      assertThat(queue.dequeue(DequeueParams.of("source_q", 1, "someone-else"))).hasSize(1);
+
+      assertThat(queue.lookup(List.of(id), false).get(id).claimDescriptor()).endsWith(":someone-else");
+    }
+  }
+
+  @Test
+  void aSourceTheProtocolCannotCarryIsAnInvalidRequest() {
     try (TestServer server = TestServer.start();
         ThriftJobQueue queue = ThriftJobQueue.over(server.client())) {
       queue.createQueue("source_q");
 
       QueueException e = catchThrowableOfType(QueueException.class,
-          () -> queue.dequeue(DequeueParams.of("source_q", 1, "someone-else")));
+          () -> queue.dequeue(DequeueParams.of("source_q", 1, " ")));
 
       assertThat(e.errorCode()).isEqualTo(ErrorCode.UNKNOWN);
-      assertThat(e.getMessage()).startsWith("invalid request").contains(TestServer.CONTEXT.getSource());
+      assertThat(e.getMessage()).startsWith("invalid request").contains("source must be 1..200 characters");
     }
   }
 

@@ -1,12 +1,16 @@
-package dev.flipper.queue.client.worker;
+package dev.flipper.queue.worker;
 
 import dev.flipper.queue.AckParams;
 import dev.flipper.queue.CheckpointParams;
 import dev.flipper.queue.DequeueParams;
 import dev.flipper.queue.DequeuedJob;
 import dev.flipper.queue.ErrorCode;
-import dev.flipper.queue.client.QueueClient;
-import dev.flipper.queue.client.QueueClientException;
+import dev.flipper.queue.JobQueue;
+import dev.flipper.queue.QueueException;
+import dev.flipper.queue.QueueService;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
@@ -28,30 +33,44 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs the jobs of one queue with a {@link JobHandler}: up to {@code concurrency} at a time, claimed in
- * batches, acked in batches. Success acks ride on the next dequeue call; failure acks (with the retry delay
- * of the handler's {@link RetryPolicy}) are sent by a separate call, so a refused dequeue can never leave
- * their fate unknown. An ack that cannot be delivered is kept and retried until it is delivered or the job's
- * claim has surely expired (then the server retries the job itself). Jobs running longer than the heartbeat
- * interval are checkpointed so their claim does not time out.
+ * batches, acked in batches. Works on any {@link JobQueue}: the in-process {@link QueueService} of an
+ * application that embeds the queue, or {@code ThriftJobQueue} (queue-client) for a remote server.
+ *
+ * <p>Success acks ride on the next dequeue call; failure acks (with the retry delay of the handler's
+ * {@link RetryPolicy}) are sent by a separate call, so a refused dequeue can never leave their fate unknown.
+ * An ack that cannot be delivered is kept and retried until it is delivered or the job's claim has surely
+ * expired (then the queue retries the job itself). Jobs running longer than the heartbeat interval are
+ * checkpointed so their claim does not time out.
  *
  * <pre>{@code
- * QueueWorker worker = QueueWorker.builder(client, "mail", job -> send(job.bodyAsString()))
+ * QueueWorker worker = QueueWorker.builder(jobQueue, "mail", job -> send(job.bodyAsString()))
  *     .concurrency(20).build().start();
  * ...
  * worker.close(); // stops dequeuing, finishes and acks the running jobs
  * }</pre>
  *
- * <p>Thread-safe.
+ * <p>Time: the {@link Builder#clock(Clock) clock} decides when a claim has expired and when a heartbeat is
+ * due, so a test can move it; the worker's own waits (poll and ack intervals, the shutdown time-out) are real
+ * time. Thread-safe.
  */
 public final class QueueWorker implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(QueueWorker.class);
   private static final int MAX_ACKS_PER_CALL = 1000;
 
-  private final QueueClient client;
+  private final JobQueue jobQueue;
   private final String queue;
+  private final String source;
   private final JobHandler handler;
   private final RetryPolicy retryPolicy;
-  private final Builder config;
+  private final int concurrency;
+  private final int batchSize;
+  private final Duration pollInterval;
+  private final Duration ackInterval;
+  private final Duration heartbeatInterval;
+  private final Duration claimTimeout;
+  private final Duration shutdownTimeout;
+  private final Clock clock;
+
   private final Semaphore slots;
   private final PendingAcks acks;
   private final Set<RunningJob> running = ConcurrentHashMap.newKeySet();
@@ -72,36 +91,63 @@ public final class QueueWorker implements AutoCloseable {
   private final LongAdder heartbeats = new LongAdder();
   private final LongAdder heartbeatErrors = new LongAdder();
 
-  private QueueWorker(Builder builder) {
-    this.client = builder.client;
+  /** Takes every setting from the (validated) builder; the worker never looks at the builder again. */
+  private QueueWorker(Builder builder, String source, RetryPolicy retryPolicy) {
+    this.jobQueue = builder.jobQueue;
     this.queue = builder.queue;
+    this.source = source;
     this.handler = builder.handler;
-    this.retryPolicy = Objects.requireNonNull(handler.retryPolicy(), "the handler's retryPolicy()");
-    this.config = builder;
-    this.slots = new Semaphore(builder.concurrency);
-    this.acks = new PendingAcks(queue, System::nanoTime);
+    this.retryPolicy = retryPolicy;
+    this.concurrency = builder.concurrency;
+    this.batchSize = builder.batchSize;
+    this.pollInterval = builder.pollInterval;
+    this.ackInterval = builder.ackInterval;
+    this.heartbeatInterval = builder.heartbeatInterval;
+    this.claimTimeout = builder.claimTimeout;
+    this.shutdownTimeout = builder.shutdownTimeout;
+    this.clock = builder.clock;
+    this.slots = new Semaphore(concurrency);
+    this.acks = new PendingAcks(queue, clock::millis);
     String prefix = "flipper-worker-" + queue;
-    this.jobThreads = Executors.newFixedThreadPool(builder.concurrency, named(prefix + "-job"));
+    this.jobThreads = Executors.newFixedThreadPool(concurrency, named(prefix + "-job"));
     this.timer = Executors.newSingleThreadScheduledExecutor(named(prefix + "-timer"));
     this.dispatcher = named(prefix + "-dequeue").newThread(this::dequeueLoop);
   }
 
-  public static Builder builder(QueueClient client, String queue, JobHandler handler) {
-    return new Builder(client, queue, handler);
+  /**
+   * Settings of a worker that runs the jobs of {@code queue} with {@code handler}.
+   *
+   * @param jobQueue where the jobs are: a {@link QueueService} in this process, or {@code ThriftJobQueue}
+   *     (queue-client) for a queue server
+   * @param queue the queue's name
+   * @param handler runs one job; called from several threads at once
+   */
+  public static Builder builder(JobQueue jobQueue, String queue, JobHandler handler) {
+    return new Builder(jobQueue, queue, handler);
   }
 
+  /** Starts claiming and running jobs; once. Returns this worker. */
   public QueueWorker start() {
     if (!started.compareAndSet(false, true)) {
       throw new IllegalStateException("worker of queue " + queue + " was already started");
     }
-    long ackEvery = config.ackInterval.toMillis();
-    timer.scheduleWithFixedDelay(this::sendAcksQuietly, ackEvery, ackEvery, TimeUnit.MILLISECONDS);
-    long beatEvery = Math.max(1, config.heartbeatInterval.toMillis() / 2);
-    timer.scheduleWithFixedDelay(this::heartbeat, beatEvery, beatEvery, TimeUnit.MILLISECONDS);
+    long tick = ackInterval.toMillis();
+    timer.scheduleWithFixedDelay(this::maintain, tick, tick, TimeUnit.MILLISECONDS);
     dispatcher.start();
-    log.info("worker of queue {} started: concurrency={}, batchSize={}, source={}", queue, config.concurrency,
-        config.batchSize, client.source());
+    log.info("worker of queue {} started: source={}, concurrency={}, batchSize={}, pollInterval={}, "
+            + "heartbeatInterval={}, claimTimeout={}, on {}", queue, source, concurrency, batchSize, pollInterval,
+        heartbeatInterval, claimTimeout, jobQueue);
     return this;
+  }
+
+  /** The queue whose jobs this worker runs. */
+  public String queue() {
+    return queue;
+  }
+
+  /** Who claims the jobs (the dequeue's source), for example {@code "mailer:host7"}. */
+  public String source() {
+    return source;
   }
 
   public WorkerStats stats() {
@@ -112,15 +158,15 @@ public final class QueueWorker implements AutoCloseable {
 
   /**
    * Stops claiming jobs, waits for the running ones to finish and delivers their acks, for up to the
-   * shutdown time-out in all; jobs still running then are interrupted and left to the server's claim
-   * time-out.
+   * shutdown time-out (real time) in all; jobs still running then are interrupted and left to the queue's
+   * claim time-out. Idempotent.
    */
   @Override
   public void close() {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    long deadline = System.nanoTime() + config.shutdownTimeout.toNanos();
+    long deadline = System.nanoTime() + shutdownTimeout.toNanos();
     stopping.countDown();
     dispatcher.interrupt();
     joinQuietly(dispatcher, deadline);
@@ -128,7 +174,7 @@ public final class QueueWorker implements AutoCloseable {
     try {
       if (!jobThreads.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
         log.warn("worker of queue {}: {} job(s) still running after the shutdown time-out {}; interrupting them",
-            queue, running.size(), config.shutdownTimeout);
+            queue, running.size(), shutdownTimeout);
         jobThreads.shutdownNow();
       }
     } catch (InterruptedException e) {
@@ -142,10 +188,15 @@ public final class QueueWorker implements AutoCloseable {
       }
     }
     if (!acks.isEmpty()) {
-      log.warn("worker of queue {} closed with {} undelivered ack(s); the server retries those jobs after their "
+      log.warn("worker of queue {} closed with {} undelivered ack(s); the queue retries those jobs after their "
           + "claim time-out", queue, acks.size());
     }
     log.info("worker of queue {} closed: {}", queue, stats());
+  }
+
+  @Override
+  public String toString() {
+    return "QueueWorker(" + queue + ", source " + source + ")";
   }
 
   private void dequeueLoop() {
@@ -153,7 +204,7 @@ public final class QueueWorker implements AutoCloseable {
       int claimable;
       try {
         slots.acquire();
-        claimable = 1 + drainSlots(config.batchSize - 1);
+        claimable = 1 + drainSlots(batchSize - 1);
       } catch (InterruptedException e) {
         break;
       }
@@ -162,36 +213,37 @@ public final class QueueWorker implements AutoCloseable {
         break;
       }
       List<PendingAcks.Ack> piggyBacked = acks.take(MAX_ACKS_PER_CALL, true);
-      DequeueParams params = DequeueParams.of(queue, claimable, client.source());
+      DequeueParams params = DequeueParams.of(queue, claimable, source);
       if (!piggyBacked.isEmpty()) {
         params = params.withAck(acks.toParams(piggyBacked));
       }
       List<DequeuedJob> jobs;
-      long claimedAt = System.nanoTime();
+      // Read before the call: the claim is made during it, so deadlines counted from here err on the safe side.
+      long claimedAtMillis = clock.millis();
       dequeueCalls.increment();
       try {
-        jobs = client.dequeue(params);
+        jobs = jobQueue.dequeue(params);
       } catch (RuntimeException e) {
         dequeueErrors.increment();
         acks.requeue(piggyBacked); // re-sending a success ack is harmless
         slots.release(claimable);
         logDequeueFailure(e);
-        pause(config.pollInterval);
+        pause(pollInterval);
         continue;
       }
       acksDelivered.add(piggyBacked.size());
       jobsDequeued.add(jobs.size());
       slots.release(claimable - jobs.size());
       for (DequeuedJob job : jobs) {
-        RunningJob runningJob = new RunningJob(new WorkerJob(job), claimedAt);
+        RunningJob runningJob = new RunningJob(new WorkerJob(job), claimedAtMillis);
         try {
           jobThreads.execute(() -> run(runningJob));
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-          slots.release(); // closing: the claim times out and the server hands the job out again
+        } catch (RejectedExecutionException e) {
+          slots.release(); // closing: the claim times out and the queue hands the job out again
         }
       }
       if (jobs.isEmpty()) {
-        pause(config.pollInterval);
+        pause(pollInterval);
       }
     }
   }
@@ -209,13 +261,13 @@ public final class QueueWorker implements AutoCloseable {
     try {
       handler.handle(job.job);
       jobsSucceeded.increment();
-      acks.add(new PendingAcks.Ack(AckParams.Item.of(job.job.descriptor()), true, job.ackDeadline()));
+      acks.add(new PendingAcks.Ack(AckParams.Item.of(job.job.descriptor()), true, job.ackDeadlineMillis()));
     } catch (Exception | Error e) {
       jobsFailed.increment();
       Duration delay = job.job.isLastAttempt() ? Duration.ZERO : retryDelay(job.job);
       log.info("job {} failed: {}{}", job.job, e, job.job.isLastAttempt() ? " (last attempt)" : ", retry in " + delay);
       AckParams.Item item = new AckParams.Item(job.job.descriptor(), failureStatus(job.job, e), delay);
-      acks.add(new PendingAcks.Ack(item, false, job.ackDeadline()));
+      acks.add(new PendingAcks.Ack(item, false, job.ackDeadlineMillis()));
     } finally {
       running.remove(job);
       slots.release();
@@ -241,11 +293,13 @@ public final class QueueWorker implements AutoCloseable {
     }
   }
 
-  private void sendAcksQuietly() {
+  /** The timer's task, every ack interval: deliver the acks no dequeue carried, then the due heartbeats. */
+  private void maintain() {
     try {
       sendAcks();
+      heartbeat();
     } catch (RuntimeException e) {
-      log.warn("sending acks of queue {} failed unexpectedly", queue, e);
+      log.warn("acks or heartbeats of queue {} failed unexpectedly", queue, e);
     }
   }
 
@@ -254,7 +308,7 @@ public final class QueueWorker implements AutoCloseable {
     List<PendingAcks.Ack> batch;
     while (!(batch = acks.take(MAX_ACKS_PER_CALL, false)).isEmpty()) {
       try {
-        client.ack(acks.toParams(batch));
+        jobQueue.ack(acks.toParams(batch));
         acksDelivered.add(batch.size());
       } catch (RuntimeException e) {
         acks.requeue(batch);
@@ -266,13 +320,13 @@ public final class QueueWorker implements AutoCloseable {
     return true;
   }
 
-  /** Checkpoints the jobs that have run for half a heartbeat interval since their claim was last refreshed. */
+  /** Checkpoints the jobs whose claim was last refreshed a heartbeat interval ago or more. */
   private void heartbeat() {
-    long now = System.nanoTime();
+    long now = clock.millis();
     List<RunningJob> due = new ArrayList<>();
     List<CheckpointParams> checkpoints = new ArrayList<>();
     for (RunningJob job : running) {
-      if (now - job.refreshedAtNanos >= config.heartbeatInterval.toNanos() / 2) {
+      if (now - job.refreshedAtMillis >= heartbeatInterval.toMillis()) {
         due.add(job);
         checkpoints.add(CheckpointParams.heartbeat(job.job.descriptor()));
       }
@@ -281,22 +335,22 @@ public final class QueueWorker implements AutoCloseable {
       return;
     }
     try {
-      client.checkpoint(queue, checkpoints);
+      jobQueue.checkpoint(queue, source, checkpoints);
       heartbeats.add(due.size());
       for (RunningJob job : due) {
-        job.refreshedAtNanos = now;
+        job.refreshedAtMillis = now;
       }
     } catch (RuntimeException e) {
       heartbeatErrors.increment();
-      log.warn("heartbeat of {} running job(s) of queue {} failed: {}", due.size(), queue, e.toString());
+      log.warn("heartbeat of {} running job(s) of queue {} failed, will retry: {}", due.size(), queue, e.toString());
     }
   }
 
   private void logDequeueFailure(RuntimeException e) {
-    if (e instanceof QueueClientException q && q.errorCode() == ErrorCode.DEQUEUE_RATE_LIMITED) {
+    if (e instanceof QueueException q && q.errorCode() == ErrorCode.DEQUEUE_RATE_LIMITED) {
       log.debug("dequeue of queue {} rate limited", queue);
     } else {
-      log.warn("dequeue of queue {} failed, retrying in {}: {}", queue, config.pollInterval, e.toString());
+      log.warn("dequeue of queue {} failed, retrying in {}: {}", queue, pollInterval, e.toString());
     }
   }
 
@@ -333,27 +387,28 @@ public final class QueueWorker implements AutoCloseable {
     };
   }
 
-  /** A job being run and when its claim was last refreshed (claimed or heartbeat). */
+  /** A job being run and when its claim was last refreshed (claimed or heartbeat), by the worker's clock. */
   private final class RunningJob {
     final WorkerJob job;
-    volatile long refreshedAtNanos;
+    volatile long refreshedAtMillis;
 
-    RunningJob(WorkerJob job, long claimedAtNanos) {
+    RunningJob(WorkerJob job, long claimedAtMillis) {
       this.job = job;
-      this.refreshedAtNanos = claimedAtNanos;
+      this.refreshedAtMillis = claimedAtMillis;
     }
 
-    /** After this the server has surely timed the claim out; the margin covers the call's own duration. */
-    long ackDeadline() {
-      return refreshedAtNanos + config.claimTimeout.toNanos() - config.claimTimeout.toNanos() / 10;
+    /** After this the queue has surely timed the claim out; the margin covers the call's own duration. */
+    long ackDeadlineMillis() {
+      return refreshedAtMillis + claimTimeout.toMillis() - claimTimeout.toMillis() / 10;
     }
   }
 
   /** Settings of a {@link QueueWorker}; {@link #build()} validates them. Not thread-safe. */
   public static final class Builder {
-    private final QueueClient client;
+    private final JobQueue jobQueue;
     private final String queue;
     private final JobHandler handler;
+    private String source;
     private int concurrency = 10;
     private int batchSize = 10;
     private Duration pollInterval = Duration.ofSeconds(1);
@@ -361,11 +416,21 @@ public final class QueueWorker implements AutoCloseable {
     private Duration heartbeatInterval = Duration.ofSeconds(60);
     private Duration claimTimeout = Duration.ofSeconds(180);
     private Duration shutdownTimeout = Duration.ofSeconds(30);
+    private Clock clock = Clock.systemUTC();
 
-    private Builder(QueueClient client, String queue, JobHandler handler) {
-      this.client = Objects.requireNonNull(client, "client");
+    private Builder(JobQueue jobQueue, String queue, JobHandler handler) {
+      this.jobQueue = Objects.requireNonNull(jobQueue, "jobQueue");
       this.queue = Objects.requireNonNull(queue, "queue");
       this.handler = Objects.requireNonNull(handler, "handler");
+    }
+
+    /**
+     * Who claims the jobs, for example {@code "mailer:host7"}: stored in each job's claim descriptor, and
+     * heartbeats count only from the source that claimed. Default {@code flipper-worker:<host name>}.
+     */
+    public Builder source(String name) {
+      this.source = name;
+      return this;
     }
 
     /** Jobs run at the same time. Default 10, as PinLater's example worker. */
@@ -386,14 +451,17 @@ public final class QueueWorker implements AutoCloseable {
       return this;
     }
 
-    /** How often acks not yet carried by a dequeue are sent on their own. Default 200 ms. */
+    /**
+     * How often acks not yet carried by a dequeue are sent on their own, and how often running jobs are
+     * checked for a due heartbeat. Default 200 ms.
+     */
     public Builder ackInterval(Duration interval) {
       this.ackInterval = interval;
       return this;
     }
 
     /**
-     * A running job's claim is refreshed (checkpointed) about this often; keep it well below the server's
+     * A running job's claim is refreshed (checkpointed) about this often; keep it well below the queue's
      * claim time-out. Default 60 s.
      */
     public Builder heartbeatInterval(Duration interval) {
@@ -401,20 +469,35 @@ public final class QueueWorker implements AutoCloseable {
       return this;
     }
 
-    /** The server's claim time-out (PinLater: 180 s); acks are retried for at most that long. Default 180 s. */
+    /**
+     * The queue's claim time-out (PinLater and {@code queue.claimTimeout}: 180 s); an undelivered ack is
+     * retried until 90% of it has passed since the claim was last refreshed. Default 180 s.
+     */
     public Builder claimTimeout(Duration timeout) {
       this.claimTimeout = timeout;
       return this;
     }
 
-    /** How long {@link QueueWorker#close()} waits for running jobs and their acks. Default 30 s. */
+    /** How long {@link QueueWorker#close()} waits for running jobs and their acks (real time). Default 30 s. */
     public Builder shutdownTimeout(Duration timeout) {
       this.shutdownTimeout = timeout;
       return this;
     }
 
+    /**
+     * The clock that dates claims and heartbeats; give the same clock as the {@link QueueService} when both
+     * run in one process under test. Default: the system clock (UTC).
+     */
+    public Builder clock(Clock newClock) {
+      this.clock = newClock;
+      return this;
+    }
+
     public QueueWorker build() {
       require(!queue.isBlank(), "queue must not be blank");
+      String effectiveSource = source != null ? source : "flipper-worker:" + localHostName();
+      require(!effectiveSource.isBlank() && effectiveSource.length() <= QueueService.MAX_SOURCE_LENGTH,
+          "source must be 1.." + QueueService.MAX_SOURCE_LENGTH + " characters, was '" + effectiveSource + "'");
       require(concurrency >= 1 && concurrency <= 10_000, "concurrency must be 1..10000, was " + concurrency);
       require(batchSize >= 1 && batchSize <= 10_000, "batchSize must be 1..10000, was " + batchSize);
       positive(pollInterval, "pollInterval");
@@ -423,17 +506,31 @@ public final class QueueWorker implements AutoCloseable {
       positive(claimTimeout, "claimTimeout");
       require(heartbeatInterval.compareTo(claimTimeout) < 0,
           "heartbeatInterval (" + heartbeatInterval + ") must be shorter than claimTimeout (" + claimTimeout + ")");
+      require(ackInterval.compareTo(heartbeatInterval) <= 0, "ackInterval (" + ackInterval + ") must not exceed "
+          + "heartbeatInterval (" + heartbeatInterval + "): running jobs are checked for a due heartbeat every ack "
+          + "interval");
       require(shutdownTimeout != null && !shutdownTimeout.isNegative(), "shutdownTimeout must be >= 0");
-      return new QueueWorker(this);
+      require(clock != null, "clock must not be null");
+      RetryPolicy retryPolicy = handler.retryPolicy();
+      require(retryPolicy != null, "the handler's retryPolicy() returned null");
+      return new QueueWorker(this, effectiveSource, retryPolicy);
     }
 
-    private static void positive(Duration value, String name) {
+    private void positive(Duration value, String name) {
       require(value != null && !value.isNegative() && !value.isZero(), name + " must be > 0, was " + value);
     }
 
-    private static void require(boolean ok, String message) {
+    private void require(boolean ok, String message) {
       if (!ok) {
-        throw new IllegalArgumentException("queue worker: " + message);
+        throw new IllegalArgumentException("worker of queue '" + queue + "': " + message);
+      }
+    }
+
+    private static String localHostName() {
+      try {
+        return InetAddress.getLocalHost().getHostName();
+      } catch (UnknownHostException e) {
+        return "unknown-host";
       }
     }
   }

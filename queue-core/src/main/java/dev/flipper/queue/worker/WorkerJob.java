@@ -1,4 +1,4 @@
-package dev.flipper.queue.client.worker;
+package dev.flipper.queue.worker;
 
 import dev.flipper.queue.DequeuedJob;
 import dev.flipper.queue.JobDescriptor;

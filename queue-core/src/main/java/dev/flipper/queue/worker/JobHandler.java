@@ -1,4 +1,4 @@
-package dev.flipper.queue.client.worker;
+package dev.flipper.queue.worker;
 
 /**
  * The code that runs a queue's jobs. Returning normally acks the job as succeeded; throwing acks it as

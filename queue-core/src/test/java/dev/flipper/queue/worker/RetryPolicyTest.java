@@ -1,4 +1,4 @@
-package dev.flipper.queue.client.worker;
+package dev.flipper.queue.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

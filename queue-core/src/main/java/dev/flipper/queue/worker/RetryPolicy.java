@@ -1,4 +1,4 @@
-package dev.flipper.queue.client.worker;
+package dev.flipper.queue.worker;
 
 import java.time.Duration;
 import java.util.Objects;

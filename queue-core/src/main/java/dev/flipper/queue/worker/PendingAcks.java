@@ -1,4 +1,4 @@
-package dev.flipper.queue.client.worker;
+package dev.flipper.queue.worker;
 
 import dev.flipper.queue.AckParams;
 import java.util.ArrayList;
@@ -10,24 +10,24 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Acks waiting to be delivered. Each keeps its deadline: the moment the job's claim has surely expired on
- * the server, after which the server has already retried or failed the job and the ack must not be sent
+ * Acks waiting to be delivered. Each keeps its deadline: the moment the job's claim has surely expired in
+ * the queue, after which the queue has already retried or failed the job and the ack must not be sent
  * (acks are not checked against claims, so a late one could close someone else's attempt). Thread-safe.
  */
 final class PendingAcks {
   private static final Logger log = LoggerFactory.getLogger(PendingAcks.class);
 
-  /** One ack and when it stops being safe to send. */
-  record Ack(AckParams.Item item, boolean succeeded, long deadlineNanos) {}
+  /** One ack and when it stops being safe to send, in epoch milliseconds of the worker's clock. */
+  record Ack(AckParams.Item item, boolean succeeded, long deadlineMillis) {}
 
   private final String queue;
-  private final LongSupplier nanoTime;
+  private final LongSupplier clockMillis;
   private final ConcurrentLinkedQueue<Ack> acks = new ConcurrentLinkedQueue<>();
   final LongAdder expired = new LongAdder();
 
-  PendingAcks(String queue, LongSupplier nanoTime) {
+  PendingAcks(String queue, LongSupplier clockMillis) {
     this.queue = queue;
-    this.nanoTime = nanoTime;
+    this.clockMillis = clockMillis;
   }
 
   void add(Ack ack) {
@@ -51,12 +51,12 @@ final class PendingAcks {
   List<Ack> take(int max, boolean succeededOnly) {
     List<Ack> batch = new ArrayList<>();
     List<Ack> skipped = new ArrayList<>();
-    long now = nanoTime.getAsLong();
+    long now = clockMillis.getAsLong();
     Ack ack;
     while (batch.size() < max && (ack = acks.poll()) != null) {
-      if (now - ack.deadlineNanos() > 0) {
+      if (now > ack.deadlineMillis()) {
         expired.increment();
-        log.warn("giving up the {} ack of job {} on queue {}: its claim has expired, so the server retries "
+        log.warn("giving up the {} ack of job {} on queue {}: its claim has expired, so the queue retries "
             + "or fails the job itself", ack.succeeded() ? "success" : "failure", ack.item().job(), queue);
       } else if (succeededOnly && !ack.succeeded()) {
         skipped.add(ack);
