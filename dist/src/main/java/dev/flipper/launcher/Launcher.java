@@ -42,7 +42,7 @@ import picocli.CommandLine.Spec;
     },
     subcommands = {
       DemoCommand.class, ConfigCheckCommand.class, HashPasswordCommand.class, QueueTool.class, TokenTool.class,
-      BenchCommand.class
+      BenchCommand.class, WorkflowCommand.class
     })
 public final class Launcher implements Callable<Integer> {
   static final int EXIT_USAGE = 2;

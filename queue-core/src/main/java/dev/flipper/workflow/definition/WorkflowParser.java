@@ -63,22 +63,23 @@ public final class WorkflowParser {
 
   /** Reads {@code file}, adding its problems to {@code problems}; empty if there were any. */
   public static Optional<WorkflowDefinition> read(Path file, Problems problems) {
-    String label = file.toString();
-    String text;
+    return readText(file, problems).flatMap(text -> parse(file.toString(), text, problems));
+  }
+
+  /** The file's text, or empty after adding why it cannot be read. */
+  static Optional<String> readText(Path file, Problems problems) {
+    Where where = new Where(file.toString(), 0);
     try {
-      text = Files.readString(file, StandardCharsets.UTF_8);
+      return Optional.of(Files.readString(file, StandardCharsets.UTF_8));
     } catch (NoSuchFileException e) {
-      problems.add(new Where(label, 0), "cannot read the workflow file: no such file");
-      return Optional.empty();
+      problems.add(where, "cannot read the workflow file: no such file");
     } catch (CharacterCodingException e) {
-      problems.add(new Where(label, 0), "cannot read the workflow file: it is not UTF-8 text");
-      return Optional.empty();
+      problems.add(where, "cannot read the workflow file: it is not UTF-8 text");
     } catch (IOException e) {
       String why = Files.isDirectory(file) ? "it is a directory" : String.valueOf(e.getMessage());
-      problems.add(new Where(label, 0), "cannot read the workflow file: " + why);
-      return Optional.empty();
+      problems.add(where, "cannot read the workflow file: " + why);
     }
-    return parse(label, text, problems);
+    return Optional.empty();
   }
 
   /**
@@ -95,6 +96,13 @@ public final class WorkflowParser {
 
   /** Reads YAML {@code text}, adding its problems to {@code problems}; empty if there were any. */
   public static Optional<WorkflowDefinition> parse(String source, String text, Problems problems) {
+    return parseLocated(source, text, problems).map(Parsed::definition);
+  }
+
+  /** A definition and where its name was written. */
+  record Parsed(WorkflowDefinition definition, Where nameAt) {}
+
+  static Optional<Parsed> parseLocated(String source, String text, Problems problems) {
     Problems own = new Problems();
     Optional<RawNode> root = YamlTreeReader.read(source, true, "", text, own);
     Optional<WorkflowDefinition.Builder> builder = Optional.empty();
@@ -110,7 +118,9 @@ public final class WorkflowParser {
     }
     builder.ifPresent(b -> WorkflowValidator.check(b, own));
     own.lines().forEach(line -> problems.add(Where.NOWHERE, line));
-    return own.isEmpty() ? builder.map(WorkflowDefinition.Builder::construct) : Optional.empty();
+    return own.isEmpty()
+        ? builder.map(b -> new Parsed(b.construct(), b.located.at("workflow")))
+        : Optional.empty();
   }
 
   /** Converts one file's tree into builders, recording locations; not thread-safe. */

@@ -1,0 +1,68 @@
+package dev.flipper.launcher;
+
+import dev.flipper.workflow.definition.WorkflowDefinition;
+import dev.flipper.workflow.definition.WorkflowFileSet;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code flipper workflow ...}: workflow definitions. {@code validate} checks files without a master; the
+ * commands that talk to the master (apply, start, status, logs) come with the workflow engine.
+ */
+@Command(
+    name = "workflow",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = "Workflow definitions (see docs/workflows.md).",
+    subcommands = WorkflowCommand.Validate.class)
+final class WorkflowCommand implements Callable<Integer> {
+  @Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    return Launcher.usageError(spec.commandLine().getErr(), "missing subcommand (validate)");
+  }
+
+  /** {@code flipper workflow validate FILE|DIR...}: exit 0 if every file is valid, 1 if not, 2 on usage errors. */
+  @Command(
+      name = "validate",
+      mixinStandardHelpOptions = true,
+      versionProvider = VersionProvider.class,
+      description = {
+        "Checks workflow files without a master: a directory means its *.yaml and *.yml files.",
+        "Exit code 0 if every file is valid; 1 and every problem on stderr (file:line: message) if not."
+      },
+      footer = {"", "Example:", "  flipper workflow validate examples/workflows"})
+  static final class Validate implements Callable<Integer> {
+    @Parameters(paramLabel = "FILE|DIR", arity = "1..*", description = "Workflow files or directories of them.")
+    List<Path> paths = new ArrayList<>();
+
+    @Spec CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      PrintWriter out = spec.commandLine().getOut();
+      PrintWriter err = spec.commandLine().getErr();
+      WorkflowFileSet.Result result = WorkflowFileSet.read(paths);
+      result.problems().forEach(err::println);
+      for (WorkflowDefinition definition : result.definitions()) {
+        int jobs = definition.jobs().size();
+        out.println("ok: workflow '" + definition.name() + "' (" + jobs + (jobs == 1 ? " job)" : " jobs)"));
+      }
+      if (!result.isValid()) {
+        err.println(result.problems().size() + (result.problems().size() == 1 ? " problem" : " problems")
+            + " in " + result.files().size() + (result.files().size() == 1 ? " file" : " files"));
+        return 1;
+      }
+      out.println(result.files().size() + (result.files().size() == 1 ? " file" : " files") + " valid");
+      return 0;
+    }
+  }
+}
