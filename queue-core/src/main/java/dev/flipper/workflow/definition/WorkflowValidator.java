@@ -123,6 +123,9 @@ final class WorkflowValidator {
     if (job.maxAttempts != null && job.maxAttempts < 1) {
       problems.add(at.at("maxAttempts"), "'" + path + ".maxAttempts' must be at least 1, got " + job.maxAttempts);
     }
+    wholeMillis(path + ".retryDelay", job.retryDelay, at.at("retryDelay"), problems);
+    wholeMillis(path + ".warnTimeout", job.warnTimeout, at.at("warnTimeout"), problems);
+    wholeMillis(path + ".abortTimeout", job.abortTimeout, at.at("abortTimeout"), problems);
     if (job.retryDelay != null && job.retryDelay.isNegative()) {
       problems.add(at.at("retryDelay"), "'" + path + ".retryDelay' must not be negative, got " + show(job.retryDelay));
     }
@@ -148,6 +151,7 @@ final class WorkflowValidator {
       problems.add(at.at(Located.SELF),
           "'schedule' needs 'every' (e.g. every: 1h) or 'cron' (e.g. cron: \"0 3 * * *\")");
     }
+    wholeMillis("schedule.every", s.every, at.at("every"), problems);
     if (s.every != null && !isPositive(s.every)) {
       problems.add(at.at("every"), "'schedule.every' must be more than 0s, got " + show(s.every));
     }
@@ -201,6 +205,13 @@ final class WorkflowValidator {
   private static void positive(String path, Duration value, Where where, Problems problems) {
     if (value != null && !isPositive(value)) {
       problems.add(where, "'" + path + "' must be more than 0s, got " + show(value));
+    }
+  }
+
+  /** Durations are stored and written in milliseconds; a finer one would not read back equal. */
+  private static void wholeMillis(String path, Duration value, Where where, Problems problems) {
+    if (value != null && value.getNano() % 1_000_000 != 0) {
+      problems.add(where, "'" + path + "' must be a whole number of milliseconds, got " + value);
     }
   }
 

@@ -99,6 +99,15 @@ class WorkflowBuilderTest {
   }
 
   @Test
+  void durationsFinerThanAMillisecondAreRejected() {
+    assertThatThrownBy(() -> etl().schedule(Schedule.every(Duration.ofNanos(1_500_000)))
+            .job(job("a").retryDelay(Duration.ofNanos(1))).build())
+        .isInstanceOfSatisfying(InvalidWorkflowException.class, e -> assertThat(e.problems()).containsExactly(
+            "'schedule.every' must be a whole number of milliseconds, got PT0.0015S",
+            "'jobs.a.retryDelay' must be a whole number of milliseconds, got PT0.000000001S"));
+  }
+
+  @Test
   void aJobOrScheduleBuiltAloneIsCheckedOnItsOwn() {
     assertThatThrownBy(() -> JobDefinition.builder("a b").maxAttempts(0).build())
         .isInstanceOfSatisfying(InvalidWorkflowException.class, e -> assertThat(e.problems()).containsExactly(
