@@ -13,8 +13,8 @@ public final class Suggestions {
 
   /**
    * The message for an unknown key {@code leaf} under {@code parent} ("" at the top level, where keys are
-   * sections, as in the daemons' configuration). {@code siblings} are the valid names there; {@code allKeys} the full paths searched when the
-   * key looks like it belongs to another section.
+   * sections, as in the daemons' configuration). {@code siblings} are the valid names there; {@code allKeys}
+   * the full paths searched when the key looks like it belongs to another section.
    */
   public static String unknownKey(String parent, String leaf, List<String> siblings, Collection<String> allKeys) {
     String path = parent.isEmpty() ? leaf : parent + "." + leaf;
