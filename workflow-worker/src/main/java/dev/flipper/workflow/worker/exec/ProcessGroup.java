@@ -1,5 +1,6 @@
 package dev.flipper.workflow.worker.exec;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,7 +66,8 @@ final class ProcessGroup {
     ProcessBuilder pb = new ProcessBuilder(argv).directory(workingDirectory.toFile());
     pb.environment().clear();
     pb.environment().putAll(environment);
-    pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+    // A job must not read the worker's stdin (nor wait for input that never comes).
+    pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
     return new ProcessGroup(pb.start(), SETSID != null);
   }
 

@@ -58,7 +58,8 @@ public final class ShellExecution {
 
   /**
    * Aborts the execution: kills the job's process group if it runs, or prevents it from starting. Only the first
-   * abort counts; later calls do nothing. Returns at once; {@link #run()} returns when the processes are gone.
+   * abort counts; later calls do nothing. Returns once the signal is sent (a few milliseconds: it runs
+   * {@code kill}); {@link #run()} returns when the processes are gone.
    */
   public void abort(String reason) {
     abort(reason, false);
