@@ -52,7 +52,8 @@ public final class LogFiles {
 
     @Override
     public String toString() {
-      return "Chunk[" + data.length + " bytes, offset=" + offset + ", nextOffset=" + nextOffset + ", size=" + size + "]";
+      return "Chunk[" + data.length + " bytes, offset=" + offset + ", nextOffset=" + nextOffset + ", size=" + size
+          + "]";
     }
   }
 

@@ -15,8 +15,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -230,6 +232,28 @@ class ShellExecutionTest {
   }
 
   @Test
+  void anAbortRacingTheStartNeverLeavesAProcessBehind() throws Exception {
+    for (int i = 0; i < 20; i++) {
+      String pid = "pid" + i;
+      ShellExecution execution = executor.prepare(job("race" + i, "sleep 300 & echo $! > " + pid + "; wait").build(),
+          ExecutionListener.NONE);
+      CompletableFuture<ExecutionResult> result = start(execution);
+      // Not a wait for a result: a varying head start so the abort lands before, during and after the spawn.
+      LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(TimeUnit.MILLISECONDS.toNanos(20)));
+
+      execution.abort("race " + i);
+
+      ExecutionResult r = result.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+      assertThat(r.aborted()).isTrue();
+      assertThat(r.exitCode()).isNotZero();
+      Path pidFile = work.resolve(pid);
+      if (Files.exists(pidFile) && Files.size(pidFile) > 0) {
+        assertGone(Long.parseLong(Files.readString(pidFile).trim()));
+      }
+    }
+  }
+
+  @Test
   void anAbortBeforeTheSpawnPreventsIt() throws IOException {
     ShellExecution execution = executor.prepare(job("never", "touch ran").build(), ExecutionListener.NONE);
 
@@ -245,17 +269,18 @@ class ShellExecutionTest {
 
   @Test
   void cleanupRunsAfterAFailureWithTheKillIdsAndAppendsToTheLogs() throws IOException {
-    ExecutionResult r = run(job("cleanme", "echo FLIPPER:kill_id=q1; echo FLIPPER:kill_id=q2 >&2; echo main; exit 3")
+    ExecutionResult r = run(job("cleanme",
+        "echo FLIPPER:kill_id=q1; echo FLIPPER:kill_id=q2; echo main-err >&2; exit 3")
         .cleanup("echo \"killing %(kill_id)s for $FLIPPER_JOB\"; echo cleanup-err >&2; exit 4").build());
 
     assertThat(r.exitCode()).isEqualTo(3);
     assertThat(r.cleanupExitCode()).isEqualTo(4);
-    assertThat(read(r.stdout())).isEqualTo("FLIPPER:kill_id=q1\nmain\n"
+    assertThat(read(r.stdout())).isEqualTo("FLIPPER:kill_id=q1\nFLIPPER:kill_id=q2\n"
         + "<<<<<<<<<< flipper: start of cleanup: echo \"killing q1,q2 for $FLIPPER_JOB\"; echo cleanup-err >&2; exit 4"
         + " >>>>>>>>>>\n"
         + "killing q1,q2 for cleanme\n"
         + "<<<<<<<<<< flipper: end of cleanup: exit code 4 >>>>>>>>>>\n");
-    assertThat(read(r.stderr())).startsWith("FLIPPER:kill_id=q2\n<<<<<<<<<< flipper: start of cleanup:")
+    assertThat(read(r.stderr())).startsWith("main-err\n<<<<<<<<<< flipper: start of cleanup:")
         .endsWith("cleanup-err\n<<<<<<<<<< flipper: end of cleanup: exit code 4 >>>>>>>>>>\n");
   }
 
@@ -323,12 +348,14 @@ class ShellExecutionTest {
     // The JDK closes a dead process's pipes itself unless a reader is blocked on them at that moment; the short
     // sleep makes sure ours is, which is the case that needs the drain time-out.
     ExecutionResult r = run(job("leaves", "sleep 300 & echo $! > pid; echo bye; sleep 0.2").build());
-
-    assertThat(r.exitCode()).isZero();
-    assertThat(Duration.between(r.start(), r.end())).isLessThan(Duration.ofSeconds(10));
-    assertThat(read(r.stdout())).isEqualTo("bye\n");
-    assertThat(read(r.stderr())).contains("background process still holds its output");
-    ProcessHandle.of(Long.parseLong(Files.readString(work.resolve("pid")).trim())).ifPresent(ProcessHandle::destroy);
+    try {
+      assertThat(r.exitCode()).isZero();
+      assertThat(Duration.between(r.start(), r.end())).isLessThan(Duration.ofSeconds(10));
+      assertThat(read(r.stdout())).isEqualTo("bye\n");
+      assertThat(read(r.stderr())).contains("background process still holds its output");
+    } finally {
+      ProcessHandle.of(Long.parseLong(Files.readString(work.resolve("pid")).trim())).ifPresent(ProcessHandle::destroy);
+    }
   }
 
   @Test
