@@ -18,7 +18,8 @@ import java.util.Map;
  * @param properties key → distinct values in order, from the {@code FLIPPER:}/{@code PINBALL:} lines
  * @param stdout the stdout log, or null for a disabled job
  * @param stderr the stderr log, or null for a disabled job
- * @param abortReason why the execution was aborted, or null if it was not
+ * @param abortReason why the execution was aborted, or null if it was not (an abort that races the command's own
+ *     end can leave a reason next to exit code 0: the exit code says how the command ended)
  * @param timedOut true if the abort was its abort time-out
  * @param cleanupExitCode the cleanup command's exit code, or null if none ran
  * @param error why the command could not be started, or null

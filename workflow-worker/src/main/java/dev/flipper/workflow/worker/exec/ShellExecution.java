@@ -36,10 +36,13 @@ public final class ShellExecution {
   private final AtomicBoolean warned = new AtomicBoolean();
 
   private final Object lock = new Object();
-  // Guarded by lock: the first abort wins; main is the job's process group while it may still need killing.
+  // Guarded by lock: the first abort wins; main is the job's process group while it may still need killing;
+  // mainEnded is set once the command has ended (or could not start), after which an abort changes nothing: the
+  // result must not say "aborted" about a command that ended on its own.
   private String abortReason;
   private boolean timedOut;
   private ProcessGroup main;
+  private boolean mainEnded;
 
   ShellExecution(ShellExecutor executor, ExecutionParams params, ExecutionListener listener) {
     this.executor = executor;
@@ -58,7 +61,7 @@ public final class ShellExecution {
 
   /**
    * Aborts the execution: kills the job's process group if it runs, or prevents it from starting. Only the first
-   * abort counts; later calls do nothing. Returns once the signal is sent (a few milliseconds: it runs
+   * abort counts; later calls, and calls after the command has ended (while its cleanup runs), do nothing. Returns once the signal is sent (a few milliseconds: it runs
    * {@code kill}); {@link #run()} returns when the processes are gone.
    */
   public void abort(String reason) {
@@ -102,6 +105,7 @@ public final class ShellExecution {
         try {
           group = ProcessGroup.start(params.command(), params.workingDirectory(), environment());
         } catch (IOException | RuntimeException e) {
+          mainEnded = true;
           err.note(NOTE + "could not start the command: " + e);
           return result(start, ExitCodes.NOT_STARTED, logs, null, "could not start the command: " + e);
         }
@@ -113,6 +117,7 @@ public final class ShellExecution {
       timers.forEach(TaskTimer.Scheduled::cancel);
       synchronized (lock) {
         main = null;
+        mainEnded = true;
         if (abortReason != null) {
           outcome.err.note(NOTE + "aborted: " + abortReason);
         }
@@ -146,7 +151,7 @@ public final class ShellExecution {
   private void abort(String reason, boolean byTimeout) {
     ProcessGroup group;
     synchronized (lock) {
-      if (abortReason != null) {
+      if (abortReason != null || mainEnded) {
         return;
       }
       abortReason = reason == null || reason.isEmpty() ? "aborted" : reason;

@@ -300,6 +300,24 @@ class ShellExecutionTest {
   }
 
   @Test
+  void anAbortAfterTheCommandEndedDoesNotStopTheCleanupNorMarkTheResult() throws Exception {
+    ShellExecution execution = executor.prepare(job("failed", "exit 5")
+        .cleanup("touch cleaning; while [ ! -e go ]; do sleep 0.02; done; echo cleaned").build(),
+        ExecutionListener.NONE);
+    CompletableFuture<ExecutionResult> result = start(execution);
+    await().atMost(WAIT).until(() -> Files.exists(work.resolve("cleaning")));
+
+    execution.abort("lease lost");
+    Files.createFile(work.resolve("go"));
+
+    ExecutionResult r = result.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    assertThat(r.exitCode()).isEqualTo(5);
+    assertThat(r.aborted()).isFalse();
+    assertThat(r.cleanupExitCode()).isZero();
+    assertThat(read(r.stdout())).contains("cleaned\n");
+  }
+
+  @Test
   void cleanupIsSkippedWithoutKillIdAndNotRunOnSuccess() throws IOException {
     ExecutionResult noId = run(job("noid", "exit 2").cleanup("touch cleaned-%(kill_id)s").build());
     ExecutionResult ok = run(job("ok", "true").cleanup("touch cleaned").build());
