@@ -61,8 +61,9 @@ public final class ShellExecution {
 
   /**
    * Aborts the execution: kills the job's process group if it runs, or prevents it from starting. Only the first
-   * abort counts; later calls, and calls after the command has ended (while its cleanup runs), do nothing. Returns once the signal is sent (a few milliseconds: it runs
-   * {@code kill}); {@link #run()} returns when the processes are gone.
+   * abort counts; later calls, and calls after the command has ended (while its cleanup runs), do nothing. Returns
+   * once the signal is sent (a few milliseconds: it runs {@code kill}); {@link #run()} returns when the processes
+   * are gone.
    */
   public void abort(String reason) {
     abort(reason, false);
@@ -99,8 +100,9 @@ public final class ShellExecution {
       ProcessGroup group;
       synchronized (lock) {
         if (abortReason != null) {
+          mainEnded = true;
           err.note(NOTE + "aborted before start: " + abortReason);
-          return result(start, 1, logs, null, null);
+          return result(start, ExitCodes.NOT_STARTED, logs, null, null);
         }
         try {
           group = ProcessGroup.start(params.command(), params.workingDirectory(), environment());
