@@ -19,9 +19,11 @@ import org.junit.jupiter.api.io.TempDir;
 class ModeRunnerTest {
   @TempDir Path dir;
 
+  /** Every port 0 and the H2 database under the temp dir, so a demo on the default ports can run beside. */
   private FlipperConfig config(String... sets) {
     List<String> all = new java.util.ArrayList<>(List.of(
         "storage.jdbc.shards=[{name: '1', url: 'jdbc:h2:file:" + dir.resolve("flipper") + ";MODE=MySQL'}]",
+        "queue.port=0", "master.port=0", "ui.port=0",
         "queue.adminPort=0", "master.adminPort=0", "scheduler.adminPort=0", "workers.adminPort=0", "ui.adminPort=0"));
     all.addAll(List.of(sets));
     return ConfigLoader.defaults(all, Map.of());
