@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -27,6 +29,9 @@ import picocli.CommandLine.Spec;
       "Without -c, uses the defaults: an embedded H2 database under ./data."
     })
 final class DemoCommand implements Callable<Integer> {
+  /** How a daemon's ready line names the port it serves, e.g. "thrift port 9010". */
+  private static final Pattern THRIFT_PORT = Pattern.compile("thrift port (\\d+)");
+
   @Option(
       names = {"-c", "--config"},
       paramLabel = "FILE",
@@ -71,14 +76,30 @@ final class DemoCommand implements Callable<Integer> {
     out.printf("  curl %-38s # queue metrics as name: value lines%n", queue + "/stats.txt");
     out.printf("  curl %-38s # the same in Prometheus format%n", queue + "/metrics");
     // "flipper" is ./flipper in a source checkout and bin/flipper in the distribution.
-    String tool = "flipper queue-tool --host 127.0.0.1 --port " + config.queue().port();
+    String tool = "flipper queue-tool --host 127.0.0.1 --port " + boundPort(running, Mode.QUEUE, config.queue().port());
     out.println("  " + tool + " --mode create --queue demo");
     out.println("  " + tool + " --mode enqueue --queue demo --num_queries 20 --batch_size 5");
     out.println("  " + tool + " --mode dequeue --queue demo --num_queries 5 --batch_size 10");
     out.println("  " + tool + " --mode get_job_count --queue demo --job_state 2   # 2 = SUCCEEDED");
-    out.println("  flipper tokens --port " + config.master().port() + " ls /        # the token master");
+    out.println("  flipper tokens --port " + boundPort(running, Mode.MASTER, config.master().port())
+        + " ls /        # the token master");
     out.println("(flipper is ./flipper in the source checkout, bin/flipper in the distribution)");
     out.println("Ctrl-C stops every daemon gracefully.");
     out.println();
+  }
+
+  /**
+   * The configured port, or for port 0 (a demo beside another one) the port the system chose, as the
+   * daemon's ready line names it ("thrift port 41703").
+   */
+  private static int boundPort(List<ModeRunner.Running> running, Mode mode, int configured) {
+    return running.stream()
+        .filter(r -> configured == 0 && r.mode() == mode)
+        .flatMap(r -> r.daemon().endpoints().stream())
+        .map(THRIFT_PORT::matcher)
+        .filter(Matcher::matches)
+        .map(m -> Integer.parseInt(m.group(1)))
+        .findFirst()
+        .orElse(configured);
   }
 }
