@@ -6,10 +6,11 @@
 #   scripts/demo-smoke.sh                  the demo on ephemeral ports and a temporary data directory, so it
 #                                          passes while another demo (another clone) runs on the default ports
 #   scripts/demo-smoke.sh --beside CMD...  runs CMD while a demo runs on the default ports (the README's
-#                                          `./flipper demo` in another terminal; run from a copy of the built
-#                                          distribution), then stops the demo the same way; exits with CMD's
-#                                          code. If the default ports are already taken (by another demo,
-#                                          say), CMD runs beside whatever holds them.
+#                                          `./flipper demo` in another terminal), then stops the demo the same
+#                                          way; exits with CMD's code. If the default ports are already taken
+#                                          (by another demo, say), CMD runs beside whatever holds them.
+#                                          CMD may rebuild the tree: Maven replaces the distribution's jars
+#                                          with new files, and the running demo keeps reading the old ones.
 #
 # Time limits in seconds: FLIPPER_SMOKE_READY_TIMEOUT (default 900; includes the first build on a fresh
 # clone), FLIPPER_SMOKE_STOP_TIMEOUT (default 90; the launcher itself halts after 60).
@@ -65,26 +66,16 @@ if [ -z "$beside" ]; then
   done
 fi
 
-demo=(./flipper demo)
-if [ -n "$beside" ]; then
-  # CMD may rebuild the tree (`./flipper test` does): run a copy of the distribution, whose jars no build
-  # rewrites under the running JVM. `./flipper --version` builds it first if needed.
-  ./flipper --version >/dev/null
-  version=$(sed -n 's:^  <version>\(.*\)</version>$:\1:p' pom.xml | head -n 1)
-  cp -R "dist/target/flipper-$version" "$work/flipper"
-  demo=("$work/flipper/bin/flipper" demo)
-fi
-
 # setsid: the demo (and the build before it) gets its own process group, so cleanup can end all of it.
 # `./flipper demo` execs the launcher, so $pid is the JVM once the build is done: SIGTERM goes to it alone.
 started=$SECONDS
 if command -v setsid >/dev/null 2>&1; then
-  setsid "${demo[@]}" "${args[@]}" >"$out" 2>&1 </dev/null &
+  setsid ./flipper demo "${args[@]}" >"$out" 2>&1 </dev/null &
 else
-  "${demo[@]}" "${args[@]}" >"$out" 2>&1 </dev/null &
+  ./flipper demo "${args[@]}" >"$out" 2>&1 </dev/null &
 fi
 pid=$!
-log "started ${demo[*]} (pid $pid${beside:+, default ports}); waiting up to ${READY_TIMEOUT}s until every daemon is ready"
+log "started ./flipper demo (pid $pid${beside:+, default ports}); waiting up to ${READY_TIMEOUT}s until every daemon is ready"
 
 # 1. The launcher prints "flipper: <mode> ready, admin <url>/health" per mode, then "flipper: running ...".
 while ! grep -q '^flipper: running ' "$out"; do
