@@ -94,7 +94,10 @@ done
 
 # 2. Every daemon's /health answers 200 with "status":"ready" (a mode may start before it is ready).
 mapfile -t urls < <(sed -nE 's/^flipper: [a-z]+ (ready|started, not ready yet), admin (http:[^ ,]+\/health).*/\2/p' "$out")
-[ "${#urls[@]}" -gt 0 ] || fail "the demo printed no admin URL"
+modes=$(sed -nE 's/^flipper: running (.*) \(pid .*/\1/p' "$out")
+IFS=', ' read -r -a mode_list <<<"$modes"
+[ "${#urls[@]}" -gt 0 ] && [ "${#urls[@]}" -eq "${#mode_list[@]}" ] ||
+  fail "${#mode_list[@]} daemons running ($modes) but ${#urls[@]} admin URLs in the ready lines"
 for url in "${urls[@]}"; do
   until body=$(curl -fsS --max-time 5 "$url" 2>&1) && [[ $body == *'"status":"ready"'* ]]; do
     kill -0 "$pid" 2>/dev/null || fail "the demo exited while waiting for $url"
@@ -103,13 +106,13 @@ for url in "${urls[@]}"; do
   done
 done
 ready_after=$((SECONDS - started))
-modes=$(sed -nE 's/^flipper: running (.*) \(pid .*/\1/p' "$out")
 log "ready after ${ready_after}s: ${#urls[@]} daemons ($modes) answer /health with 200 ready"
 
 code=0
 if [ -n "$beside" ]; then
   log "running '$*' beside the demo"
   set +e; "$@"; code=$?; set -e
+  log "'$*' exited with code $code"
   kill -0 "$pid" 2>/dev/null || fail "the demo died while '$*' ran"
 fi
 
