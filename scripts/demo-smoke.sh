@@ -32,6 +32,7 @@ command -v curl >/dev/null 2>&1 || { log "FAILED: needs curl to ask the daemons'
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/flipper-demo-smoke.XXXXXX")
 out="$work/demo.out"
+: >"$out" # exists before the background demo's redirection creates it, for the first grep
 pid=
 
 cleanup() {
