@@ -17,7 +17,16 @@ public enum ErrorCode {
   ENQUEUE_REJECTED(430),
   UNKNOWN(500),
   NO_HEALTHY_SHARDS(501),
-  SHARD_CONNECTION_FAILED(502);
+  /** The shard could not be reached; it reports unhealthy for a cool-down. */
+  SHARD_CONNECTION_FAILED(502),
+  /**
+   * The shard is reachable but every connection of this process's pool to it stayed in use for the whole pool
+   * wait: back-pressure, nothing was done, and the shard stays healthy; retry later or give the pool more
+   * connections. Flipper's own code: PinLater has none for it, and its clients cannot read a code their
+   * protocol lacks (the Thrift field is required), so on the wire it travels as {@link #UNKNOWN} with a
+   * message that starts "shard '...' is busy".
+   */
+  SHARD_BUSY(503);
 
   private final int code;
 
@@ -25,8 +34,16 @@ public enum ErrorCode {
     this.code = code;
   }
 
-  /** The PinLater wire value. */
+  /** The PinLater wire value ({@link #SHARD_BUSY} has none and travels as {@link #UNKNOWN}). */
   public int code() {
     return code;
+  }
+
+  /**
+   * True if the shard did nothing because it cannot serve now (unreachable or busy): a request that spans
+   * shards goes on with the others, and an enqueue may go to another shard.
+   */
+  public boolean shardUnavailable() {
+    return this == SHARD_CONNECTION_FAILED || this == SHARD_BUSY;
   }
 }

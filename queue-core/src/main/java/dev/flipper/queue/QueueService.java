@@ -161,7 +161,7 @@ public final class QueueService implements JobQueue {
     try {
       ids = shard.enqueue(queue, records);
     } catch (QueueException e) {
-      if (e.errorCode() != ErrorCode.SHARD_CONNECTION_FAILED) {
+      if (!e.errorCode().shardUnavailable()) {
         throw e;
       }
       Optional<ShardStore> other = shards.forEnqueue(shard.name());
@@ -497,7 +497,7 @@ public final class QueueService implements JobQueue {
           changed += shard.ackFailed(queue, bad, now);
         }
       } catch (QueueException e) {
-        if (e.errorCode() != ErrorCode.SHARD_CONNECTION_FAILED) {
+        if (!e.errorCode().shardUnavailable()) {
           throw e;
         }
         // Keep acking on the other shards; report the failure once they are done.
@@ -540,7 +540,7 @@ public final class QueueService implements JobQueue {
         }
         throw QueueException.queueNotFound(queue);
       } catch (QueueException e) {
-        if (e.errorCode() != ErrorCode.SHARD_CONNECTION_FAILED) {
+        if (!e.errorCode().shardUnavailable()) {
           throw e;
         }
       }

@@ -5,8 +5,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The shards one request had to skip because they could not be reached (SHARD_CONNECTION_FAILED). Every
- * other error is rethrown at once. When no shard answered at all, the request fails with the first such
+ * The shards one request had to skip because they could not be reached (SHARD_CONNECTION_FAILED) or were
+ * busy (SHARD_BUSY). Every other error is rethrown at once. When no shard answered at all, the request fails with the first such
  * error instead of returning a made-up empty result. Not thread-safe; one per request.
  */
 final class ShardFailures {
@@ -24,9 +24,9 @@ final class ShardFailures {
     anyAnswered = true;
   }
 
-  /** Records an unreachable shard, logging one line; rethrows every other error. */
+  /** Records an unreachable or busy shard, logging one line; rethrows every other error. */
   void skip(ShardStore shard, QueueException e) {
-    if (e.errorCode() != ErrorCode.SHARD_CONNECTION_FAILED) {
+    if (!e.errorCode().shardUnavailable()) {
       throw e;
     }
     log.warn("{}: skipping shard {}: {}", operation, shard.name(), e.getMessage());

@@ -11,7 +11,9 @@ import java.util.Set;
  * and safe to call from many threads and many processes at once. Methods that name a queue which does not
  * exist on this shard throw {@code QueueException(QUEUE_NOT_FOUND)} unless documented otherwise. A shard
  * that cannot be reached throws {@code QueueException(SHARD_CONNECTION_FAILED)} and reports
- * {@link #healthy()} false for a while, so the service can route around it.
+ * {@link #healthy()} false for a while, so the service can route around it. A shard that is reachable but
+ * has no free connection within its wait throws {@code QueueException(SHARD_BUSY)}, having done nothing, and
+ * stays healthy: a full pool is back-pressure, not an outage.
  */
 public interface ShardStore {
 
