@@ -1,10 +1,8 @@
-package dev.flipper.queue.mysql.internal;
+package dev.flipper.jdbc.internal;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.flipper.queue.ErrorCode;
-import dev.flipper.queue.QueueException;
-import dev.flipper.queue.mysql.JdbcShardConfig;
+import com.zaxxer.hikari.HikariPoolMXBean;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -14,113 +12,183 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One shard's connection pool and the way every operation runs on it: one transaction, retried on deadlock
- * or lock-wait time-out, with SQL errors turned into {@link QueueException}s that name the shard and the
- * operation. Connection failures open the shard's {@link ShardHealth} breaker. Thread-safe.
+ * One database of a store (a queue shard, or the token database): its HikariCP pool and how every operation
+ * runs on it. Each operation is one READ COMMITTED transaction, run again on deadlock, lock-wait time-out or
+ * a lost race to insert the same key; any other failure is sorted into a {@link SqlFailure} and handed to the
+ * store's {@link FailureHandler}, which turns it into the store's own exception. Thread-safe.
  */
-public final class ShardDatabase implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(ShardDatabase.class);
-  private static final int MAX_ATTEMPTS = 4;
+public final class Database implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Database.class);
+  /**
+   * The retry policy of both stores. A deadlock, a lock-wait time-out or a duplicate key comes from a few
+   * transactions racing on the same rows (claims of one queue, the token version row, two inserts of one name);
+   * after the rollback a re-run almost always goes through within two or three attempts. Six attempts, with a
+   * jittered pause of 1..10·n ms before attempt n + 1 (at most 150 ms in all), ride out such a burst; a call
+   * that still loses the sixth time reports the conflict instead of hiding a hot spot. Row-lock waits are
+   * bounded by the dialect (10 s on both databases), never by this loop.
+   */
+  static final int MAX_ATTEMPTS = 6;
+  private static final long BACKOFF_STEP_MILLIS = 10;
 
-  /** Work inside one transaction. */
+  /** Work inside one transaction; a RuntimeException it throws rolls back and reaches the caller unchanged. */
   @FunctionalInterface
   public interface SqlWork<T> {
     T run(Connection connection) throws SQLException;
   }
 
-  private final String shardName;
-  private final String maskedUrl;
-  private final Dialect dialect;
-  private final HikariDataSource pool;
-  private final ShardHealth health;
-
-  public ShardDatabase(JdbcShardConfig config, Dialect dialect, PoolSettings settings) {
-    this.shardName = config.name();
-    this.maskedUrl = JdbcUrl.masked(config.url());
-    this.dialect = dialect;
-    this.health = new ShardHealth(settings.unhealthyCooldown());
-    this.pool = new HikariDataSource(hikariConfig(config, dialect, settings));
+  /** Turns a failure into the store's exception (and may note it, e.g. open a health breaker). */
+  @FunctionalInterface
+  public interface FailureHandler {
+    RuntimeException toException(SqlFailure failure);
   }
 
-  /** Pool settings shared by all shards of a store. */
-  public record PoolSettings(int poolSize, Duration connectTimeout, Duration unhealthyCooldown) {}
+  /**
+   * How to reach the database and size the pool.
+   *
+   * @param poolName names the pool's threads and log lines
+   * @param poolSize most connections; schema migrations need two
+   * @param connectTimeout how long a TCP connect, or the wait for a pooled connection, may take (see
+   *     {@link Dialect#poolConnectionTimeout})
+   */
+  public record Settings(String poolName, String url, String user, String password, int poolSize,
+      Duration connectTimeout) {
+    @Override
+    public String toString() {
+      return "Settings[poolName=" + poolName + ", url=" + JdbcUrl.masked(url) + ", user=" + user + ", poolSize="
+          + poolSize + ", connectTimeout=" + connectTimeout + "]";
+    }
+  }
 
-  private static HikariConfig hikariConfig(JdbcShardConfig config, Dialect dialect, PoolSettings settings) {
+  private final String maskedUrl;
+  private final Dialect dialect;
+  private final Duration poolWait;
+  private final HikariDataSource pool;
+  private final FailureHandler failures;
+
+  public Database(Settings settings, FailureHandler failures) {
+    this.maskedUrl = JdbcUrl.masked(settings.url());
+    this.dialect = Dialect.forUrl(settings.url());
+    this.poolWait = dialect.poolConnectionTimeout(settings.url(), settings.connectTimeout());
+    this.failures = failures;
+    this.pool = new HikariDataSource(hikariConfig(settings, dialect, poolWait));
+  }
+
+  private static HikariConfig hikariConfig(Settings settings, Dialect dialect, Duration poolWait) {
     HikariConfig hikari = new HikariConfig();
-    hikari.setPoolName("flipper-shard-" + config.name());
-    hikari.setJdbcUrl(dialect.configureUrl(config.url(), settings.connectTimeout()));
-    hikari.setUsername(config.user());
-    hikari.setPassword(config.password());
+    hikari.setPoolName(settings.poolName());
+    hikari.setJdbcUrl(dialect.configureUrl(settings.url(), settings.connectTimeout()));
+    hikari.setUsername(settings.user());
+    hikari.setPassword(settings.password());
     hikari.setMaximumPoolSize(settings.poolSize());
     hikari.setMinimumIdle(Math.min(2, settings.poolSize()));
-    hikari.setConnectionTimeout(dialect.poolConnectionTimeout(settings.connectTimeout()).toMillis());
+    hikari.setConnectionTimeout(poolWait.toMillis());
     hikari.setValidationTimeout(Math.max(250, Math.min(3000, settings.connectTimeout().toMillis() / 2)));
-    // Never fail at start: an unreachable shard is reported unhealthy and tried again later.
+    // Never fail at start: a database that is down is reported per call and tried again on the next one.
     hikari.setInitializationFailTimeout(-1);
-    // Every operation is one explicit transaction; READ COMMITTED avoids InnoDB gap locks, so claims
-    // (SELECT ... FOR UPDATE SKIP LOCKED) never block concurrent enqueues.
+    // Every operation is one explicit transaction. READ COMMITTED: no InnoDB gap locks, so claims (SKIP LOCKED)
+    // and inserts of new token names never block each other, and each statement sees what others committed.
     hikari.setAutoCommit(false);
     hikari.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
     return hikari;
-  }
-
-  public String shardName() {
-    return shardName;
   }
 
   public Dialect dialect() {
     return dialect;
   }
 
-  public ShardHealth health() {
-    return health;
+  public String maskedUrl() {
+    return maskedUrl;
   }
 
+  /** The pool, for work that manages its own transactions (schema migrations). */
   public DataSource dataSource() {
     return pool;
   }
 
-  /** Fails fast with SHARD_CONNECTION_FAILED while the breaker is open. */
-  public void checkAvailable(String operation) {
-    if (!health.healthy()) {
-      throw new QueueException(ErrorCode.SHARD_CONNECTION_FAILED, "shard '" + shardName + "' (" + maskedUrl
-          + ") is unreachable, " + operation + " not attempted; next try in " + health.millisUntilRetry()
-          + " ms; last failure: " + health.lastFailure());
-    }
+  /** How long a caller waits for a pooled connection before its call fails as busy (or unreachable). */
+  public Duration poolWait() {
+    return poolWait;
   }
 
   /**
-   * Runs the work in one transaction and commits. Deadlocks and lock-wait time-outs roll back and retry the
-   * whole work; a {@link QueueException} thrown by the work rolls back and passes through.
+   * Runs the work in one transaction and commits. Deadlocks, lock-wait time-outs and duplicate keys roll back
+   * and run the whole work again (a duplicate key: a concurrent insert won, and the re-run sees its row).
    */
-  public <T> T inTransaction(String operation, String queue, SqlWork<T> work) {
-    checkAvailable(operation);
+  public <T> T inTransaction(String operation, SqlWork<T> work) {
     for (int attempt = 1; ; attempt++) {
+      Connection c;
       try {
-        T result = runOnce(work);
-        health.markReachable();
-        return result;
+        c = pool.getConnection();
       } catch (SQLException e) {
-        if (attempt < MAX_ATTEMPTS && dialect.isRetryable(e)) {
-          log.debug("{} on shard '{}' hit a lock conflict (attempt {}): {}", operation, shardName, attempt, e.getMessage());
-          backOff(attempt);
-          continue;
+        throw failure(operation, e, false);
+      }
+      try {
+        T result;
+        try {
+          result = work.run(c);
+        } catch (SQLException e) {
+          rollbackQuietly(c, e);
+          if (attempt < MAX_ATTEMPTS && (dialect.isRetryable(e) || dialect.isDuplicateKey(e)) && backOff(attempt)) {
+            log.debug("{} on {}: attempt {} lost a race ({}); running it again", operation, maskedUrl, attempt,
+                e.getMessage());
+            continue;
+          }
+          throw failure(operation, e, false);
+        } catch (RuntimeException e) {
+          rollbackQuietly(c, e);
+          throw e;
         }
-        throw translate(e, operation, queue);
+        try {
+          c.commit();
+        } catch (SQLException e) {
+          rollbackQuietly(c, e);
+          throw failure(operation, e, true);
+        }
+        return result;
+      } finally {
+        closeQuietly(c);
       }
     }
   }
 
-  private <T> T runOnce(SqlWork<T> work) throws SQLException {
-    try (Connection c = pool.getConnection()) {
-      try {
-        T result = work.run(c);
-        c.commit();
-        return result;
-      } catch (SQLException | RuntimeException e) {
-        rollbackQuietly(c, e);
-        throw e;
-      }
+  /** The store's exception for a failure of {@code operation} outside {@link #inTransaction}. */
+  public RuntimeException failure(String operation, SQLException e) {
+    return failure(operation, e, false);
+  }
+
+  private RuntimeException failure(String operation, SQLException e, boolean outcomeUnknown) {
+    SqlFailure.Kind kind = SqlFailure.classify(dialect, e);
+    String reason = switch (kind) {
+      case BUSY -> "every connection stayed in use for the pool wait of " + poolWait.toMillis() + " ms ("
+          + poolState() + "); the database is reachable but this process asks more of it at once than its pool"
+          + " of " + pool.getMaximumPoolSize() + " allows";
+      case UNREACHABLE -> SqlFailure.rootMessage(e);
+      case FAILED -> e.getMessage() + " (SQLSTATE " + e.getSQLState() + ", error " + e.getErrorCode() + ")";
+    };
+    if (kind == SqlFailure.Kind.UNREACHABLE) {
+      log.warn("{} unreachable during {}: {}", maskedUrl, operation, reason);
+    }
+    return failures.toException(new SqlFailure(kind, operation, reason, outcomeUnknown, e));
+  }
+
+  /** The pool's counts as HikariCP logs them: {@code total=2, active=2, idle=0, waiting=14}. */
+  public String poolState() {
+    HikariPoolMXBean bean = pool.getHikariPoolMXBean();
+    if (bean == null) {
+      return "pool not started";
+    }
+    return "total=" + bean.getTotalConnections() + ", active=" + bean.getActiveConnections() + ", idle="
+        + bean.getIdleConnections() + ", waiting=" + bean.getThreadsAwaitingConnection();
+  }
+
+  /** Waits before attempt {@code attempt + 1}; false if interrupted (the flag stays set). */
+  private static boolean backOff(int attempt) {
+    try {
+      Thread.sleep(ThreadLocalRandom.current().nextLong(1, BACKOFF_STEP_MILLIS * attempt + 1));
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
     }
   }
 
@@ -132,39 +200,12 @@ public final class ShardDatabase implements AutoCloseable {
     }
   }
 
-  private static void backOff(int attempt) {
+  private static void closeQuietly(Connection c) {
     try {
-      Thread.sleep(ThreadLocalRandom.current().nextLong(1, 10L * attempt + 1));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new QueueException(ErrorCode.UNKNOWN, "interrupted while retrying after a lock conflict", e);
+      c.close();
+    } catch (SQLException e) {
+      log.debug("closing a pooled connection failed: {}", e.getMessage());
     }
-  }
-
-  /** A QueueException for a failed operation; opens the breaker for connection failures. */
-  public QueueException translate(SQLException e, String operation, String queue) {
-    String where = operation + (queue == null ? "" : " on queue '" + queue + "'");
-    if (dialect.isConnectionFailure(e)) {
-      String reason = rootMessage(e);
-      health.markUnreachable(reason);
-      log.warn("shard '{}' ({}) unreachable during {}: {}", shardName, maskedUrl, where, reason);
-      return new QueueException(ErrorCode.SHARD_CONNECTION_FAILED,
-          "shard '" + shardName + "' (" + maskedUrl + ") could not be reached during " + where + ": " + reason, e);
-    }
-    return new QueueException(ErrorCode.UNKNOWN, where + " failed on shard '" + shardName + "': "
-        + e.getMessage() + " (SQLSTATE " + e.getSQLState() + ", error " + e.getErrorCode() + ")", e);
-  }
-
-  private static String rootMessage(Throwable e) {
-    StringBuilder sb = new StringBuilder(String.valueOf(e.getMessage()));
-    Throwable root = e;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
-    if (root != e) {
-      sb.append(" (cause: ").append(root.getClass().getSimpleName()).append(": ").append(root.getMessage()).append(')');
-    }
-    return sb.toString();
   }
 
   @Override

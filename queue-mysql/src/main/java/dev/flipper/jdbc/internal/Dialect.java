@@ -1,23 +1,25 @@
-package dev.flipper.queue.mysql.internal;
+package dev.flipper.jdbc.internal;
 
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Locale;
 
 /**
- * What differs between MySQL/MariaDB and H2 in MySQL mode. Everything else uses the same SQL on both.
- * Implementations are stateless and thread-safe.
+ * What differs between MySQL/MariaDB and H2 in MySQL mode, for the job tables and the token tables alike.
+ * Everything else uses the same SQL on both. Implementations are stateless and thread-safe.
  */
 public interface Dialect {
+  Dialect MYSQL = new MysqlDialect();
+  Dialect H2 = new H2Dialect();
 
   /** The dialect for a JDBC URL, or IllegalArgumentException naming the supported URL forms. */
   static Dialect forUrl(String url) {
     String lower = url.toLowerCase(Locale.ROOT);
     if (lower.startsWith("jdbc:mysql:") || lower.startsWith("jdbc:mariadb:")) {
-      return new MysqlDialect();
+      return MYSQL;
     }
     if (lower.startsWith("jdbc:h2:")) {
-      return new H2Dialect();
+      return H2;
     }
     throw new IllegalArgumentException("JDBC URL '" + JdbcUrl.masked(url)
         + "' is not supported; use jdbc:mysql://host:port/database (MySQL 8, MariaDB 10.6+),"
@@ -26,16 +28,45 @@ public interface Dialect {
 
   String name();
 
+  // ---- connections
+
   /** The URL with this dialect's connection settings added where the user did not set them. */
   String configureUrl(String url, Duration connectTimeout);
 
-  /** How long the pool waits for a connection, given the configured connect time-out. */
-  default Duration poolConnectionTimeout(Duration connectTimeout) {
+  /** How long the pool waits for a connection to {@code url}, given the configured connect time-out. */
+  default Duration poolConnectionTimeout(String url, Duration connectTimeout) {
     return connectTimeout;
   }
 
+  // ---- errors
+
+  /** The failure means the database could not be reached (as opposed to a bad statement). */
+  boolean isConnectionFailure(Throwable e);
+
+  /** A deadlock or lock-wait time-out anywhere in the cause chain: the whole transaction may run again. */
+  boolean isRetryable(Throwable e);
+
+  /** A unique-key violation anywhere in the cause chain: a concurrent insert of the same key committed first. */
+  boolean isDuplicateKey(Throwable e);
+
+  /** ADD COLUMN of a column that exists (a migration re-run after a crash half-way). */
+  boolean isDuplicateColumn(SQLException e);
+
+  // ---- tables
+
   /** Appended to CREATE TABLE: engine and character set. */
   String tableOptions();
+
+  /**
+   * A VARCHAR of visible ASCII compared byte by byte, the order of Java's String.compareTo on ASCII; at most
+   * 3072 characters so that it can be a key on InnoDB.
+   */
+  String asciiKeyColumn(int length);
+
+  /** A stored column computed from others: the text after the column's type. */
+  String generated(String expression);
+
+  // ---- statements of the job tables
 
   /** Appended to a SELECT of one queue row so that deleteQueue waits until concurrent enqueues commit. */
   String queueRowLock();
@@ -61,15 +92,22 @@ public interface Dialect {
    */
   String jobsByPrimaryKey();
 
-  /** The failure means the database could not be reached (as opposed to a bad statement). */
-  boolean isConnectionFailure(SQLException e);
+  // ---- writes of the token tables
 
-  /** The failure is a deadlock or lock-wait time-out: the whole transaction may be retried. */
-  boolean isRetryable(SQLException e);
+  /**
+   * Whether writing transactions must run one at a time per database (the token store's {@code WriterTurns}).
+   * Costs concurrency; needed where the database's row locks do not keep a version-conditional write atomic.
+   */
+  boolean writersTakeTurns();
 
-  /** Walks the cause chain; true if any SQLException in it has a connection-class SQLSTATE ("08..."). */
+  // ---- shared by the implementations
+
+  /**
+   * True if any throwable in the chain has a connection-class SQLSTATE ("08..."), is a JDBC connection
+   * exception, or is a refused or unresolvable TCP connect.
+   */
   static boolean hasConnectionSqlState(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (t instanceof java.sql.SQLTransientConnectionException
           || t instanceof java.sql.SQLNonTransientConnectionException) {
         return true;
@@ -80,8 +118,15 @@ public interface Dialect {
       if (t instanceof java.net.ConnectException || t instanceof java.net.UnknownHostException) {
         return true;
       }
-      if (t.getCause() == t) {
-        break;
+    }
+    return false;
+  }
+
+  /** True if any SQLException in the cause chain has one of the vendor error codes. */
+  static boolean hasErrorCode(Throwable e, java.util.Set<Integer> codes) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof SQLException sql && codes.contains(sql.getErrorCode())) {
+        return true;
       }
     }
     return false;

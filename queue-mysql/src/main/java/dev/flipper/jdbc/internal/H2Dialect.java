@@ -1,4 +1,4 @@
-package dev.flipper.queue.mysql.internal;
+package dev.flipper.jdbc.internal;
 
 import java.sql.SQLException;
 import java.time.Duration;
@@ -10,9 +10,12 @@ import java.util.Set;
 /** H2 2.x in MySQL mode, the embedded default. Thread-safe. */
 final class H2Dialect implements Dialect {
   // org.h2.api.ErrorCode values, copied so that this class needs no H2 on the compile path.
-  private static final int DEADLOCK = 40001;
-  private static final int LOCK_TIMEOUT = 50200;
-  private static final int CONCURRENT_UPDATE = 90131;
+  private static final Set<Integer> RETRYABLE = Set.of(
+      40001, // DEADLOCK_1
+      50200, // LOCK_TIMEOUT_1
+      90131); // CONCURRENT_UPDATE_1
+  private static final int DUPLICATE_KEY = 23505;
+  private static final int DUPLICATE_COLUMN = 42121;
   private static final Set<Integer> CONNECTION_ERRORS = Set.of(
       90067, // connection broken
       90020, // database may be already in use
@@ -42,11 +45,15 @@ final class H2Dialect implements Dialect {
   }
 
   /**
-   * Opening an embedded database is no network connect: a cold start on a busy machine, or recovery of a
-   * large file after a crash, can take much longer than a TCP connect time-out.
+   * Opening a database file is no network connect: a cold start on a busy machine, or recovery of a large
+   * file after a crash, can take much longer than a TCP connect time-out, so file (and server) databases wait
+   * at least 30 s. An in-memory database has nothing to recover and waits the connect time-out.
    */
   @Override
-  public Duration poolConnectionTimeout(Duration connectTimeout) {
+  public Duration poolConnectionTimeout(String url, Duration connectTimeout) {
+    if (url.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:mem:")) {
+      return connectTimeout;
+    }
     Duration minimum = Duration.ofSeconds(30);
     return connectTimeout.compareTo(minimum) < 0 ? minimum : connectTimeout;
   }
@@ -80,25 +87,40 @@ final class H2Dialect implements Dialect {
   }
 
   @Override
-  public boolean isConnectionFailure(SQLException e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof SQLException sql && CONNECTION_ERRORS.contains(sql.getErrorCode())) {
-        return true;
-      }
-    }
-    return Dialect.hasConnectionSqlState(e);
+  public String asciiKeyColumn(int length) {
+    return "VARCHAR(" + length + ")"; // H2 compares with String.compareTo
   }
 
   @Override
-  public boolean isRetryable(SQLException e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof SQLException sql) {
-        int code = sql.getErrorCode();
-        if (code == DEADLOCK || code == LOCK_TIMEOUT || code == CONCURRENT_UPDATE) {
-          return true;
-        }
-      }
-    }
-    return false;
+  public String generated(String expression) {
+    return "GENERATED ALWAYS AS (" + expression + ")";
+  }
+
+  @Override
+  public boolean writersTakeTurns() {
+    // H2 (2.3.232 up to 2.5.252) can let two transactions that race on one row both pass a version-conditional
+    // UPDATE, so an update is lost, and can hand out one version twice. Its row locks did not prevent it;
+    // writers taking turns outside the database did. See docs/tokens.md.
+    return true;
+  }
+
+  @Override
+  public boolean isConnectionFailure(Throwable e) {
+    return Dialect.hasErrorCode(e, CONNECTION_ERRORS) || Dialect.hasConnectionSqlState(e);
+  }
+
+  @Override
+  public boolean isRetryable(Throwable e) {
+    return Dialect.hasErrorCode(e, RETRYABLE);
+  }
+
+  @Override
+  public boolean isDuplicateKey(Throwable e) {
+    return Dialect.hasErrorCode(e, Set.of(DUPLICATE_KEY));
+  }
+
+  @Override
+  public boolean isDuplicateColumn(SQLException e) {
+    return e.getErrorCode() == DUPLICATE_COLUMN;
   }
 }

@@ -1,4 +1,4 @@
-package dev.flipper.queue.mysql.internal;
+package dev.flipper.jdbc.internal;
 
 import java.util.Locale;
 import java.util.Map;

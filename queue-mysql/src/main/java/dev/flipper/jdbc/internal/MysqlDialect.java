@@ -1,14 +1,19 @@
-package dev.flipper.queue.mysql.internal;
+package dev.flipper.jdbc.internal;
 
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /** MySQL 8 and MariaDB 10.6+ (both have SKIP LOCKED and LOCK IN SHARE MODE). Thread-safe. */
 final class MysqlDialect implements Dialect {
-  private static final int ER_LOCK_WAIT_TIMEOUT = 1205;
-  private static final int ER_LOCK_DEADLOCK = 1213;
+  private static final Set<Integer> RETRYABLE = Set.of(
+      1205, // ER_LOCK_WAIT_TIMEOUT
+      1213); // ER_LOCK_DEADLOCK
+  private static final int ER_DUP_ENTRY = 1062;
+  private static final int ER_DUP_FIELDNAME = 1060;
 
   @Override
   public String name() {
@@ -17,7 +22,7 @@ final class MysqlDialect implements Dialect {
 
   @Override
   public String configureUrl(String url, Duration connectTimeout) {
-    if (!url.toLowerCase(java.util.Locale.ROOT).startsWith("jdbc:mysql:")) {
+    if (!url.toLowerCase(Locale.ROOT).startsWith("jdbc:mysql:")) {
       return url; // another driver: its properties differ, so leave the URL as the user wrote it
     }
     Map<String, String> defaults = new LinkedHashMap<>();
@@ -38,6 +43,10 @@ final class MysqlDialect implements Dialect {
     defaults.put("cacheResultSetMetadata", "true");
     defaults.put("elideSetAutoCommits", "true");
     defaults.put("maintainTimeStats", "false");
+    // A row lock is waited for at most 10 s, as on H2 (LOCK_TIMEOUT), instead of InnoDB's 50 s; the time-out
+    // is retried like a deadlock. Claims never wait (SKIP LOCKED), so only hot rows (a queue row during
+    // deleteQueue, the token version row) are ever waited for.
+    defaults.put("sessionVariables", "innodb_lock_wait_timeout=10");
     return JdbcUrl.withDefaults(url, '?', '&', defaults);
   }
 
@@ -68,19 +77,44 @@ final class MysqlDialect implements Dialect {
   }
 
   @Override
-  public boolean isConnectionFailure(SQLException e) {
+  public String asciiKeyColumn(int length) {
+    // ascii + binary collation: 1024 characters are 1024 bytes, within InnoDB's 3072-byte key limit (utf8mb4
+    // would need 4096), and comparisons are byte order.
+    return "VARCHAR(" + length + ") CHARACTER SET ascii COLLATE ascii_bin";
+  }
+
+  @Override
+  public String generated(String expression) {
+    return "AS (" + expression + ") STORED"; // MySQL 8 and MariaDB (STORED = PERSISTENT)
+  }
+
+  @Override
+  public boolean writersTakeTurns() {
+    return false; // InnoDB's row locks and version-conditional writes are enough
+  }
+
+  @Override
+  public boolean isConnectionFailure(Throwable e) {
     return Dialect.hasConnectionSqlState(e);
   }
 
   @Override
-  public boolean isRetryable(SQLException e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof SQLException sql
-          && (sql.getErrorCode() == ER_LOCK_DEADLOCK || sql.getErrorCode() == ER_LOCK_WAIT_TIMEOUT
-              || "40001".equals(sql.getSQLState()))) {
+  public boolean isRetryable(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof SQLException sql && "40001".equals(sql.getSQLState())) {
         return true;
       }
     }
-    return false;
+    return Dialect.hasErrorCode(e, RETRYABLE);
+  }
+
+  @Override
+  public boolean isDuplicateKey(Throwable e) {
+    return Dialect.hasErrorCode(e, Set.of(ER_DUP_ENTRY));
+  }
+
+  @Override
+  public boolean isDuplicateColumn(SQLException e) {
+    return e.getErrorCode() == ER_DUP_FIELDNAME;
   }
 }

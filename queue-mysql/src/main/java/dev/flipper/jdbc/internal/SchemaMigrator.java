@@ -1,4 +1,4 @@
-package dev.flipper.queue.mysql.internal;
+package dev.flipper.jdbc.internal;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -13,9 +13,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Brings a database's schema to the latest version: the job tables of a shard ({@link #SchemaMigrator(Dialect)}),
- * or any other list of migrations with its own version table (the token store's). Applied versions are rows of
- * the version table; row 0 is a lock: one connection holds it FOR UPDATE while a second one runs the DDL (DDL
+ * Brings a database's schema to the latest version: a list of migrations with its own version table (the job
+ * tables of a queue shard, the token tables). Applied versions are rows of the version table; row 0 is a lock: one connection holds it FOR UPDATE while a second one runs the DDL (DDL
  * commits implicitly on MySQL and H2, so the lock cannot live in the DDL's own transaction). Safe when several
  * processes start at once; needs two connections. Thread-safe.
  */
@@ -28,61 +27,24 @@ public final class SchemaMigrator {
    */
   public record Migration(int version, String description, List<String> statements) {}
 
+  private final Dialect dialect;
   private final String versionTable;
   private final String label;
-  private final String tableOptions;
   private final List<Migration> migrations;
-
-  /** The job tables of a queue shard, versioned in {@code flipper_schema_version}. */
-  public SchemaMigrator(Dialect dialect) {
-    this("flipper_schema_version", "schema", dialect.tableOptions(), migrations(dialect));
-  }
 
   /**
    * @param versionTable where applied versions are recorded
    * @param label names the migrations in log lines, e.g. {@code token schema}
-   * @param tableOptions appended to the version table's CREATE TABLE (the dialect's)
    */
-  public SchemaMigrator(String versionTable, String label, String tableOptions, List<Migration> migrations) {
+  public SchemaMigrator(Dialect dialect, String versionTable, String label, List<Migration> migrations) {
+    this.dialect = dialect;
     this.versionTable = versionTable;
     this.label = label;
-    this.tableOptions = tableOptions;
     this.migrations = List.copyOf(migrations);
   }
 
   public int latestVersion() {
     return migrations.get(migrations.size() - 1).version();
-  }
-
-  static List<Migration> migrations(Dialect dialect) {
-    String options = dialect.tableOptions();
-    return List.of(new Migration(1, "queues and jobs", List.of(
-        "CREATE TABLE IF NOT EXISTS flipper_queues ("
-            + " name VARCHAR(100) NOT NULL PRIMARY KEY,"
-            + " created_at BIGINT NOT NULL)" + options,
-        "CREATE TABLE IF NOT EXISTS flipper_jobs ("
-            + " local_id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,"
-            + " queue_name VARCHAR(100) NOT NULL,"
-            + " priority SMALLINT NOT NULL,"
-            + " state TINYINT NOT NULL,"
-            + " run_after BIGINT NOT NULL,"
-            + " updated_at BIGINT NOT NULL,"
-            + " created_at BIGINT NOT NULL,"
-            + " attempts_allowed INT NOT NULL,"
-            + " attempts_remaining INT NOT NULL,"
-            + " claim_descriptor VARCHAR(1000) NULL,"
-            + " claimed_by VARBINARY(1000) NULL,"
-            + " custom_status VARCHAR(5000) NOT NULL DEFAULT '',"
-            + " body MEDIUMBLOB NOT NULL,"
-            // Claims, counts and scans: equality on the first three, range and order on run_after.
-            + " KEY flipper_jobs_queue (queue_name, priority, state, run_after),"
-            // The monitor: claim time-outs and garbage collection across all queues.
-            + " KEY flipper_jobs_monitor (state, updated_at))" + options)),
-        new Migration(2, "room for the claim in new job rows", List.of(
-            // Existing rows get NULL; only rows inserted from now on carry the room (see JobSql.CLAIM_ROOM_BYTES).
-            // No IF NOT EXISTS (MySQL 8 lacks it): a re-run after a crash finds the column, see isDuplicateColumn.
-            "ALTER TABLE flipper_jobs ADD COLUMN claim_room VARBINARY(255) NULL",
-            "ALTER TABLE flipper_jobs ALTER COLUMN claim_room SET DEFAULT " + JobSql.claimRoomLiteral())));
   }
 
   /** Applies every missing migration; returns the number applied. */
@@ -95,7 +57,7 @@ public final class SchemaMigrator {
         st.execute("CREATE TABLE IF NOT EXISTS " + versionTable + " ("
             + " version INT NOT NULL PRIMARY KEY,"
             + " description VARCHAR(200) NOT NULL,"
-            + " applied_at BIGINT NOT NULL)" + tableOptions);
+            + " applied_at BIGINT NOT NULL)" + dialect.tableOptions());
         st.execute("INSERT IGNORE INTO " + versionTable + " (version, description, applied_at)"
             + " VALUES (0, 'migration lock', 0)");
       }
@@ -131,7 +93,7 @@ public final class SchemaMigrator {
           try {
             st.execute(sql);
           } catch (SQLException e) {
-            if (!isDuplicateColumn(e)) {
+            if (!dialect.isDuplicateColumn(e)) {
               throw e;
             }
             log.info("{} migration {}: column already there (an earlier run stopped half-way): {}", label,
@@ -156,11 +118,6 @@ public final class SchemaMigrator {
           latestVersion());
     }
     return count;
-  }
-
-  /** ADD COLUMN of a column that exists: MySQL/MariaDB error 1060, H2 error 42121. */
-  private static boolean isDuplicateColumn(SQLException e) {
-    return e.getErrorCode() == 1060 || e.getErrorCode() == 42121;
   }
 
   private Set<Integer> versions() {

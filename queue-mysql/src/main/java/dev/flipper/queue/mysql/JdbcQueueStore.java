@@ -2,7 +2,6 @@ package dev.flipper.queue.mysql;
 
 import dev.flipper.queue.QueueException;
 import dev.flipper.queue.mysql.internal.JdbcShardStore;
-import dev.flipper.queue.mysql.internal.ShardDatabase;
 import dev.flipper.queue.spi.QueueStore;
 import dev.flipper.queue.spi.ShardStore;
 import java.time.Duration;
@@ -40,13 +39,13 @@ public final class JdbcQueueStore implements QueueStore {
   /** Requests already holding a removed shard get this long to finish before its pool closes. */
   private static final Duration REMOVED_SHARD_GRACE = Duration.ofSeconds(5);
 
-  private final ShardDatabase.PoolSettings settings;
+  private final JdbcShardStore.PoolSettings settings;
   private final Object reconfigureLock = new Object();
   private volatile List<JdbcShardStore> shards;
   private final Set<JdbcShardStore> closing = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
 
   private JdbcQueueStore(Builder builder) {
-    this.settings = new ShardDatabase.PoolSettings(builder.poolSize, builder.connectTimeout, builder.unhealthyCooldown);
+    this.settings = new JdbcShardStore.PoolSettings(builder.poolSize, builder.connectTimeout, builder.unhealthyCooldown);
     List<JdbcShardStore> created = new ArrayList<>();
     try {
       for (JdbcShardConfig config : builder.shards) {
@@ -206,8 +205,10 @@ public final class JdbcQueueStore implements QueueStore {
     }
 
     /**
-     * How long to wait for a connection (TCP connect, or a free pooled one). Default 5 s, at least 500 ms.
-     * Embedded H2 shards wait at least 30 s, since opening a database file can take that long.
+     * How long to wait for a connection: a TCP connect, or a free pooled one. A call that finds every pooled
+     * connection busy for this long fails with SHARD_BUSY (the shard stays healthy); one that cannot connect
+     * fails with SHARD_CONNECTION_FAILED. Default 5 s, at least 500 ms. H2 file databases wait at least 30 s,
+     * since opening a database file can take that long.
      */
     public Builder connectTimeout(Duration timeout) {
       this.connectTimeout = timeout;
@@ -246,7 +247,7 @@ public final class JdbcQueueStore implements QueueStore {
         if (!names.add(shard.name())) {
           throw new IllegalArgumentException("shard name '" + shard.name() + "' is used twice; names must be unique");
         }
-        dev.flipper.queue.mysql.internal.Dialect.forUrl(shard.url()); // rejects unsupported URLs now
+        dev.flipper.jdbc.internal.Dialect.forUrl(shard.url()); // rejects unsupported URLs now
       }
       return List.copyOf(shards);
     }

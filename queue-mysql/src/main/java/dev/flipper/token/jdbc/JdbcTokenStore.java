@@ -6,15 +6,19 @@ import static dev.flipper.token.jdbc.internal.TokenSchema.ACTIVE;
 import static dev.flipper.token.jdbc.internal.TokenSchema.ARCHIVED;
 import static dev.flipper.token.jdbc.internal.TokenSchema.VERSIONS;
 
+import dev.flipper.jdbc.internal.Database;
+import dev.flipper.jdbc.internal.Dialect;
+import dev.flipper.jdbc.internal.JdbcUrl;
+import dev.flipper.jdbc.internal.SqlFailure;
 import dev.flipper.token.Query;
 import dev.flipper.token.QueryAndOwnParams;
 import dev.flipper.token.Token;
 import dev.flipper.token.TokenErrorCode;
 import dev.flipper.token.TokenException;
 import dev.flipper.token.TokenNames;
-import dev.flipper.token.jdbc.internal.TokenDatabase;
 import dev.flipper.token.jdbc.internal.TokenRows;
 import dev.flipper.token.jdbc.internal.TokenSchema;
+import dev.flipper.token.jdbc.internal.WriterTurns;
 import dev.flipper.token.spi.TokenChecks;
 import dev.flipper.token.spi.TokenStore;
 import java.sql.Connection;
@@ -61,28 +65,70 @@ public final class JdbcTokenStore implements TokenStore {
   /** Not owned at ? (epoch seconds): leased_until is generated, see TokenSchema. */
   private static final String CLAIMABLE = "leased_until <= ?";
 
-  private final TokenDatabase db;
+  private final Database db;
+  /** Taken for each writing transaction where the dialect needs it ({@link Dialect#writersTakeTurns()}), else null. */
+  private final WriterTurns writerTurns;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private JdbcTokenStore(TokenDatabase db) {
+  private JdbcTokenStore(Database db, WriterTurns writerTurns) {
     this.db = db;
+    this.writerTurns = writerTurns;
   }
 
   /**
    * Opens the store and brings the schema up to date. Fails with IllegalStateException if the database cannot
-   * be reached or migrated.
+   * be reached or migrated, or (H2) if another process writes to the same database.
    */
   public static JdbcTokenStore open(JdbcTokenStoreConfig config) {
-    TokenDatabase db = new TokenDatabase(config, "flipper-tokens-" + POOLS.incrementAndGet());
+    String maskedUrl = JdbcUrl.masked(config.url());
+    WriterTurns turns = Dialect.forUrl(config.url()).writersTakeTurns() ? WriterTurns.of(config.url()) : null;
+    Database db = null;
     try {
+      db = new Database(new Database.Settings("flipper-tokens-" + POOLS.incrementAndGet(), config.url(),
+          config.user(), config.password(), config.poolSize(), config.connectTimeout()),
+          failure -> toTokenException(maskedUrl, failure));
       int applied = TokenSchema.migrator(db.dialect()).migrate(db.dataSource());
-      log.info("token store open on {} ({}, pool {}, {} schema migration(s) applied)", db.maskedUrl(),
-          db.dialect(), config.poolSize(), applied);
-      return new JdbcTokenStore(db);
+      log.info("token store open on {} ({}, pool {}, {} schema migration(s) applied)", maskedUrl, db.dialect().name(),
+          config.poolSize(), applied);
+      return new JdbcTokenStore(db, turns);
     } catch (SQLException | RuntimeException e) {
-      db.close();
-      throw new IllegalStateException("cannot open the token store at " + db.maskedUrl() + ": " + e.getMessage(), e);
+      if (db != null) {
+        db.close();
+      }
+      if (turns != null) {
+        turns.close(); // else the lock file stays held by this process
+      }
+      String why = e instanceof SQLException sql && db != null ? db.failure("open", sql).getMessage() : e.getMessage();
+      throw new IllegalStateException("cannot open the token store at " + maskedUrl + ": " + why, e);
     }
+  }
+
+  /**
+   * All failures are UNKNOWN, the only code the master's protocol has for them; the message tells a busy pool
+   * (retry later), an unreachable database and a failed commit (outcome unknown) apart.
+   */
+  private static TokenException toTokenException(String maskedUrl, SqlFailure failure) {
+    String message = switch (failure.kind()) {
+      case BUSY -> "token store " + maskedUrl + " is busy, " + failure.operation() + " not done (nothing was"
+          + " changed): " + failure.reason() + ". Retry later, or raise the token store's poolSize if this persists";
+      case UNREACHABLE -> "token store " + maskedUrl + " cannot be reached for " + failure.operation()
+          + (failure.outcomeUnknown() ? "" : " (nothing was changed)") + ": " + failure.reason();
+      case FAILED -> "token store " + maskedUrl + " failed during " + failure.operation()
+          + (failure.outcomeUnknown() ? "" : " (nothing was changed)") + ": " + failure.reason();
+    };
+    if (failure.outcomeUnknown()) {
+      message += "; the commit failed, so its outcome is unknown: read the tokens again before retrying";
+    }
+    return new TokenException(TokenErrorCode.UNKNOWN, message, failure.cause());
+  }
+
+  /**
+   * Like {@link Database#inTransaction}, for work that writes tokens: where the dialect needs it, only one such
+   * transaction per database runs at a time.
+   */
+  private <T> T inWriteTransaction(String operation, Database.SqlWork<T> work) {
+    return writerTurns == null ? db.inTransaction(operation, work)
+        : writerTurns.run(() -> db.inTransaction(operation, work));
   }
 
   @Override
@@ -90,7 +136,7 @@ public final class JdbcTokenStore implements TokenStore {
     List<String> names = new ArrayList<>();
     updates.forEach(t -> names.add(t.name()));
     deletes.forEach(t -> names.add(t.name()));
-    return db.inWriteTransaction("modify of " + describe(names), c -> {
+    return inWriteTransaction("modify of " + describe(names), c -> {
       Map<String, Long> stored = lockVersions(c, names);
       TokenChecks.checkModify(updates, deletes, stored);
       deleteRows(c, deletes);
@@ -153,7 +199,7 @@ public final class JdbcTokenStore implements TokenStore {
       return List.of();
     }
     // Phase 2: lock what is still claimable, best first, never waiting on a token another call holds.
-    return db.inWriteTransaction(operation, c -> {
+    return inWriteTransaction(operation, c -> {
       List<Token> locked = new ArrayList<>();
       for (int next = 0; locked.size() < wanted && next < candidates.size(); ) {
         int take = Math.min(Math.min(wanted - locked.size(), CHUNK), candidates.size() - next);
@@ -207,7 +253,7 @@ public final class JdbcTokenStore implements TokenStore {
   @Override
   public void archive(List<Token> tokens, long nowMillis) {
     List<String> names = names(tokens);
-    db.inWriteTransaction("archive of " + describe(names), c -> {
+    inWriteTransaction("archive of " + describe(names), c -> {
       Map<String, Long> stored = lockVersions(c, names);
       TokenChecks.checkArchive(tokens, stored);
       for (List<String> chunk : chunks(new ArrayList<>(new TreeSet<>(names)))) {
@@ -259,6 +305,11 @@ public final class JdbcTokenStore implements TokenStore {
     }
   }
 
+  /** The database, for tests. */
+  Database database() {
+    return db;
+  }
+
   /** The highest version issued so far (for tests and operators). */
   public long lastVersion() {
     return db.inTransaction("read of the version counter", c -> {
@@ -276,6 +327,9 @@ public final class JdbcTokenStore implements TokenStore {
   public void close() {
     if (closed.compareAndSet(false, true)) {
       db.close();
+      if (writerTurns != null) {
+        writerTurns.close();
+      }
     }
   }
 

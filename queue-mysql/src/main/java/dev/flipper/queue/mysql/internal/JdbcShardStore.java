@@ -1,5 +1,9 @@
 package dev.flipper.queue.mysql.internal;
 
+import dev.flipper.jdbc.internal.Database;
+import dev.flipper.jdbc.internal.Dialect;
+import dev.flipper.jdbc.internal.JdbcUrl;
+import dev.flipper.jdbc.internal.SchemaMigrator;
 import dev.flipper.queue.JobState;
 import dev.flipper.queue.QueueException;
 import dev.flipper.queue.mysql.JdbcShardConfig;
@@ -19,6 +23,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -78,7 +83,9 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
   static final String LOCKED_IDS = "local_id IN ";
 
   private final JdbcShardConfig config;
-  private final ShardDatabase db;
+  private final ShardHealth health;
+  private final ShardErrors errors;
+  private final Database db;
   private final SchemaMigrator migrator;
   private final Function<ShardStore, Set<String>> siblingQueues;
   private final ClaimFloors floors = new ClaimFloors();
@@ -91,20 +98,26 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
    *     shard is first reached after the store started serving (see {@link #copyQueuesOnInit(boolean)})
    */
   public JdbcShardStore(
-      JdbcShardConfig config, ShardDatabase.PoolSettings settings, Function<ShardStore, Set<String>> siblingQueues) {
+      JdbcShardConfig config, PoolSettings settings, Function<ShardStore, Set<String>> siblingQueues) {
     this.config = config;
     this.dequeueOnly = config.dequeueOnly();
-    Dialect dialect = Dialect.forUrl(config.url());
-    this.db = new ShardDatabase(config, dialect, settings);
-    this.migrator = new SchemaMigrator(dialect);
+    this.health = new ShardHealth(settings.unhealthyCooldown());
+    this.errors = new ShardErrors(config.name(), JdbcUrl.masked(config.url()), health);
+    this.db = new Database(new Database.Settings("flipper-shard-" + config.name(), config.url(), config.user(),
+        config.password(), settings.poolSize(), settings.connectTimeout()), errors);
+    this.migrator = JobSchema.migrator(db.dialect());
     this.siblingQueues = siblingQueues;
   }
+
+  /** Pool settings shared by all shards of a store. */
+  public record PoolSettings(int poolSize, Duration connectTimeout, Duration unhealthyCooldown) {}
 
   public JdbcShardConfig config() {
     return config.withDequeueOnly(dequeueOnly);
   }
 
-  public ShardDatabase database() {
+  /** The shard's database (its pool), for tests and the benchmark. */
+  public Database database() {
     return db;
   }
 
@@ -132,7 +145,7 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
     try {
       migrator.migrate(db.dataSource());
     } catch (SQLException e) {
-      throw db.translate(e, "schema migration", null);
+      throw db.failure("schema migration", e);
     }
     if (copyQueuesOnInit) {
       Set<String> queues = siblingQueues.apply(this);
@@ -145,15 +158,23 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
       }
     }
     initialized = true;
-    db.health().markReachable();
+    health.markReachable();
   }
 
-  private <T> T run(String operation, String queue, ShardDatabase.SqlWork<T> work) {
+  /** Runs one operation in a transaction: fails fast while the shard is marked unreachable, sets it up first. */
+  private <T> T run(String operation, String queue, Database.SqlWork<T> work) {
+    String where = where(operation, queue);
+    errors.checkAvailable(where);
     if (!initialized) {
-      db.checkAvailable(operation);
       initialize();
     }
-    return db.inTransaction(operation, queue, work);
+    T result = db.inTransaction(where, work);
+    health.markReachable();
+    return result;
+  }
+
+  private static String where(String operation, String queue) {
+    return operation + (queue == null ? "" : " on queue '" + queue + "'");
   }
 
   @Override
@@ -168,7 +189,7 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
 
   @Override
   public boolean healthy() {
-    return db.health().healthy();
+    return health.healthy();
   }
 
   // ---------------------------------------------------------------------------------------------- queues
@@ -182,7 +203,7 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
   }
 
   private void insertQueue(String queue) {
-    db.inTransaction("createQueue", queue, c -> {
+    db.inTransaction(where("createQueue", queue), c -> {
       insertQueue(c, queue);
       return null;
     });
@@ -219,7 +240,7 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
 
   /** Without the lazy set-up, for use while setting up. */
   private Set<String> listQueues() {
-    return db.inTransaction("queueNames", null, JdbcShardStore::selectQueueNames);
+    return db.inTransaction("queueNames", JdbcShardStore::selectQueueNames);
   }
 
   private static Set<String> selectQueueNames(Connection c) throws SQLException {

@@ -1,7 +1,9 @@
 package dev.flipper.token.jdbc.internal;
 
-import dev.flipper.queue.mysql.internal.SchemaMigrator;
-import dev.flipper.queue.mysql.internal.SchemaMigrator.Migration;
+import dev.flipper.jdbc.internal.Dialect;
+import dev.flipper.jdbc.internal.SchemaMigrator;
+import dev.flipper.jdbc.internal.SchemaMigrator.Migration;
+import dev.flipper.token.TokenNames;
 import java.util.List;
 
 /**
@@ -30,15 +32,15 @@ public final class TokenSchema {
   private TokenSchema() {}
 
   /** Creates or upgrades the token tables, versioned in {@code flipper_token_schema}. */
-  public static SchemaMigrator migrator(TokenDialect dialect) {
-    return new SchemaMigrator(SCHEMA, "token schema", dialect.tableOptions(), migrations(dialect));
+  public static SchemaMigrator migrator(Dialect dialect) {
+    return new SchemaMigrator(dialect, SCHEMA, "token schema", migrations(dialect));
   }
 
-  static List<Migration> migrations(TokenDialect dialect) {
-    String name = dialect.nameColumn();
+  static List<Migration> migrations(Dialect dialect) {
+    String name = dialect.asciiKeyColumn(TokenNames.MAX_NAME_LENGTH);
     String columns = " name " + name + " NOT NULL,"
         + " version BIGINT NOT NULL,"
-        + " owner VARCHAR(" + TokenDialect.NAME_LENGTH + ") NULL,"
+        + " owner VARCHAR(" + TokenNames.MAX_NAME_LENGTH + ") NULL,"
         + " expiration_time BIGINT NULL,"
         + " priority DOUBLE NOT NULL DEFAULT 0,"
         + " data LONGTEXT NULL,";

@@ -14,11 +14,11 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
- * Makes the token writers of one H2 database take turns (see {@link TokenDialect#writersTakeTurns()}): one lock
+ * Makes the token writers of one H2 database take turns (see {@link dev.flipper.jdbc.internal.Dialect#writersTakeTurns()}): one lock
  * per database shared by every store in this JVM, and, for a file database, an OS lock on
  * {@code <file>.writer.lock} so that a second process cannot write to it at the same time. Thread-safe.
  */
-final class WriterTurns implements AutoCloseable {
+public final class WriterTurns implements AutoCloseable {
   private static final Map<String, Shared> OPEN = new HashMap<>();
 
   private final String key;
@@ -34,7 +34,7 @@ final class WriterTurns implements AutoCloseable {
    * The turns of the H2 database at {@code url}. Fails with IllegalStateException if another process holds the
    * database's writer lock.
    */
-  static WriterTurns of(String url) {
+  public static WriterTurns of(String url) {
     String database = url.split(";", 2)[0];
     Path lockFile = lockFile(database);
     // The same file may be named by different URLs (jdbc:h2:file:x, jdbc:h2:x): key by the lock file.
@@ -50,7 +50,7 @@ final class WriterTurns implements AutoCloseable {
     }
   }
 
-  <T> T run(Supplier<T> work) {
+  public <T> T run(Supplier<T> work) {
     shared.turn.lock();
     try {
       return work.get();
