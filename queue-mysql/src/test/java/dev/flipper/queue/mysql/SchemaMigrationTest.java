@@ -3,8 +3,8 @@ package dev.flipper.queue.mysql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.flipper.queue.mysql.internal.Dialect;
-import dev.flipper.queue.mysql.internal.SchemaMigrator;
+import dev.flipper.jdbc.internal.Dialect;
+import dev.flipper.queue.mysql.internal.JobSchema;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -55,7 +55,7 @@ class SchemaMigrationTest {
 
   private static void assertIdempotent(String url) throws Exception {
     try (HikariDataSource ds = dataSource(url)) {
-      SchemaMigrator migrator = new SchemaMigrator(Dialect.forUrl(url));
+      var migrator = JobSchema.migrator(Dialect.forUrl(url));
       assertThat(migrator.migrate(ds)).isEqualTo(migrator.latestVersion());
       assertThat(migrator.migrate(ds)).isZero();
       assertThat(appliedVersions(ds)).containsExactly(1, 2);
@@ -75,7 +75,7 @@ class SchemaMigrationTest {
         pools.add(ds);
         Callable<Integer> start = () -> {
           barrier.await();
-          return new SchemaMigrator(Dialect.forUrl(url)).migrate(ds);
+          return JobSchema.migrator(Dialect.forUrl(url)).migrate(ds);
         };
         results.add(executor.submit(start));
       }
@@ -83,7 +83,7 @@ class SchemaMigrationTest {
       for (Future<Integer> result : results) {
         applied += result.get();
       }
-      assertThat(applied).isEqualTo(new SchemaMigrator(Dialect.forUrl(url)).latestVersion());
+      assertThat(applied).isEqualTo(JobSchema.migrator(Dialect.forUrl(url)).latestVersion());
       assertThat(appliedVersions(pools.get(0))).containsExactly(1, 2);
     } finally {
       executor.shutdownNow();

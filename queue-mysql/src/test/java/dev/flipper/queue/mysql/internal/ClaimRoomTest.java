@@ -3,6 +3,8 @@ package dev.flipper.queue.mysql.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.flipper.jdbc.internal.Dialect;
+import dev.flipper.jdbc.internal.SchemaMigrator;
 import dev.flipper.queue.mysql.TestDatabases;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -45,12 +47,12 @@ class ClaimRoomTest {
   private static void assertUpgradeAndClaim(String url) throws Exception {
     Dialect dialect = Dialect.forUrl(url);
     try (HikariDataSource ds = dataSource(url, dialect)) {
-      List<SchemaMigrator.Migration> versionOne = SchemaMigrator.migrations(dialect).subList(0, 1);
-      assertThat(new SchemaMigrator("flipper_schema_version", "schema", dialect.tableOptions(), versionOne)
+      List<SchemaMigrator.Migration> versionOne = JobSchema.migrations(dialect).subList(0, 1);
+      assertThat(new SchemaMigrator(dialect, JobSchema.VERSION_TABLE, "schema", versionOne)
           .migrate(ds)).isEqualTo(1);
       long old = insertJob(ds);
 
-      assertThat(new SchemaMigrator(dialect).migrate(ds)).isEqualTo(1);
+      assertThat(JobSchema.migrator(dialect).migrate(ds)).isEqualTo(1);
       long fresh = insertJob(ds);
 
       assertThat(room(ds, old)).isNull();
@@ -71,7 +73,7 @@ class ClaimRoomTest {
         st.execute("DELETE FROM flipper_schema_version WHERE version = 2");
         c.commit();
       }
-      assertThat(new SchemaMigrator(dialect).migrate(ds)).isEqualTo(1);
+      assertThat(JobSchema.migrator(dialect).migrate(ds)).isEqualTo(1);
       assertThat(room(ds, insertJob(ds))).hasSize(JobSql.CLAIM_ROOM_BYTES);
     }
   }

@@ -2,6 +2,7 @@ package dev.flipper.queue.mysql.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flipper.jdbc.internal.Dialect;
 import dev.flipper.queue.spi.ScanBound;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.Test;
  */
 class MariaDbQueryPlanTest {
   private static final String SERVER = "jdbc:mysql://127.0.0.1:3306/";
-  private final Dialect dialect = new MysqlDialect();
+  private final Dialect dialect = Dialect.MYSQL;
   private String database;
   private HikariDataSource pool;
 
@@ -40,7 +41,7 @@ class MariaDbQueryPlanTest {
     pool.setPassword("");
     pool.setMaximumPoolSize(2);
     pool.setAutoCommit(false);
-    new SchemaMigrator(dialect).migrate(pool);
+    JobSchema.migrator(dialect).migrate(pool);
     try (Connection c = pool.getConnection(); Statement st = c.createStatement()) {
       StringBuilder insert = new StringBuilder("INSERT INTO flipper_jobs (queue_name, priority, state, run_after,"
           + " updated_at, created_at, attempts_allowed, attempts_remaining, body) VALUES ");
