@@ -105,6 +105,28 @@ class QueueServiceTest {
   }
 
   @Test
+  void aBusyShardIsSkippedByDequeueAndEnqueueGoesToAnotherWithoutMarkingItDown() {
+    InMemoryQueueStore store = InMemoryQueueStore.withShards("1", "2");
+    QueueService service = serviceOver(store);
+    List<JobDescriptor> jobs = new ArrayList<>();
+    while (jobs.stream().map(JobDescriptor::shard).distinct().count() < 2) {
+      jobs.addAll(service.enqueue("q", List.of(aJob())));
+    }
+    store.shard("1").setBusy(true);
+
+    assertThat(service.dequeue(DequeueParams.of("q", 100, "w"))).extracting(d -> d.descriptor().shard())
+        .isNotEmpty().containsOnly("2");
+    for (int i = 0; i < 10; i++) {
+      assertThat(service.enqueue("q", List.of(aJob())).get(0).shard()).isEqualTo("2");
+    }
+    assertThat(store.shard("1").healthy()).isTrue();
+
+    store.shard("2").setBusy(true);
+    QueueException e = catchThrowableOfType(QueueException.class, () -> service.dequeue(DequeueParams.of("q", 1, "w")));
+    assertThat(e.errorCode()).isEqualTo(ErrorCode.SHARD_BUSY);
+  }
+
+  @Test
   void aFailingShardIsAskedOncePerDequeue() {
     InMemoryQueueStore store = InMemoryQueueStore.withShards("1", "2");
     QueueService service = serviceOver(store);

@@ -28,7 +28,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * One in-memory shard. Every operation holds the shard's lock, so each is atomic. Test hooks:
  * {@link #setHealthy} changes only what {@link #healthy()} reports, {@link #setReachable} makes every call
- * fail with SHARD_CONNECTION_FAILED (as an unreachable database would), {@link #setDequeueOnly} toggles the
+ * fail with SHARD_CONNECTION_FAILED (as an unreachable database would), {@link #setBusy} with SHARD_BUSY (as a
+ * full connection pool would), {@link #setDequeueOnly} toggles the
  * flag as a configuration reload would, and {@link #calls} counts calls per method. Thread-safe.
  */
 public final class InMemoryShardStore implements ShardStore {
@@ -41,6 +42,7 @@ public final class InMemoryShardStore implements ShardStore {
   private volatile boolean dequeueOnly;
   private volatile boolean healthy = true;
   private volatile boolean reachable = true;
+  private volatile boolean busy;
   private final Map<String, AtomicLong> calls = new ConcurrentHashMap<>();
 
   private final Object lock = new Object();
@@ -66,6 +68,11 @@ public final class InMemoryShardStore implements ShardStore {
   /** False makes every call fail with SHARD_CONNECTION_FAILED; {@link #healthy()} is not changed. */
   public void setReachable(boolean newReachable) {
     this.reachable = newReachable;
+  }
+
+  /** True makes every call fail with SHARD_BUSY, having done nothing; {@link #healthy()} is not changed. */
+  public void setBusy(boolean newBusy) {
+    this.busy = newBusy;
   }
 
   public void setDequeueOnly(boolean newDequeueOnly) {
@@ -434,6 +441,10 @@ public final class InMemoryShardStore implements ShardStore {
     if (!reachable) {
       throw new QueueException(ErrorCode.SHARD_CONNECTION_FAILED,
           "in-memory shard " + name + " is unreachable (set by a test) during " + method);
+    }
+    if (busy) {
+      throw new QueueException(ErrorCode.SHARD_BUSY, "shard '" + name + "' is busy (set by a test), " + method
+          + " not done");
     }
   }
 

@@ -8,12 +8,17 @@ import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
 /**
- * queue-mysql holds the JDBC stores of jobs and of tokens: it knows queue-core's API and SPI, JDBC and nothing
- * of the servers.
+ * queue-mysql holds the JDBC stores of jobs and of tokens over one JDBC core: it knows queue-core's API and SPI,
+ * JDBC and nothing of the servers. The core knows neither store.
  */
-@AnalyzeClasses(packages = {"dev.flipper.queue.mysql", "dev.flipper.token.jdbc"}, importOptions = ImportOption.DoNotIncludeTests.class)
+@AnalyzeClasses(packages = {"dev.flipper.queue.mysql", "dev.flipper.token.jdbc", "dev.flipper.jdbc"},
+    importOptions = ImportOption.DoNotIncludeTests.class)
 class LayeringTest {
-  private static final String[] STORES = {"dev.flipper.queue.mysql..", "dev.flipper.token.jdbc.."};
+  private static final String[] STORES = {"dev.flipper.queue.mysql..", "dev.flipper.token.jdbc..", "dev.flipper.jdbc.."};
+
+  @ArchTest
+  static final ArchRule theJdbcCoreKnowsNeitherStore = noClasses().that().resideInAPackage("dev.flipper.jdbc..")
+      .should().dependOnClassesThat().resideInAnyPackage("dev.flipper.queue..", "dev.flipper.token..");
 
   @ArchTest
   static final ArchRule noServerRedisOrWorkflowCode = noClasses().that().resideInAnyPackage(STORES)
