@@ -3,6 +3,7 @@ package dev.flipper.jdbc.internal;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * What differs between MySQL/MariaDB and H2 in MySQL mode, for the job tables and the token tables alike.
@@ -38,19 +39,47 @@ public interface Dialect {
     return connectTimeout;
   }
 
-  // ---- errors
+  // ---- errors: one classification, fed by each database's vendor codes
+
+  /**
+   * The vendor error codes the classification needs.
+   *
+   * @param connectionLost the database could not be reached, beyond the standard connection SQLSTATEs
+   * @param lockConflict deadlocks and lock-wait time-outs: the transaction may run again
+   * @param duplicateKey a unique-key violation
+   * @param duplicateColumn ADD COLUMN of a column that exists
+   */
+  record ErrorCodes(Set<Integer> connectionLost, Set<Integer> lockConflict, int duplicateKey, int duplicateColumn) {}
+
+  ErrorCodes errorCodes();
 
   /** The failure means the database could not be reached (as opposed to a bad statement). */
-  boolean isConnectionFailure(Throwable e);
+  default boolean isConnectionFailure(Throwable e) {
+    return hasErrorCode(e, errorCodes().connectionLost()) || hasConnectionSqlState(e);
+  }
 
-  /** A deadlock or lock-wait time-out anywhere in the cause chain: the whole transaction may run again. */
-  boolean isRetryable(Throwable e);
+  /**
+   * A deadlock or lock-wait time-out anywhere in the cause chain (SQLSTATE 40001, or a vendor code): the whole
+   * transaction may run again.
+   */
+  default boolean isRetryable(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof SQLException sql && "40001".equals(sql.getSQLState())) {
+        return true;
+      }
+    }
+    return hasErrorCode(e, errorCodes().lockConflict());
+  }
 
   /** A unique-key violation anywhere in the cause chain: a concurrent insert of the same key committed first. */
-  boolean isDuplicateKey(Throwable e);
+  default boolean isDuplicateKey(Throwable e) {
+    return hasErrorCode(e, Set.of(errorCodes().duplicateKey()));
+  }
 
   /** ADD COLUMN of a column that exists (a migration re-run after a crash half-way). */
-  boolean isDuplicateColumn(SQLException e);
+  default boolean isDuplicateColumn(SQLException e) {
+    return e.getErrorCode() == errorCodes().duplicateColumn();
+  }
 
   // ---- tables
 
@@ -123,7 +152,7 @@ public interface Dialect {
   }
 
   /** True if any SQLException in the cause chain has one of the vendor error codes. */
-  static boolean hasErrorCode(Throwable e, java.util.Set<Integer> codes) {
+  static boolean hasErrorCode(Throwable e, Set<Integer> codes) {
     for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (t instanceof SQLException sql && codes.contains(sql.getErrorCode())) {
         return true;

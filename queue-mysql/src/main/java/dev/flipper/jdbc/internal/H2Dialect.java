@@ -1,6 +1,5 @@
 package dev.flipper.jdbc.internal;
 
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -10,18 +9,19 @@ import java.util.Set;
 /** H2 2.x in MySQL mode, the embedded default. Thread-safe. */
 final class H2Dialect implements Dialect {
   // org.h2.api.ErrorCode values, copied so that this class needs no H2 on the compile path.
-  private static final Set<Integer> RETRYABLE = Set.of(
-      40001, // DEADLOCK_1
-      50200, // LOCK_TIMEOUT_1
-      90131); // CONCURRENT_UPDATE_1
-  private static final int DUPLICATE_KEY = 23505;
-  private static final int DUPLICATE_COLUMN = 42121;
-  private static final Set<Integer> CONNECTION_ERRORS = Set.of(
-      90067, // connection broken
-      90020, // database may be already in use
-      90098, // database has been closed
-      90121, // database called at VM shutdown
-      90135); // database is in exclusive mode
+  private static final ErrorCodes CODES = new ErrorCodes(
+      Set.of(
+          90067, // connection broken
+          90020, // database may be already in use
+          90098, // database has been closed
+          90121, // database called at VM shutdown
+          90135), // database is in exclusive mode
+      Set.of(
+          40001, // DEADLOCK_1
+          50200, // LOCK_TIMEOUT_1
+          90131), // CONCURRENT_UPDATE_1
+      23505, // DUPLICATE_KEY_1
+      42121); // DUPLICATE_COLUMN_NAME_1
 
   @Override
   public String name() {
@@ -105,22 +105,7 @@ final class H2Dialect implements Dialect {
   }
 
   @Override
-  public boolean isConnectionFailure(Throwable e) {
-    return Dialect.hasErrorCode(e, CONNECTION_ERRORS) || Dialect.hasConnectionSqlState(e);
-  }
-
-  @Override
-  public boolean isRetryable(Throwable e) {
-    return Dialect.hasErrorCode(e, RETRYABLE);
-  }
-
-  @Override
-  public boolean isDuplicateKey(Throwable e) {
-    return Dialect.hasErrorCode(e, Set.of(DUPLICATE_KEY));
-  }
-
-  @Override
-  public boolean isDuplicateColumn(SQLException e) {
-    return e.getErrorCode() == DUPLICATE_COLUMN;
+  public ErrorCodes errorCodes() {
+    return CODES;
   }
 }

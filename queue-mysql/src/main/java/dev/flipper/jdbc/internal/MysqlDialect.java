@@ -1,6 +1,5 @@
 package dev.flipper.jdbc.internal;
 
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -9,11 +8,13 @@ import java.util.Set;
 
 /** MySQL 8 and MariaDB 10.6+ (both have SKIP LOCKED and LOCK IN SHARE MODE). Thread-safe. */
 final class MysqlDialect implements Dialect {
-  private static final Set<Integer> RETRYABLE = Set.of(
-      1205, // ER_LOCK_WAIT_TIMEOUT
-      1213); // ER_LOCK_DEADLOCK
-  private static final int ER_DUP_ENTRY = 1062;
-  private static final int ER_DUP_FIELDNAME = 1060;
+  private static final ErrorCodes CODES = new ErrorCodes(
+      Set.of(), // a lost or refused connection always has a connection SQLSTATE (08...)
+      Set.of(
+          1205, // ER_LOCK_WAIT_TIMEOUT
+          1213), // ER_LOCK_DEADLOCK
+      1062, // ER_DUP_ENTRY
+      1060); // ER_DUP_FIELDNAME
 
   @Override
   public String name() {
@@ -94,27 +95,7 @@ final class MysqlDialect implements Dialect {
   }
 
   @Override
-  public boolean isConnectionFailure(Throwable e) {
-    return Dialect.hasConnectionSqlState(e);
-  }
-
-  @Override
-  public boolean isRetryable(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof SQLException sql && "40001".equals(sql.getSQLState())) {
-        return true;
-      }
-    }
-    return Dialect.hasErrorCode(e, RETRYABLE);
-  }
-
-  @Override
-  public boolean isDuplicateKey(Throwable e) {
-    return Dialect.hasErrorCode(e, Set.of(ER_DUP_ENTRY));
-  }
-
-  @Override
-  public boolean isDuplicateColumn(SQLException e) {
-    return e.getErrorCode() == ER_DUP_FIELDNAME;
+  public ErrorCodes errorCodes() {
+    return CODES;
   }
 }
