@@ -12,7 +12,8 @@ import java.util.Objects;
  * @param user database user; null means ""
  * @param password database password; null means ""
  * @param poolSize connections per store (each master process); at least 1
- * @param connectTimeout how long to wait for a connection before a call fails with UNKNOWN
+ * @param connectTimeout how long to wait for a connection (a TCP connect, or a free pooled one; H2 file databases
+ *     at least 30 s) before a call fails with UNKNOWN, worded "busy" when every pooled connection stayed in use
  */
 public record JdbcTokenStoreConfig(String url, String user, String password, int poolSize,
     Duration connectTimeout) {
