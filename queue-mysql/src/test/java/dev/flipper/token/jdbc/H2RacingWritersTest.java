@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * H2 alone can let two racing version-conditional updates of one row both succeed (see
- * {@code TokenDialect#writersTakeTurns}). One run of the contract's racing counter shows it rarely, so this runs
+ * {@code Dialect#writersTakeTurns}). One run of the contract's racing counter shows it rarely, so this runs
  * the race many times over fresh files; with writers not taking turns it failed 3 builds out of 3.
  */
 class H2RacingWritersTest {
