@@ -59,6 +59,7 @@ public final class Database implements AutoCloseable {
     }
   }
 
+  private final String poolName;
   private final String maskedUrl;
   private final Dialect dialect;
   private final Duration poolWait;
@@ -66,6 +67,7 @@ public final class Database implements AutoCloseable {
   private final FailureHandler failures;
 
   public Database(Settings settings, FailureHandler failures) {
+    this.poolName = settings.poolName();
     this.maskedUrl = JdbcUrl.masked(settings.url());
     this.dialect = Dialect.forUrl(settings.url());
     this.poolWait = dialect.poolConnectionTimeout(settings.url(), settings.connectTimeout());
@@ -129,7 +131,7 @@ public final class Database implements AutoCloseable {
         } catch (SQLException e) {
           rollbackQuietly(c, e);
           if (attempt < MAX_ATTEMPTS && (dialect.isRetryable(e) || dialect.isDuplicateKey(e)) && backOff(attempt)) {
-            log.debug("{} on {}: attempt {} lost a race ({}); running it again", operation, maskedUrl, attempt,
+            log.debug("{} on {}: attempt {} lost a race ({}); running it again", operation, poolName, attempt,
                 e.getMessage());
             continue;
           }
@@ -166,7 +168,7 @@ public final class Database implements AutoCloseable {
       case FAILED -> e.getMessage() + " (SQLSTATE " + e.getSQLState() + ", error " + e.getErrorCode() + ")";
     };
     if (kind == SqlFailure.Kind.UNREACHABLE) {
-      log.warn("{} unreachable during {}: {}", maskedUrl, operation, reason);
+      log.warn("{} ({}) unreachable during {}: {}", poolName, maskedUrl, operation, reason);
     }
     return failures.toException(new SqlFailure(kind, operation, reason, outcomeUnknown, e));
   }
