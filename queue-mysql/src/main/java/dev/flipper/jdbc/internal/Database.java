@@ -161,9 +161,7 @@ public final class Database implements AutoCloseable {
   private RuntimeException failure(String operation, SQLException e, boolean outcomeUnknown) {
     SqlFailure.Kind kind = SqlFailure.classify(dialect, e);
     String reason = switch (kind) {
-      case BUSY -> "every connection stayed in use for the pool wait of " + poolWait.toMillis() + " ms ("
-          + poolState() + "); the database is reachable but this process asks more of it at once than its pool"
-          + " of " + pool.getMaximumPoolSize() + " allows";
+      case BUSY -> busyReason();
       case UNREACHABLE -> SqlFailure.rootMessage(e);
       case FAILED -> e.getMessage() + " (SQLSTATE " + e.getSQLState() + ", error " + e.getErrorCode() + ")";
     };
@@ -171,6 +169,20 @@ public final class Database implements AutoCloseable {
       log.warn("{} ({}) unreachable during {}: {}", poolName, maskedUrl, operation, reason);
     }
     return failures.toException(new SqlFailure(kind, operation, reason, outcomeUnknown, e));
+  }
+
+  /**
+   * Why no connection came within the wait, though none failed to open: all in use, or (no connection yet) the
+   * database is slow to open, as an H2 file can be on a loaded machine. Neither is the database being down.
+   */
+  private String busyReason() {
+    HikariPoolMXBean bean = pool.getHikariPoolMXBean();
+    String wait = " for the pool wait of " + poolWait.toMillis() + " ms (" + poolState() + ")";
+    if (bean != null && bean.getTotalConnections() == 0) {
+      return "no connection was opened yet" + wait + ", and no attempt failed: the database is slow to open";
+    }
+    return "every connection stayed in use" + wait + "; the database is reachable but this process asks more of it"
+        + " at once than its pool of " + pool.getMaximumPoolSize() + " allows";
   }
 
   /** The pool's counts as HikariCP logs them: {@code total=2, active=2, idle=0, waiting=14}. */
