@@ -199,6 +199,11 @@ public final class QueueWorker implements AutoCloseable {
     return "QueueWorker(" + queue + ", source " + source + ")";
   }
 
+  /** True once {@link #close()} has told the dispatcher to stop claiming; for tests that must not race it. */
+  boolean isStopping() {
+    return stopping.getCount() == 0;
+  }
+
   private void dequeueLoop() {
     while (stopping.getCount() > 0) {
       int claimable;

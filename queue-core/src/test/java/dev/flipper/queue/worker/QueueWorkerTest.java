@@ -368,6 +368,8 @@ class QueueWorkerTest {
     await().atMost(TIMEOUT).until(() -> worker.stats().running() == 4);
 
     CompletableFuture<Void> closing = CompletableFuture.runAsync(worker::close);
+    // Only once close() has stopped the dispatcher: a job released earlier would free a slot for a late job.
+    await().atMost(TIMEOUT).until(worker::isStopping);
     service.enqueue(QUEUE, numbered("late_", 3)); // must not be picked up any more
     release.countDown();
     closing.get(10, TimeUnit.SECONDS);
