@@ -1,0 +1,164 @@
+package dev.flipper.workflow.engine;
+
+import dev.flipper.token.Query;
+import dev.flipper.token.Token;
+import dev.flipper.token.TokenMaster;
+import dev.flipper.workflow.engine.internal.ExecutionData;
+import dev.flipper.workflow.engine.internal.InstanceData;
+import dev.flipper.workflow.engine.internal.JobData;
+import dev.flipper.workflow.engine.internal.Json;
+import dev.flipper.workflow.engine.internal.Owners;
+import dev.flipper.workflow.engine.internal.TokenLayout;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The read model of workflows for the CLI and the UI: derived from the tokens at each call, never cached.
+ * Only active (not yet archived) instances are visible. Thread-safe.
+ */
+public final class StatusReader {
+  /** Instance ids are epoch milliseconds: order by length, then text, which is numeric order. */
+  static final Comparator<String> INSTANCE_ORDER = Comparator.comparingInt(String::length)
+      .thenComparing(Comparator.naturalOrder());
+
+  private final TokenMaster master;
+  private final Clock clock;
+
+  StatusReader(TokenMaster master, Clock clock) {
+    this.master = master;
+    this.clock = clock;
+  }
+
+  /** Every workflow with a stored definition or an active instance, by name. */
+  public List<WorkflowSummary> workflows() {
+    Map<String, String> versions = new TreeMap<>();
+    for (Token token : master.query(Query.prefix(TokenLayout.DEFINITIONS))) {
+      versions.put(TokenLayout.last(token.name()),
+          Json.read(token, dev.flipper.workflow.engine.internal.DefinitionData.class).version);
+    }
+    Set<String> names = new TreeSet<>(versions.keySet());
+    master.group(TokenLayout.WORKFLOWS, "/").keySet().forEach(g -> names.add(TokenLayout.last(g)));
+    List<WorkflowSummary> summaries = new ArrayList<>();
+    for (String name : names) {
+      List<InstanceSummary> instances = instances(name);
+      int running = (int) instances.stream().filter(i -> i.status() == InstanceStatus.RUNNING).count();
+      Optional<InstanceSummary> last = instances.isEmpty() ? Optional.empty()
+          : Optional.of(instances.get(instances.size() - 1));
+      summaries.add(new WorkflowSummary(name, Optional.ofNullable(versions.get(name)), running, last));
+    }
+    return summaries;
+  }
+
+  /** The active instances of a workflow, oldest first. */
+  public List<InstanceSummary> instances(String workflow) {
+    List<String> ids = new ArrayList<>();
+    master.group(TokenLayout.workflowPrefix(workflow), "/").keySet().forEach(g -> ids.add(TokenLayout.last(g)));
+    ids.sort(INSTANCE_ORDER);
+    if (ids.isEmpty()) {
+      return List.of();
+    }
+    List<Query> queries = ids.stream().map(id -> Query.prefix(TokenLayout.instanceRecord(workflow, id))).toList();
+    List<List<Token>> read = master.query(queries);
+    List<InstanceSummary> summaries = new ArrayList<>();
+    for (int i = 0; i < ids.size(); i++) {
+      String recordName = TokenLayout.instanceRecord(workflow, ids.get(i));
+      read.get(i).stream().filter(t -> t.name().equals(recordName)).findFirst()
+          .ifPresent(t -> summaries.add(summary(Json.read(t, InstanceData.class))));
+    }
+    return summaries;
+  }
+
+  /** One active instance with every job; empty if there is no such instance (or it was archived). */
+  public Optional<InstanceDetail> instance(String workflow, String instance) {
+    String recordName = TokenLayout.instanceRecord(workflow, instance);
+    List<List<Token>> read = master.query(List.of(
+        Query.prefix(recordName),
+        Query.prefix(TokenLayout.waitingPrefix(workflow, instance)),
+        Query.prefix(TokenLayout.runnablePrefix(workflow, instance))));
+    Optional<Token> record = read.get(0).stream().filter(t -> t.name().equals(recordName)).findFirst();
+    if (record.isEmpty()) {
+      return Optional.empty();
+    }
+    long nowSeconds = clock.instant().getEpochSecond();
+    Map<String, JobDetail> jobs = new HashMap<>();
+    for (Token token : read.get(1)) {
+      JobData data = Json.read(token, JobData.class);
+      jobs.put(data.name, job(data, waitingStatus(data), null));
+    }
+    for (Token token : read.get(2)) {
+      JobData data = Json.read(token, JobData.class);
+      jobs.put(data.name, job(data, runnableStatus(token, data, nowSeconds), token));
+    }
+    return Optional.of(new InstanceDetail(summary(Json.read(record.get(), InstanceData.class)), runOrder(jobs)));
+  }
+
+  /** The status of a job parked in, or waiting in, the waiting state. */
+  static JobStatus waitingStatus(JobData data) {
+    ExecutionData last = data.lastExecution();
+    if (last == null) {
+      return data.disabled ? JobStatus.DISABLED : JobStatus.WAITING;
+    }
+    if (ExecutionData.DISABLED_INFO.equals(last.info) && last.succeeded()) {
+      return JobStatus.DISABLED;
+    }
+    return last.succeeded() ? JobStatus.SUCCESS : JobStatus.FAILURE;
+  }
+
+  /** A runnable token held by a worker, or whose previous worker left an open record, is RUNNING. */
+  static JobStatus runnableStatus(Token token, JobData data, long nowSeconds) {
+    if (Owners.isHold(token.owner())) {
+      return JobStatus.RUNNABLE;
+    }
+    if (token.isOwnedAt(nowSeconds) || data.hasOpenExecution()) {
+      return JobStatus.RUNNING;
+    }
+    return JobStatus.RUNNABLE;
+  }
+
+  private static JobDetail job(JobData data, JobStatus status, Token runnable) {
+    List<ExecutionDetail> executions = new ArrayList<>();
+    for (ExecutionData record : data.history) {
+      executions.add(new ExecutionDetail(record.execution, record.attempt, record.info, record.worker, record.host,
+          Instant.ofEpochMilli(record.startMillis), Optional.ofNullable(record.endMillis).map(Instant::ofEpochMilli),
+          record.exitCode, record.cleanupExitCode, record.endReason, Map.copyOf(record.properties),
+          Map.copyOf(record.logs)));
+    }
+    String heldBy = runnable == null || runnable.owner() == null || runnable.owner().isEmpty() ? null
+        : runnable.owner();
+    Optional<Instant> leaseEnd = heldBy == null || runnable.expirationTime() == Owners.FOREVER ? Optional.empty()
+        : Optional.of(Instant.ofEpochSecond(runnable.expirationTime()));
+    return new JobDetail(data.name, status, List.copyOf(data.inputs), data.attempt, data.maxAttempts,
+        data.isCondition(), data.disabled, data.priority, heldBy, leaseEnd, List.copyOf(executions));
+  }
+
+  private static InstanceSummary summary(InstanceData data) {
+    return new InstanceSummary(data.workflow, data.instance, InstanceStatus.valueOf(data.status),
+        Instant.ofEpochMilli(data.startMillis), Optional.ofNullable(data.endMillis).map(Instant::ofEpochMilli),
+        data.definitionVersion, data.startedBy, Map.copyOf(data.params), List.copyOf(data.failedJobs));
+  }
+
+  /** Parents before children, ties by name (Kahn's algorithm over the jobs' inputs). */
+  private static List<JobDetail> runOrder(Map<String, JobDetail> jobs) {
+    List<JobDetail> ordered = new ArrayList<>();
+    Set<String> placed = new HashSet<>();
+    TreeMap<String, JobDetail> left = new TreeMap<>(jobs);
+    while (!left.isEmpty()) {
+      String next = left.values().stream()
+          .filter(j -> j.needs().stream().allMatch(n -> placed.contains(n) || !jobs.containsKey(n)))
+          .map(JobDetail::name).findFirst().orElse(left.firstKey()); // a cycle cannot happen; never stall
+      ordered.add(left.remove(next));
+      placed.add(next);
+    }
+    return ordered;
+  }
+}

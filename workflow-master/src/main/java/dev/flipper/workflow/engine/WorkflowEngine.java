@@ -1,0 +1,255 @@
+package dev.flipper.workflow.engine;
+
+import dev.flipper.token.Token;
+import dev.flipper.token.TokenMaster;
+import dev.flipper.workflow.engine.internal.Archiver;
+import dev.flipper.workflow.engine.internal.Claimer;
+import dev.flipper.workflow.engine.internal.DefinitionStore;
+import dev.flipper.workflow.engine.internal.ExecutionData;
+import dev.flipper.workflow.engine.internal.Executions;
+import dev.flipper.workflow.engine.internal.InstanceStarter;
+import dev.flipper.workflow.engine.internal.JobData;
+import dev.flipper.workflow.engine.internal.JobTransitions;
+import dev.flipper.workflow.engine.internal.Owners;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The workflow engine: the state model of workflows on a {@link TokenMaster} (in-process or remote). It holds
+ * no state of its own: every call reads and writes tokens, so any number of engines in any number of
+ * processes may work on one master. Thread-safe.
+ *
+ * <pre>{@code
+ * WorkflowEngine engine = WorkflowEngine.builder(master).build();
+ * engine.definitions().apply(List.of(definition));
+ * String instance = engine.instances().start("etl");
+ * // a worker:
+ * engine.claim("worker-1", Duration.ofMinutes(5)).ifPresent(job -> {
+ *   engine.start(job, new ExecutionStart(command, host, logUrls));   // durable before the process starts
+ *   ... run it, engine.renew(job) every minute or so ...
+ *   engine.finish(job, ExecutionResult.exit(exitCode, properties));
+ * });
+ * }</pre>
+ */
+public final class WorkflowEngine {
+  /** Finished instances stay visible this long before they are archived. */
+  public static final Duration DEFAULT_ARCHIVE_DELAY = Duration.ofHours(12);
+
+  private final TokenMaster master;
+  private final Clock clock;
+  private final Definitions definitions;
+  private final Instances instances;
+  private final JobTransitions transitions;
+  private final Claimer claimer;
+  private final Archiver archiver;
+  private final StatusReader status;
+
+  private WorkflowEngine(Builder builder) {
+    this.master = builder.master;
+    this.clock = builder.clock;
+    this.definitions = new Definitions(new DefinitionStore(master, clock));
+    this.instances = new Instances(definitions, new InstanceStarter(master, clock));
+    this.transitions = new JobTransitions(master, clock, builder.archiveDelay);
+    this.claimer = new Claimer(master, clock, transitions);
+    this.archiver = new Archiver(master, clock);
+    this.status = new StatusReader(master, clock);
+  }
+
+  public static Builder builder(TokenMaster master) {
+    return new Builder(master);
+  }
+
+  public Definitions definitions() {
+    return definitions;
+  }
+
+  public Instances instances() {
+    return instances;
+  }
+
+  /** What the CLI and the UI show: workflows, their instances, an instance's jobs. */
+  public StatusReader status() {
+    return status;
+  }
+
+  public TokenMaster master() {
+    return master;
+  }
+
+  /**
+   * Claims the highest-priority runnable job of all workflows (one queryAndOwn on {@code /runnable/}) with a
+   * lease of {@code lease} from now. Before returning it, settles what needs no process: a disabled job
+   * succeeds at once; a job whose previous execution is still open (its worker died or lost the lease) has
+   * that execution closed as failed ("lease lost") and the retry rules applied; a job of a drained or aborted
+   * instance is held. Empty when nothing is claimable now.
+   *
+   * @param worker the worker's unique name (the lease owner); not one of the engine's own owners
+   */
+  public Optional<ClaimedJob> claim(String worker, Duration lease) {
+    Objects.requireNonNull(worker, "worker");
+    if (worker.isEmpty() || Owners.RESERVED.contains(worker)) {
+      throw new IllegalArgumentException("worker name '" + worker + "' is empty or reserved by the engine "
+          + Owners.RESERVED + "; use a unique name such as host-pid-thread");
+    }
+    if (lease.toMillis() < 1000) {
+      throw new IllegalArgumentException("lease is " + lease + "; leases are whole seconds, use at least 1s");
+    }
+    return claimer.claim(worker, lease).map(c -> new ClaimedJob(worker, lease, c.token(), c.data()));
+  }
+
+  /**
+   * Records the execution as started, durably, before the worker starts the process: a worker that dies after
+   * this leaves an open record, which the next claimer closes as failed.
+   *
+   * @throws LeaseLostException if the worker no longer holds the job: do not run it
+   */
+  public void start(ClaimedJob job, ExecutionStart start) {
+    synchronized (job) {
+      requireNotDone(job);
+      if (job.started()) {
+        throw new IllegalStateException("job " + job.tokenName() + " was already started; finish it first");
+      }
+      JobData data = job.dataCopy();
+      ExecutionData record = Executions.open(data, start.command(), job.worker(), start.host(), clock.millis());
+      Executions.addLogs(record, start.logs());
+      Token held = job.token();
+      job.update(transitions.rewrite(held, data, held.owner(), held.expirationTime()), data);
+    }
+  }
+
+  /**
+   * Extends the lease to now + the claim's lease.
+   *
+   * @throws LeaseLostException if the worker no longer holds the job: kill its process
+   */
+  public void renew(ClaimedJob job) {
+    renew(job, Map.of());
+  }
+
+  /**
+   * Extends the lease and stores the properties seen so far in the open execution record, so the UI shows
+   * them while the job runs.
+   *
+   * @throws LeaseLostException if the worker no longer holds the job: kill its process
+   */
+  public void renew(ClaimedJob job, Map<String, List<String>> properties) {
+    synchronized (job) {
+      requireNotDone(job);
+      JobData data = job.dataCopy();
+      if (!properties.isEmpty() && data.hasOpenExecution()) {
+        data.lastExecution().properties.putAll(properties);
+      }
+      Token held = job.token();
+      long expiration = JobTransitions.ceilSeconds(clock.millis() + job.lease().toMillis());
+      job.update(transitions.rewrite(held, data, held.owner(), Math.max(expiration, held.expirationTime())), data);
+    }
+  }
+
+  /**
+   * Records how the execution ended and moves the job on, each in one atomic modify: on success its children
+   * get their events (and become runnable when their inputs are complete); on failure with attempts left it
+   * is runnable again now or after its retry delay; with none left it fails for good. Then, if nothing of the
+   * instance can run any more, the instance ends (SUCCESS, or FAILURE if a job failed for good).
+   *
+   * @throws LeaseLostException if the worker no longer holds the job: the result is not recorded
+   */
+  public Finished finish(ClaimedJob job, ExecutionResult result) {
+    synchronized (job) {
+      requireNotDone(job);
+      if (!job.started()) {
+        throw new IllegalStateException("job " + job.tokenName() + " was not started; call start before finish");
+      }
+      JobData data = job.dataCopy();
+      ExecutionData record = data.lastExecution();
+      record.endMillis = Math.max(clock.millis(), record.startMillis);
+      record.exitCode = result.exitCode();
+      record.cleanupExitCode = result.cleanupExitCode();
+      record.properties.putAll(result.properties());
+      record.endReason = result.endReason();
+      Token held = job.token();
+      Finished.Outcome outcome;
+      if (result.succeeded()) {
+        transitions.succeed(held, data);
+        outcome = Finished.Outcome.SUCCEEDED;
+      } else if (data.attemptsLeft()) {
+        job.update(transitions.retry(held, data), data);
+        job.markDone();
+        return new Finished(Finished.Outcome.RETRYING, Optional.empty());
+      } else {
+        transitions.failForGood(held, data);
+        outcome = Finished.Outcome.FAILED;
+      }
+      job.markDone();
+      return new Finished(outcome, transitions.endIfDone(data.workflow, data.instance));
+    }
+  }
+
+  /**
+   * Hands a claimed job back without a result (a worker shutting down): it is runnable again at once. A
+   * started execution is closed with end reason "handed back" and does not count as an attempt.
+   *
+   * @throws LeaseLostException if the worker no longer holds the job
+   */
+  public void release(ClaimedJob job) {
+    synchronized (job) {
+      requireNotDone(job);
+      JobData data = job.dataCopy();
+      if (data.hasOpenExecution()) {
+        ExecutionData record = data.lastExecution();
+        record.endMillis = Math.max(clock.millis(), record.startMillis);
+        record.endReason = "handed back";
+        data.attempt--;
+      }
+      job.update(transitions.rewrite(job.token(), data, null, 0), data);
+      job.markDone();
+    }
+  }
+
+  /**
+   * Archives the finished instances whose archive delay has passed (each with all its tokens, in one archive
+   * call); returns how many. Workers call it now and then; concurrent calls share the work.
+   */
+  public int archiveDue() {
+    return archiver.archiveDue();
+  }
+
+  private static void requireNotDone(ClaimedJob job) {
+    if (job.isDone()) {
+      throw new IllegalStateException("job " + job.tokenName() + " was already finished or released by this worker");
+    }
+  }
+
+  /** Settings of a {@link WorkflowEngine}. Not thread-safe. */
+  public static final class Builder {
+    private final TokenMaster master;
+    private Clock clock = Clock.systemUTC();
+    private Duration archiveDelay = DEFAULT_ARCHIVE_DELAY;
+
+    private Builder(TokenMaster master) {
+      this.master = Objects.requireNonNull(master, "master");
+    }
+
+    /** Times of records and instances, retry delays, leases. Use the master's clock. Default: system UTC. */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** How long a finished instance stays before {@link #archiveDue()} archives it. Default 12h. */
+    public Builder archiveDelay(Duration archiveDelay) {
+      this.archiveDelay = Objects.requireNonNull(archiveDelay, "archiveDelay");
+      return this;
+    }
+
+    public WorkflowEngine build() {
+      if (archiveDelay.isNegative()) {
+        throw new IllegalArgumentException("archiveDelay is " + archiveDelay + "; use 0s or more");
+      }
+      return new WorkflowEngine(this);
+    }
+  }
+}

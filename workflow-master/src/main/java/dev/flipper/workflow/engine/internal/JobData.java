@@ -1,0 +1,58 @@
+package dev.flipper.workflow.engine.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A job token's data ({@code kind: "job"}): a snapshot of the job's definition taken when the instance
+ * started (so a running instance is not changed by a later {@code apply}), the events that made it
+ * runnable, and its execution history. The same data moves between the waiting and the runnable token.
+ */
+public final class JobData extends TokenData {
+  public String workflow;
+  public String instance;
+  public String name;
+  /** {@code shell} or {@code condition}. */
+  public String type = "shell";
+  public String command = "";
+  public String cleanupCommand;
+  public List<String> inputs = new ArrayList<>();
+  public List<String> outputs = new ArrayList<>();
+  public List<String> emails = new ArrayList<>();
+  public int maxAttempts = 1;
+  public long retryDelayMillis;
+  public Long warnTimeoutMillis;
+  public Long abortTimeoutMillis;
+  public boolean disabled;
+  public double priority;
+  /** Attempts used by the current run: 0 when the job becomes runnable, +1 at each start. */
+  public int attempt;
+  /** Executions ever started (numbers the records; survives the truncation of a condition's history). */
+  public int executions;
+  /** The events consumed when the job last became runnable, one per input (those with attributes or not). */
+  public List<EventData> events = new ArrayList<>();
+  /** Execution records, oldest first. */
+  public List<ExecutionData> history = new ArrayList<>();
+
+  public JobData() {
+    super("job");
+  }
+
+  public boolean isCondition() {
+    return "condition".equals(type);
+  }
+
+  public ExecutionData lastExecution() {
+    return history.isEmpty() ? null : history.get(history.size() - 1);
+  }
+
+  /** True if the last execution was started and never closed: its worker died or lost the lease. */
+  public boolean hasOpenExecution() {
+    ExecutionData last = lastExecution();
+    return last != null && last.isOpen();
+  }
+
+  public boolean attemptsLeft() {
+    return attempt < maxAttempts;
+  }
+}

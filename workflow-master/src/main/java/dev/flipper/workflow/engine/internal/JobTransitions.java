@@ -1,0 +1,270 @@
+package dev.flipper.workflow.engine.internal;
+
+import dev.flipper.token.ModifyParams;
+import dev.flipper.token.Query;
+import dev.flipper.token.Token;
+import dev.flipper.token.TokenException;
+import dev.flipper.token.TokenMaster;
+import dev.flipper.workflow.engine.InstanceStatus;
+import dev.flipper.workflow.engine.LeaseLostException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The moves of a runnable job, each one atomic modify (docs/workflows.md, "Job states"):
+ *
+ * <ul>
+ *   <li>{@link #succeed}: the job goes back to waiting with its closed record; each child gets the event for
+ *       this input, or, when that completes its inputs, becomes runnable in the same modify, consuming one
+ *       event per input.
+ *   <li>{@link #retry}: the job stays runnable; its lease becomes the retry delay.
+ *   <li>{@link #failForGood}: the job is parked in waiting without events downstream and the instance record
+ *       lists it as failed.
+ *   <li>{@link #endIfDone}: after any of them, the instance ends when nothing under its runnable prefix is left.
+ * </ul>
+ *
+ * <p>Steps that read other tokens first retry on a version conflict after re-reading; a conflict on the job's
+ * own token means the caller no longer holds it ({@link LeaseLostException}). Thread-safe.
+ */
+public final class JobTransitions {
+  private final TokenMaster master;
+  private final Clock clock;
+  private final Duration archiveDelay;
+
+  public JobTransitions(TokenMaster master, Clock clock, Duration archiveDelay) {
+    this.master = master;
+    this.clock = clock;
+    this.archiveDelay = archiveDelay;
+  }
+
+  /** Writes the held runnable token with new data and lease; the new token. */
+  public Token rewrite(Token held, JobData data, String owner, long expirationTime) {
+    try {
+      return master.modify(ModifyParams.updating(
+          new Token(held.version(), held.name(), owner, expirationTime, held.priority(), Json.write(data)))).get(0);
+    } catch (TokenException e) {
+      if (ConflictRetry.isConflict(e)) {
+        throw leaseLost(held, e);
+      }
+      throw e;
+    }
+  }
+
+  /** The job succeeded (its last record is closed with exit 0). */
+  public void succeed(Token held, JobData data) {
+    ExecutionData last = data.lastExecution();
+    Map<String, String> attributes = eventAttributes(last.properties);
+    String eventName = "e" + last.execution;
+    String creator = data.name + "#" + last.execution;
+    JobData parked = Json.copy(data, JobData.class);
+    parked.events.clear();
+    holding(held, "success of " + held.name(), () -> {
+      succeedOnce(held, parked, eventName, creator, attributes);
+      return null;
+    });
+  }
+
+  private void succeedOnce(Token held, JobData parked, String eventName, String creator,
+      Map<String, String> attributes) {
+    String wf = parked.workflow;
+    String inst = parked.instance;
+    String self = parked.name;
+    List<Query> queries = new ArrayList<>();
+    for (String child : parked.outputs) {
+      queries.add(Query.prefix(TokenLayout.waiting(wf, inst, child)));
+      queries.add(Query.prefix(TokenLayout.inputsPrefix(wf, inst, child)));
+    }
+    List<List<Token>> read = queries.isEmpty() ? List.of() : master.query(queries);
+    List<Token> updates = new ArrayList<>();
+    List<Token> deletes = new ArrayList<>();
+    deletes.add(held);
+    updates.add(new Token(0, TokenLayout.waiting(wf, inst, self), null, 0, held.priority(), Json.write(parked)));
+    for (int i = 0; i < parked.outputs.size(); i++) {
+      String child = parked.outputs.get(i);
+      String waitingName = TokenLayout.waiting(wf, inst, child);
+      Token waiting = read.get(2 * i).stream().filter(t -> t.name().equals(waitingName)).findFirst().orElse(null);
+      EventData event = EventData.of(self, creator, attributes);
+      Token eventToken = Token.of(TokenLayout.event(wf, inst, child, self, eventName), Json.write(eventData(event)));
+      if (waiting == null) {
+        // The child is runnable or running (a re-run): the event waits for its next run.
+        updates.add(eventToken);
+        continue;
+      }
+      JobData childData = Json.read(waiting, JobData.class);
+      Map<String, List<Token>> byInput = byInput(read.get(2 * i + 1), TokenLayout.inputsPrefix(wf, inst, child));
+      boolean complete = childData.inputs.stream()
+          .allMatch(input -> input.equals(self) || !byInput.getOrDefault(input, List.of()).isEmpty());
+      if (complete) {
+        List<EventData> consumed = new ArrayList<>();
+        for (String input : childData.inputs) {
+          if (input.equals(self)) {
+            consumed.add(event);
+            continue;
+          }
+          // Oldest first: versions grow in commit order.
+          Token oldest = byInput.get(input).stream().min(Comparator.comparingLong(Token::version)).orElseThrow();
+          deletes.add(oldest);
+          EventData stored = Json.read(oldest, EventData.class);
+          stored.input = input;
+          stored.kind = null;
+          consumed.add(stored);
+        }
+        childData.events = consumed;
+        childData.attempt = 0;
+        deletes.add(waiting);
+        updates.add(new Token(0, TokenLayout.runnable(wf, inst, child), null, 0, waiting.priority(),
+            Json.write(childData)));
+      } else {
+        updates.add(eventToken);
+        // Rewritten unchanged: its version moves, so two parents delivering to this child at once conflict
+        // and the loser re-reads and sees the winner's event. Without it both would leave their event and
+        // neither would see the inputs complete.
+        updates.add(waiting);
+      }
+    }
+    master.modify(new ModifyParams(updates, deletes));
+  }
+
+  /** The job failed with attempts left: runnable again at once, or when its retry delay has passed. */
+  public Token retry(Token held, JobData data) {
+    if (data.retryDelayMillis <= 0) {
+      return rewrite(held, data, null, 0);
+    }
+    return rewrite(held, data, Owners.RETRY_DELAY, ceilSeconds(clock.millis() + data.retryDelayMillis));
+  }
+
+  /** The job failed with no attempt left: parked in waiting, recorded as failed in the instance record. */
+  public void failForGood(Token held, JobData data) {
+    JobData parked = Json.copy(data, JobData.class);
+    parked.events.clear();
+    String wf = data.workflow;
+    String inst = data.instance;
+    holding(held, "failure of " + held.name(), () -> {
+      List<Token> updates = new ArrayList<>();
+      updates.add(new Token(0, TokenLayout.waiting(wf, inst, data.name), null, 0, held.priority(),
+          Json.write(parked)));
+      readExact(TokenLayout.instanceRecord(wf, inst)).ifPresent(record -> {
+        InstanceData instance = Json.read(record, InstanceData.class);
+        if (!instance.failedJobs.contains(data.name)) {
+          instance.failedJobs.add(data.name);
+        }
+        updates.add(record.withData(Json.write(instance)));
+      });
+      master.modify(new ModifyParams(updates, List.of(held)));
+      return null;
+    });
+  }
+
+  /**
+   * Ends the instance if nothing under its runnable prefix is left: SUCCESS, or FAILURE when a job failed for
+   * good. The instance record is updated with a version check, so of several callers exactly one ends it;
+   * that one also writes the archive token. Present only for the call that ended the instance.
+   */
+  public Optional<InstanceStatus> endIfDone(String wf, String inst) {
+    return ConflictRetry.run("end of instance " + wf + "/" + inst, () -> {
+      List<List<Token>> read = master.query(List.of(
+          Query.top(TokenLayout.runnablePrefix(wf, inst), 1),
+          Query.prefix(TokenLayout.instanceRecord(wf, inst))));
+      if (!read.get(0).isEmpty()) {
+        return Optional.<InstanceStatus>empty();
+      }
+      String recordName = TokenLayout.instanceRecord(wf, inst);
+      Token record = read.get(1).stream().filter(t -> t.name().equals(recordName)).findFirst().orElse(null);
+      if (record == null) {
+        return Optional.<InstanceStatus>empty();
+      }
+      InstanceData instance = Json.read(record, InstanceData.class);
+      if (!InstanceStatus.RUNNING.name().equals(instance.status)) {
+        return Optional.<InstanceStatus>empty();
+      }
+      InstanceStatus status = instance.failedJobs.isEmpty() ? InstanceStatus.SUCCESS : InstanceStatus.FAILURE;
+      long now = clock.millis();
+      instance.status = status.name();
+      instance.endMillis = now;
+      ArchiveData archive = new ArchiveData();
+      archive.workflow = wf;
+      archive.instance = inst;
+      archive.status = status.name();
+      archive.dueMillis = now + archiveDelay.toMillis();
+      Token archiveToken = new Token(0, TokenLayout.archive(wf, inst), Owners.ARCHIVE_DELAY,
+          Math.max(1, ceilSeconds(archive.dueMillis)), 0, Json.write(archive));
+      master.modify(ModifyParams.updating(record.withData(Json.write(instance)), archiveToken));
+      return Optional.of(status);
+    });
+  }
+
+  /** Runs a read-modify step that includes the held token; a conflict on that token means the lease is lost. */
+  private <T> T holding(Token held, String what, Supplier<T> step) {
+    return ConflictRetry.run(what, () -> {
+      try {
+        return step.get();
+      } catch (TokenException e) {
+        if (ConflictRetry.isConflict(e)) {
+          Optional<Token> current = readExact(held.name());
+          if (current.isEmpty() || current.get().version() != held.version()) {
+            throw leaseLost(held, e);
+          }
+        }
+        throw e;
+      }
+    });
+  }
+
+  public Optional<Token> readExact(String name) {
+    return master.query(Query.prefix(name)).stream().filter(t -> t.name().equals(name)).findFirst();
+  }
+
+  private static LeaseLostException leaseLost(Token held, TokenException cause) {
+    LeaseLostException lost = new LeaseLostException("lost job " + held.name() + " (held version " + held.version()
+        + ", owner " + held.owner() + "): it was changed or removed by someone else, usually a worker that"
+        + " claimed it after the lease ended; " + cause.getMessage());
+    lost.initCause(cause);
+    return lost;
+  }
+
+  /** Event tokens carry no input field: their name says it. */
+  private static EventData eventData(EventData event) {
+    EventData stored = Json.copy(event, EventData.class);
+    stored.input = null;
+    return stored;
+  }
+
+  private static Map<String, List<Token>> byInput(List<Token> events, String inputsPrefix) {
+    Map<String, List<Token>> byInput = new LinkedHashMap<>();
+    for (Token event : events) {
+      String rest = event.name().substring(inputsPrefix.length());
+      int slash = rest.indexOf('/');
+      if (slash > 0) {
+        byInput.computeIfAbsent(rest.substring(0, slash), k -> new ArrayList<>()).add(event);
+      }
+    }
+    return byInput;
+  }
+
+  /**
+   * {@code EVENT_ATTR:name} properties as event attributes: a scalar per name (several values comma-joined),
+   * never the list's text form that Pinball rendered (reference §4.6).
+   */
+  static Map<String, String> eventAttributes(Map<String, List<String>> properties) {
+    Map<String, String> attributes = new LinkedHashMap<>();
+    properties.forEach((key, values) -> {
+      if (key.startsWith("EVENT_ATTR:") && key.length() > "EVENT_ATTR:".length()) {
+        attributes.put(key.substring("EVENT_ATTR:".length()), String.join(",", new LinkedHashSet<>(values)));
+      }
+    });
+    return attributes;
+  }
+
+  /** Leases are whole seconds: round up, so a delay is never cut short. */
+  public static long ceilSeconds(long epochMillis) {
+    return Math.floorDiv(epochMillis + 999, 1000);
+  }
+}

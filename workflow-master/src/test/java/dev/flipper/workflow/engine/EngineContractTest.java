@@ -1,0 +1,446 @@
+package dev.flipper.workflow.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.flipper.token.ModifyParams;
+import dev.flipper.token.Query;
+import dev.flipper.token.Token;
+import dev.flipper.token.TokenMaster;
+import dev.flipper.workflow.definition.JobDefinition;
+import dev.flipper.workflow.definition.WorkflowDefinition;
+import dev.flipper.workflow.engine.internal.TokenLayout;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The engine's behaviour on one token store; subclasses give the store (in memory, H2, MariaDB). Time is a
+ * settable clock shared by the master and the engine: no test sleeps. Pinball checklist items in brackets.
+ */
+abstract class EngineContractTest {
+  static final Duration LEASE = Duration.ofMinutes(5);
+
+  protected final SettableClock clock = new SettableClock(Instant.parse("2026-11-24T01:00:00Z"));
+  protected TokenMaster master;
+  protected WorkflowEngine engine;
+
+  /** A fresh, empty master on this test's store, using {@code clock}. */
+  protected abstract TokenMaster openMaster(SettableClock clock);
+
+  protected void closeMaster() {}
+
+  @BeforeEach
+  void openEngine() {
+    master = openMaster(clock);
+    engine = WorkflowEngine.builder(master).clock(clock).build();
+  }
+
+  @AfterEach
+  void close() {
+    closeMaster();
+  }
+
+  static JobDefinition.Builder job(String name, String... needs) {
+    return JobDefinition.builder(name).command("run " + name).needs(needs);
+  }
+
+  static WorkflowDefinition workflow(String name, JobDefinition.Builder... jobs) {
+    WorkflowDefinition.Builder builder = WorkflowDefinition.builder(name);
+    for (JobDefinition.Builder job : jobs) {
+      builder.job(job);
+    }
+    return builder.build();
+  }
+
+  String startInstance(WorkflowDefinition definition) {
+    engine.definitions().apply(List.of(definition));
+    return engine.instances().start(definition.name());
+  }
+
+  ClaimedJob claim(String worker) {
+    return engine.claim(worker, LEASE).orElseThrow(() -> new AssertionError("nothing claimable"));
+  }
+
+  Finished run(ClaimedJob job, int exitCode, Map<String, List<String>> properties) {
+    engine.start(job, new ExecutionStart(job.command(), "host1", Map.of("stdout", "http://host1/log")));
+    return engine.finish(job, ExecutionResult.exit(exitCode, properties));
+  }
+
+  Finished run(ClaimedJob job, int exitCode) {
+    return run(job, exitCode, Map.of());
+  }
+
+  InstanceDetail detail(String wf, String inst) {
+    return engine.status().instance(wf, inst).orElseThrow();
+  }
+
+  JobStatus status(String wf, String inst, String job) {
+    return detail(wf, inst).job(job).orElseThrow().status();
+  }
+
+  List<String> names(String prefix) {
+    return master.query(Query.prefix(prefix)).stream().map(Token::name).toList();
+  }
+
+  // ---- definitions
+
+  @Test
+  void applyAddsChangesKeepsAndPrunes() {
+    WorkflowDefinition a = workflow("a", job("x"));
+    WorkflowDefinition b = workflow("b", job("y"));
+    assertThat(engine.definitions().apply(List.of(a, b)).added()).containsExactly("a", "b");
+    String version = engine.definitions().get("a").orElseThrow().version();
+
+    ApplyResult again = engine.definitions().apply(List.of(a, workflow("b", job("y"), job("z", "y"))));
+
+    assertThat(again.unchanged()).containsExactly("a");
+    assertThat(again.changed()).containsExactly("b");
+    assertThat(engine.definitions().get("a").orElseThrow().version()).isEqualTo(version);
+    assertThat(engine.definitions().get("b").orElseThrow().definition().jobs()).hasSize(2);
+    assertThat(engine.definitions().apply(List.of(a)).removed()).isEmpty();
+    ApplyResult pruned = engine.definitions().apply(List.of(a), true);
+    assertThat(pruned.removed()).containsExactly("b");
+    assertThat(engine.definitions().list()).extracting(StoredDefinition::name).containsExactly("a");
+    assertThat(master.query(Query.prefix("/definition/a")).get(0).data())
+        .contains("\"kind\":\"definition\"", "\"version\":\"" + version + "\"", "workflow: a");
+  }
+
+  @Test
+  void startNeedsAStoredDefinition() {
+    assertThatThrownBy(() -> engine.instances().start("nope"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("flipper workflow apply");
+  }
+
+  // ---- instance start and hops
+
+  @Test
+  void startMakesRootsRunnableAndTheRestWaiting() { // [12]
+    String inst = startInstance(workflow("wf", job("a"), job("b", "a")));
+
+    assertThat(names(TokenLayout.runnablePrefix("wf", inst))).containsExactly("/runnable/wf/" + inst + "/a");
+    assertThat(names(TokenLayout.instancePrefix("wf", inst))).containsExactly(
+        "/workflow/wf/" + inst + "/instance", "/workflow/wf/" + inst + "/job/waiting/b");
+    assertThat(detail("wf", inst).summary().status()).isEqualTo(InstanceStatus.RUNNING);
+    assertThat(master.query(Query.prefix("/runnable/")).get(0).priority()).isEqualTo(2.0);
+  }
+
+  @Test
+  void aChainRunsToSuccess() { // [15]
+    String inst = startInstance(workflow("wf", job("a"), job("b", "a"), job("c", "b")));
+
+    for (String expected : List.of("a", "b", "c")) {
+      ClaimedJob job = claim("w1");
+      assertThat(job.job()).isEqualTo(expected);
+      Finished finished = run(job, 0);
+      assertThat(finished.outcome()).isEqualTo(Finished.Outcome.SUCCEEDED);
+      assertThat(finished.instanceEnded()).isEqualTo(
+          expected.equals("c") ? Optional.of(InstanceStatus.SUCCESS) : Optional.empty());
+    }
+
+    assertThat(engine.claim("w1", LEASE)).isEmpty();
+    InstanceDetail detail = detail("wf", inst);
+    assertThat(detail.summary().status()).isEqualTo(InstanceStatus.SUCCESS);
+    assertThat(detail.summary().end()).isPresent();
+    assertThat(detail.jobs()).extracting(JobDetail::name).containsExactly("a", "b", "c");
+    assertThat(detail.jobs()).extracting(JobDetail::status).containsOnly(JobStatus.SUCCESS);
+    ExecutionDetail record = detail.job("a").orElseThrow().executions().get(0);
+    assertThat(record.exitCode()).isZero();
+    assertThat(record.start()).isBeforeOrEqualTo(record.end().orElseThrow());
+    assertThat(record.logs()).containsEntry("stdout", "http://host1/log");
+    assertThat(names(TokenLayout.instancePrefix("wf", inst) + "input/")).isEmpty();
+  }
+
+  @Test
+  void aJoinWaitsForEveryInputAndDataFlowsThroughEvents() { // [13] [14] [23] [24]
+    String inst = startInstance(workflow("d", job("a"), job("b", "a"), job("c", "a"), job("d", "b", "c")));
+    run(claim("w"), 0, Map.of("EVENT_ATTR:day", List.of("2026-11-24")));
+    ClaimedJob first = claim("w");
+    ClaimedJob second = claim("w");
+    assertThat(first.eventAttributes()).containsEntry("day", "2026-11-24");
+
+    run(first, 0, Map.of("EVENT_ATTR:k", List.of(first.job() + "-value")));
+    assertThat(status("d", inst, "d")).isEqualTo(JobStatus.WAITING);
+    assertThat(names(TokenLayout.inputsPrefix("d", inst, "d"))).hasSize(1);
+    run(second, 0, Map.of("EVENT_ATTR:k", List.of(second.job() + "-value")));
+
+    ClaimedJob join = claim("w");
+    assertThat(join.job()).isEqualTo("d");
+    assertThat(join.events()).extracting(Event::input).containsExactly("b", "c");
+    assertThat(join.eventAttributes()).containsEntry("k", "b-value,c-value");
+    assertThat(names(TokenLayout.inputsPrefix("d", inst, "d"))).isEmpty();
+    assertThat(run(join, 0).instanceEnded()).contains(InstanceStatus.SUCCESS);
+  }
+
+  @Test
+  void theHighestPriorityJobIsClaimedFirst() {
+    startInstance(workflow("p", job("low").priority(1), job("high").priority(50), job("mid").priority(7)));
+
+    assertThat(List.of(claim("w").job(), claim("w").job(), claim("w").job())).containsExactly("high", "mid", "low");
+  }
+
+  // ---- failures and retries
+
+  @Test
+  void aFailureWithAttemptsLeftIsRetriedAfterTheDelay() { // [18] [17]
+    String inst = startInstance(workflow("r", job("a").maxAttempts(3).retryDelay(Duration.ofSeconds(60)),
+        job("b", "a")));
+
+    assertThat(run(claim("w"), 1).outcome()).isEqualTo(Finished.Outcome.RETRYING);
+    assertThat(status("r", inst, "a")).isEqualTo(JobStatus.RUNNABLE);
+    assertThat(detail("r", inst).job("a").orElseThrow().heldBy()).isEqualTo("retry-delay");
+    clock.advance(Duration.ofSeconds(59));
+    assertThat(engine.claim("w", LEASE)).isEmpty();
+    clock.advance(Duration.ofSeconds(1));
+
+    ClaimedJob again = claim("w");
+    assertThat(again.attempt()).isEqualTo(2);
+    run(again, 0);
+    assertThat(claim("w").job()).isEqualTo("b");
+    assertThat(detail("r", inst).job("a").orElseThrow().executions()).extracting(ExecutionDetail::exitCode)
+        .containsExactly(1, 0);
+  }
+
+  @Test
+  void aJobOutOfAttemptsFailsForGoodAndTheInstanceFails() { // [16]
+    String inst = startInstance(workflow("f", job("a").maxAttempts(3), job("b", "a")));
+
+    assertThat(run(claim("w"), 1).outcome()).isEqualTo(Finished.Outcome.RETRYING);
+    assertThat(run(claim("w"), 2).outcome()).isEqualTo(Finished.Outcome.RETRYING);
+    ClaimedJob third = claim("w");
+    assertThat(third.attempt()).isEqualTo(3);
+    Finished last = run(third, 3);
+
+    assertThat(last.outcome()).isEqualTo(Finished.Outcome.FAILED);
+    assertThat(last.instanceEnded()).contains(InstanceStatus.FAILURE);
+    assertThat(engine.claim("w", LEASE)).isEmpty();
+    InstanceDetail detail = detail("f", inst);
+    assertThat(detail.summary().failedJobs()).containsExactly("a");
+    assertThat(detail.job("a").orElseThrow().status()).isEqualTo(JobStatus.FAILURE);
+    assertThat(detail.job("a").orElseThrow().executions()).hasSize(3);
+    assertThat(detail.job("b").orElseThrow().status()).isEqualTo(JobStatus.WAITING);
+    assertThat(names(TokenLayout.instancePrefix("f", inst) + "input/")).isEmpty();
+  }
+
+  @Test
+  void anIndependentBranchFinishesAfterAFailure() { // [19]
+    String inst = startInstance(workflow("i", job("bad"), job("good"), job("after", "good")));
+    ClaimedJob bad = claim("w");
+    ClaimedJob good = claim("w");
+    if (bad.job().equals("good")) {
+      ClaimedJob swap = bad;
+      bad = good;
+      good = swap;
+    }
+
+    assertThat(run(bad, 1).instanceEnded()).isEmpty();
+    assertThat(run(good, 0).instanceEnded()).isEmpty();
+    assertThat(run(claim("w"), 0).instanceEnded()).contains(InstanceStatus.FAILURE);
+    assertThat(status("i", inst, "after")).isEqualTo(JobStatus.SUCCESS);
+  }
+
+  @Test
+  void aRetriedJobKeepsItsEvents() {
+    startInstance(workflow("e", job("a"), job("b", "a").maxAttempts(2)));
+    run(claim("w"), 0, Map.of("EVENT_ATTR:x", List.of("1")));
+    run(claim("w"), 1);
+
+    assertThat(claim("w").eventAttributes()).containsEntry("x", "1");
+  }
+
+  // ---- leases
+
+  @Test
+  void aLostLeaseIsReclaimedAndItsAttemptClosedAsFailed() { // [29] [30]
+    String inst = startInstance(workflow("l", job("a").maxAttempts(2), job("b", "a")));
+    ClaimedJob dead = engine.claim("dead-worker", Duration.ofSeconds(10)).orElseThrow();
+    engine.start(dead, new ExecutionStart("run a", "host0", Map.of()));
+    assertThat(status("l", inst, "a")).isEqualTo(JobStatus.RUNNING);
+    assertThat(engine.claim("w2", LEASE)).isEmpty();
+
+    clock.advance(Duration.ofSeconds(11));
+    ClaimedJob again = claim("w2");
+
+    assertThat(again.job()).isEqualTo("a");
+    assertThat(again.attempt()).isEqualTo(2);
+    ExecutionDetail stale = detail("l", inst).job("a").orElseThrow().executions().get(0);
+    assertThat(stale.endReason()).isEqualTo("lease lost");
+    assertThat(stale.end()).isPresent();
+    assertThat(stale.exitCode()).isNull();
+    assertThatThrownBy(() -> engine.renew(dead)).isInstanceOf(LeaseLostException.class);
+    assertThatThrownBy(() -> engine.finish(dead, ExecutionResult.exit(0))).isInstanceOf(LeaseLostException.class);
+    assertThat(run(again, 0).outcome()).isEqualTo(Finished.Outcome.SUCCEEDED);
+  }
+
+  @Test
+  void aLostLeaseOnTheLastAttemptFailsTheJobForGood() {
+    String inst = startInstance(workflow("l1", job("a"), job("b", "a")));
+    ClaimedJob dead = engine.claim("dead-worker", Duration.ofSeconds(10)).orElseThrow();
+    engine.start(dead, new ExecutionStart("run a", "host0", Map.of()));
+    clock.advance(Duration.ofSeconds(11));
+
+    assertThat(engine.claim("w2", LEASE)).isEmpty();
+
+    InstanceDetail detail = detail("l1", inst);
+    assertThat(detail.summary().status()).isEqualTo(InstanceStatus.FAILURE);
+    assertThat(detail.job("a").orElseThrow().status()).isEqualTo(JobStatus.FAILURE);
+  }
+
+  @Test
+  void renewalExtendsTheLease() {
+    startInstance(workflow("n", job("a")));
+    ClaimedJob job = engine.claim("w", Duration.ofSeconds(30)).orElseThrow();
+    engine.start(job, new ExecutionStart("run a", "h", Map.of()));
+    Instant firstEnd = job.leaseEnd();
+    clock.advance(Duration.ofSeconds(20));
+
+    engine.renew(job, Map.of("kill_id", List.of("42")));
+
+    assertThat(job.leaseEnd()).isEqualTo(firstEnd.plusSeconds(20));
+    clock.advance(Duration.ofSeconds(20));
+    assertThat(engine.claim("other", LEASE)).isEmpty();
+    assertThat(detail("n", engine.status().instances("n").get(0).instance()).job("a").orElseThrow()
+        .executions().get(0).properties()).containsEntry("kill_id", List.of("42"));
+  }
+
+  @Test
+  void aReleasedJobIsClaimableAgainWithoutUsingAnAttempt() {
+    startInstance(workflow("h", job("a")));
+    ClaimedJob job = claim("w");
+    engine.start(job, new ExecutionStart("run a", "h", Map.of()));
+
+    engine.release(job);
+
+    ClaimedJob again = claim("w2");
+    assertThat(again.attempt()).isEqualTo(1);
+    assertThat(again.execution()).isEqualTo(2);
+  }
+
+  // ---- disabled and condition jobs
+
+  @Test
+  void aDisabledJobSucceedsWithoutRunning() { // [21]
+    String inst = startInstance(workflow("dis", job("a").disabled(true), job("b", "a")));
+
+    ClaimedJob b = claim("w");
+
+    assertThat(b.job()).isEqualTo("b");
+    ExecutionDetail record = detail("dis", inst).job("a").orElseThrow().executions().get(0);
+    assertThat(record.command()).isEqualTo("DISABLED");
+    assertThat(record.exitCode()).isZero();
+    assertThat(record.end()).contains(record.start());
+    assertThat(status("dis", inst, "a")).isEqualTo(JobStatus.DISABLED);
+    assertThat(run(b, 0).instanceEnded()).contains(InstanceStatus.SUCCESS);
+  }
+
+  @Test
+  void aConditionIsRetriedAsASensorAndKeepsItsLastRecords() { // [22]
+    String inst = startInstance(workflow("s",
+        JobDefinition.builder("sensor").condition(true).command("test -f x").maxAttempts(2)
+            .retryDelay(Duration.ofMinutes(5)),
+        job("after", "sensor")));
+    run(claim("w"), 1);
+    clock.advance(Duration.ofMinutes(5));
+    ClaimedJob second = claim("w");
+    assertThat(second.condition()).isTrue();
+    run(second, 0);
+    run(claim("w"), 0);
+
+    JobDetail sensor = detail("s", inst).job("sensor").orElseThrow();
+    assertThat(sensor.executions()).extracting(ExecutionDetail::exitCode).containsExactly(1, 0);
+    assertThat(detail("s", inst).summary().status()).isEqualTo(InstanceStatus.SUCCESS);
+  }
+
+  @Test
+  void aConditionKeepsOnlyItsLastMaxAttemptsRecords() {
+    String inst = startInstance(workflow("t",
+        JobDefinition.builder("sensor").condition(true).command("test -f x").maxAttempts(2)
+            .retryDelay(Duration.ZERO)));
+    run(claim("w"), 1);
+    run(claim("w"), 1);
+
+    JobDetail sensor = detail("t", inst).job("sensor").orElseThrow();
+    assertThat(sensor.status()).isEqualTo(JobStatus.FAILURE);
+    assertThat(sensor.executions()).extracting(ExecutionDetail::execution).containsExactly(1, 2);
+  }
+
+  // ---- signals
+
+  @Test
+  void aDrainedInstanceStartsNothing() { // [31], the engine's half
+    String inst = startInstance(workflow("dr", job("a")));
+    master.modify(ModifyParams.updating(Token.of(TokenLayout.instanceSignal("dr", inst, SignalAction.DRAIN),
+        "{\"kind\":\"signal\",\"schema\":1,\"action\":\"DRAIN\"}")));
+
+    assertThat(engine.claim("w", LEASE)).isEmpty();
+
+    JobDetail a = detail("dr", inst).job("a").orElseThrow();
+    assertThat(a.status()).isEqualTo(JobStatus.RUNNABLE);
+    assertThat(a.heldBy()).isEqualTo("drained");
+    clock.advance(Duration.ofDays(30));
+    assertThat(engine.claim("w", LEASE)).isEmpty();
+  }
+
+  @Test
+  void aGlobalAbortHoldsEveryJob() {
+    startInstance(workflow("ab", job("a")));
+    master.modify(ModifyParams.updating(Token.of(TokenLayout.globalSignal(SignalAction.ABORT),
+        "{\"kind\":\"signal\",\"schema\":1,\"action\":\"ABORT\"}")));
+
+    assertThat(engine.claim("w", LEASE)).isEmpty();
+    assertThat(master.query(Query.prefix("/runnable/")).get(0).owner()).isEqualTo("aborted");
+  }
+
+  // ---- archive
+
+  @Test
+  void aFinishedInstanceIsArchivedAfterTheDelay() { // [20]
+    String inst = startInstance(workflow("arc", job("a"), job("b", "a")));
+    run(claim("w"), 0);
+    run(claim("w"), 0);
+    String other = engine.instances().start("arc");
+
+    clock.advance(Duration.ofHours(12).minusSeconds(1));
+    assertThat(engine.archiveDue()).isZero();
+    clock.advance(Duration.ofSeconds(2));
+    assertThat(engine.archiveDue()).isEqualTo(1);
+
+    assertThat(names(TokenLayout.instancePrefix("arc", inst))).isEmpty();
+    assertThat(names(TokenLayout.ARCHIVE)).isEmpty();
+    assertThat(engine.status().instances("arc")).extracting(InstanceSummary::instance).containsExactly(other);
+    assertThat(engine.archiveDue()).isZero();
+  }
+
+  // ---- status read model
+
+  @Test
+  void workflowsShowTheirLastInstance() {
+    startInstance(workflow("one", job("a")));
+    engine.definitions().apply(List.of(workflow("two", job("a"))));
+    run(claim("w"), 0);
+
+    List<WorkflowSummary> workflows = engine.status().workflows();
+
+    assertThat(workflows).extracting(WorkflowSummary::name).containsExactly("one", "two");
+    assertThat(workflows.get(0).status()).contains(InstanceStatus.SUCCESS);
+    assertThat(workflows.get(0).definitionVersion()).isPresent();
+    assertThat(workflows.get(1).lastInstance()).isEmpty();
+  }
+
+  @Test
+  void instanceIdsAreUniqueWithinOneMillisecond() {
+    engine.definitions().apply(List.of(workflow("u", job("a"))));
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      ids.add(engine.instances().start("u"));
+    }
+    assertThat(ids).doesNotHaveDuplicates();
+    assertThat(engine.status().instances("u")).extracting(InstanceSummary::instance).containsExactlyElementsOf(ids);
+  }
+}
