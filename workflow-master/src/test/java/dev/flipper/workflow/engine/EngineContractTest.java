@@ -443,4 +443,106 @@ abstract class EngineContractTest {
     assertThat(ids).doesNotHaveDuplicates();
     assertThat(engine.status().instances("u")).extracting(InstanceSummary::instance).containsExactlyElementsOf(ids);
   }
+
+  // ---- concurrency
+
+  /** How many worker threads race; every backend gets the same load. */
+  static final int WORKERS = 8;
+
+  @Test
+  void eightWorkersDrainAThousandJobFanOutExactlyOnce() throws Exception { // one root, 998 parallel, one join
+    WorkflowDefinition.Builder builder = WorkflowDefinition.builder("fan").job(job("root"));
+    List<String> middle = new ArrayList<>();
+    for (int i = 0; i < 998; i++) {
+      middle.add("p" + i);
+      builder.job(job("p" + i, "root"));
+    }
+    builder.job(job("join", middle.toArray(String[]::new)));
+    String inst = startInstance(builder.build());
+
+    Race race = new Race(engine, WORKERS, job -> Map.of("EVENT_ATTR:v", List.of(job.job())));
+    race.runUntilEnded(1, Duration.ofMinutes(5));
+
+    race.assertEveryJobRanOnce(1000);
+    assertThat(race.ended).containsExactly(InstanceStatus.SUCCESS);
+    java.util.Set<String> joined = java.util.Set.of(race.attributesSeen.get("fan/" + inst + "/join").get("v").split(","));
+    assertThat(joined).containsExactlyInAnyOrderElementsOf(middle);
+    assertThat(detail("fan", inst).summary().status()).isEqualTo(InstanceStatus.SUCCESS);
+    assertThat(names(TokenLayout.instancePrefix("fan", inst) + "input/")).isEmpty();
+  }
+
+  @Test
+  void eightWorkersRunManyDiamondsPassingDataExactlyOnce() throws Exception {
+    engine.definitions().apply(List.of(workflow("dia", job("a"), job("b", "a"), job("c", "a"), job("d", "b", "c"))));
+    List<String> instances = new ArrayList<>();
+    for (int i = 0; i < 25; i++) {
+      instances.add(engine.instances().start("dia"));
+    }
+
+    Race race = new Race(engine, WORKERS,
+        job -> Map.of("EVENT_ATTR:from", List.of(job.job() + "@" + job.instance())));
+    race.runUntilEnded(instances.size(), Duration.ofMinutes(5));
+
+    race.assertEveryJobRanOnce(4 * instances.size());
+    assertThat(race.ended).hasSize(instances.size()).containsOnly(InstanceStatus.SUCCESS);
+    for (String inst : instances) {
+      assertThat(race.attributesSeen.get("dia/" + inst + "/b")).containsEntry("from", "a@" + inst);
+      assertThat(race.attributesSeen.get("dia/" + inst + "/d")).containsEntry("from", "b@" + inst + ",c@" + inst);
+      assertThat(detail("dia", inst).summary().status()).isEqualTo(InstanceStatus.SUCCESS);
+    }
+  }
+
+  /** Worker threads that claim, run (instantly) and finish until the expected instances have ended. */
+  static final class Race {
+    final WorkflowEngine engine;
+    final int threads;
+    final java.util.function.Function<ClaimedJob, Map<String, List<String>>> properties;
+    final java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.atomic.AtomicInteger> runs =
+        new java.util.concurrent.ConcurrentHashMap<>();
+    final java.util.concurrent.ConcurrentHashMap<String, Map<String, String>> attributesSeen =
+        new java.util.concurrent.ConcurrentHashMap<>();
+    final List<InstanceStatus> ended = java.util.Collections.synchronizedList(new ArrayList<>());
+
+    Race(WorkflowEngine engine, int threads,
+        java.util.function.Function<ClaimedJob, Map<String, List<String>>> properties) {
+      this.engine = engine;
+      this.threads = threads;
+      this.properties = properties;
+    }
+
+    void runUntilEnded(int instances, Duration limit) throws Exception {
+      java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+      long deadline = System.nanoTime() + limit.toNanos();
+      List<java.util.concurrent.Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        String worker = "worker-" + t;
+        futures.add(pool.submit(() -> {
+          while (ended.size() < instances && System.nanoTime() < deadline) {
+            Optional<ClaimedJob> claimed = engine.claim(worker, LEASE);
+            if (claimed.isEmpty()) {
+              Thread.sleep(1); // an idle worker; the long-poll will replace this
+              continue;
+            }
+            ClaimedJob job = claimed.get();
+            String key = job.workflow() + "/" + job.instance() + "/" + job.job();
+            runs.computeIfAbsent(key, k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+            attributesSeen.put(key, job.eventAttributes());
+            engine.start(job, new ExecutionStart(job.command(), "host", Map.of()));
+            engine.finish(job, ExecutionResult.exit(0, properties.apply(job))).instanceEnded().ifPresent(ended::add);
+          }
+          return null;
+        }));
+      }
+      pool.shutdown();
+      for (java.util.concurrent.Future<?> future : futures) {
+        future.get(limit.toMillis() + 10_000, java.util.concurrent.TimeUnit.MILLISECONDS);
+      }
+      assertThat(ended).as("instances ended before the time limit").hasSize(instances);
+    }
+
+    void assertEveryJobRanOnce(int jobs) {
+      assertThat(runs).hasSize(jobs);
+      assertThat(runs.values()).allSatisfy(count -> assertThat(count.get()).isEqualTo(1));
+    }
+  }
 }
