@@ -1,5 +1,8 @@
 package dev.flipper.launcher;
 
+import dev.flipper.launcher.workflow.ApplyCommand;
+import dev.flipper.launcher.workflow.StartCommand;
+import dev.flipper.launcher.workflow.StatusCommand;
 import dev.flipper.workflow.definition.WorkflowDefinition;
 import dev.flipper.workflow.definition.WorkflowFileSet;
 import java.io.PrintWriter;
@@ -13,21 +16,22 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flipper workflow ...}: workflow definitions. {@code validate} checks files without a master; the
- * commands that talk to the master (apply, start, status, logs) come with the workflow engine.
+ * {@code flipper workflow ...}: workflow definitions and instances. {@code validate} checks files without a
+ * master; {@code apply}, {@code start} and {@code status} talk to the master found from {@code -c FILE} and
+ * {@code --set} (package {@code dev.flipper.launcher.workflow}).
  */
 @Command(
     name = "workflow",
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
-    description = "Workflow definitions (see docs/workflows.md).",
-    subcommands = WorkflowCommand.Validate.class)
+    description = "Workflow definitions and instances (see docs/workflows.md).",
+    subcommands = {WorkflowCommand.Validate.class, ApplyCommand.class, StartCommand.class, StatusCommand.class})
 final class WorkflowCommand implements Callable<Integer> {
   @Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() {
-    return Launcher.usageError(spec.commandLine().getErr(), "missing subcommand (validate)");
+    return Launcher.usageError(spec.commandLine().getErr(), "missing subcommand (validate, apply, start, status)");
   }
 
   /** {@code flipper workflow validate FILE|DIR...}: exit 0 if every file is valid, 1 if not, 2 on usage errors. */

@@ -1,0 +1,153 @@
+package dev.flipper.launcher.workflow;
+
+import dev.flipper.workflow.engine.ExecutionDetail;
+import dev.flipper.workflow.engine.InstanceDetail;
+import dev.flipper.workflow.engine.InstanceSummary;
+import dev.flipper.workflow.engine.JobDetail;
+import dev.flipper.workflow.engine.StatusReader;
+import dev.flipper.workflow.engine.WorkflowSummary;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code flipper workflow status [-w WF [-i ID]] [--json]}. */
+@Command(
+    name = "status",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Shows workflows (no option), the active instances of one (-w WF), or the jobs of one instance",
+      "(-w WF -i ID) with status, attempts, last exit code, start, end and log URLs.",
+      "Exit code 0; 1 if the workflow or instance is not found or the master fails."
+    },
+    footer = {"", "Examples:", "  flipper workflow status", "  flipper workflow status -w etl",
+        "  flipper workflow status -w etl -i 1764000000000 --json"})
+public final class StatusCommand implements Callable<Integer> {
+  @Option(names = {"-w", "--workflow"}, paramLabel = "WF", description = "A workflow: list its instances.")
+  String workflow;
+
+  @Option(names = {"-i", "--instance"}, paramLabel = "ID", description = "An instance of -w WF: list its jobs.")
+  String instance;
+
+  @Option(names = "--json", description = "Print one JSON document instead of a table.")
+  boolean json;
+
+  @Mixin MasterOptions master;
+
+  @Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    if (instance != null && workflow == null) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "-i ID needs -w WF");
+    }
+    try (WorkflowClient client = new WorkflowClient(master)) {
+      StatusReader status = client.engine.status();
+      if (workflow == null) {
+        List<WorkflowSummary> workflows = status.workflows();
+        out.println(json ? StatusJson.workflows(workflows) : workflowsTable(workflows));
+        return 0;
+      }
+      if (instance == null) {
+        List<InstanceSummary> instances = status.instances(workflow);
+        if (instances.isEmpty() && client.engine.definitions().get(workflow).isEmpty()) {
+          err.println("no workflow '" + workflow + "' in the master at " + master.where());
+          return 1;
+        }
+        out.println(json ? StatusJson.instances(workflow, instances) : instancesTable(instances));
+        return 0;
+      }
+      Optional<InstanceDetail> detail = status.instance(workflow, instance);
+      if (detail.isEmpty()) {
+        err.println("no active instance " + workflow + "/" + instance + " (archived instances are not shown)");
+        return 1;
+      }
+      out.println(json ? StatusJson.instance(detail.get()) : instanceTable(detail.get()));
+      return 0;
+    }
+  }
+
+  static String workflowsTable(List<WorkflowSummary> workflows) {
+    List<List<String>> rows = new ArrayList<>();
+    rows.add(List.of("WORKFLOW", "VERSION", "STATUS", "RUNNING", "LAST INSTANCE", "START", "END"));
+    for (WorkflowSummary w : workflows) {
+      Optional<InstanceSummary> last = w.lastInstance();
+      rows.add(List.of(w.name(), w.definitionVersion().orElse("(removed)"),
+          w.status().map(Enum::name).orElse("-"), Integer.toString(w.runningInstances()),
+          last.map(InstanceSummary::instance).orElse("-"), last.map(i -> time(i.start())).orElse("-"),
+          last.flatMap(InstanceSummary::end).map(StatusCommand::time).orElse("-")));
+    }
+    return table(rows);
+  }
+
+  static String instancesTable(List<InstanceSummary> instances) {
+    List<List<String>> rows = new ArrayList<>();
+    rows.add(List.of("INSTANCE", "STATUS", "START", "END", "FAILED JOBS"));
+    for (InstanceSummary i : instances) {
+      rows.add(List.of(i.instance(), i.status().name(), time(i.start()), i.end().map(StatusCommand::time).orElse("-"),
+          i.failedJobs().isEmpty() ? "-" : String.join(",", i.failedJobs())));
+    }
+    return table(rows);
+  }
+
+  static String instanceTable(InstanceDetail detail) {
+    InstanceSummary s = detail.summary();
+    StringBuilder text = new StringBuilder();
+    text.append("workflow ").append(s.workflow()).append(", instance ").append(s.instance()).append(": ")
+        .append(s.status()).append(" (start ").append(time(s.start())).append(", end ")
+        .append(s.end().map(StatusCommand::time).orElse("-")).append(")\n");
+    List<List<String>> rows = new ArrayList<>();
+    rows.add(List.of("JOB", "STATUS", "ATTEMPTS", "EXIT", "START", "END", "LOGS"));
+    for (JobDetail job : detail.jobs()) {
+      Optional<ExecutionDetail> last = job.lastExecution();
+      rows.add(List.of(job.name(), job.status().name(), job.attempt() + "/" + job.maxAttempts(),
+          last.map(StatusCommand::exit).orElse("-"), last.map(e -> time(e.start())).orElse("-"),
+          last.flatMap(ExecutionDetail::end).map(StatusCommand::time).orElse("-"),
+          last.map(e -> e.logs().entrySet().stream().map(l -> l.getKey() + "=" + l.getValue())
+              .collect(Collectors.joining(" "))).filter(l -> !l.isEmpty()).orElse("-")));
+    }
+    return text.append(table(rows)).toString();
+  }
+
+  private static String exit(ExecutionDetail e) {
+    if (e.exitCode() != null) {
+      return e.exitCode().toString();
+    }
+    return e.endReason() != null ? "(" + e.endReason() + ")" : "-";
+  }
+
+  private static String time(Instant instant) {
+    return instant.truncatedTo(ChronoUnit.SECONDS).toString();
+  }
+
+  /** Columns padded to their widest cell; the last column is not padded. */
+  static String table(List<List<String>> rows) {
+    int columns = rows.get(0).size();
+    int[] widths = new int[columns];
+    for (List<String> row : rows) {
+      for (int c = 0; c < columns; c++) {
+        widths[c] = Math.max(widths[c], row.get(c).length());
+      }
+    }
+    StringBuilder text = new StringBuilder();
+    for (List<String> row : rows) {
+      StringBuilder line = new StringBuilder();
+      for (int c = 0; c < columns; c++) {
+        line.append(c == columns - 1 ? row.get(c) : String.format("%-" + (widths[c] + 2) + "s", row.get(c)));
+      }
+      text.append(line.toString().stripTrailing()).append('\n');
+    }
+    return text.toString().stripTrailing();
+  }
+}

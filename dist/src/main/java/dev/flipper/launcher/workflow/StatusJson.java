@@ -1,0 +1,107 @@
+package dev.flipper.launcher.workflow;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.flipper.workflow.engine.ExecutionDetail;
+import dev.flipper.workflow.engine.InstanceDetail;
+import dev.flipper.workflow.engine.InstanceSummary;
+import dev.flipper.workflow.engine.JobDetail;
+import dev.flipper.workflow.engine.WorkflowSummary;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The JSON of {@code flipper workflow status --json}: one document per call, times as ISO-8601 UTC text
+ * (null when not reached), status values as in docs/workflows.md. Field order is fixed. Stateless.
+ */
+final class StatusJson {
+  private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  private StatusJson() {}
+
+  static String workflows(List<WorkflowSummary> workflows) {
+    List<Object> list = new ArrayList<>();
+    for (WorkflowSummary w : workflows) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("name", w.name());
+      m.put("definitionVersion", w.definitionVersion().orElse(null));
+      m.put("status", w.status().map(Enum::name).orElse(null));
+      m.put("runningInstances", w.runningInstances());
+      m.put("lastInstance", w.lastInstance().map(StatusJson::instance).orElse(null));
+      list.add(m);
+    }
+    return write(Map.of("workflows", list));
+  }
+
+  static String instances(String workflow, List<InstanceSummary> instances) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("workflow", workflow);
+    m.put("instances", instances.stream().map(StatusJson::instance).toList());
+    return write(m);
+  }
+
+  static String instance(InstanceDetail detail) {
+    Map<String, Object> m = instance(detail.summary());
+    List<Object> jobs = new ArrayList<>();
+    for (JobDetail job : detail.jobs()) {
+      Map<String, Object> j = new LinkedHashMap<>();
+      j.put("name", job.name());
+      j.put("status", job.status().name());
+      j.put("attempts", job.attempt());
+      j.put("maxAttempts", job.maxAttempts());
+      j.put("needs", job.needs());
+      j.put("heldBy", job.heldBy());
+      j.put("executions", job.executions().stream().map(StatusJson::execution).toList());
+      jobs.add(j);
+    }
+    m.put("jobs", jobs);
+    return write(m);
+  }
+
+  private static Map<String, Object> instance(InstanceSummary s) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("workflow", s.workflow());
+    m.put("instance", s.instance());
+    m.put("status", s.status().name());
+    m.put("start", time(Optional.of(s.start())));
+    m.put("end", time(s.end()));
+    m.put("definitionVersion", s.definitionVersion());
+    m.put("failedJobs", s.failedJobs());
+    m.put("params", s.params());
+    return m;
+  }
+
+  private static Map<String, Object> execution(ExecutionDetail e) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("execution", e.execution());
+    m.put("attempt", e.attempt());
+    m.put("exitCode", e.exitCode());
+    m.put("start", time(Optional.of(e.start())));
+    m.put("end", time(e.end()));
+    m.put("properties", e.properties());
+    m.put("logs", e.logs());
+    m.put("command", e.command());
+    m.put("worker", e.worker());
+    m.put("host", e.host());
+    m.put("cleanupExitCode", e.cleanupExitCode());
+    m.put("endReason", e.endReason());
+    return m;
+  }
+
+  private static String time(Optional<Instant> instant) {
+    return instant.map(Instant::toString).orElse(null);
+  }
+
+  private static String write(Object document) {
+    try {
+      return MAPPER.writeValueAsString(document);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("status JSON", e);
+    }
+  }
+}

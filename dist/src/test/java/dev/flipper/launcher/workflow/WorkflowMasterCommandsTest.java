@@ -1,0 +1,181 @@
+package dev.flipper.launcher.workflow;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.flipper.launcher.Launcher;
+import dev.flipper.token.TokenService;
+import dev.flipper.token.memory.InMemoryTokenStore;
+import dev.flipper.workflow.engine.ClaimedJob;
+import dev.flipper.workflow.engine.ExecutionResult;
+import dev.flipper.workflow.engine.ExecutionStart;
+import dev.flipper.workflow.engine.WorkflowEngine;
+import dev.flipper.workflow.master.server.TokenMasterServer;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code flipper workflow apply|start|status} against a real master over Thrift on an ephemeral port, found
+ * through {@code -c FILE --set master.port=N} as the daemons find it. A test thread plays the worker.
+ */
+class WorkflowMasterCommandsTest {
+  private static final Path EXAMPLES = Path.of("..", "examples", "workflows");
+
+  @TempDir Path dir;
+
+  private TokenMasterServer server;
+  private WorkflowEngine engine;
+  private Path config;
+  private String out;
+  private String err;
+
+  @BeforeEach
+  void master() throws Exception {
+    TokenService service = TokenService.builder(InMemoryTokenStore.create()).build();
+    server = TokenMasterServer.builder(service).port(0).bindHost("127.0.0.1").build().start();
+    engine = WorkflowEngine.builder(service).build();
+    config = dir.resolve("flipper.yaml");
+    Files.writeString(config, "master:\n  port: 1\n"); // wrong on purpose: --set must win
+  }
+
+  @AfterEach
+  void stop() {
+    server.close();
+  }
+
+  private int run(String... args) {
+    StringWriter outText = new StringWriter();
+    StringWriter errText = new StringWriter();
+    String[] full = new String[args.length + 6];
+    System.arraycopy(args, 0, full, 0, args.length);
+    System.arraycopy(new String[] {"-c", config.toString(), "--set", "master.port=" + server.port(), "--host",
+        "127.0.0.1"}, 0, full, args.length, 6);
+    int code = Launcher.execute(full, new PrintWriter(outText), new PrintWriter(errText));
+    out = outText.toString();
+    err = errText.toString();
+    return code;
+  }
+
+  @Test
+  void applyStoresEveryFileThenReportsWhatChanged() throws Exception {
+    assertThat(run("workflow", "apply", EXAMPLES.toString())).as(err).isZero();
+    assertThat(out).contains("added:     diamond (version ", "added:     etl", "added:     sensor")
+        .endsWith("3 added, 0 changed, 0 removed, 0 unchanged\n");
+
+    Path one = dir.resolve("diamond.yaml");
+    Files.writeString(one, Files.readString(EXAMPLES.resolve("diamond.yaml")).replace("joining", "joined"));
+    assertThat(run("workflow", "apply", one.toString())).as(err).isZero();
+    assertThat(out).startsWith("changed:   diamond (version ").endsWith("0 added, 1 changed, 0 removed, 0 unchanged\n");
+
+    assertThat(run("workflow", "apply", "--prune", one.toString())).as(err).isZero();
+    assertThat(out).isEqualTo("removed:   etl\nremoved:   sensor\nunchanged: diamond\n"
+        + "0 added, 0 changed, 2 removed, 1 unchanged\n");
+    assertThat(engine.definitions().list()).hasSize(1);
+  }
+
+  @Test
+  void aFileWithAProblemChangesNothing() throws Exception {
+    Path bad = dir.resolve("bad.yaml");
+    Files.writeString(bad, "workflow: bad\njobs:\n  a:\n    comand: x\n");
+
+    assertThat(run("workflow", "apply", EXAMPLES.toString(), bad.toString())).isEqualTo(1);
+
+    assertThat(err).contains(bad + ":4: unknown key 'jobs.a.comand'").contains("nothing applied");
+    assertThat(engine.definitions().list()).isEmpty();
+  }
+
+  @Test
+  void startPrintsTheInstanceAndStatusShowsIt() throws Exception {
+    run("workflow", "apply", EXAMPLES.resolve("diamond.yaml").toString());
+    assertThat(run("workflow", "start", "-w", "diamond")).as(err).isZero();
+    String instance = out.trim();
+    assertThat(instance).matches("\\d{13}");
+    drain(Map.of("split", 0, "left", 0, "right", 0, "join", 0));
+
+    assertThat(run("workflow", "status")).as(err).isZero();
+    assertThat(out).startsWith("WORKFLOW").contains("diamond").contains("SUCCESS").contains(instance);
+    assertThat(run("workflow", "status", "-w", "diamond")).as(err).isZero();
+    assertThat(out).contains(instance + "  SUCCESS");
+    assertThat(run("workflow", "status", "-w", "diamond", "-i", instance)).as(err).isZero();
+    assertThat(out).contains("instance " + instance + ": SUCCESS").contains("join").contains("stdout=http://w/log");
+
+    assertThat(run("workflow", "status", "-w", "diamond", "-i", instance, "--json")).as(err).isZero();
+    JsonNode json = new ObjectMapper().readTree(out);
+    assertThat(json.get("workflow").asText()).isEqualTo("diamond");
+    assertThat(json.get("instance").asText()).isEqualTo(instance);
+    assertThat(json.get("status").asText()).isEqualTo("SUCCESS");
+    assertThat(json.get("start").asText()).endsWith("Z");
+    assertThat(json.get("jobs")).hasSize(4);
+    JsonNode split = json.get("jobs").get(0);
+    assertThat(split.get("name").asText()).isEqualTo("split");
+    assertThat(split.get("status").asText()).isEqualTo("SUCCESS");
+    JsonNode execution = split.get("executions").get(0);
+    assertThat(execution.get("attempt").asInt()).isEqualTo(1);
+    assertThat(execution.get("exitCode").asInt()).isZero();
+    assertThat(execution.get("logs").get("stdout").asText()).isEqualTo("http://w/log");
+    assertThat(execution.has("properties")).isTrue();
+    assertThat(execution.has("end")).isTrue();
+
+    assertThat(run("workflow", "status", "--json")).as(err).isZero();
+    assertThat(new ObjectMapper().readTree(out).get("workflows").get(0).get("status").asText()).isEqualTo("SUCCESS");
+  }
+
+  @Test
+  void startWaitExitsZeroOnSuccessAndOneOnFailure() throws Exception {
+    run("workflow", "apply", EXAMPLES.resolve("diamond.yaml").toString());
+    AtomicBoolean stop = new AtomicBoolean();
+    Thread worker = new Thread(() -> {
+      while (!stop.get()) {
+        Optional<ClaimedJob> job = engine.claim("test-worker", Duration.ofMinutes(1));
+        if (job.isEmpty()) {
+          Thread.onSpinWait();
+          continue;
+        }
+        engine.start(job.get(), new ExecutionStart(job.get().command(), "w", Map.of()));
+        boolean fail = failRight && job.get().job().equals("right");
+        engine.finish(job.get(), ExecutionResult.exit(fail ? 3 : 0));
+      }
+    });
+    worker.start();
+    try {
+      assertThat(run("workflow", "start", "-w", "diamond", "--wait")).as(err).isZero();
+      assertThat(out).endsWith("SUCCESS\n");
+
+      failRight = true;
+      assertThat(run("workflow", "start", "-w", "diamond", "--wait")).isEqualTo(1);
+      assertThat(out).endsWith("FAILURE\n");
+    } finally {
+      stop.set(true);
+      worker.join();
+    }
+  }
+
+  private volatile boolean failRight;
+
+  @Test
+  void anUnknownWorkflowIsAnError() {
+    assertThat(run("workflow", "start", "-w", "nope")).isEqualTo(1);
+    assertThat(err).contains("no workflow 'nope'");
+    assertThat(run("workflow", "status", "-w", "nope")).isEqualTo(1);
+  }
+
+  /** Runs every runnable job with the given exit code per job name until nothing is left. */
+  private void drain(Map<String, Integer> exitCodes) {
+    Optional<ClaimedJob> job;
+    while ((job = engine.claim("test-worker", Duration.ofMinutes(1))).isPresent()) {
+      engine.start(job.get(), new ExecutionStart(job.get().command(), "w", Map.of("stdout", "http://w/log")));
+      engine.finish(job.get(), ExecutionResult.exit(exitCodes.get(job.get().job()), Map.of()));
+    }
+  }
+}
