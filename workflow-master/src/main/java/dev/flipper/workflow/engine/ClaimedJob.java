@@ -129,6 +129,20 @@ public final class ClaimedJob {
     return joined;
   }
 
+  /**
+   * The same as lists: per attribute name, its distinct values in input order (what the worker's
+   * {@code CommandTemplate.render} takes; it joins them with commas).
+   */
+  public synchronized Map<String, List<String>> eventAttributeValues() {
+    Map<String, Set<String>> values = new LinkedHashMap<>();
+    for (EventData event : data.events) {
+      event.attributes.forEach((k, v) -> values.computeIfAbsent(k, x -> new LinkedHashSet<>()).add(v));
+    }
+    Map<String, List<String>> lists = new LinkedHashMap<>();
+    values.forEach((k, v) -> lists.put(k, List.copyOf(v)));
+    return lists;
+  }
+
   /** When the lease ends, unless renewed. */
   public synchronized Instant leaseEnd() {
     return Instant.ofEpochSecond(token.expirationTime());

@@ -174,6 +174,7 @@ abstract class EngineContractTest {
     assertThat(join.job()).isEqualTo("d");
     assertThat(join.events()).extracting(Event::input).containsExactly("b", "c");
     assertThat(join.eventAttributes()).containsEntry("k", "b-value,c-value");
+    assertThat(join.eventAttributeValues()).containsEntry("k", List.of("b-value", "c-value"));
     assertThat(names(TokenLayout.inputsPrefix("d", inst, "d"))).isEmpty();
     assertThat(run(join, 0).instanceEnded()).contains(InstanceStatus.SUCCESS);
   }
@@ -489,6 +490,46 @@ abstract class EngineContractTest {
       assertThat(race.attributesSeen.get("dia/" + inst + "/b")).containsEntry("from", "a@" + inst);
       assertThat(race.attributesSeen.get("dia/" + inst + "/d")).containsEntry("from", "b@" + inst + ",c@" + inst);
       assertThat(detail("dia", inst).summary().status()).isEqualTo(InstanceStatus.SUCCESS);
+    }
+  }
+
+  @Test
+  void parallelLastJobsEndTheInstanceExactlyOnce() throws Exception {
+    JobDefinition.Builder[] leaves = new JobDefinition.Builder[WORKERS];
+    for (int i = 0; i < WORKERS; i++) {
+      leaves[i] = job("leaf" + i);
+    }
+    engine.definitions().apply(List.of(workflow("ends", leaves)));
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(WORKERS);
+    try {
+      for (int round = 0; round < 10; round++) {
+        String inst = engine.instances().start("ends");
+        List<ClaimedJob> claimed = new ArrayList<>();
+        for (int i = 0; i < WORKERS; i++) {
+          ClaimedJob job = claim("w" + i);
+          engine.start(job, new ExecutionStart(job.command(), "h", Map.of()));
+          claimed.add(job);
+        }
+        java.util.concurrent.CyclicBarrier barrier = new java.util.concurrent.CyclicBarrier(WORKERS);
+        boolean failOne = round % 2 == 1;
+        List<java.util.concurrent.Future<Finished>> results = new ArrayList<>();
+        for (ClaimedJob job : claimed) {
+          results.add(pool.submit(() -> {
+            barrier.await();
+            return engine.finish(job, ExecutionResult.exit(failOne && job.job().equals("leaf3") ? 1 : 0));
+          }));
+        }
+        List<InstanceStatus> ends = new ArrayList<>();
+        for (java.util.concurrent.Future<Finished> result : results) {
+          result.get(2, java.util.concurrent.TimeUnit.MINUTES).instanceEnded().ifPresent(ends::add);
+        }
+        InstanceStatus expected = failOne ? InstanceStatus.FAILURE : InstanceStatus.SUCCESS;
+        assertThat(ends).as("round " + round).containsExactly(expected);
+        assertThat(detail("ends", inst).summary().status()).isEqualTo(expected);
+        assertThat(names(TokenLayout.archive("ends", inst))).hasSize(1);
+      }
+    } finally {
+      pool.shutdownNow();
     }
   }
 
