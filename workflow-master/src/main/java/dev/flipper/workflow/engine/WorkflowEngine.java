@@ -171,20 +171,21 @@ public final class WorkflowEngine {
       record.properties.putAll(result.properties());
       record.endReason = result.endReason();
       Token held = job.token();
-      Finished.Outcome outcome;
       if (result.succeeded()) {
-        transitions.succeed(held, data);
-        outcome = Finished.Outcome.SUCCEEDED;
-      } else if (data.attemptsLeft()) {
+        boolean childRunnable = transitions.succeed(held, data);
+        job.markDone();
+        // A child made runnable in the same change means the instance goes on: no end check needed.
+        return new Finished(Finished.Outcome.SUCCEEDED,
+            childRunnable ? Optional.empty() : transitions.endIfDone(data.workflow, data.instance));
+      }
+      if (data.attemptsLeft()) {
         job.update(transitions.retry(held, data), data);
         job.markDone();
         return new Finished(Finished.Outcome.RETRYING, Optional.empty());
-      } else {
-        transitions.failForGood(held, data);
-        outcome = Finished.Outcome.FAILED;
       }
+      transitions.failForGood(held, data);
       job.markDone();
-      return new Finished(outcome, transitions.endIfDone(data.workflow, data.instance));
+      return new Finished(Finished.Outcome.FAILED, transitions.endIfDone(data.workflow, data.instance));
     }
   }
 

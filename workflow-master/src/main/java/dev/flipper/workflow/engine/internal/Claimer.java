@@ -103,8 +103,9 @@ public final class Claimer {
       ExecutionData record = Executions.open(data, ExecutionData.DISABLED_INFO, token.owner(), null, clock.millis());
       record.endMillis = record.startMillis;
       record.exitCode = 0;
-      transitions.succeed(token, data);
-      transitions.endIfDone(data.workflow, data.instance);
+      if (!transitions.succeed(token, data)) {
+        transitions.endIfDone(data.workflow, data.instance);
+      }
       return Optional.empty();
     }
     return Optional.of(new Claim(token, data));

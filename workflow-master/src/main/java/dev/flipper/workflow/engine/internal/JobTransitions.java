@@ -58,21 +58,22 @@ public final class JobTransitions {
     }
   }
 
-  /** The job succeeded (its last record is closed with exit 0). */
-  public void succeed(Token held, JobData data) {
+  /**
+   * The job succeeded (its last record is closed with exit 0). Returns true if a child became runnable in the
+   * same change: then the instance cannot be done, and the end check can be skipped.
+   */
+  public boolean succeed(Token held, JobData data) {
     ExecutionData last = data.lastExecution();
     Map<String, String> attributes = eventAttributes(last.properties);
     String eventName = "e" + last.execution;
     String creator = data.name + "#" + last.execution;
     JobData parked = Json.copy(data, JobData.class);
     parked.events.clear();
-    holding(held, "success of " + held.name(), () -> {
-      succeedOnce(held, parked, eventName, creator, attributes);
-      return null;
-    });
+    return holding(held, "success of " + held.name(),
+        () -> succeedOnce(held, parked, eventName, creator, attributes));
   }
 
-  private void succeedOnce(Token held, JobData parked, String eventName, String creator,
+  private boolean succeedOnce(Token held, JobData parked, String eventName, String creator,
       Map<String, String> attributes) {
     String wf = parked.workflow;
     String inst = parked.instance;
@@ -85,6 +86,7 @@ public final class JobTransitions {
     List<List<Token>> read = queries.isEmpty() ? List.of() : master.query(queries);
     List<Token> updates = new ArrayList<>();
     List<Token> deletes = new ArrayList<>();
+    boolean madeRunnable = false;
     deletes.add(held);
     updates.add(new Token(0, TokenLayout.waiting(wf, inst, self), null, 0, held.priority(), Json.write(parked)));
     for (int i = 0; i < parked.outputs.size(); i++) {
@@ -119,6 +121,7 @@ public final class JobTransitions {
         }
         childData.events = consumed;
         childData.attempt = 0;
+        madeRunnable = true;
         deletes.add(waiting);
         updates.add(new Token(0, TokenLayout.runnable(wf, inst, child), null, 0, waiting.priority(),
             Json.write(childData)));
@@ -131,6 +134,7 @@ public final class JobTransitions {
       }
     }
     master.modify(new ModifyParams(updates, deletes));
+    return madeRunnable;
   }
 
   /** The job failed with attempts left: runnable again at once, or when its retry delay has passed. */
