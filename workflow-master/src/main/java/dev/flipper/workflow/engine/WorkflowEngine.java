@@ -13,10 +13,12 @@ import dev.flipper.workflow.engine.internal.JobTransitions;
 import dev.flipper.workflow.engine.internal.Owners;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The workflow engine: the state model of workflows on a {@link TokenMaster} (in-process or remote). It holds
@@ -122,21 +124,22 @@ public final class WorkflowEngine {
   }
 
   /**
-   * Extends the lease to now + the claim's lease.
+   * Extends the lease to now + the claim's lease, and reads the signals of the job's instance.
    *
    * @throws LeaseLostException if the worker no longer holds the job: kill its process
    */
-  public void renew(ClaimedJob job) {
-    renew(job, Map.of());
+  public Renewal renew(ClaimedJob job) {
+    return renew(job, Map.of());
   }
 
   /**
    * Extends the lease and stores the properties seen so far in the open execution record, so the UI shows
-   * them while the job runs.
+   * them while the job runs; reads the signals of the job's instance.
    *
    * @throws LeaseLostException if the worker no longer holds the job: kill its process
    */
-  public void renew(ClaimedJob job, Map<String, List<String>> properties) {
+  public Renewal renew(ClaimedJob job, Map<String, List<String>> properties) {
+    Instant leaseEnd;
     synchronized (job) {
       requireNotDone(job);
       JobData data = job.dataCopy();
@@ -146,7 +149,22 @@ public final class WorkflowEngine {
       Token held = job.token();
       long expiration = JobTransitions.ceilSeconds(clock.millis() + job.lease().toMillis());
       job.update(transitions.rewrite(held, data, held.owner(), Math.max(expiration, held.expirationTime())), data);
+      leaseEnd = job.leaseEnd();
     }
+    return new Renewal(leaseEnd, signals(job.workflow(), job.instance()).contains(SignalAction.ABORT));
+  }
+
+  /**
+   * The actions signalled for an instance at any scope (global, its workflow, itself): one query. Workers
+   * check it before claiming (a global DRAIN or EXIT) and the control operations use the same rule.
+   */
+  public Set<SignalAction> signals(String workflow, String instance) {
+    return claimer.signals(workflow, instance);
+  }
+
+  /** The actions signalled at global scope (a worker checks DRAIN and EXIT before it claims). */
+  public Set<SignalAction> globalSignals() {
+    return claimer.globalSignals();
   }
 
   /**

@@ -389,6 +389,21 @@ abstract class EngineContractTest {
   }
 
   @Test
+  void renewalReportsAnAbortAtAnyScope() {
+    String inst = startInstance(workflow("ra", job("a")));
+    ClaimedJob job = claim("w");
+    engine.start(job, new ExecutionStart("run a", "h", Map.of()));
+    assertThat(engine.renew(job).abortRequested()).isFalse();
+
+    master.modify(ModifyParams.updating(Token.of(TokenLayout.workflowSignal("ra", SignalAction.ABORT),
+        "{\"kind\":\"signal\",\"schema\":1,\"action\":\"ABORT\"}")));
+
+    assertThat(engine.renew(job).abortRequested()).isTrue();
+    assertThat(engine.signals("ra", inst)).containsExactly(SignalAction.ABORT);
+    assertThat(engine.globalSignals()).isEmpty();
+  }
+
+  @Test
   void aGlobalAbortHoldsEveryJob() {
     startInstance(workflow("ab", job("a")));
     master.modify(ModifyParams.updating(Token.of(TokenLayout.globalSignal(SignalAction.ABORT),

@@ -113,10 +113,17 @@ public final class Claimer {
 
   /** The actions signalled for this instance at any scope: one query of three prefixes. */
   public Set<SignalAction> signals(String wf, String inst) {
-    List<List<Token>> read = master.query(List.of(
+    return actions(master.query(List.of(
         Query.prefix(TokenLayout.globalSignalPrefix()),
         Query.prefix(TokenLayout.workflowSignalPrefix(wf)),
-        Query.prefix(TokenLayout.instanceSignalPrefix(wf, inst))));
+        Query.prefix(TokenLayout.instanceSignalPrefix(wf, inst)))));
+  }
+
+  public Set<SignalAction> globalSignals() {
+    return actions(master.query(List.of(Query.prefix(TokenLayout.globalSignalPrefix()))));
+  }
+
+  private static Set<SignalAction> actions(List<List<Token>> read) {
     Set<SignalAction> actions = EnumSet.noneOf(SignalAction.class);
     for (List<Token> scope : read) {
       for (Token signal : scope) {
