@@ -433,6 +433,36 @@ abstract class EngineContractTest {
     assertThat(engine.archiveDue()).isZero();
   }
 
+  // ---- token data
+
+  @Test
+  void writersKeepFieldsTheyDoNotKnow() {
+    String inst = startInstance(workflow("k", job("a"), job("b", "a")));
+    Token b = master.query(Query.prefix(TokenLayout.waiting("k", inst, "b"))).get(0);
+    String future = b.data().replaceFirst("\\{", "{\"fromTheFuture\":{\"x\":1},");
+    master.modify(ModifyParams.updating(b.withData(future)));
+
+    run(claim("w"), 0);
+    run(claim("w"), 0);
+
+    assertThat(master.query(Query.prefix(TokenLayout.waiting("k", inst, "b"))).get(0).data())
+        .contains("\"fromTheFuture\":{\"x\":1}");
+  }
+
+  @Test
+  void aRunningInstanceKeepsTheDefinitionItStartedWith() {
+    String inst = startInstance(workflow("snap", job("a"), job("b", "a")));
+    engine.definitions().apply(List.of(workflow("snap",
+        JobDefinition.builder("a").command("changed a"), job("b", "a"), job("c", "b"))));
+
+    run(claim("w"), 0);
+    ClaimedJob b = claim("w");
+    assertThat(b.command()).isEqualTo("run b");
+    assertThat(run(b, 0).instanceEnded()).contains(InstanceStatus.SUCCESS);
+    assertThat(detail("snap", inst).jobs()).extracting(JobDetail::name).containsExactly("a", "b");
+    assertThat(detail("snap", inst).job("a").orElseThrow().executions().get(0).command()).isEqualTo("run a");
+  }
+
   // ---- status read model
 
   @Test
