@@ -120,12 +120,8 @@ public final class ClaimedJob {
    * values comma-joined in input order.
    */
   public synchronized Map<String, String> eventAttributes() {
-    Map<String, Set<String>> values = new LinkedHashMap<>();
-    for (EventData event : data.events) {
-      event.attributes.forEach((k, v) -> values.computeIfAbsent(k, x -> new LinkedHashSet<>()).add(v));
-    }
     Map<String, String> joined = new LinkedHashMap<>();
-    values.forEach((k, v) -> joined.put(k, String.join(",", v)));
+    eventAttributeValues().forEach((k, v) -> joined.put(k, String.join(",", v)));
     return joined;
   }
 

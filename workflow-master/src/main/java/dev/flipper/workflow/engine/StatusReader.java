@@ -3,6 +3,7 @@ package dev.flipper.workflow.engine;
 import dev.flipper.token.Query;
 import dev.flipper.token.Token;
 import dev.flipper.token.TokenMaster;
+import dev.flipper.workflow.engine.internal.DefinitionData;
 import dev.flipper.workflow.engine.internal.ExecutionData;
 import dev.flipper.workflow.engine.internal.InstanceData;
 import dev.flipper.workflow.engine.internal.JobData;
@@ -44,7 +45,7 @@ public final class StatusReader {
     Map<String, String> versions = new TreeMap<>();
     for (Token token : master.query(Query.prefix(TokenLayout.DEFINITIONS))) {
       versions.put(TokenLayout.last(token.name()),
-          Json.read(token, dev.flipper.workflow.engine.internal.DefinitionData.class).version);
+          Json.read(token, DefinitionData.class).version);
     }
     Set<String> names = new TreeSet<>(versions.keySet());
     master.group(TokenLayout.WORKFLOWS, "/").keySet().forEach(g -> names.add(TokenLayout.last(g)));

@@ -1,5 +1,7 @@
 package dev.flipper.workflow.engine.internal;
 
+import com.fasterxml.jackson.annotation.JsonAnyGetter;
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,7 +10,8 @@ import java.util.Map;
 /**
  * One execution (attempt) of a job, an entry of the job's {@code history}. Written open (no end, no exit
  * code) before the process starts, closed when it ends; an open record seen at claim time means the previous
- * worker died or lost its lease.
+ * worker died or lost its lease. Not a token of its own, so not a {@link TokenData}; it keeps unknown fields
+ * the same way.
  */
 public final class ExecutionData {
   /** Disabled jobs record this as the command they "ran". */
@@ -34,12 +37,12 @@ public final class ExecutionData {
   public List<EventData> events = new ArrayList<>();
   private final Map<String, Object> unknown = new LinkedHashMap<>();
 
-  @com.fasterxml.jackson.annotation.JsonAnySetter
+  @JsonAnySetter
   void unknown(String key, Object value) {
     unknown.put(key, value);
   }
 
-  @com.fasterxml.jackson.annotation.JsonAnyGetter
+  @JsonAnyGetter
   Map<String, Object> unknown() {
     return unknown;
   }

@@ -116,7 +116,6 @@ public final class JobTransitions {
           deletes.add(oldest);
           EventData stored = Json.read(oldest, EventData.class);
           stored.input = input;
-          stored.kind = null;
           consumed.add(stored);
         }
         childData.events = consumed;
