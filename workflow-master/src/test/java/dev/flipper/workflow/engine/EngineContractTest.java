@@ -539,6 +539,52 @@ abstract class EngineContractTest {
   }
 
   @Test
+  void eightWorkersWithRandomFailuresRetryAndEndEachInstanceOnce() throws Exception {
+    engine.definitions().apply(List.of(workflow("flaky", job("a").maxAttempts(3), job("b", "a").maxAttempts(3),
+        job("c", "a").maxAttempts(3), job("d", "b", "c").maxAttempts(3))));
+    List<String> instances = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      instances.add(engine.instances().start("flaky"));
+    }
+    Race race = new Race(engine, WORKERS, job -> Map.of());
+    race.exitCodes = job -> fails(job.instance(), job.job(), job.attempt()) ? 1 : 0;
+    race.runUntilEnded(instances.size(), Duration.ofMinutes(5));
+
+    assertThat(race.ended).hasSize(instances.size());
+    for (String inst : instances) {
+      InstanceDetail detail = detail("flaky", inst);
+      java.util.Set<String> failedForGood = new java.util.HashSet<>();
+      for (JobDetail job : detail.jobs()) {
+        boolean parentFailed = job.needs().stream().anyMatch(failedForGood::contains)
+            || job.needs().stream().anyMatch(n -> detail.job(n).map(p -> p.status() != JobStatus.SUCCESS)
+                .orElse(false));
+        if (parentFailed) {
+          assertThat(job.executions()).as(inst + "/" + job.name() + " after a failed parent").isEmpty();
+          continue;
+        }
+        int attempts = 1;
+        while (attempts < 3 && fails(inst, job.name(), attempts)) {
+          attempts++;
+        }
+        boolean failed = fails(inst, job.name(), attempts);
+        assertThat(job.executions()).as(inst + "/" + job.name()).hasSize(attempts);
+        assertThat(job.status()).as(inst + "/" + job.name()).isEqualTo(failed ? JobStatus.FAILURE : JobStatus.SUCCESS);
+        if (failed) {
+          failedForGood.add(job.name());
+        }
+      }
+      assertThat(detail.summary().status()).as(inst)
+          .isEqualTo(failedForGood.isEmpty() ? InstanceStatus.SUCCESS : InstanceStatus.FAILURE);
+      assertThat(detail.summary().failedJobs()).containsExactlyInAnyOrderElementsOf(failedForGood);
+    }
+  }
+
+  /** A fixed pseudo-random outcome per instance, job and attempt: about one attempt in three fails. */
+  static boolean fails(String instance, String job, int attempt) {
+    return Math.floorMod((instance + "/" + job + "/" + attempt).hashCode() * 31 + 7, 3) == 0;
+  }
+
+  @Test
   void parallelLastJobsEndTheInstanceExactlyOnce() throws Exception {
     JobDefinition.Builder[] leaves = new JobDefinition.Builder[WORKERS];
     for (int i = 0; i < WORKERS; i++) {
@@ -588,6 +634,7 @@ abstract class EngineContractTest {
     final java.util.concurrent.ConcurrentHashMap<String, Map<String, String>> attributesSeen =
         new java.util.concurrent.ConcurrentHashMap<>();
     final List<InstanceStatus> ended = java.util.Collections.synchronizedList(new ArrayList<>());
+    java.util.function.ToIntFunction<ClaimedJob> exitCodes = job -> 0;
 
     Race(WorkflowEngine engine, int threads,
         java.util.function.Function<ClaimedJob, Map<String, List<String>>> properties) {
@@ -614,7 +661,8 @@ abstract class EngineContractTest {
             runs.computeIfAbsent(key, k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
             attributesSeen.put(key, job.eventAttributes());
             engine.start(job, new ExecutionStart(job.command(), "host", Map.of()));
-            engine.finish(job, ExecutionResult.exit(0, properties.apply(job))).instanceEnded().ifPresent(ended::add);
+            engine.finish(job, ExecutionResult.exit(exitCodes.applyAsInt(job), properties.apply(job)))
+                .instanceEnded().ifPresent(ended::add);
           }
           return null;
         }));
