@@ -3,6 +3,7 @@ package dev.flipper.workflow.engine.internal;
 import dev.flipper.token.ModifyParams;
 import dev.flipper.token.Query;
 import dev.flipper.token.Token;
+import dev.flipper.token.TokenErrorCode;
 import dev.flipper.token.TokenException;
 import dev.flipper.token.TokenMaster;
 import dev.flipper.workflow.engine.InstanceStatus;
@@ -15,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -45,14 +47,25 @@ public final class JobTransitions {
     this.archiveDelay = archiveDelay;
   }
 
-  /** Writes the held runnable token with new data and lease; the new token. */
+  /**
+   * Writes the held runnable token with new data and lease; the new token. If the master cannot say whether
+   * the write applied (a connection broken during the call, the client's "outcome unknown"), the token is
+   * read back: our data on it means it applied.
+   */
   public Token rewrite(Token held, JobData data, String owner, long expirationTime) {
+    Token wanted = new Token(held.version(), held.name(), owner, expirationTime, held.priority(), Json.write(data));
     try {
-      return master.modify(ModifyParams.updating(
-          new Token(held.version(), held.name(), owner, expirationTime, held.priority(), Json.write(data)))).get(0);
+      return master.modify(ModifyParams.updating(wanted)).get(0);
     } catch (TokenException e) {
       if (ConflictRetry.isConflict(e)) {
         throw leaseLost(held, e);
+      }
+      if (e.errorCode() == TokenErrorCode.UNKNOWN) {
+        Optional<Token> current = readExact(held.name());
+        if (current.isPresent() && current.get().version() != held.version()
+            && wanted.data().equals(current.get().data()) && Objects.equals(owner, current.get().owner())) {
+          return current.get();
+        }
       }
       throw e;
     }
@@ -69,8 +82,11 @@ public final class JobTransitions {
     String creator = data.name + "#" + last.execution;
     JobData parked = Json.copy(data, JobData.class);
     parked.events.clear();
+    // If the outcome is unknown but the job is parked with this execution, the success was written; whether a
+    // child became runnable is then unknown, so report false and let the caller check for the end.
     return holding(held, "success of " + held.name(),
-        () -> succeedOnce(held, parked, eventName, creator, attributes));
+        () -> succeedOnce(held, parked, eventName, creator, attributes),
+        () -> parkedWith(parked) ? Optional.of(false) : Optional.empty());
   }
 
   private boolean succeedOnce(Token held, JobData parked, String eventName, String creator,
@@ -162,8 +178,8 @@ public final class JobTransitions {
         updates.add(record.withData(Json.write(instance)));
       });
       master.modify(new ModifyParams(updates, List.of(held)));
-      return null;
-    });
+      return Boolean.TRUE;
+    }, () -> parkedWith(parked) ? Optional.of(Boolean.TRUE) : Optional.empty());
   }
 
   /**
@@ -204,21 +220,48 @@ public final class JobTransitions {
     });
   }
 
-  /** Runs a read-modify step that includes the held token; a conflict on that token means the lease is lost. */
-  private <T> T holding(Token held, String what, Supplier<T> step) {
+  /**
+   * Runs a read-modify step that includes the held token; a conflict on that token means the lease is lost.
+   * When the outcome of the step's modify is unknown (the connection broke during the call and the client's
+   * retry conflicted), {@code applied} decides from what is stored now whether the step took effect.
+   */
+  private <T> T holding(Token held, String what, Supplier<T> step, Supplier<Optional<T>> applied) {
     return ConflictRetry.run(what, () -> {
       try {
         return step.get();
       } catch (TokenException e) {
-        if (ConflictRetry.isConflict(e)) {
+        boolean unknown = e.errorCode() == TokenErrorCode.UNKNOWN;
+        if (ConflictRetry.isConflict(e) || unknown) {
           Optional<Token> current = readExact(held.name());
           if (current.isEmpty() || current.get().version() != held.version()) {
+            if (unknown) {
+              Optional<T> done = applied.get();
+              if (done.isPresent()) {
+                return done.get();
+              }
+            }
             throw leaseLost(held, e);
+          }
+          if (unknown) {
+            // Our token is unchanged, so the modify did not apply: run the whole step again.
+            throw new TokenException(TokenErrorCode.VERSION_CONFLICT, "retrying after: " + e.getMessage(), e);
           }
         }
         throw e;
       }
     });
+  }
+
+  /**
+   * True if the job's waiting token holds this execution closed: the success or failure that parked the job
+   * (whose outcome was unknown) was written.
+   */
+  private boolean parkedWith(JobData data) {
+    int execution = data.lastExecution().execution;
+    return readExact(TokenLayout.waiting(data.workflow, data.instance, data.name))
+        .map(t -> Json.read(t, JobData.class).lastExecution())
+        .filter(last -> last != null && last.execution == execution && !last.isOpen())
+        .isPresent();
   }
 
   public Optional<Token> readExact(String name) {
