@@ -1,6 +1,8 @@
 package dev.flipper.workflow.engine;
 
+import dev.flipper.token.Token;
 import dev.flipper.workflow.engine.internal.InstanceStarter;
+import java.util.List;
 import java.util.Map;
 
 /** Starting workflow instances. Thread-safe. */
@@ -22,9 +24,21 @@ public final class Instances {
    * @throws IllegalArgumentException if no workflow of that name is stored
    */
   public String start(String workflow, String startedBy, Map<String, String> params) {
+    return start(workflow, startedBy, params, List.of());
+  }
+
+  /**
+   * Starts an instance as {@link #start(String, String, Map)} and writes {@code alongside} in the same atomic
+   * change: the scheduler advances its schedule token (with its version) together with the start, so a
+   * schedule is never fired twice.
+   *
+   * @throws dev.flipper.token.TokenException VERSION_CONFLICT (or NOT_FOUND) if an {@code alongside} token
+   *     changed since it was read; then nothing was written
+   */
+  public String start(String workflow, String startedBy, Map<String, String> params, List<Token> alongside) {
     StoredDefinition stored = definitions.get(workflow).orElseThrow(() -> new IllegalArgumentException(
         "no workflow '" + workflow + "' in the master; store it first with: flipper workflow apply FILE"));
-    return starter.start(stored, startedBy, params);
+    return starter.start(stored, startedBy, params, alongside);
   }
 
   public String start(String workflow) {

@@ -480,6 +480,21 @@ abstract class EngineContractTest {
   }
 
   @Test
+  void aStartWritesTheCallersTokensInTheSameChange() {
+    engine.definitions().apply(List.of(workflow("sch", job("a"))));
+    Token schedule = master.modify(ModifyParams.updating(Token.of("/schedule/workflow/sch", "{\"n\":1}"))).get(0);
+
+    engine.instances().start("sch", "scheduler", Map.of("scheduled", "t1"), List.of(schedule.withData("{\"n\":2}")));
+
+    assertThat(master.query(Query.prefix("/schedule/")).get(0).data()).isEqualTo("{\"n\":2}");
+    assertThat(engine.status().instances("sch")).singleElement()
+        .satisfies(i -> assertThat(i.params()).containsEntry("scheduled", "t1"));
+    assertThatThrownBy(() -> engine.instances().start("sch", "scheduler", Map.of(), List.of(schedule)))
+        .isInstanceOf(dev.flipper.token.TokenException.class);
+    assertThat(engine.status().instances("sch")).hasSize(1);
+  }
+
+  @Test
   void instanceIdsAreUniqueWithinOneMillisecond() {
     engine.definitions().apply(List.of(workflow("u", job("a"))));
     List<String> ids = new ArrayList<>();

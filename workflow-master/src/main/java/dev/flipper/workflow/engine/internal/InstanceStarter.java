@@ -1,6 +1,7 @@
 package dev.flipper.workflow.engine.internal;
 
 import dev.flipper.token.ModifyParams;
+import dev.flipper.token.Query;
 import dev.flipper.token.Token;
 import dev.flipper.token.TokenException;
 import dev.flipper.token.TokenMaster;
@@ -31,23 +32,36 @@ public final class InstanceStarter {
     this.clock = clock;
   }
 
-  public String start(StoredDefinition stored, String startedBy, Map<String, String> params) {
+  /**
+   * Starts the instance; {@code alongside} tokens are written in the same modify. A conflict on the instance's
+   * own names means the id is taken: the next millisecond is tried. A conflict on an {@code alongside} token
+   * is the caller's: it is thrown and nothing is written.
+   */
+  public String start(StoredDefinition stored, String startedBy, Map<String, String> params,
+      List<Token> alongside) {
     WorkflowDefinition definition = stored.definition();
     long now = clock.millis();
     for (int i = 0; i < MAX_ID_TRIES; i++) {
       String instance = Long.toString(now + i);
+      List<Token> updates = new ArrayList<>(tokens(stored, instance, now, startedBy, params));
+      updates.addAll(alongside);
       try {
-        master.modify(new ModifyParams(tokens(stored, instance, now, startedBy, params), List.of()));
+        master.modify(new ModifyParams(updates, List.of()));
         return instance;
       } catch (TokenException e) {
-        if (!ConflictRetry.isConflict(e)) {
+        if (!ConflictRetry.isConflict(e) || !idTaken(definition.name(), instance)) {
           throw e;
         }
-        // The id is taken: an insert over an existing instance record conflicts. Try the next one.
+        // Two starts in one millisecond: an insert over an existing instance record conflicts. Next id.
       }
     }
     throw new IllegalStateException("no free instance id for workflow '" + definition.name() + "' from " + now
         + " to " + (now + MAX_ID_TRIES) + ": is the clock stuck?");
+  }
+
+  private boolean idTaken(String wf, String instance) {
+    return !master.query(Query.prefix(TokenLayout.instancePrefix(wf, instance))).isEmpty()
+        || !master.query(Query.prefix(TokenLayout.runnablePrefix(wf, instance))).isEmpty();
   }
 
   private static List<Token> tokens(StoredDefinition stored, String instance, long now, String startedBy,
