@@ -64,9 +64,21 @@ final class Binder {
     if (!problems.isEmpty()) {
       return Optional.empty();
     }
+    applyFallbacks(values);
     ConfigValues result = new ConfigValues(values);
     ConfigSchema.checkTogether(result, problems);
     return problems.isEmpty() ? Optional.of(result) : Optional.empty();
+  }
+
+  /** An empty value that has a fallback key takes that key's value, e.g. queue.bindAddress "" = network.bindAddress. */
+  private static void applyFallbacks(Map<String, ConfigValues.Value> values) {
+    for (Map.Entry<String, ConfigValues.Value> entry : values.entrySet()) {
+      ConfigValues.Value value = entry.getValue();
+      Optional<ConfigValues.Value> from = ConfigSchema.fallback(entry.getKey()).map(values::get);
+      if ("".equals(value.value()) && from.isPresent()) {
+        entry.setValue(new ConfigValues.Value(value.setting(), from.get().value(), value.where(), value.isDefault()));
+      }
+    }
   }
 
   /** Puts an override into the tree, replacing what the file had at that key. */

@@ -28,6 +28,7 @@ public final class ConfigSchema {
   public static final List<Section> SECTIONS =
       List.of(
           new Section("storage", "Where jobs and workflow state live: shared by every daemon."),
+          new Section("network", "Where the daemons listen: the address shared by every daemon."),
           new Section("queue", "The queue server (mode queue)."),
           new Section("master", "The workflow token master (mode master)."),
           new Section("scheduler", "The workflow scheduler (mode scheduler)."),
@@ -37,6 +38,9 @@ public final class ConfigSchema {
           new Section("logging", "Logging, shared by every daemon."));
 
   private static final int MAX_PORT = 65_535;
+  private static final String SHARED_BIND_ADDRESS = "network.bindAddress";
+  private static final String ADDRESS = "[0-9A-Za-z.:%_-]+";
+  private static final String ADDRESS_RULE = "an IP address or host name";
   private static final String SHARD_NAME = "[A-Za-z0-9_]{1,32}";
   private static final String SHARD_NAME_RULE = "1-32 letters, digits or _";
 
@@ -87,6 +91,10 @@ public final class ConfigSchema {
           REDIS_SHARDS,
           setting("storage.redis.keyPrefix", TextType.any(), "\"flipper:\"",
               "Prefix of every Redis key, used as is, so several installations can share one Redis."),
+          setting("network.bindAddress", TextType.matching(false, ADDRESS, ADDRESS_RULE), "127.0.0.1",
+              "Address every daemon listens on (service and admin ports) unless its section sets bindAddress: "
+                  + "127.0.0.1 = this machine only, 0.0.0.0 = every IPv4 interface, :: = every interface."),
+          bindAddress("queue", "the queue server"),
           port("queue.port", 9010, "Thrift port of the queue server."),
           port("queue.adminPort", 9999, "Admin HTTP port of the queue server (/health, /metrics, /stats.txt)."),
           setting("queue.priorityLevels", new IntType(1, 100), "3",
@@ -114,6 +122,7 @@ public final class ConfigSchema {
               "SHA-256 of the password that deleteQueue requires (flipper hash-password); \"\" = deleteQueue refused."),
           setting("queue.longPollTimeout", new DurationType(Duration.ZERO), "0s",
               "Longest time an empty dequeue waits for a job; 0s = answer at once."),
+          bindAddress("master", "the master"),
           port("master.port", 9090, "Port of the token master API."),
           port("master.adminPort", 9091, "Admin HTTP port of the master."),
           setting("master.jdbcUrl",
@@ -122,9 +131,12 @@ public final class ConfigSchema {
           setting("master.jdbcUser", TextType.any(), "\"\"", "Database user for master.jdbcUrl."),
           setting("master.jdbcPassword", TextType.anySecret(), "\"\"",
               "Database password for master.jdbcUrl; masked when printed."),
+          bindAddress("scheduler", "the scheduler"),
           port("scheduler.adminPort", 9092, "Admin HTTP port of the scheduler."),
+          bindAddress("workers", "the workers"),
           port("workers.adminPort", 9093, "Admin HTTP port of the workers."),
           setting("workers.count", new IntType(1, 1_000), "2", "Jobs run at the same time by one workers process."),
+          bindAddress("ui", "the UI"),
           port("ui.port", 8080, "Port of the web UI."),
           port("ui.adminPort", 9094, "Admin HTTP port of the UI."),
           setting("email.enabled", new BoolType(), "false",
@@ -204,6 +216,22 @@ public final class ConfigSchema {
             "'email.enabled' is true, so " + String.join(", ", missing) + " must be set too");
       }
     }
+  }
+
+  /**
+   * Where an empty value takes its value from: each daemon's bindAddress defaults to the shared
+   * network.bindAddress, so one key moves every daemon and one section can still differ.
+   */
+  static Optional<String> fallback(String key) {
+    return key.endsWith(".bindAddress") && !key.equals(SHARED_BIND_ADDRESS)
+        ? Optional.of(SHARED_BIND_ADDRESS)
+        : Optional.empty();
+  }
+
+  private static Setting bindAddress(String section, String daemon) {
+    return setting(section + ".bindAddress",
+        TextType.matching(false, "|" + ADDRESS, "empty or " + ADDRESS_RULE), "\"\"",
+        "Address " + daemon + " listens on, for each of its ports; \"\" = network.bindAddress.");
   }
 
   private static Setting port(String key, int defaultPort, String meaning) {

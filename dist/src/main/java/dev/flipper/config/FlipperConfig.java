@@ -1,31 +1,66 @@
 package dev.flipper.config;
 
+import dev.flipper.workflow.master.MasterDaemon;
+import dev.flipper.workflow.ui.UiDaemon;
+import dev.flipper.workflow.worker.WorkerDaemon;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
 /**
- * The whole validated configuration: one typed section per daemon plus the shared ones. Built only by
- * {@link ConfigLoader}. {@link #values()} prints it (secrets masked). Immutable and thread-safe.
+ * The whole validated configuration: one typed section per daemon plus the shared ones. Where a module has
+ * its own settings type (the shards, the master, workers and UI), the section is bound straight into it by
+ * {@link RecordBinder}. Built only by {@link ConfigLoader}. {@link #values()} prints it (secrets masked).
+ * Immutable and thread-safe.
+ *
+ * @param admin where each daemon's admin server listens, by section name ({@code queue}, {@code master}, ...)
  */
 public record FlipperConfig(
     StorageConfig storage,
+    NetworkConfig network,
     QueueConfig queue,
-    MasterConfig master,
-    SchedulerConfig scheduler,
-    WorkersConfig workers,
-    UiConfig ui,
+    MasterDaemon.Config master,
+    MasterStoreConfig masterStore,
+    WorkerDaemon.Config workers,
+    UiDaemon.Config ui,
+    Map<String, AdminConfig> admin,
     EmailConfig email,
     LoggingConfig logging,
     ConfigValues values) {
 
+  /** The sections of the daemons, each with its own admin port. */
+  static final List<String> DAEMON_SECTIONS = List.of("queue", "master", "scheduler", "workers", "ui");
+
+  public FlipperConfig {
+    admin = Map.copyOf(admin);
+  }
+
   static FlipperConfig from(ConfigValues v) {
+    Map<String, AdminConfig> admin = new LinkedHashMap<>();
+    for (String section : DAEMON_SECTIONS) {
+      admin.put(section, RecordBinder.bind(v, section, AdminConfig.class));
+    }
     return new FlipperConfig(
-        StorageConfig.from(v),
-        QueueConfig.from(v),
-        MasterConfig.from(v),
-        SchedulerConfig.from(v),
-        WorkersConfig.from(v),
-        UiConfig.from(v),
-        EmailConfig.from(v),
-        LoggingConfig.from(v),
+        RecordBinder.bind(v, "storage", StorageConfig.class),
+        RecordBinder.bind(v, "network", NetworkConfig.class),
+        RecordBinder.bind(v, "queue", QueueConfig.class),
+        RecordBinder.bind(v, "master", MasterDaemon.Config.class),
+        RecordBinder.bind(v, "master", MasterStoreConfig.class),
+        RecordBinder.bind(v, "workers", WorkerDaemon.Config.class),
+        RecordBinder.bind(v, "ui", UiDaemon.Config.class),
+        admin,
+        RecordBinder.bind(v, "email", EmailConfig.class),
+        RecordBinder.bind(v, "logging", LoggingConfig.class),
         v);
+  }
+
+  /** Where the admin server of the daemon configured in {@code section} listens. */
+  public AdminConfig admin(String section) {
+    AdminConfig config = admin.get(section);
+    if (config == null) {
+      throw new IllegalArgumentException("no daemon section '" + section + "'; sections: " + DAEMON_SECTIONS);
+    }
+    return config;
   }
 
   @Override

@@ -4,9 +4,4 @@ package dev.flipper.config;
  * The {@code logging} section. {@code level} is TRACE, DEBUG, INFO, WARN or ERROR; {@code file} is "" for
  * console only, and may contain {@code {mode}}. Immutable.
  */
-public record LoggingConfig(String level, String file) {
-
-  static LoggingConfig from(ConfigValues v) {
-    return new LoggingConfig(v.text("logging.level"), v.text("logging.file"));
-  }
-}
+public record LoggingConfig(String level, String file) {}

@@ -2,8 +2,13 @@ package dev.flipper.config;
 
 import java.time.Duration;
 
-/** The {@code queue} section: the queue server. {@link #toString()} masks the password hash. Immutable. */
+/**
+ * The {@code queue} section: the settings of the queue service, its monitor and its Thrift server, which the
+ * queue mode hands to their three builders (no module has one type for all three).
+ * {@link #toString()} masks the password hash. Immutable.
+ */
 public record QueueConfig(
+    String bindAddress,
     int port,
     int adminPort,
     int priorityLevels,
@@ -19,28 +24,10 @@ public record QueueConfig(
     String adminPasswordHash,
     Duration longPollTimeout) {
 
-  static QueueConfig from(ConfigValues v) {
-    return new QueueConfig(
-        v.integer("queue.port"),
-        v.integer("queue.adminPort"),
-        v.integer("queue.priorityLevels"),
-        v.integer("queue.maxBodyBytes"),
-        v.integer("queue.maxFrameBytes"),
-        v.duration("queue.claimTimeout"),
-        v.duration("queue.succeededTtl"),
-        v.duration("queue.failedTtl"),
-        v.duration("queue.monitorInterval"),
-        v.integer("queue.monitorBatchSize"),
-        v.text("queue.rateLimitFile"),
-        v.text("queue.serverSetFile"),
-        v.text("queue.adminPasswordHash"),
-        v.duration("queue.longPollTimeout"));
-  }
-
   @Override
   public String toString() {
-    return "QueueConfig[port=" + port + ", adminPort=" + adminPort + ", priorityLevels=" + priorityLevels
-        + ", maxBodyBytes=" + maxBodyBytes + ", maxFrameBytes=" + maxFrameBytes + ", claimTimeout=" + claimTimeout
+    return "QueueConfig[bindAddress=" + bindAddress + ", port=" + port + ", adminPort=" + adminPort
+        + ", priorityLevels=" + priorityLevels + ", maxBodyBytes=" + maxBodyBytes + ", maxFrameBytes=" + maxFrameBytes + ", claimTimeout=" + claimTimeout
         + ", succeededTtl=" + succeededTtl + ", failedTtl=" + failedTtl + ", monitorInterval=" + monitorInterval
         + ", monitorBatchSize=" + monitorBatchSize + ", rateLimitFile=" + rateLimitFile + ", serverSetFile="
         + serverSetFile + ", adminPasswordHash=" + (adminPasswordHash.isEmpty() ? "" : ConfigValues.MASK)

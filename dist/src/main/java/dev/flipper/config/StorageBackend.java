@@ -1,12 +1,8 @@
 package dev.flipper.config;
 
-/** Which store holds the queue and workflow state. */
+/** Which store holds the queue and workflow state; bound from {@code storage.backend}, ignoring case. */
 public enum StorageBackend {
   /** MariaDB/MySQL, or embedded H2 in MySQL mode. */
   JDBC,
-  REDIS;
-
-  static StorageBackend of(String word) {
-    return valueOf(word.toUpperCase(java.util.Locale.ROOT));
-  }
+  REDIS
 }

@@ -1,10 +1,4 @@
 package dev.flipper.config;
 
 /** The {@code storage} section: the backend in use and the settings of both. Immutable. */
-public record StorageConfig(StorageBackend backend, JdbcStorageConfig jdbc, RedisStorageConfig redis) {
-
-  static StorageConfig from(ConfigValues v) {
-    return new StorageConfig(
-        StorageBackend.of(v.text("storage.backend")), JdbcStorageConfig.from(v), RedisStorageConfig.from(v));
-  }
-}
+public record StorageConfig(StorageBackend backend, JdbcStorageConfig jdbc, RedisStorageConfig redis) {}

@@ -76,13 +76,14 @@ final class DemoCommand implements Callable<Integer> {
     out.printf("  curl %-38s # queue metrics as name: value lines%n", queue + "/stats.txt");
     out.printf("  curl %-38s # the same in Prometheus format%n", queue + "/metrics");
     // "flipper" is ./flipper in a source checkout and bin/flipper in the distribution.
-    String tool = "flipper queue-tool --host 127.0.0.1 --port " + boundPort(running, Mode.QUEUE, config.queue().port());
+    String tool = "flipper queue-tool --host " + ModeRunner.reachableHost(config.queue().bindAddress()) + " --port "
+        + boundPort(running, Mode.QUEUE, config.queue().port());
     out.println("  " + tool + " --mode create --queue demo");
     out.println("  " + tool + " --mode enqueue --queue demo --num_queries 20 --batch_size 5");
     out.println("  " + tool + " --mode dequeue --queue demo --num_queries 5 --batch_size 10");
     out.println("  " + tool + " --mode get_job_count --queue demo --job_state 2   # 2 = SUCCEEDED");
-    out.println("  flipper tokens --port " + boundPort(running, Mode.MASTER, config.master().port())
-        + " ls /        # the token master");
+    out.println("  flipper tokens --host " + ModeRunner.reachableHost(config.master().bindAddress()) + " --port "
+        + boundPort(running, Mode.MASTER, config.master().port()) + " ls /        # the token master");
     out.println("(flipper is ./flipper in the source checkout, bin/flipper in the distribution)");
     out.println("Ctrl-C stops every daemon gracefully.");
     out.println();

@@ -73,6 +73,7 @@ public final class Launcher implements Callable<Integer> {
 
   /** Runs the command line and returns the exit code; for mains and tests. */
   public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+    EmbeddedH2.keepAutoServerLocal(); // before any H2 database opens in this JVM
     CommandLine commandLine = new CommandLine(new Launcher());
     commandLine.getSubcommands().get("bench").addSubcommand("tokens", new TokenBenchmark());
     commandLine.setOut(out);

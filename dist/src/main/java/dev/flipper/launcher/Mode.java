@@ -1,9 +1,14 @@
 package dev.flipper.launcher;
 
 import com.codahale.metrics.MetricRegistry;
+import dev.flipper.config.AdminConfig;
 import dev.flipper.config.FlipperConfig;
 import dev.flipper.launcher.modes.QueueModeDaemon;
-import dev.flipper.launcher.modes.WorkflowDaemons;
+import dev.flipper.launcher.modes.TokenStores;
+import dev.flipper.workflow.master.MasterDaemon;
+import dev.flipper.workflow.scheduler.SchedulerDaemon;
+import dev.flipper.workflow.ui.UiDaemon;
+import dev.flipper.workflow.worker.WorkerDaemon;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -11,7 +16,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.BiFunction;
-import java.util.function.ToIntFunction;
 import java.util.stream.Collectors;
 
 /**
@@ -19,25 +23,21 @@ import java.util.stream.Collectors;
  * Several may share one JVM; each keeps its own metric registry and admin port.
  */
 public enum Mode {
-  QUEUE("queue", c -> c.queue().adminPort(), QueueModeDaemon::new),
-  MASTER("master", c -> c.master().adminPort(), WorkflowDaemons::master),
-  SCHEDULER("scheduler", c -> c.scheduler().adminPort(), WorkflowDaemons::scheduler),
-  WORKERS("workers", c -> c.workers().adminPort(), WorkflowDaemons::workers),
-  UI("ui", c -> c.ui().adminPort(), WorkflowDaemons::ui);
+  QUEUE("queue", (c, m) -> new ModeDaemon<>(new QueueModeDaemon(c, m), FlipperConfig::storage)),
+  MASTER("master",
+      (c, m) -> new ModeDaemon<>(new MasterDaemon(c.master(), TokenStores.open(c), m), FlipperConfig::master)),
+  SCHEDULER("scheduler", (c, m) -> new ModeDaemon<>(new SchedulerDaemon(m), ignored -> null)),
+  WORKERS("workers", (c, m) -> new ModeDaemon<>(new WorkerDaemon(c.workers(), m), FlipperConfig::workers)),
+  UI("ui", (c, m) -> new ModeDaemon<>(new UiDaemon(c.ui(), m), FlipperConfig::ui));
 
   /** Shorthand for every mode. */
   public static final String ALL = "all";
 
   private final String modeName;
-  private final ToIntFunction<FlipperConfig> adminPort;
-  private final BiFunction<FlipperConfig, MetricRegistry, Daemon> factory;
+  private final BiFunction<FlipperConfig, MetricRegistry, ModeDaemon<?>> factory;
 
-  Mode(
-      String modeName,
-      ToIntFunction<FlipperConfig> adminPort,
-      BiFunction<FlipperConfig, MetricRegistry, Daemon> factory) {
+  Mode(String modeName, BiFunction<FlipperConfig, MetricRegistry, ModeDaemon<?>> factory) {
     this.modeName = modeName;
-    this.adminPort = adminPort;
     this.factory = factory;
   }
 
@@ -46,12 +46,13 @@ public enum Mode {
     return modeName;
   }
 
-  public int adminPort(FlipperConfig config) {
-    return adminPort.applyAsInt(config);
+  /** Where this mode's admin server listens: its section's bindAddress and adminPort. */
+  public AdminConfig admin(FlipperConfig config) {
+    return config.admin(modeName);
   }
 
-  /** A new, not yet started daemon for this mode. */
-  public Daemon create(FlipperConfig config, MetricRegistry metrics) {
+  /** A new, not yet started daemon for this mode (the master's store is opened here). */
+  ModeDaemon<?> create(FlipperConfig config, MetricRegistry metrics) {
     return factory.apply(config, metrics);
   }
 

@@ -2,13 +2,17 @@ package dev.flipper.launcher;
 
 import com.codahale.metrics.MetricRegistry;
 import dev.flipper.admin.AdminServer;
+import dev.flipper.config.AdminConfig;
 import dev.flipper.config.FlipperConfig;
+import dev.flipper.lifecycle.Daemon;
 import dev.flipper.launcher.logging.ModeConverter;
 import java.io.PrintWriter;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -18,16 +22,25 @@ import org.slf4j.MDC;
  * line per mode, and closes them in reverse order. Used by one thread (the launcher's main thread).
  */
 final class ModeRunner implements AutoCloseable {
-  /** Admin servers listen on every interface, so that Prometheus can scrape them. */
-  static final String ADMIN_BIND_HOST = "0.0.0.0";
-
   private static final Logger log = LoggerFactory.getLogger(ModeRunner.class);
 
-  /** A started mode. */
-  record Running(Mode mode, Daemon daemon, AdminServer admin) {
-    String adminUrl() {
-      return "http://127.0.0.1:" + admin.port();
+  /** A started mode; {@code adminHost} is the address its admin server listens on. */
+  record Running(Mode mode, ModeDaemon<?> modeDaemon, AdminServer admin, String adminHost) {
+    Daemon<?> daemon() {
+      return modeDaemon.daemon();
     }
+
+    String adminUrl() {
+      String host = reachableHost(adminHost);
+      return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + admin.port();
+    }
+  }
+
+  private static final List<String> WILDCARDS = List.of("0.0.0.0", "::", "0:0:0:0:0:0:0:0");
+
+  /** The host to print for a server bound to {@code bindAddress}: a wildcard address is reached through loopback. */
+  static String reachableHost(String bindAddress) {
+    return WILDCARDS.contains(bindAddress) ? "127.0.0.1" : bindAddress;
   }
 
   private final FlipperConfig config;
@@ -40,28 +53,38 @@ final class ModeRunner implements AutoCloseable {
   }
 
   /**
-   * Starts the modes in order. The admin server starts first, so /health answers 503 while the daemon
-   * starts. On failure the modes already started keep running; {@link #close()} stops them.
+   * Starts the modes in order. The admin server starts first, so /health answers 503 while the daemon is
+   * created (the master opens its store then) and starts. On failure the modes already started keep
+   * running; {@link #close()} stops them.
    */
   void start(List<Mode> modes) throws ModeStartException {
     for (Mode mode : modes) {
       MDC.put(ModeConverter.MDC_KEY, mode.modeName());
       try {
         MetricRegistry metrics = new MetricRegistry();
-        Daemon daemon = mode.create(config, metrics);
-        AdminServer admin =
-            new AdminServer(mode.modeName(), ADMIN_BIND_HOST, mode.adminPort(config), metrics, daemon::readiness);
+        AtomicReference<Daemon<?>> created = new AtomicReference<>();
+        AdminConfig adminConfig = mode.admin(config);
+        AdminServer admin = new AdminServer(mode.modeName(), adminConfig.bindAddress(), adminConfig.adminPort(),
+            metrics, () -> created.get() == null ? Map.of(mode.modeName(), false) : created.get().readiness());
         admin.start();
-        Running started = new Running(mode, daemon, admin);
+        ModeDaemon<?> daemon;
+        try {
+          daemon = mode.create(config, metrics);
+        } catch (RuntimeException e) {
+          admin.close();
+          throw e;
+        }
+        created.set(daemon.daemon());
+        Running started = new Running(mode, daemon, admin, adminConfig.bindAddress());
         running.push(started);
-        daemon.start();
+        daemon.daemon().start();
         String state = admin.isReady() ? "ready" : "started, not ready yet";
         StringBuilder line = new StringBuilder("flipper: " + mode.modeName() + " " + state + ", admin "
             + started.adminUrl() + "/health");
-        daemon.endpoints().forEach(endpoint -> line.append(", ").append(endpoint));
+        daemon.daemon().endpoints().forEach(endpoint -> line.append(", ").append(endpoint));
         out.println(line);
         out.flush();
-        log.info("{} {}; admin on port {}", mode.modeName(), state, admin.port());
+        log.info("{} {}; admin on {}:{}", mode.modeName(), state, adminConfig.bindAddress(), admin.port());
       } catch (Exception e) {
         throw new ModeStartException(mode, e);
       } finally {
@@ -76,22 +99,22 @@ final class ModeRunner implements AutoCloseable {
     return inStartOrder;
   }
 
-  /**
-   * Closes every started mode, the last started first: daemon, then its admin server (so /health reports
-   * the stop). Returns false if any close failed; the others are still closed.
-   */
   /** Hands a changed config to every running daemon (each applies what it can change live). */
   void reconfigure(FlipperConfig newConfig) {
     for (Running r : running) {
       MDC.put(ModeConverter.MDC_KEY, r.mode().modeName());
       try {
-        r.daemon().reconfigure(newConfig);
+        r.modeDaemon().reconfigure(newConfig);
       } finally {
         MDC.remove(ModeConverter.MDC_KEY);
       }
     }
   }
 
+  /**
+   * Closes every started mode, the last started first: daemon, then its admin server (so /health reports
+   * the stop). Returns false if any close failed; the others are still closed.
+   */
   boolean closeAll() {
     boolean clean = true;
     while (!running.isEmpty()) {

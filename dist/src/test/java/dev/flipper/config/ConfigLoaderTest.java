@@ -3,6 +3,11 @@ package dev.flipper.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flipper.queue.mysql.JdbcShardConfig;
+import dev.flipper.queue.redis.RedisShardConfig;
+import dev.flipper.workflow.master.MasterDaemon;
+import dev.flipper.workflow.ui.UiDaemon;
+import dev.flipper.workflow.worker.WorkerDaemon;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,17 +49,24 @@ class ConfigLoaderTest {
 
       assertThat(config.storage().backend()).isEqualTo(StorageBackend.JDBC);
       assertThat(config.storage().jdbc().shards())
-          .containsExactly(new JdbcShard("1", "jdbc:h2:file:./data/flipper;MODE=MySQL;AUTO_SERVER=TRUE", "", "", false));
+          .containsExactly(new JdbcShardConfig("1", "jdbc:h2:file:./data/flipper;MODE=MySQL;AUTO_SERVER=TRUE", "", "", false));
       assertThat(config.storage().jdbc().poolSize()).isEqualTo(10);
-      assertThat(config.storage().redis().shards()).containsExactly(new RedisShard("1", "127.0.0.1", 6379, 0, "", false));
+      assertThat(config.storage().redis().shards()).containsExactly(new RedisShardConfig("1", "127.0.0.1", 6379, 0, "", false));
       assertThat(config.storage().redis().keyPrefix()).isEqualTo("flipper:");
       assertThat(config.queue())
-          .isEqualTo(new QueueConfig(9010, 9999, 3, 1_048_576, 16_777_216, Duration.ofMinutes(10), Duration.ofHours(24),
+          .isEqualTo(new QueueConfig("127.0.0.1", 9010, 9999, 3, 1_048_576, 16_777_216, Duration.ofMinutes(10), Duration.ofHours(24),
               Duration.ofDays(7), Duration.ofMinutes(1), 5000, "", "", "", Duration.ZERO));
-      assertThat(config.master()).isEqualTo(new MasterConfig(9090, 9091, "", "", ""));
-      assertThat(config.scheduler()).isEqualTo(new SchedulerConfig(9092));
-      assertThat(config.workers()).isEqualTo(new WorkersConfig(9093, 2));
-      assertThat(config.ui()).isEqualTo(new UiConfig(8080, 9094));
+      assertThat(config.network()).isEqualTo(new NetworkConfig("127.0.0.1"));
+      assertThat(config.master()).isEqualTo(new MasterDaemon.Config("127.0.0.1", 9090));
+      assertThat(config.masterStore()).isEqualTo(new MasterStoreConfig("", "", ""));
+      assertThat(config.workers()).isEqualTo(new WorkerDaemon.Config(2));
+      assertThat(config.ui()).isEqualTo(new UiDaemon.Config("127.0.0.1", 8080));
+      assertThat(config.admin()).isEqualTo(Map.of(
+          "queue", new AdminConfig("127.0.0.1", 9999),
+          "master", new AdminConfig("127.0.0.1", 9091),
+          "scheduler", new AdminConfig("127.0.0.1", 9092),
+          "workers", new AdminConfig("127.0.0.1", 9093),
+          "ui", new AdminConfig("127.0.0.1", 9094)));
       assertThat(config.email()).isEqualTo(new EmailConfig(false, "", 25, "", List.of()));
       assertThat(config.logging()).isEqualTo(new LoggingConfig("INFO", ""));
     }
@@ -100,10 +112,10 @@ class ConfigLoaderTest {
       assertThat(config.storage().backend()).isEqualTo(StorageBackend.REDIS);
       assertThat(config.storage().jdbc().shards())
           .containsExactly(
-              new JdbcShard("a", "jdbc:mariadb://db1/flipper", "flipper", "s3cret", false),
-              new JdbcShard("b", "jdbc:mariadb://db2/flipper", "", "", true));
+              new JdbcShardConfig("a", "jdbc:mariadb://db1/flipper", "flipper", "s3cret", false),
+              new JdbcShardConfig("b", "jdbc:mariadb://db2/flipper", "", "", true));
       assertThat(config.storage().redis()).isEqualTo(new RedisStorageConfig(
-          List.of(new RedisShard("r1", "redis1", 6380, 2, "", false)), "test"));
+          List.of(new RedisShardConfig("r1", "redis1", 6380, 2, "", false)), "test"));
       assertThat(config.queue().port()).isZero();
       assertThat(config.queue().priorityLevels()).isEqualTo(5);
       assertThat(config.queue().maxBodyBytes()).isEqualTo(2_000_000);
@@ -159,7 +171,7 @@ class ConfigLoaderTest {
       assertThat(config.queue().port()).isEqualTo(9011);
       assertThat(config.workers().count()).isEqualTo(7);
       assertThat(config.email().to()).containsExactly("a@example.com", "b@example.com");
-      assertThat(config.storage().jdbc().shards()).containsExactly(new JdbcShard("x", "jdbc:h2:mem:x", "", "", false));
+      assertThat(config.storage().jdbc().shards()).containsExactly(new JdbcShardConfig("x", "jdbc:h2:mem:x", "", "", false));
       assertThat(config.logging().file()).isEmpty();
     }
 
@@ -180,6 +192,27 @@ class ConfigLoaderTest {
       Files.writeString(file, "queue:\n  port: x\n");
       assertThatThrownBy(() -> ConfigLoader.load(file, List.of(), Map.of()))
           .hasMessage(file + ":2: 'queue.port' must be an integer, got 'x'");
+    }
+
+    @Test
+    void sharedBindAddressAppliesToEveryDaemonUnlessItsSectionSetsItsOwn() {
+      FlipperConfig config = parse("network: {bindAddress: 0.0.0.0}\nqueue: {bindAddress: 10.1.2.3}\n");
+
+      assertThat(config.queue().bindAddress()).isEqualTo("10.1.2.3");
+      assertThat(config.admin("queue").bindAddress()).isEqualTo("10.1.2.3");
+      assertThat(config.master().bindAddress()).isEqualTo("0.0.0.0");
+      assertThat(config.ui().bindAddress()).isEqualTo("0.0.0.0");
+      for (String section : List.of("master", "scheduler", "workers", "ui")) {
+        assertThat(config.admin(section).bindAddress()).as(section).isEqualTo("0.0.0.0");
+      }
+      assertThat(parse("", "master.bindAddress=::1").master().bindAddress()).isEqualTo("::1");
+    }
+
+    @Test
+    void printedConfigShowsTheAddressEachDaemonGot() {
+      String printed = parse("network: {bindAddress: 0.0.0.0}\n").values().toOneLine(true);
+
+      assertThat(printed).contains("network.bindAddress=0.0.0.0", "queue.bindAddress=0.0.0.0", "ui.bindAddress=0.0.0.0");
     }
 
     @Test
@@ -212,6 +245,14 @@ class ConfigLoaderTest {
   @Nested
   class Invalid {
     @Test
+    void aBindAddressMustLookLikeAnAddress() {
+      assertThat(error("network:\n  bindAddress: \"\"\n"))
+          .isEqualTo("conf.yaml:2: 'network.bindAddress' must be an IP address or host name, got ''");
+      assertThat(error("queue:\n  bindAddress: \"10.0.0.1 10.0.0.2\"\n"))
+          .isEqualTo("conf.yaml:2: 'queue.bindAddress' must be empty or an IP address or host name, got '10.0.0.1 10.0.0.2'");
+    }
+
+    @Test
     void unknownKeySuggestsTheClosestKey() {
       String yaml =
           """
@@ -235,7 +276,7 @@ class ConfigLoaderTest {
     @Test
     void unknownKeyWithoutCloseMatchListsTheValidKeys() {
       assertThat(error("ui:\n  colour: blue\n"))
-          .isEqualTo("conf.yaml:2: unknown key 'ui.colour' (valid keys in 'ui': port, adminPort)");
+          .isEqualTo("conf.yaml:2: unknown key 'ui.colour' (valid keys in 'ui': bindAddress, port, adminPort)");
     }
 
     @Test
@@ -249,7 +290,7 @@ class ConfigLoaderTest {
       assertThat(error("quee:\n  port: 1\n"))
           .isEqualTo("conf.yaml:1: unknown section 'quee' (did you mean 'queue'?)");
       assertThat(error("metrics: {}\n"))
-          .isEqualTo("conf.yaml:1: unknown section 'metrics' (sections: storage, queue, master, scheduler, workers,"
+          .isEqualTo("conf.yaml:1: unknown section 'metrics' (sections: storage, network, queue, master, scheduler, workers,"
               + " ui, email, logging)");
     }
 
@@ -261,7 +302,7 @@ class ConfigLoaderTest {
     @Test
     void listWhereASectionIsExpected() {
       assertThat(error("queue: [1, 2]\n"))
-          .isEqualTo("conf.yaml:1: section 'queue' must be a map of keys (port, adminPort, priorityLevels,"
+          .isEqualTo("conf.yaml:1: section 'queue' must be a map of keys (bindAddress, port, adminPort, priorityLevels,"
               + " maxBodyBytes, maxFrameBytes, claimTimeout, succeededTtl, failedTtl, monitorInterval,"
               + " monitorBatchSize, rateLimitFile, serverSetFile, adminPasswordHash, longPollTimeout), got a list");
       assertThat(error("storage:\n  jdbc: 5\n"))
@@ -365,7 +406,7 @@ class ConfigLoaderTest {
       assertThat(error("", "queue.prot=9011"))
           .isEqualTo("--set queue.prot=9011: unknown key 'queue.prot' (did you mean 'queue.port'?)");
       assertThat(error("", "queue=1"))
-          .startsWith("--set queue=1: 'queue' is a section, not a key (its keys: port, adminPort,");
+          .startsWith("--set queue=1: 'queue' is a section, not a key (its keys: bindAddress, port, adminPort,");
     }
 
     @Test
@@ -463,7 +504,7 @@ class ConfigLoaderTest {
     @Test
     void fileThatIsNotAMap() {
       assertThat(error("- queue\n- master\n"))
-          .isEqualTo("conf.yaml:1: the file must be a map of sections (storage, queue, master, scheduler, workers,"
+          .isEqualTo("conf.yaml:1: the file must be a map of sections (storage, network, queue, master, scheduler, workers,"
               + " ui, email, logging), got a list");
     }
 

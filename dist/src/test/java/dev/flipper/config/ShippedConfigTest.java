@@ -2,6 +2,8 @@ package dev.flipper.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flipper.queue.mysql.JdbcShardConfig;
+import dev.flipper.queue.redis.RedisShardConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,7 +28,7 @@ class ShippedConfigTest {
         ConfigLoader.load(CONF.resolve("flipper-mariadb.yaml"), List.of(), Map.of("FLIPPER_DB_PASSWORD", "pw"));
 
     assertThat(config.storage().backend()).isEqualTo(StorageBackend.JDBC);
-    assertThat(config.storage().jdbc().shards()).extracting(JdbcShard::name).containsExactly("1", "2");
+    assertThat(config.storage().jdbc().shards()).extracting(JdbcShardConfig::name).containsExactly("1", "2");
     assertThat(config.storage().jdbc().shards()).allSatisfy(s -> {
       assertThat(s.url()).startsWith("jdbc:mysql://127.0.0.1:3306/flipper_");
       assertThat(s.password()).isEqualTo("pw");
@@ -39,7 +41,7 @@ class ShippedConfigTest {
 
     assertThat(config.storage().backend()).isEqualTo(StorageBackend.REDIS);
     assertThat(config.storage().redis().shards())
-        .containsExactly(new RedisShard("1", "127.0.0.1", 6379, 0, "", false), new RedisShard("2", "127.0.0.1", 6379, 1, "", false));
+        .containsExactly(new RedisShardConfig("1", "127.0.0.1", 6379, 0, "", false), new RedisShardConfig("2", "127.0.0.1", 6379, 1, "", false));
   }
 
   @Test

@@ -37,7 +37,7 @@ class ModeRunnerTest {
 
       assertThatThrownBy(() -> runner.start(List.of(Mode.MASTER, Mode.SCHEDULER, Mode.UI)))
           .isInstanceOf(ModeRunner.ModeStartException.class)
-          .hasMessageStartingWith("scheduler failed to start: admin server 'scheduler' cannot listen on 0.0.0.0:"
+          .hasMessageStartingWith("scheduler failed to start: admin server 'scheduler' cannot listen on 127.0.0.1:"
               + taken.getLocalPort() + ": ");
 
       assertThat(out.toString()).startsWith("flipper: master ready, admin http://127.0.0.1:").doesNotContain("ui ready");

@@ -5,7 +5,7 @@ import com.codahale.metrics.MetricRegistry;
 import dev.flipper.config.FlipperConfig;
 import dev.flipper.config.QueueConfig;
 import dev.flipper.config.StorageConfig;
-import dev.flipper.launcher.Daemon;
+import dev.flipper.lifecycle.Daemon;
 import dev.flipper.queue.QueueService;
 import dev.flipper.queue.monitor.QueueMonitor;
 import dev.flipper.queue.server.QueueServer;
@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * store is open, at least one shard is healthy, the server listens and the monitor runs. Shard changes in
  * the config file apply without a restart. Thread-safe.
  */
-public final class QueueModeDaemon implements Daemon {
+public final class QueueModeDaemon implements Daemon<StorageConfig> {
   private static final Logger log = LoggerFactory.getLogger(QueueModeDaemon.class);
 
   private final MetricRegistry metrics;
@@ -65,6 +65,7 @@ public final class QueueModeDaemon implements Daemon {
       startedMonitor.start();
       monitor = startedMonitor;
       server = QueueServer.builder(service)
+          .bindHost(queue.bindAddress())
           .port(queue.port())
           .maxFrameBytes(queue.maxFrameBytes())
           .rateLimitFile(optionalPath(queue.rateLimitFile()))
@@ -98,18 +99,19 @@ public final class QueueModeDaemon implements Daemon {
     return ready;
   }
 
+  /** Applies shard changes of the same backend; a changed backend waits for a restart. */
   @Override
-  public synchronized void reconfigure(FlipperConfig config) {
+  public synchronized void reconfigure(StorageConfig changed) {
     QueueStore s = store;
-    if (s == null || Objects.equals(config.storage(), storage)) {
+    if (s == null || Objects.equals(changed, storage)) {
       return;
     }
-    if (QueueStores.reconfigure(s, config.storage())) {
-      storage = config.storage();
+    if (QueueStores.reconfigure(s, changed)) {
+      storage = changed;
       log.info("storage shards reconfigured: {} shard(s) now", s.shards().size());
     } else {
       log.warn("storage.backend changed from {} to {}; restart the queue daemon to switch backends",
-          storage.backend(), config.storage().backend());
+          storage.backend(), changed.backend());
     }
   }
 

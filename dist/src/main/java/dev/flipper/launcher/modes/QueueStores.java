@@ -1,12 +1,10 @@
 package dev.flipper.launcher.modes;
 
+import dev.flipper.config.StorageBackend;
 import dev.flipper.config.StorageConfig;
 import dev.flipper.queue.mysql.JdbcQueueStore;
-import dev.flipper.queue.mysql.JdbcShardConfig;
 import dev.flipper.queue.redis.RedisQueueStore;
-import dev.flipper.queue.redis.RedisShardConfig;
 import dev.flipper.queue.spi.QueueStore;
-import java.util.List;
 
 /** Opens the queue store that the {@code storage} section describes, and applies shard changes to it. */
 final class QueueStores {
@@ -14,8 +12,8 @@ final class QueueStores {
 
   static QueueStore open(StorageConfig storage) {
     return switch (storage.backend()) {
-      case JDBC -> JdbcQueueStore.builder().shards(jdbcShards(storage)).poolSize(storage.jdbc().poolSize()).build();
-      case REDIS -> RedisQueueStore.builder().shards(redisShards(storage)).keyPrefix(storage.redis().keyPrefix()).build();
+      case JDBC -> JdbcQueueStore.builder().shards(storage.jdbc().shards()).poolSize(storage.jdbc().poolSize()).build();
+      case REDIS -> RedisQueueStore.builder().shards(storage.redis().shards()).keyPrefix(storage.redis().keyPrefix()).build();
     };
   }
 
@@ -25,26 +23,14 @@ final class QueueStores {
    * itself changed, which needs a restart.
    */
   static boolean reconfigure(QueueStore store, StorageConfig storage) {
-    if (store instanceof JdbcQueueStore jdbc && storage.backend() == dev.flipper.config.StorageBackend.JDBC) {
-      jdbc.reconfigure(jdbcShards(storage));
+    if (store instanceof JdbcQueueStore jdbc && storage.backend() == StorageBackend.JDBC) {
+      jdbc.reconfigure(storage.jdbc().shards());
       return true;
     }
-    if (store instanceof RedisQueueStore redis && storage.backend() == dev.flipper.config.StorageBackend.REDIS) {
-      redis.reconfigure(redisShards(storage));
+    if (store instanceof RedisQueueStore redis && storage.backend() == StorageBackend.REDIS) {
+      redis.reconfigure(storage.redis().shards());
       return true;
     }
     return false;
-  }
-
-  private static List<JdbcShardConfig> jdbcShards(StorageConfig storage) {
-    return storage.jdbc().shards().stream()
-        .map(s -> new JdbcShardConfig(s.name(), s.url(), s.user(), s.password(), s.dequeueOnly()))
-        .toList();
-  }
-
-  private static List<RedisShardConfig> redisShards(StorageConfig storage) {
-    return storage.redis().shards().stream()
-        .map(s -> new RedisShardConfig(s.name(), s.host(), s.port(), s.database(), s.password(), s.dequeueOnly()))
-        .toList();
   }
 }

@@ -2,6 +2,8 @@ package dev.flipper.queue.server;
 
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
+import dev.flipper.lifecycle.NamedThreadFactory;
+import dev.flipper.lifecycle.RunState;
 import dev.flipper.queue.QueueService;
 import dev.flipper.queue.client.ServerAddress;
 import dev.flipper.queue.client.ServerSetFile;
@@ -12,6 +14,7 @@ import dev.flipper.queue.server.internal.RateLimitFile;
 import dev.flipper.queue.server.internal.ServerMetrics;
 import dev.flipper.queue.server.internal.WatchedFile;
 import dev.flipper.queue.thrift.PinLater;
+import dev.flipper.thrift.ThriftServing;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -20,23 +23,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.thrift.protocol.TBinaryProtocol;
-import org.apache.thrift.protocol.TProtocol;
-import org.apache.thrift.server.ServerContext;
-import org.apache.thrift.server.TServerEventHandler;
 import org.apache.thrift.server.TThreadedSelectorServer;
 import org.apache.thrift.transport.TNonblockingServerSocket;
-import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.TTransportException;
 import org.apache.thrift.transport.layered.TFramedTransport;
 import org.slf4j.Logger;
@@ -61,27 +56,24 @@ public final class QueueServer implements AutoCloseable {
   /** The libthrift in-memory frame transport refuses messages over 100 MiB whatever we configure. */
   private static final int MAX_FRAME_BYTES_LIMIT = 100 * 1024 * 1024;
 
-  private final Builder config;
+  private final Settings config;
   private final ServerMetrics metrics;
   private final DequeueRateLimiter rateLimiter;
   private final List<WatchedFile<?>> watchedFiles = new ArrayList<>();
-  private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
+  private final RunState state = new RunState("queue server");
   private ScheduledExecutorService timer;
   private ThreadPoolExecutor workers;
   private LongPoll longPoll;
   private PinLaterHandler handler;
   private TNonblockingServerSocket socket;
-  private TThreadedSelectorServer server;
-  private Thread serveThread;
+  private ThriftServing serving;
   private int boundPort;
   private final List<String> gauges = new ArrayList<>();
 
-  private enum State { NEW, RUNNING, CLOSED }
-
-  private QueueServer(Builder builder) {
-    this.config = builder;
-    this.metrics = new ServerMetrics(builder.metrics);
-    this.rateLimiter = new DequeueRateLimiter(builder.clock);
+  private QueueServer(Settings settings) {
+    this.config = settings;
+    this.metrics = new ServerMetrics(settings.metrics);
+    this.rateLimiter = new DequeueRateLimiter(settings.clock);
   }
 
   public static Builder builder(QueueService service) {
@@ -94,13 +86,11 @@ public final class QueueServer implements AutoCloseable {
    * cannot be bound.
    */
   public QueueServer start() {
-    if (!state.compareAndSet(State.NEW, State.RUNNING)) {
-      throw new IllegalStateException("a QueueServer can be started once; this one is " + state.get());
-    }
+    state.start();
     try {
       startWatchingFiles();
       workers = new ThreadPoolExecutor(config.workerThreads, config.workerThreads, 0, TimeUnit.MILLISECONDS,
-          new LinkedBlockingQueue<>(config.maxQueuedCalls), named("flipper-queue-worker"));
+          new LinkedBlockingQueue<>(config.maxQueuedCalls), new NamedThreadFactory("flipper-queue-worker"));
       longPoll = new LongPoll(config.longPollTimeout, timer, workers);
       handler = new PinLaterHandler(config.service, rateLimiter, longPoll, metrics);
       startThrift();
@@ -111,22 +101,22 @@ public final class QueueServer implements AutoCloseable {
           config.longPollTimeout, config.rateLimitFile, config.serverSetFile, rateLimiter.serverCount());
       return this;
     } catch (RuntimeException e) {
+      state.close();
       stopEverything();
-      state.set(State.CLOSED);
       throw e;
     }
   }
 
   /** The bound port; with port 0 the ephemeral port the system chose. */
   public int port() {
-    if (state.get() == State.NEW) {
+    if (state.get() == RunState.State.NEW) {
       throw new IllegalStateException("the server is not started yet");
     }
     return boundPort;
   }
 
   public boolean isRunning() {
-    return state.get() == State.RUNNING && server != null && server.isServing();
+    return state.isRunning() && serving != null && serving.isServing();
   }
 
   /** The limiter, for tests and the admin endpoints: current per-server rates. */
@@ -136,28 +126,23 @@ public final class QueueServer implements AutoCloseable {
 
   @Override
   public void close() {
-    if (!state.compareAndSet(State.RUNNING, State.CLOSED)) {
+    if (!state.close()) {
       return;
     }
-    long deadline = System.nanoTime() + config.shutdownGracePeriod.toNanos();
-    socket.close(); // stop accepting connections; open connections are served until the end of the grace period
-    longPoll.releaseAll();
-    while (handler.inFlight() > 0 && System.nanoTime() < deadline) {
-      pause(10);
-    }
-    if (handler.inFlight() > 0) {
-      log.warn("closing the queue server with {} call(s) still running after the grace period of {}",
-          handler.inFlight(), config.shutdownGracePeriod);
-    } else {
+    Duration left = serving.drain(() -> {
+      socket.close(); // stop accepting connections; open connections are served until the end of the grace period
+      longPoll.releaseAll();
+    });
+    if (handler.inFlight() == 0) {
       // Answers are written by the selector threads just after the call completes; give them that moment.
-      pause(Math.min(100, Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
+      ThriftServing.pause(Math.min(100, left.toMillis()));
     }
     stopEverything();
     log.info("queue server on port {} closed", boundPort);
   }
 
   private void startWatchingFiles() {
-    timer = Executors.newSingleThreadScheduledExecutor(named("flipper-queue-timer"));
+    timer = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("flipper-queue-timer"));
     if (config.rateLimitFile != null) {
       WatchedFile<Map<String, Double>> rates = new WatchedFile<>(config.rateLimitFile, "rate-limit file",
           RateLimitFile::parse, rateLimiter::configure);
@@ -212,35 +197,9 @@ public final class QueueServer implements AutoCloseable {
     args.protocolFactory(new TBinaryProtocol.Factory(false, true, config.maxFrameBytes, config.maxFrameBytes));
     args.transportFactory(new TFramedTransport.Factory(config.maxFrameBytes));
     args.maxReadBufferBytes = config.maxReadBufferBytes;
-    server = new TThreadedSelectorServer(args);
-    CountDownLatch serving = new CountDownLatch(1);
-    server.setServerEventHandler(new TServerEventHandler() {
-      @Override
-      public void preServe() {
-        serving.countDown();
-      }
-
-      @Override
-      public ServerContext createContext(TProtocol input, TProtocol output) {
-        return null;
-      }
-
-      @Override
-      public void deleteContext(ServerContext context, TProtocol input, TProtocol output) {}
-
-      @Override
-      public void processContext(ServerContext context, TTransport input, TTransport output) {}
-    });
-    serveThread = new Thread(server::serve, "flipper-queue-thrift-" + boundPort);
-    serveThread.start();
-    try {
-      if (!serving.await(10, TimeUnit.SECONDS)) {
-        throw new IllegalStateException("the Thrift server on port " + boundPort + " did not start within 10 s");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while starting the Thrift server", e);
-    }
+    serving = new ThriftServing("queue server on port " + boundPort, new TThreadedSelectorServer(args),
+        () -> handler.inFlight(), config.shutdownGracePeriod);
+    serving.start("flipper-queue-thrift-" + boundPort);
   }
 
   private void registerGauges() {
@@ -256,15 +215,8 @@ public final class QueueServer implements AutoCloseable {
   }
 
   private void stopEverything() {
-    if (server != null) {
-      server.stop();
-    }
-    if (serveThread != null) {
-      try {
-        serveThread.join(5000);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+    if (serving != null) {
+      serving.stop();
     }
     if (socket != null) {
       socket.close();
@@ -280,22 +232,11 @@ public final class QueueServer implements AutoCloseable {
     }
   }
 
-  private static void pause(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  private static ThreadFactory named(String prefix) {
-    AtomicInteger counter = new AtomicInteger();
-    return runnable -> {
-      Thread thread = new Thread(runnable, prefix + "-" + counter.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
-  }
+  /** What {@link Builder#build()} validated; the server never reads its builder again. */
+  private record Settings(QueueService service, String bindHost, int port, int maxFrameBytes,
+      long maxReadBufferBytes, int workerThreads, int selectorThreads, int maxQueuedCalls, MetricRegistry metrics,
+      Path rateLimitFile, Path serverSetFile, Duration configReloadInterval, Duration longPollTimeout,
+      Duration shutdownGracePeriod, Clock clock) {}
 
   /** Settings of a {@link QueueServer}; {@link #build()} validates them. Not thread-safe. */
   public static final class Builder {
@@ -414,11 +355,9 @@ public final class QueueServer implements AutoCloseable {
       require(port >= 0 && port <= 65535, "port must be 0..65535 (0 = any free port), was " + port);
       require(maxFrameBytes >= 1024 && maxFrameBytes <= MAX_FRAME_BYTES_LIMIT,
           "maxFrameBytes must be 1024.." + MAX_FRAME_BYTES_LIMIT + ", was " + maxFrameBytes);
-      if (maxReadBufferBytes < 0) {
-        maxReadBufferBytes = 8L * maxFrameBytes;
-      }
-      require(maxReadBufferBytes >= maxFrameBytes,
-          "maxReadBufferBytes must be >= maxFrameBytes (" + maxFrameBytes + "), was " + maxReadBufferBytes);
+      long readBuffer = maxReadBufferBytes < 0 ? 8L * maxFrameBytes : maxReadBufferBytes;
+      require(readBuffer >= maxFrameBytes,
+          "maxReadBufferBytes must be >= maxFrameBytes (" + maxFrameBytes + "), was " + readBuffer);
       require(workerThreads >= 1 && workerThreads <= 10_000, "workerThreads must be 1..10000, was " + workerThreads);
       require(maxQueuedCalls >= 1, "maxQueuedCalls must be >= 1, was " + maxQueuedCalls);
       require(selectorThreads >= 1 && selectorThreads <= 64, "selectorThreads must be 1..64, was " + selectorThreads);
@@ -430,7 +369,9 @@ public final class QueueServer implements AutoCloseable {
       require(shutdownGracePeriod != null && !shutdownGracePeriod.isNegative(),
           "shutdownGracePeriod must be >= 0, was " + shutdownGracePeriod);
       Objects.requireNonNull(clock, "clock");
-      return new QueueServer(this);
+      return new QueueServer(new Settings(service, bindHost, port, maxFrameBytes, readBuffer, workerThreads,
+          selectorThreads, maxQueuedCalls, metrics, rateLimitFile, serverSetFile, configReloadInterval,
+          longPollTimeout, shutdownGracePeriod, clock));
     }
 
     private static void require(boolean ok, String message) {

@@ -1,38 +1,48 @@
 package dev.flipper.workflow.master;
 
 import com.codahale.metrics.MetricRegistry;
+import dev.flipper.lifecycle.Daemon;
+import dev.flipper.lifecycle.RunState;
 import dev.flipper.token.TokenService;
-import dev.flipper.token.jdbc.JdbcTokenStore;
-import dev.flipper.token.jdbc.JdbcTokenStoreConfig;
+import dev.flipper.token.spi.TokenStore;
 import dev.flipper.workflow.master.server.TokenMasterServer;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The token master as a daemon: opens the token store and serves {@code TokenMasterService} over Thrift on
- * {@code port}. It holds no state of its own (every call is one database transaction), so several masters
- * may share one database. Thread-safe; {@link #close()} is idempotent and lets running calls finish.
+ * The token master as a daemon: serves {@code TokenMasterService} over Thrift on {@code bindAddress:port}
+ * in front of the {@link TokenStore} it is given (the launcher opens it, as it opens the queue's store), so
+ * this module needs no storage library. It holds no state of its own (every call is one store operation),
+ * so several masters may share one database. It owns the store: {@link #close()} closes it. Thread-safe;
+ * {@link #close()} is idempotent and lets running calls finish.
  */
-public final class MasterDaemon implements AutoCloseable {
+public final class MasterDaemon implements Daemon<MasterDaemon.Config> {
   /**
    * Settings of the master.
    *
+   * @param bindAddress the address the Thrift port listens on, e.g. 127.0.0.1 or 0.0.0.0 (every interface)
    * @param port the Thrift port; 0 = any free port
-   * @param store the token database
    */
-  public record Config(int port, JdbcTokenStoreConfig store) {}
+  public record Config(String bindAddress, int port) {
+    public Config {
+      Objects.requireNonNull(bindAddress, "bindAddress");
+    }
+  }
 
   private static final Logger log = LoggerFactory.getLogger(MasterDaemon.class);
 
   private final Config config;
+  private final TokenStore store;
   private final MetricRegistry metrics;
-  private JdbcTokenStore store;
+  private final RunState state = new RunState("master daemon");
   private volatile TokenMasterServer server;
-  private boolean closed;
 
-  public MasterDaemon(Config config, MetricRegistry metrics) {
+  public MasterDaemon(Config config, TokenStore store, MetricRegistry metrics) {
     this.config = Objects.requireNonNull(config, "config");
+    this.store = Objects.requireNonNull(store, "store");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
   }
 
@@ -40,20 +50,17 @@ public final class MasterDaemon implements AutoCloseable {
     return config;
   }
 
-  /** Opens the store and starts serving; may be called once. */
+  /** Starts serving; may be called once. */
+  @Override
   public synchronized void start() {
-    if (store != null || closed) {
-      throw new IllegalStateException("master daemon cannot start twice or after close");
-    }
-    store = JdbcTokenStore.open(config.store());
-    try {
-      server = TokenMasterServer.builder(TokenService.builder(store).build()).port(config.port()).build().start();
-    } catch (RuntimeException e) {
-      store.close();
-      throw e;
-    }
+    state.start();
+    server = TokenMasterServer.builder(TokenService.builder(store).build())
+        .bindHost(config.bindAddress())
+        .port(config.port())
+        .build()
+        .start();
     metrics.gauge("master.running", () -> () -> isReady() ? 1 : 0);
-    log.info("token master serving on port {}", server.port());
+    log.info("token master serving on {}:{}", config.bindAddress(), server.port());
   }
 
   /** The bound Thrift port; only valid after {@link #start()}. */
@@ -61,23 +68,31 @@ public final class MasterDaemon implements AutoCloseable {
     return server.port();
   }
 
-  /** True while the Thrift server runs. */
-  public boolean isReady() {
+  @Override
+  public Map<String, Boolean> readiness() {
     TokenMasterServer s = server;
-    return s != null && s.isRunning();
+    return Map.of("thrift", s != null && s.isRunning());
   }
 
   @Override
+  public List<String> endpoints() {
+    TokenMasterServer s = server;
+    return s == null ? List.of() : List.of("thrift port " + s.port());
+  }
+
+  /** Stops the server (running calls finish), then closes the store; also after a failed start. */
+  @Override
   public synchronized void close() {
-    closed = true;
+    state.close();
     TokenMasterServer s = server;
     server = null;
     if (s != null) {
       s.close();
     }
-    if (store != null) {
+    try {
       store.close();
-      store = null;
+    } catch (RuntimeException e) {
+      log.warn("closing the token store failed: {}", e.toString());
     }
   }
 }

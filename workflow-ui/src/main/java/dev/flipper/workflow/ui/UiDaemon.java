@@ -1,63 +1,49 @@
 package dev.flipper.workflow.ui;
 
 import com.codahale.metrics.MetricRegistry;
+import dev.flipper.lifecycle.Daemon;
+import dev.flipper.lifecycle.RunState;
+import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicReference;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * The workflow web UI as a daemon that the launcher starts and stops. For now it only reports ready between
- * {@link #start()} and {@link #close()}; later issues add serving the web UI on {@code port}. Thread-safe;
- * {@link #close()} is idempotent and finishes or hands back in-flight work before returning.
+ * The workflow web UI as a daemon. For now it only reports ready between {@link #start()} and
+ * {@link #close()}; later issues add serving the web UI on {@code bindAddress:port}. Thread-safe;
+ * {@link #close()} is idempotent.
  */
-public final class UiDaemon implements AutoCloseable {
+public final class UiDaemon implements Daemon<UiDaemon.Config> {
   /**
-   * Settings of the UI.
+   * Settings of the UI (the {@code ui} section of the launcher's config binds into it).
    *
+   * @param bindAddress the address the web UI will listen on
    * @param port the web UI port, served once the UI lands; 0 = any free port
    */
-  public record Config(int port) {}
-
-  private enum State {
-    NEW,
-    RUNNING,
-    CLOSED
-  }
-
-  private static final Logger log = LoggerFactory.getLogger(UiDaemon.class);
+  public record Config(String bindAddress, int port) {}
 
   private final Config config;
-  private final MetricRegistry metrics;
-  private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
+  private final RunState state = new RunState("ui daemon");
 
   public UiDaemon(Config config, MetricRegistry metrics) {
     this.config = Objects.requireNonNull(config, "config");
-    this.metrics = Objects.requireNonNull(metrics, "metrics");
+    metrics.gauge("ui.running", () -> () -> state.isRunning() ? 1 : 0);
   }
 
   public Config config() {
     return config;
   }
 
-  /** Starts the daemon; may be called once. */
+  @Override
   public void start() {
-    if (!state.compareAndSet(State.NEW, State.RUNNING)) {
-      throw new IllegalStateException("ui daemon cannot start: it is " + state.get());
-    }
-    metrics.gauge("ui.running", () -> () -> state.get() == State.RUNNING ? 1 : 0);
-    log.debug("ui daemon started");
+    state.start();
   }
 
-  /** True between a successful {@link #start()} and {@link #close()}. */
-  public boolean isReady() {
-    return state.get() == State.RUNNING;
+  @Override
+  public Map<String, Boolean> readiness() {
+    return Map.of("ui", state.isRunning());
   }
 
   @Override
   public void close() {
-    if (state.getAndSet(State.CLOSED) == State.RUNNING) {
-      log.debug("ui daemon stopped");
-    }
+    state.close();
   }
 }

@@ -11,7 +11,7 @@ class UiDaemonTest {
 
   @Test
   void isReadyOnlyBetweenStartAndClose() {
-    UiDaemon daemon = new UiDaemon(new UiDaemon.Config(0), metrics);
+    UiDaemon daemon = new UiDaemon(new UiDaemon.Config("127.0.0.1", 0), metrics);
     assertThat(daemon.isReady()).isFalse();
 
     daemon.start();
@@ -26,7 +26,7 @@ class UiDaemonTest {
 
   @Test
   void startsOnlyOnce() {
-    UiDaemon daemon = new UiDaemon(new UiDaemon.Config(0), metrics);
+    UiDaemon daemon = new UiDaemon(new UiDaemon.Config("127.0.0.1", 0), metrics);
     daemon.start();
 
     assertThatThrownBy(daemon::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("RUNNING");

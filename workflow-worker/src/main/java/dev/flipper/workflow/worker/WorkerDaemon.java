@@ -1,64 +1,48 @@
 package dev.flipper.workflow.worker;
 
 import com.codahale.metrics.MetricRegistry;
+import dev.flipper.lifecycle.Daemon;
+import dev.flipper.lifecycle.RunState;
+import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicReference;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * The workflow workers as a daemon that the launcher starts and stops. For now it only reports ready between
- * {@link #start()} and {@link #close()}; later issues add claiming, running and retrying up to {@code count}
- * jobs at a time. Thread-safe; {@link #close()} is idempotent and finishes or hands back in-flight work before
- * returning.
+ * The workflow workers as a daemon. For now it only reports ready between {@link #start()} and
+ * {@link #close()}; later issues add claiming, running and retrying up to {@code count} jobs at a time.
+ * Thread-safe; {@link #close()} is idempotent.
  */
-public final class WorkerDaemon implements AutoCloseable {
+public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
   /**
-   * Settings of the workers.
+   * Settings of the workers (the {@code workers} section of the launcher's config binds into it).
    *
    * @param count how many jobs run at the same time
    */
   public record Config(int count) {}
 
-  private enum State {
-    NEW,
-    RUNNING,
-    CLOSED
-  }
-
-  private static final Logger log = LoggerFactory.getLogger(WorkerDaemon.class);
-
   private final Config config;
-  private final MetricRegistry metrics;
-  private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
+  private final RunState state = new RunState("workers daemon");
 
   public WorkerDaemon(Config config, MetricRegistry metrics) {
     this.config = Objects.requireNonNull(config, "config");
-    this.metrics = Objects.requireNonNull(metrics, "metrics");
+    metrics.gauge("workers.running", () -> () -> state.isRunning() ? 1 : 0);
   }
 
   public Config config() {
     return config;
   }
 
-  /** Starts the daemon; may be called once. */
+  @Override
   public void start() {
-    if (!state.compareAndSet(State.NEW, State.RUNNING)) {
-      throw new IllegalStateException("workers daemon cannot start: it is " + state.get());
-    }
-    metrics.gauge("workers.running", () -> () -> state.get() == State.RUNNING ? 1 : 0);
-    log.debug("workers daemon started");
+    state.start();
   }
 
-  /** True between a successful {@link #start()} and {@link #close()}. */
-  public boolean isReady() {
-    return state.get() == State.RUNNING;
+  @Override
+  public Map<String, Boolean> readiness() {
+    return Map.of("workers", state.isRunning());
   }
 
   @Override
   public void close() {
-    if (state.getAndSet(State.CLOSED) == State.RUNNING) {
-      log.debug("workers daemon stopped");
-    }
+    state.close();
   }
 }

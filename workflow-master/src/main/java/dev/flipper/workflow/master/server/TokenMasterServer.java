@@ -1,5 +1,8 @@
 package dev.flipper.workflow.master.server;
 
+import dev.flipper.lifecycle.NamedThreadFactory;
+import dev.flipper.lifecycle.RunState;
+import dev.flipper.thrift.ThriftServing;
 import dev.flipper.token.TokenMaster;
 import dev.flipper.workflow.master.thrift.TokenMasterService;
 import java.net.InetSocketAddress;
@@ -9,11 +12,8 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.server.TThreadPoolServer;
 import org.apache.thrift.transport.TServerSocket;
@@ -41,21 +41,19 @@ public final class TokenMasterServer implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(TokenMasterServer.class);
 
-  private enum State { NEW, RUNNING, CLOSED }
-
-  private final Builder config;
+  private final Settings config;
   private final TokenMasterHandler handler;
   private final Set<TSocket> connections = ConcurrentHashMap.newKeySet();
-  private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
+  private final RunState state = new RunState("token master server");
   private TrackingServerSocket socket;
   private TThreadPoolServer server;
+  private ThriftServing serving;
   private ThreadPoolExecutor workers;
-  private Thread serveThread;
   private int boundPort;
 
-  private TokenMasterServer(Builder builder) {
-    this.config = builder;
-    this.handler = new TokenMasterHandler(builder.master);
+  private TokenMasterServer(Settings settings) {
+    this.config = settings;
+    this.handler = new TokenMasterHandler(settings.master);
   }
 
   public static Builder builder(TokenMaster master) {
@@ -64,9 +62,7 @@ public final class TokenMasterServer implements AutoCloseable {
 
   /** Binds the port and starts serving; IllegalStateException if the port cannot be bound. */
   public TokenMasterServer start() {
-    if (!state.compareAndSet(State.NEW, State.RUNNING)) {
-      throw new IllegalStateException("a TokenMasterServer can be started once; this one is " + state.get());
-    }
+    state.start();
     try {
       ServerSocket bound = new ServerSocket();
       bound.setReuseAddress(true);
@@ -74,22 +70,28 @@ public final class TokenMasterServer implements AutoCloseable {
       socket = new TrackingServerSocket(bound);
       boundPort = bound.getLocalPort();
     } catch (java.io.IOException | TTransportException e) {
-      state.set(State.CLOSED);
+      state.close();
       throw new IllegalStateException("token master cannot listen on " + config.bindHost + ":" + config.port + ": "
           + e.getMessage() + " (is another master running there? choose another port)", e);
     }
     workers = new ThreadPoolExecutor(0, config.maxConnections, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
-        named("flipper-master-conn"));
+        new NamedThreadFactory("flipper-master-conn"));
     server = new TThreadPoolServer(new TThreadPoolServer.Args(socket)
         .processor(new TokenMasterService.Processor<>(handler))
         .protocolFactory(new TBinaryProtocol.Factory())
         .executorService(workers)
         .stopTimeoutVal(1)
         .stopTimeoutUnit(TimeUnit.SECONDS));
-    serveThread = new Thread(server::serve, "flipper-master-accept");
-    serveThread.setDaemon(true);
-    serveThread.start();
-    awaitServing();
+    serving = new ThriftServing("token master on port " + boundPort, server, handler::inFlight,
+        config.shutdownGracePeriod);
+    try {
+      serving.start("flipper-master-accept");
+    } catch (RuntimeException e) {
+      state.close();
+      socket.close();
+      workers.shutdownNow();
+      throw e;
+    }
     log.info("token master listening on {}:{} (maxConnections={}, shutdownGracePeriod={})", config.bindHost, port(),
         config.maxConnections, config.shutdownGracePeriod);
     return this;
@@ -104,7 +106,7 @@ public final class TokenMasterServer implements AutoCloseable {
   }
 
   public boolean isRunning() {
-    return state.get() == State.RUNNING;
+    return state.isRunning();
   }
 
   /** Open client connections. */
@@ -115,18 +117,10 @@ public final class TokenMasterServer implements AutoCloseable {
 
   @Override
   public void close() {
-    if (!state.compareAndSet(State.RUNNING, State.CLOSED)) {
+    if (!state.close()) {
       return;
     }
-    long deadline = System.nanoTime() + config.shutdownGracePeriod.toNanos();
-    server.stop(); // no new connections
-    while (handler.inFlight() > 0 && System.nanoTime() < deadline) {
-      sleepMillis(5);
-    }
-    if (handler.inFlight() > 0) {
-      log.warn("closing the token master with {} call(s) still running after the grace period of {}",
-          handler.inFlight(), config.shutdownGracePeriod);
-    }
+    serving.drain(server::stop); // no new connections
     // End of input wakes each connection thread blocked reading the next request; it then closes its socket
     // quietly (closing the socket under it instead would log a SocketException per connection).
     connections.forEach(TokenMasterServer::shutdownInput);
@@ -137,29 +131,11 @@ public final class TokenMasterServer implements AutoCloseable {
         connections.forEach(TSocket::close);
         workers.shutdownNow();
       }
-      serveThread.join(TimeUnit.SECONDS.toMillis(5));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    serving.stop();
     log.info("token master on port {} closed", boundPort);
-  }
-
-  /**
-   * Returns once the accept loop runs. TThreadPoolServer clears its stop flag when its loop starts, so a
-   * close() before that moment would be forgotten and the loop would spin on the closed socket.
-   */
-  private void awaitServing() {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!server.isServing()) {
-      if (!serveThread.isAlive() || System.nanoTime() > deadline) {
-        state.set(State.CLOSED);
-        server.stop();
-        socket.close();
-        workers.shutdownNow();
-        throw new IllegalStateException("token master on port " + boundPort + " did not start serving");
-      }
-      sleepMillis(1);
-    }
   }
 
   private static void shutdownInput(TSocket connection) {
@@ -170,22 +146,9 @@ public final class TokenMasterServer implements AutoCloseable {
     }
   }
 
-  private static void sleepMillis(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  private static ThreadFactory named(String prefix) {
-    AtomicInteger count = new AtomicInteger();
-    return runnable -> {
-      Thread thread = new Thread(runnable, prefix + "-" + count.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
-  }
+  /** What {@link Builder#build()} validated; the server never reads its builder again. */
+  private record Settings(TokenMaster master, String bindHost, int port, int maxConnections,
+      Duration shutdownGracePeriod) {}
 
   /** Remembers accepted connections so that close() can end them. */
   private final class TrackingServerSocket extends TServerSocket {
@@ -249,7 +212,7 @@ public final class TokenMasterServer implements AutoCloseable {
         throw new IllegalArgumentException("master shutdownGracePeriod is " + shutdownGracePeriod
             + "; it must not be negative");
       }
-      return new TokenMasterServer(this);
+      return new TokenMasterServer(new Settings(master, bindHost, port, maxConnections, shutdownGracePeriod));
     }
   }
 }
