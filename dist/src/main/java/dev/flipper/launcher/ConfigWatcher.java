@@ -3,6 +3,7 @@ package dev.flipper.launcher;
 import dev.flipper.config.ConfigException;
 import dev.flipper.config.ConfigLoader;
 import dev.flipper.config.FlipperConfig;
+import dev.flipper.lifecycle.NamedThreadFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,11 +43,7 @@ final class ConfigWatcher implements AutoCloseable {
     this.env = Map.copyOf(env);
     this.apply = apply;
     this.lastDigest = digest();
-    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread thread = new Thread(r, "flipper-config-watcher");
-      thread.setDaemon(true);
-      return thread;
-    });
+    this.timer = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("flipper-config-watcher"));
   }
 
   void start(Duration interval) {

@@ -33,6 +33,12 @@ class ArchitectureTest {
       .because("backends implement the SPI and must not need the engine's helpers");
 
   @ArchTest
+  static final ArchRule theLifecycleIsNeutral = classes()
+      .that().resideInAPackage("dev.flipper.lifecycle..")
+      .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "dev.flipper.lifecycle..", "")
+      .because("every module's daemons, servers and workers use it; it must not pull the queue along");
+
+  @ArchTest
   static final ArchRule theApiDoesNotDependOnImplementations = noClasses()
       .that().resideInAPackage("dev.flipper.queue")
       .should().dependOnClassesThat()

@@ -1,5 +1,6 @@
 package dev.flipper.queue.monitor;
 
+import dev.flipper.lifecycle.NamedThreadFactory;
 import dev.flipper.queue.JobState;
 import dev.flipper.queue.spi.MonitorCounts;
 import dev.flipper.queue.spi.QueueStore;
@@ -98,11 +99,7 @@ public final class QueueMonitor implements AutoCloseable {
       if (executor != null) {
         throw new IllegalStateException("the queue monitor is already started");
       }
-      executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "flipper-queue-monitor");
-        thread.setDaemon(true);
-        return thread;
-      });
+      executor = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("flipper-queue-monitor"));
       long intervalMillis = interval.toMillis();
       long firstDelay = (long) (ThreadLocalRandom.current().nextDouble() * intervalMillis);
       executor.scheduleWithFixedDelay(this::runSafely, firstDelay, intervalMillis, TimeUnit.MILLISECONDS);
