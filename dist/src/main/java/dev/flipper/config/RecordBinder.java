@@ -6,6 +6,7 @@ import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -24,6 +25,11 @@ final class RecordBinder {
 
   /** The record of type {@code type} whose components are the keys under {@code prefix} ("" = top level). */
   static <R extends Record> R bind(ConfigValues values, String prefix, Class<R> type) {
+    return bind(values, prefix, type, "'" + prefix + "'");
+  }
+
+  /** @param context where the values came from, to start the message if the record refuses them */
+  private static <R extends Record> R bind(ConfigValues values, String prefix, Class<R> type, String context) {
     RecordComponent[] components = type.getRecordComponents();
     Object[] arguments = new Object[components.length];
     for (int i = 0; i < components.length; i++) {
@@ -37,7 +43,7 @@ final class RecordBinder {
       return constructor.newInstance(arguments);
     } catch (InvocationTargetException e) {
       // The module's own checks refused a value the schema let through: report it like a config error.
-      throw new ConfigException("'" + prefix + "': " + e.getCause().getMessage());
+      throw new ConfigException(context + ": " + e.getCause().getMessage());
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException("cannot build " + type.getName() + " from '" + prefix + "'; indicates a bug", e);
     }
@@ -64,7 +70,14 @@ final class RecordBinder {
       if (item == String.class) {
         return values.texts(key);
       }
-      return values.items(key).stream().map(v -> bind(v, "", item.asSubclass(Record.class))).toList();
+      List<ConfigValues> items = values.items(key);
+      String where = values.value(key).where().toString();
+      List<Object> records = new ArrayList<>();
+      for (int i = 0; i < items.size(); i++) {
+        String context = (where.isEmpty() ? "" : where + ": ") + "'" + key + "[" + i + "]'";
+        records.add(bind(items.get(i), "", item.asSubclass(Record.class), context));
+      }
+      return List.copyOf(records);
     }
     if (type.isRecord()) {
       return bind(values, key, type.asSubclass(Record.class));

@@ -245,6 +245,12 @@ class ConfigLoaderTest {
   @Nested
   class Invalid {
     @Test
+    void aValueTheModuleRefusesIsReportedWithItsPlace() {
+      assertThat(error("storage:\n  redis:\n    shards: [{name: r1, host: \"\"}]\n"))
+          .isEqualTo("conf.yaml:3: 'storage.redis.shards[0]': Redis shard 'r1': host must not be blank");
+    }
+
+    @Test
     void aBindAddressMustLookLikeAnAddress() {
       assertThat(error("network:\n  bindAddress: \"\"\n"))
           .isEqualTo("conf.yaml:2: 'network.bindAddress' must be an IP address or host name, got ''");
