@@ -231,7 +231,7 @@ public final class ConfigSchema {
   private static Setting bindAddress(String section, String daemon) {
     return setting(section + ".bindAddress",
         TextType.matching(false, "|" + ADDRESS, "empty or " + ADDRESS_RULE), "\"\"",
-        "Address " + daemon + " listens on, for each of its ports; \"\" = network.bindAddress.");
+        "Address the ports of " + daemon + " listen on; \"\" = network.bindAddress.");
   }
 
   private static Setting port(String key, int defaultPort, String meaning) {
