@@ -49,6 +49,7 @@ class ArchitectureTest {
   static final ArchRule theWorkerNeedsOnlyTheJobQueueApi = classes()
       .that().resideInAPackage("dev.flipper.queue.worker..")
       .should().onlyDependOnClassesThat()
-      .resideInAnyPackage("java..", "org.slf4j..", "dev.flipper.queue", "dev.flipper.queue.worker..", "")
+      .resideInAnyPackage("java..", "org.slf4j..", "dev.flipper.queue", "dev.flipper.queue.worker..",
+          "dev.flipper.lifecycle..", "")
       .because("the worker runs on any JobQueue: the in-process QueueService or ThriftJobQueue of queue-client");
 }

@@ -1,5 +1,6 @@
 package dev.flipper.queue.worker;
 
+import dev.flipper.lifecycle.NamedThreadFactory;
 import dev.flipper.queue.AckParams;
 import dev.flipper.queue.CheckpointParams;
 import dev.flipper.queue.DequeueParams;
@@ -23,7 +24,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -109,9 +109,9 @@ public final class QueueWorker implements AutoCloseable {
     this.slots = new Semaphore(concurrency);
     this.acks = new PendingAcks(queue, clock::millis);
     String prefix = "flipper-worker-" + queue;
-    this.jobThreads = Executors.newFixedThreadPool(concurrency, named(prefix + "-job"));
-    this.timer = Executors.newSingleThreadScheduledExecutor(named(prefix + "-timer"));
-    this.dispatcher = named(prefix + "-dequeue").newThread(this::dequeueLoop);
+    this.jobThreads = Executors.newFixedThreadPool(concurrency, new NamedThreadFactory(prefix + "-job"));
+    this.timer = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory(prefix + "-timer"));
+    this.dispatcher = new NamedThreadFactory(prefix + "-dequeue").newThread(this::dequeueLoop);
   }
 
   /**
@@ -381,15 +381,6 @@ public final class QueueWorker implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-  }
-
-  private static ThreadFactory named(String prefix) {
-    AtomicInteger counter = new AtomicInteger();
-    return runnable -> {
-      Thread thread = new Thread(runnable, prefix + "-" + counter.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
   }
 
   /** A job being run and when its claim was last refreshed (claimed or heartbeat), by the worker's clock. */
