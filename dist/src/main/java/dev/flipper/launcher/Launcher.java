@@ -4,7 +4,6 @@ import dev.flipper.config.ConfigException;
 import dev.flipper.config.ConfigLoader;
 import dev.flipper.config.FlipperConfig;
 import dev.flipper.launcher.queuetool.QueueTool;
-import dev.flipper.workflow.master.bench.TokenBenchmark;
 import dev.flipper.workflow.master.cli.TokenTool;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -75,7 +74,6 @@ public final class Launcher implements Callable<Integer> {
   public static int execute(String[] args, PrintWriter out, PrintWriter err) {
     EmbeddedH2.keepAutoServerLocal(); // before any H2 database opens in this JVM
     CommandLine commandLine = new CommandLine(new Launcher());
-    commandLine.getSubcommands().get("bench").addSubcommand("tokens", new TokenBenchmark());
     commandLine.setOut(out);
     commandLine.setErr(err);
     commandLine.setExecutionExceptionHandler((e, cl, parsed) -> {

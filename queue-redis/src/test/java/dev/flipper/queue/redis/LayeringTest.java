@@ -15,9 +15,7 @@ import com.tngtech.archunit.lang.ArchRule;
 class LayeringTest {
 
   @ArchTest
-  // The benchmark tool may also read the JVM's CPU time (com.sun.management); the store may not.
   static final ArchRule onlyCoreJedisAndLogging = classes().that().resideInAPackage("dev.flipper.queue.redis..")
-      .and().resideOutsideOfPackage("dev.flipper.queue.redis.bench")
       .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "dev.flipper.queue", "dev.flipper.queue.spi",
           "dev.flipper.queue.redis..", "redis.clients.jedis..", "org.apache.commons.pool2..", "org.slf4j..");
 }

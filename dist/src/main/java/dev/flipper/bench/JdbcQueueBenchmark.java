@@ -1,5 +1,6 @@
-package dev.flipper.queue.mysql.bench;
+package dev.flipper.bench;
 
+import dev.flipper.jdbc.internal.Dialect;
 import dev.flipper.queue.AckParams;
 import dev.flipper.queue.DequeueParams;
 import dev.flipper.queue.DequeuedJob;
@@ -9,10 +10,9 @@ import dev.flipper.queue.QueueService;
 import dev.flipper.queue.mysql.JdbcQueueStore;
 import dev.flipper.queue.mysql.JdbcShardConfig;
 import dev.flipper.queue.mysql.internal.ClaimFloors;
-import dev.flipper.jdbc.internal.Dialect;
 import dev.flipper.queue.mysql.internal.IdLists;
-import dev.flipper.jdbc.internal.JdbcUrl;
 import dev.flipper.queue.mysql.internal.JobSql;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -22,138 +22,195 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
- * Throughput of the JDBC queue store through {@link QueueService}, next to the same SQL statements issued
- * over plain JDBC connections (the ceiling), phase by phase: enqueue at batch 1 and 100, dequeue+ack at
- * batch 100 from a backlog, and the full enqueue→dequeue→ack cycle at batch 100 with a separate ack. The
- * optional phase {@code cycle-piggyback} acks each batch on the next dequeue instead; its raw column does the
- * ack and the claim in one transaction (one commit fewer than Flipper), which on a CPU-bound 2-core machine
- * measured no faster. It WRITES DATA: by default
- * it creates the database {@code flipper_bench_<random>} on the server of the URL and drops it at the end.
+ * {@code flipper bench jdbc}: throughput of the JDBC queue store through {@link QueueService}, next to the
+ * same SQL statements issued over plain JDBC connections (the ceiling), phase by phase: enqueue at batch 1
+ * and 100, dequeue+ack at batch 100 from a backlog, and the full enqueue→dequeue→ack cycle at batch 100 with
+ * a separate ack. The optional phase {@code cycle-piggyback} acks each batch on the next dequeue instead; its
+ * raw column does the ack and the claim in one transaction (one commit fewer than Flipper), which on a
+ * CPU-bound 2-core machine measured no faster.
  *
- * <pre>
- * flipper bench jdbc [--url=jdbc:mysql://127.0.0.1:3306/]
- *     [--user=root] [--password=] [--threads=4] [--seconds=5] [--body-bytes=100] [--backlog=100000]
- *     [--phases=enqueue1,enqueue100,dequeue100,cycle,cycle-piggyback] [--workloads=flipper,raw] [--repeat=2]
- * </pre>
- *
- * Not a test: numbers depend on the machine. Not thread-safe; run once per process.
+ * <p>It WRITES DATA, only to a database it creates (see {@link BenchDatabase}) and deletes at the end. Not a
+ * test: numbers depend on the machine. Not thread-safe; one run per instance.
  */
-public final class JdbcQueueBenchmark {
+@Command(
+    name = "jdbc",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    usageHelpAutoWidth = true,
+    description = {
+      "The queue on MariaDB/MySQL or H2 through QueueService, next to the same SQL over raw JDBC: enqueue at "
+          + "batch 1 and 100, dequeue+ack at batch 100, the full cycle; also CPU per job and the statements "
+          + "the server ran per 100 jobs.",
+      "WRITES DATA, only to a database it creates (a new H2 file for jdbc:h2:) and drops at the end; a "
+          + "database or file that exists is refused."
+    })
+public final class JdbcQueueBenchmark implements Callable<Integer> {
   private static final String QUEUE = "bench_q";
   private static final int BATCH = 100;
 
-  private final Map<String, String> options;
-  private final int threads;
-  private final Duration phase;
-  private final byte[] body;
-  private final int backlog;
-  private final List<Kind> phases;
-  private final int repeat;
-  private final boolean runFlipper;
-  private final boolean runRaw;
-  private String url;
-  private String createdDatabase;
-  private String serverUrl;
+  @Spec CommandSpec spec;
 
-  private JdbcQueueBenchmark(Map<String, String> options) {
-    this.options = options;
-    this.threads = Integer.parseInt(options.getOrDefault("threads", "4"));
-    this.phase = Duration.ofSeconds(Long.parseLong(options.getOrDefault("seconds", "5")));
-    this.body = new byte[Integer.parseInt(options.getOrDefault("body-bytes", "100"))];
-    java.util.Arrays.fill(body, (byte) 'x');
-    this.backlog = Integer.parseInt(options.getOrDefault("backlog", "100000"));
-    List<Kind> chosen = new ArrayList<>();
-    for (String name : options.getOrDefault("phases", "enqueue1,enqueue100,dequeue100,cycle").split(",")) {
-      chosen.add(Kind.named(name.trim()));
+  @Option(names = "--url", defaultValue = "jdbc:mysql://127.0.0.1:3306/", paramLabel = "URL",
+      description = "jdbc:mysql://HOST:PORT/[NEW_DATABASE] or jdbc:mariadb://... (the benchmark creates that "
+          + "database, by default a unique " + BenchDatabase.NAME_PREFIX + "..., and drops it), or "
+          + "jdbc:h2:file:NEW_PATH (a new H2 file; its files are deleted at the end). Default: ${DEFAULT-VALUE}")
+  String url;
+
+  @Option(names = "--user", defaultValue = "root", description = "Database user. Default: ${DEFAULT-VALUE}")
+  String user;
+
+  @Option(names = "--password", defaultValue = "", description = "Database password. Default: none")
+  String password;
+
+  @Option(names = "--threads", defaultValue = "4", description = "Client threads. Default: ${DEFAULT-VALUE}")
+  int threads;
+
+  @Option(names = "--seconds", defaultValue = "5", description = "Length of each measured phase. Default: ${DEFAULT-VALUE}")
+  int seconds;
+
+  @Option(names = "--warmup", defaultValue = "5", paramLabel = "SECONDS",
+      description = "Untimed full cycle per workload before the phases (JIT, caches); 0 skips it. Default: ${DEFAULT-VALUE}")
+  int warmup;
+
+  @Option(names = "--body-bytes", defaultValue = "100", description = "Size of each job body. Default: ${DEFAULT-VALUE}")
+  int bodyBytes;
+
+  @Option(names = "--backlog", defaultValue = "100000",
+      description = "Jobs inserted before the dequeue100 phase. Default: ${DEFAULT-VALUE}")
+  int backlog;
+
+  @Option(names = "--repeat", defaultValue = "2",
+      description = "Runs of each phase; the best one is printed. Default: ${DEFAULT-VALUE}")
+  int repeat;
+
+  @Option(names = "--phases", split = ",", paramLabel = "PHASE", converter = KindConverter.class,
+      defaultValue = "enqueue1,enqueue100,dequeue100,cycle",
+      description = "Phases to run, of enqueue1, enqueue100, dequeue100, cycle, cycle-piggyback. Default: ${DEFAULT-VALUE}")
+  List<Kind> phases;
+
+  @Option(names = "--workloads", split = ",", paramLabel = "WORKLOAD",
+      description = "flipper (through QueueService) and/or raw (plain JDBC). Default: flipper,raw; on H2 flipper "
+          + "only (H2 runs MySQL's one-statement claim badly: it locks the whole backlog)")
+  List<String> workloads;
+
+  private byte[] body;
+  private BenchDatabase database;
+  private PrintWriter out;
+
+  @Override
+  public Integer call() throws Exception {
+    validate();
+    out = spec.commandLine().getOut();
+    body = new byte[bodyBytes];
+    Arrays.fill(body, (byte) 'x');
+    database = BenchDatabase.create(spec, url, user, password);
+    try {
+      run();
+    } finally {
+      database.close();
     }
-    this.phases = List.copyOf(chosen);
-    this.repeat = Integer.parseInt(options.getOrDefault("repeat", "2"));
-    // The raw ceiling issues MySQL's one-statement claim, which H2 executes badly (it locks the whole
-    // backlog), so on H2 only Flipper runs unless asked otherwise.
-    boolean h2 = options.getOrDefault("url", "").toLowerCase(Locale.ROOT).startsWith("jdbc:h2:");
-    String workloads = options.getOrDefault("workloads", h2 ? "flipper" : "flipper,raw");
-    this.runFlipper = workloads.contains("flipper");
-    this.runRaw = workloads.contains("raw");
+    out.flush();
+    return 0;
   }
 
-  public static void main(String[] args) throws Exception {
-    Map<String, String> options = new LinkedHashMap<>();
-    for (String arg : args) {
-      if (arg.equals("--help") || arg.equals("-h")) {
-        System.out.println("usage: JdbcQueueBenchmark [--url=jdbc:mysql://127.0.0.1:3306/] [--user=root] [--password=]"
-            + " [--threads=4] [--seconds=5] [--body-bytes=100] [--backlog=100000]"
-            + " [--phases=enqueue1,enqueue100,dequeue100,cycle,cycle-piggyback] [--workloads=flipper,raw] [--repeat=2]");
-        return;
-      }
-      if (!arg.startsWith("--") || !arg.contains("=")) {
-        throw new IllegalArgumentException("argument '" + arg + "' is not of the form --name=value; see --help");
-      }
-      options.put(arg.substring(2, arg.indexOf('=')), arg.substring(arg.indexOf('=') + 1));
+  private void validate() {
+    atLeast("--threads", threads, 1);
+    atLeast("--seconds", seconds, 1);
+    atLeast("--warmup", warmup, 0);
+    atLeast("--body-bytes", bodyBytes, 0);
+    atLeast("--backlog", backlog, 0);
+    atLeast("--repeat", repeat, 1);
+    if (workloads == null) {
+      workloads = url.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:") ? List.of("flipper") : List.of("flipper", "raw");
     }
-    new JdbcQueueBenchmark(options).run();
+    for (String workload : workloads) {
+      if (!workload.equals("flipper") && !workload.equals("raw")) {
+        throw new ParameterException(spec.commandLine(), "unknown workload '" + workload + "' in --workloads: use flipper and/or raw");
+      }
+    }
   }
 
-  private String user() {
-    return options.getOrDefault("user", "root");
-  }
-
-  private String password() {
-    return options.getOrDefault("password", "");
+  private void atLeast(String option, int value, int minimum) {
+    if (value < minimum) {
+      throw new ParameterException(spec.commandLine(), option + " must be at least " + minimum + ", was " + value);
+    }
   }
 
   private void run() throws Exception {
-    prepareDatabase();
-    try {
-      System.out.println("Flipper JDBC queue benchmark (writes data; uses its own database)");
-      System.out.println("  database: " + JdbcUrl.masked(url) + (createdDatabase != null ? " (dropped at the end)" : ""));
-      printServerSettings();
-      System.out.printf(Locale.ROOT, "  threads %d, body %d bytes, %d s per phase, best of %d, backlog %d jobs%n%n",
-          threads, body.length, phase.toSeconds(), repeat, backlog);
-      JdbcShardConfig shard = new JdbcShardConfig("1", url, user(), password(), false);
-      try (JdbcQueueStore store = JdbcQueueStore.builder().shards(List.of(shard)).poolSize(Math.max(2, threads + 2)).build()) {
-        QueueService service = QueueService.builder(store).serverId("bench").build();
-        service.createQueue(QUEUE);
-        String rawUrl = Dialect.forUrl(url).configureUrl(url, Duration.ofSeconds(5));
-        Workload flipper = new FlipperWorkload(service);
-        Workload raw = new RawJdbcWorkload(rawUrl, user(), password(), Dialect.forUrl(url).queueRowLock(), body);
+    out.println("Flipper JDBC queue benchmark (writes data, only to its own database)");
+    out.println("  " + database.describe());
+    printServerSettings();
+    out.printf(Locale.ROOT, "  threads %d, body %d bytes, %d s warm-up, %d s per phase, best of %d, backlog %d jobs%n%n",
+        threads, body.length, warmup, seconds, repeat, backlog);
+    out.flush();
+    boolean runFlipper = workloads.contains("flipper");
+    boolean runRaw = workloads.contains("raw");
+    JdbcShardConfig shard = new JdbcShardConfig("1", database.url(), user, password, false);
+    try (JdbcQueueStore store = JdbcQueueStore.builder().shards(List.of(shard)).poolSize(Math.max(2, threads + 2)).build()) {
+      QueueService service = QueueService.builder(store).serverId("bench").build();
+      service.createQueue(QUEUE);
+      Dialect dialect = Dialect.forUrl(database.url());
+      String rawUrl = dialect.configureUrl(database.url(), Duration.ofSeconds(5));
+      Workload flipper = new FlipperWorkload(service);
+      Workload raw = new RawJdbcWorkload(rawUrl, user, password, dialect.queueRowLock(), body);
 
+      if (warmup > 0) { // JIT, statement caches, buffer pool; not reported
         if (runRaw) {
-          measure(raw, Kind.CYCLE); // warm-up: JIT, statement caches, buffer pool; not reported
+          measure(raw, Kind.CYCLE, Duration.ofSeconds(warmup));
         }
         if (runFlipper) {
-          measure(flipper, Kind.CYCLE);
-        }
-        System.out.printf(Locale.ROOT, "%-24s %15s %15s %7s %22s %26s%n",
-            "phase", "flipper jobs/s", "raw JDBC jobs/s", "ratio", "client CPU us/job f/r",
-            "statements/100 jobs f/r");
-        for (Kind kind : phases) {
-          // Alternate the two and keep each one's best run: on a shared machine, load comes and goes.
-          Result ceiling = Result.NONE;
-          Result ours = Result.NONE;
-          for (int round = 0; round < repeat; round++) {
-            ceiling = runRaw ? Result.best(ceiling, measure(raw, kind)) : ceiling;
-            ours = runFlipper ? Result.best(ours, measure(flipper, kind)) : ours;
-          }
-          System.out.printf(Locale.ROOT, "%-24s %15.0f %15.0f %6.0f%% %10.1f / %-10.1f %12.0f / %-12.0f%n", kind.label,
-              ours.jobsPerSecond(), ceiling.jobsPerSecond(), 100 * ours.jobsPerSecond() / ceiling.jobsPerSecond(),
-              ours.cpuMicrosPerJob(), ceiling.cpuMicrosPerJob(), ours.statementsPer100Jobs(),
-              ceiling.statementsPer100Jobs());
+          measure(flipper, Kind.CYCLE, Duration.ofSeconds(warmup));
         }
       }
-    } finally {
-      dropDatabase();
+      out.printf(Locale.ROOT, "%-24s %15s %15s %7s %22s %26s%n",
+          "phase", "flipper jobs/s", "raw JDBC jobs/s", "ratio", "client CPU us/job f/r",
+          "statements/100 jobs f/r");
+      for (Kind kind : phases) {
+        // Alternate the two and keep each one's best run: on a shared machine, load comes and goes.
+        Result ceiling = Result.NONE;
+        Result ours = Result.NONE;
+        for (int round = 0; round < repeat; round++) {
+          ceiling = runRaw ? Result.best(ceiling, measure(raw, kind, Duration.ofSeconds(seconds))) : ceiling;
+          ours = runFlipper ? Result.best(ours, measure(flipper, kind, Duration.ofSeconds(seconds))) : ours;
+        }
+        out.printf(Locale.ROOT, "%-24s %15s %15s %7s %10s / %-10s %12s / %-12s%n", kind.label,
+            Cells.of("%.0f", ours.jobsPerSecond()), Cells.of("%.0f", ceiling.jobsPerSecond()),
+            Cells.of("%.0f%%", 100 * ours.jobsPerSecond() / ceiling.jobsPerSecond()),
+            Cells.of("%.1f", ours.cpuMicrosPerJob()), Cells.of("%.1f", ceiling.cpuMicrosPerJob()),
+            Cells.of("%.0f", ours.statementsPer100Jobs()), Cells.of("%.0f", ceiling.statementsPer100Jobs()));
+        out.flush();
+      }
+    }
+  }
+
+  /** Reads a phase name of --phases. */
+  static final class KindConverter implements CommandLine.ITypeConverter<Kind> {
+    @Override
+    public Kind convert(String value) {
+      try {
+        return Kind.named(value.trim());
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
+      }
     }
   }
 
@@ -185,7 +242,7 @@ public final class JdbcQueueBenchmark {
   /**
    * Throughput of one phase, this process's CPU time per job (the database server's is not included) and
    * the statements the server executed per 100 jobs (SELECT, INSERT, UPDATE, COMMIT and ROLLBACK, counted
-   * server-wide, so other clients add noise; NaN on H2).
+   * server-wide, so other clients add noise; unknown on H2). NaN where nothing was measured: printed as "-".
    */
   record Result(double jobsPerSecond, double cpuMicrosPerJob, double statementsPer100Jobs) {
     static final Result NONE = new Result(Double.NaN, Double.NaN, Double.NaN);
@@ -201,7 +258,7 @@ public final class JdbcQueueBenchmark {
   }
 
   /** Runs one phase on empty tables. */
-  private Result measure(Workload workload, Kind kind) throws Exception {
+  private Result measure(Workload workload, Kind kind, Duration phase) throws Exception {
     truncate();
     if (kind == Kind.DEQUEUE_ACK_100) {
       prefill();
@@ -268,39 +325,12 @@ public final class JdbcQueueBenchmark {
 
   // ------------------------------------------------------------------------------------------ database
 
-  private void prepareDatabase() throws SQLException {
-    String given = options.getOrDefault("url", "jdbc:mysql://127.0.0.1:3306/");
-    if (!given.toLowerCase(Locale.ROOT).startsWith("jdbc:mysql:") && !given.toLowerCase(Locale.ROOT).startsWith("jdbc:mariadb:")) {
-      url = given; // embedded H2: the URL names the file to use
-      return;
-    }
-    int hostStart = given.indexOf("//") + 2;
-    int slash = given.indexOf('/', hostStart);
-    int query = given.indexOf('?');
-    String server = slash < 0 ? (query < 0 ? given : given.substring(0, query)) : given.substring(0, slash);
-    String params = query < 0 ? "" : given.substring(query);
-    createdDatabase = "flipper_bench_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-    serverUrl = server + "/" + params;
-    try (Connection c = DriverManager.getConnection(serverUrl, user(), password()); Statement st = c.createStatement()) {
-      st.execute("CREATE DATABASE " + createdDatabase + " CHARACTER SET utf8mb4");
-    }
-    url = server + "/" + createdDatabase + params;
-  }
-
-  private void dropDatabase() throws SQLException {
-    if (createdDatabase != null) {
-      try (Connection c = DriverManager.getConnection(serverUrl, user(), password()); Statement st = c.createStatement()) {
-        st.execute("DROP DATABASE IF EXISTS " + createdDatabase);
-      }
-    }
-  }
-
   private void printServerSettings() throws SQLException {
-    if (createdDatabase == null) {
-      System.out.println("  server: embedded H2");
+    if (database.isH2()) {
+      out.println("  server: embedded H2");
       return;
     }
-    try (Connection c = DriverManager.getConnection(serverUrl, user(), password()); Statement st = c.createStatement()) {
+    try (Connection c = DriverManager.getConnection(database.serverUrl(), user, password); Statement st = c.createStatement()) {
       String version;
       try (ResultSet rs = st.executeQuery("SELECT VERSION()")) {
         rs.next();
@@ -313,9 +343,9 @@ public final class JdbcQueueBenchmark {
           vars.put(rs.getString(1), rs.getString(2));
         }
       }
-      System.out.println("  server: " + version + ", " + vars);
+      out.println("  server: " + version + ", " + vars);
       if (!"1".equals(vars.get("innodb_flush_log_at_trx_commit"))) {
-        System.out.println("  WARNING: innodb_flush_log_at_trx_commit=" + vars.get("innodb_flush_log_at_trx_commit")
+        out.println("  WARNING: innodb_flush_log_at_trx_commit=" + vars.get("innodb_flush_log_at_trx_commit")
             + ": commits are not durable, so these numbers overstate production throughput (use 1)");
       }
     }
@@ -323,11 +353,11 @@ public final class JdbcQueueBenchmark {
 
   /** The server's count of executed SELECT, INSERT, UPDATE, COMMIT and ROLLBACK statements; -1 on H2. */
   private long serverStatements() throws SQLException {
-    if (createdDatabase == null) {
+    if (database.isH2()) {
       return -1;
     }
     long sum = 0;
-    try (Connection c = DriverManager.getConnection(serverUrl, user(), password()); Statement st = c.createStatement();
+    try (Connection c = DriverManager.getConnection(database.serverUrl(), user, password); Statement st = c.createStatement();
         ResultSet rs = st.executeQuery("SHOW GLOBAL STATUS WHERE Variable_name IN"
             + " ('Com_select', 'Com_insert', 'Com_update', 'Com_commit', 'Com_rollback')")) {
       while (rs.next()) {
@@ -338,14 +368,15 @@ public final class JdbcQueueBenchmark {
   }
 
   private void truncate() throws SQLException {
-    try (Connection c = DriverManager.getConnection(url, user(), password()); Statement st = c.createStatement()) {
+    try (Connection c = DriverManager.getConnection(database.url(), user, password); Statement st = c.createStatement()) {
       st.execute("TRUNCATE TABLE flipper_jobs");
     }
   }
 
   /** Inserts the backlog for the dequeue phase in large batches (not timed). */
   private void prefill() throws SQLException {
-    try (Connection c = DriverManager.getConnection(Dialect.forUrl(url).configureUrl(url, Duration.ofSeconds(5)), user(), password());
+    try (Connection c = DriverManager.getConnection(
+            Dialect.forUrl(database.url()).configureUrl(database.url(), Duration.ofSeconds(5)), user, password);
         PreparedStatement ps = c.prepareStatement(JobSql.INSERT_JOB)) {
       c.setAutoCommit(false);
       long now = System.currentTimeMillis() - 1000;

@@ -1,4 +1,4 @@
-package dev.flipper.workflow.master.bench;
+package dev.flipper.bench;
 
 import dev.flipper.token.ModifyParams;
 import dev.flipper.token.Query;
@@ -10,9 +10,7 @@ import dev.flipper.token.jdbc.JdbcTokenStore;
 import dev.flipper.token.jdbc.JdbcTokenStoreConfig;
 import dev.flipper.workflow.master.client.TokenMasterClient;
 import dev.flipper.workflow.master.server.TokenMasterServer;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,92 +22,102 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * Measures the token master's write paths on a database: modify (one token updated per call, no conflicts:
- * each thread owns its tokens) and queryAndOwn (one token claimed per call, burning down a pool of unowned
- * tokens). Writes its tokens under {@code /__bench__/<run>/} and deletes them afterwards. Prints ops/s and
- * latencies. Run it as {@code flipper bench tokens --url jdbc:mysql://host/db ...}; without --url it uses a
- * fresh embedded H2 file.
+ * {@code flipper bench tokens}: the token master's write paths on a database: modify (one token updated per
+ * call, no conflicts: each thread owns its tokens) and queryAndOwn (one token claimed per call, burning down
+ * a pool of unowned tokens). Prints ops/s and latencies.
+ *
+ * <p>It WRITES DATA, only to a database it creates (see {@link BenchDatabase}; by default a new H2 file in
+ * the temporary folder) and deletes at the end. Not a test. Not thread-safe; one run per instance.
  */
-@Command(name = "tokens", mixinStandardHelpOptions = true,
-    description = "Benchmarks modify and queryAndOwn on a token database. WRITES to that database "
-        + "(under /__bench__/, removed at the end).")
+@Command(
+    name = "tokens",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    usageHelpAutoWidth = true,
+    description = {
+      "Benchmarks the token master's modify and queryAndOwn on a database.",
+      "WRITES DATA, only to a database it creates (a new H2 file for jdbc:h2:) and drops at the end; a "
+          + "database or file that exists is refused."
+    })
 public final class TokenBenchmark implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--url", description = "JDBC URL of the token database (default: a new H2 file in a temp folder).")
+  @Option(names = "--url", paramLabel = "URL",
+      description = "jdbc:mysql://HOST:PORT/[NEW_DATABASE] or jdbc:mariadb://... (the benchmark creates that "
+          + "database, by default a unique " + BenchDatabase.NAME_PREFIX + "..., and drops it), or "
+          + "jdbc:h2:file:NEW_PATH (a new H2 file; its files are deleted at the end). Default: a new H2 file "
+          + "in the temporary folder")
   String url;
 
-  @Option(names = "--user", defaultValue = "root", description = "Database user (default ${DEFAULT-VALUE}).")
+  @Option(names = "--user", defaultValue = "root", description = "Database user. Default: ${DEFAULT-VALUE}")
   String user;
 
-  @Option(names = "--password", defaultValue = "", description = "Database password.")
+  @Option(names = "--password", defaultValue = "", description = "Database password. Default: none")
   String password;
 
-  @Option(names = "--threads", defaultValue = "16", description = "Client threads (default ${DEFAULT-VALUE}).")
+  @Option(names = "--threads", defaultValue = "16", description = "Client threads. Default: ${DEFAULT-VALUE}")
   int threads;
 
-  @Option(names = "--seconds", defaultValue = "10", description = "Duration of each phase (default ${DEFAULT-VALUE}).")
+  @Option(names = "--seconds", defaultValue = "10", description = "Length of each phase. Default: ${DEFAULT-VALUE}")
   int seconds;
 
   @Option(names = "--claim-tokens", defaultValue = "50000",
-      description = "Unowned tokens to burn down in the queryAndOwn phase (default ${DEFAULT-VALUE}).")
+      description = "Unowned tokens to burn down in the queryAndOwn phase. Default: ${DEFAULT-VALUE}")
   int claimTokens;
 
   @Option(names = "--thrift", description = "Go through a local Thrift server and client, as remote clients do.")
   boolean thrift;
 
-  public static void main(String[] args) {
-    System.exit(new CommandLine(new TokenBenchmark()).execute(args));
-  }
-
   @Override
   public Integer call() throws Exception {
+    atLeast("--threads", threads, 1);
+    atLeast("--seconds", seconds, 1);
+    atLeast("--claim-tokens", claimTokens, 0);
     PrintWriter out = spec.commandLine().getOut();
-    Path tempDir = null;
-    String target = url;
-    if (target == null) {
-      tempDir = Files.createTempDirectory("flipper-token-bench");
-      target = JdbcTokenStoreConfig.embedded(tempDir.resolve("tokens")).url();
-      user = "sa";
-    }
-    JdbcTokenStoreConfig config = new JdbcTokenStoreConfig(target, user, password, Math.max(threads, 2),
-        JdbcTokenStoreConfig.DEFAULT_CONNECT_TIMEOUT);
+    String target = url != null ? url
+        : JdbcTokenStoreConfig.embedded(Path.of(System.getProperty("java.io.tmpdir"), BenchDatabase.uniqueName())).url();
     String prefix = "/__bench__/" + UUID.randomUUID().toString().substring(0, 8) + "/";
-    out.printf(Locale.ROOT, "token benchmark: %s, %d threads, %d s per phase%s; writes under %s%n",
-        config.url().replaceAll("(?i)password=[^&;]*", "password=****"), threads, seconds,
-        thrift ? ", through Thrift" : "", prefix);
-    try (JdbcTokenStore store = JdbcTokenStore.open(config)) {
-      TokenService service = TokenService.builder(store).build();
-      TokenMasterServer server = thrift ? TokenMasterServer.builder(service).port(0).bindHost("127.0.0.1").build()
-          .start() : null;
-      TokenMasterClient client = thrift ? TokenMasterClient.builder("127.0.0.1", server.port())
-          .maxIdleConnections(threads).build() : null;
-      TokenMaster master = thrift ? client : service;
-      try {
-        out.println(modifyPhase(master, prefix + "modify/").format("modify (1 update per call)"));
-        out.println(claimPhase(master, prefix + "claim/").format("queryAndOwn (1 token per call)"));
-      } finally {
-        cleanUp(service, prefix);
-        if (client != null) {
-          client.close();
-          server.close();
+    try (BenchDatabase database = BenchDatabase.create(spec, target, user, password)) {
+      JdbcTokenStoreConfig config = new JdbcTokenStoreConfig(database.url(), user, password, Math.max(threads, 2),
+          JdbcTokenStoreConfig.DEFAULT_CONNECT_TIMEOUT);
+      out.printf(Locale.ROOT, "token benchmark: %s, %d threads, %d s per phase%s; writes under %s%n",
+          database.describe(), threads, seconds, thrift ? ", through Thrift" : "", prefix);
+      out.flush();
+      try (JdbcTokenStore store = JdbcTokenStore.open(config)) {
+        TokenService service = TokenService.builder(store).build();
+        TokenMasterServer server = thrift ? TokenMasterServer.builder(service).port(0).bindHost("127.0.0.1").build()
+            .start() : null;
+        TokenMasterClient client = thrift ? TokenMasterClient.builder("127.0.0.1", server.port())
+            .maxIdleConnections(threads).build() : null;
+        TokenMaster master = thrift ? client : service;
+        try {
+          out.println(modifyPhase(master, prefix + "modify/").format("modify (1 update per call)"));
+          out.flush();
+          out.println(claimPhase(master, prefix + "claim/").format("queryAndOwn (1 token per call)"));
+        } finally {
+          if (client != null) {
+            client.close();
+            server.close();
+          }
         }
-      }
-    } finally {
-      if (tempDir != null) {
-        deleteTree(tempDir);
       }
     }
     out.flush();
     return 0;
+  }
+
+  private void atLeast(String option, int value, int minimum) {
+    if (value < minimum) {
+      throw new ParameterException(spec.commandLine(), option + " must be at least " + minimum + ", was " + value);
+    }
   }
 
   private Result modifyPhase(TokenMaster master, String prefix) throws Exception {
@@ -164,13 +172,6 @@ public final class TokenBenchmark implements Callable<Integer> {
     });
   }
 
-  private void cleanUp(TokenService service, String prefix) {
-    List<Token> left = service.query(Query.prefix(prefix));
-    for (int from = 0; from < left.size(); from += 500) {
-      service.modify(new ModifyParams(List.of(), left.subList(from, Math.min(left.size(), from + 500))));
-    }
-  }
-
   interface Worker {
     int run(int thread, long deadlineNanos, List<Long> latencies) throws Exception;
   }
@@ -201,13 +202,14 @@ public final class TokenBenchmark implements Callable<Integer> {
   record Result(long ops, long elapsedNanos, long[] sortedLatencies) {
     String format(String phase) {
       double secs = elapsedNanos / 1e9;
-      return String.format(Locale.ROOT, "%-32s %8.0f ops/s  (%d ops in %.1f s; latency p50 %.2f ms, p99 %.2f ms,"
-          + " max %.2f ms)", phase, ops / secs, ops, secs, percentile(0.50), percentile(0.99), percentile(1.0));
+      return String.format(Locale.ROOT, "%-32s %8.0f ops/s  (%d ops in %.1f s; latency p50 %s ms, p99 %s ms,"
+          + " max %s ms)", phase, ops / secs, ops, secs, Cells.of("%.2f", percentile(0.50)),
+          Cells.of("%.2f", percentile(0.99)), Cells.of("%.2f", percentile(1.0)));
     }
 
     private double percentile(double p) {
       if (sortedLatencies.length == 0) {
-        return 0;
+        return Double.NaN;
       }
       int index = (int) Math.min(sortedLatencies.length - 1, Math.ceil(p * sortedLatencies.length) - 1);
       return sortedLatencies[Math.max(0, index)] / 1e6;
@@ -227,12 +229,6 @@ public final class TokenBenchmark implements Callable<Integer> {
     @Override
     public String toString() {
       return format("result");
-    }
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    try (var paths = Files.walk(dir)) {
-      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }
   }
 }

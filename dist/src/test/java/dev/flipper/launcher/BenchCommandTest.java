@@ -1,0 +1,179 @@
+package dev.flipper.launcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
+
+/**
+ * {@code flipper bench ...} through the launcher, in-process: help and bad options touch nothing, and a
+ * short run writes only under its own prefix, file or database and removes it. Uses the Redis on
+ * 127.0.0.1:6379 (under this test's key prefix) and the MariaDB on 127.0.0.1:3306 (a database of its own).
+ */
+// A benchmark that ignores its options runs for half a minute: fail instead of waiting for it.
+@Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class BenchCommandTest {
+  private static final String MARIADB = "jdbc:mysql://127.0.0.1:3306/";
+
+  @TempDir Path dir;
+
+  private final String prefix = "bench_test_" + UUID.randomUUID().toString().substring(0, 8) + ":";
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  @AfterEach
+  void deleteLeftovers() {
+    try (Jedis jedis = new Jedis("127.0.0.1", 6379)) {
+      for (String key : keys(jedis, prefix + "*")) {
+        jedis.del(key);
+      }
+    }
+  }
+
+  private int run(String... args) {
+    return Launcher.execute(args, new PrintWriter(out), new PrintWriter(err));
+  }
+
+  @Test
+  void helpPrintsUsageAndWritesNothing() throws Exception {
+    long benchKeys = countKeys("flipper_bench_*");
+
+    assertThat(run("bench", "redis", "--key-prefix", prefix, "--help")).isZero();
+    assertThat(run("bench", "jdbc", "--url", "jdbc:h2:file:" + dir.resolve("queue"), "--help")).isZero();
+    assertThat(run("bench", "tokens", "--url", "jdbc:h2:file:" + dir.resolve("tokens"), "--help")).isZero();
+
+    assertThat(out.toString()).contains("Usage: flipper bench redis", "--key-prefix", "--db",
+        "Usage: flipper bench jdbc", "--url", "Usage: flipper bench tokens", "WRITES DATA");
+    assertThat(err.toString()).isEmpty();
+    assertThat(countKeys(prefix + "*")).isZero();
+    assertThat(countKeys("flipper_bench_*")).isEqualTo(benchKeys);
+    assertThat(filesIn(dir)).isEmpty();
+  }
+
+  @Test
+  void misspelledOptionIsAnErrorThatNamesIt() {
+    assertThat(run("bench", "redis", "--key-prefix", prefix, "--sekonds", "1")).isEqualTo(2);
+    assertThat(err.toString()).contains("Unknown option", "'--sekonds'", "Possible solutions: --seconds");
+    assertThat(countKeys(prefix + "*")).isZero();
+
+    assertThat(run("bench", "jdbc", "--url", "jdbc:h2:file:" + dir.resolve("queue"), "--sekonds=1")).isEqualTo(2);
+    assertThat(run("bench", "tokens", "--url", "jdbc:h2:file:" + dir.resolve("tokens"), "--thrfit")).isEqualTo(2);
+    assertThat(err.toString()).contains("'--sekonds=1'", "'--thrfit'", "--thrift");
+    assertThat(out.toString()).isEmpty();
+    assertThat(filesIn(dir)).isEmpty();
+  }
+
+  @Test
+  void redisRunDeletesEveryKeyItWrote() {
+    int code = run("bench", "redis", "--key-prefix", prefix, "--seconds", "1", "--warmup", "0", "--threads", "2",
+        "--redis-benchmark-requests", "200");
+
+    assertThat(code).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("RESULT:", "key prefix " + prefix, "deleted ").doesNotContain("NaN");
+    // redis-benchmark ran, on key names under the prefix only.
+    assertThat(out.toString().lines().filter(l -> l.startsWith("$ redis-benchmark")).toList())
+        .hasSize(7)
+        .filteredOn(l -> !l.contains("EVAL"))
+        .allMatch(l -> l.contains(prefix + "rb:"));
+    assertThat(countKeys(prefix + "*")).isZero();
+  }
+
+  @Test
+  void redisRefusesAPrefixThatHasKeys() {
+    try (Jedis jedis = new Jedis("127.0.0.1", 6379)) {
+      jedis.set(prefix + "someone", "data");
+    }
+
+    assertThat(run("bench", "redis", "--key-prefix", prefix, "--seconds", "1", "--skip-redis-benchmark"))
+        .isEqualTo(2);
+
+    assertThat(err.toString()).contains("has keys under '" + prefix + "'", "--key-prefix");
+    try (Jedis jedis = new Jedis("127.0.0.1", 6379)) {
+      assertThat(jedis.get(prefix + "someone")).isEqualTo("data");
+    }
+  }
+
+  @Test
+  void h2RunsDeleteTheirFiles() {
+    Path queueDb = dir.resolve("made/by/bench/queue");
+    assertThat(run("bench", "jdbc", "--url", "jdbc:h2:file:" + queueDb, "--seconds", "1", "--warmup", "0",
+        "--repeat", "1", "--threads", "2", "--phases", "enqueue100,cycle")).as(err.toString()).isZero();
+    assertThat(run("bench", "tokens", "--url", "jdbc:h2:file:" + dir.resolve("tokens"), "--seconds", "1",
+        "--threads", "2", "--claim-tokens", "20")).as(err.toString()).isZero();
+
+    assertThat(out.toString())
+        .contains("full cycle, batch 100", "modify (1 update per call)", "queryAndOwn (1 token per call)")
+        .doesNotContain("NaN");
+    assertThat(filesIn(dir)).isEmpty();
+  }
+
+  @Test
+  void h2RefusesAnExistingFile() throws Exception {
+    Path existing = Files.writeString(dir.resolve("data.mv.db"), "someone's data");
+
+    assertThat(run("bench", "jdbc", "--url", "jdbc:h2:file:" + dir.resolve("data"), "--seconds", "1"))
+        .isEqualTo(2);
+
+    assertThat(err.toString()).contains("exists", "name a new one");
+    assertThat(Files.readString(existing)).isEqualTo("someone's data");
+  }
+
+  @Test
+  void mariaDbRunDropsItsDatabase() throws Exception {
+    String database = "flipper_bench_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+
+    int code = run("bench", "jdbc", "--url", MARIADB + database, "--seconds", "1", "--warmup", "0",
+        "--repeat", "1", "--threads", "2", "--phases", "cycle");
+
+    assertThat(code).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("database " + database, "full cycle, batch 100").doesNotContain("NaN");
+    try (Connection c = DriverManager.getConnection(MARIADB, "root", "");
+        ResultSet rs = c.createStatement().executeQuery("SHOW DATABASES LIKE '" + database + "'")) {
+      assertThat(rs.next()).as("database left behind").isFalse();
+    }
+  }
+
+  private static long countKeys(String pattern) {
+    try (Jedis jedis = new Jedis("127.0.0.1", 6379)) {
+      return keys(jedis, pattern).size();
+    }
+  }
+
+  private static List<String> keys(Jedis jedis, String pattern) {
+    List<String> keys = new ArrayList<>();
+    ScanParams params = new ScanParams().match(pattern).count(1000);
+    String cursor = ScanParams.SCAN_POINTER_START;
+    do {
+      ScanResult<String> page = jedis.scan(cursor, params);
+      keys.addAll(page.getResult());
+      cursor = page.getCursor();
+    } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+    return keys;
+  }
+
+  private static List<Path> filesIn(Path dir) {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
