@@ -151,6 +151,13 @@ class BenchCommandTest {
     }
   }
 
+  @Test
+  void mariaDbRefusesAnExistingDatabase() {
+    assertThat(run("bench", "jdbc", "--url", MARIADB + "mysql", "--seconds", "1")).isEqualTo(2);
+
+    assertThat(err.toString()).contains("database 'mysql' exists", "name a new one");
+  }
+
   private static long countKeys(String pattern) {
     try (Jedis jedis = new Jedis("127.0.0.1", 6379)) {
       return keys(jedis, pattern).size();
