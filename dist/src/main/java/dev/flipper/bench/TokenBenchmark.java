@@ -82,8 +82,9 @@ public final class TokenBenchmark implements Callable<Integer> {
     atLeast("--seconds", seconds, 1);
     atLeast("--claim-tokens", claimTokens, 0);
     PrintWriter out = spec.commandLine().getOut();
+    // Not JdbcTokenStoreConfig.embedded(): its AUTO_SERVER would open a port that no one else needs here.
     String target = url != null ? url
-        : JdbcTokenStoreConfig.embedded(Path.of(System.getProperty("java.io.tmpdir"), BenchDatabase.uniqueName())).url();
+        : "jdbc:h2:file:" + Path.of(System.getProperty("java.io.tmpdir"), BenchDatabase.uniqueName()).toAbsolutePath();
     String prefix = "/__bench__/" + UUID.randomUUID().toString().substring(0, 8) + "/";
     try (BenchDatabase database = BenchDatabase.create(spec, target, user, password)) {
       JdbcTokenStoreConfig config = new JdbcTokenStoreConfig(database.url(), user, password, Math.max(threads, 2),

@@ -126,6 +126,19 @@ class BenchCommandTest {
   }
 
   @Test
+  void tokensByDefaultUseANewH2FileAndDeleteIt() {
+    Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+    List<Path> before = filesIn(tmp).stream().filter(p -> p.getFileName().toString().startsWith("flipper_bench_")).toList();
+
+    assertThat(run("bench", "tokens", "--seconds", "1", "--threads", "2", "--claim-tokens", "20"))
+        .as(err.toString()).isZero();
+
+    assertThat(out.toString()).contains("H2 file " + tmp.toAbsolutePath().resolve("flipper_bench_"));
+    assertThat(filesIn(tmp).stream().filter(p -> p.getFileName().toString().startsWith("flipper_bench_")))
+        .containsExactlyInAnyOrderElementsOf(before);
+  }
+
+  @Test
   void h2RefusesAnExistingFile() throws Exception {
     Path existing = Files.writeString(dir.resolve("data.mv.db"), "someone's data");
 
