@@ -27,13 +27,6 @@ class WorkflowLayeringTest {
       List.of("workflow-master", "workflow-scheduler", "workflow-worker", "workflow-ui");
   private static final List<String> STORAGE_MODULES = List.of("queue-mysql", "queue-redis");
 
-  /**
-   * TokenBenchmark is moving from workflow-master to dist (the bench part of issue 10); until it has moved,
-   * workflow-master still needs queue-mysql for it. Exempt only while that package exists.
-   */
-  private static final Path TOKEN_BENCHMARK_PACKAGE =
-      Path.of("..", "workflow-master", "src", "main", "java", "dev", "flipper", "workflow", "master", "bench");
-
   @Test
   void workflowClassesDoNotUseStorageModules() {
     JavaClasses workflow = new ClassFileImporter()
@@ -43,7 +36,6 @@ class WorkflowLayeringTest {
 
     ArchRule rule = noClasses()
         .that().resideInAPackage("dev.flipper.workflow..")
-        .and().resideOutsideOfPackage("dev.flipper.workflow.master.bench..")
         .should().dependOnClassesThat().resideInAnyPackage(
             "dev.flipper.queue.mysql..", "dev.flipper.token.jdbc..", "dev.flipper.queue.redis..",
             "com.zaxxer.hikari..", "org.h2..", "com.mysql..", "org.mariadb..", "redis.clients..")
@@ -58,10 +50,8 @@ class WorkflowLayeringTest {
       String pom = Files.readString(Path.of("..", module, "pom.xml"));
       for (String dependency : dependencies(pom)) {
         for (String storage : STORAGE_MODULES) {
-          boolean exempt = module.equals("workflow-master") && storage.equals("queue-mysql")
-              && Files.isDirectory(TOKEN_BENCHMARK_PACKAGE);
           if (dependency.contains("<artifactId>" + storage + "</artifactId>")
-              && !dependency.contains("<scope>test</scope>") && !exempt) {
+              && !dependency.contains("<scope>test</scope>")) {
             violations.add(module + "/pom.xml: " + dependency.replaceAll("\\s+", " "));
           }
         }
