@@ -90,6 +90,12 @@ struct QueryAndOwnRequest {
   1: optional string owner,
   2: i64 expirationTime,
   3: optional Query query,
+  // Flipper extension (Pinball's clients never send it): when nothing under the prefix is claimable, wait up
+  // to this many milliseconds for something to become claimable, and answer as soon as something is claimed.
+  // Unset or 0: answer at once, as Pinball's master. The master shortens longer waits to its limit (30 s by
+  // default) and may end a wait early (an empty answer, for example when it shuts down). A Pinball master
+  // ignores the field and answers at once. The client's socket read time-out must exceed the wait.
+  4: optional i64 waitTimeMillis,
 }
 
 struct QueryAndOwnResponse {

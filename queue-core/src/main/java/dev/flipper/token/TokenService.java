@@ -2,6 +2,7 @@ package dev.flipper.token;
 
 import dev.flipper.token.spi.TokenStore;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -16,6 +17,13 @@ import java.util.TreeMap;
  * versions and write atomically. Holds no state of its own, so any number of services in any number of
  * processes may share one store; the store is the only authority. Thread-safe.
  *
+ * <p><b>Waiting claims.</b> A {@link QueryAndOwnParams#waitTime() waiting} queryAndOwn that finds nothing
+ * claimable blocks its thread until something may have become claimable, then tries again. A modify through
+ * this service that writes an unowned token under its prefix wakes it at once. Nothing tells this service
+ * about writes through other services (other masters over the same database) or about leases that expire, so
+ * a waiting call also tries again every {@link Builder#waitRecheckInterval waitRecheckInterval} (default
+ * 250 ms). See docs/tokens.md.
+ *
  * <pre>{@code
  * TokenMaster master = TokenService.builder(store).build();
  * Token job = master.modify(ModifyParams.updating(Token.of("/workflow/wf/1/job/waiting/a", "{}"))).get(0);
@@ -24,15 +32,24 @@ import java.util.TreeMap;
 public final class TokenService implements TokenMaster {
   /** Default longest data, in characters. */
   public static final int DEFAULT_MAX_DATA_CHARS = 4 * 1024 * 1024;
+  /** Default longest wait of a queryAndOwn. */
+  public static final Duration DEFAULT_MAX_WAIT_TIME = Duration.ofSeconds(30);
+  /** Default interval at which a waiting queryAndOwn reads the store again without being woken. */
+  public static final Duration DEFAULT_WAIT_RECHECK_INTERVAL = Duration.ofMillis(250);
 
   private final TokenStore store;
   private final Clock clock;
   private final int maxDataChars;
+  private final Duration maxWaitTime;
+  private final long waitRecheckNanos;
+  private final ClaimWaiters waiters = new ClaimWaiters();
 
   private TokenService(Builder builder) {
     this.store = builder.store;
     this.clock = builder.clock;
     this.maxDataChars = builder.maxDataChars;
+    this.maxWaitTime = builder.maxWaitTime;
+    this.waitRecheckNanos = builder.waitRecheckInterval.toNanos();
   }
 
   public static Builder builder(TokenStore store) {
@@ -45,6 +62,29 @@ public final class TokenService implements TokenMaster {
 
   public Clock clock() {
     return clock;
+  }
+
+  /** The longest wait a queryAndOwn gets; longer ones are shortened to it. */
+  public Duration maxWaitTime() {
+    return maxWaitTime;
+  }
+
+  public Duration waitRecheckInterval() {
+    return Duration.ofNanos(waitRecheckNanos);
+  }
+
+  /** How many queryAndOwn calls are waiting now (a gauge). */
+  public int waitingClaims() {
+    return waiters.count();
+  }
+
+  /**
+   * Ends every queryAndOwn waiting now: each returns what it has, nothing, once its claim attempt in progress (if
+   * any) is done. Calls that start later wait as usual. A server in front of this service calls it when it shuts
+   * down, so that waiting clients get an empty answer instead of a broken connection.
+   */
+  public void endWaits() {
+    waiters.endAll();
   }
 
   @Override
@@ -67,7 +107,10 @@ public final class TokenService implements TokenMaster {
       checkToken(delete, "delete", seen);
       requireVersion(delete, "delete");
     }
-    return store.modify(params.updates(), params.deletes(), clock.millis());
+    long nowMillis = clock.millis();
+    List<Token> written = store.modify(params.updates(), params.deletes(), nowMillis);
+    wakeWaiters(written, nowMillis);
+    return written;
   }
 
   @Override
@@ -100,15 +143,69 @@ public final class TokenService implements TokenMaster {
       throw TokenException.inputError("queryAndOwn needs a non-empty owner (who claims the tokens)");
     }
     checkOwner(params.owner(), "queryAndOwn");
+    if (params.waitTime().isNegative()) {
+      throw TokenException.inputError("queryAndOwn has waitTime " + params.waitTime() + "; use zero (answer at"
+          + " once) or a positive duration (at most " + maxWaitTime + " is used)");
+    }
     Query query = params.query();
     if (query == null) {
       return List.of(); // the original claims nothing without a query
     }
     checkQuery(query);
-    if (!canMatch(query)) {
+    return params.waits() ? claimWaiting(params) : claimNow(params);
+  }
+
+  private List<Token> claimNow(QueryAndOwnParams params) {
+    if (!canMatch(params.query())) {
       return List.of();
     }
-    return List.copyOf(store.queryAndOwn(params, clock.millis()));
+    long nowMillis = clock.millis();
+    List<Token> claimed = List.copyOf(store.queryAndOwn(params, nowMillis));
+    wakeWaiters(claimed, nowMillis); // a "claim" with a lease already over leaves the tokens claimable
+    return claimed;
+  }
+
+  /**
+   * Claims until something is claimed or the wait is over. Registers before the first attempt, so a change
+   * committed after an attempt's read is never missed (see {@link ClaimWaiters}). A query that can match
+   * nothing waits too, without reading the store, so that a caller calling again in a loop does not spin.
+   */
+  private List<Token> claimWaiting(QueryAndOwnParams params) {
+    Duration wait = params.waitTime().compareTo(maxWaitTime) > 0 ? maxWaitTime : params.waitTime();
+    long deadline = System.nanoTime() + wait.toNanos(); // a real-time bound, whatever the injected clock says
+    ClaimWaiters.Waiter waiter = waiters.register(params.query().namePrefix());
+    try {
+      while (true) {
+        List<Token> claimed = claimNow(params);
+        long left = deadline - System.nanoTime();
+        if (!claimed.isEmpty() || left <= 0) {
+          return claimed;
+        }
+        if (!waiter.await(Math.min(left, waitRecheckNanos))) {
+          return List.of(); // ended by endWaits()
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // the caller's thread is being stopped: answer nothing, keep the flag
+      return List.of();
+    } finally {
+      waiters.remove(waiter);
+    }
+  }
+
+  /** Wakes the waiting claims that the written tokens may interest: those unowned now (leases need no wake-up). */
+  private void wakeWaiters(List<Token> written, long nowMillis) {
+    if (written.isEmpty() || waiters.count() == 0) {
+      return;
+    }
+    long nowSeconds = Math.floorDiv(nowMillis, 1000);
+    List<String> claimable = new ArrayList<>();
+    for (Token token : written) {
+      if (!token.isOwnedAt(nowSeconds)) {
+        claimable.add(token.name());
+      }
+    }
+    waiters.changed(claimable);
   }
 
   @Override
@@ -201,6 +298,8 @@ public final class TokenService implements TokenMaster {
     private final TokenStore store;
     private Clock clock = Clock.systemUTC();
     private int maxDataChars = DEFAULT_MAX_DATA_CHARS;
+    private Duration maxWaitTime = DEFAULT_MAX_WAIT_TIME;
+    private Duration waitRecheckInterval = DEFAULT_WAIT_RECHECK_INTERVAL;
 
     private Builder(TokenStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -218,9 +317,40 @@ public final class TokenService implements TokenMaster {
       return this;
     }
 
+    /**
+     * The longest a waiting queryAndOwn waits; a longer {@link QueryAndOwnParams#waitTime()} is shortened to this
+     * (not an error: a wait may always end early, and callers call again). Zero: claims never wait. A waiting
+     * call holds a thread (over Thrift, its connection's thread) for up to this long. Default 30 s.
+     */
+    public Builder maxWaitTime(Duration newMaxWaitTime) {
+      this.maxWaitTime = Objects.requireNonNull(newMaxWaitTime, "maxWaitTime");
+      return this;
+    }
+
+    /**
+     * How often a waiting queryAndOwn reads the store again although no modify through this service woke it:
+     * the delay until it sees tokens written through other masters over the same database, and leases that
+     * expire. Each waiting call costs one claim attempt (one indexed read when nothing is claimable) per
+     * interval. With a single master, writes wake waiters at once, and only lease expiries wait for this.
+     * Default 250 ms.
+     */
+    public Builder waitRecheckInterval(Duration newInterval) {
+      this.waitRecheckInterval = Objects.requireNonNull(newInterval, "waitRecheckInterval");
+      return this;
+    }
+
     public TokenService build() {
       if (maxDataChars < 1) {
         throw new IllegalArgumentException("maxDataChars is " + maxDataChars + "; it must be at least 1");
+      }
+      if (maxWaitTime.isNegative() || maxWaitTime.compareTo(Duration.ofHours(1)) > 0) {
+        throw new IllegalArgumentException("maxWaitTime is " + maxWaitTime + "; use 0 (claims never wait) up to"
+            + " 1 hour; waits of seconds are usual (default " + DEFAULT_MAX_WAIT_TIME + ")");
+      }
+      if (waitRecheckInterval.compareTo(Duration.ofMillis(1)) < 0
+          || waitRecheckInterval.compareTo(Duration.ofMinutes(1)) > 0) {
+        throw new IllegalArgumentException("waitRecheckInterval is " + waitRecheckInterval + "; use 1 ms to 1 min"
+            + " (default " + DEFAULT_WAIT_RECHECK_INTERVAL + "; other masters' writes are seen this late)");
       }
       return new TokenService(this);
     }

@@ -131,17 +131,18 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
     });
   }
 
+  /**
+   * Claims over the wire. A waiting claim ({@link QueryAndOwnParams#waitTime()}) reads its answer with the
+   * socket time-out plus the wait, so a wait never looks like a dead master. A Pinball master does not know
+   * the wait and answers at once.
+   */
   @Override
   public List<Token> queryAndOwn(QueryAndOwnParams params) {
-    QueryAndOwnRequest request = new QueryAndOwnRequest();
-    if (params.owner() != null) {
-      request.setOwner(params.owner());
-    }
-    request.setExpirationTime(params.expirationTime());
-    if (params.query() != null) {
-      request.setQuery(WireMapping.toWire(params.query()));
-    }
-    return call("queryAndOwn", Retry.NEVER, c -> WireMapping.fromWire(c.query_and_own(request).getTokens()));
+    QueryAndOwnRequest request = WireMapping.toWire(params);
+    long waitMillis = request.isSetWaitTimeMillis() ? Math.min(Math.max(0, request.getWaitTimeMillis()),
+        Integer.MAX_VALUE) : 0; // the master shortens the wait to its limit anyway
+    return call("queryAndOwn", Retry.NEVER, waitMillis,
+        c -> WireMapping.fromWire(c.query_and_own(request).getTokens()));
   }
 
   @Override
@@ -204,11 +205,17 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
   }
 
   private <T> T call(String method, Retry retry, ThriftCall<T> call) {
+    return call(method, retry, 0, call);
+  }
+
+  /** {@code extraReadMillis}: how much longer than the socket time-out the answer may take (a waiting claim). */
+  private <T> T call(String method, Retry retry, long extraReadMillis, ThriftCall<T> call) {
     boolean sentOnce = false;
     for (int attempt = 1; ; attempt++) {
       Connection connection = borrow(method);
       Phase phase = new Phase();
       try {
+        connection.readTimeout(socketTimeout.toMillis() + extraReadMillis);
         T result = call.run(connection.tracking(phase));
         release(connection);
         return result;
@@ -319,6 +326,11 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
       return new Connection(socket);
     }
 
+    /** Read time-out of the next call, capped at what a socket takes (about 24 days). */
+    void readTimeout(long millis) {
+      socket.setSocketTimeout((int) Math.min(millis, Integer.MAX_VALUE));
+    }
+
     TokenMasterService.Client tracking(Phase phase) {
       client.phase = phase;
       return client;
@@ -396,7 +408,10 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
       return this;
     }
 
-    /** How long to wait for an answer; then the connection counts as broken. Default 60 s. */
+    /**
+     * How long to wait for an answer; then the connection counts as broken. A waiting queryAndOwn adds its wait
+     * to this. Default 60 s.
+     */
     public Builder socketTimeout(Duration value) {
       this.socketTimeout = Objects.requireNonNull(value, "socketTimeout");
       return this;

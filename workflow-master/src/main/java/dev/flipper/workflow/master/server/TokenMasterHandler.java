@@ -1,10 +1,12 @@
 package dev.flipper.workflow.master.server;
 
 import dev.flipper.token.Query;
+import dev.flipper.token.QueryAndOwnParams;
 import dev.flipper.token.Token;
 import dev.flipper.token.TokenErrorCode;
 import dev.flipper.token.TokenException;
 import dev.flipper.token.TokenMaster;
+import dev.flipper.token.TokenService;
 import dev.flipper.workflow.master.thrift.ArchiveRequest;
 import dev.flipper.workflow.master.thrift.GroupRequest;
 import dev.flipper.workflow.master.thrift.GroupResponse;
@@ -17,6 +19,7 @@ import dev.flipper.workflow.master.thrift.QueryResponse;
 import dev.flipper.workflow.master.thrift.TokenMasterException;
 import dev.flipper.workflow.master.thrift.TokenMasterService;
 import dev.flipper.workflow.master.wire.WireMapping;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -36,6 +39,7 @@ final class TokenMasterHandler implements TokenMasterService.Iface {
 
   private final TokenMaster master;
   private final AtomicInteger inFlight = new AtomicInteger();
+  private volatile boolean closing;
 
   TokenMasterHandler(TokenMaster master) {
     this.master = master;
@@ -43,6 +47,18 @@ final class TokenMasterHandler implements TokenMasterService.Iface {
 
   int inFlight() {
     return inFlight.get();
+  }
+
+  /**
+   * The server is closing: claims stop waiting, so that their clients get an (empty) answer before the
+   * connections close. Ends the waits in progress and makes later claims answer at once. Call repeatedly while
+   * calls are in flight: a claim that had read its request just before may start waiting after one call.
+   */
+  void endWaits() {
+    closing = true;
+    if (master instanceof TokenService service) { // waits live in the service; a remote master has none here
+      service.endWaits();
+    }
   }
 
   @Override
@@ -97,8 +113,13 @@ final class TokenMasterHandler implements TokenMasterService.Iface {
 
   @Override
   public QueryAndOwnResponse query_and_own(QueryAndOwnRequest request) throws TokenMasterException {
-    return run("query_and_own", () -> new QueryAndOwnResponse().setTokens(
-        WireMapping.toWire(master.queryAndOwn(WireMapping.fromWire(request)))));
+    return run("query_and_own", () -> {
+      QueryAndOwnParams params = WireMapping.fromWire(request);
+      if (closing && params.waits()) {
+        params = params.withWaitTime(Duration.ZERO);
+      }
+      return new QueryAndOwnResponse().setTokens(WireMapping.toWire(master.queryAndOwn(params)));
+    });
   }
 
   private <T> T run(String method, Supplier<T> call) throws TokenMasterException {

@@ -32,8 +32,9 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>The server holds no state: several servers over stores sharing one database serve the same tokens.
- * Thread-safe. {@link #close()} stops accepting, lets calls in flight finish for up to the grace period, then
- * closes every connection; clients reconnect elsewhere or after a restart.
+ * Thread-safe. {@link #close()} stops accepting, ends waiting claims (they answer with no tokens), lets calls
+ * in flight finish for up to the grace period, then closes every connection; clients reconnect elsewhere or
+ * after a restart.
  */
 public final class TokenMasterServer implements AutoCloseable {
   /** Pinball's master port. */
@@ -120,7 +121,10 @@ public final class TokenMasterServer implements AutoCloseable {
     if (!state.close()) {
       return;
     }
-    serving.drain(server::stop); // no new connections
+    serving.drain(() -> {
+      server.stop(); // no new connections
+      handler.endWaits(); // waiting claims answer (nothing) now rather than lose their connection
+    });
     // End of input wakes each connection thread blocked reading the next request; it then closes its socket
     // quietly (closing the socket under it instead would log a SocketException per connection).
     connections.forEach(TokenMasterServer::shutdownInput);
@@ -189,7 +193,12 @@ public final class TokenMasterServer implements AutoCloseable {
       return this;
     }
 
-    /** Most connections served at once, one thread each; a connection beyond that is closed at once. Default 512. */
+    /**
+     * Most connections served at once, one thread each; a connection beyond that is closed at once (its call
+     * fails on the client). A connection holds its thread while idle too, and a waiting queryAndOwn holds its
+     * connection for up to its wait, so allow at least one connection per client thread that may wait at once
+     * (for example, every idle worker slot) plus the other clients' pools. Default 512.
+     */
     public Builder maxConnections(int newMaxConnections) {
       this.maxConnections = newMaxConnections;
       return this;

@@ -13,6 +13,7 @@ public class QueryAndOwnRequest implements org.apache.thrift.TBase<QueryAndOwnRe
   private static final org.apache.thrift.protocol.TField OWNER_FIELD_DESC = new org.apache.thrift.protocol.TField("owner", org.apache.thrift.protocol.TType.STRING, (short)1);
   private static final org.apache.thrift.protocol.TField EXPIRATION_TIME_FIELD_DESC = new org.apache.thrift.protocol.TField("expirationTime", org.apache.thrift.protocol.TType.I64, (short)2);
   private static final org.apache.thrift.protocol.TField QUERY_FIELD_DESC = new org.apache.thrift.protocol.TField("query", org.apache.thrift.protocol.TType.STRUCT, (short)3);
+  private static final org.apache.thrift.protocol.TField WAIT_TIME_MILLIS_FIELD_DESC = new org.apache.thrift.protocol.TField("waitTimeMillis", org.apache.thrift.protocol.TType.I64, (short)4);
 
   private static final org.apache.thrift.scheme.SchemeFactory STANDARD_SCHEME_FACTORY = new QueryAndOwnRequestStandardSchemeFactory();
   private static final org.apache.thrift.scheme.SchemeFactory TUPLE_SCHEME_FACTORY = new QueryAndOwnRequestTupleSchemeFactory();
@@ -20,12 +21,14 @@ public class QueryAndOwnRequest implements org.apache.thrift.TBase<QueryAndOwnRe
   public @org.apache.thrift.annotation.Nullable java.lang.String owner; // optional
   public long expirationTime; // required
   public @org.apache.thrift.annotation.Nullable Query query; // optional
+  public long waitTimeMillis; // optional
 
   /** The set of fields this struct contains, along with convenience methods for finding and manipulating them. */
   public enum _Fields implements org.apache.thrift.TFieldIdEnum {
     OWNER((short)1, "owner"),
     EXPIRATION_TIME((short)2, "expirationTime"),
-    QUERY((short)3, "query");
+    QUERY((short)3, "query"),
+    WAIT_TIME_MILLIS((short)4, "waitTimeMillis");
 
     private static final java.util.Map<java.lang.String, _Fields> byName = new java.util.HashMap<java.lang.String, _Fields>();
 
@@ -47,6 +50,8 @@ public class QueryAndOwnRequest implements org.apache.thrift.TBase<QueryAndOwnRe
           return EXPIRATION_TIME;
         case 3: // QUERY
           return QUERY;
+        case 4: // WAIT_TIME_MILLIS
+          return WAIT_TIME_MILLIS;
         default:
           return null;
       }
@@ -91,8 +96,9 @@ public class QueryAndOwnRequest implements org.apache.thrift.TBase<QueryAndOwnRe
 
   // isset id assignments
   private static final int __EXPIRATIONTIME_ISSET_ID = 0;
+  private static final int __WAITTIMEMILLIS_ISSET_ID = 1;
   private byte __isset_bitfield = 0;
-  private static final _Fields optionals[] = {_Fields.OWNER,_Fields.QUERY};
+  private static final _Fields optionals[] = {_Fields.OWNER,_Fields.QUERY,_Fields.WAIT_TIME_MILLIS};
   public static final java.util.Map<_Fields, org.apache.thrift.meta_data.FieldMetaData> metaDataMap;
   static {
     java.util.Map<_Fields, org.apache.thrift.meta_data.FieldMetaData> tmpMap = new java.util.EnumMap<_Fields, org.apache.thrift.meta_data.FieldMetaData>(_Fields.class);
@@ -102,6 +108,8 @@ public class QueryAndOwnRequest implements org.apache.thrift.TBase<QueryAndOwnRe
         new org.apache.thrift.meta_data.FieldValueMetaData(org.apache.thrift.protocol.TType.I64)));
     tmpMap.put(_Fields.QUERY, new org.apache.thrift.meta_data.FieldMetaData("query", org.apache.thrift.TFieldRequirementType.OPTIONAL, 
         new org.apache.thrift.meta_data.StructMetaData(org.apache.thrift.protocol.TType.STRUCT, Query.class)));
+    tmpMap.put(_Fields.WAIT_TIME_MILLIS, new org.apache.thrift.meta_data.FieldMetaData("waitTimeMillis", org.apache.thrift.TFieldRequirementType.OPTIONAL, 
+        new org.apache.thrift.meta_data.FieldValueMetaData(org.apache.thrift.protocol.TType.I64)));
     metaDataMap = java.util.Collections.unmodifiableMap(tmpMap);
     org.apache.thrift.meta_data.FieldMetaData.addStructMetaDataMap(QueryAndOwnRequest.class, metaDataMap);
   }
@@ -129,6 +137,7 @@ public class QueryAndOwnRequest implements org.apache.thrift.TBase<QueryAndOwnRe
     if (other.isSetQuery()) {
       this.query = new Query(other.query);
     }
+    this.waitTimeMillis = other.waitTimeMillis;
   }
 
   @Override
@@ -142,6 +151,8 @@ public class QueryAndOwnRequest implements org.apache.thrift.TBase<QueryAndOwnRe
     setExpirationTimeIsSet(false);
     this.expirationTime = 0;
     this.query = null;
+    setWaitTimeMillisIsSet(false);
+    this.waitTimeMillis = 0;
   }
 
   @org.apache.thrift.annotation.Nullable
@@ -217,6 +228,29 @@ public class QueryAndOwnRequest implements org.apache.thrift.TBase<QueryAndOwnRe
     }
   }
 
+  public long getWaitTimeMillis() {
+    return this.waitTimeMillis;
+  }
+
+  public QueryAndOwnRequest setWaitTimeMillis(long waitTimeMillis) {
+    this.waitTimeMillis = waitTimeMillis;
+    setWaitTimeMillisIsSet(true);
+    return this;
+  }
+
+  public void unsetWaitTimeMillis() {
+    __isset_bitfield = org.apache.thrift.EncodingUtils.clearBit(__isset_bitfield, __WAITTIMEMILLIS_ISSET_ID);
+  }
+
+  /** Returns true if field waitTimeMillis is set (has been assigned a value) and false otherwise */
+  public boolean isSetWaitTimeMillis() {
+    return org.apache.thrift.EncodingUtils.testBit(__isset_bitfield, __WAITTIMEMILLIS_ISSET_ID);
+  }
+
+  public void setWaitTimeMillisIsSet(boolean value) {
+    __isset_bitfield = org.apache.thrift.EncodingUtils.setBit(__isset_bitfield, __WAITTIMEMILLIS_ISSET_ID, value);
+  }
+
   @Override
   public void setFieldValue(_Fields field, @org.apache.thrift.annotation.Nullable java.lang.Object value) {
     switch (field) {
@@ -244,6 +278,14 @@ public class QueryAndOwnRequest implements org.apache.thrift.TBase<QueryAndOwnRe
       }
       break;
 
+    case WAIT_TIME_MILLIS:
+      if (value == null) {
+        unsetWaitTimeMillis();
+      } else {
+        setWaitTimeMillis((java.lang.Long)value);
+      }
+      break;
+
     }
   }
 
@@ -259,6 +301,9 @@ public class QueryAndOwnRequest implements org.apache.thrift.TBase<QueryAndOwnRe
 
     case QUERY:
       return getQuery();
+
+    case WAIT_TIME_MILLIS:
+      return getWaitTimeMillis();
 
     }
     throw new java.lang.IllegalStateException();
@@ -278,6 +323,8 @@ public class QueryAndOwnRequest implements org.apache.thrift.TBase<QueryAndOwnRe
       return isSetExpirationTime();
     case QUERY:
       return isSetQuery();
+    case WAIT_TIME_MILLIS:
+      return isSetWaitTimeMillis();
     }
     throw new java.lang.IllegalStateException();
   }
@@ -322,6 +369,15 @@ public class QueryAndOwnRequest implements org.apache.thrift.TBase<QueryAndOwnRe
         return false;
     }
 
+    boolean this_present_waitTimeMillis = true && this.isSetWaitTimeMillis();
+    boolean that_present_waitTimeMillis = true && that.isSetWaitTimeMillis();
+    if (this_present_waitTimeMillis || that_present_waitTimeMillis) {
+      if (!(this_present_waitTimeMillis && that_present_waitTimeMillis))
+        return false;
+      if (this.waitTimeMillis != that.waitTimeMillis)
+        return false;
+    }
+
     return true;
   }
 
@@ -338,6 +394,10 @@ public class QueryAndOwnRequest implements org.apache.thrift.TBase<QueryAndOwnRe
     hashCode = hashCode * 8191 + ((isSetQuery()) ? 131071 : 524287);
     if (isSetQuery())
       hashCode = hashCode * 8191 + query.hashCode();
+
+    hashCode = hashCode * 8191 + ((isSetWaitTimeMillis()) ? 131071 : 524287);
+    if (isSetWaitTimeMillis())
+      hashCode = hashCode * 8191 + org.apache.thrift.TBaseHelper.hashCode(waitTimeMillis);
 
     return hashCode;
   }
@@ -376,6 +436,16 @@ public class QueryAndOwnRequest implements org.apache.thrift.TBase<QueryAndOwnRe
     }
     if (isSetQuery()) {
       lastComparison = org.apache.thrift.TBaseHelper.compareTo(this.query, other.query);
+      if (lastComparison != 0) {
+        return lastComparison;
+      }
+    }
+    lastComparison = java.lang.Boolean.compare(isSetWaitTimeMillis(), other.isSetWaitTimeMillis());
+    if (lastComparison != 0) {
+      return lastComparison;
+    }
+    if (isSetWaitTimeMillis()) {
+      lastComparison = org.apache.thrift.TBaseHelper.compareTo(this.waitTimeMillis, other.waitTimeMillis);
       if (lastComparison != 0) {
         return lastComparison;
       }
@@ -425,6 +495,12 @@ public class QueryAndOwnRequest implements org.apache.thrift.TBase<QueryAndOwnRe
       } else {
         sb.append(this.query);
       }
+      first = false;
+    }
+    if (isSetWaitTimeMillis()) {
+      if (!first) sb.append(", ");
+      sb.append("waitTimeMillis:");
+      sb.append(this.waitTimeMillis);
       first = false;
     }
     sb.append(")");
@@ -502,6 +578,14 @@ public class QueryAndOwnRequest implements org.apache.thrift.TBase<QueryAndOwnRe
               org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
             }
             break;
+          case 4: // WAIT_TIME_MILLIS
+            if (schemeField.type == org.apache.thrift.protocol.TType.I64) {
+              struct.waitTimeMillis = iprot.readI64();
+              struct.setWaitTimeMillisIsSet(true);
+            } else { 
+              org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
+            }
+            break;
           default:
             org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
         }
@@ -535,6 +619,11 @@ public class QueryAndOwnRequest implements org.apache.thrift.TBase<QueryAndOwnRe
           oprot.writeFieldEnd();
         }
       }
+      if (struct.isSetWaitTimeMillis()) {
+        oprot.writeFieldBegin(WAIT_TIME_MILLIS_FIELD_DESC);
+        oprot.writeI64(struct.waitTimeMillis);
+        oprot.writeFieldEnd();
+      }
       oprot.writeFieldStop();
       oprot.writeStructEnd();
     }
@@ -563,7 +652,10 @@ public class QueryAndOwnRequest implements org.apache.thrift.TBase<QueryAndOwnRe
       if (struct.isSetQuery()) {
         optionals.set(2);
       }
-      oprot.writeBitSet(optionals, 3);
+      if (struct.isSetWaitTimeMillis()) {
+        optionals.set(3);
+      }
+      oprot.writeBitSet(optionals, 4);
       if (struct.isSetOwner()) {
         oprot.writeString(struct.owner);
       }
@@ -573,12 +665,15 @@ public class QueryAndOwnRequest implements org.apache.thrift.TBase<QueryAndOwnRe
       if (struct.isSetQuery()) {
         struct.query.write(oprot);
       }
+      if (struct.isSetWaitTimeMillis()) {
+        oprot.writeI64(struct.waitTimeMillis);
+      }
     }
 
     @Override
     public void read(org.apache.thrift.protocol.TProtocol prot, QueryAndOwnRequest struct) throws org.apache.thrift.TException {
       org.apache.thrift.protocol.TTupleProtocol iprot = (org.apache.thrift.protocol.TTupleProtocol) prot;
-      java.util.BitSet incoming = iprot.readBitSet(3);
+      java.util.BitSet incoming = iprot.readBitSet(4);
       if (incoming.get(0)) {
         struct.owner = iprot.readString();
         struct.setOwnerIsSet(true);
@@ -591,6 +686,10 @@ public class QueryAndOwnRequest implements org.apache.thrift.TBase<QueryAndOwnRe
         struct.query = new Query();
         struct.query.read(iprot);
         struct.setQueryIsSet(true);
+      }
+      if (incoming.get(3)) {
+        struct.waitTimeMillis = iprot.readI64();
+        struct.setWaitTimeMillisIsSet(true);
       }
     }
   }

@@ -8,6 +8,7 @@ import dev.flipper.token.TokenErrorCode;
 import dev.flipper.token.TokenException;
 import dev.flipper.workflow.master.thrift.ErrorCode;
 import dev.flipper.workflow.master.thrift.TokenMasterException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -83,8 +84,37 @@ public final class WireMapping {
     return new ModifyParams(fromWire(wire.getUpdates()), fromWire(wire.getDeletes()));
   }
 
+  /** An unset waitTimeMillis (every Pinball client) is no wait. */
   public static QueryAndOwnParams fromWire(dev.flipper.workflow.master.thrift.QueryAndOwnRequest wire) {
-    return new QueryAndOwnParams(wire.getOwner(), wire.getExpirationTime(), fromWire(wire.getQuery()));
+    return new QueryAndOwnParams(wire.getOwner(), wire.getExpirationTime(), fromWire(wire.getQuery()),
+        wire.isSetWaitTimeMillis() ? Duration.ofMillis(wire.getWaitTimeMillis()) : Duration.ZERO);
+  }
+
+  /** Sets waitTimeMillis only for a wait, rounded up to whole milliseconds, so a claim without one is Pinball's. */
+  public static dev.flipper.workflow.master.thrift.QueryAndOwnRequest toWire(QueryAndOwnParams params) {
+    dev.flipper.workflow.master.thrift.QueryAndOwnRequest wire =
+        new dev.flipper.workflow.master.thrift.QueryAndOwnRequest();
+    if (params.owner() != null) {
+      wire.setOwner(params.owner());
+    }
+    wire.setExpirationTime(params.expirationTime());
+    if (params.query() != null) {
+      wire.setQuery(toWire(params.query()));
+    }
+    if (!params.waitTime().isZero()) { // negative goes through: the master refuses it with INPUT_ERROR
+      wire.setWaitTimeMillis(waitMillis(params.waitTime()));
+    }
+    return wire;
+  }
+
+  /** A wait in milliseconds, rounded up so that a positive wait stays positive; saturates. */
+  public static long waitMillis(Duration wait) {
+    try {
+      long millis = wait.toMillis();
+      return wait.minusMillis(millis).isZero() ? millis : millis + (wait.isNegative() ? 0 : 1);
+    } catch (ArithmeticException tooLong) {
+      return wait.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
   }
 
   public static TokenMasterException toWire(TokenException e) {
