@@ -21,6 +21,7 @@ final class TokenFixture implements AutoCloseable {
 
   private final TokenStoreContractTest backend;
   private final List<AutoCloseable> opened = new ArrayList<>();
+  private final List<TokenService> services = new ArrayList<>();
   private TokenStore store;
   private TokenMaster master;
   private boolean storageCreated;
@@ -67,8 +68,20 @@ final class TokenFixture implements AutoCloseable {
     return master();
   }
 
+  /** The service behind the most recent {@link #master()} or {@link #anotherMaster()}, to see its waiting claims. */
+  TokenService lastService() {
+    return services.get(services.size() - 1);
+  }
+
+  /** Ends the waiting claims of every service of this test (see {@link TokenService#endWaits()}). */
+  void endWaits() {
+    services.forEach(TokenService::endWaits);
+  }
+
   private TokenMaster masterOver(TokenStore over) {
-    TokenMaster made = backend.masterOver(TokenService.builder(over).clock(clock).build());
+    TokenService service = TokenService.builder(over).clock(clock).build();
+    services.add(service);
+    TokenMaster made = backend.masterOver(service);
     if (made instanceof AutoCloseable closeable) {
       opened.add(closeable);
     }

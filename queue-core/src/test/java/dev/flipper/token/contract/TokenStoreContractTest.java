@@ -121,6 +121,14 @@ public abstract class TokenStoreContractTest {
   }
 
   @Nested
+  class Wait extends WaitContract {
+    @Override
+    TokenFixture fx() {
+      return fixture;
+    }
+  }
+
+  @Nested
   class Concurrency extends ConcurrencyContract {
     @Override
     TokenFixture fx() {
