@@ -32,6 +32,9 @@ public interface TokenMaster {
    * Claims up to {@code maxTokens} tokens under the prefix that nobody owns now, highest priority first (ties
    * by name), atomically; returns them with their new owner, expiration and version. A claim of nothing writes
    * nothing. Under concurrent claims a call may return fewer tokens than are claimable; call again.
+   *
+   * <p>With a positive {@link QueryAndOwnParams#waitTime()}, a call that finds nothing claimable blocks until it
+   * claims something or the wait ends (then it returns empty); see {@link TokenService} for what wakes it.
    */
   List<Token> queryAndOwn(QueryAndOwnParams params);
 
