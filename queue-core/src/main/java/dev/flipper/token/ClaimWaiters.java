@@ -23,13 +23,13 @@ final class ClaimWaiters {
 
   Waiter register(String prefix) {
     Waiter waiter = new Waiter(prefix);
+    count.incrementAndGet(); // first: changed() skips its scan only when nobody can be registered
     // Added inside compute(): a concurrent remove() of the last waiter cannot drop the set under us.
     byPrefix.compute(prefix, (p, set) -> {
       Set<Waiter> waiters = set == null ? ConcurrentHashMap.newKeySet() : set;
       waiters.add(waiter);
       return waiters;
     });
-    count.incrementAndGet();
     return waiter;
   }
 

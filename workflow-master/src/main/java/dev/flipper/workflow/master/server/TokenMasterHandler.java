@@ -45,17 +45,28 @@ final class TokenMasterHandler implements TokenMasterService.Iface {
     this.master = master;
   }
 
+  /**
+   * Calls running now. While the server closes, this also ends claims that started waiting since {@link
+   * #closing()}: one that had read its request just before may register its wait after that call. The server
+   * polls this until the calls are done, so every such wait ends within one poll.
+   */
   int inFlight() {
+    if (closing) {
+      endWaits();
+    }
     return inFlight.get();
   }
 
   /**
    * The server is closing: claims stop waiting, so that their clients get an (empty) answer before the
-   * connections close. Ends the waits in progress and makes later claims answer at once. Call repeatedly while
-   * calls are in flight: a claim that had read its request just before may start waiting after one call.
+   * connections close. Ends the waits in progress and makes later claims answer at once.
    */
-  void endWaits() {
+  void closing() {
     closing = true;
+    endWaits();
+  }
+
+  private void endWaits() {
     if (master instanceof TokenService service) { // waits live in the service; a remote master has none here
       service.endWaits();
     }

@@ -121,9 +121,10 @@ public final class TokenMasterServer implements AutoCloseable {
     if (!state.close()) {
       return;
     }
+    // serving polls handler.inFlight() while it drains, which also ends waits that began after closing().
     serving.drain(() -> {
       server.stop(); // no new connections
-      handler.endWaits(); // waiting claims answer (nothing) now rather than lose their connection
+      handler.closing(); // waiting claims answer (nothing) now rather than lose their connection
     });
     // End of input wakes each connection thread blocked reading the next request; it then closes its socket
     // quietly (closing the socket under it instead would log a SocketException per connection).
