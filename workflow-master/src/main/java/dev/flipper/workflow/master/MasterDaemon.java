@@ -54,12 +54,14 @@ public final class MasterDaemon implements Daemon<MasterDaemon.Config> {
   @Override
   public synchronized void start() {
     state.start();
-    server = TokenMasterServer.builder(TokenService.builder(store).build())
+    TokenService service = TokenService.builder(store).build();
+    server = TokenMasterServer.builder(service)
         .bindHost(config.bindAddress())
         .port(config.port())
         .build()
         .start();
     metrics.gauge("master.running", () -> () -> isReady() ? 1 : 0);
+    metrics.gauge("master.waiting_claims", () -> service::waitingClaims); // idle workers long-polling
     log.info("token master serving on {}:{}", config.bindAddress(), server.port());
   }
 
