@@ -3,6 +3,7 @@ package dev.flipper.workflow.engine.internal;
 import dev.flipper.token.TokenErrorCode;
 import dev.flipper.token.TokenException;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
@@ -14,7 +15,15 @@ public final class ConflictRetry {
   /** Enough for a join with many parents finishing at once on a few workers. */
   public static final int DEFAULT_TRIES = 200;
 
+  /** Conflicts retried since the class was loaded, by every caller in the process: for measurements. */
+  private static final AtomicLong RETRIES = new AtomicLong();
+
   private ConflictRetry() {}
+
+  /** Conflicts retried so far in this process (all steps, all threads); a counter for benchmarks and tests. */
+  public static long retries() {
+    return RETRIES.get();
+  }
 
   public static <T> T run(String what, Supplier<T> step) {
     return run(what, DEFAULT_TRIES, step);
@@ -30,6 +39,7 @@ public final class ConflictRetry {
           throw e;
         }
         last = e;
+        RETRIES.incrementAndGet();
         pause(i);
       }
     }
