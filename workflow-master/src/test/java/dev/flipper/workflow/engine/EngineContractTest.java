@@ -180,6 +180,34 @@ abstract class EngineContractTest {
   }
 
   @Test
+  void aJoinRecordsItsReadyInputsAndRebuildsThemFromTheEventsWhenMissingOrWrong() {
+    String inst = startInstance(workflow("r", job("a"), job("b", "a"), job("c", "a"), job("e", "a"),
+        job("d", "b", "c", "e")));
+    run(claim("w"), 0);
+    String waiting = TokenLayout.waiting("r", inst, "d");
+    assertThat(master.query(Query.prefix(waiting)).get(0).data()).contains("\"readyInputs\":[]");
+    ClaimedJob b = claim("w");
+    ClaimedJob c = claim("w");
+    ClaimedJob e = claim("w");
+    run(b, 0);
+    Token afterB = master.query(Query.prefix(waiting)).get(0);
+    assertThat(afterB.data()).contains("\"readyInputs\":[\"b\"]");
+
+    // A token written without the field (an older release, an operator): the next success reads the events.
+    master.modify(ModifyParams.updating(afterB.withData(afterB.data().replace("\"readyInputs\":[\"b\"],", ""))));
+    run(c, 0);
+    assertThat(master.query(Query.prefix(waiting)).get(0).data()).contains("\"readyInputs\":[\"b\",\"c\"]");
+
+    // A record that claims an input whose event is gone (edited by hand) is corrected from the events.
+    Token afterC = master.query(Query.prefix(waiting)).get(0);
+    master.modify(new ModifyParams(List.of(), master.query(Query.prefix(TokenLayout.inputPrefix("r", inst, "d", "b")))));
+    run(e, 0);
+    assertThat(status("r", inst, "d")).isEqualTo(JobStatus.WAITING);
+    assertThat(master.query(Query.prefix(waiting)).get(0).data()).contains("\"readyInputs\":[\"c\",\"e\"]");
+    assertThat(afterC.version()).isNotEqualTo(master.query(Query.prefix(waiting)).get(0).version());
+  }
+
+  @Test
   void theHighestPriorityJobIsClaimedFirst() {
     startInstance(workflow("p", job("low").priority(1), job("high").priority(50), job("mid").priority(7)));
 
@@ -530,6 +558,60 @@ abstract class EngineContractTest {
     assertThat(joined).containsExactlyInAnyOrderElementsOf(middle);
     assertThat(detail("fan", inst).summary().status()).isEqualTo(InstanceStatus.SUCCESS);
     assertThat(names(TokenLayout.instancePrefix("fan", inst) + "input/")).isEmpty();
+  }
+
+  @Test
+  void aWideJoinReadsATokenOrTwoPerHopAndBecomesRunnableOnce() throws Exception {
+    int parents = 200;
+    WorkflowDefinition.Builder builder = WorkflowDefinition.builder("wide").job(job("root"));
+    List<String> middle = new ArrayList<>();
+    for (int i = 0; i < parents; i++) {
+      middle.add("p" + i);
+      builder.job(job("p" + i, "root"));
+    }
+    builder.job(job("join", middle.toArray(String[]::new)));
+    String inst = startInstance(builder.build());
+    run(claim("w"), 0);
+    CountingTokenMaster counting = new CountingTokenMaster(master);
+    WorkflowEngine counted = WorkflowEngine.builder(counting).clock(clock).build();
+    List<ClaimedJob> claimed = new ArrayList<>();
+    for (int i = 0; i < parents; i++) {
+      ClaimedJob job = counted.claim("w" + (i % WORKERS), LEASE).orElseThrow();
+      counted.start(job, new ExecutionStart(job.command(), "h", Map.of()));
+      claimed.add(job);
+    }
+    counting.reset();
+    long retriesBefore = dev.flipper.workflow.engine.internal.ConflictRetry.retries();
+
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(WORKERS);
+    java.util.concurrent.CyclicBarrier barrier = new java.util.concurrent.CyclicBarrier(WORKERS);
+    List<java.util.concurrent.Future<?>> futures = new ArrayList<>();
+    for (int t = 0; t < WORKERS; t++) {
+      int first = t;
+      futures.add(pool.submit(() -> {
+        barrier.await();
+        for (int i = first; i < parents; i += WORKERS) {
+          ClaimedJob job = claimed.get(i);
+          counted.finish(job, ExecutionResult.exit(0, Map.of("EVENT_ATTR:v", List.of(job.job()))));
+        }
+        return null;
+      }));
+    }
+    pool.shutdown();
+    for (java.util.concurrent.Future<?> future : futures) {
+      future.get(2, java.util.concurrent.TimeUnit.MINUTES);
+    }
+
+    // Each try of a hop reads the join's waiting token, on a conflict the held token, and at the end check
+    // one runnable token and the instance record: at most 4. Only the completing hop reads the join's events.
+    long tries = parents + (dev.flipper.workflow.engine.internal.ConflictRetry.retries() - retriesBefore);
+    assertThat(counting.tokensRead.get()).isLessThanOrEqualTo(4 * tries + (parents - 1));
+    assertThat(names(TokenLayout.runnablePrefix("wide", inst))).containsExactly(TokenLayout.runnable("wide", inst, "join"));
+    ClaimedJob join = claim("w");
+    assertThat(join.job()).isEqualTo("join");
+    assertThat(java.util.Set.of(join.eventAttributes().get("v").split(","))).containsExactlyInAnyOrderElementsOf(middle);
+    assertThat(run(join, 0).instanceEnded()).contains(InstanceStatus.SUCCESS);
+    assertThat(names(TokenLayout.instancePrefix("wide", inst) + "input/")).isEmpty();
   }
 
   @Test

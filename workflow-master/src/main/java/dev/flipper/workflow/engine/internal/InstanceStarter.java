@@ -85,6 +85,7 @@ public final class InstanceStarter {
         tokens.add(Token.of(TokenLayout.runnable(wf, instance, job.name()), Json.write(data))
             .withPriority(data.priority));
       } else {
+        data.readyInputs = new ArrayList<>(); // no event yet: the first parents need not look
         tokens.add(Token.of(TokenLayout.waiting(wf, instance, job.name()), Json.write(data))
             .withPriority(data.priority));
       }

@@ -31,6 +31,15 @@ public final class JobData extends TokenData {
   public int executions;
   /** The events consumed when the job last became runnable, one per input (those with attributes or not). */
   public List<EventData> events = new ArrayList<>();
+  /**
+   * Only on a waiting token: the inputs that have at least one event waiting, in the order their first event
+   * came. A parent's success reads this instead of the events, so a hop costs the same however many siblings a
+   * join has; only the success that completes the inputs reads the events, once. It is derived from the event
+   * tokens and rebuilt from them when missing: null (absent) means "not recorded", as on a job parked after a
+   * run (events may have come while it ran). Whoever adds or removes events other than through a parent's
+   * success (an operator, the control operations) writes null or the recomputed list in the same change.
+   */
+  public List<String> readyInputs;
   /** Execution records, oldest first. */
   public List<ExecutionData> history = new ArrayList<>();
 

@@ -37,6 +37,9 @@ import java.util.function.Supplier;
  * own token means the caller no longer holds it ({@link LeaseLostException}). Thread-safe.
  */
 public final class JobTransitions {
+  /** Above this many children, a success reads all waiting jobs of the instance in one range. */
+  private static final int WIDE_FAN_OUT = 16;
+
   private final TokenMaster master;
   private final Clock clock;
   private final Duration archiveDelay;
@@ -82,6 +85,7 @@ public final class JobTransitions {
     String creator = data.name + "#" + last.execution;
     JobData parked = Json.copy(data, JobData.class);
     parked.events.clear();
+    parked.readyInputs = null; // events may have come while it ran: the next parent's success reads them
     // If the outcome is unknown but the job is parked with this execution, the success was written; whether a
     // child became runnable is then unknown, so report false and let the caller check for the end.
     return holding(held, "success of " + held.name(),
@@ -94,35 +98,62 @@ public final class JobTransitions {
     String wf = parked.workflow;
     String inst = parked.instance;
     String self = parked.name;
-    List<Query> queries = new ArrayList<>();
+    Map<String, Token> waitingChildren = readWaiting(wf, inst, parked.outputs);
+    EventData event = EventData.of(self, creator, attributes);
+    // First pass: which children's events must be read. Only a child whose recorded inputs this success
+    // completes (with inputs besides this one), or whose record is missing, costs a read of its events.
+    Map<String, JobData> childData = new LinkedHashMap<>();
+    List<String> readEvents = new ArrayList<>();
     for (String child : parked.outputs) {
-      queries.add(Query.prefix(TokenLayout.waiting(wf, inst, child)));
-      queries.add(Query.prefix(TokenLayout.inputsPrefix(wf, inst, child)));
+      Token waiting = waitingChildren.get(child);
+      if (waiting == null) {
+        continue;
+      }
+      JobData data = Json.read(waiting, JobData.class);
+      childData.put(child, data);
+      boolean othersNeeded = data.inputs.stream().anyMatch(input -> !input.equals(self));
+      if (data.readyInputs == null || (othersNeeded && completes(data.inputs, data.readyInputs, self))) {
+        readEvents.add(child);
+      }
     }
-    List<List<Token>> read = queries.isEmpty() ? List.of() : master.query(queries);
+    Map<String, Map<String, List<Token>>> eventsOf = new LinkedHashMap<>();
+    if (!readEvents.isEmpty()) {
+      List<List<Token>> read = master.query(readEvents.stream()
+          .map(child -> Query.prefix(TokenLayout.inputsPrefix(wf, inst, child))).toList());
+      for (int i = 0; i < readEvents.size(); i++) {
+        String child = readEvents.get(i);
+        eventsOf.put(child, byInput(read.get(i), TokenLayout.inputsPrefix(wf, inst, child)));
+      }
+    }
+
     List<Token> updates = new ArrayList<>();
     List<Token> deletes = new ArrayList<>();
     boolean madeRunnable = false;
     deletes.add(held);
     updates.add(new Token(0, TokenLayout.waiting(wf, inst, self), null, 0, held.priority(), Json.write(parked)));
-    for (int i = 0; i < parked.outputs.size(); i++) {
-      String child = parked.outputs.get(i);
-      String waitingName = TokenLayout.waiting(wf, inst, child);
-      Token waiting = read.get(2 * i).stream().filter(t -> t.name().equals(waitingName)).findFirst().orElse(null);
-      EventData event = EventData.of(self, creator, attributes);
+    for (String child : parked.outputs) {
       Token eventToken = Token.of(TokenLayout.event(wf, inst, child, self, eventName), Json.write(eventData(event)));
+      Token waiting = waitingChildren.get(child);
       if (waiting == null) {
         // The child is runnable or running (a re-run): the event waits for its next run.
         updates.add(eventToken);
         continue;
       }
-      JobData childData = Json.read(waiting, JobData.class);
-      Map<String, List<Token>> byInput = byInput(read.get(2 * i + 1), TokenLayout.inputsPrefix(wf, inst, child));
-      boolean complete = childData.inputs.stream()
-          .allMatch(input -> input.equals(self) || !byInput.getOrDefault(input, List.of()).isEmpty());
-      if (complete) {
+      JobData data = childData.get(child);
+      Map<String, List<Token>> byInput = eventsOf.get(child);
+      List<String> ready = new ArrayList<>();
+      if (byInput != null) {
+        // The events are the truth; the record is rebuilt from them (it may be missing or, edited by hand, wrong).
+        data.inputs.stream().filter(input -> !byInput.getOrDefault(input, List.of()).isEmpty()).forEach(ready::add);
+      } else {
+        ready.addAll(data.readyInputs);
+      }
+      if (!ready.contains(self)) {
+        ready.add(self);
+      }
+      if (ready.containsAll(data.inputs)) {
         List<EventData> consumed = new ArrayList<>();
-        for (String input : childData.inputs) {
+        for (String input : data.inputs) {
           if (input.equals(self)) {
             consumed.add(event);
             continue;
@@ -134,22 +165,62 @@ public final class JobTransitions {
           stored.input = input;
           consumed.add(stored);
         }
-        childData.events = consumed;
-        childData.attempt = 0;
+        data.events = consumed;
+        data.attempt = 0;
+        data.readyInputs = null; // recorded on waiting tokens only; surplus events are counted when it parks
         madeRunnable = true;
         deletes.add(waiting);
         updates.add(new Token(0, TokenLayout.runnable(wf, inst, child), null, 0, waiting.priority(),
-            Json.write(childData)));
+            Json.write(data)));
       } else {
         updates.add(eventToken);
-        // Rewritten unchanged: its version moves, so two parents delivering to this child at once conflict
-        // and the loser re-reads and sees the winner's event. Without it both would leave their event and
-        // neither would see the inputs complete.
-        updates.add(waiting);
+        // Rewritten with this input recorded, version-checked: two parents delivering to this child at once
+        // conflict, and the loser re-reads and sees the winner's input. So the success that completes the
+        // inputs always knows it does, and the join becomes runnable exactly once.
+        data.readyInputs = ready;
+        updates.add(waiting.withData(Json.write(data)));
       }
     }
     master.modify(new ModifyParams(updates, deletes));
     return madeRunnable;
+  }
+
+  /** True if the inputs recorded as ready plus {@code self} are all of {@code inputs}. */
+  private static boolean completes(List<String> inputs, List<String> ready, String self) {
+    for (String input : inputs) {
+      if (!input.equals(self) && !ready.contains(input)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The waiting tokens of these jobs, by job name (a job that is runnable has none). A prefix query per job
+   * also returns the jobs whose names extend it ({@code p1} gives {@code p10}...), so a job with many children
+   * reads the instance's waiting jobs in one range instead of many overlapping ones.
+   */
+  private Map<String, Token> readWaiting(String wf, String inst, List<String> jobs) {
+    if (jobs.isEmpty()) {
+      return Map.of();
+    }
+    List<Query> queries = jobs.size() > WIDE_FAN_OUT
+        ? List.of(Query.prefix(TokenLayout.waitingPrefix(wf, inst)))
+        : jobs.stream().map(job -> Query.prefix(TokenLayout.waiting(wf, inst, job))).toList();
+    Map<String, Token> byName = new java.util.HashMap<>();
+    for (List<Token> tokens : master.query(queries)) {
+      for (Token token : tokens) {
+        byName.put(token.name(), token);
+      }
+    }
+    Map<String, Token> waiting = new LinkedHashMap<>();
+    for (String job : jobs) {
+      Token token = byName.get(TokenLayout.waiting(wf, inst, job));
+      if (token != null) {
+        waiting.put(job, token);
+      }
+    }
+    return waiting;
   }
 
   /** The job failed with attempts left: runnable again at once, or when its retry delay has passed. */
@@ -164,6 +235,7 @@ public final class JobTransitions {
   public void failForGood(Token held, JobData data) {
     JobData parked = Json.copy(data, JobData.class);
     parked.events.clear();
+    parked.readyInputs = null; // events may have come while it ran: the next parent's success reads them
     String wf = data.workflow;
     String inst = data.instance;
     holding(held, "failure of " + held.name(), () -> {
