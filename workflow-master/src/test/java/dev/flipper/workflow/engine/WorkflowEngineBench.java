@@ -114,6 +114,10 @@ class WorkflowEngineBench {
       long t0 = System.nanoTime();
       engine.instances().start(definition.name());
       AtomicReference<InstanceStatus> ended = new AtomicReference<>();
+      // When the first job finished and the last one was claimed: the fan-out's root and join phases.
+      java.util.concurrent.atomic.AtomicLong firstDone = new java.util.concurrent.atomic.AtomicLong();
+      java.util.concurrent.atomic.AtomicLong lastClaimed = new java.util.concurrent.atomic.AtomicLong();
+      java.util.concurrent.atomic.AtomicLong emptyClaims = new java.util.concurrent.atomic.AtomicLong();
       ExecutorService pool = Executors.newFixedThreadPool(workers);
       List<Future<Integer>> futures = new ArrayList<>();
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
@@ -124,13 +128,18 @@ class WorkflowEngineBench {
           while (ended.get() == null && System.nanoTime() < deadline) {
             Optional<ClaimedJob> claimed = engine.claim(worker, LEASE);
             if (claimed.isEmpty()) {
+              emptyClaims.incrementAndGet();
               Thread.sleep(1); // an idle worker (no long-poll on the engine yet)
               continue;
             }
             ClaimedJob job = claimed.get();
+            if (job.job().equals("join") || job.job().equals("c99")) {
+              lastClaimed.set(System.nanoTime());
+            }
             engine.start(job, new ExecutionStart(job.command(), "host", Map.of()));
             engine.finish(job, ExecutionResult.exit(0, Map.of("EVENT_ATTR:v", List.of(job.job()))))
                 .instanceEnded().ifPresent(ended::set);
+            firstDone.compareAndSet(0, System.nanoTime());
             ran++;
           }
           return ran;
@@ -146,10 +155,12 @@ class WorkflowEngineBench {
       String loadAfter = Files.readString(Path.of("/proc/loadavg")).trim();
       System.out.printf(
           "BENCH backend=%s shape=%s jobs=%d workers=%d status=%s seconds=%.2f calls/job=%.2f (modify %.2f, query"
-              + " %.2f, queryAndOwn %.2f) tokensRead/job=%.1f retries=%d load=[%s] -> [%s]%n",
+              + " %.2f, queryAndOwn %.2f) tokensRead/job=%.1f retries=%d emptyClaims=%d firstJobDone=%.2fs"
+              + " lastJobClaimed=%.2fs load=[%s] -> [%s]%n",
           backend, shape, jobs, workers, ended.get(), seconds, (double) master.calls() / jobs,
           (double) master.modifies.get() / jobs, (double) master.queries.get() / jobs,
           (double) master.claims.get() / jobs, (double) master.tokensRead.get() / jobs, retries,
+          emptyClaims.get(), (firstDone.get() - t0) / 1e9, (lastClaimed.get() - t0) / 1e9,
           load.substring(0, nthSpace(load, 3)), loadAfter.substring(0, nthSpace(loadAfter, 3)));
       assertThat(ended.get()).isEqualTo(InstanceStatus.SUCCESS);
       assertThat(ran).isEqualTo(jobs);
