@@ -566,8 +566,10 @@ abstract class EngineContractTest {
     WorkflowDefinition.Builder builder = WorkflowDefinition.builder("wide").job(job("root"));
     List<String> middle = new ArrayList<>();
     for (int i = 0; i < parents; i++) {
-      middle.add("p" + i);
-      builder.job(job("p" + i, "root"));
+      // No name is a prefix of another: a read of one token by its name (a prefix query) gets that token only.
+      String name = String.format("p%03d", i);
+      middle.add(name);
+      builder.job(job(name, "root"));
     }
     builder.job(job("join", middle.toArray(String[]::new)));
     String inst = startInstance(builder.build());
