@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
@@ -40,6 +41,9 @@ public final class JobTransitions {
   /** Above this many children, a success reads all waiting jobs of the instance in one range. */
   private static final int WIDE_FAN_OUT = 16;
 
+  /** Striped per child job; see {@link #locksOf}. */
+  private final ReentrantLock[] childLocks = new ReentrantLock[64];
+
   private final TokenMaster master;
   private final Clock clock;
   private final Duration archiveDelay;
@@ -48,6 +52,9 @@ public final class JobTransitions {
     this.master = master;
     this.clock = clock;
     this.archiveDelay = archiveDelay;
+    for (int i = 0; i < childLocks.length; i++) {
+      childLocks[i] = new ReentrantLock();
+    }
   }
 
   /**
@@ -88,9 +95,33 @@ public final class JobTransitions {
     parked.readyInputs = null; // events may have come while it ran: the next parent's success reads them
     // If the outcome is unknown but the job is parked with this execution, the success was written; whether a
     // child became runnable is then unknown, so report false and let the caller check for the end.
-    return holding(held, "success of " + held.name(),
-        () -> succeedOnce(held, parked, eventName, creator, attributes),
-        () -> parkedWith(parked) ? Optional.of(false) : Optional.empty());
+    List<ReentrantLock> locks = locksOf(parked);
+    locks.forEach(ReentrantLock::lock);
+    try {
+      return holding(held, "success of " + held.name(),
+          () -> succeedOnce(held, parked, eventName, creator, attributes),
+          () -> parkedWith(parked) ? Optional.of(false) : Optional.empty());
+    } finally {
+      locks.forEach(ReentrantLock::unlock);
+    }
+  }
+
+  /**
+   * The locks of this job's children, in stripe order (so two successes never wait for each other in a
+   * cycle). The parents of a join all rewrite its waiting token; the slots of one worker process share an
+   * engine, so taking turns here instead of at the master saves most of the version conflicts (each a failed
+   * modify, a read of the held token, a re-read and a second modify). Writers in other processes still
+   * conflict and retry: the master's version checks stay what makes the hop safe.
+   */
+  private List<ReentrantLock> locksOf(JobData job) {
+    java.util.TreeSet<Integer> stripes = new java.util.TreeSet<>();
+    for (String child : job.outputs) {
+      String name = TokenLayout.waiting(job.workflow, job.instance, child);
+      stripes.add(Math.floorMod(name.hashCode(), childLocks.length));
+    }
+    List<ReentrantLock> locks = new ArrayList<>();
+    stripes.forEach(i -> locks.add(childLocks[i]));
+    return locks;
   }
 
   private boolean succeedOnce(Token held, JobData parked, String eventName, String creator,
