@@ -1,0 +1,78 @@
+package dev.flipper.workflow.scheduler;
+
+import dev.flipper.token.ModifyParams;
+import dev.flipper.token.Query;
+import dev.flipper.token.Token;
+import dev.flipper.token.TokenErrorCode;
+import dev.flipper.token.TokenException;
+import dev.flipper.token.TokenMaster;
+import dev.flipper.workflow.schedule.ScheduleData;
+import dev.flipper.workflow.schedule.ScheduleTokens;
+import dev.flipper.workflow.scheduler.time.Slots;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code flipper workflow backfill -w WF --from T --to T}: starts one instance per slot of the workflow's schedule
+ * in a past range, each with its slot as {@link InstanceStarter#SCHEDULED_TIME}, all in one atomic modify (all
+ * start or none). The schedule itself is not touched, and overrun policies and {@code maxRunning} do not apply:
+ * a backfill is an explicit request. Pinball had no backfill. Stateless.
+ */
+public final class Backfill {
+  /** The most slots one backfill starts; a longer range is refused (split it). */
+  public static final int MAX_SLOTS = 1000;
+  private static final int MAX_ID_TRIES = 5;
+
+  private Backfill() {}
+
+  /**
+   * Starts the slots from {@code from} to {@code to}, both included; returns the new instance ids, oldest slot
+   * first.
+   *
+   * @throws IllegalArgumentException if the workflow has no schedule or no stored definition, the range is not in
+   *     the past, or it holds more than {@link #MAX_SLOTS} slots
+   */
+  public static List<String> run(TokenMaster master, InstanceStarter starter, Clock clock, String workflow,
+      Instant from, Instant to) {
+    Instant now = clock.instant();
+    if (to.isAfter(now)) {
+      throw new IllegalArgumentException("backfill starts past slots only: --to " + to + " is after now (" + now
+          + "); the scheduler fires the future ones");
+    }
+    Token token = master.query(Query.prefix(ScheduleTokens.name(workflow))).stream()
+        .filter(t -> t.name().equals(ScheduleTokens.name(workflow))).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("workflow '" + workflow + "' has no schedule; add a "
+            + "schedule: block and apply it"));
+    ScheduleData data = ScheduleTokens.read(token);
+    List<Instant> slots = Slots.between(ScheduleFiring.recurrence(data), from, to, MAX_SLOTS);
+    for (int attempt = 0; ; attempt++) {
+      long base = clock.millis() + (long) attempt * Math.max(1, slots.size());
+      List<Token> updates = new ArrayList<>();
+      List<String> ids = new ArrayList<>();
+      for (int i = 0; i < slots.size(); i++) {
+        String id = Long.toString(base + i);
+        Optional<List<Token>> tokens = starter.startTokens(workflow, id,
+            Map.of(InstanceStarter.SCHEDULED_TIME, slots.get(i).toString()));
+        updates.addAll(tokens.orElseThrow(() -> new IllegalArgumentException("no workflow '" + workflow
+            + "' in the master; store it first with: flipper workflow apply FILE")));
+        ids.add(id);
+      }
+      if (updates.isEmpty()) {
+        return List.of();
+      }
+      try {
+        master.modify(new ModifyParams(updates, List.of()));
+        return ids;
+      } catch (TokenException e) {
+        // An instance id was taken (another start in the same milliseconds): try later ids.
+        if (e.errorCode() != TokenErrorCode.VERSION_CONFLICT || attempt + 1 >= MAX_ID_TRIES) {
+          throw e;
+        }
+      }
+    }
+  }
+}
