@@ -5,88 +5,101 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Where and how notification e-mail is sent: the {@code email.*} settings. Immutable; {@link #toString()} masks
- * the password so the settings can be logged at start-up.
+ * The {@code email.*} settings: where and how notification e-mail is sent. The components are named after the
+ * config keys ({@code email.smtpHost} is {@link #smtpHost()}), so the launcher binds the section straight into this
+ * type. Immutable; {@link #toString()} masks the password, so the settings can be logged at start-up.
  *
- * @param smtpHost SMTP server host
- * @param smtpPort SMTP server port, 1 to 65535 (25, 587 with STARTTLS, 465 with TLS)
+ * @param enabled send mail at all; false: every message is dropped (and logged at debug)
+ * @param smtpHost SMTP server host; required when enabled
+ * @param smtpPort SMTP server port, 1 to 65535 (25; 587 with STARTTLS; 465 with TLS)
  * @param user login; empty = no authentication
- * @param password password for {@code user}
- * @param security plain, STARTTLS or TLS
- * @param from sender address
- * @param alwaysTo recipients added to every message (the config's {@code email.to}); may be empty
- * @param uiBaseUrl the UI's address for links in messages, e.g. {@code http://flipper.example.com:8080}
- * @param attempts how many times one message is tried, at least 1
- * @param firstRetryDelay the wait before the second attempt; it doubles for each further attempt
- * @param timeout connect, read and write time-out of each attempt
+ * @param password password for {@code user}; never logged
+ * @param security {@code NONE}, {@code STARTTLS} (then required) or {@code TLS} from the first byte
+ * @param from sender address; required when enabled
+ * @param to recipients added to every message (operators); may be empty
+ * @param attempts how many times one message is tried, at least 1 (default 4)
+ * @param retryDelay the wait before the second attempt; it doubles for each further attempt (default 5s)
+ * @param timeout connect, read and write time-out of each attempt (default 10s)
  */
 public record MailSettings(
+    boolean enabled,
     String smtpHost,
     int smtpPort,
     String user,
     String password,
     MailSecurity security,
     String from,
-    List<String> alwaysTo,
-    String uiBaseUrl,
+    List<String> to,
     int attempts,
-    Duration firstRetryDelay,
+    Duration retryDelay,
     Duration timeout) {
 
+  public static final int DEFAULT_ATTEMPTS = 4;
+  public static final Duration DEFAULT_RETRY_DELAY = Duration.ofSeconds(5);
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+
   public MailSettings {
-    Objects.requireNonNull(smtpHost, "smtpHost");
+    smtpHost = smtpHost == null ? "" : smtpHost.strip();
     user = user == null ? "" : user;
     password = password == null ? "" : password;
-    Objects.requireNonNull(security, "security");
-    Objects.requireNonNull(from, "from");
-    alwaysTo = List.copyOf(alwaysTo);
-    uiBaseUrl = uiBaseUrl == null ? "" : uiBaseUrl.replaceAll("/+$", "");
-    Objects.requireNonNull(firstRetryDelay, "firstRetryDelay");
-    Objects.requireNonNull(timeout, "timeout");
+    security = security == null ? MailSecurity.NONE : security;
+    from = from == null ? "" : from.strip();
+    to = to == null ? List.of() : List.copyOf(to);
+    retryDelay = Objects.requireNonNullElse(retryDelay, DEFAULT_RETRY_DELAY);
+    timeout = Objects.requireNonNullElse(timeout, DEFAULT_TIMEOUT);
     if (smtpPort < 1 || smtpPort > 65535) {
       throw new IllegalArgumentException("email.smtpPort must be 1 to 65535, got " + smtpPort);
     }
     if (attempts < 1) {
-      throw new IllegalArgumentException("mail attempts must be at least 1, got " + attempts);
+      throw new IllegalArgumentException("email.attempts must be at least 1, got " + attempts);
+    }
+    if (retryDelay.isNegative() || timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("email.retryDelay must be 0s or more and email.timeout more than 0s, got "
+          + retryDelay + " and " + timeout);
+    }
+    if (enabled && (smtpHost.isEmpty() || from.isEmpty())) {
+      throw new IllegalArgumentException("email.enabled is true, so email.smtpHost and email.from must be set "
+          + "(got '" + smtpHost + "' and '" + from + "')");
     }
   }
 
-  /** Plain SMTP to {@code host:port} from {@code from}, no login; 4 attempts from 5 s apart, 10 s time-outs. */
+  /** Mail off. */
+  public static MailSettings disabled() {
+    return new MailSettings(false, "", 25, "", "", MailSecurity.NONE, "", List.of(), DEFAULT_ATTEMPTS,
+        DEFAULT_RETRY_DELAY, DEFAULT_TIMEOUT);
+  }
+
+  /** Plain SMTP to {@code host:port} from {@code from}, no login, default retries and time-outs. */
   public static MailSettings smtp(String host, int port, String from) {
-    return new MailSettings(host, port, "", "", MailSecurity.NONE, from, List.of(), "", 4, Duration.ofSeconds(5),
-        Duration.ofSeconds(10));
+    return new MailSettings(true, host, port, "", "", MailSecurity.NONE, from, List.of(), DEFAULT_ATTEMPTS,
+        DEFAULT_RETRY_DELAY, DEFAULT_TIMEOUT);
   }
 
   public MailSettings withLogin(String newUser, String newPassword) {
-    return new MailSettings(smtpHost, smtpPort, newUser, newPassword, security, from, alwaysTo, uiBaseUrl, attempts,
-        firstRetryDelay, timeout);
+    return new MailSettings(enabled, smtpHost, smtpPort, newUser, newPassword, security, from, to, attempts,
+        retryDelay, timeout);
   }
 
   public MailSettings withSecurity(MailSecurity newSecurity) {
-    return new MailSettings(smtpHost, smtpPort, user, password, newSecurity, from, alwaysTo, uiBaseUrl, attempts,
-        firstRetryDelay, timeout);
+    return new MailSettings(enabled, smtpHost, smtpPort, user, password, newSecurity, from, to, attempts,
+        retryDelay, timeout);
   }
 
-  public MailSettings withUiBaseUrl(String newUiBaseUrl) {
-    return new MailSettings(smtpHost, smtpPort, user, password, security, from, alwaysTo, newUiBaseUrl, attempts,
-        firstRetryDelay, timeout);
+  public MailSettings withTo(List<String> newTo) {
+    return new MailSettings(enabled, smtpHost, smtpPort, user, password, security, from, newTo, attempts,
+        retryDelay, timeout);
   }
 
-  public MailSettings withAlwaysTo(List<String> newAlwaysTo) {
-    return new MailSettings(smtpHost, smtpPort, user, password, security, from, newAlwaysTo, uiBaseUrl, attempts,
-        firstRetryDelay, timeout);
-  }
-
-  public MailSettings withRetries(int newAttempts, Duration newFirstRetryDelay, Duration newTimeout) {
-    return new MailSettings(smtpHost, smtpPort, user, password, security, from, alwaysTo, uiBaseUrl, newAttempts,
-        newFirstRetryDelay, newTimeout);
+  public MailSettings withRetries(int newAttempts, Duration newRetryDelay, Duration newTimeout) {
+    return new MailSettings(enabled, smtpHost, smtpPort, user, password, security, from, to, newAttempts,
+        newRetryDelay, newTimeout);
   }
 
   @Override
   public String toString() {
-    return "MailSettings[smtp=" + smtpHost + ":" + smtpPort + ", security=" + security + ", user="
-        + (user.isEmpty() ? "(none)" : user) + ", password=" + (password.isEmpty() ? "(none)" : "****") + ", from="
-        + from + ", alwaysTo=" + alwaysTo + ", uiBaseUrl=" + uiBaseUrl + ", attempts=" + attempts
-        + ", firstRetryDelay=" + firstRetryDelay + ", timeout=" + timeout + "]";
+    return "MailSettings[enabled=" + enabled + ", smtp=" + smtpHost + ":" + smtpPort + ", security=" + security
+        + ", user=" + (user.isEmpty() ? "(none)" : user) + ", password=" + (password.isEmpty() ? "(none)" : "****")
+        + ", from=" + from + ", to=" + to + ", attempts=" + attempts + ", retryDelay=" + retryDelay + ", timeout="
+        + timeout + "]";
   }
 }

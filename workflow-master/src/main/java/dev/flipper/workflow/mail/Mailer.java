@@ -52,11 +52,15 @@ public final class Mailer implements AutoCloseable {
     return settings;
   }
 
-  /** Queues {@code mail} (plus the settings' {@code alwaysTo}); returns at once and never throws. */
+  /** Queues {@code mail} (plus the settings' {@code to}); returns at once and never throws. */
   public void send(Mail mail) {
     List<String> to = new ArrayList<>(mail.to());
-    to.addAll(settings.alwaysTo());
+    to.addAll(settings.to());
     Mail full = new Mail(to, mail.subject(), mail.text(), mail.html());
+    if (!settings.enabled()) {
+      log.debug("mail is off (email.enabled: false); not sent: '{}' to {}", full.subject(), full.to());
+      return;
+    }
     if (full.to().isEmpty()) {
       log.debug("mail '{}' has no recipients; not sent", full.subject());
       return;
@@ -79,7 +83,7 @@ public final class Mailer implements AutoCloseable {
   }
 
   private void deliver(Mail mail) {
-    Duration wait = settings.firstRetryDelay();
+    Duration wait = settings.retryDelay();
     for (int attempt = 1; ; attempt++) {
       try {
         if (settings.user().isEmpty()) {

@@ -129,6 +129,23 @@ class MailerTest {
   }
 
   @Test
+  void mailOffSendsNothing() {
+    try (Mailer mailer = new Mailer(MailSettings.disabled())) {
+      mailer.send(NOTES.tooManyInstances("etl", 3, 3, START, List.of("data@example.com")));
+      mailer.close(Duration.ofSeconds(5));
+      assertThat(mailer.sentCount() + mailer.failedCount()).isZero();
+    }
+  }
+
+  @Test
+  void settingsAreCheckedWhenMailIsOn() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> MailSettings.smtp("", 25, "f@x"))
+        .hasMessageContaining("email.smtpHost and email.from must be set");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> MailSettings.smtp("h", 0, "f@x"))
+        .hasMessageContaining("email.smtpPort");
+  }
+
+  @Test
   void settingsHideThePassword() {
     assertThat(MailSettings.smtp("h", 587, "f@x").withLogin("u", "s3cret").withSecurity(MailSecurity.STARTTLS))
         .asString().contains("user=u", "password=****", "STARTTLS").doesNotContain("s3cret");

@@ -11,9 +11,10 @@ public final class MailScheduleNotifier implements ScheduleNotifier {
   private final Mailer mailer;
   private final Notifications notifications;
 
-  public MailScheduleNotifier(Mailer mailer) {
+  /** @param ui the UI's address ({@code ui.baseUrl}) for links */
+  public MailScheduleNotifier(Mailer mailer, UiLinks ui) {
     this.mailer = mailer;
-    this.notifications = new Notifications(new UiLinks(mailer.settings().uiBaseUrl()));
+    this.notifications = new Notifications(ui);
   }
 
   @Override
