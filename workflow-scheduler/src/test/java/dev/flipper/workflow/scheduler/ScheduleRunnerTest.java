@@ -90,7 +90,26 @@ class ScheduleRunnerTest {
     a.runOnce();
     assertThat(started("etl")).containsExactly(T0, slot("01:00:00"));
     assertThat(schedule("etl").nextRunMillis).isEqualTo(slot("02:00:00").toEpochMilli());
+    Token token = master.query(Query.prefix(ScheduleTokens.name("etl"))).get(0);
+    assertThat(token.expirationTime()).isEqualTo(slot("02:00:00").getEpochSecond()); // leased until the next run
+    assertThat(token.owner()).isIn("s1", "s2");
     assertThat(a.startedCount() + b.startedCount()).isEqualTo(2);
+  }
+
+  @Test
+  void aScheduleClaimedBeforeItsTimeStartsNothingAndIsLeasedUntilThen() {
+    ScheduleRunner a = runner("s1");
+    apply(hourly("etl", OverrunPolicy.SKIP));
+    a.runOnce();
+    // Hand-edited (or from a master with another clock): claimable although its next run is an hour away.
+    Token token = master.query(Query.prefix(ScheduleTokens.name("etl"))).get(0);
+    master.modify(ModifyParams.updating(token.withoutOwner()));
+    at("00:10:00");
+    a.runOnce();
+    assertThat(started("etl")).containsExactly(T0);
+    Token after = master.query(Query.prefix(ScheduleTokens.name("etl"))).get(0);
+    assertThat(after.expirationTime()).isEqualTo(slot("01:00:00").getEpochSecond());
+    assertThat(schedule("etl").nextRunMillis).isEqualTo(slot("01:00:00").toEpochMilli());
   }
 
   @Test
