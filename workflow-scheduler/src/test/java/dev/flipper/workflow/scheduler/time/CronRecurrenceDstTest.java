@@ -101,6 +101,35 @@ class CronRecurrenceDstTest {
   }
 
   @Test
+  void midnightThatDoesNotExistFiresAtTheTransition() {
+    // Sao Paulo, 4 November 2018: 00:00 (-03:00) became 01:00 (-02:00); midnight did not exist.
+    List<Instant> days = Slots.between(CronRecurrence.parse("@daily", ZoneId.of("America/Sao_Paulo")),
+        Instant.parse("2018-11-02T12:00:00Z"), Instant.parse("2018-11-05T12:00:00Z"), 100);
+    assertThat(days).containsExactly(Instant.parse("2018-11-03T03:00:00Z"), Instant.parse("2018-11-04T03:00:00Z"),
+        Instant.parse("2018-11-05T02:00:00Z"));
+  }
+
+  @Test
+  void halfHourChangesKeepSlotsInOrderWithoutRepeats() {
+    // Lord Howe Island moves its clocks by 30 minutes: 02:00 -> 02:30 on 4 October 2026, back on 5 April 2026.
+    ZoneId lordHowe = ZoneId.of("Australia/Lord_Howe");
+    for (String cron : new String[] {"*/10 * * * *", "15 2 * * *", "0,20,40 1-3 * * *"}) {
+      CronRecurrence r = CronRecurrence.parse(cron, lordHowe);
+      for (String from : new String[] {"2026-04-04T12:00:00Z", "2026-10-03T12:00:00Z"}) {
+        List<Instant> slots = Slots.between(r, Instant.parse(from), Instant.parse(from).plus(Duration.ofDays(1)), 1000);
+        assertThat(slots).as("%s from %s", cron, from).isSorted().doesNotHaveDuplicates();
+        for (Instant slot : slots) {
+          assertThat(r.lastAtOrBefore(slot)).contains(slot);
+          assertThat(r.nextAfter(slot.minusMillis(1))).contains(slot);
+        }
+      }
+    }
+    // 02:15 does not exist on 4 October: it fires at the transition, 02:30 local (15:30Z on the 3rd).
+    assertThat(Slots.between(CronRecurrence.parse("15 2 * * *", lordHowe), Instant.parse("2026-10-03T12:00:00Z"),
+        Instant.parse("2026-10-04T12:00:00Z"), 10)).containsExactly(Instant.parse("2026-10-03T15:30:00Z"));
+  }
+
+  @Test
   void everyCountsElapsedTimeSoTheLongDayHas25HourlySlots() {
     Recurrence hourly = new EveryRecurrence(Instant.parse("2026-01-01T00:00:00Z"), Duration.ofHours(1));
     List<Instant> day = Slots.between(hourly, Instant.parse("2026-10-24T22:00:00Z"),
