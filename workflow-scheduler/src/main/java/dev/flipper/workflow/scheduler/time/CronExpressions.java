@@ -4,6 +4,8 @@ import com.cronutils.model.definition.CronDefinition;
 import com.cronutils.model.definition.CronDefinitionBuilder;
 import com.cronutils.model.time.ExecutionTime;
 import com.cronutils.parser.CronParser;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -60,6 +62,10 @@ public final class CronExpressions {
     CronParser parser = fields.length == 5 ? FIVE : SIX;
     int dom = fields.length - 3;
     int dow = fields.length - 1;
+    if (fields[dom].equals("?") && fields[dow].equals("?")) {
+      throw new IllegalArgumentException("cron '" + expression.strip() + "' has '?' in both day fields; put '*' in "
+          + "one of them");
+    }
     List<String> variants = new ArrayList<>();
     if (restricted(fields[dom]) && restricted(fields[dow])) {
       variants.add(with(fields, dow, "*"));
@@ -78,14 +84,21 @@ public final class CronExpressions {
     return List.copyOf(times);
   }
 
-  /** What is wrong with {@code expression}, as a sentence; empty if the scheduler can run it. */
+  /**
+   * What is wrong with {@code expression}, as a sentence; empty if the scheduler can run it. Besides what {@link
+   * #parse} refuses, an expression that never fires ({@code 0 0 30 2 *}) is a problem.
+   */
   public static Optional<String> problem(String expression) {
+    List<ExecutionTime> times;
     try {
-      parse(expression);
-      return Optional.empty();
+      times = parse(expression);
     } catch (IllegalArgumentException e) {
       return Optional.of(e.getMessage());
     }
+    // Any day-and-month combination that exists comes round within a leap-year cycle from 2000.
+    ZonedDateTime from = ZonedDateTime.of(1999, 12, 31, 0, 0, 0, 0, ZoneOffset.UTC);
+    boolean fires = times.stream().anyMatch(time -> time.nextExecution(from).isPresent());
+    return fires ? Optional.empty() : Optional.of("cron '" + expression.strip() + "' never fires (no such date)");
   }
 
   private static boolean restricted(String field) {

@@ -66,6 +66,16 @@ class CronRecurrenceTest {
   }
 
   @Test
+  void lastDayVariants() {
+    assertThat(slots("0 0 L-3 * *", "2026-11-01T00:00:00Z", "2026-11-30T00:00:00Z"))
+        .containsExactly(Instant.parse("2026-11-27T00:00:00Z"));
+    assertThat(slots("0 0 LW * *", "2027-01-01T00:00:00Z", "2027-01-31T23:00:00Z"))
+        .containsExactly(Instant.parse("2027-01-29T00:00:00Z")); // 31 January 2027 is a Sunday
+    assertThat(slots("0 0 * * SUNL", "2026-11-01T00:00:00Z", "2026-11-30T00:00:00Z"))
+        .containsExactly(Instant.parse("2026-11-29T00:00:00Z"));
+  }
+
+  @Test
   void slotsAreStrictlyAfterAndAtOrBeforeEvenBetweenSeconds() {
     CronRecurrence everySecond = CronRecurrence.parse("* * * * * *", UTC);
     Instant t = Instant.parse("2026-11-01T10:00:00.500Z");
@@ -88,6 +98,9 @@ class CronRecurrenceTest {
     assertThat(CronExpressions.problem("* * *")).get().asString().contains("must have 5 fields").contains("got 3");
     assertThat(CronExpressions.problem("@fortnightly")).get().asString().contains("is not a macro");
     assertThat(CronExpressions.problem("0 3 * * *")).isEmpty();
+    assertThat(CronExpressions.problem("0 0 ? * ?")).get().asString().contains("'?' in both day fields");
+    assertThat(CronExpressions.problem("0 0 30 2 *")).get().asString().contains("never fires");
+    assertThat(CronExpressions.problem("0 0 29 2 *")).isEmpty();
     assertThatThrownBy(() -> CronRecurrence.parse("0 25 * * *", UTC)).isInstanceOf(IllegalArgumentException.class);
   }
 
