@@ -65,7 +65,9 @@ final class ScheduleFiring {
       long applied = data.appliedMillis != null ? data.appliedMillis : now.toEpochMilli();
       Optional<Instant> first = recurrence.nextAfter(Instant.ofEpochMilli(applied - 1));
       if (first.isEmpty()) {
-        return hold(claimed, data, Instant.ofEpochSecond(Long.MAX_VALUE / 2), recurrence + " never fires");
+        Token parked = write(claimed, data, Long.MAX_VALUE, 0); // owned forever: never claimed again
+        return new FiringPlan(ModifyParams.updating(parked), Optional.empty(), () -> { },
+            "schedule of " + workflow + " never fires (" + recurrence + "); apply a fixed definition");
       }
       data.nextRunMillis = first.get().toEpochMilli();
     }

@@ -281,6 +281,18 @@ class ScheduleRunnerTest {
   }
 
   @Test
+  void aScheduleThatNeverFiresIsParked() {
+    ScheduleRunner a = runner("s1");
+    apply(WorkflowDefinition.builder("feb30").schedule(Schedule.cron("0 0 30 2 *"))
+        .job(JobDefinition.builder("a").command("true")).build());
+    a.runOnce();
+    Token token = master.query(Query.prefix(ScheduleTokens.name("feb30"))).get(0);
+    assertThat(token.expirationTime()).isEqualTo(Long.MAX_VALUE);
+    assertThat(a.runOnce()).isEqualTo(clock.instant().plusSeconds(1)); // nothing due; sleeps its longest
+    assertThat(started("feb30")).isEmpty();
+  }
+
+  @Test
   void cronInBerlinFiresOnceOnBothTransitionDays() {
     clock.set(Instant.parse("2026-03-28T12:00:00Z"));
     ScheduleRunner a = runner("s1");
