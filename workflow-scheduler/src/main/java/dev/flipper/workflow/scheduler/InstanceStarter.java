@@ -24,7 +24,11 @@ public interface InstanceStarter {
    */
   Optional<List<Token>> startTokens(String workflow, String instanceId, Map<String, String> params);
 
-  /** The tokens that abort a running instance (its ABORT signal); ABORT_RUNNING writes them with the start. */
+  /**
+   * The tokens that abort a running instance (its ABORT signal), which ABORT_RUNNING writes with the start; empty
+   * if the instance is already being aborted, so that the modify does not conflict with the signal an earlier
+   * slot wrote.
+   */
   List<Token> abortTokens(String workflow, String instance);
 
   /** The workflow's running instances and how its most recently finished one ended. */

@@ -1,6 +1,8 @@
 package dev.flipper.workflow.scheduler;
 
+import dev.flipper.token.Query;
 import dev.flipper.token.Token;
+import dev.flipper.token.TokenMaster;
 import dev.flipper.workflow.scheduler.overrun.InstanceOutcome;
 import dev.flipper.workflow.scheduler.overrun.WorkflowRuns;
 import java.util.List;
@@ -18,6 +20,8 @@ final class FakeEngine implements InstanceStarter {
   final Map<String, InstanceOutcome> lastFinished = new ConcurrentHashMap<>();
   final Set<String> missing = ConcurrentHashMap.newKeySet();
   volatile Runnable beforeStart = () -> { };
+  /** Where ABORT signals are looked up; null: never aborting yet. */
+  volatile TokenMaster master;
 
   @Override
   public Optional<List<Token>> startTokens(String workflow, String instanceId, Map<String, String> params) {
@@ -31,7 +35,11 @@ final class FakeEngine implements InstanceStarter {
 
   @Override
   public List<Token> abortTokens(String workflow, String instance) {
-    return List.of(Token.of("/signal/instance/" + workflow + "/" + instance + "/ABORT", "{}"));
+    String name = "/signal/instance/" + workflow + "/" + instance + "/ABORT";
+    if (master != null && !master.query(Query.prefix(name)).isEmpty()) {
+      return List.of(); // already aborting
+    }
+    return List.of(Token.of(name, "{}"));
   }
 
   @Override

@@ -239,6 +239,21 @@ class ScheduleRunnerTest {
   }
 
   @Test
+  void abortRunningStartsAgainWhileAnEarlierAbortIsStillUnderWay() {
+    engine.master = master;
+    ScheduleRunner a = runner("s1");
+    apply(hourly("etl", OverrunPolicy.ABORT_RUNNING));
+    a.runOnce();
+    engine.running.put("etl", List.of("11"));
+    at("01:00:00");
+    a.runOnce();
+    at("02:00:00"); // instance 11 still has not stopped
+    a.runOnce();
+    assertThat(started("etl")).containsExactly(T0, slot("01:00:00"), slot("02:00:00"));
+    assertThat(master.query(Query.prefix("/signal/"))).hasSize(1);
+  }
+
+  @Test
   void startNewStopsExactlyAtMaxRunningAndMailsOncePerSlot() {
     ScheduleRunner a = runner("s1");
     apply(every("etl", Duration.ofHours(1), OverrunPolicy.START_NEW, 2, 0));
