@@ -5,6 +5,7 @@ import dev.flipper.launcher.workflow.StartCommand;
 import dev.flipper.launcher.workflow.StatusCommand;
 import dev.flipper.workflow.definition.WorkflowDefinition;
 import dev.flipper.workflow.definition.WorkflowFileSet;
+import dev.flipper.workflow.scheduler.ScheduleChecks;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -56,12 +57,19 @@ final class WorkflowCommand implements Callable<Integer> {
       PrintWriter err = spec.commandLine().getErr();
       WorkflowFileSet.Result result = WorkflowFileSet.read(paths);
       result.problems().forEach(err::println);
+      int problems = result.problems().size();
       for (WorkflowDefinition definition : result.definitions()) {
-        int jobs = definition.jobs().size();
-        out.println("ok: workflow '" + definition.name() + "' (" + jobs + (jobs == 1 ? " job)" : " jobs)"));
+        // What only the scheduler's cron library refuses (queue-core checks the shape without one).
+        List<String> scheduleProblems = ScheduleChecks.problems(List.of(definition));
+        scheduleProblems.forEach(err::println);
+        problems += scheduleProblems.size();
+        if (scheduleProblems.isEmpty()) {
+          int jobs = definition.jobs().size();
+          out.println("ok: workflow '" + definition.name() + "' (" + jobs + (jobs == 1 ? " job)" : " jobs)"));
+        }
       }
-      if (!result.isValid()) {
-        err.println(result.problems().size() + (result.problems().size() == 1 ? " problem" : " problems")
+      if (problems > 0) {
+        err.println(problems + (problems == 1 ? " problem" : " problems")
             + " in " + result.files().size() + (result.files().size() == 1 ? " file" : " files"));
         return 1;
       }

@@ -53,6 +53,18 @@ class WorkflowCommandTest {
   }
 
   @Test
+  void aCronExpressionTheSchedulerCannotReadIsAProblem() throws Exception {
+    Files.writeString(dir.resolve("odd.yaml"),
+        "workflow: odd\nschedule:\n  cron: \"0 0 L/2 * *\"\njobs:\n  a:\n    command: \"true\"\n");
+
+    assertThat(run("workflow", "validate", dir.toString())).isEqualTo(1);
+
+    assertThat(err.toString()).startsWith("workflow 'odd': schedule.cron '0 0 L/2 * *' is not valid: ")
+        .endsWith("1 problem in 1 file\n");
+    assertThat(out.toString()).isEmpty();
+  }
+
+  @Test
   void usageErrorsExit2() {
     assertThat(run("workflow", "validate")).isEqualTo(2);
     assertThat(err.toString()).contains("Missing required parameter", "FILE|DIR");
