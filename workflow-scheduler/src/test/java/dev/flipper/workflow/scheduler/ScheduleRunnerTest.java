@@ -141,6 +141,26 @@ class ScheduleRunnerTest {
   }
 
   @Test
+  void aBatchIsOneModifyAndAConflictInItFallsBackToOneByOne() {
+    ScheduleRunner a = runner("s1");
+    apply(hourly("a", OverrunPolicy.SKIP), hourly("b", OverrunPolicy.SKIP));
+    a.runOnce();
+    assertThat(started("a")).hasSize(1);
+    assertThat(started("b")).hasSize(1);
+    at("01:00:00");
+    java.util.concurrent.atomic.AtomicBoolean once = new java.util.concurrent.atomic.AtomicBoolean();
+    engine.beforeStart = () -> {
+      if (once.compareAndSet(false, true)) { // while the batch is planned, someone rewrites a's schedule
+        Token current = master.query(Query.prefix(ScheduleTokens.name("a"))).get(0);
+        master.modify(ModifyParams.updating(current.withData(current.data())));
+      }
+    };
+    a.runOnce();
+    assertThat(started("a")).containsExactly(T0); // its schedule changed: nothing started for it
+    assertThat(started("b")).containsExactly(T0, slot("01:00:00"));
+  }
+
+  @Test
   void aSchedulerThatDiesHoldingAClaimLeavesItToAnotherAfterTheLease() {
     ScheduleRunner a = runner("s1");
     apply(hourly("etl", OverrunPolicy.SKIP));
