@@ -1,5 +1,6 @@
 package dev.flipper.workflow.scheduler.bench;
 
+import dev.flipper.token.ModifyParams;
 import dev.flipper.token.Query;
 import dev.flipper.token.Token;
 import dev.flipper.token.TokenMaster;
@@ -29,7 +30,7 @@ import java.util.Optional;
  * {@code schedules} workflows every second, {@code schedulers} loops on a real clock, for {@code duration}. An
  * "instance" is one token holding its slot, so the figures are the scheduler's own (claim, decide, one modify),
  * not the engine's. Writes under {@code /schedule/workflow/bench-*} and {@code /workflow/bench-*} and deletes
- * nothing: use a scratch master. Not thread-safe; run once.
+ * those tokens at the end. Not thread-safe.
  */
 public final class ScheduleBenchmark {
 
@@ -74,7 +75,20 @@ public final class ScheduleBenchmark {
     Instant end = start.plus(duration);
     Thread.sleep(Math.max(0, Duration.between(clock.instant(), end).toMillis()) + 3000);
     loops.forEach(SchedulerLoop::close);
-    return measure(definitions, start, end);
+    Result result = measure(definitions, start, end);
+    cleanUp(definitions);
+    return result;
+  }
+
+  /** Deletes the run's schedules and instance tokens, so that a later run on the same master starts clean. */
+  private void cleanUp(List<WorkflowDefinition> definitions) {
+    for (WorkflowDefinition definition : definitions) {
+      List<Token> tokens = new ArrayList<>(master.query(Query.prefix(ScheduleTokens.name(definition.name()))));
+      tokens.addAll(master.query(Query.prefix("/workflow/" + definition.name() + "/")));
+      if (!tokens.isEmpty()) {
+        master.modify(new ModifyParams(List.of(), tokens));
+      }
+    }
   }
 
   private Result measure(List<WorkflowDefinition> definitions, Instant start, Instant end) {
