@@ -14,12 +14,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * {@code flipper workflow backfill -w WF --from T --to T}: starts one instance per slot of the workflow's schedule
- * in a past range, each with its slot as {@link InstanceStarter#SCHEDULED_TIME}, all in one atomic modify (all
- * start or none). The schedule itself is not touched, and overrun policies and {@code maxRunning} do not apply:
+ * in a past range, each with its slot as {@link InstanceStarter#SCHEDULED_TIME}: all in one atomic modify (all
+ * start or none) with a starter that builds tokens, else one start per slot, oldest first. The schedule itself is not touched, and overrun policies and {@code maxRunning} do not apply:
  * a backfill is an explicit request. Pinball had no backfill. Stateless.
  */
 public final class Backfill {
@@ -28,6 +27,15 @@ public final class Backfill {
   private static final int MAX_ID_TRIES = 5;
 
   private Backfill() {}
+
+  private static Map<String, String> params(Instant slot) {
+    return Map.of(InstanceStarter.SCHEDULED_TIME, slot.toString());
+  }
+
+  private static IllegalArgumentException notStored(String workflow) {
+    return new IllegalArgumentException("no workflow '" + workflow + "' in the master; store it first with: "
+        + "flipper workflow apply FILE");
+  }
 
   /**
    * Starts the slots from {@code from} to {@code to}, both included; returns the new instance ids, oldest slot
@@ -49,16 +57,21 @@ public final class Backfill {
             + "schedule: block and apply it"));
     ScheduleData data = ScheduleTokens.read(token);
     List<Instant> slots = Slots.between(ScheduleFiring.recurrence(data), from, to, MAX_SLOTS);
+    if (!starter.buildsTokens()) {
+      // The engine writes each instance itself: one modify per slot, oldest first.
+      List<String> ids = new ArrayList<>();
+      for (Instant slot : slots) {
+        ids.add(starter.start(workflow, params(slot), List.of()).orElseThrow(() -> notStored(workflow)));
+      }
+      return ids;
+    }
     for (int attempt = 0; ; attempt++) {
       long base = clock.millis() + (long) attempt * Math.max(1, slots.size());
       List<Token> updates = new ArrayList<>();
       List<String> ids = new ArrayList<>();
       for (int i = 0; i < slots.size(); i++) {
         String id = Long.toString(base + i);
-        Optional<List<Token>> tokens = starter.startTokens(workflow, id,
-            Map.of(InstanceStarter.SCHEDULED_TIME, slots.get(i).toString()));
-        updates.addAll(tokens.orElseThrow(() -> new IllegalArgumentException("no workflow '" + workflow
-            + "' in the master; store it first with: flipper workflow apply FILE")));
+        updates.addAll(starter.startTokens(workflow, id, params(slots.get(i))).orElseThrow(() -> notStored(workflow)));
         ids.add(id);
       }
       if (updates.isEmpty()) {

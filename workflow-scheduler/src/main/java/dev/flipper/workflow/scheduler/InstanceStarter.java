@@ -7,22 +7,38 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What the scheduler needs from the workflow engine, as token changes it can put into its own atomic modify
- * together with the schedule's advance, so that an instance exists if and only if the schedule moved. Nothing is
- * written by these methods. Implementations are thread-safe.
- *
- * <p>The engine's public API ({@code Instances.start}) writes its own modify; the adapter over the engine needs
- * its token builder exposed (see the workflow-scheduler README).
+ * What the scheduler needs from the workflow engine ({@link EngineInstanceStarter} over {@code WorkflowEngine}).
+ * The start writes the scheduler's own tokens (the schedule's advance) in the same atomic modify as the new
+ * instance, so that an instance exists if and only if the schedule moved. Implementations are thread-safe.
  */
 public interface InstanceStarter {
 
+  /** The instance parameter holding the slot an instance was started for (ISO-8601, UTC). */
+  String SCHEDULED_TIME = "scheduledTime";
+
   /**
-   * The tokens (all inserts) that create instance {@code instanceId} of {@code workflow}, or empty if no workflow
-   * of that name is stored. The insert of the instance's record conflicts if the id is taken.
+   * Starts an instance of {@code workflow} and writes {@code alongside} in the same atomic modify.
    *
    * @param params kept in the instance record; the scheduler sets {@link #SCHEDULED_TIME}
+   * @return the new instance's id, or empty if no workflow of that name is stored (nothing was written)
+   * @throws dev.flipper.token.TokenException VERSION_CONFLICT or NOT_FOUND if an {@code alongside} token changed
+   *     since it was read; nothing was written
    */
-  Optional<List<Token>> startTokens(String workflow, String instanceId, Map<String, String> params);
+  Optional<String> start(String workflow, Map<String, String> params, List<Token> alongside);
+
+  /**
+   * The tokens (all inserts) that would create instance {@code instanceId}, without writing them, or empty if
+   * no such workflow is stored. Only if {@link #buildsTokens()}: the scheduler then starts a whole claimed batch
+   * in one modify, one commit instead of one per schedule.
+   */
+  default Optional<List<Token>> startTokens(String workflow, String instanceId, Map<String, String> params) {
+    throw new UnsupportedOperationException("this starter writes its own instances; see buildsTokens()");
+  }
+
+  /** True if {@link #startTokens} is supported. */
+  default boolean buildsTokens() {
+    return false;
+  }
 
   /**
    * The tokens that abort a running instance (its ABORT signal), which ABORT_RUNNING writes with the start; empty
@@ -33,7 +49,4 @@ public interface InstanceStarter {
 
   /** The workflow's running instances and how its most recently finished one ended. */
   WorkflowRuns runs(String workflow);
-
-  /** The instance parameter holding the slot an instance was started for (ISO-8601, UTC). */
-  String SCHEDULED_TIME = "scheduledTime";
 }

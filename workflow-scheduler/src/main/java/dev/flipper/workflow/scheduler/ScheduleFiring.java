@@ -1,6 +1,5 @@
 package dev.flipper.workflow.scheduler;
 
-import dev.flipper.token.ModifyParams;
 import dev.flipper.token.Token;
 import dev.flipper.workflow.definition.OverrunPolicy;
 import dev.flipper.workflow.schedule.ScheduleData;
@@ -42,12 +41,8 @@ final class ScheduleFiring {
     this.recheck = recheck;
   }
 
-  /**
-   * The plan for {@code claimed} at {@code now}.
-   *
-   * @param attempt 0 first; a retry after the instance id was taken uses the next millisecond
-   */
-  FiringPlan plan(Token claimed, Instant now, int attempt) {
+  /** The plan for {@code claimed} at {@code now}. */
+  FiringPlan plan(Token claimed, Instant now) {
     ScheduleData data = ScheduleTokens.read(claimed);
     String workflow = ScheduleTokens.workflowOf(claimed.name());
     Recurrence recurrence;
@@ -66,8 +61,8 @@ final class ScheduleFiring {
       Optional<Instant> first = recurrence.nextAfter(Instant.ofEpochMilli(applied - 1));
       if (first.isEmpty()) {
         Token parked = write(claimed, data, Long.MAX_VALUE, 0); // owned forever: never claimed again
-        return new FiringPlan(ModifyParams.updating(parked), Optional.empty(), () -> { },
-            "schedule of " + workflow + " never fires (" + recurrence + "); apply a fixed definition");
+        return FiringPlan.write(parked, "schedule of " + workflow + " never fires (" + recurrence
+            + "); apply a fixed definition");
       }
       data.nextRunMillis = first.get().toEpochMilli();
     }
@@ -80,29 +75,21 @@ final class ScheduleFiring {
     WorkflowRuns runs = starter.runs(workflow);
     OverrunDecision decision = OverrunRules.decide(policy, data.maxRunningInstances, runs);
     if (decision instanceof OverrunDecision.Start start) {
-      String instance = Long.toString(now.toEpochMilli() + attempt);
-      Optional<List<Token>> tokens = starter.startTokens(workflow, instance,
-          Map.of(InstanceStarter.SCHEDULED_TIME, slot.toString()));
-      if (tokens.isEmpty()) {
-        return hold(claimed, data, now.plus(recheck), "workflow " + workflow + " is scheduled but not stored; "
-            + "apply its definition or unschedule it");
-      }
-      List<Token> updates = new ArrayList<>();
-      updates.add(advance(claimed, data, recurrence, slot));
-      updates.addAll(tokens.get());
+      List<Token> notStored = hold(claimed, copy(data), now.plus(recheck), "").writes();
+      List<Token> writes = new ArrayList<>();
+      writes.add(advance(claimed, data, recurrence, slot));
       for (String running : start.abort()) {
-        updates.addAll(starter.abortTokens(workflow, running));
+        writes.addAll(starter.abortTokens(workflow, running));
       }
       String aborted = start.abort().isEmpty() ? "" : ", aborting " + start.abort();
-      return new FiringPlan(new ModifyParams(updates, List.of()), Optional.of(instance), () -> { },
-          "started " + workflow + " instance " + instance + " for slot " + slot + aborted + "; next run "
-              + describeNext(data));
+      return new FiringPlan(writes, Optional.of(new FiringPlan.Start(workflow,
+          Map.of(InstanceStarter.SCHEDULED_TIME, slot.toString()))), notStored, () -> { },
+          "started " + workflow + " for slot " + slot + aborted + "; next run " + describeNext(data));
     }
     if (decision instanceof OverrunDecision.Skip skip) {
       Token advanced = advance(claimed, data, recurrence, slot);
-      return new FiringPlan(new ModifyParams(List.of(advanced), List.of()), Optional.empty(), () -> { },
-          "skipped slot " + slot + " of " + workflow + " (" + policy + ": " + skip.reason() + "); next run "
-              + describeNext(data));
+      return FiringPlan.write(advanced, "skipped slot " + slot + " of " + workflow + " (" + policy + ": "
+          + skip.reason() + "); next run " + describeNext(data));
     }
     if (decision instanceof OverrunDecision.Wait wait) {
       return hold(claimed, data, now.plus(recheck), "slot " + slot + " of " + workflow + " waits (" + policy + ": "
@@ -117,7 +104,7 @@ final class ScheduleFiring {
     Runnable notify = mail
         ? () -> notifier.tooManyInstances(workflow, tooMany.running(), tooMany.maxRunning(), slot, to)
         : () -> { };
-    return new FiringPlan(held.modify(), Optional.empty(), notify, held.summary());
+    return new FiringPlan(held.writes(), Optional.empty(), List.of(), notify, held.summary());
   }
 
   /** The schedule moved past {@code slot}, leased until its next run. */
@@ -137,11 +124,15 @@ final class ScheduleFiring {
   private FiringPlan hold(Token claimed, ScheduleData data, Instant until, String summary) {
     Token held = write(claimed, data, ScheduleTokens.leaseEnd(until.toEpochMilli()),
         ScheduleTokens.priority(data.nextRunMillis));
-    return new FiringPlan(ModifyParams.updating(held), Optional.empty(), () -> { }, summary);
+    return FiringPlan.write(held, summary);
   }
 
   private Token write(Token claimed, ScheduleData data, long expiration, double priority) {
     return new Token(claimed.version(), claimed.name(), owner, expiration, priority, ScheduleTokens.write(data));
+  }
+
+  private static ScheduleData copy(ScheduleData data) {
+    return ScheduleTokens.read(new Token(0, "copy", null, 0, 0, ScheduleTokens.write(data)));
   }
 
   private static String describeNext(ScheduleData data) {

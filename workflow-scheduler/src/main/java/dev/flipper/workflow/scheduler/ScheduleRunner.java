@@ -31,12 +31,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class ScheduleRunner {
   private static final Logger log = LoggerFactory.getLogger(ScheduleRunner.class);
-  private static final int MAX_ID_TRIES = 20;
 
   private final TokenMaster master;
   private final Clock clock;
   private final SchedulerOptions options;
   private final ScheduleFiring firing;
+  private final InstanceStarter starter;
   private final AtomicLong started = new AtomicLong();
 
   public ScheduleRunner(TokenMaster master, Clock clock, InstanceStarter starter, ScheduleNotifier notifier,
@@ -44,6 +44,7 @@ public final class ScheduleRunner {
     this.master = Objects.requireNonNull(master, "master");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.options = Objects.requireNonNull(options, "options");
+    this.starter = Objects.requireNonNull(starter, "starter");
     this.firing = new ScheduleFiring(options.owner(), starter, notifier, options.recheck());
   }
 
@@ -80,60 +81,72 @@ public final class ScheduleRunner {
   /**
    * Fires the whole batch in one modify: one commit instead of one per schedule, which is what bounds a
    * scheduler's rate on a database that commits in a few milliseconds. Each schedule still starts its instance
-   * if and only if it advances, since the modify is atomic. False if the batch could not be written (nothing
-   * was): the caller then fires the schedules one by one, each with its own conflict handling.
+   * if and only if it advances, since the modify is atomic. Only with a starter that {@linkplain
+   * InstanceStarter#buildsTokens builds tokens}. False if the batch could not be written (nothing was): the
+   * caller then fires the schedules one by one, each with its own conflict handling.
    */
   private boolean fireTogether(List<Token> claimed) {
+    if (!starter.buildsTokens()) {
+      return false;
+    }
     Instant now = clock.instant();
     List<FiringPlan> plans = new ArrayList<>();
     List<Token> updates = new ArrayList<>();
-    List<Token> deletes = new ArrayList<>();
     try {
       for (Token token : claimed) {
-        FiringPlan plan = firing.plan(token, now, 0);
+        FiringPlan plan = firing.plan(token, now);
         plans.add(plan);
-        updates.addAll(plan.modify().updates());
-        deletes.addAll(plan.modify().deletes());
+        updates.addAll(plan.writes());
+        if (plan.start().isPresent()) {
+          // One id for the batch: the workflows differ, and so do their instances' names.
+          Optional<List<Token>> tokens = starter.startTokens(plan.start().get().workflow(),
+              Long.toString(now.toEpochMilli()), plan.start().get().params());
+          if (tokens.isEmpty()) {
+            return false; // not stored: one by one, where it waits
+          }
+          updates.addAll(tokens.get());
+        }
       }
-      master.modify(new ModifyParams(updates, deletes));
+      master.modify(new ModifyParams(updates, List.of()));
     } catch (RuntimeException e) {
       log.debug("{} schedules not fired together ({}); firing them one by one", claimed.size(), e.toString());
       return false;
     }
     for (FiringPlan plan : plans) {
-      plan.instance().ifPresent(i -> started.incrementAndGet());
-      log.info("{}", plan.summary());
-      plan.afterCommit().run();
+      done(plan, plan.start().map(s -> Long.toString(now.toEpochMilli())));
     }
     return true;
   }
 
   private void fire(Token claimed) {
-    for (int attempt = 0; attempt < MAX_ID_TRIES; attempt++) {
-      Instant now = clock.instant();
-      FiringPlan plan = firing.plan(claimed, now, attempt);
-      try {
-        master.modify(plan.modify());
-      } catch (TokenException e) {
-        if (e.errorCode() != TokenErrorCode.VERSION_CONFLICT || !stillOurs(claimed)) {
-          log.info("schedule {} changed while it was fired ({}); nothing started", claimed.name(), e.getMessage());
-          return;
-        }
-        continue; // the schedule is unchanged, so the instance id was taken: try the next one
+    FiringPlan plan = firing.plan(claimed, clock.instant());
+    try {
+      if (plan.start().isEmpty()) {
+        master.modify(new ModifyParams(plan.writes(), List.of()));
+        done(plan, Optional.empty());
+        return;
       }
-      plan.instance().ifPresent(i -> started.incrementAndGet());
-      log.info("{}", plan.summary());
-      plan.afterCommit().run();
-      return;
+      FiringPlan.Start start = plan.start().get();
+      Optional<String> instance = starter.start(start.workflow(), start.params(), plan.writes());
+      if (instance.isEmpty()) {
+        master.modify(new ModifyParams(plan.whenNotStored(), List.of()));
+        log.warn("workflow {} is scheduled but not stored; apply its definition or unschedule it (looking again "
+            + "in {})", start.workflow(), options.recheck());
+        return;
+      }
+      done(plan, instance);
+    } catch (TokenException e) {
+      if (e.errorCode() != TokenErrorCode.VERSION_CONFLICT && e.errorCode() != TokenErrorCode.NOT_FOUND) {
+        throw e;
+      }
+      log.info("schedule {} changed while it was fired ({}); nothing started", claimed.name(), e.getMessage());
     }
-    log.warn("schedule {}: no free instance id after {} tries; retried after the claim's lease", claimed.name(),
-        MAX_ID_TRIES);
   }
 
-  private boolean stillOurs(Token claimed) {
-    Optional<Token> now = master.query(Query.prefix(claimed.name())).stream()
-        .filter(t -> t.name().equals(claimed.name())).findFirst();
-    return now.isPresent() && now.get().version() == claimed.version();
+  private void done(FiringPlan plan, Optional<String> instance) {
+    instance.ifPresent(i -> started.incrementAndGet());
+    log.info("{}{}", plan.summary(), instance.map(i -> " (instance " + i + ")").orElse(""));
+    plan.afterCommit().run();
   }
 
   private Instant nextWake(Instant now) {

@@ -21,7 +21,7 @@ class BackfillAndChecksTest {
 
   private final MutableClock clock = MutableClock.startingAt(T0.plus(Duration.ofDays(2)));
   private final TokenService master = TokenService.builder(InMemoryTokenStore.create()).clock(clock).build();
-  private final FakeEngine engine = new FakeEngine();
+  private final FakeEngine engine = new FakeEngine(master, clock);
 
   private static WorkflowDefinition daily(String name) {
     return WorkflowDefinition.builder(name).schedule(Schedule.every(Duration.ofDays(1)).start(T0.minus(Duration.ofDays(2000))))

@@ -47,7 +47,7 @@ class ConcurrentSchedulersTest {
   void everySlotFiresExactlyOnce(long seed) throws Exception {
     MutableClock clock = MutableClock.startingAt(T0);
     TokenService master = TokenService.builder(InMemoryTokenStore.create()).clock(clock).build();
-    FakeEngine engine = new FakeEngine();
+    FakeEngine engine = new FakeEngine(master, clock);
     Map<String, Recurrence> recurrences = new TreeMap<>();
     List<WorkflowDefinition> definitions = new ArrayList<>();
     for (int i = 0; i < SCHEDULES; i++) {

@@ -31,7 +31,7 @@ class ScheduleRunnerTest {
 
   private final MutableClock clock = MutableClock.startingAt(T0);
   private final TokenService master = TokenService.builder(InMemoryTokenStore.create()).clock(clock).build();
-  private final FakeEngine engine = new FakeEngine();
+  private final FakeEngine engine = new FakeEngine(master, clock);
   private final List<String> mails = new CopyOnWriteArrayList<>();
   private final ScheduleNotifier notifier =
       (wf, running, max, slot, to) -> mails.add(wf + " " + running + "/" + max + " " + slot + " " + to);

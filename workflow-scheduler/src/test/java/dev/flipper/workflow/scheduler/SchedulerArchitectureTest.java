@@ -22,6 +22,8 @@ class SchedulerArchitectureTest {
 
   @ArchTest
   static final ArchRule noEngineInternals = noClasses()
-      .should().dependOnClassesThat().resideInAnyPackage("dev.flipper.workflow.engine.internal..")
-      .because("the scheduler reaches the engine through InstanceStarter");
+      .that().doNotHaveSimpleName("EngineInstanceStarter")
+      .should().dependOnClassesThat().resideInAnyPackage("dev.flipper.workflow.engine..")
+      .because("the scheduler reaches the engine through InstanceStarter; only its adapter knows the engine (and "
+          + "its signal layout, until signals have a public API)");
 }

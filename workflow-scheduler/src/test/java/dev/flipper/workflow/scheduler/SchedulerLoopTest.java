@@ -23,7 +23,7 @@ class SchedulerLoopTest {
   void firesEverySecondAndStopsOnClose() {
     Clock clock = Clock.systemUTC();
     TokenService master = TokenService.builder(InMemoryTokenStore.create()).clock(clock).build();
-    FakeEngine engine = new FakeEngine();
+    FakeEngine engine = new FakeEngine(master, clock);
     ScheduleRunner runner = new ScheduleRunner(master, clock, engine, ScheduleNotifier.none(),
         new SchedulerOptions("loop-test", Duration.ofSeconds(60), 60, Duration.ofSeconds(30), Duration.ofSeconds(5)));
     try (SchedulerLoop loop = new SchedulerLoop(runner, clock, "scheduler-loop-test")) {

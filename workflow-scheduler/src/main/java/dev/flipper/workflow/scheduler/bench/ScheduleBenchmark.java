@@ -13,6 +13,7 @@ import dev.flipper.workflow.scheduler.ScheduleNotifier;
 import dev.flipper.workflow.scheduler.ScheduleRunner;
 import dev.flipper.workflow.scheduler.SchedulerLoop;
 import dev.flipper.workflow.scheduler.SchedulerOptions;
+import dev.flipper.workflow.scheduler.TokenInstanceStarter;
 import dev.flipper.workflow.scheduler.overrun.WorkflowRuns;
 import java.time.Clock;
 import java.time.Duration;
@@ -63,7 +64,7 @@ public final class ScheduleBenchmark {
           .job(JobDefinition.builder("a").command("true")).build());
     }
     ScheduleTokens.apply(master, definitions, clock.instant());
-    InstanceStarter starter = new SlotTokens();
+    InstanceStarter starter = new SlotTokens(master, clock);
     List<SchedulerLoop> loops = new ArrayList<>();
     for (int s = 0; s < schedulers; s++) {
       ScheduleRunner runner = new ScheduleRunner(master, clock, starter, ScheduleNotifier.none(),
@@ -130,7 +131,16 @@ public final class ScheduleBenchmark {
   }
 
   /** An instance is one token holding its slot. */
-  private static final class SlotTokens implements InstanceStarter {
+  private static final class SlotTokens extends TokenInstanceStarter {
+    SlotTokens(TokenMaster master, Clock clock) {
+      super(master, clock);
+    }
+
+    @Override
+    protected String instancePrefix(String workflow, String instanceId) {
+      return "/workflow/" + workflow + "/" + instanceId + "/";
+    }
+
     @Override
     public Optional<List<Token>> startTokens(String workflow, String instanceId, Map<String, String> params) {
       return Optional.of(List.of(Token.of("/workflow/" + workflow + "/" + instanceId + "/instance",
