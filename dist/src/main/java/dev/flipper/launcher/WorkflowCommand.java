@@ -1,8 +1,10 @@
 package dev.flipper.launcher;
 
 import dev.flipper.launcher.workflow.ApplyCommand;
+import dev.flipper.launcher.workflow.BackfillCommand;
 import dev.flipper.launcher.workflow.StartCommand;
 import dev.flipper.launcher.workflow.StatusCommand;
+import dev.flipper.launcher.workflow.UnscheduleCommand;
 import dev.flipper.workflow.definition.WorkflowDefinition;
 import dev.flipper.workflow.definition.WorkflowFileSet;
 import dev.flipper.workflow.scheduler.ScheduleChecks;
@@ -26,13 +28,15 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "Workflow definitions and instances (see docs/workflows.md).",
-    subcommands = {WorkflowCommand.Validate.class, ApplyCommand.class, StartCommand.class, StatusCommand.class})
+    subcommands = {WorkflowCommand.Validate.class, ApplyCommand.class, StartCommand.class, StatusCommand.class,
+        UnscheduleCommand.class, BackfillCommand.class})
 final class WorkflowCommand implements Callable<Integer> {
   @Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() {
-    return Launcher.usageError(spec.commandLine().getErr(), "missing subcommand (validate, apply, start, status)");
+    return Launcher.usageError(spec.commandLine().getErr(),
+        "missing subcommand (validate, apply, start, status, unschedule, backfill)");
   }
 
   /** {@code flipper workflow validate FILE|DIR...}: exit 0 if every file is valid, 1 if not, 2 on usage errors. */

@@ -3,8 +3,11 @@ package dev.flipper.launcher.workflow;
 import dev.flipper.workflow.definition.WorkflowFileSet;
 import dev.flipper.workflow.engine.ApplyResult;
 import dev.flipper.workflow.engine.StoredDefinition;
+import dev.flipper.workflow.schedule.ScheduleTokens;
+import dev.flipper.workflow.scheduler.ScheduleChecks;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -18,10 +21,12 @@ import picocli.CommandLine.Spec;
 /** {@code flipper workflow apply FILE|DIR... [--prune]}: validate every file, then store all in one change. */
 @Command(
     name = "apply",
+    aliases = "reschedule",
     mixinStandardHelpOptions = true,
     description = {
       "Stores workflow definitions in the master, all in one atomic change, after checking every file:",
-      "a file with any problem changes nothing. Prints what was added, changed and removed.",
+      "a file with any problem changes nothing. Prints what was added, changed and removed, and the workflows",
+      "whose schedule was written. 'reschedule' is Pinball's name for the same command.",
       "Exit code 0 when stored; 1 on a problem in a file or with the master; 2 on usage errors."
     },
     footer = {"", "Examples:", "  flipper workflow apply -c conf/flipper.yaml examples/workflows",
@@ -49,8 +54,23 @@ public final class ApplyCommand implements Callable<Integer> {
           + (files.problems().size() == 1 ? " problem" : " problems"));
       return 1;
     }
+    List<String> scheduleProblems = ScheduleChecks.problems(files.definitions());
+    if (!scheduleProblems.isEmpty()) {
+      scheduleProblems.forEach(err::println);
+      err.println("nothing applied: " + scheduleProblems.size()
+          + (scheduleProblems.size() == 1 ? " problem" : " problems"));
+      return 1;
+    }
     try (WorkflowClient client = new WorkflowClient(master)) {
       ApplyResult result = client.engine.definitions().apply(files.definitions(), prune);
+      // Schedules in a second modify (the engine's apply writes definitions only): only changed ones are written.
+      List<String> scheduled = ScheduleTokens.apply(client.master, files.definitions(), Instant.now());
+      List<String> unscheduled = new ArrayList<>();
+      for (String name : result.removed()) {
+        if (ScheduleTokens.unschedule(client.master, name)) {
+          unscheduled.add(name);
+        }
+      }
       for (String name : result.added()) {
         out.println("added:     " + name + " " + version(client, name));
       }
@@ -62,6 +82,12 @@ public final class ApplyCommand implements Callable<Integer> {
       }
       for (String name : result.unchanged()) {
         out.println("unchanged: " + name);
+      }
+      for (String name : scheduled) {
+        out.println("schedule:  " + name);
+      }
+      for (String name : unscheduled) {
+        out.println("unscheduled: " + name);
       }
       out.println(result.added().size() + " added, " + result.changed().size() + " changed, "
           + result.removed().size() + " removed, " + result.unchanged().size() + " unchanged");

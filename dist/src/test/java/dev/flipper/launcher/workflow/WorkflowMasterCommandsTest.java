@@ -70,7 +70,7 @@ class WorkflowMasterCommandsTest {
   @Test
   void applyStoresEveryFileThenReportsWhatChanged() throws Exception {
     assertThat(run("workflow", "apply", EXAMPLES.toString())).as(err).isZero();
-    assertThat(out).contains("added:     diamond (version ", "added:     etl", "added:     sensor")
+    assertThat(out).contains("added:     diamond (version ", "added:     etl", "added:     sensor", "schedule:  etl\n")
         .endsWith("3 added, 0 changed, 0 removed, 0 unchanged\n");
 
     Path one = dir.resolve("diamond.yaml");
@@ -79,9 +79,42 @@ class WorkflowMasterCommandsTest {
     assertThat(out).startsWith("changed:   diamond (version ").endsWith("0 added, 1 changed, 0 removed, 0 unchanged\n");
 
     assertThat(run("workflow", "apply", "--prune", one.toString())).as(err).isZero();
-    assertThat(out).isEqualTo("removed:   etl\nremoved:   sensor\nunchanged: diamond\n"
+    assertThat(out).isEqualTo("removed:   etl\nremoved:   sensor\nunchanged: diamond\nunscheduled: etl\n"
         + "0 added, 0 changed, 2 removed, 1 unchanged\n");
     assertThat(engine.definitions().list()).hasSize(1);
+  }
+
+  @Test
+  void applyWritesSchedulesUnscheduleRemovesOneAndBackfillStartsPastSlots() throws Exception {
+    assertThat(run("workflow", "apply", EXAMPLES.toString())).as(err).isZero();
+    assertThat(run("workflow", "reschedule", EXAMPLES.toString())).as(err).isZero();
+    assertThat(out).doesNotContain("schedule:"); // unchanged: not rewritten
+
+    // etl runs every day at 03:00Z from 2026-01-01.
+    assertThat(run("workflow", "backfill", "-w", "etl", "--from", "2026-01-01T00:00:00Z", "--to",
+        "2026-01-03T03:00:00Z")).as(err).isZero();
+    assertThat(out).contains(" 2026-01-01T03:00:00Z\n", " 2026-01-02T03:00:00Z\n", " 2026-01-03T03:00:00Z\n")
+        .endsWith("3 instances started\n");
+    assertThat(engine.status().instances("etl")).hasSize(3);
+    assertThat(run("workflow", "backfill", "-w", "diamond", "--from", "2026-01-01T00:00:00Z", "--to",
+        "2026-01-02T00:00:00Z")).isEqualTo(1);
+    assertThat(err).contains("workflow 'diamond' has no schedule");
+
+    assertThat(run("workflow", "unschedule", "-w", "etl")).as(err).isZero();
+    assertThat(out).isEqualTo("unscheduled: etl\n");
+    assertThat(run("workflow", "unschedule", "-w", "etl")).isEqualTo(1);
+    assertThat(err).contains("workflow 'etl' has no schedule");
+  }
+
+  @Test
+  void aCronTheSchedulerCannotReadChangesNothing() throws Exception {
+    Path odd = dir.resolve("odd.yaml");
+    Files.writeString(odd, "workflow: odd\nschedule:\n  cron: \"0 0 30 2 *\"\njobs:\n  a:\n    command: \"true\"\n");
+
+    assertThat(run("workflow", "apply", odd.toString())).isEqualTo(1);
+
+    assertThat(err).contains("workflow 'odd': schedule.cron '0 0 30 2 *' never fires").contains("nothing applied");
+    assertThat(engine.definitions().list()).isEmpty();
   }
 
   @Test
