@@ -35,6 +35,11 @@ public final class EngineInstanceStarter implements InstanceStarter {
     this.clock = clock;
   }
 
+  /** A starter over an engine of its own on {@code master}. */
+  public static EngineInstanceStarter over(dev.flipper.token.TokenMaster master, Clock clock) {
+    return new EngineInstanceStarter(WorkflowEngine.builder(master).clock(clock).build(), clock);
+  }
+
   @Override
   public Optional<String> start(String workflow, Map<String, String> params, List<Token> alongside) {
     if (engine.definitions().get(workflow).isEmpty()) {
