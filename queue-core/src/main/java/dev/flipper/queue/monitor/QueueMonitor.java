@@ -124,7 +124,8 @@ public final class QueueMonitor implements AutoCloseable {
       if (executor == null) {
         return;
       }
-      executor.shutdownNow();
+      // shutdown, not shutdownNow: interrupting a run during its file I/O would close an embedded H2 database.
+      executor.shutdown();
       try {
         executor.awaitTermination(5, TimeUnit.SECONDS);
       } catch (InterruptedException e) {

@@ -168,7 +168,9 @@ public final class QueueWorker implements AutoCloseable {
     }
     long deadline = System.nanoTime() + shutdownTimeout.toNanos();
     stopping.countDown();
-    dispatcher.interrupt();
+    // Wake a dispatcher waiting for a free slot; it sees the stop and returns the permit. No interrupt: an
+    // interrupt during a dequeue's file I/O closes an embedded H2 database (its FileChannel) for everyone.
+    slots.release();
     joinQuietly(dispatcher, deadline);
     jobThreads.shutdown();
     try {
@@ -181,7 +183,12 @@ public final class QueueWorker implements AutoCloseable {
       Thread.currentThread().interrupt();
       jobThreads.shutdownNow();
     }
-    timer.shutdownNow();
+    timer.shutdown(); // not shutdownNow: the timer may be in an ack or heartbeat call (see above)
+    try {
+      timer.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     while (!acks.isEmpty() && System.nanoTime() < deadline) {
       if (!sendAcks()) {
         sleepQuietly(Math.min(200, Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
