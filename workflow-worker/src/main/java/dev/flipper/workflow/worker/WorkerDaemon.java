@@ -1,39 +1,221 @@
 package dev.flipper.workflow.worker;
 
+import com.codahale.metrics.Counter;
 import com.codahale.metrics.MetricRegistry;
 import dev.flipper.lifecycle.Daemon;
+import dev.flipper.lifecycle.NamedThreadFactory;
 import dev.flipper.lifecycle.RunState;
+import dev.flipper.token.TokenMaster;
+import dev.flipper.workflow.engine.WorkflowEngine;
+import dev.flipper.workflow.worker.exec.LogFiles;
+import dev.flipper.workflow.worker.exec.ShellExecutor;
+import dev.flipper.workflow.worker.internal.IdleWait;
+import dev.flipper.workflow.worker.internal.JobRun;
+import dev.flipper.workflow.worker.internal.LogUrls;
+import dev.flipper.workflow.worker.internal.Slot;
+import dev.flipper.workflow.worker.internal.WorkerIdentity;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The workflow workers as a daemon. For now it only reports ready between {@link #start()} and
- * {@link #close()}; later issues add claiming, running and retrying up to {@code count} jobs at a time.
- * Thread-safe; {@link #close()} is idempotent.
+ * The workflow workers of one process (mode {@code workers}): {@code count} slots, each a thread that claims
+ * the best runnable job of all workflows from the master with a lease, runs it as a shell command, keeps the
+ * lease, and records the result (see {@link Slot} and {@link JobRun}). Now and then it archives finished
+ * instances whose archive delay has passed.
+ *
+ * <p><b>Stopping</b> ({@link #close()}, the launcher's SIGTERM): no slot claims again; running jobs get
+ * {@code shutdownGrace} to end on their own and are recorded as usual; jobs still running then are killed
+ * (process group, SIGTERM then SIGKILL) and handed back: the execution is closed as "handed back", does not
+ * count as an attempt, and the job is runnable again at once for another worker. A job is never left owned
+ * by a stopped worker unless the master is unreachable (then its lease ends and the next claimer closes the
+ * attempt as "lease lost").
+ *
+ * <p>Thread-safe; {@link #close()} is idempotent.
  */
 public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
   /**
-   * Settings of the workers (the {@code workers} section of the launcher's config binds into it).
+   * Settings of the workers: the {@code workers} section of the config (docs/configuration.md), bound by
+   * component name ({@code workers.lease} into {@code lease}).
    *
-   * @param count how many jobs run at the same time
+   * @param count how many jobs run at the same time in this process
+   * @param lease how long a claim holds a job without renewal; renewed every lease/3. A worker that cannot
+   *     renew it (the master refused, or did not answer before it ended) kills the job's process
+   * @param archiveDelay how long a finished instance stays visible before it is archived
+   * @param shutdownGrace on stop, how long running jobs may still take before they are killed and handed back
+   * @param logDir where the job logs are written and served from
+   * @param workDir the working directory of every job; "" = a directory per instance under
+   *     {@code <logDir>/../work/<workflow>/<instance>}
+   * @param advertisedHost the host in the log URLs (used by whoever serves the logs, see {@link #serveLogsAt});
+   *     "" = the admin bind address unless it is a wildcard, else this machine's host name
+   * @param masterHost the host of the token master (its port is {@code master.port})
    */
-  public record Config(int count) {}
+  public record Config(int count, Duration lease, Duration archiveDelay, Duration shutdownGrace, String logDir,
+      String workDir, String advertisedHost, String masterHost) {
+    public Config {
+      if (count < 1) {
+        throw new IllegalArgumentException("workers.count is " + count + "; use 1 or more");
+      }
+      if (lease.toMillis() < 1000 || lease.toMillis() % 1000 != 0) {
+        throw new IllegalArgumentException("workers.lease is " + lease + "; use whole seconds, at least 1s");
+      }
+    }
+
+    /** Defaults for embedding and tests: leases of 60s, archive after 12h, 20s grace, logs under ./data/logs. */
+    public static Config of(int count) {
+      return new Config(count, Duration.ofSeconds(60), WorkflowEngine.DEFAULT_ARCHIVE_DELAY, Duration.ofSeconds(20),
+          "./data/logs", "", "", "127.0.0.1");
+    }
+  }
+
+  /** How often finished instances are looked at for archiving (each call archives those that are due). */
+  static final Duration ARCHIVE_INTERVAL = Duration.ofMinutes(1);
+
+  private static final Logger LOG = LoggerFactory.getLogger(WorkerDaemon.class);
 
   private final Config config;
+  private final TokenMaster master;
+  private final Clock clock;
   private final RunState state = new RunState("workers daemon");
+  private final IdleWait idle = new IdleWait();
+  private final Set<JobRun> running = ConcurrentHashMap.newKeySet();
+  private final List<Thread> threads = new ArrayList<>();
+  private final Counter succeeded;
+  private final Counter failed;
+  private final Counter lost;
+  private final Counter handedBack;
+  private final LogFiles logFiles;
+  private volatile boolean stopping;
+  private Supplier<String> logBaseUrl = () -> null;
+  private WarnTimeoutAlert alert = WarnTimeoutAlert.LOG_ONLY;
+  private ShellExecutor executor;
+  private ScheduledThreadPoolExecutor timer;
 
-  public WorkerDaemon(Config config, MetricRegistry metrics) {
+  /**
+   * @param master the token master (in-process, or a client that reconnects); not closed by this daemon
+   * @throws UncheckedIOException if the log directory cannot be created
+   */
+  public WorkerDaemon(Config config, TokenMaster master, MetricRegistry metrics) {
+    this(config, master, metrics, Clock.systemUTC());
+  }
+
+  WorkerDaemon(Config config, TokenMaster master, MetricRegistry metrics, Clock clock) {
     this.config = Objects.requireNonNull(config, "config");
+    this.master = Objects.requireNonNull(master, "master");
+    this.clock = clock;
+    try {
+      this.logFiles = new LogFiles(Path.of(config.logDir()));
+    } catch (IOException e) {
+      throw new UncheckedIOException("workers.logDir " + config.logDir() + " cannot be created: " + e, e);
+    }
     metrics.gauge("workers.running", () -> () -> state.isRunning() ? 1 : 0);
+    metrics.gauge("workers.busy", () -> running::size);
+    succeeded = metrics.counter("workers.jobs.succeeded");
+    failed = metrics.counter("workers.jobs.failed");
+    lost = metrics.counter("workers.jobs.lost");
+    handedBack = metrics.counter("workers.jobs.handedBack");
   }
 
   public Config config() {
     return config;
   }
 
+  /** The logs this worker writes, for its log endpoint. */
+  public LogFiles logFiles() {
+    return logFiles;
+  }
+
+  /**
+   * Where this worker's logs are served, e.g. {@code http://host7:9093} (asked at each job start, since the
+   * admin port may be chosen at bind time). Default: none, and execution records carry no log URL. Call
+   * before {@link #start()}.
+   */
+  public WorkerDaemon serveLogsAt(Supplier<String> baseUrl) {
+    this.logBaseUrl = Objects.requireNonNull(baseUrl, "baseUrl");
+    return this;
+  }
+
+  /** What to do beyond a log line when a job passes its warn time-out. Call before {@link #start()}. */
+  public WorkerDaemon warnTimeoutAlert(WarnTimeoutAlert alert) {
+    this.alert = Objects.requireNonNull(alert, "alert");
+    return this;
+  }
+
+  /** Starts the slots; may be called once. */
   @Override
   public void start() {
     state.start();
+    WorkflowEngine engine = WorkflowEngine.builder(master).clock(clock).archiveDelay(config.archiveDelay()).build();
+    executor = ShellExecutor.builder(logFiles).clock(clock).build();
+    // A few threads: a renewal that waits on an unreachable master must not hold up the others' renewals.
+    timer = new ScheduledThreadPoolExecutor(Math.min(config.count(), 4), new NamedThreadFactory("flipper-workers-leases"));
+    timer.setRemoveOnCancelPolicy(true);
+    Path workDir = config.workDir().isEmpty() ? null : Path.of(config.workDir()).toAbsolutePath();
+    Path defaultWorkRoot = logFiles.root().resolveSibling("work");
+    // The real host name in names and records; the advertised host is only for the log URLs (serveLogsAt).
+    WorkerIdentity identity = WorkerIdentity.ofThisHost();
+    JobRun.Context ctx = new JobRun.Context(engine, executor, timer, clock, identity.host(), workDir,
+        defaultWorkRoot, new LogUrls(logBaseUrl), alert);
+    Slot.Listener listener = new Slot.Listener() {
+      @Override
+      public void started(JobRun run) {
+        running.add(run);
+      }
+
+      @Override
+      public void ended(JobRun run, JobRun.Outcome outcome) {
+        running.remove(run);
+        switch (outcome) {
+          case SUCCEEDED -> succeeded.inc();
+          case FAILED -> failed.inc();
+          case LOST -> lost.inc();
+          case HANDED_BACK -> handedBack.inc();
+        }
+      }
+    };
+    NamedThreadFactory slotThreads = new NamedThreadFactory("flipper-worker");
+    for (int i = 1; i <= config.count(); i++) {
+      Slot slot = new Slot(identity.slotName(i), ctx, config.lease(), idle, () -> stopping, listener);
+      Thread thread = slotThreads.newThread(slot);
+      threads.add(thread);
+      thread.start();
+    }
+    // A random first delay, so that the workers of a fleet started together do not archive in step.
+    long first = ThreadLocalRandom.current().nextLong(ARCHIVE_INTERVAL.toMillis());
+    timer.scheduleWithFixedDelay(() -> archive(engine), first, ARCHIVE_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+    LOG.info("workers started: {} slots named {}-<slot>-..., lease {}, logs in {}, master {}", config.count(),
+        identity.host() + "-" + ProcessHandle.current().pid(), config.lease(), logFiles.root(), config.masterHost());
+  }
+
+  private static void archive(WorkflowEngine engine) {
+    try {
+      int archived = engine.archiveDue();
+      if (archived > 0) {
+        LOG.info("archived {} finished instances", archived);
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("archiving finished instances failed (tried again in {}): {}", ARCHIVE_INTERVAL, e.toString());
+    }
+  }
+
+  /** True between a successful {@link #start()} and {@link #close()}. */
+  @Override
+  public boolean isReady() {
+    return state.isRunning();
   }
 
   @Override
@@ -41,8 +223,53 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
     return Map.of("workers", state.isRunning());
   }
 
+  /** Where the job logs are served, once {@link #serveLogsAt} named it. */
+  @Override
+  public List<String> endpoints() {
+    String base = logBaseUrl.get();
+    return base == null ? List.of() : List.of("logs " + base + "/logs/");
+  }
+
+  /** Jobs running now. */
+  public int busy() {
+    return running.size();
+  }
+
+  /** Stops claiming, lets running jobs end within the shutdown grace, hands back the rest; see the class doc. */
   @Override
   public void close() {
-    state.close();
+    if (!state.close()) {
+      return;
+    }
+    stopping = true;
+    idle.wakeAll();
+    long deadline = System.nanoTime() + config.shutdownGrace().toNanos();
+    if (!running.isEmpty()) {
+      LOG.info("workers stopping: {} jobs running get up to {} to end", running.size(), config.shutdownGrace());
+    }
+    joinUntil(deadline);
+    if (!running.isEmpty()) {
+      LOG.info("workers stopping: handing back {} jobs still running", running.size());
+      running.forEach(JobRun::handBack);
+    }
+    // The kill grace (SIGTERM, then SIGKILL) and the release call take seconds at most.
+    joinUntil(System.nanoTime() + Duration.ofSeconds(30).toNanos());
+    timer.shutdownNow();
+    executor.close();
+    LOG.info("worker slots ended");
+  }
+
+  private void joinUntil(long deadlineNanos) {
+    for (Thread thread : threads) {
+      long left = deadlineNanos - System.nanoTime();
+      if (left > 0) {
+        try {
+          thread.join(Math.max(1, left / 1_000_000));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
   }
 }

@@ -2,35 +2,126 @@ package dev.flipper.workflow.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.codahale.metrics.MetricRegistry;
+import dev.flipper.token.TokenService;
+import dev.flipper.token.memory.InMemoryTokenStore;
+import dev.flipper.workflow.definition.JobDefinition;
+import dev.flipper.workflow.definition.WorkflowDefinition;
+import dev.flipper.workflow.engine.ExecutionDetail;
+import dev.flipper.workflow.engine.InstanceDetail;
+import dev.flipper.workflow.engine.InstanceStatus;
+import dev.flipper.workflow.engine.JobDetail;
+import dev.flipper.workflow.engine.JobStatus;
+import dev.flipper.workflow.engine.WorkflowEngine;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+/** The worker daemon in-process on an in-memory master, with real shell jobs. */
 class WorkerDaemonTest {
   private final MetricRegistry metrics = new MetricRegistry();
+  private final TokenService master = TokenService.builder(InMemoryTokenStore.create()).build();
+  private final WorkflowEngine engine = WorkflowEngine.builder(master).build();
+  @TempDir Path dir;
+  private WorkerDaemon daemon;
 
-  @Test
-  void isReadyOnlyBetweenStartAndClose() {
-    WorkerDaemon daemon = new WorkerDaemon(new WorkerDaemon.Config(2), metrics);
-    assertThat(daemon.isReady()).isFalse();
+  @AfterEach
+  void stop() {
+    if (daemon != null) {
+      daemon.close();
+    }
+  }
 
-    daemon.start();
-    assertThat(daemon.isReady()).isTrue();
-    assertThat(metrics.getGauges().get("workers.running").getValue()).isEqualTo(1);
+  private WorkerDaemon daemon(int count, Duration grace) {
+    WorkerDaemon.Config config = new WorkerDaemon.Config(count, Duration.ofSeconds(3), Duration.ofHours(12), grace,
+        dir.resolve("logs").toString(), "", "127.0.0.1", "127.0.0.1");
+    daemon = new WorkerDaemon(config, master, metrics).serveLogsAt(() -> "http://127.0.0.1:1");
+    return daemon;
+  }
 
-    daemon.close();
-    daemon.close();
-    assertThat(daemon.isReady()).isFalse();
-    assertThat(metrics.getGauges().get("workers.running").getValue()).isEqualTo(0);
+  private String start(WorkflowDefinition definition) {
+    engine.definitions().apply(List.of(definition));
+    return engine.instances().start(definition.name());
+  }
+
+  private InstanceDetail awaitEnd(String workflow, String instance) {
+    await().atMost(Duration.ofSeconds(30)).until(
+        () -> engine.status().instance(workflow, instance).orElseThrow().summary().status() != InstanceStatus.RUNNING);
+    return engine.status().instance(workflow, instance).orElseThrow();
   }
 
   @Test
-  void startsOnlyOnce() {
-    WorkerDaemon daemon = new WorkerDaemon(new WorkerDaemon.Config(2), metrics);
-    daemon.start();
+  void runsADiamondPassingDataAndRecordsLogUrls() throws Exception {
+    String out = dir.resolve("join.out").toString();
+    WorkflowDefinition diamond = WorkflowDefinition.builder("diamond")
+        .job(JobDefinition.builder("split").command("echo FLIPPER:EVENT_ATTR:day=d1"))
+        .job(JobDefinition.builder("left").needs("split").command("echo FLIPPER:EVENT_ATTR:part=L-%(day)s"))
+        .job(JobDefinition.builder("right").needs("split").command("echo FLIPPER:EVENT_ATTR:part=R-%(day)s"))
+        .job(JobDefinition.builder("join").needs("left", "right")
+            .command("echo \"$FLIPPER_JOB %(part)s\" > " + out))
+        .build();
+    daemon(2, Duration.ofSeconds(5)).start();
+    String instance = start(diamond);
 
-    assertThatThrownBy(daemon::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("RUNNING");
+    InstanceDetail detail = awaitEnd("diamond", instance);
+
+    assertThat(detail.summary().status()).isEqualTo(InstanceStatus.SUCCESS);
+    assertThat(Files.readString(Path.of(out)).strip()).isIn("join L-d1,R-d1", "join R-d1,L-d1");
+    ExecutionDetail split = detail.job("split").orElseThrow().lastExecution().orElseThrow();
+    assertThat(split.logs()).containsEntry("stdout", "http://127.0.0.1:1/logs/diamond/" + instance + "/split.1.stdout");
+    assertThat(split.worker()).matches(".+-" + ProcessHandle.current().pid() + "-[12]-[0-9a-f]{6}");
+    assertThat(Files.readString(dir.resolve("logs/diamond/" + instance + "/split.1.stdout")))
+        .contains("FLIPPER:EVENT_ATTR:day=d1");
+  }
+
+  @Test
+  void retriesAFailingJobAndFailsTheInstanceWhenAttemptsRunOut() {
+    WorkflowDefinition failing = WorkflowDefinition.builder("failing")
+        .job(JobDefinition.builder("bad").command("exit 3").maxAttempts(2))
+        .build();
+    daemon(1, Duration.ofSeconds(5)).start();
+    String instance = start(failing);
+
+    InstanceDetail detail = awaitEnd("failing", instance);
+
+    assertThat(detail.summary().status()).isEqualTo(InstanceStatus.FAILURE);
+    JobDetail bad = detail.job("bad").orElseThrow();
+    assertThat(bad.executions()).extracting(ExecutionDetail::exitCode).containsExactly(3, 3);
+  }
+
+  @Test
+  void closeHandsBackAJobStillRunningAfterTheGrace() {
+    WorkflowDefinition slow = WorkflowDefinition.builder("slow")
+        .job(JobDefinition.builder("sleeper").command("sleep 60"))
+        .build();
+    daemon(1, Duration.ofMillis(200)).start();
+    String instance = start(slow);
+    await().atMost(Duration.ofSeconds(20)).until(() -> daemon.busy() == 1);
+
     daemon.close();
-    assertThatThrownBy(daemon::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("CLOSED");
+
+    JobDetail sleeper = engine.status().instance("slow", instance).orElseThrow().job("sleeper").orElseThrow();
+    assertThat(sleeper.status()).isEqualTo(JobStatus.RUNNABLE);
+    assertThat(sleeper.lastExecution().orElseThrow().endReason()).isEqualTo("handed back");
+    assertThat(metrics.counter("workers.jobs.handedBack").getCount()).isEqualTo(1);
+  }
+
+  @Test
+  void isReadyOnlyBetweenStartAndCloseAndStartsOnce() {
+    WorkerDaemon d = daemon(2, Duration.ofSeconds(1));
+    assertThat(d.isReady()).isFalse();
+    d.start();
+    assertThat(d.isReady()).isTrue();
+    assertThatThrownBy(d::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("RUNNING");
+    d.close();
+    d.close();
+    assertThat(d.isReady()).isFalse();
+    assertThat(metrics.getGauges().get("workers.running").getValue()).isEqualTo(0);
   }
 }
