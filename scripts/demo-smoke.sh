@@ -59,6 +59,8 @@ fail() {
 
 # Its own data directory always: the demo's ./data may belong to a demo the developer runs in this tree.
 args=(--set "storage.jdbc.shards=[{name: \"1\", url: \"jdbc:h2:file:$work/data/flipper;MODE=MySQL;AUTO_SERVER=TRUE\"}]")
+# The job logs of the etl instance the demo starts (and the jobs' work directories, beside them) go there too.
+args+=(--set "workers.logDir=$work/data/logs")
 if [ -z "$beside" ]; then
   # Port 0 everywhere: the system picks free ports and the ready lines print them.
   for key in queue.port queue.adminPort master.port master.adminPort scheduler.adminPort workers.adminPort \

@@ -11,6 +11,7 @@ import io.prometheus.client.exporter.common.TextFormat;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -33,6 +34,7 @@ public final class AdminServer implements AutoCloseable {
   private final int requestedPort;
   private final MetricRegistry registry;
   private final Supplier<Map<String, Boolean>> readiness;
+  private final List<AdminRoute> routes;
   private final CollectorRegistry prometheus = new CollectorRegistry();
   private Javalin app;
 
@@ -44,6 +46,13 @@ public final class AdminServer implements AutoCloseable {
    */
   public AdminServer(
       String name, String host, int port, MetricRegistry registry, Supplier<Map<String, Boolean>> readiness) {
+    this(name, host, port, registry, readiness, List.of());
+  }
+
+  /** @param routes extra GET routes of this daemon (the workers' {@code /logs/...}) */
+  public AdminServer(String name, String host, int port, MetricRegistry registry,
+      Supplier<Map<String, Boolean>> readiness, List<AdminRoute> routes) {
+    this.routes = List.copyOf(routes);
     this.name = Objects.requireNonNull(name, "name");
     this.host = Objects.requireNonNull(host, "host");
     this.requestedPort = port;
@@ -70,6 +79,7 @@ public final class AdminServer implements AutoCloseable {
     created.get("/", this::index);
     created.get("/health", this::health);
     created.get("/metrics", this::metrics);
+    routes.forEach(route -> created.get(route.path(), route.handler()));
     created.get("/stats.txt", ctx -> ctx.contentType(ContentType.TEXT_PLAIN).result(StatsText.render(registry)));
     try {
       created.start(host, requestedPort);

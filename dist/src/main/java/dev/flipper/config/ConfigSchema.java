@@ -136,6 +136,24 @@ public final class ConfigSchema {
           bindAddress("workers", "the workers"),
           port("workers.adminPort", 9093, "Admin HTTP port of the workers."),
           setting("workers.count", new IntType(1, 1_000), "2", "Jobs run at the same time by one workers process."),
+          setting("workers.masterHost", TextType.any(), "127.0.0.1",
+              "Host of the token master the workers claim jobs from; its port is master.port."),
+          setting("workers.lease", new DurationType(Duration.ofSeconds(1)), "60s",
+              "How long a claimed job stays owned without renewal (renewed every lease/3, whole seconds). A worker "
+                  + "that cannot renew kills the job; a dead worker's job is reclaimed after this."),
+          setting("workers.shutdownGrace", new DurationType(Duration.ZERO), "20s",
+              "On stop, how long running jobs may still take; then they are killed and handed back to the master. "
+                  + "Keep it well under the launcher's 60s stop deadline."),
+          setting("workers.archiveDelay", new DurationType(Duration.ZERO), "12h",
+              "How long a finished workflow instance stays visible before the workers archive it."),
+          setting("workers.logDir", TextType.any(), "./data/logs",
+              "Where job logs are written (<workflow>/<instance>/<job>.<attempt>.stdout and .stderr) and served "
+                  + "from."),
+          setting("workers.workDir", TextType.any(), "\"\"",
+              "Working directory of every job; \"\" = one per instance, work/<workflow>/<instance> beside logDir."),
+          setting("workers.advertisedHost", TextType.any(), "\"\"",
+              "Host name in the log URLs of execution records; \"\" = workers.bindAddress unless it is a wildcard "
+                  + "(0.0.0.0, ::), else this machine's host name."),
           bindAddress("ui", "the UI"),
           port("ui.port", 8080, "Port of the web UI."),
           port("ui.adminPort", 9094, "Admin HTTP port of the UI."),

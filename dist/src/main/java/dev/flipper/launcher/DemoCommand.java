@@ -4,6 +4,7 @@ import dev.flipper.config.ConfigException;
 import dev.flipper.config.ConfigLoader;
 import dev.flipper.config.FlipperConfig;
 import dev.flipper.config.StorageBackend;
+import dev.flipper.workflow.master.client.TokenMasterClient;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,7 +26,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = {
-      "Runs every daemon (queue, master, scheduler, workers, ui) in one JVM and prints what to try.",
+      "Runs every daemon (queue, master, scheduler, workers, ui) in one JVM, applies the example workflows,",
+      "starts one etl instance (it runs to SUCCESS by itself) and prints what to try.",
       "Without -c, uses the defaults: an embedded H2 database under ./data."
     })
 final class DemoCommand implements Callable<Integer> {
@@ -48,6 +50,10 @@ final class DemoCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     FlipperConfig loaded;
+    if (config == null && sets.stream().noneMatch(s -> s.startsWith("workers.advertisedHost="))) {
+      // Everything runs here: log URLs on loopback work even where the host name does not resolve.
+      sets.add(0, "workers.advertisedHost=127.0.0.1");
+    }
     try {
       loaded =
           config == null
@@ -82,11 +88,36 @@ final class DemoCommand implements Callable<Integer> {
     out.println("  " + tool + " --mode enqueue --queue demo --num_queries 20 --batch_size 5");
     out.println("  " + tool + " --mode dequeue --queue demo --num_queries 5 --batch_size 10");
     out.println("  " + tool + " --mode get_job_count --queue demo --job_state 2   # 2 = SUCCEEDED");
-    out.println("  flipper tokens --host " + ModeRunner.reachableHost(config.master().bindAddress()) + " --port "
-        + boundPort(running, Mode.MASTER, config.master().port()) + " ls /        # the token master");
+    int masterPort = boundPort(running, Mode.MASTER, config.master().port());
+    String masterHost = ModeRunner.reachableHost(config.master().bindAddress());
+    out.println("  flipper tokens --host " + masterHost + " --port " + masterPort + " ls /        # the token master");
+    printWorkflowHints(out, masterHost, masterPort);
     out.println("(flipper is ./flipper in the source checkout, bin/flipper in the distribution)");
     out.println("Ctrl-C stops every daemon gracefully.");
     out.println();
+  }
+
+  /**
+   * Applies the example workflows and starts one etl instance, which the workers run to SUCCESS by
+   * themselves, then says how to look at it. A failure here is reported but does not stop the demo.
+   */
+  private static void printWorkflowHints(PrintWriter out, String masterHost, int masterPort) {
+    String instance;
+    try (TokenMasterClient master = TokenMasterClient.builder(masterHost, masterPort).connectAttempts(3).build()) {
+      instance = DemoWorkflows.applyAndStart(master);
+    } catch (RuntimeException e) {
+      out.println("  (the example workflows could not be started: " + e.getMessage() + ")");
+      return;
+    }
+    String wf = DemoWorkflows.STARTED;
+    String master = masterPort == 9090 ? "" : " --set master.port=" + masterPort;
+    out.println("Workflows etl, diamond and sensor are applied; etl instance " + instance
+        + " is running and ends SUCCESS in a few seconds:");
+    out.println("  flipper workflow status" + master + "                       # workflows");
+    out.println("  flipper workflow status -w " + wf + " -i " + instance + master
+        + "   # its jobs, exit codes, log URLs");
+    out.println("  flipper workflow logs -w " + wf + " -i " + instance + " -j load" + master + "   # a job's output");
+    out.println("  flipper workflow start -w diamond --wait" + master + "          # another one, waiting for its end");
   }
 
   /**

@@ -1,21 +1,22 @@
 package dev.flipper.launcher;
 
 import com.codahale.metrics.MetricRegistry;
+import dev.flipper.admin.AdminRoute;
 import dev.flipper.config.AdminConfig;
 import dev.flipper.config.FlipperConfig;
 import dev.flipper.launcher.modes.QueueModeDaemon;
 import dev.flipper.launcher.modes.TokenStores;
+import dev.flipper.launcher.modes.WorkersModeDaemon;
 import dev.flipper.workflow.master.MasterDaemon;
 import dev.flipper.workflow.scheduler.SchedulerDaemon;
 import dev.flipper.workflow.ui.UiDaemon;
-import dev.flipper.workflow.worker.WorkerDaemon;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -23,22 +24,40 @@ import java.util.stream.Collectors;
  * Several may share one JVM; each keeps its own metric registry and admin port.
  */
 public enum Mode {
-  QUEUE("queue", (c, m) -> new ModeDaemon<>(new QueueModeDaemon(c, m), FlipperConfig::storage)),
-  MASTER("master",
-      (c, m) -> new ModeDaemon<>(new MasterDaemon(c.master(), TokenStores.open(c), m), FlipperConfig::master)),
-  SCHEDULER("scheduler", (c, m) -> new ModeDaemon<>(new SchedulerDaemon(m), ignored -> null)),
-  WORKERS("workers", (c, m) -> new ModeDaemon<>(new WorkerDaemon(c.workers(), m), FlipperConfig::workers)),
-  UI("ui", (c, m) -> new ModeDaemon<>(new UiDaemon(c.ui(), m), FlipperConfig::ui));
+  QUEUE("queue", x -> new ModeDaemon<>(new QueueModeDaemon(x.config(), x.metrics()), FlipperConfig::storage)),
+  MASTER("master", x -> new ModeDaemon<>(
+      new MasterDaemon(x.config().master(), TokenStores.open(x.config()), x.metrics()), FlipperConfig::master)),
+  SCHEDULER("scheduler", x -> new ModeDaemon<>(new SchedulerDaemon(x.metrics()), ignored -> null)),
+  WORKERS("workers",
+      x -> new ModeDaemon<>(
+          new WorkersModeDaemon(x.config(), x.metrics(), x.adminPort(), x.localMasterPort()), FlipperConfig::workers),
+      WorkersModeDaemon::adminRoutes),
+  UI("ui", x -> new ModeDaemon<>(new UiDaemon(x.config().ui(), x.metrics()), FlipperConfig::ui));
+
+  /**
+   * What a mode's daemon is built from.
+   *
+   * @param adminPort the port its admin server is bound to (the workers put it into their log URLs)
+   * @param localMasterPort the port of the master started before in this JVM, 0 = none
+   */
+  record Context(FlipperConfig config, MetricRegistry metrics, int adminPort, int localMasterPort) {}
 
   /** Shorthand for every mode. */
   public static final String ALL = "all";
 
   private final String modeName;
-  private final BiFunction<FlipperConfig, MetricRegistry, ModeDaemon<?>> factory;
+  private final Function<Context, ModeDaemon<?>> factory;
+  private final Function<FlipperConfig, List<AdminRoute>> adminRoutes;
 
-  Mode(String modeName, BiFunction<FlipperConfig, MetricRegistry, ModeDaemon<?>> factory) {
+  Mode(String modeName, Function<Context, ModeDaemon<?>> factory) {
+    this(modeName, factory, config -> List.of());
+  }
+
+  Mode(String modeName, Function<Context, ModeDaemon<?>> factory,
+      Function<FlipperConfig, List<AdminRoute>> adminRoutes) {
     this.modeName = modeName;
     this.factory = factory;
+    this.adminRoutes = adminRoutes;
   }
 
   /** The name used on the command line, in logs and in {@code {mode}}. */
@@ -51,9 +70,17 @@ public enum Mode {
     return config.admin(modeName);
   }
 
+  /**
+   * Extra GET routes of this mode's admin server (the workers' job logs). They depend on the config only,
+   * since the admin server starts before the daemon is created.
+   */
+  List<AdminRoute> adminRoutes(FlipperConfig config) {
+    return adminRoutes.apply(config);
+  }
+
   /** A new, not yet started daemon for this mode (the master's store is opened here). */
-  ModeDaemon<?> create(FlipperConfig config, MetricRegistry metrics) {
-    return factory.apply(config, metrics);
+  ModeDaemon<?> create(Context context) {
+    return factory.apply(context);
   }
 
   /**

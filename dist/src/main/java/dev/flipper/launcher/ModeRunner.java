@@ -6,6 +6,7 @@ import dev.flipper.config.AdminConfig;
 import dev.flipper.config.FlipperConfig;
 import dev.flipper.lifecycle.Daemon;
 import dev.flipper.launcher.logging.ModeConverter;
+import dev.flipper.workflow.master.MasterDaemon;
 import java.io.PrintWriter;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -65,11 +66,12 @@ final class ModeRunner implements AutoCloseable {
         AtomicReference<Daemon<?>> created = new AtomicReference<>();
         AdminConfig adminConfig = mode.admin(config);
         AdminServer admin = new AdminServer(mode.modeName(), adminConfig.bindAddress(), adminConfig.adminPort(),
-            metrics, () -> created.get() == null ? Map.of(mode.modeName(), false) : created.get().readiness());
+            metrics, () -> created.get() == null ? Map.of(mode.modeName(), false) : created.get().readiness(),
+            mode.adminRoutes(config));
         admin.start();
         ModeDaemon<?> daemon;
         try {
-          daemon = mode.create(config, metrics);
+          daemon = mode.create(new Mode.Context(config, metrics, admin.port(), localMasterPort()));
         } catch (RuntimeException e) {
           admin.close();
           throw e;
@@ -91,6 +93,15 @@ final class ModeRunner implements AutoCloseable {
         MDC.remove(ModeConverter.MDC_KEY);
       }
     }
+  }
+
+  /** The Thrift port of the master started in this JVM, 0 if none runs here. */
+  private int localMasterPort() {
+    return running.stream()
+        .filter(r -> r.mode() == Mode.MASTER && r.daemon() instanceof MasterDaemon && r.daemon().isReady())
+        .mapToInt(r -> ((MasterDaemon) r.daemon()).port())
+        .findFirst()
+        .orElse(0);
   }
 
   List<Running> running() {

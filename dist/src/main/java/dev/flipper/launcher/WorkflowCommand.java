@@ -2,6 +2,7 @@ package dev.flipper.launcher;
 
 import dev.flipper.launcher.workflow.ApplyCommand;
 import dev.flipper.launcher.workflow.BackfillCommand;
+import dev.flipper.launcher.workflow.LogsCommand;
 import dev.flipper.launcher.workflow.StartCommand;
 import dev.flipper.launcher.workflow.StatusCommand;
 import dev.flipper.launcher.workflow.UnscheduleCommand;
@@ -29,14 +30,14 @@ import picocli.CommandLine.Spec;
     versionProvider = VersionProvider.class,
     description = "Workflow definitions and instances (see docs/workflows.md).",
     subcommands = {WorkflowCommand.Validate.class, ApplyCommand.class, StartCommand.class, StatusCommand.class,
-        UnscheduleCommand.class, BackfillCommand.class})
+        UnscheduleCommand.class, BackfillCommand.class, LogsCommand.class})
 final class WorkflowCommand implements Callable<Integer> {
   @Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() {
     return Launcher.usageError(spec.commandLine().getErr(),
-        "missing subcommand (validate, apply, start, status, unschedule, backfill)");
+        "missing subcommand (validate, apply, start, status, unschedule, backfill, logs)");
   }
 
   /** {@code flipper workflow validate FILE|DIR...}: exit 0 if every file is valid, 1 if not, 2 on usage errors. */

@@ -86,7 +86,8 @@ class BindAddressTest {
     List<Integer> ports = new ArrayList<>();
     ports.add(r.admin().port());
     for (String endpoint : r.daemon().endpoints()) {
-      ports.add(Integer.parseInt(endpoint.replaceAll(".* port ", "")));
+      // "thrift port 9010", or a URL such as the workers' "logs http://127.0.0.1:9093/logs/"
+      ports.add(Integer.parseInt(endpoint.replaceAll(".* port (\\d+)$|.*://[^/]*:(\\d+)/.*", "$1$2")));
     }
     for (int port : ports) {
       assertThat(accepts(address, port)).as(r.mode() + " port " + port + " on " + address).isTrue();

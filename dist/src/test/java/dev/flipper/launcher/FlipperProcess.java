@@ -111,6 +111,12 @@ final class FlipperProcess implements AutoCloseable {
     process.toHandle().destroy();
   }
 
+  /** SIGKILL: the process dies at once, as on a crash (its job processes, in their own groups, live on). */
+  void kill() throws InterruptedException {
+    process.toHandle().destroyForcibly();
+    process.waitFor();
+  }
+
   /** The exit code, waiting at most {@code timeout}; fails if the process is still running then. */
   int awaitExit(Duration timeout) throws InterruptedException {
     if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {

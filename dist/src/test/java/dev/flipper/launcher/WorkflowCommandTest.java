@@ -70,7 +70,8 @@ class WorkflowCommandTest {
     assertThat(err.toString()).contains("Missing required parameter", "FILE|DIR");
 
     assertThat(run("workflow")).isEqualTo(2);
-    assertThat(err.toString()).contains("flipper: missing subcommand (validate, apply, start, status, unschedule, backfill)");
+    assertThat(err.toString())
+        .contains("flipper: missing subcommand (validate, apply, start, status, unschedule, backfill, logs)");
 
     assertThat(run("workflow", "validate", "--nope", "x.yaml")).isEqualTo(2);
   }
