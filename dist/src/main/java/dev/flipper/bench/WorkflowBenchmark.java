@@ -17,12 +17,9 @@ import dev.flipper.workflow.master.server.TokenMasterServer;
 import dev.flipper.workflow.worker.WorkerDaemon;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -32,7 +29,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
@@ -48,9 +44,9 @@ import picocli.CommandLine.Spec;
  * time, the hop latency (from a job's end to the start of the next one it enabled: p50/p99) and master calls
  * per job (claims, starts, renewals, finishes, idle re-checks: every round trip a remote worker would make).
  *
- * <p>It WRITES DATA only to a database it creates (a new H2 file in a new temporary folder, or a new
- * {@code flipper_bench_wf_...} database on the MariaDB/MySQL server of {@code --url}) and deletes it at the end,
- * with the job logs. Not a test. Not thread-safe; one run per instance.
+ * <p>It WRITES DATA only to a database it creates (see {@link BenchDatabase}; by default a new H2 file in the
+ * temporary folder) and deletes at the end; the job logs and work directories go to a new temporary folder,
+ * deleted at the end too. Not a test. Not thread-safe; one run per instance.
  */
 @Command(
     name = "workflows",
@@ -60,17 +56,19 @@ import picocli.CommandLine.Spec;
     description = {
       "Runs a chain and a fan-out of `true` jobs through a worker daemon in this JVM and prints total time, "
           + "hop latency p50/p99 and master calls per job.",
-      "WRITES DATA only to a database it creates (a new H2 file in a temporary folder, or a new "
-          + "flipper_bench_wf_... database on the --url server) and deletes it at the end."
+      "WRITES DATA, only to a database it creates (a new H2 file for jdbc:h2:) and drops at the end; a "
+          + "database or file that exists is refused. Job logs go to a temporary folder, deleted at the end."
     },
     footer = {"", "Examples:", "  flipper bench workflows",
-        "  flipper bench workflows --url jdbc:mysql://127.0.0.1:3306/"})
+        "  flipper bench workflows --thrift --url jdbc:mysql://127.0.0.1:3306/"})
 public final class WorkflowBenchmark implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Option(names = "--url", paramLabel = "URL",
-      description = "jdbc:mysql://HOST:PORT/ or jdbc:mariadb://HOST:PORT/: a new database is made there and dropped "
-          + "at the end. Default: a new H2 file in a temporary folder.")
+      description = "jdbc:mysql://HOST:PORT/[NEW_DATABASE] or jdbc:mariadb://... (the benchmark creates that "
+          + "database, by default a unique " + BenchDatabase.NAME_PREFIX + "..., and drops it), or "
+          + "jdbc:h2:file:NEW_PATH (a new H2 file; its files are deleted at the end). Default: a new H2 file "
+          + "in the temporary folder")
   String url;
 
   @Option(names = "--user", defaultValue = "root", description = "Database user. Default: ${DEFAULT-VALUE}")
@@ -95,35 +93,33 @@ public final class WorkflowBenchmark implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (workers < 1 || chain < 2 || fanout < 3) {
-      throw new ParameterException(spec.commandLine(), "--workers must be >= 1, --chain >= 2, --fanout >= 3; got "
-          + workers + ", " + chain + ", " + fanout);
-    }
-    if (url != null && !url.matches("(?i)jdbc:(mysql|mariadb)://[^/]+/")) {
-      throw new ParameterException(spec.commandLine(), "--url must be jdbc:mysql://HOST:PORT/ or "
-          + "jdbc:mariadb://HOST:PORT/ (the benchmark makes its own database there), got " + url);
-    }
+    atLeast("--workers", workers, 1);
+    atLeast("--chain", chain, 2);
+    atLeast("--fanout", fanout, 3);
     PrintWriter out = spec.commandLine().getOut();
-    Path temp = Files.createTempDirectory("flipper-bench-wf-");
-    String database = "flipper_bench_wf_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-    String jdbcUrl = url == null ? "jdbc:h2:file:" + temp.resolve("tokens").toAbsolutePath() + ";MODE=MySQL"
-        : url + database;
-    if (url != null) {
-      serverSql(url, "CREATE DATABASE " + database + " CHARACTER SET utf8mb4");
-    }
-    try {
-      out.printf(Locale.ROOT, "workflow benchmark: %s, workers.count %d, %s; load average %.2f%n",
-          url == null ? "embedded H2 " + temp : url + database, workers, thrift ? "through Thrift" : "in-process",
-          java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-      out.flush();
-      run(out, jdbcUrl, temp);
-    } finally {
-      if (url != null) {
-        serverSql(url, "DROP DATABASE IF EXISTS " + database);
+    // Not JdbcTokenStoreConfig.embedded(): its AUTO_SERVER would open a port that no one else needs here.
+    String target = url != null ? url
+        : "jdbc:h2:file:" + Path.of(System.getProperty("java.io.tmpdir"), BenchDatabase.uniqueName()).toAbsolutePath();
+    try (BenchDatabase database = BenchDatabase.create(spec, target, user, password)) {
+      Path temp = Files.createTempDirectory("flipper-bench-wf-");
+      try {
+        out.printf(Locale.ROOT, "workflow benchmark: %s, job logs in %s, workers.count %d, %s; load average %.2f%n",
+            database.describe(), temp, workers, thrift ? "through Thrift" : "in-process",
+            ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        out.flush();
+        run(out, database.url(), temp);
+      } finally {
+        deleteTree(temp);
       }
-      deleteTree(temp);
     }
+    out.flush();
     return 0;
+  }
+
+  private void atLeast(String option, int value, int minimum) {
+    if (value < minimum) {
+      throw new ParameterException(spec.commandLine(), option + " must be at least " + minimum + ", was " + value);
+    }
   }
 
   private void run(PrintWriter out, String jdbcUrl, Path temp) throws Exception {
@@ -238,13 +234,6 @@ public final class WorkflowBenchmark implements Callable<Integer> {
       return 0;
     }
     return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(q * sorted.size()) - 1));
-  }
-
-  private void serverSql(String serverUrl, String sql) throws SQLException {
-    try (Connection c = DriverManager.getConnection(serverUrl, user, password);
-        Statement st = c.createStatement()) {
-      st.execute(sql);
-    }
   }
 
   private static void deleteTree(Path root) throws IOException {

@@ -59,9 +59,11 @@ class BenchCommandTest {
     assertThat(run("bench", "redis", "--key-prefix", prefix, "--help")).isZero();
     assertThat(run("bench", "jdbc", "--url", "jdbc:h2:file:" + dir.resolve("queue"), "--help")).isZero();
     assertThat(run("bench", "tokens", "--url", "jdbc:h2:file:" + dir.resolve("tokens"), "--help")).isZero();
+    assertThat(run("bench", "workflows", "--url", "jdbc:h2:file:" + dir.resolve("wf"), "--help")).isZero();
 
     assertThat(out.toString()).contains("Usage: flipper bench redis", "--key-prefix", "--db",
-        "Usage: flipper bench jdbc", "--url", "Usage: flipper bench tokens", "WRITES DATA");
+        "Usage: flipper bench jdbc", "--url", "Usage: flipper bench tokens", "WRITES DATA",
+        "Usage: flipper bench workflows", "--fanout");
     assertThat(err.toString()).isEmpty();
     assertThat(countKeys(prefix + "*")).isZero();
     assertThat(countKeys("flipper_bench_*")).isEqualTo(benchKeys);
@@ -76,7 +78,8 @@ class BenchCommandTest {
 
     assertThat(run("bench", "jdbc", "--url", "jdbc:h2:file:" + dir.resolve("queue"), "--sekonds=1")).isEqualTo(2);
     assertThat(run("bench", "tokens", "--url", "jdbc:h2:file:" + dir.resolve("tokens"), "--thrfit")).isEqualTo(2);
-    assertThat(err.toString()).contains("'--sekonds=1'", "'--thrfit'", "--thrift");
+    assertThat(run("bench", "workflows", "--url", "jdbc:h2:file:" + dir.resolve("wf"), "--fanuot", "5")).isEqualTo(2);
+    assertThat(err.toString()).contains("'--sekonds=1'", "'--thrfit'", "--thrift", "'--fanuot'", "--fanout");
     assertThat(out.toString()).isEmpty();
     assertThat(filesIn(dir)).isEmpty();
   }
@@ -123,6 +126,22 @@ class BenchCommandTest {
         .contains("full cycle, batch 100", "modify (1 update per call)", "queryAndOwn (1 token per call)")
         .doesNotContain("NaN");
     assertThat(filesIn(dir)).isEmpty();
+  }
+
+  @Test
+  void workflowsRunDeletesItsH2FileAndJobLogs() {
+    Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+    List<Path> logsBefore =
+        filesIn(tmp).stream().filter(p -> p.getFileName().toString().startsWith("flipper-bench-wf-")).toList();
+
+    assertThat(run("bench", "workflows", "--url", "jdbc:h2:file:" + dir.resolve("made/wf"), "--workers", "2",
+        "--chain", "3", "--fanout", "4", "--thrift")).as(err.toString()).isZero();
+
+    assertThat(out.toString()).contains("H2 file " + dir.resolve("made/wf"), "chain of 3", "fan-out of 4",
+        "master calls/job").doesNotContain("NaN");
+    assertThat(filesIn(dir)).isEmpty();
+    assertThat(filesIn(tmp).stream().filter(p -> p.getFileName().toString().startsWith("flipper-bench-wf-")))
+        .containsExactlyInAnyOrderElementsOf(logsBefore);
   }
 
   @Test
