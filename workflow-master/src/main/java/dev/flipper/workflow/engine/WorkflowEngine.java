@@ -92,7 +92,24 @@ public final class WorkflowEngine {
    * @param worker the worker's unique name (the lease owner); not one of the engine's own owners
    */
   public Optional<ClaimedJob> claim(String worker, Duration lease) {
+    return claim(worker, lease, Duration.ZERO);
+  }
+
+  /**
+   * {@link #claim(String, Duration)}, waiting up to {@code wait} for a runnable job when there is none (a
+   * waiting {@code queryAndOwn}, see docs/tokens.md): returns as soon as it has claimed one, or empty when
+   * the wait is over. The master may shorten the wait or end it early (at shutdown), so callers simply call
+   * again; a master that does not wait (Pinball's) answers at once. The lease runs from the start of the
+   * call: it ends at now + {@code wait} + {@code lease}, so a job claimed at the end of the wait still has
+   * a whole lease.
+   *
+   * @param wait how long to wait when nothing is runnable; zero = answer at once
+   */
+  public Optional<ClaimedJob> claim(String worker, Duration lease, Duration wait) {
     Objects.requireNonNull(worker, "worker");
+    if (wait.isNegative()) {
+      throw new IllegalArgumentException("wait is " + wait + "; use zero or more");
+    }
     if (worker.isEmpty() || Owners.RESERVED.contains(worker)) {
       throw new IllegalArgumentException("worker name '" + worker + "' is empty or reserved by the engine "
           + Owners.RESERVED + "; use a unique name such as host-pid-thread");
@@ -100,7 +117,7 @@ public final class WorkflowEngine {
     if (lease.toMillis() < 1000) {
       throw new IllegalArgumentException("lease is " + lease + "; leases are whole seconds, use at least 1s");
     }
-    return claimer.claim(worker, lease).map(c -> new ClaimedJob(worker, lease, c.token(), c.data()));
+    return claimer.claim(worker, lease, wait).map(c -> new ClaimedJob(worker, lease, c.token(), c.data()));
   }
 
   /**

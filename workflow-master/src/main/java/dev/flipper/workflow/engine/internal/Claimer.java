@@ -47,11 +47,13 @@ public final class Claimer {
   /** A claimed job: its token (now owned by the worker) and data. */
   public record Claim(Token token, JobData data) {}
 
-  public Optional<Claim> claim(String worker, Duration lease) {
+  /** @param wait how long the claim may wait for a runnable job (a waiting queryAndOwn); zero = not at all */
+  public Optional<Claim> claim(String worker, Duration lease, Duration wait) {
     for (int i = 0; i < MAX_SETTLED_PER_CLAIM; i++) {
-      long expiration = JobTransitions.ceilSeconds(clock.millis() + lease.toMillis());
+      // The lease counts from the call: a token claimed at the end of the wait still has a whole lease.
+      long expiration = JobTransitions.ceilSeconds(clock.millis() + wait.toMillis() + lease.toMillis());
       List<Token> claimed = master.queryAndOwn(
-          new QueryAndOwnParams(worker, expiration, Query.top(TokenLayout.RUNNABLE, 1)));
+          new QueryAndOwnParams(worker, expiration, Query.top(TokenLayout.RUNNABLE, 1)).withWaitTime(wait));
       if (claimed.isEmpty()) {
         return Optional.empty();
       }

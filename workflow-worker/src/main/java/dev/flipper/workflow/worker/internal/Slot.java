@@ -11,11 +11,21 @@ import org.slf4j.LoggerFactory;
 /**
  * One of a worker's {@code workers.count} job slots: a loop on its own thread that claims a runnable job, runs
  * it, and claims the next at once. Between hops there is no sleep: after a job, the slot claims again at
- * once (a success made the children runnable in the same change, and it wakes its idle siblings too). Only
- * a slot that found nothing waits, in {@link #waitForWork()}. Thread-safe.
+ * once. An idle slot waits inside the master: its claim is a waiting one (up to {@link #CLAIM_WAIT}), which
+ * returns as soon as a job becomes runnable, for example when a sibling's success makes children runnable.
+ * Only against a master that answers at once (Pinball's, or one shutting down) does a slot that found nothing
+ * back off in {@link #waitForWork()}. Thread-safe.
  */
 public final class Slot implements Runnable {
-  /** An idle slot re-checks after this, doubling to {@link #MAX_IDLE}, unless a sibling wakes it first. */
+  /**
+   * How long one claim waits in the master for a runnable job. Bounded, so that a stopping worker's idle
+   * slots end within it (the wait is not interrupted: an interrupt would close an in-process H2 store's file).
+   */
+  static final Duration CLAIM_WAIT = Duration.ofSeconds(5);
+  /**
+   * After an empty claim that did not wait (a master that does not wait), a slot re-checks after this,
+   * doubling to {@link #MAX_IDLE}, unless a sibling wakes it first.
+   */
   static final Duration MIN_IDLE = Duration.ofMillis(50);
   static final Duration MAX_IDLE = Duration.ofMillis(200);
   /** After a failed claim (master unreachable). */
@@ -62,8 +72,9 @@ public final class Slot implements Runnable {
     boolean masterDown = false;
     while (!stopping.getAsBoolean()) {
       Optional<ClaimedJob> claimed;
+      long began = System.nanoTime();
       try {
-        claimed = ctx.engine().claim(name, lease);
+        claimed = ctx.engine().claim(name, lease, CLAIM_WAIT);
         if (masterDown) {
           LOG.info("slot {}: the master answers again", name);
           masterDown = false;
@@ -77,7 +88,9 @@ public final class Slot implements Runnable {
         continue;
       }
       if (claimed.isEmpty()) {
-        waitForWork();
+        if (System.nanoTime() - began < CLAIM_WAIT.toNanos() / 2) {
+          waitForWork(); // the master did not wait: do not poll it without pause
+        }
         continue;
       }
       idleWait = MIN_IDLE;
@@ -102,14 +115,15 @@ public final class Slot implements Runnable {
       listener.ended(run, outcome);
     }
     if (outcome == JobRun.Outcome.SUCCEEDED) {
-      idle.wakeAll(); // a fan-out made several children runnable: let idle siblings take them now
+      // A fan-out made several children runnable: siblings waiting in the master are woken by it; those
+      // backing off here (a master that does not wait) take them now.
+      idle.wakeAll();
     }
   }
 
   /**
-   * The one place an idle slot waits: a short bounded backoff (50 ms doubling to 200 ms), cut short when a
-   * sibling slot finishes a job. A long-poll claim on the master (a bounded wait inside queryAndOwn) replaces
-   * this with a plain return.
+   * Where an idle slot waits when the master answered an empty claim at once: a short bounded backoff (50 ms
+   * doubling to 200 ms), cut short when a sibling slot finishes a job.
    */
   private void waitForWork() {
     idle.await(idleWait);
