@@ -11,7 +11,6 @@ import dev.flipper.token.jdbc.JdbcTokenStoreConfig;
 import dev.flipper.workflow.master.client.TokenMasterClient;
 import dev.flipper.workflow.master.server.TokenMasterServer;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -23,6 +22,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -50,18 +50,7 @@ public final class TokenBenchmark implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--url", paramLabel = "URL",
-      description = "jdbc:mysql://HOST:PORT/[NEW_DATABASE] or jdbc:mariadb://... (the benchmark creates that "
-          + "database, by default a unique " + BenchDatabase.NAME_PREFIX + "..., and drops it), or "
-          + "jdbc:h2:file:NEW_PATH (a new H2 file; its files are deleted at the end). Default: a new H2 file "
-          + "in the temporary folder")
-  String url;
-
-  @Option(names = "--user", defaultValue = "root", description = "Database user. Default: ${DEFAULT-VALUE}")
-  String user;
-
-  @Option(names = "--password", defaultValue = "", description = "Database password. Default: none")
-  String password;
+  @Mixin NewDatabaseOptions db;
 
   @Option(names = "--threads", defaultValue = "16", description = "Client threads. Default: ${DEFAULT-VALUE}")
   int threads;
@@ -82,12 +71,10 @@ public final class TokenBenchmark implements Callable<Integer> {
     atLeast("--seconds", seconds, 1);
     atLeast("--claim-tokens", claimTokens, 0);
     PrintWriter out = spec.commandLine().getOut();
-    // Not JdbcTokenStoreConfig.embedded(): its AUTO_SERVER would open a port that no one else needs here.
-    String target = url != null ? url
-        : "jdbc:h2:file:" + Path.of(System.getProperty("java.io.tmpdir"), BenchDatabase.uniqueName()).toAbsolutePath();
     String prefix = "/__bench__/" + UUID.randomUUID().toString().substring(0, 8) + "/";
-    try (BenchDatabase database = BenchDatabase.create(spec, target, user, password)) {
-      JdbcTokenStoreConfig config = new JdbcTokenStoreConfig(database.url(), user, password, Math.max(threads, 2),
+    try (BenchDatabase database = db.create(spec)) {
+      JdbcTokenStoreConfig config = new JdbcTokenStoreConfig(database.url(), db.user, db.password,
+          Math.max(threads, 2),
           JdbcTokenStoreConfig.DEFAULT_CONNECT_TIMEOUT);
       out.printf(Locale.ROOT, "token benchmark: %s, %d threads, %d s per phase%s; writes under %s%n",
           database.describe(), threads, seconds, thrift ? ", through Thrift" : "", prefix);

@@ -32,6 +32,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -64,18 +65,7 @@ import picocli.CommandLine.Spec;
 public final class WorkflowBenchmark implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--url", paramLabel = "URL",
-      description = "jdbc:mysql://HOST:PORT/[NEW_DATABASE] or jdbc:mariadb://... (the benchmark creates that "
-          + "database, by default a unique " + BenchDatabase.NAME_PREFIX + "..., and drops it), or "
-          + "jdbc:h2:file:NEW_PATH (a new H2 file; its files are deleted at the end). Default: a new H2 file "
-          + "in the temporary folder")
-  String url;
-
-  @Option(names = "--user", defaultValue = "root", description = "Database user. Default: ${DEFAULT-VALUE}")
-  String user;
-
-  @Option(names = "--password", defaultValue = "", description = "Database password. Default: none")
-  String password;
+  @Mixin NewDatabaseOptions db;
 
   @Option(names = "--workers", defaultValue = "4", description = "workers.count: job slots. Default: ${DEFAULT-VALUE}")
   int workers;
@@ -97,10 +87,7 @@ public final class WorkflowBenchmark implements Callable<Integer> {
     atLeast("--chain", chain, 2);
     atLeast("--fanout", fanout, 3);
     PrintWriter out = spec.commandLine().getOut();
-    // Not JdbcTokenStoreConfig.embedded(): its AUTO_SERVER would open a port that no one else needs here.
-    String target = url != null ? url
-        : "jdbc:h2:file:" + Path.of(System.getProperty("java.io.tmpdir"), BenchDatabase.uniqueName()).toAbsolutePath();
-    try (BenchDatabase database = BenchDatabase.create(spec, target, user, password)) {
+    try (BenchDatabase database = db.create(spec)) {
       Path temp = Files.createTempDirectory("flipper-bench-wf-");
       try {
         out.printf(Locale.ROOT, "workflow benchmark: %s, job logs in %s, workers.count %d, %s; load average %.2f%n",
@@ -123,7 +110,7 @@ public final class WorkflowBenchmark implements Callable<Integer> {
   }
 
   private void run(PrintWriter out, String jdbcUrl, Path temp) throws Exception {
-    try (JdbcTokenStore store = JdbcTokenStore.open(JdbcTokenStoreConfig.of(jdbcUrl, user, password)
+    try (JdbcTokenStore store = JdbcTokenStore.open(JdbcTokenStoreConfig.of(jdbcUrl, db.user, db.password)
         .withPoolSize(Math.max(10, workers * 2)))) {
       TokenService service = TokenService.builder(store).build();
       TokenMasterServer server = thrift
