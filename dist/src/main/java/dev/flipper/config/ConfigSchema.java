@@ -157,12 +157,28 @@ public final class ConfigSchema {
           bindAddress("ui", "the UI"),
           port("ui.port", 8080, "Port of the web UI."),
           port("ui.adminPort", 9094, "Admin HTTP port of the UI."),
+          setting("ui.baseUrl", TextType.matching(false, "|https?://\\S+", "empty or an http:// or https:// URL"),
+              "\"\"", "Address of the UI as users reach it (https://flipper.example.com), for links in e-mail; "
+                  + "\"\" = links are paths without a host."),
           setting("email.enabled", new BoolType(), "false",
-              "Send notification e-mail; true requires email.smtpHost, email.from and email.to."),
+              "Send notification e-mail; true requires email.smtpHost and email.from."),
           setting("email.smtpHost", TextType.any(), "\"\"", "SMTP server host."),
-          setting("email.smtpPort", new IntType(1, MAX_PORT), "25", "SMTP server port."),
+          setting("email.smtpPort", new IntType(1, MAX_PORT), "25",
+              "SMTP server port: usually 25 (NONE), 587 (STARTTLS) or 465 (TLS)."),
+          setting("email.user", TextType.any(), "\"\"", "SMTP login; \"\" = no authentication."),
+          setting("email.password", TextType.anySecret(), "\"\"", "SMTP password for email.user; masked when printed."),
+          setting("email.security", new EnumType(List.of("NONE", "STARTTLS", "TLS")), "NONE",
+              "NONE = plain SMTP; STARTTLS = upgrade the plain connection, refuse to send without it; "
+                  + "TLS = TLS from the first byte (SMTPS). The server's certificate and host name are checked."),
           setting("email.from", TextType.any(), "\"\"", "Sender address."),
-          setting("email.to", new TextListType(), "[]", "Recipient addresses."),
+          setting("email.to", new TextListType(), "[]",
+              "Addresses added to every message (operators), besides the workflow's and the job's emails."),
+          setting("email.attempts", new IntType(1, 100), "4",
+              "How many times one message is tried before it is logged and dropped."),
+          setting("email.retryDelay", new DurationType(Duration.ZERO), "5s",
+              "Wait before the second attempt of a message; it doubles for each further attempt."),
+          setting("email.timeout", new DurationType(Duration.ofMillis(1)), "10s",
+              "Connect, read and write time-out of one attempt."),
           setting("logging.level", new EnumType(List.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR")), "INFO",
               "Level of Flipper's own loggers; DEBUG also prints every stack trace."),
           setting("logging.file", TextType.any(), "\"\"",
@@ -225,9 +241,6 @@ public final class ConfigSchema {
         if (values.text(key).isBlank()) {
           missing.add("'" + key + "'");
         }
-      }
-      if (values.texts("email.to").isEmpty()) {
-        missing.add("'email.to'");
       }
       if (!missing.isEmpty()) {
         problems.add(values.value("email.enabled").where(),

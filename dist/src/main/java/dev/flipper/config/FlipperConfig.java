@@ -1,5 +1,7 @@
 package dev.flipper.config;
 
+import dev.flipper.workflow.mail.MailSettings;
+import dev.flipper.workflow.mail.UiLinks;
 import dev.flipper.workflow.master.MasterDaemon;
 import dev.flipper.workflow.ui.UiDaemon;
 import dev.flipper.workflow.worker.WorkerDaemon;
@@ -13,7 +15,9 @@ import java.util.Map;
  * {@link RecordBinder}. Built only by {@link ConfigLoader}. {@link #values()} prints it (secrets masked).
  * Immutable and thread-safe.
  *
+ * @param uiLinks addresses of UI pages for links in e-mail ({@code ui.baseUrl})
  * @param admin where each daemon's admin server listens, by section name ({@code queue}, {@code master}, ...)
+ * @param email the {@code email} section, bound straight into the mailer's settings
  */
 public record FlipperConfig(
     StorageConfig storage,
@@ -23,8 +27,9 @@ public record FlipperConfig(
     MasterStoreConfig masterStore,
     WorkerDaemon.Config workers,
     UiDaemon.Config ui,
+    UiLinks uiLinks,
     Map<String, AdminConfig> admin,
-    EmailConfig email,
+    MailSettings email,
     LoggingConfig logging,
     ConfigValues values) {
 
@@ -48,8 +53,9 @@ public record FlipperConfig(
         RecordBinder.bind(v, "master", MasterStoreConfig.class),
         RecordBinder.bind(v, "workers", WorkerDaemon.Config.class),
         RecordBinder.bind(v, "ui", UiDaemon.Config.class),
+        RecordBinder.bind(v, "ui", UiLinks.class),
         admin,
-        RecordBinder.bind(v, "email", EmailConfig.class),
+        RecordBinder.bind(v, "email", MailSettings.class),
         RecordBinder.bind(v, "logging", LoggingConfig.class),
         v);
   }

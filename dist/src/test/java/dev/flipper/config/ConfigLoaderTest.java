@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flipper.queue.mysql.JdbcShardConfig;
 import dev.flipper.queue.redis.RedisShardConfig;
+import dev.flipper.workflow.mail.MailSecurity;
+import dev.flipper.workflow.mail.MailSettings;
+import dev.flipper.workflow.mail.UiLinks;
 import dev.flipper.workflow.master.MasterDaemon;
 import dev.flipper.workflow.ui.UiDaemon;
 import dev.flipper.workflow.worker.WorkerDaemon;
@@ -68,7 +71,8 @@ class ConfigLoaderTest {
           "scheduler", new AdminConfig("127.0.0.1", 9092),
           "workers", new AdminConfig("127.0.0.1", 9093),
           "ui", new AdminConfig("127.0.0.1", 9094)));
-      assertThat(config.email()).isEqualTo(new EmailConfig(false, "", 25, "", List.of()));
+      assertThat(config.email()).isEqualTo(MailSettings.disabled());
+      assertThat(config.uiLinks()).isEqualTo(new UiLinks(""));
       assertThat(config.logging()).isEqualTo(new LoggingConfig("INFO", ""));
     }
 
@@ -105,6 +109,15 @@ class ConfigLoaderTest {
                 smtpHost: mail.example.com
                 from: flipper@example.com
                 to: [ops@example.com, dev@example.com]
+                user: flipper
+                password: s3cret
+                security: starttls
+                smtpPort: 587
+                attempts: 2
+                retryDelay: 1s
+                timeout: 3s
+              ui:
+                baseUrl: https://flipper.example.com/
               logging:
                 level: debug
                 file: logs/{mode}.log
@@ -123,8 +136,11 @@ class ConfigLoaderTest {
       assertThat(config.queue().claimTimeout()).isEqualTo(Duration.ofHours(2));
       assertThat(config.queue().failedTtl()).isEqualTo(Duration.ofDays(30));
       assertThat(config.queue().longPollTimeout()).isEqualTo(Duration.ofMillis(500));
-      assertThat(config.email()).isEqualTo(new EmailConfig(
-          true, "mail.example.com", 25, "flipper@example.com", List.of("ops@example.com", "dev@example.com")));
+      assertThat(config.email()).isEqualTo(new MailSettings(true, "mail.example.com", 587, "flipper", "s3cret",
+          MailSecurity.STARTTLS, "flipper@example.com", List.of("ops@example.com", "dev@example.com"), 2,
+          Duration.ofSeconds(1), Duration.ofSeconds(3)));
+      assertThat(config.uiLinks().instance("etl", "17"))
+          .isEqualTo("https://flipper.example.com/workflows/etl/instances/17");
       assertThat(config.logging()).isEqualTo(new LoggingConfig("DEBUG", "logs/{mode}.log"));
     }
 
@@ -283,7 +299,7 @@ class ConfigLoaderTest {
     @Test
     void unknownKeyWithoutCloseMatchListsTheValidKeys() {
       assertThat(error("ui:\n  colour: blue\n"))
-          .isEqualTo("conf.yaml:2: unknown key 'ui.colour' (valid keys in 'ui': bindAddress, port, adminPort)");
+          .isEqualTo("conf.yaml:2: unknown key 'ui.colour' (valid keys in 'ui': bindAddress, port, adminPort, baseUrl)");
     }
 
     @Test
@@ -505,7 +521,11 @@ class ConfigLoaderTest {
     @Test
     void enabledEmailNeedsServerSenderAndRecipients() {
       assertThat(error("email:\n  enabled: true\n  smtpHost: mail\n"))
-          .isEqualTo("conf.yaml:2: 'email.enabled' is true, so 'email.from', 'email.to' must be set too");
+          .isEqualTo("conf.yaml:2: 'email.enabled' is true, so 'email.from' must be set too");
+      assertThat(error("email:\n  security: ssl\n"))
+          .isEqualTo("conf.yaml:2: 'email.security' must be one of NONE, STARTTLS, TLS, got 'ssl'");
+      assertThat(error("ui:\n  baseUrl: flipper.example.com\n"))
+          .startsWith("conf.yaml:2: 'ui.baseUrl' must be empty or an http:// or https:// URL");
     }
 
     @Test

@@ -13,12 +13,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import javax.net.ssl.SSLSocketFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,8 +41,20 @@ public final class Mailer implements AutoCloseable {
   private final AtomicLong failed = new AtomicLong();
 
   public Mailer(MailSettings settings) {
+    this(settings, null);
+  }
+
+  /**
+   * @param tlsSockets makes the TLS sockets (SMTPS and STARTTLS); null = the JVM's default trust store. Tests use
+   *     it to trust their own server's certificate; the server's host name is checked either way.
+   */
+  Mailer(MailSettings settings, SSLSocketFactory tlsSockets) {
     this.settings = settings;
-    this.session = Session.getInstance(properties(settings));
+    Properties properties = properties(settings);
+    if (tlsSockets != null) {
+      properties.put("mail." + protocol(settings) + ".ssl.socketFactory", tlsSockets);
+    }
+    this.session = Session.getInstance(properties);
     this.sender = Executors.newSingleThreadExecutor(runnable -> {
       Thread thread = new Thread(runnable, "flipper-mailer");
       thread.setDaemon(true);
@@ -54,21 +69,55 @@ public final class Mailer implements AutoCloseable {
 
   /** Queues {@code mail} (plus the settings' {@code to}); returns at once and never throws. */
   public void send(Mail mail) {
+    addressed(mail).ifPresent(full -> {
+      try {
+        sender.execute(() -> deliver(full));
+      } catch (RejectedExecutionException e) {
+        log.warn("mail '{}' to {} not sent: the mailer is closed", full.subject(), full.to());
+      }
+    });
+  }
+
+  /** The message with the settings' {@code to} added; empty if mail is off or nobody would get it. */
+  private Optional<Mail> addressed(Mail mail) {
     List<String> to = new ArrayList<>(mail.to());
     to.addAll(settings.to());
     Mail full = new Mail(to, mail.subject(), mail.text(), mail.html());
     if (!settings.enabled()) {
       log.debug("mail is off (email.enabled: false); not sent: '{}' to {}", full.subject(), full.to());
-      return;
+      return Optional.empty();
     }
     if (full.to().isEmpty()) {
       log.debug("mail '{}' has no recipients; not sent", full.subject());
+      return Optional.empty();
+    }
+    return Optional.of(full);
+  }
+
+  /**
+   * Queues a message that is composed on the mail thread, for messages that need reads of their own (an
+   * instance's jobs): the caller's thread does no I/O. Returns at once and never throws; a {@code compose} that
+   * throws is logged, and one that returns empty sends nothing.
+   */
+  public void sendLater(String what, Supplier<Optional<Mail>> compose) {
+    if (!settings.enabled()) {
+      log.debug("mail is off (email.enabled: false); not composed: {}", what);
       return;
     }
     try {
-      sender.execute(() -> deliver(full));
+      sender.execute(() -> {
+        Optional<Mail> mail;
+        try {
+          mail = compose.get();
+        } catch (RuntimeException e) {
+          failed.incrementAndGet();
+          log.error("mail '{}' not sent: composing it failed: {}", what, e.toString());
+          return;
+        }
+        mail.flatMap(this::addressed).ifPresent(this::deliver);
+      });
     } catch (RejectedExecutionException e) {
-      log.warn("mail '{}' to {} not sent: the mailer is closed", full.subject(), full.to());
+      log.warn("mail '{}' not sent: the mailer is closed", what);
     }
   }
 
@@ -140,12 +189,17 @@ public final class Mailer implements AutoCloseable {
     }
   }
 
+  private static String protocol(MailSettings settings) {
+    return settings.security() == MailSecurity.TLS ? "smtps" : "smtp";
+  }
+
   private static Properties properties(MailSettings settings) {
-    String protocol = settings.security() == MailSecurity.TLS ? "smtps" : "smtp";
+    String protocol = protocol(settings);
     String prefix = "mail." + protocol + ".";
     String timeout = Long.toString(settings.timeout().toMillis());
     Properties p = new Properties();
     p.setProperty("mail.transport.protocol", protocol);
+    p.setProperty("mail.transport.protocol.rfc822", protocol); // what Transport.send picks for an address
     p.setProperty(prefix + "host", settings.smtpHost());
     p.setProperty(prefix + "port", Integer.toString(settings.smtpPort()));
     p.setProperty(prefix + "connectiontimeout", timeout);

@@ -64,11 +64,11 @@ class MailerTest {
       String text = part(message, 0);
       String html = part(message, 1);
       assertThat(text).contains("Command: ./load.sh <day> && echo \"done\"", "Exit code: 3", "Run time: PT1M5S",
-          "Execution: 2", "http://ui.example:8080/executions/?workflow=etl&instance=1764000000000&job=load",
+          "Execution: 2", "http://ui.example:8080/workflows/etl/instances/1764000000000/jobs/load",
           "Log stdout: http://w1:9100/logs/etl/1764000000000/load.2.stdout");
       assertThat(html).contains("<code>./load.sh &lt;day&gt; &amp;&amp; echo &quot;done&quot;</code>")
           .doesNotContain("<day>")
-          .contains("href=\"http://ui.example:8080/jobs/?workflow=etl&amp;instance=1764000000000\"")
+          .contains("href=\"http://ui.example:8080/workflows/etl/instances/1764000000000\"")
           .contains("color:red");
       assertThat(mailer.sentCount()).isEqualTo(1);
     }
@@ -97,7 +97,7 @@ class MailerTest {
       assertThat(text.indexOf("  a  ")).isLessThan(text.indexOf("  b<script>  ")); // by last start
       assertThat(part(messages[1], 1)).contains("b&lt;script&gt;").doesNotContain("<script>");
       assertThat(messages[2].getSubject()).isEqualTo("Too many (3) instances running for workflow etl");
-      assertThat(part(messages[2], 0)).contains("maxRunning is 3", "http://ui.example:8080/instances/?workflow=etl");
+      assertThat(part(messages[2], 0)).contains("maxRunning is 3", "http://ui.example:8080/workflows/etl");
     }
   }
 
