@@ -3,6 +3,8 @@ package dev.flipper.launcher;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.icegreen.greenmail.util.GreenMail;
+import com.icegreen.greenmail.util.ServerSetup;
 import dev.flipper.workflow.definition.JobDefinition;
 import dev.flipper.workflow.definition.WorkflowDefinition;
 import dev.flipper.workflow.engine.ExecutionDetail;
@@ -233,6 +235,50 @@ abstract class WorkerProcessesContract {
     });
     assertThat(last.exitCode()).isZero();
     assertThat(process(last.worker())).as("the rescuer ran it").isNotEqualTo(process(executions.get(0).worker()));
+  }
+
+  @Test
+  void twoWorkerProcessesMailAFailureAndTheInstanceEndOnce() throws Exception {
+    GreenMail smtp = new GreenMail(new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTP).dynamicPort());
+    smtp.start();
+    try {
+      startMaster(0);
+      String[] mail = {"email.enabled=true", "email.smtpHost=127.0.0.1", "email.smtpPort=" + smtp.getSmtp().getPort(),
+          "email.from=flipper@example.com", "ui.baseUrl=http://ui.test:8080"};
+      startWorkers("a", mail).awaitReady(List.of("workers"));
+      startWorkers("b", mail).awaitReady(List.of("workers"));
+      String instance = start(WorkflowDefinition.builder("mailed").emails("team@example.com")
+          .job(job("first", "true"))
+          .job(job("second", "exit 5").needs("first").emails("oncall@example.com"))
+          .build());
+      awaitEnd("mailed", instance, Duration.ofSeconds(60));
+
+      String failure = "Workflow mailed's job second finished with exit code 5";
+      String end = "FAILURE for workflow mailed";
+      await("mails").atMost(Duration.ofSeconds(30)).until(() -> subjects(smtp).containsAll(List.of(failure, end)));
+      assertThat(subjects(smtp)).containsExactlyInAnyOrder(failure, end); // once each, from one of the processes
+      for (jakarta.mail.internet.MimeMessage message : smtp.getReceivedMessages()) {
+        if (message.getSubject().equals(end)) {
+          assertThat(message.getAllRecipients()).extracting(Object::toString).containsExactly("team@example.com");
+          assertThat((String) ((jakarta.mail.internet.MimeMultipart) message.getContent()).getBodyPart(0).getContent())
+              .contains("http://ui.test:8080/workflows/mailed/instances/" + instance, "  second  FAILURE");
+        }
+      }
+    } finally {
+      smtp.stop();
+    }
+  }
+
+  /** The subject of each message sent (GreenMail keeps a copy per recipient: one per message id here). */
+  private static List<String> subjects(GreenMail smtp) throws Exception {
+    List<String> subjects = new ArrayList<>();
+    HashSet<String> ids = new HashSet<>();
+    for (jakarta.mail.internet.MimeMessage message : smtp.getReceivedMessages()) {
+      if (ids.add(message.getMessageID())) {
+        subjects.add(message.getSubject());
+      }
+    }
+    return subjects;
   }
 
   /** host-pid of a worker name host-pid-slot-random. */

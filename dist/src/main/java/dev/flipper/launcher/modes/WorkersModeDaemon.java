@@ -6,7 +6,10 @@ import dev.flipper.admin.LogEndpoint;
 import dev.flipper.config.FlipperConfig;
 import dev.flipper.lifecycle.Daemon;
 import dev.flipper.token.TokenMaster;
+import dev.flipper.workflow.engine.WorkflowEngine;
+import dev.flipper.workflow.mail.Mailer;
 import dev.flipper.workflow.master.client.TokenMasterClient;
+import dev.flipper.workflow.worker.MailNotifier;
 import dev.flipper.workflow.worker.WorkerDaemon;
 import dev.flipper.workflow.worker.exec.LogFiles;
 import java.io.IOException;
@@ -22,12 +25,15 @@ import java.util.Map;
 /**
  * The workers mode: a {@link WorkerDaemon} with a Thrift client of the master ({@code workers.masterHost},
  * {@code master.port}) that reconnects by itself, and log URLs naming the admin port, where
- * {@link #adminRoutes} serves the job logs under {@code /logs/}. Closes the client after the daemon.
+ * {@link #adminRoutes} serves the job logs under {@code /logs/}; with {@code email.enabled}, e-mail about job
+ * failures, warn time-outs and instance ends ({@link MailNotifier}). Closes the mailer and the client after the
+ * daemon.
  * Thread-safe like the daemon.
  */
 public final class WorkersModeDaemon implements Daemon<WorkerDaemon.Config> {
   private final WorkerDaemon daemon;
   private final TokenMasterClient client;
+  private final Mailer mailer;
 
   /**
    * @param adminPort the bound admin port, for the log URLs
@@ -47,6 +53,11 @@ public final class WorkersModeDaemon implements Daemon<WorkerDaemon.Config> {
     String logBase = "http://" + urlHost(advertisedHost(settings.advertisedHost(),
         config.admin("workers").bindAddress())) + ":" + adminPort;
     daemon.serveLogsAt(() -> logBase);
+    mailer = config.email().enabled() ? new Mailer(config.email()) : null;
+    if (mailer != null) {
+      MailNotifier notifier = new MailNotifier(mailer, config.uiLinks(), WorkflowEngine.builder(master).build().status());
+      daemon.warnTimeoutAlert(notifier).engineListener(notifier);
+    }
   }
 
   /** The admin routes of the workers: their job logs under {@code workers.logDir}, by {@link LogEndpoint}. */
@@ -111,6 +122,9 @@ public final class WorkersModeDaemon implements Daemon<WorkerDaemon.Config> {
   @Override
   public void close() {
     daemon.close();
+    if (mailer != null) {
+      mailer.close(); // after the slots: their last messages still go out (5s at most)
+    }
     if (client != null) {
       client.close();
     }

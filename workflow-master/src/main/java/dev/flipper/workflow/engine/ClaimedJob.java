@@ -77,6 +77,16 @@ public final class ClaimedJob {
     return List.copyOf(data.emails);
   }
 
+  /** The workflow's {@code emails} as when the instance started. */
+  public synchronized List<String> workflowEmails() {
+    return List.copyOf(data.workflowEmails);
+  }
+
+  /** The instance's parameters, e.g. {@code scheduledTime} for an instance the scheduler started. */
+  public synchronized Map<String, String> params() {
+    return Map.copyOf(data.params);
+  }
+
   public synchronized boolean condition() {
     return data.isCondition();
   }
@@ -148,6 +158,11 @@ public final class ClaimedJob {
   public synchronized boolean started() {
     ExecutionData last = data.lastExecution();
     return last != null && last.isOpen();
+  }
+
+  /** The execution {@link WorkflowEngine#start} recorded, while it runs; empty before the start. */
+  public synchronized Optional<ExecutionDetail> startedExecution() {
+    return started() ? Optional.of(data.lastExecution().toDetail()) : Optional.empty();
   }
 
   /** The job token's name, for messages. */

@@ -129,10 +129,7 @@ public final class StatusReader {
   private static JobDetail job(JobData data, JobStatus status, Token runnable) {
     List<ExecutionDetail> executions = new ArrayList<>();
     for (ExecutionData record : data.history) {
-      executions.add(new ExecutionDetail(record.execution, record.attempt, record.info, record.worker, record.host,
-          Instant.ofEpochMilli(record.startMillis), Optional.ofNullable(record.endMillis).map(Instant::ofEpochMilli),
-          record.exitCode, record.cleanupExitCode, record.endReason, Map.copyOf(record.properties),
-          Map.copyOf(record.logs)));
+      executions.add(record.toDetail());
     }
     String heldBy = runnable == null || runnable.owner() == null || runnable.owner().isEmpty() ? null
         : runnable.owner();

@@ -10,6 +10,7 @@ import dev.flipper.workflow.engine.internal.Executions;
 import dev.flipper.workflow.engine.internal.InstanceStarter;
 import dev.flipper.workflow.engine.internal.JobData;
 import dev.flipper.workflow.engine.internal.JobTransitions;
+import dev.flipper.workflow.engine.internal.Notices;
 import dev.flipper.workflow.engine.internal.Owners;
 import java.time.Clock;
 import java.time.Duration;
@@ -49,6 +50,7 @@ public final class WorkflowEngine {
   private final Claimer claimer;
   private final Archiver archiver;
   private final StatusReader status;
+  private final Notices notices;
 
   private WorkflowEngine(Builder builder) {
     this.master = builder.master;
@@ -56,7 +58,8 @@ public final class WorkflowEngine {
     this.definitions = new Definitions(new DefinitionStore(master, clock));
     this.instances = new Instances(definitions, new InstanceStarter(master, clock));
     this.transitions = new JobTransitions(master, clock, builder.archiveDelay);
-    this.claimer = new Claimer(master, clock, transitions);
+    this.notices = new Notices(builder.listener);
+    this.claimer = new Claimer(master, clock, transitions, notices);
     this.archiver = new Archiver(master, clock);
     this.status = new StatusReader(master, clock);
   }
@@ -210,17 +213,22 @@ public final class WorkflowEngine {
         boolean childRunnable = transitions.succeed(held, data);
         job.markDone();
         // A child made runnable in the same change means the instance goes on: no end check needed.
-        return new Finished(Finished.Outcome.SUCCEEDED,
-            childRunnable ? Optional.empty() : transitions.endIfDone(data.workflow, data.instance));
+        Optional<InstanceStatus> ended =
+            childRunnable ? Optional.empty() : transitions.endIfDone(data.workflow, data.instance);
+        notices.instanceEnded(data, ended);
+        return new Finished(Finished.Outcome.SUCCEEDED, ended);
       }
       if (data.attemptsLeft()) {
         job.update(transitions.retry(held, data), data);
         job.markDone();
         return new Finished(Finished.Outcome.RETRYING, Optional.empty());
       }
-      transitions.failForGood(held, data);
+      boolean firstFailure = transitions.failForGood(held, data);
       job.markDone();
-      return new Finished(Finished.Outcome.FAILED, transitions.endIfDone(data.workflow, data.instance));
+      notices.jobFailed(data, firstFailure);
+      Optional<InstanceStatus> ended = transitions.endIfDone(data.workflow, data.instance);
+      notices.instanceEnded(data, ended);
+      return new Finished(Finished.Outcome.FAILED, ended);
     }
   }
 
@@ -264,6 +272,7 @@ public final class WorkflowEngine {
     private final TokenMaster master;
     private Clock clock = Clock.systemUTC();
     private Duration archiveDelay = DEFAULT_ARCHIVE_DELAY;
+    private EngineListener listener = EngineListener.NONE;
 
     private Builder(TokenMaster master) {
       this.master = Objects.requireNonNull(master, "master");
@@ -278,6 +287,12 @@ public final class WorkflowEngine {
     /** How long a finished instance stays before {@link #archiveDue()} archives it. Default 12h. */
     public Builder archiveDelay(Duration archiveDelay) {
       this.archiveDelay = Objects.requireNonNull(archiveDelay, "archiveDelay");
+      return this;
+    }
+
+    /** Told of jobs that fail for good and of instance ends, by the call that caused them. Default: nobody. */
+    public Builder listener(EngineListener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
       return this;
     }
 

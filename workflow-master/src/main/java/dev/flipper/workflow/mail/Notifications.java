@@ -17,10 +17,13 @@ import java.util.Set;
  */
 public final class Notifications {
 
-  /** One finished (or running) attempt of a job. {@code end} and {@code exitCode} are empty while it runs. */
+  /**
+   * One finished (or running) attempt of a job. {@code end} and {@code exitCode} are empty while it runs;
+   * {@code exitCode} also when it ended without one, then {@code endReason} says why ({@code lease lost}).
+   */
   public record Attempt(
       String workflow, String instance, String job, int execution, String command, Instant start,
-      Optional<Instant> end, Optional<Integer> exitCode, Map<String, String> logs) {
+      Optional<Instant> end, Optional<Integer> exitCode, Optional<String> endReason, Map<String, String> logs) {
     public Attempt {
       logs = Map.copyOf(logs);
     }
@@ -50,8 +53,9 @@ public final class Notifications {
 
   /** A job failed for good. Pinball sends it to the job's e-mails, plus the workflow's at the first failure. */
   public Mail jobFailure(Attempt attempt, List<String> to) {
-    String subject = "Workflow " + attempt.workflow() + "'s job " + attempt.job() + " finished with exit code "
-        + attempt.exitCode().map(String::valueOf).orElse("?");
+    String subject = "Workflow " + attempt.workflow() + "'s job " + attempt.job()
+        + attempt.exitCode().map(code -> " finished with exit code " + code)
+            .orElse(" failed (" + attempt.endReason().orElse("no exit code") + ")");
     return new Mail(to, subject, text(attempt, true), html(attempt, true));
   }
 
@@ -122,6 +126,7 @@ public final class Notifications {
       a.end().ifPresent(end -> text.append("End: ").append(end).append('\n')
           .append("Run time: ").append(Duration.between(a.start(), end)).append('\n'));
       text.append("Exit code: ").append(a.exitCode().map(String::valueOf).orElse("?")).append('\n');
+      a.endReason().ifPresent(reason -> text.append("End reason: ").append(reason).append('\n'));
     }
     a.logs().entrySet().stream().sorted(Map.Entry.comparingByKey())
         .forEach(log -> text.append("Log ").append(log.getKey()).append(": ").append(log.getValue()).append('\n'));
@@ -144,6 +149,7 @@ public final class Notifications {
       int code = a.exitCode().orElse(-1);
       row(html, "Exit code", "<span style=\"color:" + (code == 0 ? "green" : "red") + "\">"
           + a.exitCode().map(String::valueOf).orElse("?") + "</span>");
+      a.endReason().ifPresent(reason -> row(html, "End reason", Html.escape(reason)));
     }
     a.logs().entrySet().stream().sorted(Map.Entry.comparingByKey())
         .forEach(log -> row(html, "Log", Html.link(log.getValue(), log.getKey())));

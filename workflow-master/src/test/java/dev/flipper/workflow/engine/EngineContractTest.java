@@ -322,6 +322,49 @@ abstract class EngineContractTest {
   }
 
   @Test
+  void theListenerHearsEachFailureForGoodAndTheEndOnceAlsoFromAClaim() {
+    List<String> heard = java.util.Collections.synchronizedList(new ArrayList<>());
+    List<JobNotice> notices = java.util.Collections.synchronizedList(new ArrayList<>());
+    WorkflowEngine listening = WorkflowEngine.builder(master).clock(clock).listener(new EngineListener() {
+      @Override
+      public void jobFailed(JobNotice job, boolean firstFailure) {
+        heard.add("failed " + job.job() + (firstFailure ? " first" : ""));
+        notices.add(job);
+      }
+
+      @Override
+      public void instanceEnded(JobNotice lastJob, InstanceStatus status) {
+        heard.add("ended " + status + " by " + lastJob.job());
+      }
+    }).build();
+    engine.definitions().apply(List.of(WorkflowDefinition.builder("n").emails("team@example.com")
+        .job(job("a").emails("a@example.com")).job(job("b")).job(job("c")).build()));
+    String inst = engine.instances().start("n", "scheduler", Map.of("scheduledTime", "2026-11-24T00:00:00Z"));
+
+    ClaimedJob a = listening.claim("w1", LEASE).orElseThrow();
+    listening.start(a, new ExecutionStart(a.command(), "h", Map.of("stdout", "http://h/a")));
+    listening.finish(a, ExecutionResult.exit(2));
+    ClaimedJob b = listening.claim("w1", LEASE).orElseThrow();
+    listening.start(b, new ExecutionStart(b.command(), "h", Map.of()));
+    listening.finish(b, ExecutionResult.exit(3));
+    ClaimedJob dead = engine.claim("dead-worker", Duration.ofSeconds(10)).orElseThrow();
+    engine.start(dead, new ExecutionStart(dead.command(), "h", Map.of()));
+    clock.advance(Duration.ofSeconds(11));
+    assertThat(listening.claim("w2", LEASE)).isEmpty(); // closes c's attempt: it fails for good, the instance ends
+
+    assertThat(heard).containsExactly("failed a first", "failed b", "failed c", "ended FAILURE by c");
+    JobNotice first = notices.get(0);
+    assertThat(first.emails()).containsExactly("a@example.com");
+    assertThat(first.workflowEmails()).containsExactly("team@example.com");
+    assertThat(first.params()).containsEntry("scheduledTime", "2026-11-24T00:00:00Z");
+    assertThat(first.execution().exitCode()).isEqualTo(2);
+    assertThat(first.execution().command()).isEqualTo("run a");
+    assertThat(first.execution().logs()).containsEntry("stdout", "http://h/a");
+    assertThat(notices.get(2).execution().endReason()).isEqualTo("lease lost");
+    assertThat(detail("n", inst).summary().failedJobs()).containsExactly("a", "b", "c");
+  }
+
+  @Test
   void renewalExtendsTheLease() {
     startInstance(workflow("n", job("a")));
     ClaimedJob job = engine.claim("w", Duration.ofSeconds(30)).orElseThrow();

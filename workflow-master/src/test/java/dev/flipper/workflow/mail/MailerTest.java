@@ -49,7 +49,7 @@ class MailerTest {
   @Test
   void jobFailureGoesToTheJobAndTheWorkflowWithEscapedHtmlAndLinks() throws Exception {
     Notifications.Attempt attempt = new Notifications.Attempt("etl", "1764000000000", "load", 2,
-        "./load.sh <day> && echo \"done\"", START, Optional.of(START.plusSeconds(65)), Optional.of(3),
+        "./load.sh <day> && echo \"done\"", START, Optional.of(START.plusSeconds(65)), Optional.of(3), Optional.empty(),
         Map.of("stdout", "http://w1:9100/logs/etl/1764000000000/load.2.stdout"));
     List<String> to = Notifications.recipients(List.of("oncall@example.com"), List.of("data@example.com",
         "oncall@example.com"));
@@ -77,7 +77,7 @@ class MailerTest {
   @Test
   void timeoutWarningInstanceEndAndTooManyInstances() throws Exception {
     Notifications.Attempt running = new Notifications.Attempt("etl", "17", "transform", 0, "sleep 9999", START,
-        Optional.empty(), Optional.empty(), Map.of());
+        Optional.empty(), Optional.empty(), Optional.empty(), Map.of());
     List<Notifications.JobLine> jobs = List.of(
         new Notifications.JobLine("b<script>", Optional.of(START.plusSeconds(10)), Optional.of(START.plusSeconds(20)),
             "SUCCESS"),

@@ -6,6 +6,7 @@ import dev.flipper.lifecycle.Daemon;
 import dev.flipper.lifecycle.NamedThreadFactory;
 import dev.flipper.lifecycle.RunState;
 import dev.flipper.token.TokenMaster;
+import dev.flipper.workflow.engine.EngineListener;
 import dev.flipper.workflow.engine.WorkflowEngine;
 import dev.flipper.workflow.worker.exec.LogFiles;
 import dev.flipper.workflow.worker.exec.ShellExecutor;
@@ -102,6 +103,7 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
   private volatile boolean stopping;
   private Supplier<String> logBaseUrl = () -> null;
   private WarnTimeoutAlert alert = WarnTimeoutAlert.LOG_ONLY;
+  private EngineListener engineListener = EngineListener.NONE;
   private ShellExecutor executor;
   private ScheduledThreadPoolExecutor timer;
 
@@ -155,11 +157,21 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
     return this;
   }
 
+  /**
+   * Told of jobs that fail for good and instance ends caused by this worker's calls (e-mail: {@link MailNotifier}).
+   * Call before {@link #start()}.
+   */
+  public WorkerDaemon engineListener(EngineListener listener) {
+    this.engineListener = Objects.requireNonNull(listener, "listener");
+    return this;
+  }
+
   /** Starts the slots; may be called once. */
   @Override
   public void start() {
     state.start();
-    WorkflowEngine engine = WorkflowEngine.builder(master).clock(clock).archiveDelay(config.archiveDelay()).build();
+    WorkflowEngine engine = WorkflowEngine.builder(master).clock(clock).archiveDelay(config.archiveDelay())
+        .listener(engineListener).build();
     executor = ShellExecutor.builder(logFiles).clock(clock).build();
     // A few threads: a renewal that waits on an unreachable master must not hold up the others' renewals.
     timer = new ScheduledThreadPoolExecutor(Math.min(config.count(), 4), new NamedThreadFactory("flipper-workers-leases"));

@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -93,6 +94,24 @@ class WorkerDaemonTest {
     assertThat(detail.summary().status()).isEqualTo(InstanceStatus.FAILURE);
     JobDetail bad = detail.job("bad").orElseThrow();
     assertThat(bad.executions()).extracting(ExecutionDetail::exitCode).containsExactly(3, 3);
+  }
+
+  @Test
+  void exportsTheScheduledTimeOfAScheduledInstance() throws Exception {
+    WorkflowDefinition sched = WorkflowDefinition.builder("sched")
+        .job(JobDefinition.builder("print").command("echo \"[${FLIPPER_SCHEDULED_TIME-unset}]\""))
+        .build();
+    engine.definitions().apply(List.of(sched));
+    daemon(1, Duration.ofSeconds(5)).start();
+    String scheduled = engine.instances().start("sched", "scheduler", Map.of("scheduledTime", "2026-01-01T03:00:00Z"));
+    String byHand = engine.instances().start("sched");
+
+    awaitEnd("sched", scheduled);
+    awaitEnd("sched", byHand);
+
+    assertThat(Files.readString(dir.resolve("logs/sched/" + scheduled + "/print.1.stdout")))
+        .isEqualTo("[2026-01-01T03:00:00Z]\n");
+    assertThat(Files.readString(dir.resolve("logs/sched/" + byHand + "/print.1.stdout"))).isEqualTo("[unset]\n");
   }
 
   @Test

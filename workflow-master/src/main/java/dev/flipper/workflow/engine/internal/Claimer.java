@@ -37,11 +37,13 @@ public final class Claimer {
   private final TokenMaster master;
   private final Clock clock;
   private final JobTransitions transitions;
+  private final Notices notices;
 
-  public Claimer(TokenMaster master, Clock clock, JobTransitions transitions) {
+  public Claimer(TokenMaster master, Clock clock, JobTransitions transitions, Notices notices) {
     this.master = master;
     this.clock = clock;
     this.transitions = transitions;
+    this.notices = notices;
   }
 
   /** A claimed job: its token (now owned by the worker) and data. */
@@ -90,8 +92,8 @@ public final class Claimer {
       LOG.info("job {}/{}/{} execution {} on worker {} lost its lease; closed as failed", data.workflow,
           data.instance, data.name, stale.execution, stale.worker);
       if (!data.attemptsLeft()) {
-        transitions.failForGood(token, data);
-        transitions.endIfDone(data.workflow, data.instance);
+        notices.jobFailed(data, transitions.failForGood(token, data));
+        notices.instanceEnded(data, transitions.endIfDone(data.workflow, data.instance));
         return Optional.empty();
       }
       if (data.retryDelayMillis > 0) {
@@ -106,7 +108,7 @@ public final class Claimer {
       record.endMillis = record.startMillis;
       record.exitCode = 0;
       if (!transitions.succeed(token, data)) {
-        transitions.endIfDone(data.workflow, data.instance);
+        notices.instanceEnded(data, transitions.endIfDone(data.workflow, data.instance));
       }
       return Optional.empty();
     }

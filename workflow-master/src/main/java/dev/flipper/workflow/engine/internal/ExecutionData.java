@@ -2,10 +2,13 @@ package dev.flipper.workflow.engine.internal;
 
 import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
+import dev.flipper.workflow.engine.ExecutionDetail;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One execution (attempt) of a job, an entry of the job's {@code history}. Written open (no end, no exit
@@ -45,6 +48,13 @@ public final class ExecutionData {
   @JsonAnyGetter
   Map<String, Object> unknown() {
     return unknown;
+  }
+
+  /** This record as the CLI, the UI and the engine's listener see it. */
+  public ExecutionDetail toDetail() {
+    return new ExecutionDetail(execution, attempt, info, worker, host, Instant.ofEpochMilli(startMillis),
+        Optional.ofNullable(endMillis).map(Instant::ofEpochMilli), exitCode, cleanupExitCode, endReason,
+        Map.copyOf(properties), Map.copyOf(logs));
   }
 
   public boolean isOpen() {

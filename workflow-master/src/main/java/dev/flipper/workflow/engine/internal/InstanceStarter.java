@@ -80,6 +80,8 @@ public final class InstanceStarter {
     WorkflowGraph graph = definition.graph();
     for (JobDefinition job : definition.jobs()) {
       JobData data = jobData(job, graph, wf, instance);
+      data.workflowEmails = new ArrayList<>(definition.emails());
+      data.params.putAll(params);
       if (job.needs().isEmpty()) {
         data.events.add(EventData.of(TokenLayout.WORKFLOW_START, "start", Map.of()));
         tokens.add(Token.of(TokenLayout.runnable(wf, instance, job.name()), Json.write(data))

@@ -1,7 +1,9 @@
 package dev.flipper.workflow.engine.internal;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A job token's data ({@code kind: "job"}): a snapshot of the job's definition taken when the instance
@@ -19,6 +21,10 @@ public final class JobData extends TokenData {
   public List<String> inputs = new ArrayList<>();
   public List<String> outputs = new ArrayList<>();
   public List<String> emails = new ArrayList<>();
+  /** The workflow's {@code emails} when the instance started (instance end, first failure). */
+  public List<String> workflowEmails = new ArrayList<>();
+  /** The instance's parameters ({@code scheduledTime}, ...), copied from its record at the start. */
+  public Map<String, String> params = new LinkedHashMap<>();
   public int maxAttempts = 1;
   public long retryDelayMillis;
   public Long warnTimeoutMillis;

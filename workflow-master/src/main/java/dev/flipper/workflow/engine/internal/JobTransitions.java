@@ -262,27 +262,41 @@ public final class JobTransitions {
     return rewrite(held, data, Owners.RETRY_DELAY, ceilSeconds(clock.millis() + data.retryDelayMillis));
   }
 
-  /** The job failed with no attempt left: parked in waiting, recorded as failed in the instance record. */
-  public void failForGood(Token held, JobData data) {
+  /**
+   * The job failed with no attempt left: parked in waiting, recorded as failed in the instance record. Returns
+   * true if it is the first job of its instance to fail for good (Pinball then mails the workflow's emails too).
+   */
+  public boolean failForGood(Token held, JobData data) {
     JobData parked = Json.copy(data, JobData.class);
     parked.events.clear();
     parked.readyInputs = null; // events may have come while it ran: the next parent's success reads them
     String wf = data.workflow;
     String inst = data.instance;
-    holding(held, "failure of " + held.name(), () -> {
+    return holding(held, "failure of " + held.name(), () -> {
       List<Token> updates = new ArrayList<>();
       updates.add(new Token(0, TokenLayout.waiting(wf, inst, data.name), null, 0, held.priority(),
           Json.write(parked)));
-      readExact(TokenLayout.instanceRecord(wf, inst)).ifPresent(record -> {
-        InstanceData instance = Json.read(record, InstanceData.class);
+      boolean first = true;
+      Optional<Token> record = readExact(TokenLayout.instanceRecord(wf, inst));
+      if (record.isPresent()) {
+        InstanceData instance = Json.read(record.get(), InstanceData.class);
+        first = instance.failedJobs.isEmpty() || instance.failedJobs.equals(List.of(data.name));
         if (!instance.failedJobs.contains(data.name)) {
           instance.failedJobs.add(data.name);
         }
-        updates.add(record.withData(Json.write(instance)));
-      });
+        updates.add(record.get().withData(Json.write(instance)));
+      }
       master.modify(new ModifyParams(updates, List.of(held)));
-      return Boolean.TRUE;
-    }, () -> parkedWith(parked) ? Optional.of(Boolean.TRUE) : Optional.empty());
+      return first;
+    }, () -> parkedWith(parked) ? Optional.of(firstFailed(wf, inst, data.name)) : Optional.empty());
+  }
+
+  /** True if {@code job} is the first job the instance record lists as failed. */
+  private boolean firstFailed(String wf, String inst, String job) {
+    return readExact(TokenLayout.instanceRecord(wf, inst))
+        .map(t -> Json.read(t, InstanceData.class).failedJobs)
+        .map(failed -> !failed.isEmpty() && failed.get(0).equals(job))
+        .orElse(true);
   }
 
   /**

@@ -51,6 +51,8 @@ public final class JobRun {
   private static final Logger LOG = LoggerFactory.getLogger(JobRun.class);
   private static final long FINISH_RETRY_MILLIS = 1000;
   static final String STOPPING = "worker stopping: handed back";
+  /** The instance parameter the scheduler sets (workflow-scheduler's {@code InstanceStarter.SCHEDULED_TIME}). */
+  static final String SCHEDULED_TIME = "scheduledTime";
 
   private final Context ctx;
   private final ClaimedJob job;
@@ -114,6 +116,7 @@ public final class JobRun {
         .command(command)
         .cleanup(job.cleanupCommand().orElse(null))
         .workingDirectory(workDir)
+        .environment(instanceEnvironment(job.params()))
         .warnTimeout(job.warnTimeout().orElse(null))
         .abortTimeout(job.abortTimeout().orElse(null))
         .build();
@@ -196,6 +199,16 @@ public final class JobRun {
         }
       }
     }
+  }
+
+  /**
+   * Variables from the instance's parameters: {@code FLIPPER_SCHEDULED_TIME}, the slot (ISO-8601 UTC) of an
+   * instance the scheduler or a backfill started. Pinball had no such variable, so there is no PINBALL_ name.
+   */
+  static Map<String, String> instanceEnvironment(Map<String, String> params) {
+    Map<String, String> env = new LinkedHashMap<>();
+    Optional.ofNullable(params.get(SCHEDULED_TIME)).ifPresent(t -> env.put("FLIPPER_SCHEDULED_TIME", t));
+    return env;
   }
 
   private void release() {
