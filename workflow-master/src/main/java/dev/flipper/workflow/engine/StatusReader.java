@@ -3,6 +3,7 @@ package dev.flipper.workflow.engine;
 import dev.flipper.token.Query;
 import dev.flipper.token.Token;
 import dev.flipper.token.TokenMaster;
+import dev.flipper.workflow.engine.internal.ArchiveData;
 import dev.flipper.workflow.engine.internal.DefinitionData;
 import dev.flipper.workflow.engine.internal.ExecutionData;
 import dev.flipper.workflow.engine.internal.InstanceData;
@@ -18,14 +19,19 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
  * The read model of workflows for the CLI and the UI: derived from the tokens at each call, never cached.
- * Only active (not yet archived) instances are visible. Thread-safe.
+ * {@link #workflows}, {@link #instances} and {@link #instance} see active (not yet archived) instances; given
+ * the archived tokens ({@link #withArchive}), {@link #archivedInstances} and {@link #archivedInstance} see the
+ * archived ones. Thread-safe.
  */
 public final class StatusReader {
   /** Instance ids are epoch milliseconds: order by length, then text, which is numeric order. */
@@ -34,10 +40,24 @@ public final class StatusReader {
 
   private final TokenMaster master;
   private final Clock clock;
+  private final Function<String, List<Token>> archived;
 
   StatusReader(TokenMaster master, Clock clock) {
+    this(master, clock, prefix -> List.of());
+  }
+
+  private StatusReader(TokenMaster master, Clock clock, Function<String, List<Token>> archived) {
     this.master = master;
     this.clock = clock;
+    this.archived = archived;
+  }
+
+  /**
+   * This reader with access to archived tokens, which the master's interface does not serve: {@code archived}
+   * returns the archived tokens under a name prefix (the master's store, {@code TokenStore.queryArchived}).
+   */
+  public StatusReader withArchive(Function<String, List<Token>> archived) {
+    return new StatusReader(master, clock, Objects.requireNonNull(archived, "archived"));
   }
 
   /** Every workflow with a stored definition or an active instance, by name. */
@@ -81,26 +101,76 @@ public final class StatusReader {
 
   /** One active instance with every job; empty if there is no such instance (or it was archived). */
   public Optional<InstanceDetail> instance(String workflow, String instance) {
-    String recordName = TokenLayout.instanceRecord(workflow, instance);
     List<List<Token>> read = master.query(List.of(
-        Query.prefix(recordName),
+        Query.prefix(TokenLayout.instanceRecord(workflow, instance)),
         Query.prefix(TokenLayout.waitingPrefix(workflow, instance)),
         Query.prefix(TokenLayout.runnablePrefix(workflow, instance))));
-    Optional<Token> record = read.get(0).stream().filter(t -> t.name().equals(recordName)).findFirst();
+    long nowSeconds = clock.instant().getEpochSecond();
+    return detail(workflow, instance, read.get(0), read.get(1), read.get(2),
+        (token, data) -> runnableStatus(token, data, nowSeconds));
+  }
+
+  /**
+   * The archived instances of a workflow, oldest first, from their archive tokens (one each); empty without
+   * {@link #withArchive}.
+   */
+  public List<InstanceSummary> archivedInstances(String workflow) {
+    List<InstanceSummary> summaries = new ArrayList<>();
+    for (Token token : latest(archived.apply(TokenLayout.ARCHIVE + workflow + "/"))) {
+      ArchiveData archive = Json.read(token, ArchiveData.class);
+      if (!workflow.equals(archive.workflow)) {
+        continue; // a workflow whose name extends this one's
+      }
+      if (archive.record != null) {
+        summaries.add(summary(archive.record));
+      } else {
+        // Written before archive tokens held the record: read the archived record itself.
+        String recordName = TokenLayout.instanceRecord(workflow, archive.instance);
+        latest(archived.apply(recordName)).stream().filter(t -> t.name().equals(recordName)).findFirst()
+            .ifPresent(t -> summaries.add(summary(Json.read(t, InstanceData.class))));
+      }
+    }
+    summaries.sort(Comparator.comparing(InstanceSummary::instance, INSTANCE_ORDER));
+    return summaries;
+  }
+
+  /**
+   * An archived instance with every job as it was archived (a job left runnable shows RUNNABLE); empty if it
+   * is not archived, or without {@link #withArchive}.
+   */
+  public Optional<InstanceDetail> archivedInstance(String workflow, String instance) {
+    List<Token> tokens = latest(archived.apply(TokenLayout.instancePrefix(workflow, instance)));
+    String waitingPrefix = TokenLayout.waitingPrefix(workflow, instance);
+    return detail(workflow, instance, tokens, tokens.stream().filter(t -> t.name().startsWith(waitingPrefix)).toList(),
+        latest(archived.apply(TokenLayout.runnablePrefix(workflow, instance))), (token, data) -> JobStatus.RUNNABLE);
+  }
+
+  private Optional<InstanceDetail> detail(String workflow, String instance, List<Token> records, List<Token> waiting,
+      List<Token> runnable, BiFunction<Token, JobData, JobStatus> runnableStatus) {
+    String recordName = TokenLayout.instanceRecord(workflow, instance);
+    Optional<Token> record = records.stream().filter(t -> t.name().equals(recordName)).findFirst();
     if (record.isEmpty()) {
       return Optional.empty();
     }
-    long nowSeconds = clock.instant().getEpochSecond();
     Map<String, JobDetail> jobs = new HashMap<>();
-    for (Token token : read.get(1)) {
+    for (Token token : waiting) {
       JobData data = Json.read(token, JobData.class);
       jobs.put(data.name, job(data, waitingStatus(data), null));
     }
-    for (Token token : read.get(2)) {
+    for (Token token : runnable) {
       JobData data = Json.read(token, JobData.class);
-      jobs.put(data.name, job(data, runnableStatus(token, data, nowSeconds), token));
+      jobs.put(data.name, job(data, runnableStatus.apply(token, data), token));
     }
     return Optional.of(new InstanceDetail(summary(Json.read(record.get(), InstanceData.class)), runOrder(jobs)));
+  }
+
+  /** The newest version of each name: a name may have been archived more than once. */
+  private static List<Token> latest(List<Token> tokens) {
+    Map<String, Token> newest = new TreeMap<>();
+    for (Token token : tokens) {
+      newest.merge(token.name(), token, (a, b) -> a.version() >= b.version() ? a : b);
+    }
+    return List.copyOf(newest.values());
   }
 
   /** The status of a job parked in, or waiting in, the waiting state. */

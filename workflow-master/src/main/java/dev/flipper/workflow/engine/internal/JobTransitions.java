@@ -330,6 +330,7 @@ public final class JobTransitions {
       archive.instance = inst;
       archive.status = status.name();
       archive.dueMillis = now + archiveDelay.toMillis();
+      archive.record = instance;
       Token archiveToken = new Token(0, TokenLayout.archive(wf, inst), Owners.ARCHIVE_DELAY,
           Math.max(1, ceilSeconds(archive.dueMillis)), 0, Json.write(archive));
       master.modify(ModifyParams.updating(record.withData(Json.write(instance)), archiveToken));
