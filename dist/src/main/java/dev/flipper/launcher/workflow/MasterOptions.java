@@ -29,9 +29,13 @@ public final class MasterOptions {
 
   /** The master's port from the config; a bad config throws {@code ConfigException} naming the problem. */
   int port() {
-    FlipperConfig loaded = config == null ? ConfigLoader.defaults(sets, System.getenv())
+    return loadConfig().master().port();
+  }
+
+  /** The config as the daemons read it; a bad config throws {@code ConfigException} naming the problem. */
+  FlipperConfig loadConfig() {
+    return config == null ? ConfigLoader.defaults(sets, System.getenv())
         : ConfigLoader.load(config, sets, System.getenv());
-    return loaded.master().port();
   }
 
   /** A client of the master; close it after use. */

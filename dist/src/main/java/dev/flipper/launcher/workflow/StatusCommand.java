@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -25,8 +26,9 @@ import picocli.CommandLine.Spec;
     name = "status",
     mixinStandardHelpOptions = true,
     description = {
-      "Shows workflows (no option), the active instances of one (-w WF), or the jobs of one instance",
-      "(-w WF -i ID) with status, attempts, last exit code, start, end and log URLs.",
+      "Shows workflows (no option), the instances of one (-w WF), or the jobs of one instance (-w WF -i ID)",
+      "with status, attempts, last exit code, start, end and log URLs. Archived instances are shown too,",
+      "read from the master's database (master.jdbcUrl, else the first storage.jdbc shard); --active skips them.",
       "Exit code 0; 1 if the workflow or instance is not found or the master fails."
     },
     footer = {"", "Examples:", "  flipper workflow status", "  flipper workflow status -w etl",
@@ -40,6 +42,9 @@ public final class StatusCommand implements Callable<Integer> {
 
   @Option(names = "--json", description = "Print one JSON document instead of a table.")
   boolean json;
+
+  @Option(names = "--active", description = "Only active instances: do not read the master's database.")
+  boolean activeOnly;
 
   @Mixin MasterOptions master;
 
@@ -60,21 +65,36 @@ public final class StatusCommand implements Callable<Integer> {
         return 0;
       }
       if (instance == null) {
-        List<InstanceSummary> instances = status.instances(workflow);
-        if (instances.isEmpty() && client.engine.definitions().get(workflow).isEmpty()) {
+        List<InstanceSummary> active = status.instances(workflow);
+        List<InstanceSummary> archived = archived(err, status, r -> r.archivedInstances(workflow), List.of());
+        if (active.isEmpty() && archived.isEmpty() && client.engine.definitions().get(workflow).isEmpty()) {
           err.println("no workflow '" + workflow + "' in the master at " + master.where());
           return 1;
         }
-        out.println(json ? StatusJson.instances(workflow, instances) : instancesTable(instances));
+        out.println(json ? StatusJson.instances(workflow, active, archived) : instancesTable(active, archived));
         return 0;
       }
       Optional<InstanceDetail> detail = status.instance(workflow, instance);
+      boolean isArchived = detail.isEmpty();
+      if (isArchived) {
+        detail = archived(err, status, r -> r.archivedInstance(workflow, instance), Optional.empty());
+      }
       if (detail.isEmpty()) {
-        err.println("no active instance " + workflow + "/" + instance + " (archived instances are not shown)");
+        err.println("no instance " + workflow + "/" + instance + (activeOnly ? " active (--active)" : ""));
         return 1;
       }
-      out.println(json ? StatusJson.instance(detail.get()) : instanceTable(detail.get()));
+      out.println(json ? StatusJson.instance(detail.get(), isArchived) : instanceTable(detail.get(), isArchived));
       return 0;
+    }
+  }
+
+  /** {@code read} over the master's archived tokens; {@code none} with --active. */
+  private <T> T archived(PrintWriter err, StatusReader status, Function<StatusReader, T> read, T none) {
+    if (activeOnly) {
+      return none;
+    }
+    try (MasterArchive archive = MasterArchive.open(master.loadConfig(), err)) {
+      return read.apply(status.withArchive(archive.query()));
     }
   }
 
@@ -91,22 +111,26 @@ public final class StatusCommand implements Callable<Integer> {
     return table(rows);
   }
 
-  static String instancesTable(List<InstanceSummary> instances) {
+  /** Archived instances first (they are the older ones), each group oldest first. */
+  static String instancesTable(List<InstanceSummary> active, List<InstanceSummary> archived) {
     List<List<String>> rows = new ArrayList<>();
-    rows.add(List.of("INSTANCE", "STATUS", "START", "END", "FAILED JOBS"));
-    for (InstanceSummary i : instances) {
-      rows.add(List.of(i.instance(), i.status().name(), time(i.start()), i.end().map(StatusCommand::time).orElse("-"),
-          i.failedJobs().isEmpty() ? "-" : String.join(",", i.failedJobs())));
+    rows.add(List.of("INSTANCE", "STATUS", "START", "END", "ARCHIVED", "FAILED JOBS"));
+    for (List<InstanceSummary> group : List.of(archived, active)) {
+      for (InstanceSummary i : group) {
+        rows.add(List.of(i.instance(), i.status().name(), time(i.start()),
+            i.end().map(StatusCommand::time).orElse("-"), group == archived ? "yes" : "no",
+            i.failedJobs().isEmpty() ? "-" : String.join(",", i.failedJobs())));
+      }
     }
     return table(rows);
   }
 
-  static String instanceTable(InstanceDetail detail) {
+  static String instanceTable(InstanceDetail detail, boolean archived) {
     InstanceSummary s = detail.summary();
     StringBuilder text = new StringBuilder();
     text.append("workflow ").append(s.workflow()).append(", instance ").append(s.instance()).append(": ")
         .append(s.status()).append(" (start ").append(time(s.start())).append(", end ")
-        .append(s.end().map(StatusCommand::time).orElse("-")).append(")\n");
+        .append(s.end().map(StatusCommand::time).orElse("-")).append(archived ? ", archived" : "").append(")\n");
     List<List<String>> rows = new ArrayList<>();
     rows.add(List.of("JOB", "STATUS", "ATTEMPTS", "EXIT", "START", "END", "LOGS"));
     for (JobDetail job : detail.jobs()) {

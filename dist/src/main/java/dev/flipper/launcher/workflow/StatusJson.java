@@ -38,15 +38,19 @@ final class StatusJson {
     return write(Map.of("workflows", list));
   }
 
-  static String instances(String workflow, List<InstanceSummary> instances) {
+  /** Archived instances first (the older ones), each with {@code "archived"}. */
+  static String instances(String workflow, List<InstanceSummary> active, List<InstanceSummary> archived) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("workflow", workflow);
-    m.put("instances", instances.stream().map(StatusJson::instance).toList());
+    List<Object> list = new ArrayList<>();
+    archived.forEach(i -> list.add(archived(instance(i), true)));
+    active.forEach(i -> list.add(archived(instance(i), false)));
+    m.put("instances", list);
     return write(m);
   }
 
-  static String instance(InstanceDetail detail) {
-    Map<String, Object> m = instance(detail.summary());
+  static String instance(InstanceDetail detail, boolean isArchived) {
+    Map<String, Object> m = archived(instance(detail.summary()), isArchived);
     List<Object> jobs = new ArrayList<>();
     for (JobDetail job : detail.jobs()) {
       Map<String, Object> j = new LinkedHashMap<>();
@@ -74,6 +78,11 @@ final class StatusJson {
     m.put("failedJobs", s.failedJobs());
     m.put("params", s.params());
     return m;
+  }
+
+  private static Map<String, Object> archived(Map<String, Object> instance, boolean archived) {
+    instance.put("archived", archived);
+    return instance;
   }
 
   private static Map<String, Object> execution(ExecutionDetail e) {

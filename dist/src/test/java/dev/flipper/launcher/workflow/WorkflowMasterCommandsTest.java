@@ -46,7 +46,8 @@ class WorkflowMasterCommandsTest {
     server = TokenMasterServer.builder(service).port(0).bindHost("127.0.0.1").build().start();
     engine = WorkflowEngine.builder(service).build();
     config = dir.resolve("flipper.yaml");
-    Files.writeString(config, "master:\n  port: 1\n"); // wrong on purpose: --set must win
+    // The port is wrong on purpose: --set must win. The database (for archived instances) does not exist.
+    Files.writeString(config, "master:\n  port: 1\n  jdbcUrl: \"jdbc:h2:file:" + dir.resolve("none") + "\"\n");
   }
 
   @AfterEach
