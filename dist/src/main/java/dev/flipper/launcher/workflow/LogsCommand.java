@@ -139,7 +139,13 @@ public final class LogsCommand implements Callable<Integer> {
   private Optional<ExecutionDetail> find(StatusReader status, PrintWriter err) {
     Optional<InstanceDetail> detail = status.instance(workflow, instance);
     if (detail.isEmpty()) {
-      err.println("no active instance " + workflow + "/" + instance + " (archived instances are not shown)");
+      // Archived: its records (with their log URLs) are in the master's database.
+      try (MasterArchive archive = MasterArchive.open(master.loadConfig(), err)) {
+        detail = status.withArchive(archive.query()).archivedInstance(workflow, instance);
+      }
+    }
+    if (detail.isEmpty()) {
+      err.println("no instance " + workflow + "/" + instance);
       return Optional.empty();
     }
     Optional<JobDetail> found = detail.get().job(job);

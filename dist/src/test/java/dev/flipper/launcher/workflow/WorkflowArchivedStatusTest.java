@@ -14,8 +14,11 @@ import dev.flipper.workflow.engine.ExecutionResult;
 import dev.flipper.workflow.engine.ExecutionStart;
 import dev.flipper.workflow.engine.WorkflowEngine;
 import dev.flipper.workflow.master.server.TokenMasterServer;
+import com.sun.net.httpserver.HttpServer;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -96,11 +99,11 @@ class WorkflowArchivedStatusTest {
     return code;
   }
 
-  /** Runs every job of the instance with exit 0, except {@code failing}. */
-  private void runJobs(String failing) {
+  /** Runs every job of the instance with exit 0, except {@code failing}; logs at {@code logBase}/job. */
+  private void runJobs(String failing, String logBase) {
     for (int i = 0; i < 4; i++) {
       engine.claim("w", Duration.ofMinutes(1)).ifPresent(job -> {
-        engine.start(job, new ExecutionStart(job.command(), "h", Map.of("stdout", "http://w/" + job.job())));
+        engine.start(job, new ExecutionStart(job.command(), "h", Map.of("stdout", logBase + "/" + job.job())));
         engine.finish(job, ExecutionResult.exit(job.job().equals(failing) ? 4 : 0));
       });
     }
@@ -112,7 +115,7 @@ class WorkflowArchivedStatusTest {
         .job(JobDefinition.builder("a").command("run a"))
         .job(JobDefinition.builder("b").needs("a").command("run b")).build()));
     String done = engine.instances().start("arch");
-    runJobs("b");
+    runJobs("b", "http://w");
     clock.now = clock.now.plusSeconds(2); // the archive token's lease ends at the next whole second
     assertThat(engine.archiveDue()).isEqualTo(1);
     String running = engine.instances().start("arch");
@@ -142,5 +145,30 @@ class WorkflowArchivedStatusTest {
     assertThat(err).contains("no instance arch/" + done + " active (--active)");
     assertThat(run("workflow", "status", "-w", "arch", "--active")).as(err).isZero();
     assertThat(out).doesNotContain(done).contains(running);
+  }
+
+  @Test
+  void logsOfAnArchivedInstanceAreFoundThroughItsRecords() throws Exception {
+    HttpServer worker = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    worker.createContext("/logs/", exchange -> {
+      byte[] body = ("log of " + exchange.getRequestURI().getPath() + "\n").getBytes(StandardCharsets.UTF_8);
+      exchange.sendResponseHeaders(200, body.length);
+      exchange.getResponseBody().write(body);
+      exchange.close();
+    });
+    worker.start();
+    try {
+      engine.definitions().apply(List.of(WorkflowDefinition.builder("old")
+          .job(JobDefinition.builder("a").command("run a")).build()));
+      String done = engine.instances().start("old");
+      runJobs("none", "http://127.0.0.1:" + worker.getAddress().getPort() + "/logs");
+      clock.now = clock.now.plusSeconds(2);
+      assertThat(engine.archiveDue()).isEqualTo(1);
+
+      assertThat(run("workflow", "logs", "-w", "old", "-i", done, "-j", "a")).as(err).isZero();
+      assertThat(out).isEqualTo("log of /logs/a\n");
+    } finally {
+      worker.stop(0);
+    }
   }
 }
