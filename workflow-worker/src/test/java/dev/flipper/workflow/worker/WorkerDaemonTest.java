@@ -97,6 +97,30 @@ class WorkerDaemonTest {
   }
 
   @Test
+  void pinballVariablesNumberTheExecutionAndKillIdsReachTheCleanup() throws Exception { // [25] [27]
+    Path seen = dir.resolve("seen.txt");
+    Path killed = dir.resolve("killed.txt");
+    WorkflowDefinition env = WorkflowDefinition.builder("env")
+        .job(JobDefinition.builder("j").maxAttempts(2)
+            .command("echo \"$PINBALL_WORKFLOW $PINBALL_INSTANCE $PINBALL_JOB $PINBALL_EXECUTION $FLIPPER_ATTEMPT\" >> "
+                + seen + "; echo FLIPPER:kill_id=x; echo PINBALL:kill_id=x; [ \"$PINBALL_EXECUTION\" = 1 ]")
+            .cleanup("echo killed %(kill_id)s >> " + killed))
+        .build();
+    daemon(1, Duration.ofSeconds(5)).start();
+    String instance = start(env);
+
+    InstanceDetail detail = awaitEnd("env", instance);
+
+    assertThat(detail.summary().status()).isEqualTo(InstanceStatus.SUCCESS);
+    assertThat(Files.readAllLines(seen)).containsExactly("env " + instance + " j 0 1", "env " + instance + " j 1 2");
+    List<ExecutionDetail> runs = detail.job("j").orElseThrow().executions();
+    assertThat(runs.get(0).properties()).containsEntry("kill_id", List.of("x")); // one value, not two
+    assertThat(runs.get(0).cleanupExitCode()).isZero();
+    assertThat(runs.get(1).cleanupExitCode()).isNull(); // no cleanup after a success
+    assertThat(Files.readAllLines(killed)).containsExactly("killed x");
+  }
+
+  @Test
   void exportsTheScheduledTimeOfAScheduledInstance() throws Exception {
     WorkflowDefinition sched = WorkflowDefinition.builder("sched")
         .job(JobDefinition.builder("print").command("echo \"[${FLIPPER_SCHEDULED_TIME-unset}]\""))

@@ -55,9 +55,13 @@ class WorkerMailTest {
     }
   }
 
-  /** A worker "process": its own mailer, notifier, engine and slots. */
-  private void worker(String name, int slots) {
-    Mailer mailer = new Mailer(MailSettings.smtp("127.0.0.1", smtp.getSmtp().getPort(), "flipper@example.com")
+  /** A worker "process": its own mailer, notifier, engine and slots, mailing to GreenMail. */
+  private Mailer worker(String name, int slots) {
+    return worker(name, slots, smtp.getSmtp().getPort());
+  }
+
+  private Mailer worker(String name, int slots, int smtpPort) {
+    Mailer mailer = new Mailer(MailSettings.smtp("127.0.0.1", smtpPort, "flipper@example.com")
         .withRetries(2, Duration.ofMillis(10), Duration.ofSeconds(5)));
     MailNotifier notifier = new MailNotifier(mailer, LINKS, WorkflowEngine.builder(master).build().status());
     WorkerDaemon.Config config = new WorkerDaemon.Config(slots, Duration.ofSeconds(3), Duration.ofHours(12),
@@ -67,6 +71,7 @@ class WorkerMailTest {
     open.add(mailer); // closed after the daemon: queued mail still goes out
     open.add(daemon);
     daemon.start();
+    return mailer;
   }
 
   private String start(WorkflowDefinition definition) {
@@ -172,5 +177,27 @@ class WorkerMailTest {
     assertThat(to(message)).containsExactly("data@example.com", "ops@example.com");
     assertThat(part(message, 0)).contains("Instance: " + loud + " (http://ui.test:8080/workflows/loud/instances/"
         + loud + ")", "  a  SUCCESS", "  b  SUCCESS");
+  }
+
+  @Test
+  void aDeadMailServerNeitherBlocksNorStopsTheWorker() throws Exception {
+    int deadPort;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      deadPort = socket.getLocalPort(); // closed again: nothing listens there
+    }
+    Mailer mailer = worker("w1", 1, deadPort);
+    WorkflowDefinition definition = WorkflowDefinition.builder("unmailed").emails("team@example.com")
+        .job(JobDefinition.builder("a").command("exit 2").emails("a@example.com"))
+        .build();
+    String first = start(definition);
+    awaitEnd("unmailed", first);
+    String second = engine.instances().start("unmailed"); // the worker goes on taking jobs
+    awaitEnd("unmailed", second);
+
+    // Each instance: a failure and an end message, each given up after its attempts.
+    await().atMost(Duration.ofSeconds(30)).until(() -> mailer.failedCount() == 4);
+    assertThat(mailer.sentCount()).isZero();
+    assertThat(engine.status().instance("unmailed", second).orElseThrow().summary().status())
+        .isEqualTo(InstanceStatus.FAILURE);
   }
 }
