@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.flipper.launcher.Launcher;
 import dev.flipper.token.TokenService;
 import dev.flipper.token.jdbc.JdbcTokenStore;
 import dev.flipper.token.jdbc.JdbcTokenStoreConfig;
@@ -15,8 +14,6 @@ import dev.flipper.workflow.engine.ExecutionStart;
 import dev.flipper.workflow.engine.WorkflowEngine;
 import dev.flipper.workflow.master.server.TokenMasterServer;
 import com.sun.net.httpserver.HttpServer;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -87,16 +84,10 @@ class WorkflowArchivedStatusTest {
   }
 
   private int run(String... args) {
-    StringWriter outText = new StringWriter();
-    StringWriter errText = new StringWriter();
-    String[] full = new String[args.length + 6];
-    System.arraycopy(args, 0, full, 0, args.length);
-    System.arraycopy(new String[] {"-c", config.toString(), "--set", "master.port=" + server.port(), "--host",
-        "127.0.0.1"}, 0, full, args.length, 6);
-    int code = Launcher.execute(full, new PrintWriter(outText), new PrintWriter(errText));
-    out = outText.toString();
-    err = errText.toString();
-    return code;
+    CommandRun run = CommandRun.of(config, server.port(), args);
+    out = run.out();
+    err = run.err();
+    return run.code();
   }
 
   /** Runs every job of the instance with exit 0, except {@code failing}; logs at {@code logBase}/job. */

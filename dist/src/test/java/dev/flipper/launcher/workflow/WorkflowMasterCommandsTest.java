@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.flipper.launcher.Launcher;
 import dev.flipper.token.TokenService;
 import dev.flipper.token.memory.InMemoryTokenStore;
 import dev.flipper.workflow.engine.ClaimedJob;
@@ -12,8 +11,6 @@ import dev.flipper.workflow.engine.ExecutionResult;
 import dev.flipper.workflow.engine.ExecutionStart;
 import dev.flipper.workflow.engine.WorkflowEngine;
 import dev.flipper.workflow.master.server.TokenMasterServer;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,16 +53,10 @@ class WorkflowMasterCommandsTest {
   }
 
   private int run(String... args) {
-    StringWriter outText = new StringWriter();
-    StringWriter errText = new StringWriter();
-    String[] full = new String[args.length + 6];
-    System.arraycopy(args, 0, full, 0, args.length);
-    System.arraycopy(new String[] {"-c", config.toString(), "--set", "master.port=" + server.port(), "--host",
-        "127.0.0.1"}, 0, full, args.length, 6);
-    int code = Launcher.execute(full, new PrintWriter(outText), new PrintWriter(errText));
-    out = outText.toString();
-    err = errText.toString();
-    return code;
+    CommandRun run = CommandRun.of(config, server.port(), args);
+    out = run.out();
+    err = run.err();
+    return run.code();
   }
 
   @Test
