@@ -1,5 +1,7 @@
 package dev.flipper.workflow.engine;
 
+import java.util.List;
+
 /**
  * Told what an engine call decided, for notifications (the workers' e-mail). Called on the caller's thread
  * right after the change is stored, by the one call that made it: a job that fails for good is reported by the
@@ -27,4 +29,13 @@ public interface EngineListener {
    * @param status SUCCESS or FAILURE
    */
   default void instanceEnded(JobNotice lastJob, InstanceStatus status) {}
+
+  /**
+   * The instance was archived by this call ({@link WorkflowEngine#archiveDue}). An aborted instance is archived
+   * at once, and Pinball sends its end message then (its end may come from a control operation run from the
+   * CLI, which sends no mail).
+   *
+   * @param workflowEmails the workflow's {@code emails} as when the instance started
+   */
+  default void instanceArchived(InstanceSummary instance, List<String> workflowEmails) {}
 }

@@ -94,7 +94,7 @@ public final class StatusReader {
     for (int i = 0; i < ids.size(); i++) {
       String recordName = TokenLayout.instanceRecord(workflow, ids.get(i));
       read.get(i).stream().filter(t -> t.name().equals(recordName)).findFirst()
-          .ifPresent(t -> summaries.add(summary(Json.read(t, InstanceData.class))));
+          .ifPresent(t -> summaries.add(Json.read(t, InstanceData.class).toSummary()));
     }
     return summaries;
   }
@@ -122,12 +122,12 @@ public final class StatusReader {
         continue; // a workflow whose name extends this one's
       }
       if (archive.record != null) {
-        summaries.add(summary(archive.record));
+        summaries.add(archive.record.toSummary());
       } else {
         // Written before archive tokens held the record: read the archived record itself.
         String recordName = TokenLayout.instanceRecord(workflow, archive.instance);
         latest(archived.apply(recordName)).stream().filter(t -> t.name().equals(recordName)).findFirst()
-            .ifPresent(t -> summaries.add(summary(Json.read(t, InstanceData.class))));
+            .ifPresent(t -> summaries.add(Json.read(t, InstanceData.class).toSummary()));
       }
     }
     summaries.sort(Comparator.comparing(InstanceSummary::instance, INSTANCE_ORDER));
@@ -161,7 +161,7 @@ public final class StatusReader {
       JobData data = Json.read(token, JobData.class);
       jobs.put(data.name, job(data, runnableStatus.apply(token, data), token));
     }
-    return Optional.of(new InstanceDetail(summary(Json.read(record.get(), InstanceData.class)), runOrder(jobs)));
+    return Optional.of(new InstanceDetail(Json.read(record.get(), InstanceData.class).toSummary(), runOrder(jobs)));
   }
 
   /** The newest version of each name: a name may have been archived more than once. */
@@ -209,11 +209,6 @@ public final class StatusReader {
         data.isCondition(), data.disabled, data.priority, heldBy, leaseEnd, List.copyOf(executions));
   }
 
-  private static InstanceSummary summary(InstanceData data) {
-    return new InstanceSummary(data.workflow, data.instance, InstanceStatus.valueOf(data.status),
-        Instant.ofEpochMilli(data.startMillis), Optional.ofNullable(data.endMillis).map(Instant::ofEpochMilli),
-        data.definitionVersion, data.startedBy, Map.copyOf(data.params), List.copyOf(data.failedJobs));
-  }
 
   /** Parents before children, ties by name (Kahn's algorithm over the jobs' inputs). */
   private static List<JobDetail> runOrder(Map<String, JobDetail> jobs) {

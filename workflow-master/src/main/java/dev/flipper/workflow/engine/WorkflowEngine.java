@@ -60,7 +60,7 @@ public final class WorkflowEngine {
     this.transitions = new JobTransitions(master, clock, builder.archiveDelay);
     this.notices = new Notices(builder.listener);
     this.claimer = new Claimer(master, clock, transitions, notices);
-    this.archiver = new Archiver(master, clock);
+    this.archiver = new Archiver(master, clock, notices);
     this.status = new StatusReader(master, clock);
   }
 

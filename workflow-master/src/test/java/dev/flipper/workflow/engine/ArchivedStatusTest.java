@@ -91,4 +91,32 @@ class ArchivedStatusTest {
     assertThat(status.archivedInstances("old")).extracting(InstanceSummary::instance, InstanceSummary::status)
         .containsExactly(org.assertj.core.groups.Tuple.tuple(inst, InstanceStatus.SUCCESS));
   }
+
+  @Test
+  void theListenerHearsEachArchivedInstanceWithTheWorkflowsEmails() throws Exception {
+    List<String> heard = new java.util.ArrayList<>();
+    WorkflowEngine listening = WorkflowEngine.builder(master).clock(clock).archiveDelay(Duration.ZERO)
+        .listener(new EngineListener() {
+          @Override
+          public void instanceArchived(InstanceSummary instance, List<String> workflowEmails) {
+            heard.add(instance.instance() + " " + instance.status() + " " + workflowEmails);
+          }
+        }).build();
+    engine.definitions().apply(List.of(WorkflowDefinition.builder("ab").emails("team@example.com")
+        .job(JobDefinition.builder("a").command("run a"))
+        .job(JobDefinition.builder("b").needs("a").command("run b")).build()));
+    String inst = runToEnd("ab", 0);
+    // As a control operation's abort leaves it (the engine of this branch ends instances SUCCESS or FAILURE).
+    Token record = master.query(Query.prefix(TokenLayout.instanceRecord("ab", inst))).get(0);
+    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    com.fasterxml.jackson.databind.node.ObjectNode tree =
+        (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(record.data());
+    tree.put("status", "ABORTED");
+    master.modify(ModifyParams.updating(record.withData(json.writeValueAsString(tree))));
+    clock.advance(Duration.ofSeconds(2));
+
+    assertThat(listening.archiveDue()).isEqualTo(1);
+
+    assertThat(heard).containsExactly(inst + " ABORTED [team@example.com]");
+  }
 }

@@ -5,6 +5,7 @@ import dev.flipper.workflow.engine.EngineListener;
 import dev.flipper.workflow.engine.ExecutionDetail;
 import dev.flipper.workflow.engine.InstanceDetail;
 import dev.flipper.workflow.engine.InstanceStatus;
+import dev.flipper.workflow.engine.InstanceSummary;
 import dev.flipper.workflow.engine.JobDetail;
 import dev.flipper.workflow.engine.JobNotice;
 import dev.flipper.workflow.engine.StatusReader;
@@ -24,7 +25,9 @@ import java.util.Optional;
  * <ul>
  *   <li>a job failed for good: to the job's {@code emails}, plus the workflow's at the instance's first failure;
  *   <li>a job passed its warn time-out (once per attempt): to the job's and the workflow's;
- *   <li>an instance ended: to the workflow's, with a table of its jobs (read from the master on the mail thread).
+ *   <li>an instance ended: to the workflow's, with a table of its jobs (read from the master on the mail thread);
+ *       an aborted instance when it is archived (at once, by a worker's archiver), as Pinball, because a control
+ *       operation run from the CLI may have ended it.
  * </ul>
  *
  * {@link Mailer} sends on its own thread: nothing here waits for SMTP or the master. Thread-safe.
@@ -56,11 +59,20 @@ public final class MailNotifier implements EngineListener, WarnTimeoutAlert {
 
   @Override
   public void instanceEnded(JobNotice lastJob, InstanceStatus ended) {
-    if (lastJob.workflowEmails().isEmpty()) {
+    if (lastJob.workflowEmails().isEmpty() || ended == InstanceStatus.ABORTED) {
       return; // as Pinball: only a workflow with emails has its instance ends mailed (email.to gets them then too)
     }
     String what = ended + " for workflow " + lastJob.workflow() + " instance " + lastJob.instance();
     mailer.sendLater(what, () -> Optional.of(instanceEnd(lastJob, ended)));
+  }
+
+  @Override
+  public void instanceArchived(InstanceSummary instance, List<String> workflowEmails) {
+    if (instance.status() != InstanceStatus.ABORTED || workflowEmails.isEmpty()) {
+      return; // the others were mailed when they ended
+    }
+    mailer.send(notifications.instanceEnd(instance.workflow(), instance.instance(), instance.status().name(),
+        instance.start(), instance.end().orElse(instance.start()), List.of(), workflowEmails));
   }
 
   private Mail instanceEnd(JobNotice lastJob, InstanceStatus ended) {

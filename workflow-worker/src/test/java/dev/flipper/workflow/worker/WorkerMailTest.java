@@ -200,4 +200,26 @@ class WorkerMailTest {
     assertThat(engine.status().instance("unmailed", second).orElseThrow().summary().status())
         .isEqualTo(InstanceStatus.FAILURE);
   }
+
+  @Test
+  void anAbortedInstanceIsMailedWhenArchivedTheOthersWhenTheyEnd() throws Exception {
+    try (Mailer mailer = new Mailer(MailSettings.smtp("127.0.0.1", smtp.getSmtp().getPort(), "flipper@example.com"))) {
+      MailNotifier notifier = new MailNotifier(mailer, LINKS, engine.status());
+      java.time.Instant start = java.time.Instant.parse("2026-11-24T03:00:00Z");
+      notifier.instanceArchived(new dev.flipper.workflow.engine.InstanceSummary("wf", "17", InstanceStatus.SUCCESS,
+          start, java.util.Optional.of(start.plusSeconds(5)), "v1", "cli", Map.of(), List.of()),
+          List.of("team@example.com"));
+      notifier.instanceArchived(new dev.flipper.workflow.engine.InstanceSummary("wf", "18", InstanceStatus.ABORTED,
+          start, java.util.Optional.of(start.plusSeconds(9)), "v1", "cli", Map.of(), List.of()),
+          List.of("team@example.com"));
+      mailer.close(Duration.ofSeconds(10));
+
+      Map<String, List<MimeMessage>> sent = sentBySubject();
+      assertThat(sent.keySet()).containsExactly("ABORTED for workflow wf");
+      MimeMessage aborted = sent.get("ABORTED for workflow wf").get(0);
+      assertThat(to(aborted)).containsExactly("team@example.com");
+      assertThat(part(aborted, 0)).contains("Instance: 18 (http://ui.test:8080/workflows/wf/instances/18)",
+          "Run time: PT9S");
+    }
+  }
 }

@@ -26,10 +26,12 @@ public final class Archiver {
 
   private final TokenMaster master;
   private final Clock clock;
+  private final Notices notices;
 
-  public Archiver(TokenMaster master, Clock clock) {
+  public Archiver(TokenMaster master, Clock clock, Notices notices) {
     this.master = master;
     this.clock = clock;
+    this.notices = notices;
   }
 
   /** Archives every due instance; returns how many. */
@@ -64,6 +66,9 @@ public final class Archiver {
     try {
       master.archive(tokens);
       LOG.info("archived instance {}/{} ({} tokens)", wf, inst, tokens.size());
+      String recordName = TokenLayout.instanceRecord(wf, inst);
+      tokens.stream().filter(t -> t.name().equals(recordName)).findFirst()
+          .ifPresent(record -> notices.instanceArchived(Json.read(record, InstanceData.class), tokens));
       return true;
     } catch (TokenException e) {
       // Something changed in between: the hold ends in a few minutes and the next call tries again.

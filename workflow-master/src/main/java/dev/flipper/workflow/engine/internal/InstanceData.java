@@ -1,9 +1,13 @@
 package dev.flipper.workflow.engine.internal;
 
+import dev.flipper.workflow.engine.InstanceStatus;
+import dev.flipper.workflow.engine.InstanceSummary;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The instance record ({@code kind: "instance"}, token {@code /workflow/<wf>/<inst>/instance}). Written
@@ -27,5 +31,12 @@ public final class InstanceData extends TokenData {
 
   public InstanceData() {
     super("instance");
+  }
+
+  /** This record as the CLI, the UI and the engine's listener see it. */
+  public InstanceSummary toSummary() {
+    return new InstanceSummary(workflow, instance, InstanceStatus.valueOf(status), Instant.ofEpochMilli(startMillis),
+        Optional.ofNullable(endMillis).map(Instant::ofEpochMilli), definitionVersion, startedBy, Map.copyOf(params),
+        List.copyOf(failedJobs));
   }
 }

@@ -2,7 +2,9 @@ package dev.flipper.workflow.engine.internal;
 
 import dev.flipper.workflow.engine.EngineListener;
 import dev.flipper.workflow.engine.InstanceStatus;
+import dev.flipper.token.Token;
 import dev.flipper.workflow.engine.JobNotice;
+import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,6 +27,13 @@ public final class Notices {
   /** If present, {@code ended} is the status this call ended the job's instance with. */
   public void instanceEnded(JobData data, Optional<InstanceStatus> ended) {
     ended.ifPresent(status -> safely("instance end", () -> listener.instanceEnded(notice(data), status)));
+  }
+
+  /** The instance of {@code record} was archived with these tokens (its jobs name the workflow's emails). */
+  public void instanceArchived(InstanceData record, List<Token> tokens) {
+    List<String> emails = tokens.stream().filter(t -> t.name().contains("/job/"))
+        .map(t -> Json.read(t, JobData.class).workflowEmails).findFirst().orElse(List.of());
+    safely("archive", () -> listener.instanceArchived(record.toSummary(), emails));
   }
 
   private static JobNotice notice(JobData data) {
