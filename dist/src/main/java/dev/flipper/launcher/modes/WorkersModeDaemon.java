@@ -55,7 +55,8 @@ public final class WorkersModeDaemon implements Daemon<WorkerDaemon.Config> {
     daemon.serveLogsAt(() -> logBase);
     mailer = config.email().enabled() ? new Mailer(config.email()) : null;
     if (mailer != null) {
-      MailNotifier notifier = new MailNotifier(mailer, config.uiLinks(), WorkflowEngine.builder(master).build().status());
+      MailNotifier notifier =
+          new MailNotifier(mailer, config.uiLinks(), WorkflowEngine.builder(master).build().status());
       daemon.warnTimeoutAlert(notifier).engineListener(notifier);
     }
   }

@@ -26,7 +26,7 @@ public interface EngineListener {
    * The instance ended with this call.
    *
    * @param lastJob the job whose end ended it
-   * @param status SUCCESS or FAILURE
+   * @param status SUCCESS or FAILURE (ABORTED once the control operations end aborted instances)
    */
   default void instanceEnded(JobNotice lastJob, InstanceStatus status) {}
 

@@ -1,8 +1,8 @@
 package dev.flipper.workflow.engine.internal;
 
+import dev.flipper.token.Token;
 import dev.flipper.workflow.engine.EngineListener;
 import dev.flipper.workflow.engine.InstanceStatus;
-import dev.flipper.token.Token;
 import dev.flipper.workflow.engine.JobNotice;
 import java.util.List;
 import java.util.Optional;
