@@ -133,6 +133,22 @@ public final class ConfigSchema {
               "Database password for master.jdbcUrl; masked when printed."),
           bindAddress("scheduler", "the scheduler"),
           port("scheduler.adminPort", 9092, "Admin HTTP port of the scheduler."),
+          setting("scheduler.masterHost", TextType.any(), "127.0.0.1",
+              "Host of the token master whose schedules the scheduler fires; its port is master.port."),
+          setting("scheduler.count", new IntType(1, 100), "1",
+              "Scheduler loops in one process, each claiming due schedules on its own; more help when one loop's "
+                  + "starts fall behind. Any number of scheduler processes may run too: a slot never fires twice."),
+          setting("scheduler.claimLease", new DurationType(Duration.ofSeconds(1)), "60s",
+              "How long a claimed schedule stays one scheduler's while it fires it (whole seconds); a scheduler "
+                  + "that dies holding one leaves it to the others after this."),
+          setting("scheduler.batchSize", new IntType(1, 1_000), "60",
+              "Most due schedules claimed per call; their instances start in one atomic change."),
+          setting("scheduler.recheck", new DurationType(Duration.ofSeconds(1)), "30s",
+              "How soon a slot that waits (overrun DELAY, DELAY_UNTIL_SUCCESS, too many instances) is looked at "
+                  + "again."),
+          setting("scheduler.maxWait", new DurationType(Duration.ofMillis(100)), "5s",
+              "Longest time one claim waits in the master for a schedule to fall due or be applied (an apply "
+                  + "ends the wait at once); also bounds how long a stopping scheduler takes."),
           bindAddress("workers", "the workers"),
           port("workers.adminPort", 9093, "Admin HTTP port of the workers."),
           setting("workers.count", new IntType(1, 1_000), "2", "Jobs run at the same time by one workers process."),

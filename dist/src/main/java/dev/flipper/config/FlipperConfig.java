@@ -3,6 +3,7 @@ package dev.flipper.config;
 import dev.flipper.workflow.mail.MailSettings;
 import dev.flipper.workflow.mail.UiLinks;
 import dev.flipper.workflow.master.MasterDaemon;
+import dev.flipper.workflow.scheduler.SchedulerDaemon;
 import dev.flipper.workflow.ui.UiDaemon;
 import dev.flipper.workflow.worker.WorkerDaemon;
 import java.util.LinkedHashMap;
@@ -11,7 +12,7 @@ import java.util.Map;
 
 /**
  * The whole validated configuration: one typed section per daemon plus the shared ones. Where a module has
- * its own settings type (the shards, the master, workers and UI), the section is bound straight into it by
+ * its own settings type (the shards, the master, scheduler, workers and UI), the section is bound straight into it by
  * {@link RecordBinder}. Built only by {@link ConfigLoader}. {@link #values()} prints it (secrets masked).
  * Immutable and thread-safe.
  *
@@ -25,6 +26,7 @@ public record FlipperConfig(
     QueueConfig queue,
     MasterDaemon.Config master,
     MasterStoreConfig masterStore,
+    SchedulerDaemon.Config scheduler,
     WorkerDaemon.Config workers,
     UiDaemon.Config ui,
     UiLinks uiLinks,
@@ -51,6 +53,7 @@ public record FlipperConfig(
         RecordBinder.bind(v, "queue", QueueConfig.class),
         RecordBinder.bind(v, "master", MasterDaemon.Config.class),
         RecordBinder.bind(v, "master", MasterStoreConfig.class),
+        RecordBinder.bind(v, "scheduler", SchedulerDaemon.Config.class),
         RecordBinder.bind(v, "workers", WorkerDaemon.Config.class),
         RecordBinder.bind(v, "ui", UiDaemon.Config.class),
         RecordBinder.bind(v, "ui", UiLinks.class),

@@ -5,10 +5,10 @@ import dev.flipper.admin.AdminRoute;
 import dev.flipper.config.AdminConfig;
 import dev.flipper.config.FlipperConfig;
 import dev.flipper.launcher.modes.QueueModeDaemon;
+import dev.flipper.launcher.modes.SchedulerModeDaemon;
 import dev.flipper.launcher.modes.TokenStores;
 import dev.flipper.launcher.modes.WorkersModeDaemon;
 import dev.flipper.workflow.master.MasterDaemon;
-import dev.flipper.workflow.scheduler.SchedulerDaemon;
 import dev.flipper.workflow.ui.UiDaemon;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,7 +27,8 @@ public enum Mode {
   QUEUE("queue", x -> new ModeDaemon<>(new QueueModeDaemon(x.config(), x.metrics()), FlipperConfig::storage)),
   MASTER("master", x -> new ModeDaemon<>(
       new MasterDaemon(x.config().master(), TokenStores.open(x.config()), x.metrics()), FlipperConfig::master)),
-  SCHEDULER("scheduler", x -> new ModeDaemon<>(new SchedulerDaemon(x.metrics()), ignored -> null)),
+  SCHEDULER("scheduler", x -> new ModeDaemon<>(
+      new SchedulerModeDaemon(x.config(), x.metrics(), x.localMasterPort()), FlipperConfig::scheduler)),
   WORKERS("workers",
       x -> new ModeDaemon<>(
           new WorkersModeDaemon(x.config(), x.metrics(), x.adminPort(), x.localMasterPort()), FlipperConfig::workers),

@@ -4,6 +4,7 @@ import dev.flipper.token.Token;
 import dev.flipper.workflow.engine.internal.InstanceStarter;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** Starting workflow instances. Thread-safe. */
 public final class Instances {
@@ -39,6 +40,17 @@ public final class Instances {
     StoredDefinition stored = definitions.get(workflow).orElseThrow(() -> new IllegalArgumentException(
         "no workflow '" + workflow + "' in the master; store it first with: flipper workflow apply FILE"));
     return starter.start(stored, startedBy, params, alongside);
+  }
+
+  /**
+   * The tokens (all inserts) that would start instance {@code instance} of the stored workflow, without writing
+   * them, or empty if no workflow of that name is stored. For starting several instances in one atomic modify
+   * (the scheduler fires a batch of due schedules in one change): the caller picks the id, and a taken id makes
+   * that modify fail with VERSION_CONFLICT, writing nothing.
+   */
+  public Optional<List<Token>> startTokens(String workflow, String instance, String startedBy,
+      Map<String, String> params) {
+    return definitions.get(workflow).map(stored -> starter.startTokens(stored, instance, startedBy, params));
   }
 
   public String start(String workflow) {

@@ -19,7 +19,8 @@ import java.util.Optional;
 
 /**
  * The scheduler's view of the workflow engine: starts instances with {@code Instances.start(..., alongside)},
- * reads running instances from the engine's status model, and builds ABORT signals. Thread-safe.
+ * or builds an instance's tokens for a batch of starts in one modify ({@code Instances.startTokens}), reads running
+ * instances from the engine's status model, and builds ABORT signals. Thread-safe.
  *
  * <p>Two limits of what the engine offers today: only active (not yet archived) instances are visible, so
  * DELAY_UNTIL_SUCCESS stops waiting on a failed instance once it is archived (after {@code workers.archiveDelay},
@@ -46,6 +47,17 @@ public final class EngineInstanceStarter implements InstanceStarter {
       return Optional.empty();
     }
     return Optional.of(engine.instances().start(workflow, "scheduler", params, alongside));
+  }
+
+  /** The engine's tokens for the instance ({@code Instances.startTokens}), so a claimed batch fires in one modify. */
+  @Override
+  public Optional<List<Token>> startTokens(String workflow, String instanceId, Map<String, String> params) {
+    return engine.instances().startTokens(workflow, instanceId, "scheduler", params);
+  }
+
+  @Override
+  public boolean buildsTokens() {
+    return true;
   }
 
   @Override

@@ -26,8 +26,8 @@ import org.slf4j.LoggerFactory;
  * claim is exclusive, and the modify carries the claimed version, so a slot never fires twice. A runner that
  * dies holding a claim leaves it to the others when the claim's lease ends.
  *
- * <p>{@link #runOnce()} does no waiting, so tests drive it with a settable clock; {@link SchedulerLoop} runs it
- * on a thread. Thread-safe.
+ * <p>{@link #runOnce()} does no waiting, so tests drive it with a settable clock; {@link SchedulerLoop} runs
+ * {@link #pass(Duration) passes} that wait in the master on a thread. Thread-safe.
  */
 public final class ScheduleRunner {
   private static final Logger log = LoggerFactory.getLogger(ScheduleRunner.class);
@@ -53,15 +53,29 @@ public final class ScheduleRunner {
     return started.get();
   }
 
+  /** What a pass did: how many schedules it claimed, and when to run the next one. */
+  public record Pass(int claimed, Instant next) {}
+
   /**
    * Claims and fires what is due now; returns when to run again: now if more may be due, else the earliest
-   * lease end among the schedules (at most {@link SchedulerOptions#maxSleep()} away, so a schedule written by
-   * another process is seen in time).
+   * lease end among the schedules (at most {@link SchedulerOptions#maxWait()} away, so a schedule claimed by a
+   * scheduler that died is seen in time).
    */
   public Instant runOnce() {
+    return pass(Duration.ZERO).next();
+  }
+
+  /**
+   * A pass whose claim may wait in the master up to {@code wait} (a waiting queryAndOwn) when nothing is due: it
+   * returns as soon as a schedule is written claimable (an apply) or, at the master's re-check, falls due. The
+   * caller passes the time until the next due schedule, so the scheduler sleeps in the master, not on a timer.
+   */
+  public Pass pass(Duration wait) {
     Instant now = clock.instant();
-    List<Token> claimed = master.queryAndOwn(QueryAndOwnParams.of(options.owner(), now.plus(options.claimLease()),
-        Query.top(ScheduleTokens.PREFIX, options.batchSize())));
+    // The lease counts from the end of the wait: a schedule claimed late in the wait still has a whole lease.
+    QueryAndOwnParams claim = QueryAndOwnParams.of(options.owner(), now.plus(wait).plus(options.claimLease()),
+        Query.top(ScheduleTokens.PREFIX, options.batchSize()));
+    List<Token> claimed = master.queryAndOwn(wait.isZero() || wait.isNegative() ? claim : claim.withWaitTime(wait));
     if (claimed.size() < 2 || !fireTogether(claimed)) {
       for (Token token : claimed) {
         try {
@@ -73,9 +87,9 @@ public final class ScheduleRunner {
       }
     }
     if (claimed.size() == options.batchSize()) {
-      return now;
+      return new Pass(claimed.size(), clock.instant());
     }
-    return nextWake(clock.instant());
+    return new Pass(claimed.size(), nextWake(clock.instant()));
   }
 
   /**
@@ -150,7 +164,7 @@ public final class ScheduleRunner {
   }
 
   private Instant nextWake(Instant now) {
-    Instant wake = now.plus(options.maxSleep());
+    Instant wake = now.plus(options.maxWait());
     for (Token token : master.query(Query.prefix(ScheduleTokens.PREFIX))) {
       if (!token.isOwnedAt(now)) {
         return now;

@@ -11,16 +11,18 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The workflow scheduler as a daemon: a {@link SchedulerLoop} firing due schedules of the master through the
- * engine, with the too-many-instances e-mail. Built without a master (the launcher does not connect daemons to
- * the master yet), it only reports ready. Thread-safe; {@link #close()} is idempotent.
+ * The workflow scheduler as a daemon: {@code count} {@link SchedulerLoop}s firing due schedules of the master
+ * through the engine, with the too-many-instances e-mail. Built without a master, it only reports ready.
+ * Thread-safe; {@link #close()} is idempotent.
  */
 public final class SchedulerDaemon implements Daemon<Void> {
   private static final Logger log = LoggerFactory.getLogger(SchedulerDaemon.class);
@@ -28,14 +30,32 @@ public final class SchedulerDaemon implements Daemon<Void> {
   /**
    * The {@code scheduler.*} settings.
    *
+   * @param masterHost host of the token master (its port is {@code master.port}); used by the launcher
+   * @param count scheduler loops in this process, each claiming on its own (1)
    * @param claimLease how long a claimed schedule stays this scheduler's while it fires it (60s)
    * @param batchSize schedules claimed per call (60)
    * @param recheck how soon a waiting slot (DELAY, DELAY_UNTIL_SUCCESS, too many) is looked at again (30s)
-   * @param maxSleep the longest sleep between passes; a schedule applied elsewhere is seen within it (1s)
+   * @param maxWait the longest one claim waits in the master for a schedule to fall due or be written (5s)
    */
-  public record Config(Duration claimLease, int batchSize, Duration recheck, Duration maxSleep) {
+  public record Config(String masterHost, int count, Duration claimLease, int batchSize, Duration recheck,
+      Duration maxWait) {
+    public Config {
+      Objects.requireNonNull(masterHost, "masterHost");
+      if (count < 1) {
+        throw new IllegalArgumentException("scheduler.count is " + count + "; use 1 or more");
+      }
+      if (claimLease.toMillis() < 1000 || claimLease.toMillis() % 1000 != 0) {
+        throw new IllegalArgumentException("scheduler.claimLease is " + claimLease + "; use whole seconds, at least 1s");
+      }
+    }
+
     public static Config defaults() {
-      return new Config(Duration.ofSeconds(60), 60, Duration.ofSeconds(30), Duration.ofSeconds(1));
+      return new Config("127.0.0.1", 1, Duration.ofSeconds(60), 60, Duration.ofSeconds(30), Duration.ofSeconds(5));
+    }
+
+    /** The same settings with {@code newCount} loops. */
+    public Config withCount(int newCount) {
+      return new Config(masterHost, newCount, claimLease, batchSize, recheck, maxWait);
     }
   }
 
@@ -45,8 +65,8 @@ public final class SchedulerDaemon implements Daemon<Void> {
   private final String uiBaseUrl;
   private final Config config;
   private final Clock clock = Clock.systemUTC();
-  private volatile ScheduleRunner runner;
-  private volatile SchedulerLoop loop;
+  private final List<ScheduleRunner> runners = new CopyOnWriteArrayList<>();
+  private final List<SchedulerLoop> loops = new CopyOnWriteArrayList<>();
   private volatile Mailer mailer;
 
   /** A scheduler that schedules nothing (no master): it only reports ready. */
@@ -65,7 +85,7 @@ public final class SchedulerDaemon implements Daemon<Void> {
     this.uiBaseUrl = uiBaseUrl;
     this.config = Objects.requireNonNull(config, "config");
     metrics.gauge("scheduler.running", () -> () -> state.isRunning() ? 1 : 0);
-    metrics.gauge("scheduler.started", () -> () -> runner == null ? 0 : runner.startedCount());
+    metrics.gauge("scheduler.started", () -> () -> runners.stream().mapToLong(ScheduleRunner::startedCount).sum());
   }
 
   @Override
@@ -78,12 +98,18 @@ public final class SchedulerDaemon implements Daemon<Void> {
     mailer = mail.enabled() ? new Mailer(mail) : null;
     ScheduleNotifier notifier = mailer == null ? ScheduleNotifier.none()
         : new MailScheduleNotifier(mailer, new UiLinks(uiBaseUrl));
-    SchedulerOptions options = new SchedulerOptions(owner(), config.claimLease(), config.batchSize(),
-        config.recheck(), config.maxSleep());
-    runner = new ScheduleRunner(master, clock, EngineInstanceStarter.over(master, clock), notifier, options);
-    loop = new SchedulerLoop(runner, clock, "flipper-scheduler");
-    loop.start();
-    log.info("scheduler {} started: {}", options.owner(), config);
+    EngineInstanceStarter starter = EngineInstanceStarter.over(master, clock);
+    String owner = owner();
+    for (int i = 0; i < config.count(); i++) {
+      SchedulerOptions options = new SchedulerOptions(owner + "-" + i, config.claimLease(), config.batchSize(),
+          config.recheck(), config.maxWait());
+      ScheduleRunner runner = new ScheduleRunner(master, clock, starter, notifier, options);
+      SchedulerLoop loop = new SchedulerLoop(runner, clock, "flipper-scheduler-" + i);
+      runners.add(runner);
+      loops.add(loop);
+      loop.start();
+    }
+    log.info("scheduler {} started: {}", owner, config);
   }
 
   @Override
@@ -93,9 +119,8 @@ public final class SchedulerDaemon implements Daemon<Void> {
 
   @Override
   public void close() {
-    if (loop != null) {
-      loop.close();
-    }
+    loops.forEach(SchedulerLoop::stopSoon); // all at once: each may be in a claim waiting up to maxWait
+    loops.forEach(SchedulerLoop::close);
     if (mailer != null) {
       mailer.close();
     }

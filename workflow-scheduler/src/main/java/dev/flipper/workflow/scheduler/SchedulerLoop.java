@@ -7,8 +7,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs a {@link ScheduleRunner} on its own thread: a pass, then sleep until the next schedule is due (or
- * {@link #wake()}, or the runner's longest sleep), never a fixed minute-long poll. Thread-safe.
+ * Runs a {@link ScheduleRunner} on its own thread: a pass, whose claim waits in the master until the next
+ * schedule is due or a schedule is written (an apply), never a fixed minute-long poll. Thread-safe.
  */
 public final class SchedulerLoop implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SchedulerLoop.class);
@@ -33,7 +33,10 @@ public final class SchedulerLoop implements AutoCloseable {
     thread.start();
   }
 
-  /** Runs a pass now: call after writing a schedule in this process. */
+  /**
+   * Ends a local sleep (after a failed pass, or against a master that does not wait) at once. A pass waiting
+   * in the master needs no wake-up: writing a claimable schedule ends its wait.
+   */
   public void wake() {
     synchronized (lock) {
       woken = true;
@@ -42,15 +45,24 @@ public final class SchedulerLoop implements AutoCloseable {
   }
 
   private void loop() {
+    Instant next = clock.instant();
     while (!closed) {
-      Instant next;
+      Instant began = clock.instant();
+      Duration wait = Duration.between(began, next);
+      wait = wait.isNegative() ? Duration.ZERO : wait;
       try {
-        next = runner.runOnce();
+        ScheduleRunner.Pass pass = runner.pass(wait);
+        next = pass.next();
+        if (pass.claimed() == 0 && Duration.between(began, clock.instant()).compareTo(wait.dividedBy(2)) < 0) {
+          // The master answered at once although it could wait (shutting down, or a Pinball master): sleep
+          // here instead of asking again without pause.
+          sleepUntil(next);
+        }
       } catch (RuntimeException e) {
         log.warn("scheduler pass failed; trying again in {}", AFTER_FAILURE, e);
         next = clock.instant().plus(AFTER_FAILURE);
+        sleepUntil(next);
       }
-      sleepUntil(next);
     }
   }
 
@@ -72,11 +84,20 @@ public final class SchedulerLoop implements AutoCloseable {
     }
   }
 
-  /** Stops after the pass in progress; a claimed schedule not yet written is left to its lease. */
-  @Override
-  public void close() {
+  /** Asks the loop to stop after its pass in progress, without waiting for it (see {@link #close()}). */
+  public void stopSoon() {
     closed = true;
     wake();
+  }
+
+  /**
+   * Stops after the pass in progress (a waiting claim ends within the runner's {@code maxWait}; it is not
+   * interrupted, since an interrupt would close an in-process H2 store); a claimed schedule not yet written is
+   * left to its lease.
+   */
+  @Override
+  public void close() {
+    stopSoon();
     try {
       thread.join(Duration.ofSeconds(10).toMillis());
     } catch (InterruptedException e) {

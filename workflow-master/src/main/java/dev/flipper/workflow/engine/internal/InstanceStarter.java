@@ -59,6 +59,16 @@ public final class InstanceStarter {
         + " to " + (now + MAX_ID_TRIES) + ": is the clock stuck?");
   }
 
+  /**
+   * The tokens (all inserts) that would start instance {@code instance} of {@code stored} now, without writing
+   * them: a caller starting several instances in one modify (the scheduler, a batch of due schedules) writes
+   * them together. An insert over a taken id fails that modify with VERSION_CONFLICT.
+   */
+  public List<Token> startTokens(StoredDefinition stored, String instance, String startedBy,
+      Map<String, String> params) {
+    return tokens(stored, instance, clock.millis(), startedBy, params);
+  }
+
   private boolean idTaken(String wf, String instance) {
     return !master.query(Query.prefix(TokenLayout.instancePrefix(wf, instance))).isEmpty()
         || !master.query(Query.prefix(TokenLayout.runnablePrefix(wf, instance))).isEmpty();

@@ -1,0 +1,63 @@
+package dev.flipper.launcher.modes;
+
+import com.codahale.metrics.MetricRegistry;
+import dev.flipper.config.FlipperConfig;
+import dev.flipper.lifecycle.Daemon;
+import dev.flipper.workflow.mail.MailSettings;
+import dev.flipper.workflow.master.client.TokenMasterClient;
+import dev.flipper.workflow.scheduler.SchedulerDaemon;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The scheduler mode: a {@link SchedulerDaemon} with a Thrift client of the master ({@code scheduler.masterHost},
+ * {@code master.port}) that reconnects by itself. With {@code master.port} 0 and no master in this JVM there is
+ * nothing to connect to, and the scheduler only reports ready (saying so in its log). Closes the client after the
+ * daemon. Thread-safe like the daemon.
+ */
+public final class SchedulerModeDaemon implements Daemon<SchedulerDaemon.Config> {
+  private final SchedulerDaemon daemon;
+  private final TokenMasterClient client;
+  private final String masterAddress;
+
+  /**
+   * @param localMasterPort the port of a master started in this JVM, 0 = none: with {@code master.port} 0 (a
+   *     demo beside another one) the scheduler connects to the port the system chose
+   */
+  public SchedulerModeDaemon(FlipperConfig config, MetricRegistry metrics, int localMasterPort) {
+    SchedulerDaemon.Config settings = config.scheduler();
+    int masterPort = config.master().port() != 0 ? config.master().port() : localMasterPort;
+    // Fail a call within seconds when the master is away: the loop tries again after a second, and a claimed
+    // schedule is safe behind its lease.
+    masterAddress = settings.masterHost() + ":" + masterPort;
+    client = masterPort == 0 ? null
+        : TokenMasterClient.builder(settings.masterHost(), masterPort).connectAttempts(3)
+            .maxBackoff(Duration.ofSeconds(1)).build();
+    // E-mail (too many instances) is not wired here yet: the scheduler logs instead.
+    daemon = new SchedulerDaemon(metrics, client, MailSettings.disabled(), "", settings);
+  }
+
+  @Override
+  public void start() {
+    daemon.start();
+  }
+
+  @Override
+  public Map<String, Boolean> readiness() {
+    return daemon.readiness();
+  }
+
+  @Override
+  public List<String> endpoints() {
+    return client == null ? List.of() : List.of("master " + masterAddress);
+  }
+
+  @Override
+  public void close() {
+    daemon.close();
+    if (client != null) {
+      client.close();
+    }
+  }
+}
