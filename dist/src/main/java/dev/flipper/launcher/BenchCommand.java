@@ -2,6 +2,7 @@ package dev.flipper.launcher;
 
 import dev.flipper.bench.JdbcQueueBenchmark;
 import dev.flipper.bench.RedisQueueBenchmark;
+import dev.flipper.bench.ScheduleBenchmark;
 import dev.flipper.bench.TokenBenchmark;
 import dev.flipper.bench.WorkflowBenchmark;
 import java.util.concurrent.Callable;
@@ -9,7 +10,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flipper bench jdbc|redis|tokens|workflows [options]}: the benchmarks, which print figures. Each is a picocli
+ * {@code flipper bench jdbc|redis|tokens|workflows|schedules [options]}: the benchmarks, which print figures. Each is a picocli
  * command of its own, so {@code --help} helps and an unknown option is an error before anything is written.
  * They WRITE to the database or Redis they are pointed at, only to their own database, H2 file or key
  * prefix, which they delete at the end. Not tests.
@@ -21,7 +22,8 @@ import picocli.CommandLine.Spec;
     description =
         "Runs a benchmark and prints its figures. WRITES DATA to the store it is pointed at (only to its own "
             + "database, H2 file or key prefix, deleted at the end).",
-    subcommands = {JdbcQueueBenchmark.class, RedisQueueBenchmark.class, TokenBenchmark.class, WorkflowBenchmark.class})
+    subcommands = {JdbcQueueBenchmark.class, RedisQueueBenchmark.class, TokenBenchmark.class, WorkflowBenchmark.class,
+        ScheduleBenchmark.class})
 final class BenchCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 

@@ -1,0 +1,285 @@
+package dev.flipper.bench;
+
+import com.codahale.metrics.MetricRegistry;
+import dev.flipper.text.DurationText;
+import dev.flipper.token.TokenService;
+import dev.flipper.token.jdbc.JdbcTokenStore;
+import dev.flipper.token.jdbc.JdbcTokenStoreConfig;
+import dev.flipper.workflow.definition.JobDefinition;
+import dev.flipper.workflow.definition.OverrunPolicy;
+import dev.flipper.workflow.definition.Schedule;
+import dev.flipper.workflow.definition.WorkflowDefinition;
+import dev.flipper.workflow.engine.InstanceSummary;
+import dev.flipper.workflow.engine.WorkflowEngine;
+import dev.flipper.workflow.mail.MailSettings;
+import dev.flipper.workflow.master.client.TokenMasterClient;
+import dev.flipper.workflow.master.server.TokenMasterServer;
+import dev.flipper.workflow.schedule.ScheduleTokens;
+import dev.flipper.workflow.scheduler.InstanceStarter;
+import dev.flipper.workflow.scheduler.SchedulerDaemon;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.HdrHistogram.Histogram;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code flipper bench schedules}: how late schedules fire. A token master serves a new database over Thrift in
+ * this JVM; {@code --schedules} workflows are scheduled every second ({@code START_NEW}, so instances pile up as
+ * no worker runs them), and {@code --schedulers} schedulers fire them for {@code --duration}, either as scheduler
+ * daemons in this JVM, each with its own Thrift client, or as {@code flipper -m scheduler} processes
+ * ({@code --processes}). Prints the fire lateness (an instance's start time after its slot: p50/p99/max), the
+ * slots expected and fired, and checks that every slot fired exactly once (exit code 1 if not).
+ *
+ * <p>It WRITES DATA only to a database it creates (see {@link BenchDatabase}), one per scheduler count, dropped
+ * at the end. Not a test. Not thread-safe; one run per instance.
+ */
+@Command(
+    name = "schedules",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    usageHelpAutoWidth = true,
+    description = {
+      "Schedules workflows every second, fires them with 1 and with 3 schedulers (by default) and prints fire "
+          + "lateness p50/p99/max and the slots expected and fired; fails if a slot fired twice or not at all.",
+      "WRITES DATA, only to a database it creates (a new H2 file for jdbc:h2:) and drops at the end; a "
+          + "database or file that exists is refused."
+    },
+    footer = {"", "Examples:", "  flipper bench schedules --duration 10s",
+        "  flipper bench schedules --schedulers 3 --processes --url jdbc:mysql://127.0.0.1:3306/"})
+public final class ScheduleBenchmark implements Callable<Integer> {
+  /** After the last slot, how long the schedulers may still fire it before they are stopped. */
+  private static final Duration GRACE = Duration.ofSeconds(3);
+
+  @Spec CommandSpec spec;
+
+  @Mixin NewDatabaseOptions db;
+
+  @Option(names = "--schedules", defaultValue = "200",
+      description = "Workflows scheduled every second. Default: ${DEFAULT-VALUE}")
+  int schedules;
+
+  @Option(names = "--schedulers", split = ",", defaultValue = "1,3", paramLabel = "N[,N...]",
+      description = "Schedulers, one run (and database) per number. Default: ${DEFAULT-VALUE}")
+  List<Integer> schedulers;
+
+  @Option(names = "--duration", defaultValue = "60s",
+      description = "Length of each run (" + DurationText.FORMS + "). Default: ${DEFAULT-VALUE}")
+  String durationText;
+
+  @Option(names = "--processes", description = "Each scheduler is a `flipper -m scheduler` process (default: a "
+      + "scheduler daemon in this JVM).")
+  boolean processes;
+
+  @Override
+  public Integer call() throws Exception {
+    Duration duration = DurationText.parse(durationText).filter(d -> d.toMillis() >= 1000).orElseThrow(() ->
+        new ParameterException(spec.commandLine(), "--duration must be at least 1s, in the form "
+            + DurationText.FORMS + "; was '" + durationText + "'"));
+    if (schedules < 1) {
+      throw new ParameterException(spec.commandLine(), "--schedules must be at least 1, was " + schedules);
+    }
+    for (int n : schedulers) {
+      if (n < 1 || n > 32) {
+        throw new ParameterException(spec.commandLine(), "--schedulers must be 1 to 32 each, was " + n);
+      }
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    boolean allOnce = true;
+    for (int n : schedulers) {
+      try (BenchDatabase database = db.create(spec)) {
+        out.printf(Locale.ROOT, "schedule benchmark: %s, %d schedules every 1s, %d scheduler%s (%s), %s; load "
+                + "average %.2f%n", database.describe(), schedules, n, n == 1 ? "" : "s",
+            processes ? "processes" : "in this JVM", DurationText.format(duration),
+            ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        out.flush();
+        Result result = run(database.url(), n, duration);
+        out.println(result);
+        out.flush();
+        allOnce &= result.exactlyOnce();
+      }
+    }
+    out.println("lateness = an instance's start time (when its change was built) after its slot; an instance of"
+        + " every schedule is started once per second, no worker runs them");
+    out.flush();
+    return allOnce ? 0 : 1;
+  }
+
+  /** What a run measured; lateness in ms. */
+  record Result(int schedulers, long expected, long fired, long duplicates, long missing, Histogram lateness) {
+    boolean exactlyOnce() {
+      return duplicates == 0 && missing == 0;
+    }
+
+    @Override
+    public String toString() {
+      return String.format(Locale.ROOT, "%d scheduler%s: slots expected %d, fired %d (duplicates %d, missing %d)"
+              + "  lateness p50 %d ms  p99 %d ms  max %d ms%s", schedulers, schedulers == 1 ? " " : "s", expected,
+          fired, duplicates, missing, lateness.getValueAtPercentile(50), lateness.getValueAtPercentile(99),
+          lateness.getMaxValue(), exactlyOnce() ? "" : "  FAILED: every slot must fire exactly once");
+    }
+  }
+
+  private Result run(String jdbcUrl, int count, Duration duration) throws Exception {
+    try (JdbcTokenStore store = JdbcTokenStore.open(JdbcTokenStoreConfig.of(jdbcUrl, db.user, db.password)
+        .withPoolSize(Math.max(10, count * 4)))) {
+      TokenService service = TokenService.builder(store).build();
+      TokenMasterServer server = TokenMasterServer.builder(service).port(0).bindHost("127.0.0.1").build().start();
+      Schedulers running = processes ? new ProcessSchedulers(count, server.port()) : new JvmSchedulers(count,
+          server.port());
+      try {
+        running.awaitReady();
+        WorkflowEngine engine = WorkflowEngine.builder(service).build();
+        // The first slot leaves time to write the schedules; every slot up to `end` must fire.
+        Instant start = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(3);
+        Instant end = start.plus(duration).minusSeconds(1);
+        List<WorkflowDefinition> definitions = definitions(start);
+        engine.definitions().apply(definitions);
+        ScheduleTokens.apply(service, definitions, Instant.now());
+        Thread.sleep(Math.max(0, Duration.between(Instant.now(), end.plus(GRACE)).toMillis()));
+        running.close();
+        return measure(engine, definitions, count, start, end);
+      } finally {
+        running.close();
+        server.close();
+      }
+    }
+  }
+
+  private List<WorkflowDefinition> definitions(Instant start) {
+    List<WorkflowDefinition> definitions = new ArrayList<>();
+    for (int i = 0; i < schedules; i++) {
+      // catchUp: a slot claimed after the next one is due still fires (and its lateness shows) instead of being
+      // skipped; START_NEW with a high limit, since no worker ends the instances.
+      definitions.add(WorkflowDefinition.builder(String.format(Locale.ROOT, "bench_s%04d", i))
+          .schedule(Schedule.every(Duration.ofSeconds(1)).start(start).overrun(OverrunPolicy.START_NEW)
+              .maxRunning(1_000_000).catchUp(5))
+          .job(JobDefinition.builder("a").command("true")).build());
+    }
+    return definitions;
+  }
+
+  private static Result measure(WorkflowEngine engine, List<WorkflowDefinition> definitions, int count,
+      Instant start, Instant end) {
+    Histogram lateness = new Histogram(3_600_000L, 3);
+    long expected = 0;
+    long fired = 0;
+    long duplicates = 0;
+    long missing = 0;
+    for (WorkflowDefinition definition : definitions) {
+      Map<Instant, Integer> bySlot = new HashMap<>();
+      for (InstanceSummary instance : engine.status().instances(definition.name())) {
+        Instant slot = Instant.parse(instance.params().get(InstanceStarter.SCHEDULED_TIME));
+        bySlot.merge(slot, 1, Integer::sum);
+        if (!slot.isAfter(end)) {
+          fired++;
+          lateness.recordValue(Math.max(0, Duration.between(slot, instance.start()).toMillis()));
+        }
+      }
+      for (Instant slot = start; !slot.isAfter(end); slot = slot.plusSeconds(1)) {
+        expected++;
+        int times = bySlot.getOrDefault(slot, 0);
+        missing += times == 0 ? 1 : 0;
+        duplicates += Math.max(0, times - 1);
+      }
+    }
+    return new Result(count, expected, fired, duplicates, missing, lateness);
+  }
+
+  /** The schedulers of one run. */
+  private interface Schedulers extends AutoCloseable {
+    void awaitReady() throws Exception;
+
+    /** Stops them; idempotent. */
+    @Override
+    void close() throws Exception;
+  }
+
+  /** Scheduler daemons in this JVM, each with its own Thrift client, as separate processes would have. */
+  private static final class JvmSchedulers implements Schedulers {
+    private final List<SchedulerDaemon> daemons = new ArrayList<>();
+    private final List<TokenMasterClient> clients = new ArrayList<>();
+
+    JvmSchedulers(int count, int port) {
+      for (int i = 0; i < count; i++) {
+        TokenMasterClient client = TokenMasterClient.builder("127.0.0.1", port).build();
+        clients.add(client);
+        daemons.add(new SchedulerDaemon(new MetricRegistry(), client, MailSettings.disabled(), "",
+            SchedulerDaemon.Config.defaults()));
+      }
+    }
+
+    @Override
+    public void awaitReady() {
+      daemons.forEach(SchedulerDaemon::start);
+    }
+
+    @Override
+    public void close() {
+      daemons.forEach(SchedulerDaemon::close);
+      clients.forEach(TokenMasterClient::close);
+    }
+  }
+
+  /** {@code flipper -m scheduler} processes (this JVM's java and class path), their output in a temporary file. */
+  private static final class ProcessSchedulers implements Schedulers {
+    private final List<Process> processes = new ArrayList<>();
+    private final List<Path> logs = new ArrayList<>();
+
+    ProcessSchedulers(int count, int port) throws IOException {
+      for (int i = 0; i < count; i++) {
+        Path log = Files.createTempFile("flipper-bench-scheduler-", ".log");
+        logs.add(log);
+        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx256m", "-cp", System.getProperty("java.class.path"), "dev.flipper.launcher.Launcher",
+            "-m", "scheduler", "--set", "master.port=" + port, "--set", "scheduler.masterHost=127.0.0.1",
+            "--set", "scheduler.adminPort=0");
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+        builder.environment().remove("JAVA_TOOL_OPTIONS");
+        processes.add(builder.start());
+      }
+    }
+
+    @Override
+    public void awaitReady() throws Exception {
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      for (int i = 0; i < processes.size(); i++) {
+        while (!Files.readString(logs.get(i)).contains("flipper: scheduler ready")) {
+          if (!processes.get(i).isAlive() || System.nanoTime() > deadline) {
+            throw new IllegalStateException("scheduler process " + i + " did not get ready; its output:\n"
+                + Files.readString(logs.get(i)));
+          }
+          Thread.sleep(100);
+        }
+      }
+    }
+
+    @Override
+    public void close() throws Exception {
+      processes.forEach(Process::destroy); // SIGTERM: the launcher stops the scheduler gracefully
+      for (Process process : processes) {
+        process.waitFor();
+      }
+      for (Path log : logs) {
+        Files.deleteIfExists(log);
+      }
+    }
+  }
+}
