@@ -237,19 +237,25 @@ public final class ScheduleBenchmark implements Callable<Integer> {
     }
   }
 
-  /** {@code flipper -m scheduler} processes (this JVM's java and class path), their output in a temporary file. */
+  /**
+   * {@code flipper -m scheduler} processes (this JVM's java and class path), their config and output in temporary
+   * files.
+   */
   private static final class ProcessSchedulers implements Schedulers {
     private final List<Process> processes = new ArrayList<>();
     private final List<Path> logs = new ArrayList<>();
+    private final Path config;
 
     ProcessSchedulers(int count, int port) throws IOException {
+      config = Files.createTempFile("flipper-bench-scheduler-", ".yaml");
+      Files.writeString(config, String.join("\n", "master:", "  port: " + port, "scheduler:", "  adminPort: 0",
+          "  masterHost: 127.0.0.1", ""));
       for (int i = 0; i < count; i++) {
         Path log = Files.createTempFile("flipper-bench-scheduler-", ".log");
         logs.add(log);
         List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-Xmx256m", "-cp", System.getProperty("java.class.path"), "dev.flipper.launcher.Launcher",
-            "-m", "scheduler", "--set", "master.port=" + port, "--set", "scheduler.masterHost=127.0.0.1",
-            "--set", "scheduler.adminPort=0");
+            "-c", config.toString(), "-m", "scheduler");
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
             .redirectOutput(log.toFile());
         builder.environment().remove("JAVA_TOOL_OPTIONS");
@@ -280,6 +286,7 @@ public final class ScheduleBenchmark implements Callable<Integer> {
       for (Path log : logs) {
         Files.deleteIfExists(log);
       }
+      Files.deleteIfExists(config);
     }
   }
 }
