@@ -41,6 +41,15 @@ public interface InstanceStarter {
   }
 
   /**
+   * This starter for firing one claimed batch of schedules of {@code workflows}: it may read what it needs for all
+   * of them at once (definitions, instances) and answer {@link #runs} and {@link #startTokens} from that read.
+   * By default the starter itself.
+   */
+  default InstanceStarter forBatch(List<String> workflows) {
+    return this;
+  }
+
+  /**
    * The tokens that abort a running instance (its ABORT signal), which ABORT_RUNNING writes with the start; empty
    * if the instance is already being aborted, so that the modify does not conflict with the signal an earlier
    * slot wrote.

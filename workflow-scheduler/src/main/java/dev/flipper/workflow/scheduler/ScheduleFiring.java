@@ -43,6 +43,11 @@ final class ScheduleFiring {
 
   /** The plan for {@code claimed} at {@code now}. */
   FiringPlan plan(Token claimed, Instant now) {
+    return plan(claimed, now, starter);
+  }
+
+  /** The plan, reading the workflow's instances through {@code reads} (a starter's {@code forBatch} view). */
+  FiringPlan plan(Token claimed, Instant now, InstanceStarter reads) {
     ScheduleData data = ScheduleTokens.read(claimed);
     String workflow = ScheduleTokens.workflowOf(claimed.name());
     Recurrence recurrence;
@@ -72,14 +77,14 @@ final class ScheduleFiring {
       return hold(claimed, data, nextRun, workflow + " next runs at " + nextRun);
     }
     Instant slot = due.get();
-    WorkflowRuns runs = starter.runs(workflow);
+    WorkflowRuns runs = reads.runs(workflow);
     OverrunDecision decision = OverrunRules.decide(policy, data.maxRunningInstances, runs);
     if (decision instanceof OverrunDecision.Start start) {
       List<Token> notStored = hold(claimed, copy(data), now.plus(recheck), "").writes();
       List<Token> writes = new ArrayList<>();
       writes.add(advance(claimed, data, recurrence, slot));
       for (String running : start.abort()) {
-        writes.addAll(starter.abortTokens(workflow, running));
+        writes.addAll(reads.abortTokens(workflow, running));
       }
       String aborted = start.abort().isEmpty() ? "" : ", aborting " + start.abort();
       return new FiringPlan(writes, Optional.of(new FiringPlan.Start(workflow,

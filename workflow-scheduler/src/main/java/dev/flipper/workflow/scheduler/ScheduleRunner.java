@@ -107,13 +107,14 @@ public final class ScheduleRunner {
     List<FiringPlan> plans = new ArrayList<>();
     List<Token> updates = new ArrayList<>();
     try {
+      InstanceStarter batch = starter.forBatch(claimed.stream().map(t -> ScheduleTokens.workflowOf(t.name())).toList());
       for (Token token : claimed) {
-        FiringPlan plan = firing.plan(token, now);
+        FiringPlan plan = firing.plan(token, now, batch);
         plans.add(plan);
         updates.addAll(plan.writes());
         if (plan.start().isPresent()) {
           // One id for the batch: the workflows differ, and so do their instances' names.
-          Optional<List<Token>> tokens = starter.startTokens(plan.start().get().workflow(),
+          Optional<List<Token>> tokens = batch.startTokens(plan.start().get().workflow(),
               Long.toString(now.toEpochMilli()), plan.start().get().params());
           if (tokens.isEmpty()) {
             return false; // not stored: one by one, where it waits

@@ -99,7 +99,8 @@ public final class DefinitionStore {
     return master.query(Query.prefix(TokenLayout.DEFINITIONS)).stream().map(DefinitionStore::decode).toList();
   }
 
-  static StoredDefinition decode(Token token) {
+  /** The stored definition a {@code /definition/<wf>} token holds. */
+  public static StoredDefinition decode(Token token) {
     DefinitionData data = Json.read(token, DefinitionData.class);
     WorkflowDefinition definition = WorkflowParser.parse(token.name(), data.yaml);
     return new StoredDefinition(definition, data.version, Instant.ofEpochMilli(data.appliedMillis));
