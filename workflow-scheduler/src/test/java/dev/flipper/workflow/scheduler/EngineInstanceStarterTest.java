@@ -73,6 +73,43 @@ class EngineInstanceStarterTest {
   }
 
   @Test
+  void aClaimedBatchStartsEveryInstanceInOneChangeAndSeesRunningOnesThroughItsOneRead() {
+    List<WorkflowDefinition> definitions = List.of(hourly("a", OverrunPolicy.SKIP), hourly("b", OverrunPolicy.SKIP),
+        hourly("c", OverrunPolicy.START_NEW));
+    engine.definitions().apply(definitions);
+    ScheduleTokens.apply(master, definitions, clock.instant());
+    WorkflowDefinition ghost = WorkflowDefinition.builder("ghost") // scheduled, not stored: fails the batch
+        .schedule(Schedule.every(Duration.ofHours(1)).start(T0)).job(JobDefinition.builder("a").command("true"))
+        .build();
+    runner.runOnce();
+    ScheduleTokens.apply(master, List.of(ghost), clock.instant());
+    clock.set(T0.plus(Duration.ofHours(1)));
+    runner.runOnce(); // a and b still run (SKIP), c starts its second (START_NEW), ghost waits
+
+    assertThat(engine.status().instances("a")).hasSize(1);
+    assertThat(engine.status().instances("b")).hasSize(1);
+    assertThat(engine.status().instances("c")).extracting(i -> i.params().get(InstanceStarter.SCHEDULED_TIME))
+        .containsExactlyInAnyOrder(T0.toString(), T0.plus(Duration.ofHours(1)).toString());
+    assertThat(engine.status().instances("ghost")).isEmpty();
+    ScheduleTokens.unschedule(master, "ghost");
+    clock.set(T0.plus(Duration.ofHours(2)));
+    engine.definitions().apply(List.of(hourly("a", OverrunPolicy.START_NEW), hourly("b", OverrunPolicy.START_NEW),
+        hourly("c", OverrunPolicy.START_NEW)));
+    ScheduleTokens.apply(master, List.of(hourly("a", OverrunPolicy.START_NEW), hourly("b", OverrunPolicy.START_NEW),
+        hourly("c", OverrunPolicy.START_NEW)), clock.instant());
+    runner.runOnce(); // a batch of three through the batch read, in one change: one instance id for all
+    List<String> third = List.of("a", "b", "c").stream().map(w -> engine.status().instances(w).stream()
+        .filter(i -> i.params().get(InstanceStarter.SCHEDULED_TIME).equals(T0.plus(Duration.ofHours(2)).toString()))
+        .findFirst().orElseThrow().instance()).toList();
+    assertThat(third).containsOnly(third.get(0));
+  }
+
+  private static WorkflowDefinition hourly(String name, OverrunPolicy policy) {
+    return WorkflowDefinition.builder(name).schedule(Schedule.every(Duration.ofHours(1)).start(T0).overrun(policy))
+        .job(JobDefinition.builder("x").command("true")).build();
+  }
+
+  @Test
   void aScheduleWhoseWorkflowIsNotStoredWaits() {
     WorkflowDefinition ghost = WorkflowDefinition.builder("ghost")
         .schedule(Schedule.every(Duration.ofHours(1)).start(T0))
