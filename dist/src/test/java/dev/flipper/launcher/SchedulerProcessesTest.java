@@ -12,10 +12,6 @@ import dev.flipper.workflow.schedule.ScheduleTokens;
 import dev.flipper.workflow.scheduler.InstanceStarter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -35,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SchedulerProcessesTest {
   private static final Pattern THRIFT_PORT = Pattern.compile("flipper: master ready, .*thrift port (\\d+).*");
-  private static final String SERVER = "jdbc:mysql://127.0.0.1:3306/";
+  private static final String SERVER = WorkerProcessesMariaDbTest.SERVER;
 
   @TempDir Path dir;
   private final List<FlipperProcess> processes = new ArrayList<>();
@@ -50,7 +46,7 @@ class SchedulerProcessesTest {
     }
     processes.forEach(FlipperProcess::close);
     if (database != null) {
-      execute("DROP DATABASE IF EXISTS " + database);
+      WorkerProcessesMariaDbTest.execute("DROP DATABASE IF EXISTS " + database);
     }
   }
 
@@ -136,7 +132,7 @@ class SchedulerProcessesTest {
     Path config = dir.resolve("flipper.yaml");
     if (!Files.exists(config)) {
       database = "flipper_t_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
-      execute("CREATE DATABASE " + database + " CHARACTER SET utf8mb4");
+      WorkerProcessesMariaDbTest.execute("CREATE DATABASE " + database + " CHARACTER SET utf8mb4");
       Files.writeString(config, String.join("\n",
           "master:",
           "  adminPort: 0",
@@ -151,14 +147,5 @@ class SchedulerProcessesTest {
           ""));
     }
     return config;
-  }
-
-  private static void execute(String sql) {
-    try (Connection c = DriverManager.getConnection(SERVER, "root", "");
-        Statement st = c.createStatement()) {
-      st.execute(sql);
-    } catch (SQLException e) {
-      throw new IllegalStateException("MariaDB at 127.0.0.1:3306 (root, empty password) is required: " + e, e);
-    }
   }
 }

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.AfterEach;
  * processes this test starts.
  */
 class WorkerProcessesMariaDbTest extends WorkerProcessesContract {
-  private static final String SERVER = "jdbc:mysql://127.0.0.1:3306/";
+  static final String SERVER = "jdbc:mysql://127.0.0.1:3306/";
   private String database;
 
   @Override
@@ -33,7 +33,8 @@ class WorkerProcessesMariaDbTest extends WorkerProcessesContract {
     }
   }
 
-  private static void execute(String sql) {
+  /** Runs one statement on the MariaDB server (other process tests create and drop their databases with it). */
+  static void execute(String sql) {
     try (Connection c = DriverManager.getConnection(SERVER, "root", "");
         Statement st = c.createStatement()) {
       st.execute(sql);
