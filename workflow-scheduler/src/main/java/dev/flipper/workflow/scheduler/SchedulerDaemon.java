@@ -52,11 +52,6 @@ public final class SchedulerDaemon implements Daemon<Void> {
     public static Config defaults() {
       return new Config("127.0.0.1", 1, Duration.ofSeconds(60), 60, Duration.ofSeconds(30), Duration.ofSeconds(5));
     }
-
-    /** The same settings with {@code newCount} loops. */
-    public Config withCount(int newCount) {
-      return new Config(masterHost, newCount, claimLease, batchSize, recheck, maxWait);
-    }
   }
 
   private final RunState state = new RunState("scheduler daemon");
