@@ -50,10 +50,11 @@ import picocli.CommandLine.Spec;
 /**
  * {@code flipper bench schedules}: how late schedules fire. A token master serves a new database over Thrift in
  * this JVM; {@code --schedules} workflows are scheduled every second ({@code START_NEW}; no worker runs the
- * instances, and the benchmark ends each 3 to 8 s after its slot by deleting its tokens), and {@code --schedulers} schedulers fire them for {@code --duration}, either as scheduler
- * daemons in this JVM, each with its own Thrift client, or as {@code flipper -m scheduler} processes
- * ({@code --processes}). Prints the fire lateness (an instance's start time after its slot: p50/p99/max), the
- * slots expected and fired, and checks that every slot fired exactly once (exit code 1 if not).
+ * instances, and the benchmark ends each 3 to 8 s after its slot by deleting its tokens), and {@code
+ * --schedulers} schedulers fire them for {@code --duration}, either as scheduler daemons in this JVM, each with
+ * its own Thrift client, or as {@code flipper -m scheduler} processes ({@code --processes}). Prints the fire
+ * lateness (an instance's start time after its slot: p50/p99/max), the slots expected and fired, and checks that
+ * every slot fired exactly once (exit code 1 if not).
  *
  * <p>It WRITES DATA only to a database it creates (see {@link BenchDatabase}), one per scheduler count, dropped
  * at the end. Not a test. Not thread-safe; one run per instance.

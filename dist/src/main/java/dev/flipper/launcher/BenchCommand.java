@@ -10,8 +10,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flipper bench jdbc|redis|tokens|workflows|schedules [options]}: the benchmarks, which print figures. Each is a picocli
- * command of its own, so {@code --help} helps and an unknown option is an error before anything is written.
+ * {@code flipper bench jdbc|redis|tokens|workflows|schedules [options]}: the benchmarks, which print figures.
+ * Each is a picocli command of its own, so {@code --help} helps and an unknown option is an error before
+ * anything is written.
  * They WRITE to the database or Redis they are pointed at, only to their own database, H2 file or key
  * prefix, which they delete at the end. Not tests.
  */

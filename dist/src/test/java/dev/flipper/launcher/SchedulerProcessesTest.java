@@ -62,13 +62,14 @@ class SchedulerProcessesTest {
     for (FlipperProcess scheduler : schedulers) {
       assertThat(scheduler.awaitReady(List.of("scheduler"))).isNotEmpty();
     }
-    Instant first = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(3);
+    // Every whole second is a slot; the schedule fires from the first slot at or after the apply.
+    Instant applied = Instant.now().truncatedTo(ChronoUnit.SECONDS);
     Path tick = dir.resolve("tick.yaml");
     Files.writeString(tick, String.join("\n",
         "workflow: tick",
         "schedule:",
         "  every: 1s",
-        "  start: \"" + first + "\"",
+        "  start: \"2026-01-01T00:00:00Z\"",
         "  overrun: START_NEW",
         "  maxRunning: 1000",
         "  catchUp: 5", // a loaded machine may claim a slot after the next one is due: fire both, skip none
@@ -92,9 +93,10 @@ class SchedulerProcessesTest {
     List<Instant> slots = engine.status().instances("tick").stream()
         .map(InstanceSummary::params).map(p -> Instant.parse(p.get(InstanceStarter.SCHEDULED_TIME)))
         .sorted().toList();
-    // Every slot from the first on, once, with no gap.
+    // Every slot from the first on, once, with no gap; none before the apply.
+    assertThat(slots.get(0)).isAfterOrEqualTo(applied);
     List<Instant> expected = new ArrayList<>();
-    for (Instant slot = first; !slot.isAfter(slots.get(slots.size() - 1)); slot = slot.plusSeconds(1)) {
+    for (Instant slot = slots.get(0); !slot.isAfter(slots.get(slots.size() - 1)); slot = slot.plusSeconds(1)) {
       expected.add(slot);
     }
     assertThat(slots).containsExactlyElementsOf(expected);
@@ -102,8 +104,8 @@ class SchedulerProcessesTest {
     ScheduleData schedule = ScheduleTokens.read(client.query(Query.prefix(ScheduleTokens.name("tick"))).get(0));
     assertThat(Instant.ofEpochMilli(schedule.nextRunMillis)).isEqualTo(slots.get(slots.size() - 1).plusSeconds(1));
     // The processes log what they started: together, every instance once.
-    long logged = schedulers.stream().flatMap(s -> Stream.concat(s.out().stream(), s.err().stream())).filter(l -> l.contains("started tick for slot"))
-        .count();
+    long logged = schedulers.stream().flatMap(s -> Stream.concat(s.out().stream(), s.err().stream()))
+        .filter(l -> l.contains("started tick for slot")).count();
     assertThat(logged).isEqualTo(slots.size());
   }
 

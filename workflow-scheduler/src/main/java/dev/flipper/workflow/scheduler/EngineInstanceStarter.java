@@ -39,7 +39,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class EngineInstanceStarter implements InstanceStarter {
   private final WorkflowEngine engine;
   private final Clock clock;
-  /** Parsed definitions by workflow, with the version of the token they came from: parsing YAML costs more than reading it. */
+  /** Parsed definitions by workflow, with their token's version: parsing the YAML costs more than reading it. */
   private final Map<String, Parsed> parsed = new ConcurrentHashMap<>();
 
   private record Parsed(long tokenVersion, StoredDefinition definition) {}

@@ -45,7 +45,8 @@ public final class SchedulerDaemon implements Daemon<Void> {
         throw new IllegalArgumentException("scheduler.count is " + count + "; use 1 or more");
       }
       if (claimLease.toMillis() < 1000 || claimLease.toMillis() % 1000 != 0) {
-        throw new IllegalArgumentException("scheduler.claimLease is " + claimLease + "; use whole seconds, at least 1s");
+        throw new IllegalArgumentException(
+            "scheduler.claimLease is " + claimLease + "; use whole seconds, at least 1s");
       }
     }
 
