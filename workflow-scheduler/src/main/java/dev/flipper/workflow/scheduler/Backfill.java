@@ -65,13 +65,14 @@ public final class Backfill {
       }
       return ids;
     }
+    InstanceStarter reads = starter.forBatch(List.of(workflow)); // the definition read (and parsed) once
     for (int attempt = 0; ; attempt++) {
       long base = clock.millis() + (long) attempt * Math.max(1, slots.size());
       List<Token> updates = new ArrayList<>();
       List<String> ids = new ArrayList<>();
       for (int i = 0; i < slots.size(); i++) {
         String id = Long.toString(base + i);
-        updates.addAll(starter.startTokens(workflow, id, params(slots.get(i))).orElseThrow(() -> notStored(workflow)));
+        updates.addAll(reads.startTokens(workflow, id, params(slots.get(i))).orElseThrow(() -> notStored(workflow)));
         ids.add(id);
       }
       if (updates.isEmpty()) {
