@@ -3,7 +3,6 @@ package dev.flipper.launcher.modes;
 import com.codahale.metrics.MetricRegistry;
 import dev.flipper.config.FlipperConfig;
 import dev.flipper.lifecycle.Daemon;
-import dev.flipper.workflow.mail.MailSettings;
 import dev.flipper.workflow.master.client.TokenMasterClient;
 import dev.flipper.workflow.scheduler.SchedulerDaemon;
 import java.time.Duration;
@@ -13,8 +12,8 @@ import java.util.Map;
 /**
  * The scheduler mode: a {@link SchedulerDaemon} with a Thrift client of the master ({@code scheduler.masterHost},
  * {@code master.port}) that reconnects by itself. With {@code master.port} 0 and no master in this JVM there is
- * nothing to connect to, and the scheduler only reports ready (saying so in its log). Closes the client after the
- * daemon. Thread-safe like the daemon.
+ * nothing to connect to, and the scheduler only reports ready (saying so in its log). With {@code email.enabled} it
+ * mails the too-many-instances notice, linking to {@code ui.baseUrl}. Closes the client after the daemon. Thread-safe like the daemon.
  */
 public final class SchedulerModeDaemon implements Daemon<SchedulerDaemon.Config> {
   private final SchedulerDaemon daemon;
@@ -34,8 +33,7 @@ public final class SchedulerModeDaemon implements Daemon<SchedulerDaemon.Config>
     client = masterPort == 0 ? null
         : TokenMasterClient.builder(settings.masterHost(), masterPort).connectAttempts(3)
             .maxBackoff(Duration.ofSeconds(1)).build();
-    // E-mail (too many instances) is not wired here yet: the scheduler logs instead.
-    daemon = new SchedulerDaemon(metrics, client, MailSettings.disabled(), "", settings);
+    daemon = new SchedulerDaemon(metrics, client, config.email(), config.uiLinks().baseUrl(), settings);
   }
 
   @Override
