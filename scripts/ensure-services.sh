@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes sure the services and tools the test suite needs are there:
 #   MariaDB on 127.0.0.1:3306 (user root, empty password) and Redis on 127.0.0.1:6379, answering on loopback;
-#   the Thrift compiler and Python's Thrift library (the wire-compatibility tests generate code with them).
+#   the Thrift compiler and Python's Thrift library (the wire-compatibility tests generate code with them);
+#   promtool from Debian's prometheus package (the metrics tests lint every daemon's /metrics with it).
 # Starts them when installed, installs them with apt-get when missing (Debian/Ubuntu), and fails with a
 # clear message anywhere else. Never skips: a test run without its services must not pass.
 set -euo pipefail
@@ -85,8 +86,9 @@ ensure_tools() {
   local missing=()
   command -v thrift >/dev/null 2>&1 || missing+=(thrift-compiler)
   /usr/bin/python3 -c 'import thrift' >/dev/null 2>&1 || missing+=(python3-thrift)
+  command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
   if [ ${#missing[@]} -gt 0 ]; then apt_install "${missing[@]}"; fi
-  log "thrift $(thrift --version | awk '{print $3}') and python3-thrift present"
+  log "thrift $(thrift --version | awk '{print $3}'), python3-thrift and promtool present"
 }
 
 ensure_mariadb
