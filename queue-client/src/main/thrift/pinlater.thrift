@@ -227,4 +227,19 @@ service PinLater {
 
   i32 deleteJobs(1: RequestContext context, 2: PinLaterDeleteJobsRequest request)
       throws (1: PinLaterException e)
+
+  // Flipper's additions (PinLater clients never call them, so the interface stays compatible).
+
+  // Deletes one job, in any state; false if it does not exist (QUEUE_NOT_FOUND if its queue does not).
+  bool deleteJob(1: RequestContext context, 2: string jobDescriptor)
+      throws (1: PinLaterException e)
+
+  // Pauses (paused = true) or resumes dequeues of a queue: its dequeues return no job, everything else works.
+  // Stored with the queue in the shared store, so every queue server applies it (within queue.pauseRefresh).
+  void setQueuePaused(1: RequestContext context, 2: string name, 3: bool paused)
+      throws (1: PinLaterException e)
+
+  // The paused queues.
+  set<string> getPausedQueues(1: RequestContext context)
+      throws (1: PinLaterException e)
 }

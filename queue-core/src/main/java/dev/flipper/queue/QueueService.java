@@ -11,6 +11,7 @@ import dev.flipper.queue.spi.ScanBound;
 import dev.flipper.queue.spi.ShardStore;
 import dev.flipper.queue.spi.StoredJob;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -64,6 +65,7 @@ public final class QueueService implements JobQueue {
   private final ShardPicker shards;
   private final long startMillis;
   private final AtomicLong dequeueCalls = new AtomicLong();
+  private final PausedQueues pausedQueues;
 
   private QueueService(Builder builder) {
     this.store = builder.store;
@@ -75,6 +77,7 @@ public final class QueueService implements JobQueue {
     this.validation = new Validation(builder.priorityLevels, builder.maxBodyBytes);
     this.shards = new ShardPicker(builder.store, builder.random);
     this.startMillis = clock.millis();
+    this.pausedQueues = new PausedQueues(shards::all, clock, builder.pauseRefresh);
   }
 
   public static Builder builder(QueueStore store) {
@@ -204,6 +207,9 @@ public final class QueueService implements JobQueue {
 
     if (ack != null && !ack.isEmpty()) {
       applyAck(ack);
+    }
+    if (pausedQueues.isPaused(queue)) {
+      return List.of(); // paused: acks above still apply, no job leaves the queue
     }
     long now = clock.millis();
     Claim claim = params.dryRun() ? null : new Claim(nextClaimDescriptor(params.source()), params.source(), now);
@@ -598,6 +604,42 @@ public final class QueueService implements JobQueue {
     }
   }
 
+  // ---------------------------------------------------------------------------------------------------
+  // Administration: pause and resume, delete one job
+
+  /**
+   * Pauses ({@code true}) or resumes dequeues of a queue: a paused queue's dequeues return no job, while
+   * enqueue, ack, lookup and the rest work as usual. The flag is stored with the queue on every shard, so every
+   * server sharing the store applies it within its pause refresh interval (this one at once). Every shard must
+   * answer; otherwise the error is thrown and the call may be repeated.
+   */
+  public void setPaused(String queue, boolean paused) {
+    Validation.queueName(queue);
+    requireQueue(queue);
+    for (ShardStore shard : shards.all()) {
+      shard.setPaused(queue, paused);
+    }
+    pausedQueues.read(clock.millis());
+  }
+
+  /** The paused queues, as the store says now. */
+  public Set<String> pausedQueues() {
+    return Collections.unmodifiableSet(pausedQueues.read(clock.millis()));
+  }
+
+  /** Deletes one job in any state; false if it does not exist. QUEUE_NOT_FOUND if its queue does not. */
+  public boolean deleteJob(JobDescriptor job) {
+    Validation.required(job, "the job to delete");
+    Validation.queueName(job.queue());
+    validation.priority(job.priority(), "deleteJob of " + job);
+    ShardStore shard = shardsByName().get(job.shard());
+    boolean deleted = shard != null && shard.deleteJob(job.queue(), ref(job));
+    if (!deleted) {
+      requireQueue(job.queue());
+    }
+    return deleted;
+  }
+
   /** Builds a {@link QueueService}; {@link #build()} validates every setting. Not thread-safe. */
   public static final class Builder {
     private final QueueStore store;
@@ -608,6 +650,7 @@ public final class QueueService implements JobQueue {
     private String adminPasswordHash = "";
     private Clock clock = Clock.systemUTC();
     private Random random = new Random();
+    private Duration pauseRefresh = Duration.ofSeconds(1);
 
     private Builder(QueueStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -653,6 +696,15 @@ public final class QueueService implements JobQueue {
       return this;
     }
 
+    /**
+     * How often dequeues re-read which queues are paused from the store: a pause or resume made on another
+     * server takes effect here within this time. Default 1 s; zero reads on every dequeue.
+     */
+    public Builder pauseRefresh(Duration refresh) {
+      this.pauseRefresh = refresh;
+      return this;
+    }
+
     public QueueService build() {
       if (priorityLevels < 1 || priorityLevels > 100) {
         throw new IllegalArgumentException("priorityLevels must be 1..100, was " + priorityLevels);
@@ -669,6 +721,9 @@ public final class QueueService implements JobQueue {
       Objects.requireNonNull(adminPasswordHash, "adminPasswordHash");
       Objects.requireNonNull(clock, "clock");
       Objects.requireNonNull(random, "random");
+      if (pauseRefresh == null || pauseRefresh.isNegative()) {
+        throw new IllegalArgumentException("pauseRefresh must be >= 0, was " + pauseRefresh);
+      }
       return new QueueService(this);
     }
   }

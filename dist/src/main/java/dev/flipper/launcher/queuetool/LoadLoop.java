@@ -6,13 +6,15 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
 /**
  * Issues a query {@code numQueries} times (−1 = until the process is stopped) from {@code concurrency}
- * threads, printing QPS and latency once a second and a summary at the end. Thread-safe.
+ * threads, printing QPS and latency once a second and a summary at the end, also when the process is stopped
+ * (Ctrl-C, SIGTERM: a shutdown hook prints it). Thread-safe.
  */
 final class LoadLoop {
   /** One query; throws on failure. */
@@ -26,6 +28,7 @@ final class LoadLoop {
   private final Histogram total = new Histogram(3);
   private final AtomicLong issued = new AtomicLong();
   private final AtomicLong failed = new AtomicLong();
+  private final AtomicBoolean summarized = new AtomicBoolean();
 
   LoadLoop(PrintWriter out, PrintWriter err) {
     this.out = out;
@@ -56,10 +59,26 @@ final class LoadLoop {
         }
       });
     }
+    Thread onStop = new Thread(() -> summarize(start, lastReport), "queue-tool-summary");
+    Runtime.getRuntime().addShutdownHook(onStop);
     threads.shutdown();
     threads.awaitTermination(Long.MAX_VALUE, TimeUnit.DAYS);
     reporter.shutdownNow();
     reporter.awaitTermination(5, TimeUnit.SECONDS);
+    summarize(start, lastReport);
+    try {
+      Runtime.getRuntime().removeShutdownHook(onStop);
+    } catch (IllegalStateException shuttingDown) {
+      // The hook runs or ran; the summary is printed once either way.
+    }
+    return failed.get();
+  }
+
+  /** Prints the last window and the summary, once: at the end of the run or when the process is stopped. */
+  private void summarize(long start, long[] lastReport) {
+    if (!summarized.compareAndSet(false, true)) {
+      return;
+    }
     report(lastReport);
     double seconds = (System.nanoTime() - start) / 1e9;
     synchronized (out) {
@@ -69,7 +88,6 @@ final class LoadLoop {
           total.getMaxValue() / 1000.0);
       out.flush();
     }
-    return failed.get();
   }
 
   /** Prints the window since the last report; the line starts as PinLater's tool printed it. */

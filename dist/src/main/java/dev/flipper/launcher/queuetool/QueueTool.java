@@ -1,7 +1,9 @@
 package dev.flipper.launcher.queuetool;
 
+import dev.flipper.config.ConfigLoader;
+import dev.flipper.config.FlipperConfig;
+import dev.flipper.launcher.VersionProvider;
 import dev.flipper.queue.AckParams;
-import dev.flipper.queue.CountParams;
 import dev.flipper.queue.DeleteJobsParams;
 import dev.flipper.queue.DequeueParams;
 import dev.flipper.queue.DequeuedJob;
@@ -9,15 +11,29 @@ import dev.flipper.queue.JobDescriptor;
 import dev.flipper.queue.JobInfo;
 import dev.flipper.queue.JobState;
 import dev.flipper.queue.NewJob;
+import dev.flipper.queue.QueueException;
 import dev.flipper.queue.RetryFailedParams;
 import dev.flipper.queue.ScanPage;
 import dev.flipper.queue.ScanParams;
 import dev.flipper.queue.client.QueueClient;
+import dev.flipper.queue.client.QueueClientException;
+import dev.flipper.text.DurationText;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
@@ -28,31 +44,77 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * PinLater's client tool for a Flipper (or PinLater) queue server: the original modes and flags, plus scan,
- * retry_failed, delete_jobs and delete_queue. Enqueue and dequeue modes are load generators that print QPS
- * and latency once a second. Run it as {@code flipper queue-tool --host h --port 9010 --mode ...}. It lives in
- * dist, not in the queue-client SDK, so applications do not pull picocli and HdrHistogram.
+ * The queue's admin and load tool, with PinLater's flags and modes (scripts written for PinLater's tool keep
+ * working) plus what an operator needs: enqueue of given bodies, lookup by descriptor alone, paged scans, a
+ * count table, bulk retry and delete over all priorities, delete of one job, pause and resume, {@code --json}.
+ * {@code enqueue} and {@code dequeue} without bodies are PinLater's load generators. Exit codes: 0 done,
+ * 1 the server refused (its error code and message on stderr) or the job was not found, 2 a bad command line.
+ * It lives in dist, not in the queue-client SDK, so applications do not pull picocli and HdrHistogram.
  */
-@Command(name = "queue-tool", mixinStandardHelpOptions = true,
-    description = "Talks to a queue server over Thrift (PinLater's client tool).",
-    footer = {"", "Modes: create, enqueue, dequeue, check_dequeue, lookup, get_job_count, get_queue_names, scan,",
-        "retry_failed, delete_jobs, delete_queue.",
-        "Example: queue-tool --host localhost --port 9010 --mode enqueue --queue test_queue --num_queries 1000"})
+@Command(name = "queue-tool", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+    sortOptions = false, usageHelpAutoWidth = true,
+    description = "Administers a queue server over Thrift; also PinLater's load tool.",
+    footer = {"", "Modes:",
+        "  create, delete_queue, get_queue_names       queues",
+        "  enqueue --body/--body_file/--stdin          add jobs, print their descriptors",
+        "  lookup --job_descriptor D                   one job (the queue is in the descriptor)",
+        "  scan [--continuation C]                     one page of jobs and the command for the next page",
+        "  count                                       jobs per priority x state, due and future",
+        "  get_job_count                               one number (PinLater)",
+        "  retry_failed, delete_jobs --job_state S     all priorities unless --priority; delete asks first",
+        "  delete_job --job_descriptor D               delete one job",
+        "  pause, resume, get_paused_queues            stop or restart dequeues of a queue on every server",
+        "  check_dequeue; enqueue/dequeue without bodies: load (QPS, p50/p99 each second, summary at the end)",
+        "",
+        "Examples:",
+        "  flipper queue-tool -c conf/flipper.yaml --mode enqueue --queue emails --body '{\"to\":1}' --delay 5m",
+        "  flipper queue-tool --mode count --queue emails",
+        "  flipper queue-tool --host localhost --port 9010 --mode enqueue --queue test_queue --num_queries 1000"})
 public final class QueueTool implements Callable<Integer> {
+  static final int EXIT_FAILED = 1;
+  static final int EXIT_USAGE = 2;
+
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--host", required = true, description = "Server host.")
+  @Option(names = {"-c", "--config"}, paramLabel = "FILE",
+      description = "The daemons' YAML config; --host and --port default to its queue server.")
+  Path config;
+
+  @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Overrides one config key. Repeatable.")
+  List<String> sets = new ArrayList<>();
+
+  @Option(names = "--host", description = "Server host (default: queue.bindAddress of the config, or localhost).")
   String host;
 
-  @Option(names = "--port", required = true, description = "Server Thrift port, e.g. 9010.")
-  int port;
+  @Option(names = "--port", description = "Server Thrift port (default: queue.port of the config, 9010 without one).")
+  Integer port;
 
   @Option(names = "--mode", required = true, description = "What to do (see the list below).")
   String mode;
 
-  @Option(names = "--queue", description = "Queue name; needed by every mode except get_queue_names.")
+  @Option(names = "--queue", description = "Queue name; needed by every mode except get_queue_names, lookup and "
+      + "delete_job.")
   String queue;
+
+  @Option(names = "--body", description = "enqueue: the body of one job.")
+  String body;
+
+  @Option(names = "--body_file", paramLabel = "FILE", description = "enqueue: one job whose body is the file.")
+  Path bodyFile;
+
+  @Option(names = "--stdin", description = "enqueue: one job per non-empty line of standard input.")
+  boolean stdin;
+
+  @Option(names = "--delay", paramLabel = "DURATION", description = "enqueue: run after this delay, e.g. 30s, 5m, 2h.")
+  String delay;
+
+  @Option(names = "--run_at", paramLabel = "TIME", description = "enqueue: run at this ISO-8601 time, e.g. "
+      + "2026-01-31T08:00:00Z.")
+  String runAt;
+
+  @Option(names = "--attempts", description = "enqueue: attempts allowed (default 2).")
+  Integer attempts;
 
   @Option(names = "--concurrency", defaultValue = "1", description = "Requests in flight (default ${DEFAULT-VALUE}).")
   int concurrency;
@@ -67,29 +129,39 @@ public final class QueueTool implements Callable<Integer> {
       description = "Share of dequeued jobs acked as succeeded; the rest are acked failed.")
   int dequeueSuccessPercent;
 
-  @Option(names = "--job_descriptor", defaultValue = "", description = "Job to look up.")
+  @Option(names = "--job_descriptor", description = "Job to look up or delete, e.g. emails:s1:1:42.")
   String jobDescriptor;
 
-  @Option(names = "--priority", description = "Enqueue priority (default 1); filter of get_job_count, scan, "
-      + "retry_failed and delete_jobs.")
+  @Option(names = "--priority", description = "Enqueue priority (default 1); the filter of count, scan, "
+      + "retry_failed and delete_jobs (default: all priorities).")
   Integer priority;
 
-  @Option(names = "--job_state", defaultValue = "0",
-      description = "0 PENDING, 1 IN_PROGRESS, 2 SUCCEEDED, 3 FAILED (get_job_count, scan, delete_jobs).")
-  int jobState;
+  @Option(names = "--job_state", converter = JobStateConverter.class, paramLabel = "STATE",
+      description = "0 PENDING, 1 IN_PROGRESS, 2 SUCCEEDED, 3 FAILED, number or name (get_job_count and scan: "
+          + "default PENDING; count: default all; delete_jobs: required).")
+  JobState jobState;
 
   @Option(names = "--count_future_jobs", description = "Count (or scan) jobs that run later instead of due ones.")
   boolean countFutureJobs;
+
+  @Option(names = "--continuation", description = "scan: where the previous page ended (printed with it).")
+  String continuation;
 
   @Option(names = "--limit", description = "Most jobs for scan (default 100), retry_failed and delete_jobs "
       + "(default 1000).")
   Integer limit;
 
-  @Option(names = "--body_regex", description = "Only jobs whose body matches (get_job_count, scan, delete_jobs).")
+  @Option(names = "--body_regex", description = "Only jobs whose body matches (counts, scan, delete_jobs).")
   String bodyRegex;
 
   @Option(names = "--attempts_to_allow", defaultValue = "1", description = "Attempts given to retried jobs.")
   int attemptsToAllow;
+
+  @Option(names = {"-y", "--yes"}, description = "delete_jobs: do not ask for confirmation.")
+  boolean yes;
+
+  @Option(names = "--json", description = "Print one JSON document instead of text (not for load modes).")
+  boolean json;
 
   @Option(names = "--password", description = "Admin password (delete_queue).")
   String password;
@@ -97,79 +169,303 @@ public final class QueueTool implements Callable<Integer> {
   @Option(names = "--source", description = "RequestContext source (default flipper-queue-tool:<host name>).")
   String source;
 
+  /** Where confirmations and {@code --stdin} bodies are read from; tests replace it. */
+  InputStream in = System.in;
+
+  Clock clock = Clock.systemUTC();
+
+  private PrintWriter out;
+  private PrintWriter err;
+
   @Override
   public Integer call() throws Exception {
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
-    if (!"get_queue_names".equals(mode) && (queue == null || queue.isBlank())) {
-      err.println("--queue is required for mode " + mode);
-      return 2;
+    out = spec.commandLine().getOut();
+    err = spec.commandLine().getErr();
+    String problem = usageProblem();
+    if (problem != null) {
+      err.println(problem);
+      err.flush();
+      return EXIT_USAGE;
     }
-    if (concurrency < 1 || batchSize < 1 || numQueries == 0 || numQueries < -1) {
-      err.println("--concurrency and --batch_size must be >= 1, --num_queries >= 1 or -1 (unlimited)");
-      return 2;
-    }
-    try (QueueClient client = QueueClient.builder().server(host, port).maxConnectionsPerServer(concurrency)
-        .source(source != null ? source : "flipper-queue-tool:" + InetAddress.getLocalHost().getHostName())
-        .build()) {
-      return run(client, out, err);
-    } catch (dev.flipper.queue.client.QueueClientException e) {
-      err.println(mode + " failed: " + e.getMessage() + " (" + e.errorCode() + ")");
-      return 1;
+    try {
+      ServerTarget target = target();
+      try (QueueClient client = QueueClient.builder().server(target.host(), target.port())
+          .maxConnectionsPerServer(concurrency).maxAttempts(1)
+          .source(source != null ? source : "flipper-queue-tool:" + InetAddress.getLocalHost().getHostName())
+          .build()) {
+        return run(client, target);
+      }
+    } catch (QueueClientException e) {
+      err.println(mode + " failed: " + e.errorCode() + " (" + e.errorCode().code() + "): " + e.getMessage());
+      return EXIT_FAILED;
+    } catch (IllegalArgumentException | QueueException | dev.flipper.config.ConfigException e) {
+      err.println(mode + ": " + e.getMessage());
+      return EXIT_USAGE;
+    } finally {
+      out.flush();
+      err.flush();
     }
   }
 
-  private int run(QueueClient client, PrintWriter out, PrintWriter err) throws Exception {
+  private String usageProblem() {
+    boolean needsQueue = !List.of("get_queue_names", "get_paused_queues", "lookup", "delete_job").contains(mode);
+    if (needsQueue && (queue == null || queue.isBlank())) {
+      return "--queue is required for mode " + mode;
+    }
+    if (concurrency < 1 || batchSize < 1 || numQueries == 0 || numQueries < -1) {
+      return "--concurrency and --batch_size must be >= 1, --num_queries >= 1 or -1 (unlimited)";
+    }
+    if (List.of("lookup", "delete_job").contains(mode) && (jobDescriptor == null || jobDescriptor.isBlank())) {
+      return "--job_descriptor is required for mode " + mode + ", e.g. --job_descriptor emails:s1:1:42";
+    }
+    if ("delete_jobs".equals(mode) && jobState == null) {
+      return "delete_jobs needs an explicit --job_state (PENDING, IN_PROGRESS, SUCCEEDED or FAILED): "
+          + "there is no default for deleting";
+    }
+    if (delay != null && runAt != null) {
+      return "give --delay or --run_at, not both";
+    }
+    return null;
+  }
+
+  /** The server: --host/--port, else the config's queue server, else localhost:9010. */
+  private ServerTarget target() {
+    if (host != null && port != null) {
+      return new ServerTarget(host, port);
+    }
+    FlipperConfig loaded = config == null ? ConfigLoader.defaults(sets, System.getenv())
+        : ConfigLoader.load(config, sets, System.getenv());
+    String bind = loaded.queue().bindAddress();
+    String configHost = bind == null || bind.isBlank() || bind.equals("0.0.0.0") || bind.equals("::")
+        ? "localhost" : bind;
+    return new ServerTarget(host != null ? host : configHost, port != null ? port : loaded.queue().port());
+  }
+
+  record ServerTarget(String host, int port) {}
+
+  private int run(QueueClient client, ServerTarget target) throws Exception {
     switch (mode) {
       case "create" -> {
         client.createQueue(queue);
-        out.println("Created queue: " + queue);
+        print("Created queue: " + queue, Map.of("created", queue));
       }
       case "delete_queue" -> {
         client.deleteQueue(queue, password == null ? "" : password);
-        out.println("Deleted queue: " + queue);
+        print("Deleted queue: " + queue, Map.of("deleted", queue));
       }
-      case "get_queue_names" -> out.println("Queues: " + new TreeSet<>(client.queueNames()));
+      case "get_queue_names" -> {
+        TreeSet<String> names = new TreeSet<>(client.queueNames());
+        print("Queues: " + names, Map.of("queues", names));
+      }
       case "check_dequeue" -> {
         List<DequeuedJob> jobs = client.dequeue(DequeueParams.of(queue, 1, client.source()).withDryRun(true));
-        out.println("Jobs available for dequeue: " + !jobs.isEmpty());
+        print("Jobs available for dequeue: " + !jobs.isEmpty(), Map.of("available", !jobs.isEmpty()));
       }
       case "lookup" -> {
-        JobDescriptor id = JobDescriptor.parse(jobDescriptor);
-        Map<JobDescriptor, JobInfo> found = client.lookup(List.of(id), true);
-        out.println(found.isEmpty() ? "Job not found: " + id : describe(found.get(id), true));
+        return lookup(client);
       }
-      case "get_job_count" -> out.println("# jobs: " + client.count(
-          new CountParams(queue, JobState.fromCode(jobState), priority, countFutureJobs, bodyRegex)));
-      case "scan" -> {
-        ScanPage page = client.scan(new ScanParams(queue, JobState.fromCode(jobState), priority, countFutureJobs,
-            ScanParams.START, limit == null ? ScanParams.DEFAULT_LIMIT : limit, bodyRegex));
-        for (JobInfo info : page.jobs()) {
-          out.println(describe(info, false));
+      case "get_job_count" -> {
+        int count = client.count(new dev.flipper.queue.CountParams(queue, state(JobState.PENDING), priority,
+            countFutureJobs, bodyRegex));
+        print("# jobs: " + count, Map.of("count", count));
+      }
+      case "count" -> {
+        CountTable table = CountTable.query(client, queue, Priorities.of(client, queue, priority), jobState, bodyRegex);
+        if (json) {
+          out.println(ToolJson.write(table.json()));
+        } else {
+          out.print(table.text());
         }
-        out.println("# jobs scanned: " + page.jobs().size() + (page.hasMore() ? " (more: " + page.continuation() + ")" : ""));
       }
-      case "retry_failed" -> out.println("Retried jobs: " + client.retryFailed(new RetryFailedParams(queue,
-          priority == null ? 1 : priority, attemptsToAllow, null, limit == null ? 1000 : limit)));
-      case "delete_jobs" -> out.println("Deleted jobs: " + client.deleteJobs(new DeleteJobsParams(queue,
-          JobState.fromCode(jobState), priority == null ? 1 : priority, bodyRegex, limit == null ? 1000 : limit)));
+      case "scan" -> scan(client, target);
+      case "retry_failed" -> {
+        int retried = 0;
+        for (int p : Priorities.of(client, queue, priority)) {
+          retried += client.retryFailed(new RetryFailedParams(queue, p, attemptsToAllow, null, bulkLimit() - retried));
+          if (retried >= bulkLimit()) {
+            break;
+          }
+        }
+        print("Retried jobs: " + retried, Map.of("retried", retried));
+      }
+      case "delete_jobs" -> {
+        return deleteJobs(client);
+      }
+      case "delete_job" -> {
+        JobDescriptor job = JobDescriptor.parse(jobDescriptor);
+        if (!client.deleteJob(job)) {
+          err.println("Job not found: " + job);
+          return EXIT_FAILED;
+        }
+        print("Deleted job: " + job, Map.of("deleted", job.toString()));
+      }
+      case "pause", "resume" -> {
+        client.setQueuePaused(queue, mode.equals("pause"));
+        String done = mode.equals("pause") ? "Paused queue: " + queue + " (dequeues return no job until resumed)"
+            : "Resumed queue: " + queue;
+        print(done, Map.of("queue", queue, "paused", mode.equals("pause")));
+      }
+      case "get_paused_queues" -> {
+        TreeSet<String> names = new TreeSet<>(client.pausedQueues());
+        print("Paused queues: " + names, Map.of("paused", names));
+      }
       case "enqueue" -> {
-        long failures = new LoadLoop(out, err).run(numQueries, concurrency, () -> client.enqueue(queue, batch()));
-        out.println("Enqueue queries issued: " + (numQueries < 0 ? "unlimited" : numQueries) + ", failed: " + failures);
+        return JobBodies.given(body, bodyFile, stdin) ? enqueueBodies(client) : load(client, true);
       }
       case "dequeue" -> {
-        long failures = new LoadLoop(out, err).run(numQueries, concurrency, () -> dequeueAndAck(client));
-        out.println("Dequeue/ack queries issued: " + (numQueries < 0 ? "unlimited" : numQueries) + ", failed: "
-            + failures);
+        return load(client, false);
       }
       default -> {
         err.println("unknown --mode '" + mode + "'; allowed: create, enqueue, dequeue, check_dequeue, lookup, "
-            + "get_job_count, get_queue_names, scan, retry_failed, delete_jobs, delete_queue");
-        return 2;
+            + "get_job_count, count, get_queue_names, scan, retry_failed, delete_jobs, delete_job, delete_queue, "
+            + "pause, resume, get_paused_queues");
+        return EXIT_USAGE;
       }
     }
-    out.flush();
     return 0;
+  }
+
+  private JobState state(JobState otherwise) {
+    return jobState != null ? jobState : otherwise;
+  }
+
+  private int bulkLimit() {
+    return limit == null ? 1000 : limit;
+  }
+
+  private void print(String text, Object jsonValue) {
+    out.println(json ? ToolJson.write(jsonValue) : text);
+  }
+
+  private int lookup(QueueClient client) {
+    JobDescriptor id = JobDescriptor.parse(jobDescriptor);
+    JobInfo found = client.lookup(List.of(id), true).get(id);
+    if (found == null) {
+      err.println("Job not found: " + id);
+      return EXIT_FAILED;
+    }
+    print(describe(found, true), ToolJson.job(found));
+    return 0;
+  }
+
+  private void scan(QueueClient client, ServerTarget target) {
+    JobState state = state(JobState.PENDING);
+    ScanPage page = client.scan(new ScanParams(queue, state, priority, countFutureJobs,
+        continuation == null ? ScanParams.START : continuation, limit == null ? ScanParams.DEFAULT_LIMIT : limit,
+        bodyRegex));
+    if (json) {
+      Map<String, Object> result = new LinkedHashMap<>();
+      result.put("jobs", page.jobs().stream().map(ToolJson::job).toList());
+      result.put("continuation", page.hasMore() ? page.continuation() : null);
+      out.println(ToolJson.write(result));
+      return;
+    }
+    for (JobInfo info : page.jobs()) {
+      out.println(describe(info, false));
+    }
+    out.println("# jobs scanned: " + page.jobs().size() + (page.hasMore() ? " (more: " + page.continuation() + ")" : ""));
+    if (page.hasMore()) {
+      out.println("# next page: " + nextPageCommand(target, state, page.continuation()));
+    }
+  }
+
+  /** The same scan from where this page ended, as a command to paste. */
+  private String nextPageCommand(ServerTarget target, JobState state, String next) {
+    List<String> words = new ArrayList<>(List.of("flipper", "queue-tool", "--host", target.host(), "--port",
+        String.valueOf(target.port()), "--mode", "scan", "--queue", queue, "--job_state", state.name()));
+    if (priority != null) {
+      words.addAll(List.of("--priority", priority.toString()));
+    }
+    if (countFutureJobs) {
+      words.add("--count_future_jobs");
+    }
+    if (limit != null) {
+      words.addAll(List.of("--limit", limit.toString()));
+    }
+    if (bodyRegex != null) {
+      words.addAll(List.of("--body_regex", bodyRegex));
+    }
+    words.addAll(List.of("--continuation", next));
+    return String.join(" ", words.stream().map(QueueTool::shellWord).toList());
+  }
+
+  static String shellWord(String word) {
+    return word.matches("[A-Za-z0-9_./:=@,+-]+") ? word : "'" + word.replace("'", "'\\''") + "'";
+  }
+
+  private int deleteJobs(QueueClient client) throws IOException {
+    List<Integer> priorities = Priorities.of(client, queue, priority);
+    String what = "up to " + bulkLimit() + " " + jobState + " jobs of queue '" + queue + "' ("
+        + (priority == null ? "all priorities" : "priority " + priority)
+        + (bodyRegex == null ? "" : ", body matching " + bodyRegex) + ")";
+    if (!yes && !confirm("Delete " + what + "? [y/N] ")) {
+      err.println("Nothing deleted (not confirmed; --yes skips the question).");
+      return EXIT_FAILED;
+    }
+    int deleted = 0;
+    for (int p : priorities) {
+      deleted += client.deleteJobs(new DeleteJobsParams(queue, jobState, p, bodyRegex, bulkLimit() - deleted));
+      if (deleted >= bulkLimit()) {
+        break;
+      }
+    }
+    print("Deleted jobs: " + deleted, Map.of("deleted", deleted));
+    return 0;
+  }
+
+  private boolean confirm(String question) throws IOException {
+    err.print(question);
+    err.flush();
+    String answer = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)).readLine();
+    return answer != null && List.of("y", "yes").contains(answer.trim().toLowerCase(Locale.ROOT));
+  }
+
+  private int enqueueBodies(QueueClient client) throws IOException {
+    Instant runAfter = runAfter();
+    List<NewJob> jobs = new ArrayList<>();
+    for (byte[] jobBody : JobBodies.read(body, bodyFile, stdin, in)) {
+      NewJob job = NewJob.of(jobBody).withPriority(priority == null ? NewJob.DEFAULT_PRIORITY : priority)
+          .withRunAfter(runAfter);
+      jobs.add(attempts == null ? job : job.withAttemptsAllowed(attempts));
+    }
+    List<JobDescriptor> descriptors = client.enqueue(queue, jobs);
+    if (json) {
+      out.println(ToolJson.write(Map.of("jobDescriptors", descriptors.stream().map(Object::toString).toList())));
+    } else {
+      descriptors.forEach(out::println);
+    }
+    return 0;
+  }
+
+  /** From --delay or --run_at; null = now. */
+  private Instant runAfter() {
+    if (delay != null) {
+      Duration wait = DurationText.parse(delay).orElseThrow(() -> new IllegalArgumentException(
+          "--delay '" + delay + "' is not a duration; write a number and a unit: 500ms, 30s, 5m, 2h, 1d"));
+      return clock.instant().plus(wait);
+    }
+    if (runAt != null) {
+      try {
+        return Instant.parse(runAt);
+      } catch (DateTimeParseException e) {
+        throw new IllegalArgumentException("--run_at '" + runAt + "' is not an ISO-8601 time in UTC; "
+            + "write e.g. 2026-01-31T08:00:00Z");
+      }
+    }
+    return null;
+  }
+
+  private int load(QueueClient client, boolean enqueue) throws InterruptedException {
+    LoadLoop loop = new LoadLoop(out, err);
+    if (enqueue) {
+      long failures = loop.run(numQueries, concurrency, () -> client.enqueue(queue, batch()));
+      out.println("Enqueue queries issued: " + (numQueries < 0 ? "unlimited" : numQueries) + ", failed: " + failures);
+      return failures == 0 ? 0 : EXIT_FAILED;
+    }
+    long failures = loop.run(numQueries, concurrency, () -> dequeueAndAck(client));
+    out.println("Dequeue/ack queries issued: " + (numQueries < 0 ? "unlimited" : numQueries) + ", failed: "
+        + failures);
+    return failures == 0 ? 0 : EXIT_FAILED;
   }
 
   private List<NewJob> batch() {

@@ -207,6 +207,29 @@ public final class QueueClient implements AutoCloseable {
     return transport.call("deleteJobs", Retry.IF_NOT_SENT, requestTimeout, api -> api.deleteJobs(context(), request));
   }
 
+  /** Deletes one job in any state; false if it does not exist (a Flipper server call, not in PinLater). */
+  public boolean deleteJob(JobDescriptor job) {
+    return transport.call("deleteJob", Retry.IF_NOT_SENT, requestTimeout,
+        api -> api.deleteJob(context(), job.toString()));
+  }
+
+  /**
+   * Pauses ({@code true}) or resumes dequeues of the queue on every server sharing the store (a Flipper server
+   * call, not in PinLater).
+   */
+  public void setQueuePaused(String queue, boolean paused) {
+    transport.call("setQueuePaused", Retry.ALWAYS, requestTimeout, api -> {
+      api.setQueuePaused(context(), queue, paused);
+      return null;
+    });
+  }
+
+  /** The paused queues (a Flipper server call, not in PinLater). */
+  public Set<String> pausedQueues() {
+    return Set.copyOf(transport.call("getPausedQueues", Retry.ALWAYS, requestTimeout,
+        api -> api.getPausedQueues(context())));
+  }
+
   @Override
   public void close() {
     if (ownsTransport) {

@@ -372,6 +372,44 @@ public final class InMemoryShardStore implements ShardStore {
   }
 
   @Override
+  public boolean deleteJob(String queue, JobRef ref) {
+    enter("deleteJob");
+    synchronized (lock) {
+      QueueData data = queues.get(queue);
+      Job job = data == null ? null : data.find(ref);
+      if (job != null) {
+        data.remove(job);
+      }
+      return job != null;
+    }
+  }
+
+  @Override
+  public void setPaused(String queue, boolean paused) {
+    enter("setPaused");
+    synchronized (lock) {
+      QueueData data = queues.get(queue);
+      if (data != null) {
+        data.paused = paused;
+      }
+    }
+  }
+
+  @Override
+  public Set<String> pausedQueues() {
+    enter("pausedQueues");
+    synchronized (lock) {
+      Set<String> paused = new TreeSet<>();
+      queues.forEach((name, data) -> {
+        if (data.paused) {
+          paused.add(name);
+        }
+      });
+      return paused;
+    }
+  }
+
+  @Override
   public MonitorCounts timeOutClaims(long claimedBefore, int maxJobs, long nowMillis) {
     enter("timeOutClaims");
     synchronized (lock) {
@@ -464,6 +502,7 @@ public final class InMemoryShardStore implements ShardStore {
   private static final class QueueData {
     final TreeMap<Long, Job> jobs = new TreeMap<>();
     final Map<Integer, TreeSet<Job>> pending = new HashMap<>();
+    boolean paused;
 
     void add(Job job) {
       jobs.put(job.id, job);

@@ -102,6 +102,18 @@ public interface ShardStore {
   /** Deletes up to {@code limit} jobs of one priority and state whose body matches. Returns how many. */
   int deleteJobs(String queue, int priority, JobState state, BodyFilter filter, int limit);
 
+  /** Deletes one job, in any state; false if it (or its queue) does not exist. */
+  boolean deleteJob(String queue, JobRef job);
+
+  /**
+   * Marks the queue paused (dequeues return nothing; everything else works) or not. Stored with the queue,
+   * so every server sharing the store sees it; a no-op if the queue does not exist.
+   */
+  void setPaused(String queue, boolean paused);
+
+  /** The queues of this shard that are paused. */
+  Set<String> pausedQueues();
+
   /**
    * The claim time-out, for every queue of the shard: IN_PROGRESS jobs last updated before
    * {@code claimedBefore} go back to PENDING (one attempt fewer, claim cleared, runnable now) if they have

@@ -181,6 +181,14 @@ public abstract class QueueContractTest {
   }
 
   @Nested
+  class PauseAndDeleteJob extends PauseAndDeleteJobContract {
+    @Override
+    ContractFixture fx() {
+      return fixture;
+    }
+  }
+
+  @Nested
   class Concurrency extends ConcurrencyContract {
     @Override
     ContractFixture fx() {

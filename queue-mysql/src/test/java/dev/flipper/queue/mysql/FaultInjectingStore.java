@@ -165,6 +165,24 @@ final class FaultInjectingStore implements QueueStore {
     }
 
     @Override
+    public boolean deleteJob(String queue, JobRef job) {
+      return call(() -> shard.deleteJob(queue, job));
+    }
+
+    @Override
+    public void setPaused(String queue, boolean paused) {
+      call(() -> {
+        shard.setPaused(queue, paused);
+        return null;
+      });
+    }
+
+    @Override
+    public Set<String> pausedQueues() {
+      return call(shard::pausedQueues);
+    }
+
+    @Override
     public MonitorCounts timeOutClaims(long claimedBefore, int maxJobs, long nowMillis) {
       return call(() -> shard.timeOutClaims(claimedBefore, maxJobs, nowMillis));
     }

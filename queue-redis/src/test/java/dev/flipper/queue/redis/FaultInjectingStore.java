@@ -183,6 +183,21 @@ final class FaultInjectingStore implements QueueStore {
     }
 
     @Override
+    public boolean deleteJob(String queue, JobRef job) {
+      return target().deleteJob(queue, job);
+    }
+
+    @Override
+    public void setPaused(String queue, boolean paused) {
+      target().setPaused(queue, paused);
+    }
+
+    @Override
+    public Set<String> pausedQueues() {
+      return target().pausedQueues();
+    }
+
+    @Override
     public MonitorCounts timeOutClaims(long claimedBefore, int maxJobs, long nowMillis) {
       return target().timeOutClaims(claimedBefore, maxJobs, nowMillis);
     }

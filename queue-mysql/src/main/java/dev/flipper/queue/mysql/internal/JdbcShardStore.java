@@ -710,6 +710,49 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
   }
 
   @Override
+  public boolean deleteJob(String queue, JobRef job) {
+    return run("deleteJob", queue, c -> {
+      try (PreparedStatement ps = c.prepareStatement(
+          "DELETE FROM flipper_jobs WHERE local_id = ? AND queue_name = ? AND priority = ?")) {
+        ps.setLong(1, job.localId());
+        ps.setString(2, queue);
+        ps.setInt(3, job.priority());
+        return ps.executeUpdate() == 1;
+      }
+    });
+  }
+
+  @Override
+  public void setPaused(String queue, boolean paused) {
+    run(paused ? "pause" : "resume", queue, c -> {
+      try (PreparedStatement ps = c.prepareStatement("UPDATE flipper_queues SET paused_at = ? WHERE name = ?")) {
+        if (paused) {
+          ps.setLong(1, System.currentTimeMillis());
+        } else {
+          ps.setNull(1, java.sql.Types.BIGINT);
+        }
+        ps.setString(2, queue);
+        ps.executeUpdate();
+      }
+      return null;
+    });
+  }
+
+  @Override
+  public Set<String> pausedQueues() {
+    return run("pausedQueues", null, c -> {
+      Set<String> names = new LinkedHashSet<>();
+      try (Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery("SELECT name FROM flipper_queues WHERE paused_at IS NOT NULL ORDER BY name")) {
+        while (rs.next()) {
+          names.add(rs.getString(1));
+        }
+      }
+      return names;
+    });
+  }
+
+  @Override
   public int deleteJobs(String queue, int priority, JobState state, BodyFilter filter, int limit) {
     int total = filter.matchesAll()
         ? deleteUnfiltered(queue, priority, state, limit)

@@ -48,6 +48,9 @@ public final class JobSchema {
             // Existing rows get NULL; only rows inserted from now on carry the room (see JobSql.CLAIM_ROOM_BYTES).
             // No IF NOT EXISTS (MySQL 8 lacks it): a re-run after a crash finds the column, see Dialect#isDuplicateColumn.
             "ALTER TABLE flipper_jobs ADD COLUMN claim_room VARBINARY(255) NULL",
-            "ALTER TABLE flipper_jobs ALTER COLUMN claim_room SET DEFAULT " + JobSql.claimRoomLiteral())));
+            "ALTER TABLE flipper_jobs ALTER COLUMN claim_room SET DEFAULT " + JobSql.claimRoomLiteral())),
+        new Migration(3, "paused queues", List.of(
+            // NULL = running; else when the queue was paused (flipper queue-tool --mode pause, the dashboard).
+            "ALTER TABLE flipper_queues ADD COLUMN paused_at BIGINT NULL")));
   }
 }

@@ -6,6 +6,7 @@ import dev.flipper.queue.spi.AckRecord;
 import dev.flipper.queue.spi.BodyFilter;
 import dev.flipper.queue.spi.CheckpointRecord;
 import dev.flipper.queue.spi.Claim;
+import dev.flipper.queue.spi.JobRef;
 import dev.flipper.queue.spi.NewJobRecord;
 import dev.flipper.queue.spi.StoredJob;
 import java.util.ArrayList;
@@ -174,6 +175,22 @@ final class JobWrites {
     return connection.call("deleteJobs", queue, jedis -> filter.matchesAll()
         ? deleteFirst(jedis, q, p, state, limit)
         : deleteMatching(jedis, queue, q, p, state, filter, limit));
+  }
+
+  /** Deletes one job from whichever state set holds it (one script call per state until found). */
+  boolean deleteJob(String queue, JobRef job) {
+    QueueKeys q = keys.queue(queue);
+    PriorityKeys p = q.priority(job.priority());
+    byte[] member = Members.of(job.localId());
+    return connection.call("deleteJob", queue, jedis -> {
+      for (JobState state : JobState.values()) {
+        List<byte[]> scriptKeys = List.of(q.meta(), p.stateSet(state), p.job(member));
+        if ((Long) scripts.deleteListed.eval(jedis, scriptKeys, List.of(member)) > 0) {
+          return true;
+        }
+      }
+      return false;
+    });
   }
 
   private int deleteFirst(Jedis jedis, QueueKeys q, PriorityKeys p, JobState state, int limit) {

@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * <pre>
  *   &lt;prefix&gt;{&lt;shard&gt;}:queues                       set: the queue names (registry)
  *   &lt;prefix&gt;{&lt;shard&gt;}:ids                          counter: local ids, unique in the shard
+ *   &lt;prefix&gt;{&lt;shard&gt;}:paused                       set: the paused queues
  *   &lt;prefix&gt;{&lt;shard&gt;:&lt;queue&gt;}:meta                 hash: exists while the queue exists
  *   &lt;prefix&gt;{&lt;shard&gt;:&lt;queue&gt;}:prios                set: priorities that ever had jobs
  *   &lt;prefix&gt;{&lt;shard&gt;:&lt;queue&gt;}:p&lt;n&gt;:...             per priority: see {@link PriorityKeys}
@@ -26,6 +27,7 @@ public final class KeySpace {
   private final String shard;
   private final byte[] queueRegistry;
   private final byte[] idCounter;
+  private final byte[] pausedQueues;
   private final Map<String, QueueKeys> queues = new ConcurrentHashMap<>();
 
   public KeySpace(String prefix, String shard) {
@@ -33,6 +35,7 @@ public final class KeySpace {
     this.shard = shard;
     this.queueRegistry = bytes(prefix + "{" + shard + "}:queues");
     this.idCounter = bytes(prefix + "{" + shard + "}:ids");
+    this.pausedQueues = bytes(prefix + "{" + shard + "}:paused");
   }
 
   public byte[] queueRegistry() {
@@ -41,6 +44,10 @@ public final class KeySpace {
 
   public byte[] idCounter() {
     return idCounter;
+  }
+
+  public byte[] pausedQueues() {
+    return pausedQueues;
   }
 
   public QueueKeys queue(String queue) {

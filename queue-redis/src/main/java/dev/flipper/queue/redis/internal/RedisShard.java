@@ -108,6 +108,7 @@ public final class RedisShard implements ShardStore {
         }
       }
       jedis.srem(keys.queueRegistry(), JobFields.utf8(queue));
+      jedis.srem(keys.pausedQueues(), JobFields.utf8(queue));
       return null;
     });
   }
@@ -115,6 +116,29 @@ public final class RedisShard implements ShardStore {
   @Override
   public Set<String> queueNames() {
     return connection.call("getQueueNames", null, jedis -> ShardMonitor.queueNames(jedis, keys));
+  }
+
+  @Override
+  public void setPaused(String queue, boolean paused) {
+    connection.call(paused ? "pause" : "resume", queue, jedis -> {
+      if (!paused) {
+        jedis.srem(keys.pausedQueues(), JobFields.utf8(queue));
+      } else if (jedis.exists(keys.queue(queue).meta())) {
+        jedis.sadd(keys.pausedQueues(), JobFields.utf8(queue));
+      }
+      return null;
+    });
+  }
+
+  @Override
+  public Set<String> pausedQueues() {
+    return connection.call("pausedQueues", null, jedis -> {
+      Set<String> names = new java.util.TreeSet<>();
+      for (byte[] name : jedis.smembers(keys.pausedQueues())) {
+        names.add(new String(name, java.nio.charset.StandardCharsets.UTF_8));
+      }
+      return names;
+    });
   }
 
   @Override
@@ -178,6 +202,11 @@ public final class RedisShard implements ShardStore {
   @Override
   public int deleteJobs(String queue, int priority, JobState state, BodyFilter filter, int limit) {
     return writes.deleteJobs(queue, priority, state, filter, limit);
+  }
+
+  @Override
+  public boolean deleteJob(String queue, JobRef job) {
+    return writes.deleteJob(queue, job);
   }
 
   @Override

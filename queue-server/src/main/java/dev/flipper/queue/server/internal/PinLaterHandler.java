@@ -266,6 +266,34 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
     });
   }
 
+  @Override
+  public void deleteJob(RequestContext context, String jobDescriptor, AsyncMethodCallback<Boolean> callback) {
+    calls.now("deleteJob", callback, () -> {
+      requireContext(context, "deleteJob");
+      if (jobDescriptor == null) {
+        throw QueueException.invalid("deleteJob needs a job descriptor (argument 2), e.g. emails:s1:1:42");
+      }
+      return service.deleteJob(JobDescriptor.parse(jobDescriptor));
+    });
+  }
+
+  @Override
+  public void setQueuePaused(RequestContext context, String name, boolean paused, AsyncMethodCallback<Void> callback) {
+    calls.now("setQueuePaused", callback, () -> {
+      requireContext(context, "setQueuePaused");
+      service.setPaused(name, paused);
+      return null;
+    });
+  }
+
+  @Override
+  public void getPausedQueues(RequestContext context, AsyncMethodCallback<Set<String>> callback) {
+    calls.now("getPausedQueues", callback, () -> {
+      requireContext(context, "getPausedQueues");
+      return new HashSet<>(service.pausedQueues());
+    });
+  }
+
   /** The original dereferenced a missing context and failed with a NullPointerException; say what is needed. */
   private static String requireContext(RequestContext context, String method) {
     if (context == null) {
