@@ -1,12 +1,13 @@
 package dev.flipper.admin;
 
 import com.codahale.metrics.MetricRegistry;
+import dev.flipper.admin.metrics.JvmMetrics;
+import dev.flipper.admin.metrics.PrometheusExporter;
 import io.javalin.Javalin;
 import io.javalin.http.ContentType;
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
 import io.prometheus.client.CollectorRegistry;
-import io.prometheus.client.dropwizard.DropwizardExports;
 import io.prometheus.client.exporter.common.TextFormat;
 import java.io.IOException;
 import java.io.StringWriter;
@@ -22,7 +23,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  *
  * <ul>
  *   <li>{@code /health}: 200 when every component reports ready, else 503; JSON body with each component;
- *   <li>{@code /metrics}: the daemon's metric registry in Prometheus text format 0.0.4;
+ *   <li>{@code /metrics}: the daemon's metrics in Prometheus text format 0.0.4, named the Prometheus way
+ *       ({@link PrometheusExporter}), plus JVM and process metrics ({@link JvmMetrics}); see docs/operations.md;
  *   <li>{@code /stats.txt}: the same metrics as sorted {@code name: value} lines ({@link StatsText}).
  * </ul>
  *
@@ -58,7 +60,8 @@ public final class AdminServer implements AutoCloseable {
     this.requestedPort = port;
     this.registry = Objects.requireNonNull(registry, "registry");
     this.readiness = Objects.requireNonNull(readiness, "readiness");
-    prometheus.register(new DropwizardExports(registry));
+    prometheus.register(new PrometheusExporter(registry));
+    prometheus.register(new JvmMetrics());
   }
 
   /** Binds the port and serves; throws if the port is taken. */

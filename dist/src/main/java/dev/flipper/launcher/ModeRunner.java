@@ -2,6 +2,7 @@ package dev.flipper.launcher;
 
 import com.codahale.metrics.MetricRegistry;
 import dev.flipper.admin.AdminServer;
+import dev.flipper.admin.metrics.BucketedTimers;
 import dev.flipper.config.AdminConfig;
 import dev.flipper.config.FlipperConfig;
 import dev.flipper.lifecycle.Daemon;
@@ -62,7 +63,7 @@ final class ModeRunner implements AutoCloseable {
     for (Mode mode : modes) {
       MDC.put(ModeConverter.MDC_KEY, mode.modeName());
       try {
-        MetricRegistry metrics = new MetricRegistry();
+        MetricRegistry metrics = new BucketedTimers(); // timers become Prometheus histograms on /metrics
         AtomicReference<Daemon<?>> created = new AtomicReference<>();
         AdminConfig adminConfig = mode.admin(config);
         AdminServer admin = new AdminServer(mode.modeName(), adminConfig.bindAddress(), adminConfig.adminPort(),

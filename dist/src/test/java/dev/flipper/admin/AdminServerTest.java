@@ -71,7 +71,9 @@ class AdminServerTest {
     assertThat(response.statusCode()).isEqualTo(200);
     assertThat(response.headers().firstValue("Content-Type")).hasValue("text/plain; version=0.0.4; charset=utf-8");
     assertThat(response.body().lines())
-        .contains("# TYPE queue_jobs_enqueued gauge", "queue_jobs_enqueued 3.0", "queue_shards_healthy 2.0");
+        .contains("# TYPE flipper_queue_jobs_enqueued_total counter", "flipper_queue_jobs_enqueued_total 3.0",
+            "# HELP flipper_queue_shards_healthy Shards of the queue store reachable now.",
+            "flipper_queue_shards_healthy 2.0");
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.flipper.launcher.modes;
 
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
+import dev.flipper.admin.metrics.QueueBacklogMetrics;
 import dev.flipper.config.FlipperConfig;
 import dev.flipper.config.QueueConfig;
 import dev.flipper.config.StorageConfig;
@@ -11,6 +12,7 @@ import dev.flipper.queue.monitor.QueueMonitor;
 import dev.flipper.queue.server.QueueServer;
 import dev.flipper.queue.spi.QueueStore;
 import java.net.InetAddress;
+import java.time.Clock;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -74,6 +76,7 @@ public final class QueueModeDaemon implements Daemon<StorageConfig> {
           .metrics(metrics)
           .build()
           .start();
+      metrics.register("queue.backlog", new QueueBacklogMetrics(service, Clock.systemUTC()));
     } catch (RuntimeException e) {
       closeComponents(opened);
       throw e;

@@ -1,0 +1,114 @@
+package dev.flipper.launcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flipper.config.ConfigLoader;
+import dev.flipper.config.FlipperConfig;
+import dev.flipper.queue.JobDescriptor;
+import dev.flipper.queue.NewJob;
+import dev.flipper.queue.client.QueueClient;
+import dev.flipper.queue.client.QueueClientException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every daemon's /metrics passes {@code promtool check metrics} without a lint warning (promtool comes from
+ * Debian's prometheus package, installed by scripts/ensure-services.sh; without it the test fails), and the
+ * queue server's metrics follow the conventions in docs/operations.md: names without queue names,
+ * {@code _total} counters, latency histograms per method, backlog gauges per queue and priority.
+ */
+class MetricsLintTest {
+  @TempDir Path dir;
+
+  private ModeRunner runner;
+
+  @AfterEach
+  void stop() {
+    if (runner != null) {
+      runner.closeAll();
+    }
+  }
+
+  @Test
+  void everyDaemonsMetricsPassPromtoolAndFollowTheConventions() throws Exception {
+    FlipperConfig config = ConfigLoader.defaults(List.of(
+        "storage.jdbc.shards=[{name: '1', url: 'jdbc:h2:file:" + dir.resolve("flipper") + ";MODE=MySQL'}]",
+        "queue.port=0", "master.port=0", "ui.port=0",
+        "queue.adminPort=0", "master.adminPort=0", "scheduler.adminPort=0", "workers.adminPort=0", "ui.adminPort=0"),
+        Map.of());
+    runner = new ModeRunner(config, new java.io.PrintWriter(new java.io.StringWriter()));
+    runner.start(List.of(Mode.values()));
+    exerciseTheQueueServer(thriftPort(runner.running().get(0)));
+
+    List<String> modes = new ArrayList<>();
+    for (ModeRunner.Running running : runner.running()) {
+      String text = FlipperProcess.get(running.adminUrl() + "/metrics").body();
+      modes.add(running.mode().modeName());
+      assertThat(promtool(text)).as("promtool check metrics on the %s daemon's /metrics:\n%s",
+          running.mode().modeName(), text).isEmpty();
+      assertThat(text).contains("# TYPE process_cpu_seconds_total counter", "jvm_memory_bytes_used{area=\"heap\",}",
+          "flipper_build_info{");
+      if (running.mode() == Mode.QUEUE) {
+        assertQueueConventions(text);
+      }
+    }
+    assertThat(modes).containsExactly("queue", "master", "scheduler", "workers", "ui");
+  }
+
+  private static void assertQueueConventions(String text) {
+    assertThat(text)
+        .contains("# TYPE flipper_queue_jobs_enqueued_total counter")
+        .contains("flipper_queue_jobs_enqueued_total{queue=\"lint_q\",} 3.0")
+        .contains("flipper_queue_jobs_dequeued_total{queue=\"lint_q\",} 1.0")
+        .contains("# TYPE flipper_queue_request_duration_seconds histogram")
+        .contains("flipper_queue_request_duration_seconds_bucket{method=\"enqueueJobs\",le=\"+Inf\",} 2.0") // one failed
+        .contains("flipper_queue_request_errors_total{method=\"enqueueJobs\",code=\"QUEUE_NOT_FOUND\",} 1.0")
+        .contains("flipper_queue_depth{queue=\"lint_q\",priority=\"1\",} 2.0")
+        .contains("flipper_queue_depth{queue=\"lint_q\",priority=\"2\",} 0.0")
+        .contains("flipper_queue_oldest_pending_age_seconds{queue=\"lint_q\",priority=\"1\",}")
+        .contains("flipper_queue_paused{queue=\"lint_q\",} 0.0")
+        .contains("flipper_queue_shard_up{shard=\"1\",} 1.0")
+        .contains("# HELP flipper_queue_depth Pending jobs");
+    // The queue name is a label value only, never part of a metric name.
+    assertThat(text.lines().filter(l -> !l.startsWith("#")).map(l -> l.split("[{ ]")[0]))
+        .noneMatch(name -> name.contains("lint_q"));
+  }
+
+  private static void exerciseTheQueueServer(int port) {
+    try (QueueClient client = QueueClient.builder().server("127.0.0.1", port).source("lint").maxAttempts(1).build()) {
+      client.createQueue("lint_q");
+      List<JobDescriptor> jobs = client.enqueue("lint_q", List.of(NewJob.of("a"), NewJob.of("b"), NewJob.of("c")));
+      assertThat(jobs).hasSize(3);
+      assertThat(client.dequeue("lint_q", 1)).hasSize(1);
+      try {
+        client.enqueue("no_such_queue", NewJob.of("x"));
+      } catch (QueueClientException expected) {
+        // counted as an error of enqueueJobs
+      }
+    }
+  }
+
+  private static int thriftPort(ModeRunner.Running queue) {
+    String endpoint = queue.daemon().endpoints().get(0); // "thrift port N"
+    return Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(' ') + 1));
+  }
+
+  /** promtool's complaints (problems and lint warnings); empty when the text is clean. */
+  private String promtool(String metrics) throws IOException, InterruptedException {
+    Path input = Files.writeString(dir.resolve("metrics.txt"), metrics);
+    Process process = new ProcessBuilder("promtool", "check", "metrics").redirectInput(input.toFile())
+        .redirectErrorStream(true).start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    return process.exitValue() == 0 ? output.trim() : "exit " + process.exitValue() + ": " + output;
+  }
+}
