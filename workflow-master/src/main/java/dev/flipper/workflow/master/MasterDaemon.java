@@ -58,6 +58,7 @@ public final class MasterDaemon implements Daemon<MasterDaemon.Config> {
     server = TokenMasterServer.builder(service)
         .bindHost(config.bindAddress())
         .port(config.port())
+        .metrics(metrics)
         .build()
         .start();
     metrics.gauge("master.running", () -> () -> isReady() ? 1 : 0);

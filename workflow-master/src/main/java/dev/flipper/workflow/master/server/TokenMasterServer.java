@@ -1,5 +1,6 @@
 package dev.flipper.workflow.master.server;
 
+import com.codahale.metrics.MetricRegistry;
 import dev.flipper.lifecycle.NamedThreadFactory;
 import dev.flipper.lifecycle.RunState;
 import dev.flipper.thrift.ThriftServing;
@@ -78,7 +79,7 @@ public final class TokenMasterServer implements AutoCloseable {
     workers = new ThreadPoolExecutor(0, config.maxConnections, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
         new NamedThreadFactory("flipper-master-conn"));
     server = new TThreadPoolServer(new TThreadPoolServer.Args(socket)
-        .processor(new TokenMasterService.Processor<>(handler))
+        .processor(new TokenMasterService.Processor<>(TimedCalls.wrap(handler, config.metrics)))
         .protocolFactory(new TBinaryProtocol.Factory())
         .executorService(workers)
         .stopTimeoutVal(1)
@@ -153,7 +154,7 @@ public final class TokenMasterServer implements AutoCloseable {
 
   /** What {@link Builder#build()} validated; the server never reads its builder again. */
   private record Settings(TokenMaster master, String bindHost, int port, int maxConnections,
-      Duration shutdownGracePeriod) {}
+      Duration shutdownGracePeriod, MetricRegistry metrics) {}
 
   /** Remembers accepted connections so that close() can end them. */
   private final class TrackingServerSocket extends TServerSocket {
@@ -177,6 +178,7 @@ public final class TokenMasterServer implements AutoCloseable {
     private String bindHost = "0.0.0.0";
     private int maxConnections = 512;
     private Duration shutdownGracePeriod = Duration.ofSeconds(5);
+    private MetricRegistry metrics = new MetricRegistry();
 
     private Builder(TokenMaster master) {
       this.master = Objects.requireNonNull(master, "master");
@@ -211,6 +213,12 @@ public final class TokenMasterServer implements AutoCloseable {
       return this;
     }
 
+    /** Where call timers ({@code TokenMaster.<method>}) and error counters go; default a private registry. */
+    public Builder metrics(MetricRegistry registry) {
+      this.metrics = Objects.requireNonNull(registry, "metrics");
+      return this;
+    }
+
     public TokenMasterServer build() {
       if (port < 0 || port > 65535) {
         throw new IllegalArgumentException("master port is " + port + "; use 0 (any free port) to 65535");
@@ -222,7 +230,8 @@ public final class TokenMasterServer implements AutoCloseable {
         throw new IllegalArgumentException("master shutdownGracePeriod is " + shutdownGracePeriod
             + "; it must not be negative");
       }
-      return new TokenMasterServer(new Settings(master, bindHost, port, maxConnections, shutdownGracePeriod));
+      return new TokenMasterServer(new Settings(master, bindHost, port, maxConnections, shutdownGracePeriod,
+          metrics));
     }
   }
 }
