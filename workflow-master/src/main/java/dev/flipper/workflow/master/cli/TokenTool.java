@@ -30,7 +30,8 @@ import picocli.CommandLine.Spec;
 /**
  * The token tool, Pinball's {@code pinball_util}: list, show, remove and write tokens on a running master.
  * Run it as {@code flipper tokens [--host h] [--port p] ls|cat|rm|update ...}. Destructive commands ask for
- * confirmation unless {@code --yes} is given. Exit codes: 0 done, 1 the master refused or failed, 2 bad usage.
+ * confirmation unless {@code --yes} is given. {@code --json} prints ls and cat as JSON. Exit codes: 0 done, 1 the
+ * master refused or failed or the named token does not exist, 2 bad usage.
  */
 @Command(name = "tokens", mixinStandardHelpOptions = true,
     description = "Reads and changes the tokens of a token master (Pinball's pinball_util).",
@@ -50,6 +51,10 @@ public final class TokenTool implements Callable<Integer> {
   @Option(names = {"-p", "--port"}, defaultValue = "" + TokenMasterServer.DEFAULT_PORT,
       description = "Master port (default ${DEFAULT-VALUE}).")
   int port;
+
+  @Option(names = "--json", scope = CommandLine.ScopeType.INHERIT,
+      description = "ls and cat print one JSON document (tokens with every field, times as ISO-8601 too).")
+  boolean json;
 
   private final BiFunction<String, Integer, TokenMaster> connector;
   private final BufferedReader input;
@@ -151,6 +156,10 @@ public final class TokenTool implements Callable<Integer> {
     public Integer call() {
       return tool.withMaster(master -> {
         Map<String, Integer> counts = master.group(prefix, recursive ? null : "/");
+        if (tool.json) {
+          tool.out().println(TokenJson.groups(counts));
+          return 0;
+        }
         tool.out().println("total " + counts.size());
         counts.forEach((group, count) -> tool.out().println(group + " [" + count + " token(s)]"));
         return 0;
@@ -174,6 +183,14 @@ public final class TokenTool implements Callable<Integer> {
     public Integer call() {
       return tool.withMaster(master -> {
         List<Token> tokens = tokens(master, name, recursive);
+        if (tokens.isEmpty() && !recursive) {
+          tool.spec.commandLine().getErr().println("no token named " + name + " (-r shows every token under a prefix)");
+          return 1;
+        }
+        if (tool.json) {
+          tool.out().println(TokenJson.tokens(tokens));
+          return 0;
+        }
         tool.out().println("total " + tokens.size());
         tokens.forEach(t -> tool.out().println(describe(t)));
         return 0;
@@ -203,7 +220,7 @@ public final class TokenTool implements Callable<Integer> {
         if (tokens.isEmpty()) {
           tool.out().println("no tokens found");
           tool.out().println("removed 0 token(s)");
-          return 0;
+          return recursive ? 0 : 1; // a named token that is not there is an error; an empty subtree is not
         }
         tool.out().println("removing:");
         tokens.forEach(t -> tool.out().println("\t" + t.name()));
@@ -218,12 +235,16 @@ public final class TokenTool implements Callable<Integer> {
     }
   }
 
-  @Command(name = "update", mixinStandardHelpOptions = true,
+  @Command(name = "update",
       description = {"Inserts a token, or with -v replaces the token of that version (every field is written).",
           "Replacing an existing token asks for confirmation unless --yes is given."})
   static final class Update implements Callable<Integer> {
     @ParentCommand
     TokenTool tool;
+
+    // Not mixinStandardHelpOptions: its --version would clash with -v/--version (the token's version).
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    boolean help;
 
     @Option(names = {"-n", "--name"}, required = true, description = "Token name.")
     String name;
@@ -234,7 +255,8 @@ public final class TokenTool implements Callable<Integer> {
     @Option(names = {"-o", "--owner"}, description = "Owner; needs --expiration_time.")
     String owner;
 
-    @Option(names = {"-t", "--expiration_time"}, description = "Lease end, epoch seconds; needs --owner.")
+    @Option(names = {"-t", "--expiration_time"}, converter = EpochSecondsConverter.class, paramLabel = "TIME",
+        description = "Lease end: epoch seconds or an ISO-8601 time such as 2030-01-31T08:00:00Z; needs --owner.")
     Long expirationTime;
 
     @Option(names = {"-i", "--priority"}, defaultValue = "0", description = "Priority (default ${DEFAULT-VALUE}).")

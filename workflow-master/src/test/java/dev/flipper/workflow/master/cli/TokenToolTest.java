@@ -65,8 +65,8 @@ class TokenToolTest {
     assertThat(out).startsWith("total 1\n").contains("name=/workflow/a/2/job/runnable/z")
         .contains("owner=w").contains("1900000000 (2030-03-17T17:46:40Z)").contains("data=dz");
 
-    assertThat(run("", "cat", "/workflow/a/")).isZero();
-    assertThat(out).isEqualTo("total 0\n");
+    assertThat(run("", "cat", "/workflow/a/")).isEqualTo(1); // no token has exactly that name
+    assertThat(err).contains("no token named /workflow/a/", "-r");
 
     assertThat(run("", "cat", "-r", "/workflow/a/")).isZero();
     assertThat(out).startsWith("total 3\n");
@@ -90,8 +90,9 @@ class TokenToolTest {
 
     assertThat(out).doesNotContain("[y/N]").endsWith("removed 1 token(s)\n");
     assertThat(master.query(Query.prefix("/schedule/"))).isEmpty();
-    assertThat(run("", "rm", "--yes", "/workflow/")).isZero();
+    assertThat(run("", "rm", "--yes", "/workflow/")).isEqualTo(1);
     assertThat(out).contains("no tokens found");
+    assertThat(run("", "rm", "-r", "--yes", "/nothing/")).isZero();
   }
 
   @Test
