@@ -140,24 +140,9 @@ public final class QueueService implements JobQueue {
 
   @Override
   public List<JobDescriptor> enqueue(String queue, List<NewJob> jobs) {
-    Validation.queueName(queue);
-    Validation.required(jobs, "the list of jobs to enqueue");
-    for (int i = 0; i < jobs.size(); i++) {
-      NewJob job = Validation.required(jobs.get(i), "job #" + i + " of the enqueue request");
-      String where = "job #" + i + " of the enqueue request";
-      validation.priority(job.priority(), where);
-      Validation.attemptsAllowed(job.attemptsAllowed(), where);
-      validation.body(job.body(), where);
-    }
-    if (jobs.isEmpty()) {
+    List<NewJobRecord> records = records(queue, jobs);
+    if (records.isEmpty()) {
       return List.of();
-    }
-    long now = clock.millis();
-    List<NewJobRecord> records = new ArrayList<>(jobs.size());
-    for (NewJob job : jobs) {
-      long runAfter = job.runAfter() == null ? now : job.runAfter().toEpochMilli();
-      records.add(new NewJobRecord(job.priority(), job.body(), runAfter, job.attemptsAllowed(),
-          Validation.truncate(job.customStatus(), NewJob.CUSTOM_STATUS_MAX_CHARS), now));
     }
     ShardStore shard = shards.forEnqueue(null).orElseThrow(() -> noEnqueueShard(queue));
     List<Long> ids;
@@ -185,6 +170,58 @@ public final class QueueService implements JobQueue {
       descriptors.add(new JobDescriptor(queue, shard.name(), records.get(i).priority(), ids.get(i)));
     }
     return descriptors;
+  }
+
+  /**
+   * Enqueues on the named shard through {@code insert} instead of the shard's own connection: how a store
+   * inserts jobs inside the caller's transaction (see queue-mysql's {@code TransactionalEnqueue}). Validates
+   * and stamps the jobs exactly as {@link #enqueue} does; {@code insert} returns the new local ids in order.
+   */
+  public List<JobDescriptor> enqueueOn(String shardName, String queue, List<NewJob> jobs, JobInsert insert) {
+    List<NewJobRecord> records = records(queue, jobs);
+    if (records.isEmpty()) {
+      return List.of();
+    }
+    if (!shardsByName().containsKey(shardName)) {
+      throw QueueException.invalid("shard '" + shardName + "' is not one of the store's shards " + shardsByName().keySet());
+    }
+    List<Long> ids = insert.insert(queue, records);
+    if (ids.size() != records.size()) {
+      throw new IllegalStateException("shard " + shardName + " returned " + ids.size() + " ids for "
+          + records.size() + " jobs enqueued to queue '" + queue + "'; indicates a bug in the store");
+    }
+    List<JobDescriptor> descriptors = new ArrayList<>(ids.size());
+    for (int i = 0; i < ids.size(); i++) {
+      descriptors.add(new JobDescriptor(queue, shardName, records.get(i).priority(), ids.get(i)));
+    }
+    return descriptors;
+  }
+
+  /** Inserts validated job records into one shard and returns their local ids, in order. */
+  @FunctionalInterface
+  public interface JobInsert {
+    List<Long> insert(String queue, List<NewJobRecord> records);
+  }
+
+  /** Validates the jobs and stamps them (run-after now unless given, created now) as store records. */
+  private List<NewJobRecord> records(String queue, List<NewJob> jobs) {
+    Validation.queueName(queue);
+    Validation.required(jobs, "the list of jobs to enqueue");
+    for (int i = 0; i < jobs.size(); i++) {
+      NewJob job = Validation.required(jobs.get(i), "job #" + i + " of the enqueue request");
+      String where = "job #" + i + " of the enqueue request";
+      validation.priority(job.priority(), where);
+      Validation.attemptsAllowed(job.attemptsAllowed(), where);
+      validation.body(job.body(), where);
+    }
+    long now = clock.millis();
+    List<NewJobRecord> records = new ArrayList<>(jobs.size());
+    for (NewJob job : jobs) {
+      long runAfter = job.runAfter() == null ? now : job.runAfter().toEpochMilli();
+      records.add(new NewJobRecord(job.priority(), job.body(), runAfter, job.attemptsAllowed(),
+          Validation.truncate(job.customStatus(), NewJob.CUSTOM_STATUS_MAX_CHARS), now));
+    }
+    return records;
   }
 
   @Override

@@ -281,39 +281,59 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
     if (jobs.isEmpty()) {
       return List.of();
     }
-    List<Long> created = run("enqueue", queue, c -> {
-      // Holding the queue row makes a concurrent deleteQueue wait, so no job can outlive its queue.
-      try (PreparedStatement ps = c.prepareStatement(
-          JobSql.QUEUE_ROW + db.dialect().queueRowLock())) {
-        ps.setString(1, queue);
-        try (ResultSet rs = ps.executeQuery()) {
-          if (!rs.next()) {
-            throw QueueException.queueNotFound(queue);
-          }
-        }
-      }
-      List<Long> ids = new ArrayList<>(jobs.size());
-      try (PreparedStatement ps = c.prepareStatement(JobSql.INSERT_JOB, Statement.RETURN_GENERATED_KEYS)) {
-        long batchBytes = 0;
-        int batchRows = 0;
-        for (NewJobRecord job : jobs) {
-          long size = job.body().length + 256L;
-          if (batchRows > 0 && batchBytes + size > MAX_INSERT_BYTES) {
-            executeInsert(ps, batchRows, ids);
-            batchBytes = 0;
-            batchRows = 0;
-          }
-          bindJob(ps, queue, job);
-          ps.addBatch();
-          batchBytes += size;
-          batchRows++;
-        }
-        executeInsert(ps, batchRows, ids);
-      }
-      return ids;
-    });
+    List<Long> created = run("enqueue", queue, c -> insertJobs(c, queue, jobs));
     floors.lower(queue, jobs, NewJobRecord::priority, NewJobRecord::runAfterMillis);
     return created;
+  }
+
+  /**
+   * Inserts the jobs with the caller's connection, inside the caller's transaction: they exist if and only if
+   * that transaction commits. The connection must reach this shard's database. QUEUE_NOT_FOUND if the queue
+   * does not exist there (the caller's transaction is left as it was, for it to roll back or go on).
+   */
+  public List<Long> enqueueInTransaction(Connection c, String queue, List<NewJobRecord> jobs) {
+    if (!initialized) {
+      initialize(); // the schema, through this shard's own pool
+    }
+    try {
+      List<Long> created = insertJobs(c, queue, jobs);
+      floors.lower(queue, jobs, NewJobRecord::priority, NewJobRecord::runAfterMillis); // only a hint
+      return created;
+    } catch (SQLException e) {
+      throw new QueueException(dev.flipper.queue.ErrorCode.UNKNOWN, "enqueue to queue '" + queue + "' on shard '"
+          + name() + "' in the caller's transaction failed: " + e.getMessage(), e);
+    }
+  }
+
+  private List<Long> insertJobs(Connection c, String queue, List<NewJobRecord> jobs) throws SQLException {
+    // Holding the queue row makes a concurrent deleteQueue wait, so no job can outlive its queue.
+    try (PreparedStatement ps = c.prepareStatement(JobSql.QUEUE_ROW + db.dialect().queueRowLock())) {
+      ps.setString(1, queue);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          throw QueueException.queueNotFound(queue);
+        }
+      }
+    }
+    List<Long> ids = new ArrayList<>(jobs.size());
+    try (PreparedStatement ps = c.prepareStatement(JobSql.INSERT_JOB, Statement.RETURN_GENERATED_KEYS)) {
+      long batchBytes = 0;
+      int batchRows = 0;
+      for (NewJobRecord job : jobs) {
+        long size = job.body().length + 256L;
+        if (batchRows > 0 && batchBytes + size > MAX_INSERT_BYTES) {
+          executeInsert(ps, batchRows, ids);
+          batchBytes = 0;
+          batchRows = 0;
+        }
+        bindJob(ps, queue, job);
+        ps.addBatch();
+        batchBytes += size;
+        batchRows++;
+      }
+      executeInsert(ps, batchRows, ids);
+    }
+    return ids;
   }
 
   private static void bindJob(PreparedStatement ps, String queue, NewJobRecord job) throws SQLException {
