@@ -1,9 +1,13 @@
-package dev.flipper.queue;
+package dev.flipper.queue.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.flipper.queue.DequeueParams;
+import dev.flipper.queue.JobDescriptor;
+import dev.flipper.queue.JobState;
+import dev.flipper.queue.NewJob;
 import dev.flipper.queue.memory.InMemoryQueueStore;
 import dev.flipper.queue.testing.MutableClock;
 import java.time.Duration;

@@ -1,5 +1,6 @@
-package dev.flipper.queue;
+package dev.flipper.queue.embedded;
 
+import dev.flipper.queue.QueueService;
 import dev.flipper.queue.monitor.QueueMonitor;
 import dev.flipper.queue.spi.QueueStore;
 import dev.flipper.queue.worker.JobHandler;
