@@ -161,15 +161,7 @@ public final class QueueService implements JobQueue {
       shard = other.get();
       ids = shard.enqueue(queue, records);
     }
-    if (ids.size() != records.size()) {
-      throw new IllegalStateException("shard " + shard.name() + " returned " + ids.size() + " ids for "
-          + records.size() + " jobs enqueued to queue '" + queue + "'; indicates a bug in the store");
-    }
-    List<JobDescriptor> descriptors = new ArrayList<>(ids.size());
-    for (int i = 0; i < ids.size(); i++) {
-      descriptors.add(new JobDescriptor(queue, shard.name(), records.get(i).priority(), ids.get(i)));
-    }
-    return descriptors;
+    return descriptors(queue, shard.name(), records, ids);
   }
 
   /**
@@ -186,13 +178,19 @@ public final class QueueService implements JobQueue {
       throw QueueException.invalid("shard '" + shardName + "' is not one of the store's shards " + shardsByName().keySet());
     }
     List<Long> ids = insert.insert(queue, records);
+    return descriptors(queue, shardName, records, ids);
+  }
+
+  /** The descriptors of jobs just inserted into one shard, in request order. */
+  private static List<JobDescriptor> descriptors(String queue, String shard, List<NewJobRecord> records,
+      List<Long> ids) {
     if (ids.size() != records.size()) {
-      throw new IllegalStateException("shard " + shardName + " returned " + ids.size() + " ids for "
+      throw new IllegalStateException("shard " + shard + " returned " + ids.size() + " ids for "
           + records.size() + " jobs enqueued to queue '" + queue + "'; indicates a bug in the store");
     }
     List<JobDescriptor> descriptors = new ArrayList<>(ids.size());
     for (int i = 0; i < ids.size(); i++) {
-      descriptors.add(new JobDescriptor(queue, shardName, records.get(i).priority(), ids.get(i)));
+      descriptors.add(new JobDescriptor(queue, shard, records.get(i).priority(), ids.get(i)));
     }
     return descriptors;
   }

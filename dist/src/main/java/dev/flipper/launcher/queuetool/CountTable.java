@@ -13,7 +13,7 @@ import java.util.Map;
  * The job counts of one queue, per priority and state, each split into due jobs (run-after reached) and
  * future jobs: what {@code --mode count} prints as one table. Immutable.
  */
-record CountTable(String queue, List<Row> rows) {
+record CountTable(String queue, JobState onlyState, List<Row> rows) {
   /** Counts of one priority: {@code due[state.code()]} and {@code future[state.code()]}. */
   record Row(int priority, int[] due, int[] future) {}
 
@@ -33,7 +33,7 @@ record CountTable(String queue, List<Row> rows) {
       }
       rows.add(new Row(priority, due, future));
     }
-    return new CountTable(queue, rows);
+    return new CountTable(queue, onlyState, rows);
   }
 
   /** Columns: each state's due jobs, then "(+N later)" when some of them run in the future; a total row. */
@@ -66,11 +66,14 @@ record CountTable(String queue, List<Row> rows) {
     return out.append('\n').toString();
   }
 
-  /** For {@code --json}: {queue, counts: [{priority, state, due, future}, ...]}. */
+  /** For {@code --json}: {queue, counts: [{priority, state, due, future}, ...]}, only the states counted. */
   Map<String, Object> json() {
     List<Object> counts = new ArrayList<>();
     for (Row row : rows) {
       for (JobState state : STATES) {
+        if (onlyState != null && onlyState != state) {
+          continue;
+        }
         Map<String, Object> cell = new LinkedHashMap<>();
         cell.put("priority", row.priority());
         cell.put("state", state.name());
