@@ -29,10 +29,18 @@ final class PausedQueues {
 
   boolean isPaused(String queue) {
     long now = clock.millis();
-    if (readAtMillis == Long.MIN_VALUE || now - readAtMillis >= refreshMillis) {
-      read(now);
+    if (stale(now)) {
+      synchronized (this) {
+        if (stale(now)) { // only the first of many dequeues that find the set stale reads the store
+          read(now);
+        }
+      }
     }
     return paused.contains(queue);
+  }
+
+  private boolean stale(long nowMillis) {
+    return readAtMillis == Long.MIN_VALUE || nowMillis - readAtMillis >= refreshMillis;
   }
 
   /** Reads the set now (after a change made here, so this server applies it at once). */
