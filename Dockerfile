@@ -9,7 +9,7 @@ WORKDIR /src
 COPY . .
 RUN mvn -B -q -pl dist -am package -DskipTests \
     && mkdir /out \
-    && cp -r dist/target/flipper-*/. /out/
+    && cp -r "$(find dist/target -maxdepth 1 -type d -name 'flipper-*')"/. /out/
 
 FROM eclipse-temurin:17-jre
 # curl answers the health check; nothing else is added to the JRE image.
