@@ -81,7 +81,8 @@ class MetricsLintTest {
         .contains("flipper_queue_oldest_pending_age_seconds{queue=\"lint_q\",priority=\"1\",}")
         .contains("flipper_queue_paused{queue=\"lint_q\",} 0.0")
         .contains("flipper_queue_shard_up{shard=\"1\",} 1.0")
-        .contains("# HELP flipper_queue_depth Pending jobs");
+        .contains("# HELP flipper_queue_depth Pending jobs")
+        .contains("# TYPE flipper_queue_monitor_jobs_total counter");
     // The queue name is a label value only, never part of a metric name.
     assertThat(text.lines().filter(l -> !l.startsWith("#")).map(l -> l.split("[{ ]")[0]))
         .noneMatch(name -> name.contains("lint_q"));

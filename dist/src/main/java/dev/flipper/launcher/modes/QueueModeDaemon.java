@@ -3,6 +3,7 @@ package dev.flipper.launcher.modes;
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
 import dev.flipper.admin.metrics.QueueBacklogMetrics;
+import dev.flipper.admin.metrics.QueueMonitorMetrics;
 import dev.flipper.config.FlipperConfig;
 import dev.flipper.config.QueueConfig;
 import dev.flipper.config.StorageConfig;
@@ -77,6 +78,7 @@ public final class QueueModeDaemon implements Daemon<StorageConfig> {
           .build()
           .start();
       metrics.register("queue.backlog", new QueueBacklogMetrics(service, Clock.systemUTC()));
+      metrics.register("queue.monitor", new QueueMonitorMetrics(startedMonitor));
     } catch (RuntimeException e) {
       closeComponents(opened);
       throw e;

@@ -14,6 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +33,7 @@ public final class QueueMonitor implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(QueueMonitor.class);
 
   private final QueueStore store;
+  private final AtomicReference<MonitorReport> sinceCreated = new AtomicReference<>(MonitorReport.EMPTY);
   private final Duration claimTimeout;
   private final Duration succeededTtl;
   private final Duration failedTtl;
@@ -53,6 +55,11 @@ public final class QueueMonitor implements AutoCloseable {
 
   public static Builder builder(QueueStore store) {
     return new Builder(store);
+  }
+
+  /** What every run of this monitor did together, for metrics (counters since the process started). */
+  public MonitorReport totalSinceCreated() {
+    return sinceCreated.get();
   }
 
   /**
@@ -80,6 +87,7 @@ public final class QueueMonitor implements AutoCloseable {
       }
     }
     MonitorReport report = new MonitorReport(counts);
+    sinceCreated.accumulateAndGet(report, MonitorReport::plus);
     if (!counts.isEmpty()) {
       log.info("queue monitor: {}", report);
     }

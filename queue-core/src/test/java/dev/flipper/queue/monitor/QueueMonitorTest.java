@@ -58,6 +58,22 @@ class QueueMonitorTest {
   }
 
   @Test
+  void theTotalSinceCreatedAddsUpEveryRun() {
+    QueueMonitor monitor = monitor().build();
+    List<JobDescriptor> first = claimOneByOne(3);
+    clock.advance(Duration.ofHours(1));
+    monitor.runOnce();
+    assertThat(monitor.totalSinceCreated().forQueue("q").timedOutRetried()).isEqualTo(first.size());
+
+    claimOneByOne(2);
+    clock.advance(Duration.ofHours(1));
+    monitor.runOnce();
+
+    // The second claims may be retried jobs (they then fail: no attempt left) or new ones (retried again).
+    assertThat(monitor.totalSinceCreated().forQueue("q").total()).isEqualTo(5);
+  }
+
+  @Test
   void unhealthyShardsAreNotVisited() {
     claimOneByOne(5);
     store.shard("2").setHealthy(false);
