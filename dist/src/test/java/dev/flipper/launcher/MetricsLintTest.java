@@ -51,6 +51,12 @@ class MetricsLintTest {
 
     List<String> modes = new ArrayList<>();
     for (ModeRunner.Running running : runner.running()) {
+      if (running.mode() == Mode.MASTER) {
+        // The workers daemon, started after the master, polls it; wait until a call has been timed.
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).until(() ->
+            FlipperProcess.get(running.adminUrl() + "/metrics").body()
+                .contains("flipper_master_request_duration_seconds_count"));
+      }
       String text = FlipperProcess.get(running.adminUrl() + "/metrics").body();
       modes.add(running.mode().modeName());
       assertThat(promtool(text)).as("promtool check metrics on the %s daemon's /metrics:\n%s",
@@ -61,7 +67,6 @@ class MetricsLintTest {
         assertQueueConventions(text);
       }
       if (running.mode() == Mode.MASTER) {
-        // The workers daemon started after the master polls it, so its calls are timed by now.
         assertThat(text).contains("# TYPE flipper_master_request_duration_seconds histogram");
       }
     }
