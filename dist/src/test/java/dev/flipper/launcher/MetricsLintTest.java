@@ -50,6 +50,7 @@ class MetricsLintTest {
     exerciseTheQueueServer(thriftPort(runner.running().get(0)));
 
     List<String> modes = new ArrayList<>();
+    String operationsDoc = Files.readString(Path.of("").toAbsolutePath().getParent().resolve("docs/operations.md"));
     for (ModeRunner.Running running : runner.running()) {
       if (running.mode() == Mode.MASTER) {
         // The workers daemon, started after the master, polls it; wait until a call has been timed.
@@ -63,6 +64,10 @@ class MetricsLintTest {
           running.mode().modeName(), text).isEmpty();
       assertThat(text).contains("# TYPE process_cpu_seconds_total counter", "jvm_memory_bytes_used{area=\"heap\",}",
           "flipper_build_info{");
+      // docs/operations.md lists every metric family a daemon exports.
+      assertThat(text.lines().filter(l -> l.startsWith("# TYPE ")).map(l -> l.split(" ")[2]))
+          .as("metric families of the %s daemon missing from docs/operations.md", running.mode().modeName())
+          .allSatisfy(family -> assertThat(operationsDoc).contains("`" + family + "`"));
       if (running.mode() == Mode.QUEUE) {
         assertQueueConventions(text);
       }
