@@ -36,10 +36,13 @@ record CountTable(String queue, JobState onlyState, List<Row> rows) {
     return new CountTable(queue, onlyState, rows);
   }
 
-  /** Columns: each state's due jobs, then "(+N later)" when some of them run in the future; a total row. */
+  /**
+   * Columns: each counted state's due jobs, then "(+N later)" when some of them run in the future; a total
+   * row.
+   */
   String text() {
     StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%-9s", "priority"));
-    for (JobState state : STATES) {
+    for (JobState state : counted()) {
       out.append(String.format(Locale.ROOT, "%22s", state.name()));
     }
     out.append('\n');
@@ -57,9 +60,14 @@ record CountTable(String queue, JobState onlyState, List<Row> rows) {
     return out.toString();
   }
 
-  private static String line(String label, int[] due, int[] future) {
+  private List<JobState> counted() {
+    return onlyState == null ? List.of(STATES) : List.of(onlyState);
+  }
+
+  private String line(String label, int[] due, int[] future) {
     StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%-9s", label));
-    for (int i = 0; i < due.length; i++) {
+    for (JobState state : counted()) {
+      int i = state.code();
       String cell = future[i] == 0 ? String.valueOf(due[i]) : due[i] + " (+" + future[i] + " later)";
       out.append(String.format(Locale.ROOT, "%22s", cell));
     }
@@ -70,10 +78,7 @@ record CountTable(String queue, JobState onlyState, List<Row> rows) {
   Map<String, Object> json() {
     List<Object> counts = new ArrayList<>();
     for (Row row : rows) {
-      for (JobState state : STATES) {
-        if (onlyState != null && onlyState != state) {
-          continue;
-        }
+      for (JobState state : counted()) {
         Map<String, Object> cell = new LinkedHashMap<>();
         cell.put("priority", row.priority());
         cell.put("state", state.name());

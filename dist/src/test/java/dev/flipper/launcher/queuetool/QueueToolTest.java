@@ -183,6 +183,9 @@ class QueueToolTest {
     assertThat(lines.get(3)).startsWith("3").contains("0 (+1 later)");
     assertThat(lines.get(4)).startsWith("all");
 
+    List<String> failedOnly = run("--mode", "count", "--queue", "mail", "--job_state", "FAILED").out.lines().toList();
+    assertThat(failedOnly.get(0)).contains("FAILED").doesNotContain("PENDING");
+
     JsonNode json = JSON.readTree(run("--mode", "count", "--queue", "mail", "--json").out);
     assertThat(json.get("counts")).hasSize(3 * 4);
     JsonNode p3Pending = json.get("counts").get(8);
