@@ -175,7 +175,8 @@ public final class QueueService implements JobQueue {
       return List.of();
     }
     if (!shardsByName().containsKey(shardName)) {
-      throw QueueException.invalid("shard '" + shardName + "' is not one of the store's shards " + shardsByName().keySet());
+      throw QueueException.invalid(
+          "shard '" + shardName + "' is not one of the store's shards " + shardsByName().keySet());
     }
     List<Long> ids = insert.insert(queue, records);
     return descriptors(queue, shardName, records, ids);

@@ -44,7 +44,8 @@ public final class PrometheusExporter extends Collector {
       } else if (metric instanceof Histogram histogram) {
         summary(families, MetricNames.map(name, "histogram"), histogram, 1);
       } else if (metric instanceof Counter counter) {
-        add(families, MetricNames.map(name, "counter"), Type.COUNTER, "_total", List.of(), List.of(), counter.getCount());
+        add(families, MetricNames.map(name, "counter"), Type.COUNTER, "_total", List.of(), List.of(),
+            counter.getCount());
       } else if (metric instanceof Meter meter) {
         add(families, MetricNames.map(name, "meter"), Type.COUNTER, "_total", List.of(), List.of(), meter.getCount());
       } else if (metric instanceof Gauge<?> gauge) {

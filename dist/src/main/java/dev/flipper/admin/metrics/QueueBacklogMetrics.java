@@ -53,7 +53,8 @@ public final class QueueBacklogMetrics implements LabeledMetric {
       pausedQueues = Set.of();
     }
     for (String queue : queues) {
-      paused.add(new Sample("flipper_queue_paused", List.of("queue"), List.of(queue), pausedQueues.contains(queue) ? 1 : 0));
+      paused.add(new Sample("flipper_queue_paused", List.of("queue"), List.of(queue),
+          pausedQueues.contains(queue) ? 1 : 0));
       for (int priority = 1; priority <= service.priorityLevels(); priority++) {
         long jobs = 0;
         long oldestRunAfter = Long.MAX_VALUE;

@@ -47,7 +47,8 @@ final class JobBodies {
       }
     }
     if (bodies.isEmpty()) {
-      throw new IllegalArgumentException("--stdin: standard input had no non-empty line, so there is no job to enqueue");
+      throw new IllegalArgumentException(
+          "--stdin: standard input had no non-empty line, so there is no job to enqueue");
     }
     return bodies;
   }

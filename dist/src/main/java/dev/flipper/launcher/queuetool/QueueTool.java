@@ -363,7 +363,8 @@ public final class QueueTool implements Callable<Integer> {
     for (JobInfo info : page.jobs()) {
       out.println(describe(info, false));
     }
-    out.println("# jobs scanned: " + page.jobs().size() + (page.hasMore() ? " (more: " + page.continuation() + ")" : ""));
+    out.println("# jobs scanned: " + page.jobs().size()
+        + (page.hasMore() ? " (more: " + page.continuation() + ")" : ""));
     if (page.hasMore()) {
       out.println("# next page: " + nextPageCommand(target, state, page.continuation()));
     }

@@ -172,7 +172,8 @@ class QueueToolTest {
   void countShowsEveryStateAndPriorityWithFutureJobsInOneTable() throws Exception {
     run("--mode", "create", "--queue", "mail");
     runWithInput("a\nb\n", "--mode", "enqueue", "--queue", "mail", "--stdin", "--priority", "1");
-    run("--mode", "enqueue", "--queue", "mail", "--body", "later", "--priority", "3", "--run_at", "2100-01-01T00:00:00Z");
+    run("--mode", "enqueue", "--queue", "mail", "--body", "later", "--priority", "3",
+        "--run_at", "2100-01-01T00:00:00Z");
     client().dequeue("mail", 1);
 
     Result table = run("--mode", "count", "--queue", "mail");
