@@ -11,6 +11,11 @@ public enum SignalAction {
   ABORT,
   /** Workers of an older generation exit after their current job (upgrades). */
   EXIT,
-  /** Archive the instance once nothing more can run. */
-  ARCHIVE
+  /** Archive the covered instances as soon as nothing more can run, without the archive delay. */
+  ARCHIVE,
+  /**
+   * Instance scope only: start nothing new in the instance; running jobs finish and their results are kept
+   * ({@code flipper workflow pause}, issue 12).
+   */
+  PAUSE
 }

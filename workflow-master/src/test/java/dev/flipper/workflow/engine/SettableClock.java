@@ -8,14 +8,14 @@ import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** A clock the test moves; shared by the token master and the engine so leases and records agree. */
-final class SettableClock extends Clock {
+public final class SettableClock extends Clock {
   private final AtomicLong millis;
 
-  SettableClock(Instant start) {
+  public SettableClock(Instant start) {
     this.millis = new AtomicLong(start.toEpochMilli());
   }
 
-  void advance(Duration duration) {
+  public void advance(Duration duration) {
     millis.addAndGet(duration.toMillis());
   }
 

@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
  * what needs no process before handing it out:
  *
  * <ul>
- *   <li>a job whose instance is drained or aborted (a signal at any scope) is held (owner {@code drained} or
- *       {@code aborted}, lease forever) for the control operations to release;
+ *   <li>a job whose instance is drained, aborted (a signal at any scope) or paused is held (owner {@code
+ *       drained}, {@code aborted} or {@code paused}, lease forever) for the control operations to release;
  *   <li>a job whose last execution is still open lost its worker: the record is closed as failed ("lease
  *       lost") and the retry rules apply (Pinball §4.7);
  *   <li>a disabled job succeeds at once with a {@code DISABLED} record.
@@ -79,10 +79,16 @@ public final class Claimer {
     Set<SignalAction> signals = signals(data.workflow, data.instance);
     if (signals.contains(SignalAction.ABORT)) {
       transitions.rewrite(token, data, Owners.ABORTED, Owners.FOREVER);
+      // Held for good now: if nothing of the instance runs any more, it ends as ABORTED.
+      transitions.endIfDone(data.workflow, data.instance);
       return Optional.empty();
     }
     if (signals.contains(SignalAction.DRAIN)) {
       transitions.rewrite(token, data, Owners.DRAINED, Owners.FOREVER);
+      return Optional.empty();
+    }
+    if (signals.contains(SignalAction.PAUSE)) {
+      transitions.rewrite(token, data, Owners.PAUSED, Owners.FOREVER);
       return Optional.empty();
     }
     if (data.hasOpenExecution()) {
@@ -127,7 +133,8 @@ public final class Claimer {
     return actions(master.query(List.of(Query.prefix(TokenLayout.globalSignalPrefix()))));
   }
 
-  private static Set<SignalAction> actions(List<List<Token>> read) {
+  /** The actions named by these signal tokens (any scope). */
+  static Set<SignalAction> actions(List<List<Token>> read) {
     Set<SignalAction> actions = EnumSet.noneOf(SignalAction.class);
     for (List<Token> scope : read) {
       for (Token signal : scope) {

@@ -8,6 +8,7 @@ import dev.flipper.token.TokenException;
 import dev.flipper.token.TokenMaster;
 import dev.flipper.workflow.engine.InstanceStatus;
 import dev.flipper.workflow.engine.LeaseLostException;
+import dev.flipper.workflow.engine.SignalAction;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
@@ -301,16 +303,37 @@ public final class JobTransitions {
 
   /**
    * Ends the instance if nothing under its runnable prefix is left: SUCCESS, or FAILURE when a job failed for
-   * good. The instance record is updated with a version check, so of several callers exactly one ends it;
-   * that one also writes the archive token. Present only for the call that ended the instance.
+   * good. An instance with an ABORT signal (at any scope) ends as ABORTED as soon as no worker holds one of its
+   * jobs; its remaining runnable jobs are held ({@code aborted}) in the same change. An aborted instance, or one
+   * with an ARCHIVE signal, is due for archiving at once instead of after the archive delay. The instance record
+   * is updated with a version check, so of several callers exactly one ends it; that one also writes the
+   * archive token. Present only for the call that ended the instance.
    */
   public Optional<InstanceStatus> endIfDone(String wf, String inst) {
     return ConflictRetry.run("end of instance " + wf + "/" + inst, () -> {
+      // The signals come in the same read: no extra round trip.
       List<List<Token>> read = master.query(List.of(
           Query.top(TokenLayout.runnablePrefix(wf, inst), 1),
-          Query.prefix(TokenLayout.instanceRecord(wf, inst))));
+          Query.prefix(TokenLayout.instanceRecord(wf, inst)),
+          Query.prefix(TokenLayout.globalSignalPrefix()),
+          Query.prefix(TokenLayout.workflowSignalPrefix(wf)),
+          Query.prefix(TokenLayout.instanceSignalPrefix(wf, inst))));
+      Set<SignalAction> signals = Claimer.actions(read.subList(2, 5));
+      boolean aborted = signals.contains(SignalAction.ABORT);
+      List<Token> holds = new ArrayList<>();
       if (!read.get(0).isEmpty()) {
-        return Optional.<InstanceStatus>empty();
+        if (!aborted) {
+          return Optional.<InstanceStatus>empty();
+        }
+        long nowSeconds = clock.instant().getEpochSecond();
+        for (Token runnable : master.query(Query.prefix(TokenLayout.runnablePrefix(wf, inst)))) {
+          if (!Owners.isHold(runnable.owner()) && runnable.isOwnedAt(nowSeconds)) {
+            return Optional.<InstanceStatus>empty(); // a worker runs it: it is killed, its finish ends the instance
+          }
+          if (!Owners.ABORTED.equals(runnable.owner())) {
+            holds.add(runnable.withOwner(Owners.ABORTED, Owners.FOREVER));
+          }
+        }
       }
       String recordName = TokenLayout.instanceRecord(wf, inst);
       Token record = read.get(1).stream().filter(t -> t.name().equals(recordName)).findFirst().orElse(null);
@@ -321,7 +344,8 @@ public final class JobTransitions {
       if (!InstanceStatus.RUNNING.name().equals(instance.status)) {
         return Optional.<InstanceStatus>empty();
       }
-      InstanceStatus status = instance.failedJobs.isEmpty() ? InstanceStatus.SUCCESS : InstanceStatus.FAILURE;
+      InstanceStatus status = aborted ? InstanceStatus.ABORTED
+          : instance.failedJobs.isEmpty() ? InstanceStatus.SUCCESS : InstanceStatus.FAILURE;
       long now = clock.millis();
       instance.status = status.name();
       instance.endMillis = now;
@@ -329,11 +353,14 @@ public final class JobTransitions {
       archive.workflow = wf;
       archive.instance = inst;
       archive.status = status.name();
-      archive.dueMillis = now + archiveDelay.toMillis();
+      boolean archiveNow = aborted || signals.contains(SignalAction.ARCHIVE);
+      archive.dueMillis = now + (archiveNow ? 0 : archiveDelay.toMillis());
       archive.record = instance;
       Token archiveToken = new Token(0, TokenLayout.archive(wf, inst), Owners.ARCHIVE_DELAY,
           Math.max(1, ceilSeconds(archive.dueMillis)), 0, Json.write(archive));
-      master.modify(ModifyParams.updating(record.withData(Json.write(instance)), archiveToken));
+      List<Token> updates = new ArrayList<>(List.of(record.withData(Json.write(instance)), archiveToken));
+      updates.addAll(holds);
+      master.modify(new ModifyParams(updates, List.of()));
       return Optional.of(status);
     });
   }

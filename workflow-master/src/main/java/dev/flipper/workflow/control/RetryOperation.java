@@ -1,0 +1,154 @@
+package dev.flipper.workflow.control;
+
+import dev.flipper.token.Token;
+import dev.flipper.token.TokenException;
+import dev.flipper.workflow.engine.InstanceStatus;
+import dev.flipper.workflow.engine.WorkflowEngine;
+import dev.flipper.workflow.engine.internal.ConflictRetry;
+import dev.flipper.workflow.engine.internal.InstanceData;
+import dev.flipper.workflow.engine.internal.JobData;
+import dev.flipper.workflow.engine.internal.Json;
+import dev.flipper.workflow.engine.internal.TokenLayout;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code retry} of an instance (Pinball §3.7), in one modify:
+ *
+ * <ul>
+ *   <li>active: every job whose last execution failed becomes runnable again with the same priority and the
+ *       events of that execution (so it runs with the same parameters); an ended instance is RUNNING again.
+ *       An instance without a failed job is left alone.
+ *   <li>archived: its jobs and events are copied into a new instance (history kept), the failed jobs runnable
+ *       with their last execution's events restored (Pinball dropped them), signals dropped.
+ * </ul>
+ *
+ * Both refuse when the {@link RunningLimit} is reached and the retry would add a running instance. Thread-safe.
+ */
+final class RetryOperation {
+  private static final int MAX_ID_TRIES = 1000;
+
+  private final WorkflowEngine engine;
+  private final Clock clock;
+  private final Optional<ArchivedTokens> archived;
+
+  RetryOperation(WorkflowEngine engine, Clock clock, Optional<ArchivedTokens> archived) {
+    this.engine = engine;
+    this.clock = clock;
+    this.archived = archived;
+  }
+
+  ControlResult retry(String workflow, String instance) {
+    ControlScope scope = ControlScope.instance(workflow, instance);
+    return ConflictRetry.run("retry " + scope, () -> {
+      Optional<InstanceTokens> active = InstanceTokens.read(engine.master(), workflow, instance);
+      return active.isPresent() ? retryActive(active.get(), scope) : retryArchived(workflow, instance, scope);
+    });
+  }
+
+  private ControlResult retryActive(InstanceTokens tokens, ControlScope scope) {
+    TokenEdit edit = new TokenEdit();
+    if (tokens.status() == InstanceStatus.ABORTED) {
+      throw new ControlRefusedException("instance " + scope + " was aborted; it is archived at once, then retry"
+          + " makes a new instance of it");
+    }
+    List<String> failed = new ArrayList<>();
+    tokens.waiting.forEach((name, token) -> {
+      JobData job = Json.read(token, JobData.class);
+      if (InstanceTokens.lastFailed(job)) {
+        failed.add(name);
+        edit.delete(token, "");
+        edit.add(runnable(token, job, tokens.workflow, tokens.instance), "failed job runnable again");
+      }
+    });
+    if (failed.isEmpty()) {
+      edit.note("no failed job in " + scope);
+      return edit.result("retry", scope);
+    }
+    if (!tokens.isRunning()) {
+      RunningLimit.check(engine, tokens.workflow, "retry of " + scope);
+    }
+    tokens.revive(edit, failed);
+    edit.commit(engine.master());
+    return edit.result("retry", scope, tokens.instance);
+  }
+
+  /** A failed job's token as runnable: same priority, the last execution's events, a fresh run. */
+  private static Token runnable(Token token, JobData job, String wf, String inst) {
+    JobData data = Json.copy(job, JobData.class);
+    data.workflow = wf;
+    data.instance = inst;
+    data.events = new ArrayList<>(job.lastExecution().events);
+    data.attempt = 0;
+    data.readyInputs = null;
+    return new Token(0, TokenLayout.runnable(wf, inst, job.name), null, 0, token.priority(), Json.write(data));
+  }
+
+  private ControlResult retryArchived(String workflow, String instance, ControlScope scope) {
+    ArchivedTokens store = archived.orElseThrow(() -> new IllegalArgumentException("no active instance " + scope
+        + ", and archived instances cannot be read here (the control needs the master's database)"));
+    Map<String, Token> latest = new LinkedHashMap<>();
+    List<Token> read = new ArrayList<>(store.query(TokenLayout.instancePrefix(workflow, instance)));
+    read.addAll(store.query(TokenLayout.runnablePrefix(workflow, instance)));
+    read.forEach(t -> latest.merge(t.name(), t, (a, b) -> a.version() >= b.version() ? a : b));
+    Token record = latest.get(TokenLayout.instanceRecord(workflow, instance));
+    if (record == null) {
+      throw new IllegalArgumentException("no instance " + scope + ", neither active nor archived");
+    }
+    RunningLimit.check(engine, workflow, "retry of " + scope);
+    long now = clock.millis();
+    for (int i = 0; i < MAX_ID_TRIES; i++) {
+      String copy = Long.toString(now + i);
+      TokenEdit edit = copyInstance(latest.values(), record, workflow, instance, copy, now);
+      try {
+        edit.commit(engine.master());
+        return edit.result("retry", scope, copy);
+      } catch (TokenException e) {
+        if (!ConflictRetry.isConflict(e) || InstanceTokens.read(engine.master(), workflow, copy).isEmpty()) {
+          throw e;
+        }
+        // That id is taken (a start in the same millisecond): the next one.
+      }
+    }
+    throw new IllegalStateException("no free instance id for " + workflow + " from " + now);
+  }
+
+  private static TokenEdit copyInstance(Iterable<Token> archivedTokens, Token record, String wf, String from,
+      String to, long now) {
+    TokenEdit edit = new TokenEdit();
+    InstanceData data = Json.read(record, InstanceData.class);
+    data.instance = to;
+    data.status = InstanceStatus.RUNNING.name();
+    data.startMillis = now;
+    data.endMillis = null;
+    data.failedJobs.clear();
+    data.startedBy = "retry";
+    data.params.put("retryOf", from);
+    edit.add(Token.of(TokenLayout.instanceRecord(wf, to), Json.write(data)), "retry of " + wf + "/" + from);
+    String fromPrefix = TokenLayout.instancePrefix(wf, from);
+    String waitingPrefix = TokenLayout.waitingPrefix(wf, from);
+    for (Token token : archivedTokens) {
+      String name = token.name();
+      if (name.startsWith(waitingPrefix) || name.startsWith(TokenLayout.runnablePrefix(wf, from))) {
+        JobData job = Json.read(token, JobData.class);
+        if (name.startsWith(waitingPrefix) && InstanceTokens.lastFailed(job)) {
+          edit.add(runnable(token, job, wf, to), "failed job runnable, its events restored");
+          continue;
+        }
+        job.instance = to;
+        job.readyInputs = null; // rebuilt from the events by the next parent's success
+        String copied = name.startsWith(waitingPrefix) ? TokenLayout.waiting(wf, to, job.name)
+            : TokenLayout.runnable(wf, to, job.name);
+        edit.add(new Token(0, copied, null, 0, token.priority(), Json.write(job)), "copied");
+      } else if (name.startsWith(fromPrefix + "input/")) {
+        edit.add(Token.of(TokenLayout.instancePrefix(wf, to) + name.substring(fromPrefix.length()), token.data()),
+            "copied");
+      }
+    }
+    return edit;
+  }
+}

@@ -1,0 +1,389 @@
+package dev.flipper.workflow.control;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.flipper.token.Query;
+import dev.flipper.token.Token;
+import dev.flipper.token.TokenMaster;
+import dev.flipper.workflow.definition.JobDefinition;
+import dev.flipper.workflow.definition.Schedule;
+import dev.flipper.workflow.definition.WorkflowDefinition;
+import dev.flipper.workflow.engine.ClaimedJob;
+import dev.flipper.workflow.engine.ExecutionResult;
+import dev.flipper.workflow.engine.ExecutionStart;
+import dev.flipper.workflow.engine.InstanceStatus;
+import dev.flipper.workflow.engine.JobDetail;
+import dev.flipper.workflow.engine.JobStatus;
+import dev.flipper.workflow.engine.SettableClock;
+import dev.flipper.workflow.engine.WorkflowEngine;
+import dev.flipper.workflow.engine.internal.TokenLayout;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The control operations on one token store; subclasses give the store (in memory, H2, MariaDB, Thrift). Each
+ * test checks the effect, that the tokens changed are exactly those the result names (a snapshot of every
+ * token before and after), and that a second identical call changes nothing.
+ */
+abstract class ControlContractTest {
+  static final Duration LEASE = Duration.ofMinutes(5);
+  private static final List<String> ROOTS = List.of("/definition/", "/workflow/", "/runnable/", "/archive/",
+      "/signal/", "/schedule/");
+
+  protected final SettableClock clock = new SettableClock(Instant.parse("2026-11-24T01:00:00Z"));
+  protected TokenMaster master;
+  protected WorkflowEngine engine;
+  protected WorkflowControl control;
+
+  /** A fresh, empty master on this test's store, using {@code clock}. */
+  protected abstract TokenMaster openMaster(SettableClock clock);
+
+  /** The archived tokens of the store under {@link #openMaster}. */
+  protected abstract ArchivedTokens archived();
+
+  protected void closeMaster() {}
+
+  @BeforeEach
+  void open() {
+    master = openMaster(clock);
+    engine = WorkflowEngine.builder(master).clock(clock).build();
+    control = WorkflowControl.builder(engine).clock(clock).archived(archived()).build();
+  }
+
+  @AfterEach
+  void close() {
+    closeMaster();
+  }
+
+  static JobDefinition.Builder job(String name, String... needs) {
+    return JobDefinition.builder(name).command("run " + name).needs(needs);
+  }
+
+  String start(WorkflowDefinition.Builder definition) {
+    WorkflowDefinition built = definition.build();
+    engine.definitions().apply(List.of(built));
+    return engine.instances().start(built.name());
+  }
+
+  static WorkflowDefinition.Builder chain() {
+    return WorkflowDefinition.builder("wf").job(job("a")).job(job("b", "a")).job(job("c", "b"));
+  }
+
+  ClaimedJob claim() {
+    return engine.claim("w1", LEASE).orElseThrow(() -> new AssertionError("nothing claimable"));
+  }
+
+  void run(ClaimedJob job, int exitCode) {
+    engine.start(job, new ExecutionStart(job.command(), "host1", Map.of("stdout", "http://host1/" + job.job())));
+    engine.finish(job, ExecutionResult.exit(exitCode, Map.of()));
+  }
+
+  JobDetail jobOf(String inst, String name) {
+    return engine.status().instance("wf", inst).orElseThrow().job(name).orElseThrow();
+  }
+
+  InstanceStatus statusOf(String inst) {
+    return engine.status().instance("wf", inst).orElseThrow().summary().status();
+  }
+
+  Map<String, Token> snapshot() {
+    Map<String, Token> all = new TreeMap<>();
+    for (List<Token> tokens : master.query(ROOTS.stream().map(Query::prefix).toList())) {
+      tokens.forEach(t -> all.put(t.name(), t));
+    }
+    return all;
+  }
+
+  /** Runs the operation; asserts the tokens changed are the ones it reports, and that a repeat changes none. */
+  ControlResult once(Supplier<ControlResult> operation) {
+    Map<String, Token> before = snapshot();
+    ControlResult result = operation.get();
+    Map<String, Token> after = snapshot();
+    TreeSet<String> changed = new TreeSet<>();
+    before.forEach((name, token) -> {
+      if (!token.equals(after.get(name))) {
+        changed.add(name);
+      }
+    });
+    after.keySet().stream().filter(name -> !before.containsKey(name)).forEach(changed::add);
+    assertThat(changed).as("tokens changed by " + result.operation()).isEqualTo(new TreeSet<>(result.tokens()));
+    assertThat(result.changed()).isTrue();
+    Map<String, Token> beforeRepeat = snapshot();
+    ControlResult repeat = operation.get();
+    assertThat(repeat.changes()).as("repeated " + result.operation()).isEmpty();
+    assertThat(snapshot()).isEqualTo(beforeRepeat);
+    return result;
+  }
+
+  @Test
+  void drainHoldsNewJobsAndUndrainReleasesThem() {
+    String inst = start(chain());
+    ControlScope scope = ControlScope.workflow("wf");
+
+    ControlResult drained = once(() -> control.drain(scope));
+
+    assertThat(drained.tokens()).containsExactly("/signal/workflow/wf/DRAIN");
+    assertThat(engine.claim("w1", LEASE)).isEmpty();
+    assertThat(master.query(Query.prefix(TokenLayout.runnablePrefix("wf", inst))).get(0).owner())
+        .isEqualTo("drained");
+    ControlResult undrained = once(() -> control.undrain(scope));
+    assertThat(undrained.tokens()).containsExactly("/signal/workflow/wf/DRAIN", "/runnable/wf/" + inst + "/a");
+    assertThat(claim().job()).isEqualTo("a");
+  }
+
+  @Test
+  void aGlobalDrainCoversEveryWorkflow() {
+    start(chain());
+    once(() -> control.drain(ControlScope.global()));
+    assertThat(engine.claim("w1", LEASE)).isEmpty();
+    assertThat(engine.globalSignals()).contains(dev.flipper.workflow.engine.SignalAction.DRAIN);
+  }
+
+  @Test
+  void pauseKeepsTheRunningJobsResultAndStartsNothingUntilResume() {
+    String inst = start(WorkflowDefinition.builder("wf").job(job("a")).job(job("b")).job(job("c", "a")));
+    ClaimedJob a = claim();
+    engine.start(a, new ExecutionStart(a.command(), "host1", Map.of()));
+
+    ControlResult paused = once(() -> control.pause("wf", inst));
+
+    assertThat(paused.tokens()).containsExactly("/signal/instance/wf/" + inst + "/PAUSE");
+    engine.renew(a);
+    engine.finish(a, ExecutionResult.exit(0, Map.of()));
+    assertThat(jobOf(inst, "a").status()).as("the running job's result is kept").isEqualTo(JobStatus.SUCCESS);
+    assertThat(engine.claim("w1", LEASE)).as("nothing new starts").isEmpty();
+    assertThat(jobOf(inst, "c").status()).isEqualTo(JobStatus.RUNNABLE);
+
+    once(() -> control.resume("wf", inst));
+    assertThat(List.of(claim().job(), claim().job())).containsExactlyInAnyOrder("b", "c");
+  }
+
+  @Test
+  void abortEndsAnInstanceWithNothingRunningAtOnceAndUnabortLeavesItEnded() {
+    String inst = start(chain());
+
+    ControlResult aborted = control.abort(ControlScope.instance("wf", inst));
+
+    assertThat(aborted.tokens()).contains("/signal/instance/wf/" + inst + "/ABORT", "/archive/wf/" + inst,
+        TokenLayout.instanceRecord("wf", inst), "/runnable/wf/" + inst + "/a");
+    assertThat(statusOf(inst)).isEqualTo(InstanceStatus.ABORTED);
+    assertThat(control.abort(ControlScope.instance("wf", inst)).changes()).isEmpty();
+    assertThat(engine.claim("w1", LEASE)).isEmpty();
+    assertThat(engine.archiveDue()).as("archived at once").isEqualTo(1);
+  }
+
+  @Test
+  void abortOfARunningJobEndsTheInstanceWhenTheKilledJobFinishes() {
+    String inst = start(chain());
+    ClaimedJob a = claim();
+    engine.start(a, new ExecutionStart(a.command(), "host1", Map.of()));
+
+    ControlResult aborted = control.abort(ControlScope.workflow("wf"));
+
+    assertThat(aborted.tokens()).containsExactly("/signal/workflow/wf/ABORT");
+    assertThat(engine.renew(a).abortRequested()).isTrue();
+    engine.finish(a, ExecutionResult.exit(137, Map.of()));
+    assertThat(statusOf(inst)).isEqualTo(InstanceStatus.ABORTED);
+    once(() -> control.unabort(ControlScope.workflow("wf")));
+    assertThat(statusOf(inst)).isEqualTo(InstanceStatus.ABORTED);
+  }
+
+  @Test
+  void unabortReleasesTheHeldJobsOfARunningInstance() {
+    String inst = start(WorkflowDefinition.builder("wf").job(job("a")).job(job("b")));
+    ClaimedJob a = claim();
+    engine.start(a, new ExecutionStart(a.command(), "host1", Map.of()));
+    control.abort(ControlScope.instance("wf", inst));
+    assertThat(engine.claim("w1", LEASE)).isEmpty(); // b is held aborted; a still runs
+
+    ControlResult unaborted = once(() -> control.unabort(ControlScope.instance("wf", inst)));
+
+    assertThat(unaborted.tokens()).containsExactly("/signal/instance/wf/" + inst + "/ABORT",
+        "/runnable/wf/" + inst + "/b");
+    assertThat(claim().job()).isEqualTo("b");
+  }
+
+  @Test
+  void archiveMakesAnEndedInstanceDueNow() {
+    String inst = start(WorkflowDefinition.builder("wf").job(job("a")));
+    run(claim(), 0);
+    assertThat(engine.archiveDue()).isZero();
+
+    ControlResult archived = once(() -> control.archive(ControlScope.workflow("wf")));
+
+    assertThat(archived.tokens()).containsExactly("/archive/wf/" + inst, "/signal/workflow/wf/ARCHIVE");
+    assertThat(engine.archiveDue()).isEqualTo(1);
+    once(() -> control.unarchive(ControlScope.workflow("wf")));
+  }
+
+  @Test
+  void stopDeletesEveryTokenOfTheInstance() {
+    String inst = start(chain());
+    ClaimedJob a = claim();
+    run(a, 0);
+    control.drain(ControlScope.instance("wf", inst));
+
+    once(() -> control.stop("wf", inst));
+
+    assertThat(engine.status().instance("wf", inst)).isEmpty();
+    assertThat(snapshot().keySet()).noneMatch(name -> name.contains(inst));
+  }
+
+  @Test
+  void startWithoutAScheduleWorksAndTheScheduleLimitIsExact() {
+    engine.definitions().apply(List.of(chain().build()));
+    ControlResult started = control.start("wf", "cli", Map.of());
+    assertThat(started.instance()).isPresent();
+    assertThat(started.tokens()).contains(TokenLayout.instanceRecord("wf", started.instance().get()));
+
+    engine.definitions().apply(List.of(chain().schedule(Schedule.every(Duration.ofHours(1)).maxRunning(2))
+        .build()));
+    clock.advance(Duration.ofMillis(1));
+    ControlResult second = control.start("wf", "cli", Map.of());
+    assertThat(second.tokens()).contains("/definition/wf");
+    clock.advance(Duration.ofMillis(1));
+    assertThatThrownBy(() -> control.start("wf", "cli", Map.of()))
+        .isInstanceOf(ControlRefusedException.class).hasMessageContaining("has 2 running instances")
+        .hasMessageContaining("at most 2");
+  }
+
+  @Test
+  void retryRunsTheFailedJobWithItsEventsAndPriorityAndRevivesTheInstance() {
+    String inst = start(WorkflowDefinition.builder("wf").job(job("a")).job(job("b")));
+    run(claim(), 0);
+    run(claim(), 1);
+    assertThat(statusOf(inst)).isEqualTo(InstanceStatus.FAILURE);
+    String failed = jobOf(inst, "a").status() == JobStatus.FAILURE ? "a" : "b";
+    double priority = master.query(Query.prefix(TokenLayout.waiting("wf", inst, failed))).get(0).priority();
+
+    ControlResult retried = once(() -> control.retry("wf", inst));
+
+    assertThat(retried.tokens()).contains(TokenLayout.runnable("wf", inst, failed), "/archive/wf/" + inst);
+    assertThat(statusOf(inst)).isEqualTo(InstanceStatus.RUNNING);
+    ClaimedJob again = claim();
+    assertThat(again.job()).isEqualTo(failed);
+    assertThat(master.query(Query.prefix(TokenLayout.runnable("wf", inst, failed))).get(0).priority())
+        .isEqualTo(priority);
+    run(again, 0);
+    assertThat(statusOf(inst)).isEqualTo(InstanceStatus.SUCCESS);
+  }
+
+  @Test
+  void retryOfAnArchivedInstanceCopiesItWithTheEventsRestored() {
+    String inst = start(WorkflowDefinition.builder("wf").job(job("a")).job(job("b", "a")));
+    ClaimedJob a = claim();
+    engine.start(a, new ExecutionStart(a.command(), "host1", Map.of()));
+    engine.finish(a, ExecutionResult.exit(0, Map.of("EVENT_ATTR:day", List.of("d1"))));
+    run(claim(), 1);
+    control.archive(ControlScope.instance("wf", inst));
+    assertThat(engine.archiveDue()).isEqualTo(1);
+    clock.advance(Duration.ofSeconds(1));
+
+    ControlResult retried = control.retry("wf", inst);
+
+    String copy = retried.instance().orElseThrow();
+    assertThat(copy).isNotEqualTo(inst);
+    ClaimedJob b = claim();
+    assertThat(b.job()).isEqualTo("b");
+    assertThat(b.eventAttributeValues()).containsEntry("day", List.of("d1"));
+    assertThat(jobOf(copy, "a").status()).isEqualTo(JobStatus.SUCCESS);
+    assertThat(engine.status().instance("wf", copy).orElseThrow().summary().params()).containsEntry("retryOf", inst);
+  }
+
+  @Test
+  void redoRerunsAnExecutionAtItsPriority() {
+    String inst = start(chain());
+    run(claim(), 0);
+    double priority = master.query(Query.prefix(TokenLayout.waiting("wf", inst, "a"))).get(0).priority();
+
+    ControlResult redone = once(() -> control.redo("wf", inst, "a", 1));
+
+    assertThat(redone.tokens()).containsExactlyInAnyOrder(TokenLayout.waiting("wf", inst, "a"),
+        TokenLayout.runnable("wf", inst, "a"));
+    assertThat(master.query(Query.prefix(TokenLayout.runnable("wf", inst, "a"))).get(0).priority())
+        .isEqualTo(priority);
+    assertThatThrownBy(() -> control.redo("wf", inst, "b", 1)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("has no execution 1");
+  }
+
+  @Test
+  void poisonRerunsTheJobAndItsDescendantsOfThisInstanceOnly() {
+    String inst = start(chain());
+    for (int i = 0; i < 3; i++) {
+      run(claim(), 0);
+    }
+    String other = start(chain());
+    Map<String, Token> otherBefore = new TreeMap<>(snapshot());
+    otherBefore.keySet().removeIf(name -> !name.contains(other));
+
+    once(() -> {
+      try {
+        return control.poison("wf", inst, List.of("b"));
+      } catch (ControlRefusedException e) {
+        return new ControlResult("poison", "", List.of(), List.of(e.getMessage()), Optional.empty(), List.of());
+      }
+    });
+
+    assertThat(statusOf(inst)).isEqualTo(InstanceStatus.RUNNING);
+    assertThat(jobOf(inst, "b").status()).isEqualTo(JobStatus.RUNNABLE);
+    assertThat(jobOf(inst, "a").status()).isEqualTo(JobStatus.SUCCESS);
+    Map<String, Token> otherAfter = new TreeMap<>(snapshot());
+    otherAfter.keySet().removeIf(name -> !name.contains(other));
+    assertThat(otherAfter).isEqualTo(otherBefore);
+  }
+
+  @Test
+  void disableAndEnable() {
+    String inst = start(chain());
+
+    once(() -> control.disable("wf", inst, List.of("b")));
+    assertThat(jobOf(inst, "b").disabled()).isTrue();
+    once(() -> control.enable("wf", inst, List.of("b")));
+    assertThat(jobOf(inst, "b").disabled()).isFalse();
+    ClaimedJob a = claim();
+    assertThatThrownBy(() -> control.disable("wf", inst, List.of("a")))
+        .isInstanceOf(ControlRefusedException.class).hasMessageContaining("is running");
+  }
+
+  @Test
+  void reloadTakesTheNewCommandWithoutTouchingTheRest() {
+    String inst = start(chain());
+    engine.definitions().apply(List.of(WorkflowDefinition.builder("wf").job(job("a"))
+        .job(job("b", "a").command("new b").maxAttempts(3)).job(job("c", "b")).build()));
+
+    ControlResult reloaded = once(() -> control.reload("wf", inst, List.of()));
+
+    assertThat(reloaded.tokens()).containsExactly(TokenLayout.waiting("wf", inst, "b"));
+    run(claim(), 0);
+    assertThat(claim().command()).isEqualTo("new b");
+  }
+
+  @Test
+  void cleanupDeletesOldArchivedInstancesAndListsTheirLogs() {
+    String inst = start(WorkflowDefinition.builder("wf").job(job("a")));
+    run(claim(), 0);
+    control.archive(ControlScope.workflow("wf"));
+    assertThat(engine.archiveDue()).isEqualTo(1);
+    assertThatThrownBy(() -> control.cleanup(Duration.ofDays(6))).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("at least 7d");
+    assertThat(control.cleanup(Duration.ofDays(28)).changes()).isEmpty();
+    clock.advance(Duration.ofDays(29));
+
+    ControlResult cleaned = control.cleanup(Duration.ofDays(28));
+
+    assertThat(cleaned.tokens()).containsExactly(TokenLayout.instancePrefix("wf", inst), "/archive/wf/" + inst);
+    assertThat(cleaned.logUrls()).containsExactly("http://host1/a");
+    assertThat(archived().query("/")).isEmpty();
+    assertThat(control.cleanup(Duration.ofDays(28)).changes()).isEmpty();
+  }
+}

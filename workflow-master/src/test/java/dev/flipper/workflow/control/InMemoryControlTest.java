@@ -1,0 +1,22 @@
+package dev.flipper.workflow.control;
+
+import dev.flipper.token.TokenMaster;
+import dev.flipper.token.TokenService;
+import dev.flipper.token.memory.InMemoryTokenStore;
+import dev.flipper.workflow.engine.SettableClock;
+
+/** The control operations on the in-memory token store. */
+class InMemoryControlTest extends ControlContractTest {
+  private InMemoryTokenStore store;
+
+  @Override
+  protected TokenMaster openMaster(SettableClock clock) {
+    store = InMemoryTokenStore.create();
+    return TokenService.builder(store).clock(clock).build();
+  }
+
+  @Override
+  protected ArchivedTokens archived() {
+    return ArchivedTokens.of(store);
+  }
+}

@@ -1,0 +1,30 @@
+package dev.flipper.workflow.control;
+
+import dev.flipper.queue.mysql.TestDatabases;
+import dev.flipper.token.TokenMaster;
+import dev.flipper.token.TokenService;
+import dev.flipper.token.jdbc.JdbcTokenStore;
+import dev.flipper.workflow.engine.SettableClock;
+
+/** The control operations on the SQL token store over a MariaDB database of its own (127.0.0.1:3306). */
+class MariaDbControlTest extends ControlContractTest {
+  private final TestDatabases databases = new TestDatabases();
+  private JdbcTokenStore store;
+
+  @Override
+  protected TokenMaster openMaster(SettableClock clock) {
+    store = JdbcTokenStore.open(TestDatabases.mariaDbTokens(databases.newMariaDb()));
+    return TokenService.builder(store).clock(clock).build();
+  }
+
+  @Override
+  protected ArchivedTokens archived() {
+    return ArchivedTokens.of(store);
+  }
+
+  @Override
+  protected void closeMaster() {
+    store.close();
+    databases.close();
+  }
+}
