@@ -2,6 +2,7 @@ package dev.flipper.launcher;
 
 import dev.flipper.launcher.workflow.ApplyCommand;
 import dev.flipper.launcher.workflow.BackfillCommand;
+import dev.flipper.launcher.workflow.ControlCommands;
 import dev.flipper.launcher.workflow.LogsCommand;
 import dev.flipper.launcher.workflow.StartCommand;
 import dev.flipper.launcher.workflow.StatusCommand;
@@ -30,14 +31,22 @@ import picocli.CommandLine.Spec;
     versionProvider = VersionProvider.class,
     description = "Workflow definitions and instances (see docs/workflows.md).",
     subcommands = {WorkflowCommand.Validate.class, ApplyCommand.class, StartCommand.class, StatusCommand.class,
-        UnscheduleCommand.class, BackfillCommand.class, LogsCommand.class})
+        UnscheduleCommand.class, BackfillCommand.class, LogsCommand.class,
+        // Control operations (issue 12)
+        ControlCommands.Drain.class, ControlCommands.Undrain.class, ControlCommands.Abort.class,
+        ControlCommands.Unabort.class, ControlCommands.Archive.class, ControlCommands.Unarchive.class,
+        ControlCommands.Pause.class, ControlCommands.Resume.class, ControlCommands.Stop.class,
+        ControlCommands.Retry.class, ControlCommands.Redo.class, ControlCommands.Poison.class,
+        ControlCommands.Disable.class, ControlCommands.Enable.class, ControlCommands.Reload.class,
+        ControlCommands.Cleanup.class})
 final class WorkflowCommand implements Callable<Integer> {
   @Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() {
     return Launcher.usageError(spec.commandLine().getErr(),
-        "missing subcommand (validate, apply, start, status, unschedule, backfill, logs)");
+        "missing subcommand (validate, apply, start, status, unschedule, backfill, logs, or a control operation:"
+            + " drain, pause, retry, ...; see --help)");
   }
 
   /** {@code flipper workflow validate FILE|DIR...}: exit 0 if every file is valid, 1 if not, 2 on usage errors. */

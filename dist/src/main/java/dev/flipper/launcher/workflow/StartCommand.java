@@ -1,5 +1,6 @@
 package dev.flipper.launcher.workflow;
 
+import dev.flipper.workflow.control.WorkflowControl;
 import dev.flipper.workflow.engine.InstanceDetail;
 import dev.flipper.workflow.engine.InstanceStatus;
 import java.io.PrintWriter;
@@ -46,7 +47,9 @@ public final class StartCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     try (WorkflowClient client = new WorkflowClient(master)) {
-      String instance = client.engine.instances().start(workflow, "cli", params);
+      // Through the control: refused when the schedule's maxRunning is reached, works without a schedule.
+      String instance = WorkflowControl.builder(client.engine).build().start(workflow, "cli", params).instance()
+          .orElseThrow();
       out.println(instance);
       out.flush();
       if (!waitForEnd) {
