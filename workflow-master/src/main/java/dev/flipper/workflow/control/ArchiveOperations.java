@@ -4,7 +4,6 @@ import dev.flipper.token.Query;
 import dev.flipper.token.Token;
 import dev.flipper.workflow.engine.SignalAction;
 import dev.flipper.workflow.engine.WorkflowEngine;
-import dev.flipper.workflow.engine.internal.JobTransitions;
 import dev.flipper.workflow.engine.internal.Owners;
 import dev.flipper.workflow.engine.internal.TokenLayout;
 import java.time.Clock;
@@ -29,7 +28,7 @@ final class ArchiveOperations {
   ControlResult archive(ControlScope scope) {
     ScopeCheck.requireExists(engine, scope);
     return signals.set("archive", SignalAction.ARCHIVE, scope, (edit, added) -> {
-      long now = JobTransitions.ceilSeconds(clock.millis());
+      long now = clock.millis() / 1000; // whole seconds, down: claimable at once
       String prefix = scope.isInstance() ? TokenLayout.archive(scope.workflow().get(), scope.instance().get())
           : scope.workflow().map(wf -> TokenLayout.ARCHIVE + wf + "/").orElse(TokenLayout.ARCHIVE);
       for (Token token : engine.master().query(Query.prefix(prefix))) {

@@ -356,8 +356,10 @@ public final class JobTransitions {
       boolean archiveNow = aborted || signals.contains(SignalAction.ARCHIVE);
       archive.dueMillis = now + (archiveNow ? 0 : archiveDelay.toMillis());
       archive.record = instance;
+      // Due now: whole seconds rounded down, so the archiver can claim it at once.
+      long expiration = archiveNow ? archive.dueMillis / 1000 : ceilSeconds(archive.dueMillis);
       Token archiveToken = new Token(0, TokenLayout.archive(wf, inst), Owners.ARCHIVE_DELAY,
-          Math.max(1, ceilSeconds(archive.dueMillis)), 0, Json.write(archive));
+          Math.max(1, expiration), 0, Json.write(archive));
       List<Token> updates = new ArrayList<>(List.of(record.withData(Json.write(instance)), archiveToken));
       updates.addAll(holds);
       master.modify(new ModifyParams(updates, List.of()));
