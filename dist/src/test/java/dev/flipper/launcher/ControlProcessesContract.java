@@ -50,6 +50,9 @@ abstract class ControlProcessesContract {
   /** The JDBC URL of an empty token database for this test. */
   abstract String tokenDatabase(Path dir);
 
+  /** False for embedded H2: its running master is the only process that may open it. */
+  abstract boolean archiveReadableWhileMasterRuns();
+
   @BeforeEach
   void startMasterAndWorkers() throws Exception {
     config = dir.resolve("flipper.yaml");
@@ -253,6 +256,33 @@ abstract class ControlProcessesContract {
     ok("archive", "-w", "e", "-i", edited);
     await("e archived").atMost(WITHIN).pollInterval(Duration.ofMillis(200))
         .until(() -> engine.status().instance("e", edited).isEmpty());
+    assertBystanderUntouched();
+  }
+
+  @Test
+  void retryOfAnArchivedInstanceRunsACopyWithItsEvents() {
+    String inst = start(WorkflowDefinition.builder("ar")
+        .job(job("a", "echo FLIPPER:EVENT_ATTR:v=restored"))
+        .job(job("b", "echo %(v)s; exit 1").needs("a")).build());
+    ok("archive", "-w", "ar", "-i", inst);
+    await("ar archived").atMost(WITHIN).pollInterval(Duration.ofMillis(200))
+        .until(() -> engine.status().instance("ar", inst).isEmpty());
+
+    int code = cli("retry", "-w", "ar", "-i", inst);
+
+    if (!archiveReadableWhileMasterRuns()) {
+      assertThat(code).isEqualTo(1);
+      assertThat(err).contains("archived instances are read from the master's database", "stop the master");
+      assertBystanderUntouched();
+      return;
+    }
+    assertThat(code).as(err).isZero();
+    String copy = out.lines().filter(l -> l.startsWith("  instance ")).findFirst().orElseThrow().substring(11);
+    InstanceDetail end = awaitEnd("ar", copy);
+    assertThat(end.summary().status()).isEqualTo(InstanceStatus.FAILURE);
+    assertThat(end.job("a").orElseThrow().executions()).as("a succeeded before: kept, not run").hasSize(1);
+    assertThat(end.job("b").orElseThrow().lastExecution().orElseThrow().command())
+        .as("the failed job ran with its events").isEqualTo("echo restored; exit 1");
     assertBystanderUntouched();
   }
 }

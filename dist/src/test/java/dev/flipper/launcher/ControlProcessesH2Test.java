@@ -7,4 +7,9 @@ class ControlProcessesH2Test extends ControlProcessesContract {
   String tokenDatabase(Path dir) {
     return "jdbc:h2:file:" + dir.resolve("tokens").toAbsolutePath() + ";MODE=MySQL;AUTO_SERVER=TRUE";
   }
+
+  @Override
+  boolean archiveReadableWhileMasterRuns() {
+    return false;
+  }
 }

@@ -26,6 +26,11 @@ class ControlProcessesMariaDbTest extends ControlProcessesContract {
     return SERVER + database;
   }
 
+  @Override
+  boolean archiveReadableWhileMasterRuns() {
+    return true;
+  }
+
   @AfterEach
   void dropDatabase() {
     if (database != null) {

@@ -81,14 +81,57 @@ abstract class ControlCommand implements Callable<Integer> {
     if (destructive() && !force && !confirmed(name)) {
       return 1;
     }
-    try (WorkflowClient client = new WorkflowClient(master);
-        TokenStore store = needsArchive() ? TokenStores.open(master.loadConfig()) : null) {
+    try (WorkflowClient client = new WorkflowClient(master); StoreOnDemand archived = new StoreOnDemand(master)) {
       WorkflowControl.Builder builder = WorkflowControl.builder(client.engine);
-      if (store != null) {
-        builder.archived(ArchivedTokens.of(store));
+      if (needsArchive()) {
+        builder.archived(archived);
       }
       print(run(builder.build()));
       return 0;
+    }
+  }
+
+  /**
+   * The archived tokens, read from the master's database, opened only when an operation reads them (a retry
+   * of an active instance does not). An embedded H2 database has one writer, the running master: then the
+   * message says to stop it first or use MariaDB/MySQL.
+   */
+  private static final class StoreOnDemand implements ArchivedTokens, AutoCloseable {
+    private final MasterOptions master;
+    private TokenStore store;
+
+    StoreOnDemand(MasterOptions master) {
+      this.master = master;
+    }
+
+    private synchronized TokenStore store() {
+      if (store == null) {
+        try {
+          store = TokenStores.open(master.loadConfig());
+        } catch (IllegalStateException e) {
+          throw new IllegalStateException("archived instances are read from the master's database, which cannot"
+              + " be opened here: " + e.getMessage() + ". On embedded H2 the running master is its only writer:"
+              + " stop the master for this, or use MariaDB/MySQL", e);
+        }
+      }
+      return store;
+    }
+
+    @Override
+    public List<dev.flipper.token.Token> query(String namePrefix) {
+      return store().queryArchived(namePrefix);
+    }
+
+    @Override
+    public int delete(String namePrefix) {
+      return store().deleteArchived(namePrefix);
+    }
+
+    @Override
+    public synchronized void close() {
+      if (store != null) {
+        store.close();
+      }
     }
   }
 
