@@ -125,7 +125,9 @@ final class InstanceTokens {
 
   /**
    * Makes an ended instance RUNNING again (retry, redo, poison): the record is rewritten and the archive token
-   * deleted in {@code edit}. {@code rerun} jobs leave the record's failed list. Nothing if it is running.
+   * deleted in {@code edit}; {@code rerun} jobs leave the record's failed list. The record of a running
+   * instance is rewritten too, unchanged: its version check makes the change conflict with an end check that
+   * did not see the new runnable jobs (which would end the instance under them).
    */
   void revive(TokenEdit edit, List<String> rerun) {
     InstanceData revived = Json.copy(data, InstanceData.class);
@@ -133,11 +135,9 @@ final class InstanceTokens {
     revived.status = InstanceStatus.RUNNING.name();
     revived.endMillis = null;
     revived.failedJobs.removeAll(rerun);
-    if (!wasEnded && revived.failedJobs.equals(data.failedJobs)) {
-      return;
-    }
-    edit.update(record.withData(Json.write(revived)), wasEnded ? data.status + " -> RUNNING" : "failed jobs "
-        + revived.failedJobs);
+    String detail = wasEnded ? data.status + " -> RUNNING"
+        : revived.failedJobs.equals(data.failedJobs) ? "still RUNNING" : "failed jobs " + revived.failedJobs;
+    edit.update(record.withData(Json.write(revived)), detail);
     archive.ifPresent(token -> edit.delete(token, "no longer due for archiving"));
   }
 }

@@ -314,7 +314,7 @@ abstract class ControlContractTest {
     ControlResult redone = once(() -> control.redo("wf", inst, "a", 1));
 
     assertThat(redone.tokens()).containsExactlyInAnyOrder(TokenLayout.waiting("wf", inst, "a"),
-        TokenLayout.runnable("wf", inst, "a"));
+        TokenLayout.runnable("wf", inst, "a"), TokenLayout.instanceRecord("wf", inst));
     assertThat(master.query(Query.prefix(TokenLayout.runnable("wf", inst, "a"))).get(0).priority())
         .isEqualTo(priority);
     assertThatThrownBy(() -> control.redo("wf", inst, "c", 1)).isInstanceOf(IllegalArgumentException.class)

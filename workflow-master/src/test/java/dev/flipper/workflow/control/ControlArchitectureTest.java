@@ -1,0 +1,22 @@
+package dev.flipper.workflow.control;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+/**
+ * The control operations work on the {@code TokenMaster} interface and the engine, like the engine itself; the
+ * one exception is {@link ArchivedTokens#of}, which adapts a token store's archived tokens.
+ */
+@AnalyzeClasses(packages = "dev.flipper.workflow.control", importOptions = ImportOption.DoNotIncludeTests.class)
+class ControlArchitectureTest {
+  @ArchTest
+  static final ArchRule controlUsesOnlyTheTokenInterface = classes()
+      .should().onlyDependOnClassesThat()
+      .resideInAnyPackage("java..", "dev.flipper.workflow.control..", "dev.flipper.workflow.engine..",
+          "dev.flipper.workflow.definition..", "dev.flipper.token", "dev.flipper.token.spi", "")
+      .because("the CLI and the UI run the same operations embedded or over Thrift");
+}
