@@ -45,8 +45,7 @@ final class WorkflowCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     return Launcher.usageError(spec.commandLine().getErr(),
-        "missing subcommand (validate, apply, start, status, unschedule, backfill, logs, or a control operation:"
-            + " drain, pause, retry, ...; see --help)");
+        "missing subcommand (validate, apply, start, status, unschedule, backfill, logs)");
   }
 
   /** {@code flipper workflow validate FILE|DIR...}: exit 0 if every file is valid, 1 if not, 2 on usage errors. */
