@@ -59,34 +59,28 @@ abstract class ControlCommand implements Callable<Integer> {
   /** What the operation needs of -w -i -j -e; checked before anything else. */
   enum Needs { SCOPE, WORKFLOW, INSTANCE, JOBS, EXECUTION, NOTHING }
 
-  abstract Needs needs();
+  private final Needs needs;
+  private final boolean destructive;
+
+  /** @param destructive ask for confirmation unless --force */
+  ControlCommand(Needs needs, boolean destructive) {
+    this.needs = needs;
+    this.destructive = destructive;
+  }
 
   /** The operation. */
   abstract ControlResult run(WorkflowControl control);
 
-  /** Destructive operations ask for confirmation unless --force. */
-  boolean destructive() {
-    return false;
-  }
-
-  /** Retry of archived instances and cleanup read the archived tokens in the master's database. */
-  boolean needsArchive() {
-    return false;
-  }
-
   @Override
   public Integer call() {
     String name = spec.name();
-    check(needs());
-    if (destructive() && !force && !confirmed(name)) {
+    check(needs);
+    if (destructive && !force && !confirmed(name)) {
       return 1;
     }
     try (WorkflowClient client = new WorkflowClient(master); StoreOnDemand archived = new StoreOnDemand(master)) {
-      WorkflowControl.Builder builder = WorkflowControl.builder(client.engine);
-      if (needsArchive()) {
-        builder.archived(archived);
-      }
-      print(run(builder.build()));
+      // Retry of an archived instance and cleanup read archived tokens: only they open the database.
+      print(run(WorkflowControl.builder(client.engine).archived(archived).build()));
       return 0;
     }
   }

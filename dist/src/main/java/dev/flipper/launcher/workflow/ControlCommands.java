@@ -17,9 +17,8 @@ public final class ControlCommands {
       "Sets DRAIN globally, on a workflow (-w) or an instance (-w -i): nothing new starts there; running jobs",
       "finish and their results are kept."})
   public static final class Drain extends ControlCommand {
-    @Override
-    Needs needs() {
-      return Needs.SCOPE;
+    public Drain() {
+      super(Needs.SCOPE, false);
     }
 
     @Override
@@ -31,9 +30,8 @@ public final class ControlCommands {
   @Command(name = "undrain", mixinStandardHelpOptions = true,
       description = "Removes DRAIN at that scope; the jobs held meanwhile start.")
   public static final class Undrain extends ControlCommand {
-    @Override
-    Needs needs() {
-      return Needs.SCOPE;
+    public Undrain() {
+      super(Needs.SCOPE, false);
     }
 
     @Override
@@ -46,14 +44,8 @@ public final class ControlCommands {
       "Sets ABORT globally, on a workflow (-w) or an instance (-w -i): running jobs are killed, the instances",
       "end ABORTED and are archived at once. Asks for confirmation unless --force."})
   public static final class Abort extends ControlCommand {
-    @Override
-    Needs needs() {
-      return Needs.SCOPE;
-    }
-
-    @Override
-    boolean destructive() {
-      return true;
+    public Abort() {
+      super(Needs.SCOPE, true);
     }
 
     @Override
@@ -65,9 +57,8 @@ public final class ControlCommands {
   @Command(name = "unabort", mixinStandardHelpOptions = true,
       description = "Removes ABORT at that scope; instances that have not ended go on.")
   public static final class Unabort extends ControlCommand {
-    @Override
-    Needs needs() {
-      return Needs.SCOPE;
+    public Unabort() {
+      super(Needs.SCOPE, false);
     }
 
     @Override
@@ -79,9 +70,8 @@ public final class ControlCommands {
   @Command(name = "archive", mixinStandardHelpOptions = true, description = {
       "Sets ARCHIVE at that scope: instances are archived as soon as they end, without the archive delay."})
   public static final class Archive extends ControlCommand {
-    @Override
-    Needs needs() {
-      return Needs.SCOPE;
+    public Archive() {
+      super(Needs.SCOPE, false);
     }
 
     @Override
@@ -92,9 +82,8 @@ public final class ControlCommands {
 
   @Command(name = "unarchive", mixinStandardHelpOptions = true, description = "Removes ARCHIVE at that scope.")
   public static final class Unarchive extends ControlCommand {
-    @Override
-    Needs needs() {
-      return Needs.SCOPE;
+    public Unarchive() {
+      super(Needs.SCOPE, false);
     }
 
     @Override
@@ -106,9 +95,8 @@ public final class ControlCommands {
   @Command(name = "pause", mixinStandardHelpOptions = true, description = {
       "Pauses an instance: nothing new starts; running jobs finish and their results are kept."})
   public static final class Pause extends ControlCommand {
-    @Override
-    Needs needs() {
-      return Needs.INSTANCE;
+    public Pause() {
+      super(Needs.INSTANCE, false);
     }
 
     @Override
@@ -119,9 +107,8 @@ public final class ControlCommands {
 
   @Command(name = "resume", mixinStandardHelpOptions = true, description = "Resumes a paused instance.")
   public static final class Resume extends ControlCommand {
-    @Override
-    Needs needs() {
-      return Needs.INSTANCE;
+    public Resume() {
+      super(Needs.INSTANCE, false);
     }
 
     @Override
@@ -134,14 +121,8 @@ public final class ControlCommands {
       "Deletes every token of an instance without archiving it; running jobs are killed. Asks for confirmation",
       "unless --force."})
   public static final class Stop extends ControlCommand {
-    @Override
-    Needs needs() {
-      return Needs.INSTANCE;
-    }
-
-    @Override
-    boolean destructive() {
-      return true;
+    public Stop() {
+      super(Needs.INSTANCE, true);
     }
 
     @Override
@@ -154,14 +135,8 @@ public final class ControlCommands {
       "Runs the failed jobs of an instance again, with the events of their last run. An archived instance is",
       "copied into a new instance (printed). Refused when the workflow's maxRunning is reached."})
   public static final class Retry extends ControlCommand {
-    @Override
-    Needs needs() {
-      return Needs.INSTANCE;
-    }
-
-    @Override
-    boolean needsArchive() {
-      return true;
+    public Retry() {
+      super(Needs.INSTANCE, false);
     }
 
     @Override
@@ -174,14 +149,8 @@ public final class ControlCommands {
       "Runs one job again with the events of its execution N (-e), at its priority. Asks for confirmation",
       "unless --force."})
   public static final class Redo extends ControlCommand {
-    @Override
-    Needs needs() {
-      return Needs.EXECUTION;
-    }
-
-    @Override
-    boolean destructive() {
-      return true;
+    public Redo() {
+      super(Needs.EXECUTION, true);
     }
 
     @Override
@@ -194,14 +163,8 @@ public final class ControlCommands {
       "Runs the jobs (-j) and everything downstream of them again in an instance. Asks for confirmation unless",
       "--force."})
   public static final class Poison extends ControlCommand {
-    @Override
-    Needs needs() {
-      return Needs.JOBS;
-    }
-
-    @Override
-    boolean destructive() {
-      return true;
+    public Poison() {
+      super(Needs.JOBS, true);
     }
 
     @Override
@@ -213,14 +176,8 @@ public final class ControlCommands {
   @Command(name = "disable", mixinStandardHelpOptions = true, description = {
       "Disables jobs (-j) of an instance: they succeed without running once their inputs are complete."})
   public static final class Disable extends ControlCommand {
-    @Override
-    Needs needs() {
-      return Needs.JOBS;
-    }
-
-    @Override
-    boolean destructive() {
-      return true;
+    public Disable() {
+      super(Needs.JOBS, true);
     }
 
     @Override
@@ -231,9 +188,8 @@ public final class ControlCommands {
 
   @Command(name = "enable", mixinStandardHelpOptions = true, description = "Enables disabled jobs (-j) again.")
   public static final class Enable extends ControlCommand {
-    @Override
-    Needs needs() {
-      return Needs.JOBS;
+    public Enable() {
+      super(Needs.JOBS, false);
     }
 
     @Override
@@ -246,14 +202,8 @@ public final class ControlCommands {
       "Copies commands, attempts, time-outs and priorities from the stored definition into an instance's jobs",
       "(all, or -j). Asks for confirmation unless --force."})
   public static final class Reload extends ControlCommand {
-    @Override
-    Needs needs() {
-      return Needs.INSTANCE;
-    }
-
-    @Override
-    boolean destructive() {
-      return true;
+    public Reload() {
+      super(Needs.INSTANCE, true);
     }
 
     @Override
@@ -270,19 +220,8 @@ public final class ControlCommands {
         description = "Age in days (default ${DEFAULT-VALUE}; at least 7).")
     int ageDays;
 
-    @Override
-    Needs needs() {
-      return Needs.NOTHING;
-    }
-
-    @Override
-    boolean destructive() {
-      return true;
-    }
-
-    @Override
-    boolean needsArchive() {
-      return true;
+    public Cleanup() {
+      super(Needs.NOTHING, true);
     }
 
     @Override
