@@ -240,18 +240,23 @@ abstract class ControlProcessesContract {
     assertThat(poisoned.job("a").orElseThrow().executions()).as("a is upstream: not run again").hasSize(2);
     assertThat(poisoned.job("b").orElseThrow().executions()).hasSize(2);
 
-    WorkflowDefinition.Builder old = WorkflowDefinition.builder("e")
-        .job(job("a", "sleep 2")).job(job("b", "echo old").needs("a")).job(job("c", "echo c").needs("b"));
-    String edited = start(old.build());
+    engine.definitions().apply(List.of(WorkflowDefinition.builder("e")
+        .job(job("a", "sleep 2")).job(job("b", "echo old").needs("a"))
+        .job(job("c", "echo c").needs("b")).job(job("d", "echo d").needs("b")).build()));
+    ok("start", "-w", "e");
+    String edited = out.strip();
     awaitRunning("e", edited, "a");
     engine.definitions().apply(List.of(WorkflowDefinition.builder("e")
-        .job(job("a", "sleep 2")).job(job("b", "echo new").needs("a")).job(job("c", "echo c").needs("b")).build()));
+        .job(job("a", "sleep 2")).job(job("b", "echo new").needs("a"))
+        .job(job("c", "echo c").needs("b")).job(job("d", "echo d").needs("b")).build()));
     ok("reload", "-w", "e", "-i", edited, "-j", "b", "--force");
-    ok("disable", "-w", "e", "-i", edited, "-j", "c", "--force");
+    ok("disable", "-w", "e", "-i", edited, "-j", "c,d", "--force");
+    ok("enable", "-w", "e", "-i", edited, "-j", "d");
     InstanceDetail end = awaitEnd("e", edited);
     assertThat(end.summary().status()).isEqualTo(InstanceStatus.SUCCESS);
     assertThat(end.job("b").orElseThrow().lastExecution().orElseThrow().command()).isEqualTo("echo new");
     assertThat(end.job("c").orElseThrow().status()).isEqualTo(JobStatus.DISABLED);
+    assertThat(end.job("d").orElseThrow().lastExecution().orElseThrow().command()).isEqualTo("echo d");
 
     ok("archive", "-w", "e", "-i", edited);
     await("e archived").atMost(WITHIN).pollInterval(Duration.ofMillis(200))

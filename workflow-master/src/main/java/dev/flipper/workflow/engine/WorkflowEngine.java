@@ -221,7 +221,8 @@ public final class WorkflowEngine {
       if (data.attemptsLeft()) {
         job.update(transitions.retry(held, data), data);
         job.markDone();
-        return new Finished(Finished.Outcome.RETRYING, Optional.empty());
+        // One read when not aborted; an aborted instance ends now instead of when its retry is claimed.
+        return new Finished(Finished.Outcome.RETRYING, transitions.endIfDone(data.workflow, data.instance));
       }
       boolean firstFailure = transitions.failForGood(held, data);
       job.markDone();

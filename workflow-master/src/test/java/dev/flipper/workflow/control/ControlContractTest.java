@@ -204,6 +204,20 @@ abstract class ControlContractTest {
   }
 
   @Test
+  void anAbortedJobWithAttemptsAndARetryDelayLeftEndsTheInstanceAtOnce() {
+    String inst = start(WorkflowDefinition.builder("wf")
+        .job(job("a").maxAttempts(3).retryDelay(Duration.ofHours(1))));
+    ClaimedJob a = claim();
+    engine.start(a, new ExecutionStart(a.command(), "host1", Map.of()));
+    control.abort(ControlScope.global());
+
+    assertThat(engine.finish(a, ExecutionResult.exit(137, Map.of())).instanceEnded())
+        .contains(InstanceStatus.ABORTED);
+    assertThat(master.query(Query.prefix(TokenLayout.runnablePrefix("wf", inst))).get(0).owner())
+        .isEqualTo("aborted");
+  }
+
+  @Test
   void unabortReleasesTheHeldJobsOfARunningInstance() {
     String inst = start(WorkflowDefinition.builder("wf").job(job("a")).job(job("b")));
     ClaimedJob a = claim();
