@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.flipper.launcher.modes.TokenStores;
+import dev.flipper.token.Token;
 import dev.flipper.token.spi.TokenStore;
 import dev.flipper.workflow.control.ArchivedTokens;
 import dev.flipper.workflow.control.ControlResult;
@@ -112,7 +113,7 @@ abstract class ControlCommand implements Callable<Integer> {
     }
 
     @Override
-    public List<dev.flipper.token.Token> query(String namePrefix) {
+    public List<Token> query(String namePrefix) {
       return store().queryArchived(namePrefix);
     }
 

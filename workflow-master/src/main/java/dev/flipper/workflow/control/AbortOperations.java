@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * {@code abort} and {@code unabort} at global, workflow or instance scope (Pinball §3.6 step 6). Abort sets the
@@ -58,7 +59,7 @@ final class AbortOperations {
         notes.add("instance " + instance[0] + "/" + instance[1] + " ends when its running jobs are killed");
       }
     }
-    return new ControlResult("abort", scope.toString(), changes, notes, java.util.Optional.empty(), List.of());
+    return new ControlResult("abort", scope.toString(), changes, notes, Optional.empty(), List.of());
   }
 
   ControlResult unabort(ControlScope scope) {

@@ -27,7 +27,7 @@ final class ArchiveOperations {
 
   ControlResult archive(ControlScope scope) {
     ScopeCheck.requireExists(engine, scope);
-    return signals.set("archive", SignalAction.ARCHIVE, scope, (edit, added) -> {
+    return signals.set("archive", SignalAction.ARCHIVE, scope, edit -> {
       long now = clock.millis() / 1000; // whole seconds, down: claimable at once
       String prefix = scope.isInstance() ? TokenLayout.archive(scope.workflow().get(), scope.instance().get())
           : scope.workflow().map(wf -> TokenLayout.ARCHIVE + wf + "/").orElse(TokenLayout.ARCHIVE);

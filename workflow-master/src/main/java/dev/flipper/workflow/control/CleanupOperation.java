@@ -9,11 +9,13 @@ import dev.flipper.workflow.engine.internal.Json;
 import dev.flipper.workflow.engine.internal.TokenLayout;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -52,8 +54,8 @@ final class CleanupOperation {
       Map<String, Token> tokens = latest(archived.query(TokenLayout.instancePrefix(wf, inst)));
       tokens.putAll(latest(archived.query(TokenLayout.runnablePrefix(wf, inst))));
       Token record = tokens.get(TokenLayout.instanceRecord(wf, inst));
-      long ended = record != null && Json.read(record, InstanceData.class).endMillis != null
-          ? Json.read(record, InstanceData.class).endMillis : Json.read(archive, ArchiveData.class).dueMillis;
+      Long recordEnd = record == null ? null : Json.read(record, InstanceData.class).endMillis;
+      long ended = recordEnd != null ? recordEnd : Json.read(archive, ArchiveData.class).dueMillis;
       if (ended >= cutoff) {
         continue;
       }
@@ -84,9 +86,9 @@ final class CleanupOperation {
       }
     }
     if (changes.isEmpty()) {
-      notes.add("no archived instance ended before " + java.time.Instant.ofEpochMilli(cutoff));
+      notes.add("no archived instance ended before " + Instant.ofEpochMilli(cutoff));
     }
-    return new ControlResult("cleanup", "global", changes, notes, java.util.Optional.empty(), List.copyOf(logs));
+    return new ControlResult("cleanup", "global", changes, notes, Optional.empty(), List.copyOf(logs));
   }
 
   /** The newest archived version of each name. */

@@ -2,7 +2,6 @@ package dev.flipper.workflow.control;
 
 import dev.flipper.workflow.definition.Schedule;
 import dev.flipper.workflow.engine.InstanceStatus;
-import dev.flipper.workflow.engine.StoredDefinition;
 import dev.flipper.workflow.engine.WorkflowEngine;
 import java.util.Optional;
 
@@ -15,16 +14,16 @@ import java.util.Optional;
 final class RunningLimit {
   private RunningLimit() {}
 
-  /** The schedule's maxRunning, if the stored workflow has a schedule. */
-  static Optional<Integer> of(Optional<StoredDefinition> stored) {
-    return stored.flatMap(s -> s.definition().schedule()).map(Schedule::maxRunning);
-  }
-
-  /** @throws ControlRefusedException if another running instance would break the limit */
-  static void check(WorkflowEngine engine, String workflow, String what) {
-    Optional<Integer> max = of(engine.definitions().get(workflow));
+  /**
+   * Returns true if the workflow has a limit (and it is not reached).
+   *
+   * @throws ControlRefusedException if another running instance would break the limit
+   */
+  static boolean check(WorkflowEngine engine, String workflow, String what) {
+    Optional<Integer> max = engine.definitions().get(workflow).flatMap(s -> s.definition().schedule())
+        .map(Schedule::maxRunning);
     if (max.isEmpty()) {
-      return;
+      return false;
     }
     long running = engine.status().instances(workflow).stream()
         .filter(i -> i.status() == InstanceStatus.RUNNING).count();
@@ -33,5 +32,6 @@ final class RunningLimit {
           + " running instances and its schedule allows at most " + max.get() + " (schedule maxRunning); wait for"
           + " one to end, stop one, or raise maxRunning and apply");
     }
+    return true;
   }
 }

@@ -9,7 +9,7 @@ import dev.flipper.workflow.engine.internal.Json;
 import dev.flipper.workflow.engine.internal.SignalData;
 import java.time.Clock;
 import java.util.Optional;
-import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -29,7 +29,7 @@ final class SignalSwitch {
   }
 
   /** Sets {@code action} at {@code scope}; {@code alongside} may add writes to the same change. */
-  ControlResult set(String operation, SignalAction action, ControlScope scope, BiConsumer<TokenEdit, Boolean> alongside) {
+  ControlResult set(String operation, SignalAction action, ControlScope scope, Consumer<TokenEdit> alongside) {
     return ConflictRetry.run(operation + " " + scope, () -> {
       TokenEdit edit = new TokenEdit();
       Optional<Token> current = exact(scope.signal(action));
@@ -41,14 +41,14 @@ final class SignalSwitch {
       } else {
         edit.note(action + " is already set at " + scope);
       }
-      alongside.accept(edit, current.isEmpty());
+      alongside.accept(edit);
       edit.commit(master);
       return edit.result(operation, scope);
     });
   }
 
   ControlResult set(String operation, SignalAction action, ControlScope scope) {
-    return set(operation, action, scope, (edit, added) -> { });
+    return set(operation, action, scope, edit -> { });
   }
 
   /**

@@ -29,8 +29,7 @@ final class StartOperation {
           .filter(t -> t.name().equals(name)).findFirst()
           .orElseThrow(() -> new IllegalArgumentException("no workflow '" + workflow
               + "' in the master; store it first with: flipper workflow apply FILE"));
-      boolean limited = RunningLimit.of(engine.definitions().get(workflow)).isPresent();
-      RunningLimit.check(engine, workflow, "start of " + workflow);
+      boolean limited = RunningLimit.check(engine, workflow, "start of " + workflow);
       List<Token> guard = limited ? List.of(definition) : List.of();
       String instance = engine.instances().start(workflow, startedBy, params, guard);
       TokenEdit edit = new TokenEdit();

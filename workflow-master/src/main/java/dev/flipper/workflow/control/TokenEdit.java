@@ -5,6 +5,7 @@ import dev.flipper.token.Token;
 import dev.flipper.token.TokenMaster;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The writes of one operation, collected and then sent as one modify, so the operation is atomic; each write
@@ -55,12 +56,11 @@ final class TokenEdit {
   }
 
   ControlResult result(String operation, Object target) {
-    return new ControlResult(operation, target.toString(), changes, notes, java.util.Optional.empty(), List.of());
+    return new ControlResult(operation, target.toString(), changes, notes, Optional.empty(), List.of());
   }
 
   ControlResult result(String operation, Object target, String instance) {
-    return new ControlResult(operation, target.toString(), changes, notes, java.util.Optional.ofNullable(instance),
-        List.of());
+    return new ControlResult(operation, target.toString(), changes, notes, Optional.of(instance), List.of());
   }
 
   /** Sends everything in one modify (nothing if empty). */
