@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.flipper.launcher.Launcher;
 import dev.flipper.token.TokenService;
 import dev.flipper.token.jdbc.JdbcTokenStore;
 import dev.flipper.token.jdbc.JdbcTokenStoreConfig;
@@ -16,8 +15,6 @@ import dev.flipper.workflow.engine.ExecutionStart;
 import dev.flipper.workflow.engine.InstanceStatus;
 import dev.flipper.workflow.engine.WorkflowEngine;
 import dev.flipper.workflow.master.server.TokenMasterServer;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -61,17 +58,13 @@ class ControlCommandsTest {
   }
 
   private int run(String... args) {
-    StringWriter outText = new StringWriter();
-    StringWriter errText = new StringWriter();
-    String[] full = new String[args.length + 7];
+    String[] full = new String[args.length + 1];
     full[0] = "workflow";
     System.arraycopy(args, 0, full, 1, args.length);
-    System.arraycopy(new String[] {"-c", config.toString(), "--set", "master.port=" + server.port(), "--host",
-        "127.0.0.1"}, 0, full, args.length + 1, 6);
-    int code = Launcher.execute(full, new PrintWriter(outText), new PrintWriter(errText));
-    out = outText.toString();
-    err = errText.toString();
-    return code;
+    CommandRun run = CommandRun.of(config, server.port(), full);
+    out = run.out();
+    err = run.err();
+    return run.code();
   }
 
   private String start() {
