@@ -26,7 +26,7 @@ public interface EngineListener {
    * The instance ended with this call.
    *
    * @param lastJob the job whose end ended it
-   * @param status SUCCESS or FAILURE (ABORTED once the control operations end aborted instances)
+   * @param status SUCCESS, FAILURE or ABORTED (an aborted instance ends when its last running job is finished)
    */
   default void instanceEnded(JobNotice lastJob, InstanceStatus status) {}
 

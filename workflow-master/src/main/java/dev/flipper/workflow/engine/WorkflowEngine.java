@@ -222,7 +222,9 @@ public final class WorkflowEngine {
         job.update(transitions.retry(held, data), data);
         job.markDone();
         // One read when not aborted; an aborted instance ends now instead of when its retry is claimed.
-        return new Finished(Finished.Outcome.RETRYING, transitions.endIfDone(data.workflow, data.instance));
+        Optional<InstanceStatus> ended = transitions.endIfDone(data.workflow, data.instance);
+        notices.instanceEnded(data, ended);
+        return new Finished(Finished.Outcome.RETRYING, ended);
       }
       boolean firstFailure = transitions.failForGood(held, data);
       job.markDone();
