@@ -41,7 +41,8 @@ abstract class ControlCommand implements Callable<Integer> {
   @Option(names = {"-i", "--instance"}, paramLabel = "ID", description = "The instance.")
   String instance;
 
-  @Option(names = {"-j", "--job"}, paramLabel = "JOB", split = ",", description = "A job; repeatable or comma-separated.")
+  @Option(names = {"-j", "--job"}, paramLabel = "JOB", split = ",",
+      description = "A job; repeatable or comma-separated.")
   List<String> jobs = new ArrayList<>();
 
   @Option(names = {"-e", "--execution"}, paramLabel = "N", description = "An execution number of the job (redo).")
