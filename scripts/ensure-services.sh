@@ -2,7 +2,8 @@
 # Makes sure the services and tools the test suite needs are there:
 #   MariaDB on 127.0.0.1:3306 (user root, empty password) and Redis on 127.0.0.1:6379, answering on loopback;
 #   the Thrift compiler and Python's Thrift library (the wire-compatibility tests generate code with them);
-#   promtool from Debian's prometheus package (the metrics tests lint every daemon's /metrics with it).
+#   promtool from Debian's prometheus package (the metrics tests lint every daemon's /metrics with it);
+#   Chromium and its WebDriver (the workflow UI's browser tests drive a headless Chromium).
 # Starts them when installed, installs them with apt-get when missing (Debian/Ubuntu), and fails with a
 # clear message anywhere else. Never skips: a test run without its services must not pass.
 set -euo pipefail
@@ -87,8 +88,11 @@ ensure_tools() {
   command -v thrift >/dev/null 2>&1 || missing+=(thrift-compiler)
   /usr/bin/python3 -c 'import thrift' >/dev/null 2>&1 || missing+=(python3-thrift)
   command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
+  command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+  command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
   if [ ${#missing[@]} -gt 0 ]; then apt_install "${missing[@]}"; fi
   log "thrift $(thrift --version | awk '{print $3}'), python3-thrift and promtool present"
+  log "$(chromium --version 2>/dev/null | head -1) and chromedriver present"
 }
 
 ensure_mariadb

@@ -172,6 +172,8 @@ public final class ConfigSchema {
                   + "(0.0.0.0, ::), else this machine's host name."),
           bindAddress("ui", "the UI"),
           port("ui.port", 8080, "Port of the web UI."),
+          setting("ui.masterHost", TextType.any(), "127.0.0.1",
+              "Host of the token master the UI reads workflows from; its port is master.port."),
           port("ui.adminPort", 9094, "Admin HTTP port of the UI."),
           setting("ui.baseUrl", TextType.matching(false, "|https?://\\S+", "empty or an http:// or https:// URL"),
               "\"\"", "Address of the UI as users reach it (https://flipper.example.com), for links in e-mail; "

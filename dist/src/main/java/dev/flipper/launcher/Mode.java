@@ -33,7 +33,7 @@ public enum Mode {
       x -> new ModeDaemon<>(
           new WorkersModeDaemon(x.config(), x.metrics(), x.adminPort(), x.localMasterPort()), FlipperConfig::workers),
       WorkersModeDaemon::adminRoutes),
-  UI("ui", x -> new ModeDaemon<>(new UiDaemon(x.config().ui(), x.metrics()), FlipperConfig::ui));
+  UI("ui", x -> new ModeDaemon<>(new UiDaemon(x.config().ui(), x.masterPort(), x.metrics()), FlipperConfig::ui));
 
   /**
    * What a mode's daemon is built from.
@@ -41,7 +41,12 @@ public enum Mode {
    * @param adminPort the port its admin server is bound to (the workers put it into their log URLs)
    * @param localMasterPort the port of the master started before in this JVM, 0 = none
    */
-  record Context(FlipperConfig config, MetricRegistry metrics, int adminPort, int localMasterPort) {}
+  record Context(FlipperConfig config, MetricRegistry metrics, int adminPort, int localMasterPort) {
+    /** master.port, or with 0 the port of the master started in this JVM (a demo on free ports). */
+    int masterPort() {
+      return config.master().port() != 0 ? config.master().port() : localMasterPort;
+    }
+  }
 
   /** Shorthand for every mode. */
   public static final String ALL = "all";

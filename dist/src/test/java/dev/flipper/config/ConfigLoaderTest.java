@@ -64,7 +64,7 @@ class ConfigLoaderTest {
       assertThat(config.masterStore()).isEqualTo(new MasterStoreConfig("", "", ""));
       assertThat(config.workers()).isEqualTo(new WorkerDaemon.Config(2, Duration.ofSeconds(60), Duration.ofHours(12),
           Duration.ofSeconds(20), "./data/logs", "", "", "127.0.0.1"));
-      assertThat(config.ui()).isEqualTo(new UiDaemon.Config("127.0.0.1", 8080));
+      assertThat(config.ui()).isEqualTo(new UiDaemon.Config("127.0.0.1", 8080, "127.0.0.1"));
       assertThat(config.admin()).isEqualTo(Map.of(
           "queue", new AdminConfig("127.0.0.1", 9999),
           "master", new AdminConfig("127.0.0.1", 9091),

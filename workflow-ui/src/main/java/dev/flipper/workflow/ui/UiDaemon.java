@@ -3,28 +3,53 @@ package dev.flipper.workflow.ui;
 import com.codahale.metrics.MetricRegistry;
 import dev.flipper.lifecycle.Daemon;
 import dev.flipper.lifecycle.RunState;
+import dev.flipper.token.TokenMaster;
+import dev.flipper.workflow.engine.WorkflowEngine;
+import dev.flipper.workflow.master.client.TokenMasterClient;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * The workflow web UI as a daemon. For now it only reports ready between {@link #start()} and
- * {@link #close()}; later issues add serving the web UI on {@code bindAddress:port}. Thread-safe;
- * {@link #close()} is idempotent.
+ * The workflow web UI as a daemon: serves the pages and their JSON API (docs/ui.md) on
+ * {@code bindAddress:port}, reading the master over Thrift at each request. Starts without the master: pages then
+ * show "master unreachable" until it answers. Thread-safe; {@link #close()} is idempotent.
  */
 public final class UiDaemon implements Daemon<UiDaemon.Config> {
   /**
    * Settings of the UI (the {@code ui} section of the launcher's config binds into it).
    *
-   * @param bindAddress the address the web UI will listen on
-   * @param port the web UI port, served once the UI lands; 0 = any free port
+   * @param bindAddress the address the web UI listens on
+   * @param port the web UI port; 0 = any free port
+   * @param masterHost the host of the token master (its port is {@code master.port})
    */
-  public record Config(String bindAddress, int port) {}
+  public record Config(String bindAddress, int port, String masterHost) {}
 
   private final Config config;
   private final RunState state = new RunState("ui daemon");
+  private final TokenMasterClient client;
+  private final UiServer server;
+  private volatile int boundPort;
 
-  public UiDaemon(Config config, MetricRegistry metrics) {
+  /**
+   * A UI reading the master at {@code masterHost:masterPort}. Port 0 (master.port 0 with no master in this
+   * process) starts the UI anyway; its pages then say what to configure.
+   */
+  public UiDaemon(Config config, int masterPort, MetricRegistry metrics) {
+    this(config, masterPort == 0 ? new NoMaster()
+        : TokenMasterClient.builder(config.masterHost(), masterPort).connectAttempts(1)
+            .connectTimeout(Duration.ofSeconds(2)).maxBackoff(Duration.ofSeconds(1)).build(),
+        config.masterHost() + ":" + masterPort, metrics);
+  }
+
+  /** A UI reading {@code master} (in-process or a client the caller made); closes it if it is a client. */
+  public UiDaemon(Config config, TokenMaster master, String masterAddress, MetricRegistry metrics) {
     this.config = Objects.requireNonNull(config, "config");
+    this.client = master instanceof TokenMasterClient c ? c : null;
+    WorkflowEngine engine = WorkflowEngine.builder(master).build();
+    this.server = new UiServer(new Views(engine, Clock.systemUTC()), masterAddress);
     metrics.gauge("ui.running", () -> () -> state.isRunning() ? 1 : 0);
   }
 
@@ -32,9 +57,15 @@ public final class UiDaemon implements Daemon<UiDaemon.Config> {
     return config;
   }
 
+  /** The port the UI listens on (the chosen one when configured as 0); 0 before start. */
+  public int port() {
+    return boundPort;
+  }
+
   @Override
   public void start() {
     state.start();
+    boundPort = server.start(config.bindAddress(), config.port());
   }
 
   @Override
@@ -43,7 +74,17 @@ public final class UiDaemon implements Daemon<UiDaemon.Config> {
   }
 
   @Override
+  public List<String> endpoints() {
+    String host = List.of("0.0.0.0", "::").contains(config.bindAddress()) ? "127.0.0.1" : config.bindAddress();
+    return boundPort == 0 ? List.of() : List.of("web UI http://" + host + ":" + boundPort + "/");
+  }
+
+  @Override
   public void close() {
     state.close();
+    server.close();
+    if (client != null) {
+      client.close();
+    }
   }
 }

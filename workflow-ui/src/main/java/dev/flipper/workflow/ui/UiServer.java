@@ -1,0 +1,231 @@
+package dev.flipper.workflow.ui;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.flipper.token.TokenException;
+import dev.flipper.workflow.engine.ExecutionDetail;
+import dev.flipper.workflow.ui.view.Banner;
+import dev.flipper.workflow.ui.view.LogChunk;
+import dev.flipper.workflow.ui.view.LogPage;
+import gg.jte.ContentType;
+import gg.jte.TemplateEngine;
+import gg.jte.output.StringOutput;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.HttpStatus;
+import io.javalin.http.staticfiles.Location;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The UI's HTTP server: every page at its path and the same data as JSON under {@code /api} (docs/ui.md),
+ * static files under {@code /static/} and the JS libraries from their WebJars under {@code /webjars/}. Pages
+ * are rendered by compiled jte templates, which HTML-escape every value. Room is left for what comes next:
+ * actions as {@code POST /actions/...} and the queue dashboard under {@code /queues}. Thread-safe.
+ */
+final class UiServer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(UiServer.class);
+  private static final String JSON = "application/json; charset=utf-8";
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final String LOGS = "/executions/{execution}/logs/{stream}";
+
+  private final Views views;
+  private final LogReader logs = new LogReader();
+  private final String masterAddress;
+  private final TemplateEngine templates = TemplateEngine.createPrecompiled(
+      null, ContentType.Html, UiServer.class.getClassLoader(), "dev.flipper.workflow.ui.templates");
+  private Javalin app;
+
+  /** @param masterAddress {@code host:port} of the master, for the "master unreachable" banner */
+  UiServer(Views views, String masterAddress) {
+    this.views = views;
+    this.masterAddress = masterAddress;
+  }
+
+  synchronized int start(String bindAddress, int port) {
+    QueuedThreadPool threads = new QueuedThreadPool(16, 2);
+    threads.setName("ui-http");
+    app = Javalin.create(config -> {
+      config.showJavalinBanner = false;
+      config.startupWatcherEnabled = false;
+      config.jetty.threadPool = threads;
+      config.router.ignoreTrailingSlashes = true;
+      config.staticFiles.add(files -> {
+        files.hostedPath = "/static";
+        files.directory = "/flipper-ui";
+        files.location = Location.CLASSPATH;
+      });
+      config.staticFiles.enableWebjars();
+    });
+    routes(app);
+    app.start(bindAddress, port);
+    return app.port();
+  }
+
+  private void routes(Javalin app) {
+    String workflow = "/workflows/{workflow}";
+    String instance = workflow + "/instances/{instance}";
+    String job = instance + "/jobs/{job}";
+
+    page(app, "/", "workflows", ctx -> views.workflows());
+    app.get("/workflows", ctx -> ctx.redirect("/"));
+    api(app, "/api/workflows", ctx -> views.workflows());
+    page(app, workflow, "workflow", ctx -> views.workflow(ctx.pathParam("workflow")));
+    api(app, "/api" + workflow, ctx -> views.workflow(ctx.pathParam("workflow")));
+    page(app, instance, "instance",
+        ctx -> views.instance(ctx.pathParam("workflow"), ctx.pathParam("instance")));
+    api(app, "/api" + instance, ctx -> views.instance(ctx.pathParam("workflow"), ctx.pathParam("instance")));
+    page(app, job, "job",
+        ctx -> views.job(ctx.pathParam("workflow"), ctx.pathParam("instance"), ctx.pathParam("job")));
+    api(app, "/api" + job,
+        ctx -> views.job(ctx.pathParam("workflow"), ctx.pathParam("instance"), ctx.pathParam("job")));
+    page(app, job + LOGS, "log", this::logPage);
+    api(app, "/api" + job + LOGS, this::logChunk);
+    app.get("/api" + job + LOGS + "/download", this::download);
+    page(app, "/tokens", "tokens", ctx -> views.tokens(ctx.queryParamAsClass("path", String.class)
+        .getOrDefault("/")));
+    api(app, "/api/tokens", ctx -> views.tokens(ctx.queryParamAsClass("path", String.class).getOrDefault("/")));
+    page(app, "/token", "token", ctx -> views.token(required(ctx, "name")));
+    api(app, "/api/token", ctx -> views.token(required(ctx, "name")));
+    api(app, "/api/status", ctx -> views.banner());
+  }
+
+  /** A page: the template {@code name}.jte with the model; failures render the error page. */
+  private void page(Javalin app, String path, String name, Function<Context, Object> model) {
+    app.get(path, ctx -> {
+      Object page;
+      try {
+        page = model.apply(ctx);
+      } catch (RuntimeException e) {
+        Failure failure = failure(e);
+        ctx.status(failure.status());
+        ctx.html(render("error", Map.of("banner", failure.banner(), "message", failure.message(),
+            "status", failure.status().getCode())));
+        return;
+      }
+      ctx.html(render(name, Map.of("page", page)));
+    });
+  }
+
+  /** A JSON endpoint: the model as JSON, or {@code {"error": ...}} with the failure's status. */
+  private void api(Javalin app, String path, Function<Context, Object> model) {
+    app.get(path, ctx -> {
+      try {
+        ctx.contentType(JSON).result(MAPPER.writeValueAsString(model.apply(ctx)));
+      } catch (RuntimeException e) {
+        Failure failure = failure(e);
+        Map<String, Object> error = new LinkedHashMap<>();
+        error.put("error", failure.message());
+        error.put("banner", failure.banner());
+        ctx.status(failure.status()).contentType(JSON).result(MAPPER.writeValueAsString(error));
+      }
+    });
+  }
+
+  private LogPage logPage(Context ctx) {
+    ExecutionDetail execution = execution(ctx);
+    String stream = ctx.pathParam("stream");
+    String url = logUrl(execution, ctx);
+    return new LogPage(views.banner(), ctx.pathParam("workflow"), ctx.pathParam("instance"), ctx.pathParam("job"),
+        execution.execution(), stream, execution.running(), execution.worker(), url);
+  }
+
+  private LogChunk logChunk(Context ctx) {
+    ExecutionDetail execution = execution(ctx);
+    long offset = ctx.queryParamAsClass("offset", Long.class).getOrDefault(0L);
+    int max = ctx.queryParamAsClass("max", Integer.class).getOrDefault(64 * 1024);
+    LogReader.Part part = logs.read(logUrl(execution, ctx), offset, max);
+    return new LogChunk(part.offset(), part.nextOffset(), part.size(), part.text(), execution.running());
+  }
+
+  private void download(Context ctx) {
+    try {
+      ExecutionDetail execution = execution(ctx);
+      String file = ctx.pathParam("job") + "." + execution.execution() + "." + ctx.pathParam("stream") + ".log";
+      ctx.header("Content-Disposition", "attachment; filename=\"" + file.replaceAll("[^A-Za-z0-9._-]", "_") + "\"")
+          .contentType("text/plain; charset=utf-8")
+          .result(logs.open(logUrl(execution, ctx)));
+    } catch (RuntimeException e) {
+      Failure failure = failure(e);
+      ctx.status(failure.status()).contentType("text/plain; charset=utf-8").result(failure.message() + "\n");
+    }
+  }
+
+  private ExecutionDetail execution(Context ctx) {
+    int number = ctx.pathParamAsClass("execution", Integer.class).get();
+    return views.execution(ctx.pathParam("workflow"), ctx.pathParam("instance"), ctx.pathParam("job"), number);
+  }
+
+  private static String logUrl(ExecutionDetail execution, Context ctx) {
+    String stream = ctx.pathParam("stream");
+    String url = execution.logs().get(stream);
+    if (url == null) {
+      throw new NotFoundException("execution " + execution.execution() + " has no " + stream + " log; logs: "
+          + execution.logs().keySet() + ("DISABLED".equals(execution.command()) ? " (the job is disabled)" : ""));
+    }
+    return url;
+  }
+
+  private static String required(Context ctx, String parameter) {
+    String value = ctx.queryParam(parameter);
+    if (value == null || value.isEmpty()) {
+      throw new BadRequestException("query parameter '" + parameter + "' is required");
+    }
+    return value;
+  }
+
+  private record Failure(HttpStatus status, String message, Banner banner) {}
+
+  private Failure failure(RuntimeException e) {
+    if (e instanceof NotFoundException) {
+      return new Failure(HttpStatus.NOT_FOUND, e.getMessage(), safeBanner());
+    }
+    if (e instanceof BadRequestException || e instanceof io.javalin.validation.ValidationException) {
+      return new Failure(HttpStatus.BAD_REQUEST, e.getMessage(), safeBanner());
+    }
+    if (e instanceof LogReader.LogUnavailableException) {
+      return new Failure(HttpStatus.BAD_GATEWAY, e.getMessage(), safeBanner());
+    }
+    if (e instanceof TokenException) {
+      String problem = "master unreachable at " + masterAddress + ": " + e.getMessage();
+      return new Failure(HttpStatus.SERVICE_UNAVAILABLE, problem, Banner.unreachable(problem));
+    }
+    log.warn("UI request failed", e);
+    return new Failure(HttpStatus.INTERNAL_SERVER_ERROR, e.toString(), safeBanner());
+  }
+
+  /** The banner for an error page; the master's own failure shows in it. */
+  private Banner safeBanner() {
+    try {
+      return views.banner();
+    } catch (RuntimeException e) {
+      return Banner.unreachable("master unreachable at " + masterAddress + ": " + e.getMessage());
+    }
+  }
+
+  private String render(String template, Map<String, Object> params) {
+    StringOutput out = new StringOutput();
+    templates.render(template + ".jte", params, out);
+    return out.toString();
+  }
+
+  @Override
+  public synchronized void close() {
+    if (app != null) {
+      app.stop();
+      app = null;
+    }
+  }
+
+  /** A request that lacks or misuses a parameter: 400 with this message. */
+  static final class BadRequestException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    BadRequestException(String message) {
+      super(message);
+    }
+  }
+}

@@ -1,0 +1,344 @@
+package dev.flipper.workflow.ui;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.flipper.token.Query;
+import dev.flipper.token.Token;
+import dev.flipper.text.DurationText;
+import dev.flipper.token.TokenMaster;
+import dev.flipper.workflow.definition.Schedule;
+import dev.flipper.workflow.definition.WorkflowDefinition;
+import dev.flipper.workflow.engine.ExecutionDetail;
+import dev.flipper.workflow.engine.InstanceDetail;
+import dev.flipper.workflow.engine.InstanceStatus;
+import dev.flipper.workflow.engine.InstanceSummary;
+import dev.flipper.workflow.engine.JobDetail;
+import dev.flipper.workflow.engine.SignalAction;
+import dev.flipper.workflow.engine.StoredDefinition;
+import dev.flipper.workflow.engine.WorkflowEngine;
+import dev.flipper.workflow.engine.WorkflowSummary;
+import dev.flipper.workflow.schedule.ScheduleData;
+import dev.flipper.workflow.schedule.ScheduleTokens;
+import dev.flipper.workflow.ui.view.Banner;
+import dev.flipper.workflow.ui.view.ExecutionRow;
+import dev.flipper.workflow.ui.view.GanttBar;
+import dev.flipper.workflow.ui.view.GraphNode;
+import dev.flipper.workflow.ui.view.InstancePage;
+import dev.flipper.workflow.ui.view.InstanceRow;
+import dev.flipper.workflow.ui.view.JobPage;
+import dev.flipper.workflow.ui.view.JobRow;
+import dev.flipper.workflow.ui.view.Property;
+import dev.flipper.workflow.ui.view.TokenEntry;
+import dev.flipper.workflow.ui.view.TokenPage;
+import dev.flipper.workflow.ui.view.TokensPage;
+import dev.flipper.workflow.ui.view.WorkflowPage;
+import dev.flipper.workflow.ui.view.WorkflowRow;
+import dev.flipper.workflow.ui.view.WorkflowsPage;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * Builds what the pages show from the master's tokens, at each call (nothing cached, so a page is never stale).
+ * Only active instances are visible: archived ones leave the master's read interface. Thread-safe.
+ */
+final class Views {
+  /** How many finished instances the workflows list's success rate counts. */
+  static final int SUCCESS_RATE_OF_LAST = 10;
+  private static final Set<String> LINK_PROPERTIES = Set.of("job_url", "kv_job_url");
+  private static final ObjectMapper PRETTY = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  private final WorkflowEngine engine;
+  private final TokenMaster master;
+  private final Clock clock;
+
+  Views(WorkflowEngine engine, Clock clock) {
+    this.engine = engine;
+    this.master = engine.master();
+    this.clock = clock;
+  }
+
+  /** The global signals; throws if the master does not answer (the caller shows "master unreachable"). */
+  Banner banner() {
+    return new Banner(labels(engine.globalSignals(), "global"), null);
+  }
+
+  WorkflowsPage workflows() {
+    Banner banner = banner();
+    Map<String, StoredDefinition> definitions = new HashMap<>();
+    engine.definitions().list().forEach(d -> definitions.put(d.name(), d));
+    Map<String, ScheduleData> schedules = schedules();
+    List<WorkflowRow> rows = new ArrayList<>();
+    for (WorkflowSummary summary : engine.status().workflows()) {
+      List<InstanceSummary> instances = engine.status().instances(summary.name());
+      Optional<WorkflowDefinition> definition = Optional.ofNullable(definitions.get(summary.name()))
+          .map(StoredDefinition::definition);
+      Optional<InstanceSummary> shown = lastShown(instances);
+      List<InstanceSummary> finished = instances.stream().filter(i -> i.status().isFinished()).toList();
+      List<InstanceSummary> counted = finished.subList(Math.max(0, finished.size() - SUCCESS_RATE_OF_LAST),
+          finished.size());
+      long successes = counted.stream().filter(i -> i.status() == InstanceStatus.SUCCESS).count();
+      rows.add(new WorkflowRow(summary.name(), definition.map(WorkflowDefinition::owners).orElse(List.of()),
+          definition.flatMap(WorkflowDefinition::schedule).map(Views::scheduleText).orElse(null),
+          nextRun(schedules.get(summary.name())), summary.status().map(Enum::name).orElse(null),
+          shown.map(InstanceSummary::instance).orElse(null), shown.map(i -> iso(i.start())).orElse(null),
+          shown.flatMap(InstanceSummary::end).map(Views::iso).orElse(null),
+          shown.map(this::durationMillis).orElse(null), summary.runningInstances(),
+          counted.isEmpty() ? null : (int) Math.round(100.0 * successes / counted.size()), counted.size()));
+    }
+    return new WorkflowsPage(banner, rows);
+  }
+
+  /** The running instance that started last if any runs, else the newest (Pinball's "last instance"). */
+  private static Optional<InstanceSummary> lastShown(List<InstanceSummary> oldestFirst) {
+    for (int i = oldestFirst.size() - 1; i >= 0; i--) {
+      if (oldestFirst.get(i).status() == InstanceStatus.RUNNING) {
+        return Optional.of(oldestFirst.get(i));
+      }
+    }
+    return oldestFirst.isEmpty() ? Optional.empty() : Optional.of(oldestFirst.get(oldestFirst.size() - 1));
+  }
+
+  WorkflowPage workflow(String name) {
+    Optional<StoredDefinition> stored = engine.definitions().get(name);
+    List<InstanceSummary> instances = engine.status().instances(name);
+    if (stored.isEmpty() && instances.isEmpty()) {
+      throw new NotFoundException("no workflow '" + name + "' (no stored definition and no active instance)");
+    }
+    Banner banner = withSignals(banner(), engine.signals(name, "-"), "workflow");
+    List<InstanceRow> rows = new ArrayList<>();
+    for (int i = instances.size() - 1; i >= 0; i--) {
+      rows.add(instanceRow(instances.get(i)));
+    }
+    Optional<WorkflowDefinition> definition = stored.map(StoredDefinition::definition);
+    List<GraphNode> graph = new ArrayList<>();
+    definition.ifPresent(d -> d.jobs().forEach(j -> graph.add(
+        new GraphNode(j.name(), j.disabled() ? "DISABLED" : "WAITING", parents(j.needs()), j.condition()))));
+    return new WorkflowPage(banner, name, definition.map(WorkflowDefinition::description).orElse(""),
+        definition.map(WorkflowDefinition::owners).orElse(List.of()),
+        definition.flatMap(WorkflowDefinition::schedule).map(Views::scheduleText).orElse(null),
+        nextRun(schedules().get(name)), stored.map(StoredDefinition::version).orElse(null),
+        stored.map(s -> iso(s.appliedAt())).orElse(null), definition.map(WorkflowDefinition::toYaml).orElse(null),
+        rows, graph);
+  }
+
+  InstancePage instance(String workflow, String instance) {
+    InstanceDetail detail = instanceDetail(workflow, instance);
+    Banner banner = withSignals(banner(), engine.signals(workflow, instance), "workflow or instance");
+    InstanceSummary summary = detail.summary();
+    Instant spanStart = summary.start();
+    Instant spanEnd = summary.end().orElse(clock.instant());
+    for (JobDetail job : detail.jobs()) {
+      for (ExecutionDetail e : job.executions()) {
+        spanStart = e.start().isBefore(spanStart) ? e.start() : spanStart;
+        Instant end = e.end().orElse(clock.instant());
+        spanEnd = end.isAfter(spanEnd) ? end : spanEnd;
+      }
+    }
+    double span = Math.max(1, spanEnd.toEpochMilli() - spanStart.toEpochMilli());
+    List<JobRow> jobs = new ArrayList<>();
+    List<GraphNode> graph = new ArrayList<>();
+    List<GanttBar> timeline = new ArrayList<>();
+    for (JobDetail job : detail.jobs()) {
+      jobs.add(jobRow(job));
+      graph.add(new GraphNode(job.name(), job.status().name(), parents(job.needs()), job.condition()));
+      for (ExecutionDetail e : job.executions()) {
+        long duration = executionMillis(e);
+        double left = 100.0 * (e.start().toEpochMilli() - spanStart.toEpochMilli()) / span;
+        double width = Math.max(0.5, 100.0 * duration / span);
+        timeline.add(new GanttBar(job.name(), e.execution(), e.attempt(), executionStatus(e), iso(e.start()),
+            e.end().map(Views::iso).orElse(null), duration, round(left), round(Math.min(width, 100 - left))));
+      }
+    }
+    return new InstancePage(banner, instanceRow(summary), summary.params(), summary.failedJobs(), jobs, graph,
+        timeline);
+  }
+
+  JobPage job(String workflow, String instance, String job) {
+    JobDetail detail = jobDetail(workflow, instance, job);
+    Banner banner = withSignals(banner(), engine.signals(workflow, instance), "workflow or instance");
+    List<ExecutionRow> executions = detail.executions().stream().map(this::executionRow).toList();
+    return new JobPage(banner, workflow, instance, jobRow(detail), executions);
+  }
+
+  JobDetail jobDetail(String workflow, String instance, String job) {
+    return instanceDetail(workflow, instance).job(job).orElseThrow(
+        () -> new NotFoundException("no job '" + job + "' in " + workflow + "/" + instance));
+  }
+
+  ExecutionDetail execution(String workflow, String instance, String job, int execution) {
+    return jobDetail(workflow, instance, job).executions().stream().filter(e -> e.execution() == execution)
+        .findFirst().orElseThrow(() -> new NotFoundException(
+            "no execution " + execution + " of " + workflow + "/" + instance + "/" + job));
+  }
+
+  private InstanceDetail instanceDetail(String workflow, String instance) {
+    return engine.status().instance(workflow, instance).orElseThrow(() -> new NotFoundException(
+        "no active instance " + workflow + "/" + instance + " (archived instances are not shown)"));
+  }
+
+  /**
+   * The token browser: the groups one level below {@code path} (split at {@code /}). A group that is also a
+   * whole token name is listed as a leaf too.
+   */
+  TokensPage tokens(String path) {
+    Banner banner = banner();
+    String prefix = path.isEmpty() ? "/" : path;
+    SortedMap<String, Integer> groups = master.group(prefix, "/");
+    List<String> keys = new ArrayList<>(groups.keySet());
+    List<List<Token>> firsts = keys.isEmpty() ? List.of()
+        : master.query(keys.stream().map(k -> Query.top(k, 1)).toList());
+    List<TokenEntry> entries = new ArrayList<>();
+    for (int i = 0; i < keys.size(); i++) {
+      String key = keys.get(i);
+      int count = groups.get(key);
+      boolean leaf = !firsts.get(i).isEmpty() && firsts.get(i).get(0).name().equals(key);
+      if (leaf) {
+        entries.add(new TokenEntry(key, 1, true));
+      }
+      if (!leaf || count > 1) {
+        entries.add(new TokenEntry(key + "/", leaf ? count - 1 : count, false));
+      }
+    }
+    return new TokensPage(banner, prefix, crumbs(prefix), entries);
+  }
+
+  TokenPage token(String name) {
+    Banner banner = banner();
+    List<Token> found = name.isEmpty() ? List.of() : master.query(Query.top(name, 1));
+    if (found.isEmpty() || !found.get(0).name().equals(name)) {
+      throw new NotFoundException("no active token '" + name + "'");
+    }
+    Token token = found.get(0);
+    String expiration = token.owner() == null || token.owner().isEmpty() ? null
+        : token.expirationTime() == Long.MAX_VALUE ? "never" : iso(Instant.ofEpochSecond(token.expirationTime()));
+    return new TokenPage(banner, token.name(), token.version(), token.owner(), expiration, token.priority(),
+        prettyData(token.data()));
+  }
+
+  private static List<String> crumbs(String path) {
+    List<String> crumbs = new ArrayList<>();
+    crumbs.add("/");
+    int at = path.indexOf('/', 1);
+    while (at > 0) {
+      crumbs.add(path.substring(0, at + 1));
+      at = path.indexOf('/', at + 1);
+    }
+    return crumbs;
+  }
+
+  private static String prettyData(String data) {
+    if (data == null) {
+      return "";
+    }
+    try {
+      JsonNode node = PRETTY.readTree(data);
+      return node != null && node.isContainerNode() ? PRETTY.writeValueAsString(node) : data;
+    } catch (Exception e) {
+      return data; // not JSON: shown as stored
+    }
+  }
+
+  private Map<String, ScheduleData> schedules() {
+    Map<String, ScheduleData> schedules = new HashMap<>();
+    for (Token token : master.query(Query.prefix(ScheduleTokens.PREFIX))) {
+      try {
+        ScheduleData data = ScheduleTokens.read(token);
+        schedules.put(data.workflow, data);
+      } catch (RuntimeException e) {
+        // A schedule token this version cannot read: the list shows no next run rather than failing.
+      }
+    }
+    return schedules;
+  }
+
+  private static String nextRun(ScheduleData schedule) {
+    return schedule == null || schedule.nextRunMillis == null ? null
+        : iso(Instant.ofEpochMilli(schedule.nextRunMillis));
+  }
+
+  static String scheduleText(Schedule schedule) {
+    String when = schedule.every().map(d -> "every " + DurationText.format(d))
+        .orElseGet(() -> "cron " + schedule.cron().orElse("?") + " (" + schedule.timezone().getId() + ")");
+    return when + ", overrun " + schedule.overrun().name() + ", at most " + schedule.maxRunning() + " running";
+  }
+
+  private static Banner withSignals(Banner global, Set<SignalAction> all, String scope) {
+    Set<String> labels = new LinkedHashSet<>(global.signals());
+    Set<SignalAction> own = new LinkedHashSet<>(all);
+    global.signals().forEach(s -> own.remove(SignalAction.valueOf(s.substring(0, s.indexOf(' ')))));
+    labels.addAll(labels(own, scope));
+    return new Banner(List.copyOf(labels), null);
+  }
+
+  private static List<String> labels(Set<SignalAction> actions, String scope) {
+    return actions.stream().filter(a -> a != SignalAction.ARCHIVE).sorted().map(a -> a.name() + " (" + scope + ")")
+        .toList();
+  }
+
+  private InstanceRow instanceRow(InstanceSummary s) {
+    return new InstanceRow(s.workflow(), s.instance(), s.status().name(), iso(s.start()),
+        s.end().map(Views::iso).orElse(null), durationMillis(s), s.startedBy(), s.definitionVersion());
+  }
+
+  private JobRow jobRow(JobDetail job) {
+    Optional<ExecutionDetail> last = job.lastExecution();
+    return new JobRow(job.name(), job.status().name(), parents(job.needs()), job.attempt(), job.maxAttempts(),
+        job.condition(), job.disabled(), job.priority(), job.heldBy(), job.executions().size(),
+        last.map(e -> iso(e.start())).orElse(null), last.flatMap(ExecutionDetail::end).map(Views::iso).orElse(null),
+        last.map(this::executionMillis).orElse(null));
+  }
+
+  private ExecutionRow executionRow(ExecutionDetail e) {
+    List<Property> properties = new ArrayList<>();
+    new TreeMap<>(e.properties()).forEach((key, values) -> properties.add(new Property(key, values,
+        LINK_PROPERTIES.contains(key) && values.stream().allMatch(Views::isWebUrl))));
+    return new ExecutionRow(e.execution(), e.attempt(), e.command(), e.exitCode(), e.cleanupExitCode(),
+        e.endReason(), iso(e.start()), e.end().map(Views::iso).orElse(null), executionMillis(e), e.worker(),
+        e.host(), e.running(), properties, new ArrayList<>(new TreeMap<>(e.logs()).keySet()));
+  }
+
+  /** Only http(s) values become links: a {@code javascript:} URL a job printed must stay text. */
+  static boolean isWebUrl(String value) {
+    String v = value.strip().toLowerCase(Locale.ROOT);
+    return v.startsWith("http://") || v.startsWith("https://");
+  }
+
+  private static String executionStatus(ExecutionDetail e) {
+    if (e.running()) {
+      return "RUNNING";
+    }
+    return e.exitCode() != null && e.exitCode() == 0 ? "SUCCESS" : "FAILURE";
+  }
+
+  /** Inputs without the instance's start marker: only parent jobs. */
+  private static List<String> parents(List<String> needs) {
+    return needs.stream().filter(n -> !n.startsWith("__")).toList();
+  }
+
+  private long durationMillis(InstanceSummary s) {
+    return s.end().orElse(clock.instant()).toEpochMilli() - s.start().toEpochMilli();
+  }
+
+  private long executionMillis(ExecutionDetail e) {
+    return Math.max(0, e.end().orElse(clock.instant()).toEpochMilli() - e.start().toEpochMilli());
+  }
+
+  private static double round(double percent) {
+    return Math.round(percent * 100) / 100.0;
+  }
+
+  static String iso(Instant instant) {
+    return instant.toString();
+  }
+}

@@ -1,0 +1,46 @@
+// Keeps a page current without reloading it: polls the page's JSON (/api + the page's path) and, when the data
+// changed, fetches the page again and swaps every [data-live] element (by id). The server renders and escapes
+// all HTML; this script never builds markup from data. Listeners get the JSON as a 'flipper:data' event.
+(function () {
+  'use strict';
+  var body = document.body;
+  var interval = parseInt(body.getAttribute('data-refresh-ms') || '5000', 10);
+  var path = location.pathname === '/' ? '/workflows' : location.pathname;
+  var apiUrl = '/api' + path + location.search;
+  var last = null;
+  var state = document.getElementById('refresh-state');
+
+  function show(text) { if (state) { state.textContent = text; } }
+
+  function swap(html) {
+    var doc = new DOMParser().parseFromString(html, 'text/html');
+    document.querySelectorAll('[data-live][id]').forEach(function (old) {
+      var fresh = doc.getElementById(old.id);
+      if (fresh) { old.innerHTML = fresh.innerHTML; }
+    });
+  }
+
+  function poll() {
+    fetch(apiUrl, { headers: { 'Accept': 'application/json' } })
+      .then(function (response) { return response.text(); })
+      .then(function (text) {
+        show('updated ' + new Date().toLocaleTimeString());
+        if (last !== null && text !== last) {
+          return fetch(location.href).then(function (r) { return r.text(); }).then(function (html) {
+            swap(html);
+            last = text;
+            document.dispatchEvent(new CustomEvent('flipper:data', { detail: JSON.parse(text) }));
+          });
+        }
+        if (last === null) {
+          document.dispatchEvent(new CustomEvent('flipper:data', { detail: JSON.parse(text) }));
+        }
+        last = text;
+      })
+      .catch(function (e) { show('UI server unreachable (' + e + '), retrying'); })
+      .finally(function () { setTimeout(poll, interval); });
+  }
+
+  window.flipper = { apiUrl: apiUrl };
+  poll();
+})();
