@@ -25,6 +25,7 @@
     cy = cytoscape({
       container: container,
       elements: elements,
+      maxZoom: 1.5,
       layout: { name: typeof cytoscapeDagre !== 'undefined' ? 'dagre' : 'breadthfirst', rankDir: 'TB',
         directed: true, nodeSep: 30, rankSep: 50 },
       style: [

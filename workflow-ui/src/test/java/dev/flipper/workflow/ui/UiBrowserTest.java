@@ -1,0 +1,161 @@
+package dev.flipper.workflow.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flipper.workflow.engine.ExecutionResult;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The UI in a real headless Chromium: the workflows list, a workflow, an instance with its job graph, a job
+ * and its log; names, properties and log lines holding {@code <script>} stay text; a page follows the master
+ * without reloading. Screenshots go to target/screenshots/. The last test changes the running instance.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class UiBrowserTest {
+  private static UiFixture fixture;
+  private static ChromeDriver chrome;
+  private static WebDriverWait wait;
+
+  @BeforeAll
+  static void start() {
+    fixture = new UiFixture().seed();
+    chrome = HeadlessChromium.start();
+    wait = new WebDriverWait(chrome, Duration.ofSeconds(20));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (chrome != null) {
+      chrome.quit();
+    }
+    fixture.close();
+  }
+
+  private static void open(String path) {
+    chrome.get(fixture.base() + path);
+  }
+
+  private static Object script(String js) {
+    return chrome.executeScript(js);
+  }
+
+  private static void waitForGraph() {
+    wait.until(ExpectedConditions.attributeToBe(By.id("graph"), "data-ready", "true"));
+  }
+
+  @Test
+  @Order(1)
+  void workflowsListLeadsToTheWorkflowWithItsGraphAndYaml() {
+    open("/");
+    WebElement row = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr[data-workflow=etl]")));
+    assertThat(row.getText()).contains("etl", "data-team, alice", "every 1h", "RUNNING", "100% of 1");
+    HeadlessChromium.screenshot(chrome, "workflows");
+
+    row.findElement(By.linkText("etl")).click();
+    waitForGraph();
+    assertThat(chrome.findElement(By.id("instances-table")).getText()).contains(fixture.running, fixture.finished);
+    assertThat(chrome.findElement(By.id("yaml")).getText()).contains("workflow: etl");
+    assertThat(script("return window.flipper.graph.nodes().length")).isEqualTo(4L);
+    HeadlessChromium.screenshot(chrome, "workflow");
+  }
+
+  @Test
+  @Order(2)
+  void instanceGraphIsColouredByStatusAndAJobOpensOnClick() {
+    open("/workflows/etl/instances/" + fixture.running);
+    waitForGraph();
+    @SuppressWarnings("unchecked")
+    List<String> nodes = (List<String>) script(
+        "return window.flipper.graph.nodes().map(n => n.id() + ' ' + n.data('status') + ' '"
+            + " + n.style('background-color'))");
+    assertThat(nodes).contains("extract SUCCESS rgb(137,232,148)", "transform RUNNING rgb(102,204,255)",
+        "load WAITING rgb(221,221,221)", UiFixture.XSS_JOB + " WAITING rgb(221,221,221)");
+    assertThat(chrome.findElement(By.id("jobs-table")).getText()).contains(UiFixture.XSS_JOB);
+    assertThat(script("return typeof window.xssJob")).isEqualTo("undefined");
+    assertThat(chrome.findElements(By.cssSelector("#timeline .gantt-bar.running"))).hasSize(1);
+    HeadlessChromium.screenshot(chrome, "instance");
+
+    script("window.flipper.graph.getElementById('extract').emit('tap')");
+    wait.until(ExpectedConditions.urlContains("/jobs/extract"));
+    assertThat(chrome.findElement(By.id("job-name")).getText()).isEqualTo("extract");
+  }
+
+  @Test
+  @Order(3)
+  void finishedInstanceShowsEveryAttemptOnTheTimeline() {
+    open("/workflows/etl/instances/" + fixture.finished);
+    waitForGraph();
+    assertThat(chrome.findElements(By.cssSelector("#timeline .gantt-bar.success"))).hasSize(4);
+    assertThat(chrome.findElements(By.cssSelector("#timeline .gantt-bar.failure"))).hasSize(1);
+    HeadlessChromium.screenshot(chrome, "instance-finished");
+  }
+
+  @Test
+  @Order(4)
+  void jobShowsExecutionsWithPropertiesAsTextAndItsLog() {
+    open("/workflows/etl/instances/" + fixture.finished + "/jobs/report");
+    WebElement first = chrome.findElement(By.cssSelector("tr[data-execution='1']"));
+    assertThat(first.getText()).contains(UiFixture.XSS_PROPERTY, "javascript:alert(1)", "worker-1");
+    assertThat(first.findElements(By.cssSelector("a[href^='javascript']"))).isEmpty();
+    assertThat(script("return typeof window.xssProperty")).isEqualTo("undefined");
+    HeadlessChromium.screenshot(chrome, "job");
+
+    first.findElement(By.linkText("stdout")).click();
+    wait.until(ExpectedConditions.attributeToBe(By.id("log"), "data-state", "complete"));
+    assertThat(chrome.findElement(By.id("log")).getText()).isEqualTo(
+        "running report\n" + UiFixture.XSS_LOG + "\ndone");
+    assertThat(script("return typeof window.xssLog")).isEqualTo("undefined");
+    HeadlessChromium.screenshot(chrome, "log");
+  }
+
+  @Test
+  @Order(5)
+  void logOfARunningJobIsFollowed() {
+    open("/workflows/etl/instances/" + fixture.running + "/jobs/transform/executions/1/logs/stdout");
+    wait.until(ExpectedConditions.attributeToBe(By.id("log"), "data-state", "following"));
+    fixture.append(fixture.running, "transform", 1, "stdout", "wrote 42 rows\n");
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("log"), "wrote 42 rows"));
+    assertThat(chrome.findElement(By.id("log")).getText()).isEqualTo("reading events\nwrote 42 rows");
+    HeadlessChromium.screenshot(chrome, "log-following");
+  }
+
+  @Test
+  @Order(6)
+  void tokenBrowserDrillsDownToAToken() {
+    open("/tokens?path=/");
+    chrome.findElement(By.linkText("/definition/")).click();
+    chrome.findElement(By.linkText("/definition/etl")).click();
+    assertThat(chrome.findElement(By.id("token-name")).getText()).isEqualTo("/definition/etl");
+    assertThat(chrome.findElement(By.id("token-data")).getText()).contains("\"yaml\"");
+    HeadlessChromium.screenshot(chrome, "token");
+  }
+
+  @Test
+  @Order(7)
+  void instancePageFollowsTheMasterWithoutReloading() {
+    open("/workflows/etl/instances/" + fixture.running);
+    waitForGraph();
+    script("window.notReloaded = true");
+
+    fixture.engine.finish(fixture.runningJob, ExecutionResult.exit(0));
+
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("tr[data-job=transform]"),
+        "SUCCESS"));
+    wait.until(d -> "SUCCESS".equals(script(
+        "return window.flipper.graph.getElementById('transform').data('status')")));
+    assertThat(script("return window.notReloaded")).isEqualTo(true);
+    HeadlessChromium.screenshot(chrome, "instance-refreshed");
+  }
+}
