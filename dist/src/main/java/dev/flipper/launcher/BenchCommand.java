@@ -4,13 +4,14 @@ import dev.flipper.bench.JdbcQueueBenchmark;
 import dev.flipper.bench.RedisQueueBenchmark;
 import dev.flipper.bench.ScheduleBenchmark;
 import dev.flipper.bench.TokenBenchmark;
+import dev.flipper.bench.UiBenchmark;
 import dev.flipper.bench.WorkflowBenchmark;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flipper bench jdbc|redis|tokens|workflows|schedules [options]}: the benchmarks, which print figures.
+ * {@code flipper bench jdbc|redis|tokens|workflows|schedules|ui [options]}: the benchmarks, which print figures.
  * Each is a picocli command of its own, so {@code --help} helps and an unknown option is an error before
  * anything is written.
  * They WRITE to the database or Redis they are pointed at, only to their own database, H2 file or key
@@ -24,7 +25,7 @@ import picocli.CommandLine.Spec;
         "Runs a benchmark and prints its figures. WRITES DATA to the store it is pointed at (only to its own "
             + "database, H2 file or key prefix, deleted at the end).",
     subcommands = {JdbcQueueBenchmark.class, RedisQueueBenchmark.class, TokenBenchmark.class, WorkflowBenchmark.class,
-        ScheduleBenchmark.class})
+        ScheduleBenchmark.class, UiBenchmark.class})
 final class BenchCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 

@@ -299,7 +299,8 @@ class ConfigLoaderTest {
     @Test
     void unknownKeyWithoutCloseMatchListsTheValidKeys() {
       assertThat(error("ui:\n  colour: blue\n"))
-          .isEqualTo("conf.yaml:2: unknown key 'ui.colour' (valid keys in 'ui': bindAddress, port, adminPort, baseUrl)");
+          .isEqualTo("conf.yaml:2: unknown key 'ui.colour' (valid keys in 'ui': bindAddress, port, masterHost, adminPort, "
+              + "baseUrl)");
     }
 
     @Test

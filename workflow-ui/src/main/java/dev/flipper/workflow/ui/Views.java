@@ -17,7 +17,6 @@ import dev.flipper.workflow.engine.JobDetail;
 import dev.flipper.workflow.engine.SignalAction;
 import dev.flipper.workflow.engine.StoredDefinition;
 import dev.flipper.workflow.engine.WorkflowEngine;
-import dev.flipper.workflow.engine.WorkflowSummary;
 import dev.flipper.workflow.schedule.ScheduleData;
 import dev.flipper.workflow.schedule.ScheduleTokens;
 import dev.flipper.workflow.ui.view.Banner;
@@ -47,6 +46,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Builds what the pages show from the master's tokens, at each call (nothing cached, so a page is never stale).
@@ -56,6 +56,8 @@ final class Views {
   /** How many finished instances the workflows list's success rate counts. */
   static final int SUCCESS_RATE_OF_LAST = 10;
   private static final Set<String> LINK_PROPERTIES = Set.of("job_url", "kv_job_url");
+  /** Where the active instances' tokens are (TokenLayout's, which is internal to the engine). */
+  private static final String WORKFLOWS = "/workflow/";
   private static final ObjectMapper PRETTY = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   private final WorkflowEngine engine;
@@ -78,22 +80,25 @@ final class Views {
     Map<String, StoredDefinition> definitions = new HashMap<>();
     engine.definitions().list().forEach(d -> definitions.put(d.name(), d));
     Map<String, ScheduleData> schedules = schedules();
+    Set<String> names = new TreeSet<>(definitions.keySet());
+    master.group(WORKFLOWS, "/").keySet().forEach(g -> names.add(g.substring(WORKFLOWS.length())));
     List<WorkflowRow> rows = new ArrayList<>();
-    for (WorkflowSummary summary : engine.status().workflows()) {
-      List<InstanceSummary> instances = engine.status().instances(summary.name());
-      Optional<WorkflowDefinition> definition = Optional.ofNullable(definitions.get(summary.name()))
+    for (String name : names) {
+      List<InstanceSummary> instances = engine.status().instances(name);
+      Optional<WorkflowDefinition> definition = Optional.ofNullable(definitions.get(name))
           .map(StoredDefinition::definition);
       Optional<InstanceSummary> shown = lastShown(instances);
+      int running = (int) instances.stream().filter(i -> i.status() == InstanceStatus.RUNNING).count();
       List<InstanceSummary> finished = instances.stream().filter(i -> i.status().isFinished()).toList();
       List<InstanceSummary> counted = finished.subList(Math.max(0, finished.size() - SUCCESS_RATE_OF_LAST),
           finished.size());
       long successes = counted.stream().filter(i -> i.status() == InstanceStatus.SUCCESS).count();
-      rows.add(new WorkflowRow(summary.name(), definition.map(WorkflowDefinition::owners).orElse(List.of()),
+      rows.add(new WorkflowRow(name, definition.map(WorkflowDefinition::owners).orElse(List.of()),
           definition.flatMap(WorkflowDefinition::schedule).map(Views::scheduleText).orElse(null),
-          nextRun(schedules.get(summary.name())), summary.status().map(Enum::name).orElse(null),
+          nextRun(schedules.get(name)), running > 0 ? "RUNNING" : shown.map(i -> i.status().name()).orElse(null),
           shown.map(InstanceSummary::instance).orElse(null), shown.map(i -> iso(i.start())).orElse(null),
           shown.flatMap(InstanceSummary::end).map(Views::iso).orElse(null),
-          shown.map(this::durationMillis).orElse(null), summary.runningInstances(),
+          shown.map(this::durationMillis).orElse(null), running,
           counted.isEmpty() ? null : (int) Math.round(100.0 * successes / counted.size()), counted.size()));
     }
     return new WorkflowsPage(banner, rows);
