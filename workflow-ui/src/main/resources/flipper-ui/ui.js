@@ -21,6 +21,7 @@
   }
 
   function poll() {
+    if (document.hidden) { setTimeout(poll, interval); return; } // a background tab costs the master nothing
     fetch(apiUrl, { headers: { 'Accept': 'application/json' } })
       .then(function (response) { return response.text(); })
       .then(function (text) {

@@ -37,8 +37,8 @@ import dev.flipper.workflow.ui.view.WorkflowsPage;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -56,6 +56,8 @@ final class Views {
   /** How many finished instances the workflows list's success rate counts. */
   static final int SUCCESS_RATE_OF_LAST = 10;
   private static final Set<String> LINK_PROPERTIES = Set.of("job_url", "kv_job_url");
+  /** An instance id no instance has (ids are digits): signals of a workflow's scope and the global one only. */
+  private static final String NO_INSTANCE = "-";
   /** Where the active instances' tokens are (TokenLayout's, which is internal to the engine). */
   private static final String WORKFLOWS = "/workflow/";
   private static final ObjectMapper PRETTY = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -120,7 +122,7 @@ final class Views {
     if (stored.isEmpty() && instances.isEmpty()) {
       throw new NotFoundException("no workflow '" + name + "' (no stored definition and no active instance)");
     }
-    Banner banner = withSignals(banner(), engine.signals(name, "-"), "workflow");
+    Banner banner = banner(name, NO_INSTANCE, "workflow");
     List<InstanceRow> rows = new ArrayList<>();
     for (int i = instances.size() - 1; i >= 0; i--) {
       rows.add(instanceRow(instances.get(i)));
@@ -139,7 +141,7 @@ final class Views {
 
   InstancePage instance(String workflow, String instance) {
     InstanceDetail detail = instanceDetail(workflow, instance);
-    Banner banner = withSignals(banner(), engine.signals(workflow, instance), "workflow or instance");
+    Banner banner = banner(workflow, instance, "workflow or instance");
     InstanceSummary summary = detail.summary();
     Instant spanStart = summary.start();
     Instant spanEnd = summary.end().orElse(clock.instant());
@@ -171,7 +173,7 @@ final class Views {
 
   JobPage job(String workflow, String instance, String job) {
     JobDetail detail = jobDetail(workflow, instance, job);
-    Banner banner = withSignals(banner(), engine.signals(workflow, instance), "workflow or instance");
+    Banner banner = banner(workflow, instance, "workflow or instance");
     List<ExecutionRow> executions = detail.executions().stream().map(this::executionRow).toList();
     return new JobPage(banner, workflow, instance, jobRow(detail), executions);
   }
@@ -278,12 +280,15 @@ final class Views {
     return when + ", overrun " + schedule.overrun().name() + ", at most " + schedule.maxRunning() + " running";
   }
 
-  private static Banner withSignals(Banner global, Set<SignalAction> all, String scope) {
-    Set<String> labels = new LinkedHashSet<>(global.signals());
-    Set<SignalAction> own = new LinkedHashSet<>(all);
-    global.signals().forEach(s -> own.remove(SignalAction.valueOf(s.substring(0, s.indexOf(' ')))));
+  /** The global signals, then those of the workflow or instance (one query of all three scopes). */
+  private Banner banner(String workflow, String instance, String scope) {
+    Set<SignalAction> global = engine.globalSignals();
+    Set<SignalAction> own = EnumSet.noneOf(SignalAction.class);
+    own.addAll(engine.signals(workflow, instance));
+    own.removeAll(global);
+    List<String> labels = new ArrayList<>(labels(global, "global"));
     labels.addAll(labels(own, scope));
-    return new Banner(List.copyOf(labels), null);
+    return new Banner(labels, null);
   }
 
   private static List<String> labels(Set<SignalAction> actions, String scope) {

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.flipper.token.ModifyParams;
+import dev.flipper.token.Token;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -167,6 +169,22 @@ class UiHttpTest {
     assertThat(token.get("data").asText()).contains("\"yaml\"");
     assertThat(get("/token?name=" + encode("/workflow/etl/" + fixture.running + "/job/waiting/xss")).body())
         .contains("&lt;script&gt;window.xssJob=1&lt;/script&gt;").doesNotContain(UiFixture.XSS_JOB);
+  }
+
+  @Test
+  void bannerNamesTheSignalsInForce() throws Exception {
+    Token drain = Token.of("/signal/global/DRAIN", "{}");
+    Token abort = Token.of("/signal/instance/etl/" + fixture.running + "/ABORT", "{}");
+    List<Token> written = fixture.client.modify(new ModifyParams(List.of(drain, abort), List.of()));
+    try {
+      assertThat(api("/api/status").get("signals").toString()).isEqualTo("[\"DRAIN (global)\"]");
+      assertThat(api("/api/workflows/etl/instances/" + fixture.running).get("banner").get("signals").toString())
+          .isEqualTo("[\"DRAIN (global)\",\"ABORT (workflow or instance)\"]");
+      assertThat(get("/").body()).contains("<div class=\"banner warn\" role=\"status\">DRAIN (global) in force</div>");
+    } finally {
+      fixture.client.modify(new ModifyParams(List.of(), written));
+    }
+    assertThat(api("/api/status").get("signals").size()).isZero();
   }
 
   @Test
