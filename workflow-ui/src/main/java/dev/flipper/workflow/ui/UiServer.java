@@ -71,26 +71,25 @@ final class UiServer implements AutoCloseable {
     String job = instance + "/jobs/{job}";
 
     page(app, "/", "workflows", ctx -> views.workflows());
-    app.get("/workflows", ctx -> ctx.redirect("/"));
-    api(app, "/api/workflows", ctx -> views.workflows());
-    page(app, workflow, "workflow", ctx -> views.workflow(ctx.pathParam("workflow")));
-    api(app, "/api" + workflow, ctx -> views.workflow(ctx.pathParam("workflow")));
-    page(app, instance, "instance",
+    pageAndApi(app, "/workflows", "workflows", ctx -> views.workflows());
+    pageAndApi(app, workflow, "workflow", ctx -> views.workflow(ctx.pathParam("workflow")));
+    pageAndApi(app, instance, "instance",
         ctx -> views.instance(ctx.pathParam("workflow"), ctx.pathParam("instance")));
-    api(app, "/api" + instance, ctx -> views.instance(ctx.pathParam("workflow"), ctx.pathParam("instance")));
-    page(app, job, "job",
-        ctx -> views.job(ctx.pathParam("workflow"), ctx.pathParam("instance"), ctx.pathParam("job")));
-    api(app, "/api" + job,
+    pageAndApi(app, job, "job",
         ctx -> views.job(ctx.pathParam("workflow"), ctx.pathParam("instance"), ctx.pathParam("job")));
     page(app, job + LOGS, "log", this::logPage);
     api(app, "/api" + job + LOGS, this::logChunk);
     app.get("/api" + job + LOGS + "/download", this::download);
-    page(app, "/tokens", "tokens", ctx -> views.tokens(ctx.queryParamAsClass("path", String.class)
+    pageAndApi(app, "/tokens", "tokens", ctx -> views.tokens(ctx.queryParamAsClass("path", String.class)
         .getOrDefault("/")));
-    api(app, "/api/tokens", ctx -> views.tokens(ctx.queryParamAsClass("path", String.class).getOrDefault("/")));
-    page(app, "/token", "token", ctx -> views.token(required(ctx, "name")));
-    api(app, "/api/token", ctx -> views.token(required(ctx, "name")));
+    pageAndApi(app, "/token", "token", ctx -> views.token(required(ctx, "name")));
     api(app, "/api/status", ctx -> views.banner());
+  }
+
+  /** A page at {@code path} and its data as JSON at {@code /api} + {@code path}. */
+  private void pageAndApi(Javalin app, String path, String template, Function<Context, Object> model) {
+    page(app, path, template, model);
+    api(app, "/api" + path, model);
   }
 
   /** A page: the template {@code name}.jte with the model; failures render the error page. */
