@@ -2,6 +2,7 @@ package dev.flipper.workflow.ui;
 
 import com.codahale.metrics.MetricRegistry;
 import dev.flipper.lifecycle.Daemon;
+import dev.flipper.lifecycle.NamedThreadFactory;
 import dev.flipper.lifecycle.RunState;
 import dev.flipper.token.TokenMaster;
 import dev.flipper.workflow.engine.WorkflowEngine;
@@ -11,6 +12,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * The workflow web UI as a daemon: serves the pages and their JSON API (docs/ui.md) on
@@ -18,6 +21,8 @@ import java.util.Objects;
  * show "master unreachable" until it answers. Thread-safe; {@link #close()} is idempotent.
  */
 public final class UiDaemon implements Daemon<UiDaemon.Config> {
+  private static final int READERS = 4;
+
   /**
    * Settings of the UI (the {@code ui} section of the launcher's config binds into it).
    *
@@ -31,6 +36,8 @@ public final class UiDaemon implements Daemon<UiDaemon.Config> {
   private final RunState state = new RunState("ui daemon");
   private final TokenMasterClient client;
   private final UiServer server;
+  /** Reads of the master side by side; a few, so one page cannot flood the master. */
+  private final ExecutorService readers = Executors.newFixedThreadPool(READERS, new NamedThreadFactory("ui-read"));
   private volatile int boundPort;
 
   /**
@@ -49,7 +56,7 @@ public final class UiDaemon implements Daemon<UiDaemon.Config> {
     this.config = Objects.requireNonNull(config, "config");
     this.client = master instanceof TokenMasterClient c ? c : null;
     WorkflowEngine engine = WorkflowEngine.builder(master).build();
-    this.server = new UiServer(new Views(engine, Clock.systemUTC()), masterAddress);
+    this.server = new UiServer(new Views(engine, Clock.systemUTC(), readers), masterAddress);
     metrics.gauge("ui.running", () -> () -> state.isRunning() ? 1 : 0);
   }
 
@@ -83,6 +90,7 @@ public final class UiDaemon implements Daemon<UiDaemon.Config> {
   public void close() {
     state.close();
     server.close();
+    readers.shutdownNow();
     if (client != null) {
       client.close();
     }

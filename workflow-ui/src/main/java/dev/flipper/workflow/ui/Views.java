@@ -47,6 +47,9 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 
 /**
  * Builds what the pages show from the master's tokens, at each call (nothing cached, so a page is never stale).
@@ -65,9 +68,12 @@ final class Views {
   private final WorkflowEngine engine;
   private final TokenMaster master;
   private final Clock clock;
+  private final Executor readers;
 
-  Views(WorkflowEngine engine, Clock clock) {
+  /** @param readers runs reads side by side (the workflows list); owned by the caller */
+  Views(WorkflowEngine engine, Clock clock, Executor readers) {
     this.engine = engine;
+    this.readers = readers;
     this.master = engine.master();
     this.clock = clock;
   }
@@ -77,33 +83,58 @@ final class Views {
     return new Banner(labels(engine.globalSignals(), "global"), null);
   }
 
+  /**
+   * Each workflow's instances are read on the reader threads, side by side: the master answers each from a
+   * scan of that workflow's tokens, so one after the other they would add up. The names of workflows that have
+   * instances but no definition (removed by a prune) are read alongside.
+   */
   WorkflowsPage workflows() {
     Banner banner = banner();
     Map<String, StoredDefinition> definitions = new HashMap<>();
     engine.definitions().list().forEach(d -> definitions.put(d.name(), d));
+    CompletableFuture<Set<String>> withInstances = CompletableFuture.supplyAsync(() -> {
+      Set<String> names = new TreeSet<>();
+      master.group(WORKFLOWS, "/").keySet().forEach(g -> names.add(g.substring(WORKFLOWS.length())));
+      return names;
+    }, readers);
+    Map<String, CompletableFuture<List<InstanceSummary>>> reads = new TreeMap<>();
+    definitions.keySet().forEach(name -> reads.put(name, instancesAsync(name)));
     Map<String, ScheduleData> schedules = schedules();
-    Set<String> names = new TreeSet<>(definitions.keySet());
-    master.group(WORKFLOWS, "/").keySet().forEach(g -> names.add(g.substring(WORKFLOWS.length())));
+    join(withInstances).forEach(name -> reads.computeIfAbsent(name, this::instancesAsync));
     List<WorkflowRow> rows = new ArrayList<>();
-    for (String name : names) {
-      List<InstanceSummary> instances = engine.status().instances(name);
-      Optional<WorkflowDefinition> definition = Optional.ofNullable(definitions.get(name))
-          .map(StoredDefinition::definition);
-      Optional<InstanceSummary> shown = lastShown(instances);
-      int running = (int) instances.stream().filter(i -> i.status() == InstanceStatus.RUNNING).count();
-      List<InstanceSummary> finished = instances.stream().filter(i -> i.status().isFinished()).toList();
-      List<InstanceSummary> counted = finished.subList(Math.max(0, finished.size() - SUCCESS_RATE_OF_LAST),
-          finished.size());
-      long successes = counted.stream().filter(i -> i.status() == InstanceStatus.SUCCESS).count();
-      rows.add(new WorkflowRow(name, definition.map(WorkflowDefinition::owners).orElse(List.of()),
-          definition.flatMap(WorkflowDefinition::schedule).map(Views::scheduleText).orElse(null),
-          nextRun(schedules.get(name)), running > 0 ? "RUNNING" : shown.map(i -> i.status().name()).orElse(null),
-          shown.map(InstanceSummary::instance).orElse(null), shown.map(i -> iso(i.start())).orElse(null),
-          shown.flatMap(InstanceSummary::end).map(Views::iso).orElse(null),
-          shown.map(this::durationMillis).orElse(null), running,
-          counted.isEmpty() ? null : (int) Math.round(100.0 * successes / counted.size()), counted.size()));
-    }
+    reads.forEach((name, read) -> rows.add(workflowRow(name, Optional.ofNullable(definitions.get(name))
+        .map(StoredDefinition::definition), schedules.get(name), join(read))));
     return new WorkflowsPage(banner, rows);
+  }
+
+  private CompletableFuture<List<InstanceSummary>> instancesAsync(String workflow) {
+    return CompletableFuture.supplyAsync(() -> engine.status().instances(workflow), readers);
+  }
+
+  /** The result of a read on a reader thread; its failure as thrown by the read itself. */
+  private static <T> T join(CompletableFuture<T> read) {
+    try {
+      return read.join();
+    } catch (CompletionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : e;
+    }
+  }
+
+  private WorkflowRow workflowRow(String name, Optional<WorkflowDefinition> definition, ScheduleData schedule,
+      List<InstanceSummary> instances) {
+    Optional<InstanceSummary> shown = lastShown(instances);
+    int running = (int) instances.stream().filter(i -> i.status() == InstanceStatus.RUNNING).count();
+    List<InstanceSummary> finished = instances.stream().filter(i -> i.status().isFinished()).toList();
+    List<InstanceSummary> counted = finished.subList(Math.max(0, finished.size() - SUCCESS_RATE_OF_LAST),
+        finished.size());
+    long successes = counted.stream().filter(i -> i.status() == InstanceStatus.SUCCESS).count();
+    return new WorkflowRow(name, definition.map(WorkflowDefinition::owners).orElse(List.of()),
+        definition.flatMap(WorkflowDefinition::schedule).map(Views::scheduleText).orElse(null),
+        nextRun(schedule), running > 0 ? "RUNNING" : shown.map(i -> i.status().name()).orElse(null),
+        shown.map(InstanceSummary::instance).orElse(null), shown.map(i -> iso(i.start())).orElse(null),
+        shown.flatMap(InstanceSummary::end).map(Views::iso).orElse(null),
+        shown.map(this::durationMillis).orElse(null), running,
+        counted.isEmpty() ? null : (int) Math.round(100.0 * successes / counted.size()), counted.size());
   }
 
   /** The running instance that started last if any runs, else the newest (Pinball's "last instance"). */
