@@ -1,5 +1,6 @@
 package dev.flipper.workflow.ui;
 
+import dev.flipper.workflow.mail.UiLinks;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -15,18 +16,21 @@ public final class Links {
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'")
       .withZone(ZoneOffset.UTC);
 
+  /** The paths e-mail links point to (with the UI's base URL there): one scheme for both. */
+  private static final UiLinks PATHS = new UiLinks("");
+
   private Links() {}
 
   public static String workflow(String workflow) {
-    return "/workflows/" + seg(workflow);
+    return PATHS.workflow(workflow);
   }
 
   public static String instance(String workflow, String instance) {
-    return workflow(workflow) + "/instances/" + seg(instance);
+    return PATHS.instance(workflow, instance);
   }
 
   public static String job(String workflow, String instance, String job) {
-    return instance(workflow, instance) + "/jobs/" + seg(job);
+    return PATHS.job(workflow, instance, job);
   }
 
   public static String log(String workflow, String instance, String job, int execution, String stream) {

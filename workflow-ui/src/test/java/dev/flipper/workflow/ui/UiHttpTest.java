@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.flipper.token.ModifyParams;
 import dev.flipper.token.Token;
+import dev.flipper.workflow.mail.UiLinks;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -185,6 +186,14 @@ class UiHttpTest {
       fixture.client.modify(new ModifyParams(List.of(), written));
     }
     assertThat(api("/api/status").get("signals").size()).isZero();
+  }
+
+  @Test
+  void linksInEmailOpenTheirPages() throws Exception {
+    UiLinks mail = new UiLinks("");
+    assertThat(get(mail.workflow("etl")).statusCode()).isEqualTo(200);
+    assertThat(get(mail.instance("etl", fixture.finished)).statusCode()).isEqualTo(200);
+    assertThat(get(mail.job("etl", fixture.finished, "report")).body()).contains("<h1 id=\"job-name\">report</h1>");
   }
 
   @Test
