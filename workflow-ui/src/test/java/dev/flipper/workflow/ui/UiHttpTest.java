@@ -189,6 +189,24 @@ class UiHttpTest {
   }
 
   @Test
+  void aNameThatIsBothATokenAndAFolderIsListedAsBoth() throws Exception {
+    List<Token> written = fixture.client.modify(new ModifyParams(
+        List.of(Token.of("/odd/a", "x"), Token.of("/odd/a/b", "y"), Token.of("/odd/a/c", "z")), List.of()));
+    try {
+      assertThat(api("/api/tokens?path=/odd/").get("entries").toString()).isEqualTo(
+          "[{\"path\":\"/odd/a\",\"count\":1,\"leaf\":true},{\"path\":\"/odd/a/\",\"count\":2,\"leaf\":false}]");
+      assertThat(api("/api/tokens?path=/odd/a/").get("crumbs").toString()).isEqualTo("[\"/\",\"/odd/\",\"/odd/a/\"]");
+    } finally {
+      fixture.client.modify(new ModifyParams(List.of(), written));
+    }
+  }
+
+  @Test
+  void statusIsTheBannerAlone() throws Exception {
+    assertThat(api("/api/status").toString()).isEqualTo("{\"signals\":[],\"masterProblem\":null}");
+  }
+
+  @Test
   void linksInEmailOpenTheirPages() throws Exception {
     UiLinks mail = new UiLinks("");
     assertThat(get(mail.workflow("etl")).statusCode()).isEqualTo(200);

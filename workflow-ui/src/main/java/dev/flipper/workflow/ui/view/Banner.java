@@ -17,8 +17,4 @@ public record Banner(List<String> signals, String masterProblem) {
   public static Banner unreachable(String problem) {
     return new Banner(List.of(), problem);
   }
-
-  public boolean isEmpty() {
-    return signals.isEmpty() && masterProblem == null;
-  }
 }
