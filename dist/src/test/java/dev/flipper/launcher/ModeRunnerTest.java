@@ -62,4 +62,19 @@ class ModeRunnerTest {
       assertThat(runner.closeAll()).isTrue();
     }
   }
+
+  @Test
+  void uiReadsTheMasterStartedBeforeItInThisJvm() throws Exception {
+    ModeRunner runner = new ModeRunner(config(), new PrintWriter(new StringWriter()));
+    runner.start(List.of(Mode.MASTER, Mode.UI));
+    try {
+      String web = runner.running().get(1).daemon().endpoints().get(0);
+      assertThat(web).startsWith("web UI http://127.0.0.1:");
+      HttpResponse<String> status = FlipperProcess.get(web.substring("web UI ".length()) + "api/status");
+      assertThat(status.statusCode()).isEqualTo(200);
+      assertThat(status.body()).isEqualTo("{\"signals\":[],\"masterProblem\":null}");
+    } finally {
+      assertThat(runner.closeAll()).isTrue();
+    }
+  }
 }
