@@ -10,7 +10,6 @@ import dev.flipper.workflow.engine.ClaimedJob;
 import dev.flipper.workflow.engine.ExecutionResult;
 import dev.flipper.workflow.engine.ExecutionStart;
 import dev.flipper.workflow.engine.WorkflowEngine;
-import dev.flipper.workflow.master.client.TokenMasterClient;
 import dev.flipper.workflow.master.server.TokenMasterServer;
 import dev.flipper.workflow.ui.UiDaemon;
 import java.io.PrintWriter;
@@ -100,7 +99,7 @@ public final class UiBenchmark implements Callable<Integer> {
       try (TokenMasterServer server = TokenMasterServer.builder(service).port(0).bindHost("127.0.0.1").build()
           .start()) {
         UiDaemon ui = new UiDaemon(new UiDaemon.Config("127.0.0.1", 0, "127.0.0.1"),
-            TokenMasterClient.builder("127.0.0.1", server.port()).build(), "127.0.0.1:" + server.port(),
+            UiDaemon.masterClient("127.0.0.1", server.port()), "127.0.0.1:" + server.port(),
             new MetricRegistry());
         try {
           ui.start();

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Locale;
 
 /**
  * URLs of the pages and how values are shown, for the templates. Every name in a URL is percent-encoded (a
@@ -71,7 +72,7 @@ public final class Links {
 
   /** A CSS class for a status (lower case), "none" for null. */
   public static String statusClass(String status) {
-    return status == null ? "none" : status.toLowerCase(java.util.Locale.ROOT);
+    return status == null ? "none" : status.toLowerCase(Locale.ROOT);
   }
 
   private static String seg(String value) {

@@ -45,10 +45,17 @@ public final class UiDaemon implements Daemon<UiDaemon.Config> {
    * process) starts the UI anyway; its pages then say what to configure.
    */
   public UiDaemon(Config config, int masterPort, MetricRegistry metrics) {
-    this(config, masterPort == 0 ? new NoMaster()
-        : TokenMasterClient.builder(config.masterHost(), masterPort).connectAttempts(1)
-            .connectTimeout(Duration.ofSeconds(2)).maxBackoff(Duration.ofSeconds(1)).build(),
+    this(config, masterPort == 0 ? new NoMaster() : masterClient(config.masterHost(), masterPort),
         config.masterHost() + ":" + masterPort, metrics);
+  }
+
+  /**
+   * A client of the master as the UI needs it: one quick connection attempt per call, so a page answers "master
+   * unreachable" within seconds instead of waiting out a reconnect backoff.
+   */
+  public static TokenMasterClient masterClient(String host, int port) {
+    return TokenMasterClient.builder(host, port).connectAttempts(1).connectTimeout(Duration.ofSeconds(2))
+        .maxBackoff(Duration.ofSeconds(1)).build();
   }
 
   /** A UI reading {@code master} (in-process or a client the caller made); closes it if it is a client. */

@@ -59,7 +59,7 @@ final class UiFixture implements AutoCloseable {
     engine = WorkflowEngine.builder(client).build();
     logServer = Javalin.create(c -> c.showJavalinBanner = false).get("/logs/<path>", this::serveLog)
         .start("127.0.0.1", 0);
-    TokenMasterClient uiClient = TokenMasterClient.builder("127.0.0.1", server.port()).build();
+    TokenMasterClient uiClient = UiDaemon.masterClient("127.0.0.1", server.port());
     ui = new UiDaemon(new UiDaemon.Config("127.0.0.1", 0, "127.0.0.1"), uiClient,
         "127.0.0.1:" + server.port(), new MetricRegistry());
     ui.start();
