@@ -5,7 +5,8 @@
   'use strict';
   var container = document.getElementById('graph');
   if (!container || typeof cytoscape === 'undefined') { return; }
-  if (typeof cytoscapeDagre !== 'undefined') { cytoscape.use(cytoscapeDagre); }
+  // The cytoscape-dagre WebJar (bower build) registers the 'dagre' layout on the global cytoscape by itself.
+  var layoutName = typeof dagre !== 'undefined' ? 'dagre' : 'breadthfirst';
   var colours = { WAITING: '#dddddd', RUNNABLE: '#fff1a8', RUNNING: '#66ccff', SUCCESS: '#89e894',
     FAILURE: '#ff3333', DISABLED: '#ffffff', ABORTED: '#ff3333' };
   var link = container.getAttribute('data-link');
@@ -26,7 +27,7 @@
       container: container,
       elements: elements,
       maxZoom: 1.5,
-      layout: { name: typeof cytoscapeDagre !== 'undefined' ? 'dagre' : 'breadthfirst', rankDir: 'TB',
+      layout: { name: layoutName, rankDir: 'TB',
         directed: true, nodeSep: 30, rankSep: 50 },
       style: [
         { selector: 'node', style: { 'label': 'data(label)', 'shape': 'round-rectangle', 'width': 'label',

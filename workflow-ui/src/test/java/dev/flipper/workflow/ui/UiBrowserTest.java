@@ -82,6 +82,10 @@ class UiBrowserTest {
             + " + n.style('background-color'))");
     assertThat(nodes).contains("extract SUCCESS rgb(137,232,148)", "transform RUNNING rgb(102,204,255)",
         "load WAITING rgb(221,221,221)", UiFixture.XSS_JOB + " WAITING rgb(221,221,221)");
+    // dagre ranks the jobs top to bottom at a readable zoom (its fallback spreads them over the whole box)
+    assertThat(script("return ['extract', 'transform', 'load'].map(j => window.flipper.graph.getElementById(j)"
+        + ".position('y')).every((y, i, ys) => i === 0 || ys[i - 1] < y)")).isEqualTo(true);
+    assertThat(((Number) script("return window.flipper.graph.zoom()")).doubleValue()).isGreaterThanOrEqualTo(1.0);
     assertThat(chrome.findElement(By.id("jobs-table")).getText()).contains(UiFixture.XSS_JOB);
     assertThat(script("return typeof window.xssJob")).isEqualTo("undefined");
     assertThat(chrome.findElements(By.cssSelector("#timeline .gantt-bar.running"))).hasSize(1);
