@@ -33,6 +33,7 @@ import picocli.CommandLine.Spec;
 final class DemoCommand implements Callable<Integer> {
   /** How a daemon's ready line names the port it serves, e.g. "thrift port 9010". */
   private static final Pattern THRIFT_PORT = Pattern.compile("thrift port (\\d+)");
+  private static final String WEB_UI = "web UI ";
 
   @Option(
       names = {"-c", "--config"},
@@ -91,7 +92,7 @@ final class DemoCommand implements Callable<Integer> {
     int masterPort = boundPort(running, Mode.MASTER, config.master().port());
     String masterHost = ModeRunner.reachableHost(config.master().bindAddress());
     out.println("  flipper tokens --host " + masterHost + " --port " + masterPort + " ls /        # the token master");
-    printWorkflowHints(out, masterHost, masterPort);
+    printWorkflowHints(out, masterHost, masterPort, webUi(running));
     out.println("(flipper is ./flipper in the source checkout, bin/flipper in the distribution)");
     out.println("Ctrl-C stops every daemon gracefully.");
     out.println();
@@ -101,7 +102,7 @@ final class DemoCommand implements Callable<Integer> {
    * Applies the example workflows and starts one etl instance, which the workers run to SUCCESS by
    * themselves, then says how to look at it. A failure here is reported but does not stop the demo.
    */
-  private static void printWorkflowHints(PrintWriter out, String masterHost, int masterPort) {
+  private static void printWorkflowHints(PrintWriter out, String masterHost, int masterPort, String webUi) {
     String instance;
     try (TokenMasterClient master = TokenMasterClient.builder(masterHost, masterPort).connectAttempts(3).build()) {
       instance = DemoWorkflows.applyAndStart(master);
@@ -113,11 +114,25 @@ final class DemoCommand implements Callable<Integer> {
     String master = masterPort == 9090 ? "" : " --set master.port=" + masterPort;
     out.println("Workflows etl, diamond and sensor are applied; etl instance " + instance
         + " is running and ends SUCCESS in a few seconds:");
+    if (webUi != null) {
+      out.println("  open " + webUi + "workflows/" + wf + "/instances/" + instance + "   # in the web UI");
+    }
     out.println("  flipper workflow status" + master + "                       # workflows");
     out.println("  flipper workflow status -w " + wf + " -i " + instance + master
         + "   # its jobs, exit codes, log URLs");
     out.println("  flipper workflow logs -w " + wf + " -i " + instance + " -j load" + master + "   # a job's output");
     out.println("  flipper workflow start -w diamond --wait" + master + "          # another one, waiting for its end");
+  }
+
+  /** The web UI's address as the ui daemon names it ("web UI http://127.0.0.1:8080/"), or null. */
+  private static String webUi(List<ModeRunner.Running> running) {
+    return running.stream()
+        .filter(r -> r.mode() == Mode.UI)
+        .flatMap(r -> r.daemon().endpoints().stream())
+        .filter(e -> e.startsWith(WEB_UI))
+        .map(e -> e.substring(WEB_UI.length()))
+        .findFirst()
+        .orElse(null);
   }
 
   /**

@@ -8,6 +8,10 @@ import dev.flipper.workflow.engine.WorkflowEngine;
 import dev.flipper.workflow.master.client.TokenMasterClient;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -58,6 +62,13 @@ class WorkerDemoTest {
         assertThat(engine.status().instance("etl", id).orElseThrow().summary().status())
             .as(demo.output()).isEqualTo(InstanceStatus.SUCCESS);
         assertThat(engine.definitions().list()).hasSize(3);
+        String uiHint = demo.out().stream().filter(l -> l.endsWith("# in the web UI")).findFirst().orElseThrow();
+        URI instancePage = URI.create(uiHint.strip().split("\\s+")[1]);
+        assertThat(instancePage.getPath()).isEqualTo("/workflows/etl/instances/" + id);
+        HttpResponse<String> page = HttpClient.newHttpClient()
+            .send(HttpRequest.newBuilder(instancePage).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.body()).contains(id, "SUCCESS");
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = Launcher.execute(new String[] {"workflow", "logs", "-w", "etl", "-i", id, "-j", "load", "--set",
