@@ -51,7 +51,7 @@ public final class AdminServer implements AutoCloseable {
     this(name, host, port, registry, readiness, List.of());
   }
 
-  /** @param routes extra GET routes of this daemon (the workers' {@code /logs/...}) */
+  /** @param routes extra routes of this daemon (the workers' {@code /logs/...}) */
   public AdminServer(String name, String host, int port, MetricRegistry registry,
       Supplier<Map<String, Boolean>> readiness, List<AdminRoute> routes) {
     this.routes = List.copyOf(routes);
@@ -82,7 +82,7 @@ public final class AdminServer implements AutoCloseable {
     created.get("/", this::index);
     created.get("/health", this::health);
     created.get("/metrics", this::metrics);
-    routes.forEach(route -> created.get(route.path(), route.handler()));
+    routes.forEach(route -> created.addHttpHandler(route.method(), route.path(), route.handler()));
     created.get("/stats.txt", ctx -> ctx.contentType(ContentType.TEXT_PLAIN).result(StatsText.render(registry)));
     try {
       created.start(host, requestedPort);

@@ -170,6 +170,12 @@ public final class ConfigSchema {
           setting("workers.advertisedHost", TextType.any(), "\"\"",
               "Host name in the log URLs of execution records; \"\" = workers.bindAddress unless it is a wildcard "
                   + "(0.0.0.0, ::), else this machine's host name."),
+          setting("workers.generation", new IntType(1, 1_000_000), "1",
+              "Generation of these workers (upgrades): flipper workflow exit --generation N makes workers of an "
+                  + "older generation finish their jobs and exit."),
+          setting("workers.heartbeatInterval", new DurationType(Duration.ofMillis(100)), "5s",
+              "How often each workers process publishes its heartbeat (flipper workflow workers); it counts as "
+                  + "dead after 3 intervals without one."),
           bindAddress("ui", "the UI"),
           port("ui.port", 8080, "Port of the web UI."),
           setting("ui.masterHost", TextType.any(), "127.0.0.1",

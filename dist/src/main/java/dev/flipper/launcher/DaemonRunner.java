@@ -41,7 +41,8 @@ final class DaemonRunner {
         ProcessHandle.current().pid(), source, config.values().toOneLine(true));
     StopSignal stop = new StopSignal(STOP_DEADLINE);
     stop.install();
-    ModeRunner runner = new ModeRunner(config, out);
+    // A mode may end the process only when it runs alone (retired workers must not stop a master beside them).
+    ModeRunner runner = modes.size() == 1 ? new ModeRunner(config, out, stop::request) : new ModeRunner(config, out);
     try {
       runner.start(modes);
     } catch (ModeStartException e) {

@@ -16,6 +16,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -31,7 +32,8 @@ public enum Mode {
       new SchedulerModeDaemon(x.config(), x.metrics(), x.localMasterPort()), FlipperConfig::scheduler)),
   WORKERS("workers",
       x -> new ModeDaemon<>(
-          new WorkersModeDaemon(x.config(), x.metrics(), x.adminPort(), x.localMasterPort()), FlipperConfig::workers),
+          new WorkersModeDaemon(x.config(), x.metrics(), x.adminPort(), x.localMasterPort())
+              .onRetired(x.requestStop()), FlipperConfig::workers),
       WorkersModeDaemon::adminRoutes),
   UI("ui", x -> new ModeDaemon<>(new UiDaemon(x.config().ui(), x.masterPort(), x.metrics()), FlipperConfig::ui));
 
@@ -40,8 +42,10 @@ public enum Mode {
    *
    * @param adminPort the port its admin server is bound to (the workers put it into their log URLs)
    * @param localMasterPort the port of the master started before in this JVM, 0 = none
+   * @param requestStop asks the launcher to stop the process (given why), as SIGTERM does: retired workers
    */
-  record Context(FlipperConfig config, MetricRegistry metrics, int adminPort, int localMasterPort) {
+  record Context(FlipperConfig config, MetricRegistry metrics, int adminPort, int localMasterPort,
+      Consumer<String> requestStop) {
     /** master.port, or with 0 the port of the master started in this JVM (a demo on free ports). */
     int masterPort() {
       return config.master().port() != 0 ? config.master().port() : localMasterPort;

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,10 +49,17 @@ final class ModeRunner implements AutoCloseable {
   private final FlipperConfig config;
   private final PrintWriter out;
   private final Deque<Running> running = new ArrayDeque<>();
+  private final Consumer<String> requestStop;
 
   ModeRunner(FlipperConfig config, PrintWriter out) {
+    this(config, out, why -> log.info("{}; the other modes of this process keep running", why));
+  }
+
+  /** @param requestStop how a mode asks to stop the process (see {@link Mode.Context#requestStop()}) */
+  ModeRunner(FlipperConfig config, PrintWriter out, Consumer<String> requestStop) {
     this.config = config;
     this.out = out;
+    this.requestStop = requestStop;
   }
 
   /**
@@ -72,7 +80,7 @@ final class ModeRunner implements AutoCloseable {
         admin.start();
         ModeDaemon<?> daemon;
         try {
-          daemon = mode.create(new Mode.Context(config, metrics, admin.port(), localMasterPort()));
+          daemon = mode.create(new Mode.Context(config, metrics, admin.port(), localMasterPort(), requestStop));
         } catch (RuntimeException e) {
           admin.close();
           throw e;

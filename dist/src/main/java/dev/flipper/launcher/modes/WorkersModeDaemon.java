@@ -2,6 +2,7 @@ package dev.flipper.launcher.modes;
 
 import com.codahale.metrics.MetricRegistry;
 import dev.flipper.admin.AdminRoute;
+import dev.flipper.admin.LogCleanupEndpoint;
 import dev.flipper.admin.LogEndpoint;
 import dev.flipper.config.FlipperConfig;
 import dev.flipper.lifecycle.Daemon;
@@ -11,6 +12,7 @@ import dev.flipper.workflow.mail.Mailer;
 import dev.flipper.workflow.master.client.TokenMasterClient;
 import dev.flipper.workflow.worker.MailNotifier;
 import dev.flipper.workflow.worker.WorkerDaemon;
+import dev.flipper.workflow.worker.exec.LogCleaner;
 import dev.flipper.workflow.worker.exec.LogFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * The workers mode: a {@link WorkerDaemon} with a Thrift client of the master ({@code workers.masterHost},
@@ -61,10 +64,14 @@ public final class WorkersModeDaemon implements Daemon<WorkerDaemon.Config> {
     }
   }
 
-  /** The admin routes of the workers: their job logs under {@code workers.logDir}, by {@link LogEndpoint}. */
+  /**
+   * The admin routes of the workers: their job logs under {@code workers.logDir}, read by {@link LogEndpoint}
+   * and deleted by {@link LogCleanupEndpoint}.
+   */
   public static List<AdminRoute> adminRoutes(FlipperConfig config) {
     try {
-      return List.of(new LogEndpoint(new LogFiles(Path.of(config.workers().logDir()))).route());
+      LogFiles logs = new LogFiles(Path.of(config.workers().logDir()));
+      return List.of(new LogEndpoint(logs).route(), new LogCleanupEndpoint(new LogCleaner(logs)).route());
     } catch (IOException e) {
       throw new UncheckedIOException("workers.logDir " + config.workers().logDir() + " cannot be created: " + e, e);
     }
@@ -103,6 +110,16 @@ public final class WorkersModeDaemon implements Daemon<WorkerDaemon.Config> {
           throw new IllegalStateException("master.port is 0 and no master runs in this process: set master.port "
               + "to the port of the master the workers should use");
         });
+  }
+
+  /**
+   * What to do once the workers have retired (an EXIT signal for a newer generation, their jobs ended): the
+   * launcher's stop, given why.
+   */
+  public WorkersModeDaemon onRetired(Consumer<String> requestStop) {
+    daemon.onRetired(() -> requestStop.accept("EXIT signal: workers of generation "
+        + daemon.config().generation() + " retired"));
+    return this;
   }
 
   @Override

@@ -10,6 +10,8 @@ import dev.flipper.workflow.engine.EngineListener;
 import dev.flipper.workflow.engine.WorkflowEngine;
 import dev.flipper.workflow.worker.exec.LogFiles;
 import dev.flipper.workflow.worker.exec.ShellExecutor;
+import dev.flipper.workflow.fleet.Heartbeats;
+import dev.flipper.workflow.worker.internal.HeartbeatLoop;
 import dev.flipper.workflow.worker.internal.IdleWait;
 import dev.flipper.workflow.worker.internal.JobRun;
 import dev.flipper.workflow.worker.internal.LogUrls;
@@ -64,10 +66,27 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
    * @param advertisedHost the host in the log URLs (used by whoever serves the logs, see {@link #serveLogsAt});
    *     "" = the admin bind address unless it is a wildcard, else this machine's host name
    * @param masterHost the host of the token master (its port is {@code master.port})
+   * @param generation this worker's generation (upgrades): an EXIT signal for a higher one makes it finish its
+   *     jobs and exit
+   * @param heartbeatInterval how often the worker publishes its heartbeat; it counts as dead after
+   *     {@value HeartbeatLoop#MISSED_BEATS_TO_DEAD} intervals without one
    */
   public record Config(int count, Duration lease, Duration archiveDelay, Duration shutdownGrace, String logDir,
-      String workDir, String advertisedHost, String masterHost) {
+      String workDir, String advertisedHost, String masterHost, int generation, Duration heartbeatInterval) {
+    /** Generation 1, a heartbeat every {@link #DEFAULT_HEARTBEAT_INTERVAL}. */
+    public Config(int count, Duration lease, Duration archiveDelay, Duration shutdownGrace, String logDir,
+        String workDir, String advertisedHost, String masterHost) {
+      this(count, lease, archiveDelay, shutdownGrace, logDir, workDir, advertisedHost, masterHost, 1,
+          DEFAULT_HEARTBEAT_INTERVAL);
+    }
+
     public Config {
+      if (generation < 1) {
+        throw new IllegalArgumentException("workers.generation is " + generation + "; use 1 or more");
+      }
+      if (heartbeatInterval.toMillis() < 100) {
+        throw new IllegalArgumentException("workers.heartbeatInterval is " + heartbeatInterval + "; use 100ms or more");
+      }
       if (count < 1) {
         throw new IllegalArgumentException("workers.count is " + count + "; use 1 or more");
       }
@@ -82,6 +101,8 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
           "./data/logs", "", "", "127.0.0.1");
     }
   }
+
+  public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(5);
 
   /** How often finished instances are looked at for archiving (each call archives those that are due). */
   static final Duration ARCHIVE_INTERVAL = Duration.ofMinutes(1);
@@ -101,6 +122,10 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
   private final Counter handedBack;
   private final LogFiles logFiles;
   private volatile boolean stopping;
+  /** An EXIT signal for a newer generation was seen: claim nothing more, exit after the running jobs. */
+  private volatile boolean retiring;
+  private Runnable onRetired = () -> { };
+  private HeartbeatLoop heartbeat;
   private Supplier<String> logBaseUrl = () -> null;
   private WarnTimeoutAlert alert = WarnTimeoutAlert.LOG_ONLY;
   private EngineListener engineListener = EngineListener.NONE;
@@ -166,6 +191,16 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
     return this;
   }
 
+  /**
+   * What to do once this worker has retired (an EXIT signal for a newer generation: no more claims, every
+   * running job ended and recorded): the launcher stops the process. Called on a thread of its own. Default:
+   * nothing, the daemon stays up without slots. Call before {@link #start()}.
+   */
+  public WorkerDaemon onRetired(Runnable action) {
+    this.onRetired = Objects.requireNonNull(action, "action");
+    return this;
+  }
+
   /** Starts the slots; may be called once. */
   @Override
   public void start() {
@@ -201,11 +236,17 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
     };
     NamedThreadFactory slotThreads = new NamedThreadFactory("flipper-worker");
     for (int i = 1; i <= config.count(); i++) {
-      Slot slot = new Slot(identity.slotName(i), ctx, config.lease(), idle, () -> stopping, listener);
+      Slot slot = new Slot(identity.slotName(i), ctx, config.lease(), idle, () -> stopping || retiring, listener);
       Thread thread = slotThreads.newThread(slot);
       threads.add(thread);
       thread.start();
     }
+    heartbeat = new HeartbeatLoop(new Heartbeats(master), clock, identity.processName(), identity.host(),
+        logBaseUrl, config.generation(), config.count(), config.heartbeatInterval(),
+        () -> new HeartbeatLoop.State(running.stream().map(JobRun::key).sorted().toList(), retiring), this::retire);
+    heartbeat.beat();
+    timer.scheduleWithFixedDelay(heartbeat::beat, config.heartbeatInterval().toMillis(),
+        config.heartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
     // A random first delay, so that the workers of a fleet started together do not archive in step.
     long first = ThreadLocalRandom.current().nextLong(ARCHIVE_INTERVAL.toMillis());
     timer.scheduleWithFixedDelay(() -> archive(engine), first, ARCHIVE_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
@@ -222,6 +263,28 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
     } catch (RuntimeException e) {
       LOG.warn("archiving finished instances failed (tried again in {}): {}", ARCHIVE_INTERVAL, e.toString());
     }
+  }
+
+  /**
+   * An EXIT signal asks for a newer generation: the slots claim nothing more (a job claimed meanwhile is handed
+   * back unstarted), the running jobs end as usual, then {@link #onRetired} runs. Nothing is killed.
+   */
+  private void retire(int exitGeneration) {
+    if (retiring || stopping) {
+      return;
+    }
+    retiring = true;
+    LOG.info("EXIT signal for generation {} (this worker is generation {}): claiming nothing more; exiting after "
+        + "the {} running jobs", exitGeneration, config.generation(), running.size());
+    idle.wakeAll();
+    heartbeat.beat(); // show "retiring" at once
+    Thread waiter = new Thread(() -> {
+      joinUntil(Long.MAX_VALUE);
+      LOG.info("worker retired: its jobs have ended");
+      onRetired.run();
+    }, "flipper-workers-retire");
+    waiter.setDaemon(true);
+    waiter.start();
   }
 
   /** True between a successful {@link #start()} and {@link #close()}. */
@@ -267,13 +330,16 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
     // The kill grace (SIGTERM, then SIGKILL) and the release call take seconds at most.
     joinUntil(System.nanoTime() + Duration.ofSeconds(30).toNanos());
     timer.shutdownNow();
+    if (heartbeat != null) {
+      heartbeat.remove();
+    }
     executor.close();
     LOG.info("worker slots ended");
   }
 
   private void joinUntil(long deadlineNanos) {
     for (Thread thread : threads) {
-      long left = deadlineNanos - System.nanoTime();
+      long left = deadlineNanos == Long.MAX_VALUE ? Long.MAX_VALUE : deadlineNanos - System.nanoTime();
       if (left > 0) {
         try {
           thread.join(Math.max(1, left / 1_000_000));

@@ -68,6 +68,11 @@ public final class JobRun {
     return job;
   }
 
+  /** {@code <workflow>/<instance>/<job>}, as heartbeats list running jobs. */
+  public String key() {
+    return job.workflow() + "/" + job.instance() + "/" + job.job();
+  }
+
   /** The worker is stopping: kill the process (if any) and hand the job back instead of finishing it. */
   public void handBack() {
     ShellExecution running;

@@ -31,6 +31,11 @@ public final class WorkerIdentity {
     return host;
   }
 
+  /** The unique name of the process, {@code <host>-<pid>-<random>}: its heartbeat's name. */
+  public String processName() {
+    return prefix + "-" + suffix;
+  }
+
   /** The unique name of slot {@code slot} (from 1). */
   public String slotName(int slot) {
     return prefix + "-" + slot + "-" + suffix;
