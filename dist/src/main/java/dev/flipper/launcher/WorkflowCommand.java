@@ -3,10 +3,13 @@ package dev.flipper.launcher;
 import dev.flipper.launcher.workflow.ApplyCommand;
 import dev.flipper.launcher.workflow.BackfillCommand;
 import dev.flipper.launcher.workflow.ControlCommands;
+import dev.flipper.launcher.workflow.ExitCommands;
+import dev.flipper.launcher.workflow.ExplainCommand;
 import dev.flipper.launcher.workflow.LogsCommand;
 import dev.flipper.launcher.workflow.StartCommand;
 import dev.flipper.launcher.workflow.StatusCommand;
 import dev.flipper.launcher.workflow.UnscheduleCommand;
+import dev.flipper.launcher.workflow.WorkersCommand;
 import dev.flipper.workflow.definition.WorkflowDefinition;
 import dev.flipper.workflow.definition.WorkflowFileSet;
 import dev.flipper.workflow.scheduler.ScheduleChecks;
@@ -38,14 +41,17 @@ import picocli.CommandLine.Spec;
         ControlCommands.Pause.class, ControlCommands.Resume.class, ControlCommands.Stop.class,
         ControlCommands.Retry.class, ControlCommands.Redo.class, ControlCommands.Poison.class,
         ControlCommands.Disable.class, ControlCommands.Enable.class, ControlCommands.Reload.class,
-        ControlCommands.Cleanup.class})
+        ControlCommands.Cleanup.class,
+        // The worker fleet: heartbeats, upgrades, why not running (issue 12)
+        WorkersCommand.class, ExitCommands.Exit.class, ExitCommands.Unexit.class, ExplainCommand.class})
 final class WorkflowCommand implements Callable<Integer> {
   @Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() {
     return Launcher.usageError(spec.commandLine().getErr(),
-        "missing subcommand (validate, apply, start, status, unschedule, backfill, logs)");
+        "missing subcommand (validate, apply, start, status, unschedule, backfill, logs, workers, exit, unexit, "
+            + "explain)");
   }
 
   /** {@code flipper workflow validate FILE|DIR...}: exit 0 if every file is valid, 1 if not, 2 on usage errors. */

@@ -1,0 +1,93 @@
+package dev.flipper.launcher.workflow;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.flipper.workflow.fleet.ExitSignal;
+import dev.flipper.workflow.fleet.Heartbeat;
+import dev.flipper.workflow.fleet.Heartbeats;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code flipper workflow workers [--json]}: the worker processes by their heartbeats. */
+@Command(
+    name = "workers",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Lists the worker processes by their heartbeats: name, host, generation, slots, jobs running, and whether",
+      "each is alive (a heartbeat within 3 workers.heartbeatInterval), retiring (an EXIT signal for a newer",
+      "generation: it exits after its jobs) or dead (its last heartbeat is older). A worker that stopped cleanly",
+      "is not listed. Exit code 0; 1 if the master fails."
+    },
+    footer = {"", "Examples:", "  flipper workflow workers", "  flipper workflow workers --json"})
+public final class WorkersCommand implements Callable<Integer> {
+  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  @Option(names = "--json", description = "Print one JSON document instead of a table.")
+  boolean json;
+
+  @Mixin MasterOptions master;
+
+  @Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() throws JsonProcessingException {
+    PrintWriter out = spec.commandLine().getOut();
+    try (WorkflowClient client = new WorkflowClient(master)) {
+      List<Heartbeat> workers = new Heartbeats(client.master).list();
+      Optional<Integer> exit = new ExitSignal(client.master, Clock.systemUTC()).generation();
+      Instant now = Instant.now();
+      if (json) {
+        Map<String, Object> document = new LinkedHashMap<>();
+        document.put("exitGeneration", exit.orElse(null));
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (Heartbeat w : workers) {
+          Map<String, Object> row = new LinkedHashMap<>();
+          row.put("name", w.name());
+          row.put("host", w.host());
+          row.put("adminUrl", w.adminUrl().orElse(null));
+          row.put("generation", w.generation());
+          row.put("slots", w.slots());
+          row.put("running", w.running());
+          row.put("state", state(w, now));
+          row.put("lastBeat", w.beat().toString());
+          row.put("ageSeconds", w.age(now).toSeconds());
+          row.put("started", w.started().toString());
+          rows.add(row);
+        }
+        document.put("workers", rows);
+        out.println(JSON.writeValueAsString(document));
+        return 0;
+      }
+      exit.ifPresent(g -> out.println("EXIT signal: workers older than generation " + g + " finish their jobs and exit"
+          + " (flipper workflow unexit removes it)"));
+      if (workers.isEmpty()) {
+        out.println("no worker has published a heartbeat");
+        return 0;
+      }
+      out.println(String.format("%-40s %-20s %4s %7s %-9s %9s  %s", "WORKER", "HOST", "GEN", "RUNNING", "STATE",
+          "LAST BEAT", "JOBS"));
+      for (Heartbeat w : workers) {
+        out.println(String.format("%-40s %-20s %4d %3d/%-3d %-9s %8ss  %s", w.name(), w.host(), w.generation(),
+            w.running().size(), w.slots(), state(w, now), w.age(now).toSeconds(), String.join(" ", w.running())));
+      }
+      return 0;
+    }
+  }
+
+  private static String state(Heartbeat w, Instant now) {
+    return !w.aliveAt(now) ? "dead" : w.retiring() ? "retiring" : "alive";
+  }
+}

@@ -1,0 +1,41 @@
+package dev.flipper.launcher;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.UUID;
+
+/**
+ * A fresh MariaDB database at 127.0.0.1:3306 (root, no password) for the token store of launcher processes,
+ * dropped by {@link #drop()}. Not through queue-mysql's TestDatabases: its test jar's logback-test.xml would
+ * replace the launcher's logging in the processes the tests start. Not thread-safe.
+ */
+final class MariaDbTestDatabase {
+  private static final String SERVER = "jdbc:mysql://127.0.0.1:3306/";
+  private String database;
+
+  /** The JDBC URL of the database, created on first use. */
+  String url() {
+    if (database == null) {
+      database = "flipper_t_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+      execute("CREATE DATABASE " + database + " CHARACTER SET utf8mb4");
+    }
+    return SERVER + database;
+  }
+
+  void drop() {
+    if (database != null) {
+      execute("DROP DATABASE IF EXISTS " + database);
+    }
+  }
+
+  private static void execute(String sql) {
+    try (Connection c = DriverManager.getConnection(SERVER, "root", "");
+        Statement st = c.createStatement()) {
+      st.execute(sql);
+    } catch (SQLException e) {
+      throw new IllegalStateException("MariaDB at 127.0.0.1:3306 (root, empty password) is required: " + e, e);
+    }
+  }
+}

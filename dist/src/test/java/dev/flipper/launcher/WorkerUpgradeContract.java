@@ -1,0 +1,196 @@
+package dev.flipper.launcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.flipper.workflow.definition.JobDefinition;
+import dev.flipper.workflow.definition.WorkflowDefinition;
+import dev.flipper.workflow.engine.ExecutionDetail;
+import dev.flipper.workflow.engine.InstanceDetail;
+import dev.flipper.workflow.engine.InstanceStatus;
+import dev.flipper.workflow.engine.JobDetail;
+import dev.flipper.workflow.engine.WorkflowEngine;
+import dev.flipper.workflow.master.client.TokenMasterClient;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The upgrade of issue 12 with real processes: generation 1 workers run a long job, generation 2 workers start,
+ * {@code flipper workflow exit}: the long job completes on its worker, the old workers exit 0, new jobs run on
+ * generation 2. Also {@code workers} and {@code explain} through the CLI. On the token database a subclass gives.
+ */
+abstract class WorkerUpgradeContract {
+  private static final Pattern THRIFT_PORT = Pattern.compile("flipper: master ready, .*thrift port (\\d+).*");
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path dir;
+  private final List<FlipperProcess> processes = new ArrayList<>();
+  private TokenMasterClient client;
+  private WorkflowEngine engine;
+  private int masterPort;
+
+  abstract String tokenDatabase(Path dir);
+
+  @AfterEach
+  void stopAll() {
+    if (client != null) {
+      client.close();
+    }
+    processes.forEach(FlipperProcess::close);
+  }
+
+  private Path config() throws Exception {
+    Path config = dir.resolve("flipper.yaml");
+    if (!Files.exists(config)) {
+      Files.writeString(config, String.join("\n",
+          "master:",
+          "  adminPort: 0",
+          "  jdbcUrl: \"" + tokenDatabase(dir) + "\"",
+          "  jdbcUser: root",
+          "workers:",
+          "  adminPort: 0",
+          "  count: 1",
+          "  lease: 3s",
+          "  heartbeatInterval: 300ms",
+          "  advertisedHost: 127.0.0.1",
+          "  masterHost: 127.0.0.1",
+          ""));
+    }
+    return config;
+  }
+
+  private void startMaster() throws Exception {
+    FlipperProcess master = FlipperProcess.start(dir, "-c", config().toString(), "-m", "master", "--set",
+        "master.port=0");
+    processes.add(master);
+    master.awaitReady(List.of("master"));
+    for (String line : master.out()) {
+      Matcher m = THRIFT_PORT.matcher(line);
+      if (m.matches()) {
+        masterPort = Integer.parseInt(m.group(1));
+      }
+    }
+    client = TokenMasterClient.builder("127.0.0.1", masterPort).build();
+    engine = WorkflowEngine.builder(client).build();
+  }
+
+  private FlipperProcess startWorkers(String name, int generation) throws Exception {
+    FlipperProcess workers = FlipperProcess.start(dir, "-c", config().toString(), "-m", "workers", "--set",
+        "master.port=" + masterPort, "--set", "workers.logDir=" + dir.resolve("logs-" + name), "--set",
+        "workers.generation=" + generation);
+    processes.add(workers);
+    workers.awaitReady(List.of("workers"));
+    return workers;
+  }
+
+  private String cli(String... args) {
+    List<String> all = new ArrayList<>(List.of("workflow"));
+    all.addAll(List.of(args));
+    all.addAll(List.of("--set", "master.port=" + masterPort, "--host", "127.0.0.1"));
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = Launcher.execute(all.toArray(String[]::new), new PrintWriter(out), new PrintWriter(err));
+    assertThat(code).as(String.join(" ", all) + "\n" + out + err).isZero();
+    return out.toString();
+  }
+
+  private JsonNode workers() throws Exception {
+    return JSON.readTree(cli("workers", "--json")).get("workers");
+  }
+
+  private String start(String workflow, JobDefinition.Builder... jobs) {
+    WorkflowDefinition.Builder builder = WorkflowDefinition.builder(workflow);
+    for (JobDefinition.Builder job : jobs) {
+      builder.job(job);
+    }
+    engine.definitions().apply(List.of(builder.build()));
+    return engine.instances().start(workflow);
+  }
+
+  private InstanceDetail detail(String workflow, String instance) {
+    return engine.status().instance(workflow, instance).orElseThrow();
+  }
+
+  private InstanceDetail awaitEnd(String workflow, String instance) {
+    await(workflow + "/" + instance + " ends").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+        .until(() -> detail(workflow, instance).summary().status() != InstanceStatus.RUNNING);
+    return detail(workflow, instance);
+  }
+
+  /** host-pid of a slot name host-pid-slot-random. */
+  private static String process(String slot) {
+    return slot.replaceAll("-\\d+-[0-9a-f]{6}$", "");
+  }
+
+  /** host-pid of a heartbeat name host-pid-random. */
+  private static String heartbeatProcess(String name) {
+    return name.replaceAll("-[0-9a-f]{6}$", "");
+  }
+
+  @Test
+  void exitRetiresTheOldGenerationAfterItsJobWhileTheNewOneTakesOver() throws Exception {
+    startMaster();
+    FlipperProcess old = startWorkers("old", 1);
+    Path go = dir.resolve("go");
+    Path done = dir.resolve("long.done");
+    // Runs until the test lets it end: the upgrade happens while it runs, whatever the machine's speed.
+    String longRun = start("long", JobDefinition.builder("slow")
+        .command("while [ ! -f " + go + " ]; do sleep 0.1; done; touch " + done));
+    String slowKey = "long/" + longRun + "/slow";
+    await("the old worker's heartbeat shows the long job").atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(200)).until(() -> workers().toString().contains(slowKey));
+    JsonNode before = workers();
+    assertThat(before).hasSize(1);
+    String oldName = before.get(0).get("name").asText();
+    assertThat(before.get(0).get("generation").asInt()).isEqualTo(1);
+    assertThat(before.get(0).get("state").asText()).isEqualTo("alive");
+    assertThat(cli("explain", "-w", "long", "-i", longRun, "-j", "slow"))
+        .startsWith(slowKey + ": RUNNING\n  running on worker " + oldName);
+
+    startWorkers("new", 2);
+    assertThat(cli("exit", "--generation", "2", "--force"))
+        .isEqualTo("EXIT signal: none -> workers older than generation 2 exit\n");
+    assertThat(cli("exit", "--generation", "2", "--force")).startsWith("unchanged:");
+    await("the old worker shows as retiring").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
+        .until(() -> cli("workers").contains("retiring"));
+
+    String after = start("after", JobDefinition.builder("a").command("true"),
+        JobDefinition.builder("b").command("true").needs("a"), JobDefinition.builder("c").command("true").needs("b"));
+    InstanceDetail afterEnd = awaitEnd("after", after);
+    assertThat(afterEnd.summary().status()).isEqualTo(InstanceStatus.SUCCESS);
+    assertThat(detail("long", longRun).job("slow").flatMap(JobDetail::lastExecution).orElseThrow().running())
+        .as("the old job still runs").isTrue();
+
+    Files.createFile(go);
+    assertThat(old.awaitExit(Duration.ofSeconds(60))).as(old.output()).isZero();
+    assertThat(old.out()).contains("flipper: stopping on EXIT signal: workers of generation 1 retired");
+    InstanceDetail longEnd = awaitEnd("long", longRun);
+    assertThat(longEnd.summary().status()).isEqualTo(InstanceStatus.SUCCESS);
+    List<ExecutionDetail> slow = longEnd.job("slow").orElseThrow().executions();
+    assertThat(slow).as("ran once, to the end, on the old worker").hasSize(1);
+    assertThat(slow.get(0).exitCode()).isZero();
+    assertThat(process(slow.get(0).worker())).isEqualTo(heartbeatProcess(oldName));
+    assertThat(done).exists();
+
+    JsonNode now = workers();
+    assertThat(now).as("the old worker removed its heartbeat").hasSize(1);
+    assertThat(now.get(0).get("generation").asInt()).isEqualTo(2);
+    String newProcess = heartbeatProcess(now.get(0).get("name").asText());
+    assertThat(afterEnd.jobs()).allSatisfy(j -> assertThat(process(j.executions().get(0).worker()))
+        .isEqualTo(newProcess));
+
+    assertThat(cli("unexit", "--force")).isEqualTo("EXIT signal: workers older than generation 2 exit -> none\n");
+  }
+}

@@ -1,0 +1,10 @@
+package dev.flipper.launcher;
+
+import java.nio.file.Path;
+
+class WorkerUpgradeH2Test extends WorkerUpgradeContract {
+  @Override
+  String tokenDatabase(Path dir) {
+    return "jdbc:h2:file:" + dir.resolve("tokens").toAbsolutePath() + ";MODE=MySQL;AUTO_SERVER=TRUE";
+  }
+}
