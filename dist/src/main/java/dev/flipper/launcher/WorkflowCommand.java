@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -49,9 +50,10 @@ final class WorkflowCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    return Launcher.usageError(spec.commandLine().getErr(),
-        "missing subcommand (validate, apply, start, status, unschedule, backfill, logs, workers, exit, unexit, "
-            + "explain)");
+    // Named from the registered subcommands (an alias such as reschedule maps to its command, listed once).
+    String names = spec.subcommands().values().stream().map(CommandLine::getCommandName).distinct()
+        .collect(Collectors.joining(", "));
+    return Launcher.usageError(spec.commandLine().getErr(), "missing subcommand (" + names + ")");
   }
 
   /** {@code flipper workflow validate FILE|DIR...}: exit 0 if every file is valid, 1 if not, 2 on usage errors. */

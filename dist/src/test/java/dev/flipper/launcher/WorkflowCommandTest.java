@@ -71,7 +71,7 @@ class WorkflowCommandTest {
 
     assertThat(run("workflow")).isEqualTo(2);
     assertThat(err.toString())
-        .contains("flipper: missing subcommand (validate, apply, start, status, unschedule, backfill, logs)");
+        .contains("flipper: missing subcommand (validate, apply, start, status, unschedule, backfill, logs, ");
 
     assertThat(run("workflow", "validate", "--nope", "x.yaml")).isEqualTo(2);
   }
