@@ -37,6 +37,12 @@ public final class Explainer {
       Reason.GENERATION_MISMATCH, Reason.NO_WORKER_ALIVE, Reason.ALL_WORKERS_BUSY, Reason.RUNNABLE,
       Reason.RETRY_DELAY, Reason.WAITING_FOR_PARENTS, Reason.FAILED, Reason.FINISHED);
 
+  /**
+   * The instance-scope signal of {@code flipper workflow pause} (the control operations' {@code SignalAction.PAUSE});
+   * matched by name so that pause by signal and pause by owner {@code paused} read the same.
+   */
+  static final String PAUSE = "PAUSE";
+
   private Explainer() {}
 
   /** Explains the snapshot's instance, or one job of it, or (no instance in the snapshot) the workflow. */
@@ -49,9 +55,13 @@ public final class Explainer {
 
   /** The signals of one action, as "the global level", "the workflow level", "the instance level". */
   private static List<String> levels(ExplainSnapshot s, SignalAction action) {
+    return levels(s, action.name());
+  }
+
+  private static List<String> levels(ExplainSnapshot s, String action) {
     List<String> levels = new ArrayList<>();
     for (Token signal : s.signals()) {
-      if (!TokenLayout.last(signal.name()).equals(action.name())) {
+      if (!TokenLayout.last(signal.name()).equals(action)) {
         continue;
       }
       String level = signal.name().startsWith(TokenLayout.globalSignalPrefix()) ? "global"
@@ -221,9 +231,11 @@ public final class Explainer {
       if (owned && !Owners.isHold(owner)) {
         return Explanation.of(what, Reason.RUNNING, running(job, token));
       }
-      if (Owners.PAUSED.equals(owner) || !ownedByPause.isEmpty() || isPaused()) {
-        return Explanation.of(what, Reason.PAUSED, "paused at the instance level: nothing new starts until "
-            + "flipper workflow resume -w " + s.workflow() + " -i " + s.instance().orElseThrow() + ".");
+      List<String> paused = levels(s, PAUSE);
+      if (!paused.isEmpty() || Owners.PAUSED.equals(owner) || !ownedByPause.isEmpty() || isPaused()) {
+        return Explanation.of(what, Reason.PAUSED, "paused at " + (paused.isEmpty() ? "the instance level"
+            : String.join(" and ", paused)) + ": nothing new starts until flipper workflow resume -w " + s.workflow()
+            + " -i " + s.instance().orElseThrow() + "; running jobs finish and keep their results.");
       }
       List<String> drained = levels(s, SignalAction.DRAIN);
       if (Owners.DRAINED.equals(owner) || !drained.isEmpty()) {

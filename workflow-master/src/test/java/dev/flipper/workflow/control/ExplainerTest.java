@@ -159,7 +159,22 @@ class ExplainerTest {
 
     assertThat(a.reason()).isEqualTo(Reason.PAUSED);
     assertThat(a.text()).isEqualTo("paused at the instance level: nothing new starts until flipper workflow resume "
-        + "-w etl -i " + id + ".");
+        + "-w etl -i " + id + "; running jobs finish and keep their results.");
+  }
+
+  @Test
+  void aPauseSignalOnTheInstanceIsPausedWhileItsRunningJobRuns() {
+    idleWorker();
+    String id = start(job("a"), job("b"));
+    ClaimedJob running = claimAndStart("w1-1");
+    clock.advance(Duration.ofSeconds(5));
+    signal(TokenLayout.instanceSignalPrefix("etl", id) + Explainer.PAUSE, null);
+
+    String other = running.job().equals("a") ? "b" : "a";
+    Explanation paused = explain(id, other);
+    assertThat(paused.reason()).isEqualTo(Reason.PAUSED);
+    assertThat(paused.text()).startsWith("paused at the instance level (since 2026-11-24T10:00:05Z): nothing new");
+    assertThat(explain(id, running.job()).reason()).as("a running job finishes").isEqualTo(Reason.RUNNING);
   }
 
   @Test
