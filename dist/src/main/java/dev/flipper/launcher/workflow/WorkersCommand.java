@@ -29,14 +29,19 @@ import picocli.CommandLine.Spec;
       "Lists the worker processes by their heartbeats: name, host, generation, slots, jobs running, and whether",
       "each is alive (a heartbeat within 3 workers.heartbeatInterval), retiring (an EXIT signal for a newer",
       "generation: it exits after its jobs) or dead (its last heartbeat is older). A worker that stopped cleanly",
-      "is not listed. Exit code 0; 1 if the master fails."
+      "is not listed; --forget-dead deletes the heartbeats of dead ones. Exit code 0; 1 if the master fails."
     },
-    footer = {"", "Examples:", "  flipper workflow workers", "  flipper workflow workers --json"})
+    footer = {"", "Examples:", "  flipper workflow workers", "  flipper workflow workers --json",
+        "  flipper workflow workers --forget-dead"})
 public final class WorkersCommand implements Callable<Integer> {
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   @Option(names = "--json", description = "Print one JSON document instead of a table.")
   boolean json;
+
+  @Option(names = "--forget-dead", description = "Delete the heartbeats of dead workers first (killed processes "
+      + "leave theirs), and say which.")
+  boolean forgetDead;
 
   @Mixin MasterOptions master;
 
@@ -46,12 +51,15 @@ public final class WorkersCommand implements Callable<Integer> {
   public Integer call() throws JsonProcessingException {
     PrintWriter out = spec.commandLine().getOut();
     try (WorkflowClient client = new WorkflowClient(master)) {
-      List<Heartbeat> workers = new Heartbeats(client.master).list();
-      Optional<Integer> exit = new ExitSignal(client.master, Clock.systemUTC()).generation();
+      Heartbeats heartbeats = new Heartbeats(client.master);
       Instant now = Instant.now();
+      List<String> forgotten = forgetDead ? heartbeats.forgetDead(now) : List.of();
+      List<Heartbeat> workers = heartbeats.list();
+      Optional<Integer> exit = new ExitSignal(client.master, Clock.systemUTC()).generation();
       if (json) {
         Map<String, Object> document = new LinkedHashMap<>();
         document.put("exitGeneration", exit.orElse(null));
+        document.put("forgotten", forgotten);
         List<Map<String, Object>> rows = new ArrayList<>();
         for (Heartbeat w : workers) {
           Map<String, Object> row = new LinkedHashMap<>();
@@ -71,6 +79,7 @@ public final class WorkersCommand implements Callable<Integer> {
         out.println(JSON.writeValueAsString(document));
         return 0;
       }
+      forgotten.forEach(name -> out.println("forgot dead worker " + name));
       exit.ifPresent(g -> out.println("EXIT signal: workers older than generation " + g + " finish their jobs and exit"
           + " (flipper workflow unexit removes it)"));
       if (workers.isEmpty()) {

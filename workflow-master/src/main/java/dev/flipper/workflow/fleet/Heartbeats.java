@@ -3,6 +3,7 @@ package dev.flipper.workflow.fleet;
 import dev.flipper.token.ModifyParams;
 import dev.flipper.token.Query;
 import dev.flipper.token.Token;
+import dev.flipper.token.TokenException;
 import dev.flipper.token.TokenMaster;
 import dev.flipper.workflow.engine.SignalAction;
 import dev.flipper.workflow.engine.internal.ConflictRetry;
@@ -62,6 +63,29 @@ public final class Heartbeats {
     }
     master.modify(ModifyParams.deleting(stored.get()));
     return true;
+  }
+
+  /**
+   * Deletes the heartbeats of dead workers (killed processes leave theirs); returns their names. A worker that
+   * beats again meanwhile keeps its heartbeat (the delete is version-checked).
+   */
+  public List<String> forgetDead(Instant now) {
+    List<String> forgotten = new ArrayList<>();
+    for (Token token : master.query(Query.prefix(PREFIX))) {
+      Heartbeat beat = Json.read(token, HeartbeatData.class).toHeartbeat();
+      if (beat.aliveAt(now)) {
+        continue;
+      }
+      try {
+        master.modify(ModifyParams.deleting(token));
+        forgotten.add(beat.name());
+      } catch (TokenException e) {
+        if (!ConflictRetry.isConflict(e)) {
+          throw e;
+        }
+      }
+    }
+    return forgotten;
   }
 
   /** Every heartbeat, alive or dead, by name. */

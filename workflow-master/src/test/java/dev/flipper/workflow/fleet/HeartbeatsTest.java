@@ -41,6 +41,16 @@ class HeartbeatsTest {
   }
 
   @Test
+  void forgetDeadDeletesOnlyTheDead() {
+    heartbeats.beat(beat("dead", 1, T0.minusSeconds(60), List.of()));
+    heartbeats.beat(beat("alive", 1, T0.minusSeconds(10), List.of()));
+
+    assertThat(heartbeats.forgetDead(T0)).containsExactly("dead");
+    assertThat(heartbeats.list()).extracting(Heartbeat::name).containsExactly("alive");
+    assertThat(heartbeats.forgetDead(T0)).isEmpty();
+  }
+
+  @Test
   void aBeatOlderThanDeadAfterIsDead() {
     Heartbeat beat = beat("w1", 1, T0, List.of());
     assertThat(beat.aliveAt(T0.plusSeconds(15))).isTrue();
