@@ -11,22 +11,16 @@ import dev.flipper.workflow.engine.ExecutionDetail;
 import dev.flipper.workflow.engine.InstanceDetail;
 import dev.flipper.workflow.engine.InstanceStatus;
 import dev.flipper.workflow.engine.JobDetail;
-import dev.flipper.workflow.engine.WorkflowEngine;
-import dev.flipper.workflow.master.client.TokenMasterClient;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,90 +29,40 @@ import org.junit.jupiter.api.io.TempDir;
  * shell jobs, on the token database a subclass provides. Short leases (3 s) keep every test bounded.
  */
 abstract class WorkerProcessesContract {
-  private static final Pattern THRIFT_PORT = Pattern.compile("flipper: master ready, .*thrift port (\\d+).*");
-
   @TempDir Path dir;
-  private final List<FlipperProcess> processes = new ArrayList<>();
-  private TokenMasterClient client;
-  private WorkflowEngine engine;
-  private int masterPort;
+  private ProcessCluster cluster;
 
   /** The JDBC URL of an empty token database for this test. */
   abstract String tokenDatabase(Path dir);
 
-  @AfterEach
-  void stopAll() {
-    if (client != null) {
-      client.close();
-    }
-    processes.forEach(FlipperProcess::close);
+  @BeforeEach
+  void cluster() {
+    cluster = new ProcessCluster(dir, tokenDatabase(dir));
   }
 
-  private Path config() throws Exception {
-    Path config = dir.resolve("flipper.yaml");
-    if (!Files.exists(config)) {
-      Files.writeString(config, String.join("\n",
-          "master:",
-          "  adminPort: 0",
-          "  jdbcUrl: \"" + tokenDatabase(dir) + "\"",
-          "  jdbcUser: root",
-          "workers:",
-          "  adminPort: 0",
-          "  count: 3",
-          "  lease: 3s",
-          "  shutdownGrace: 2s",
-          "  advertisedHost: 127.0.0.1",
-          "  masterHost: 127.0.0.1",
-          "logging:",
-          "  level: INFO",
-          ""));
-    }
-    return config;
+  @AfterEach
+  void stopAll() {
+    cluster.close();
   }
 
   private FlipperProcess startMaster(int port) throws Exception {
-    FlipperProcess master = FlipperProcess.start(dir, "-c", config().toString(), "-m", "master", "--set",
-        "master.port=" + port);
-    processes.add(master);
-    master.awaitReady(List.of("master"));
-    for (String line : master.out()) {
-      Matcher m = THRIFT_PORT.matcher(line);
-      if (m.matches()) {
-        masterPort = Integer.parseInt(m.group(1));
-      }
-    }
-    if (client == null) {
-      client = TokenMasterClient.builder("127.0.0.1", masterPort).build();
-      engine = WorkflowEngine.builder(client).build();
-    }
-    return master;
+    return cluster.startMaster(port);
   }
 
   private FlipperProcess startWorkers(String name, String... sets) throws Exception {
-    List<String> args = new ArrayList<>(List.of("-c", config().toString(), "-m", "workers", "--set",
-        "master.port=" + masterPort, "--set", "workers.logDir=" + dir.resolve("logs-" + name)));
-    for (String set : sets) {
-      args.add("--set");
-      args.add(set);
-    }
-    FlipperProcess workers = FlipperProcess.start(dir, args.toArray(String[]::new));
-    processes.add(workers);
-    return workers;
+    return cluster.startWorkers(name, sets);
   }
 
   private String start(WorkflowDefinition definition) {
-    engine.definitions().apply(List.of(definition));
-    return engine.instances().start(definition.name());
+    return cluster.start(definition);
   }
 
   private InstanceDetail awaitEnd(String workflow, String instance, Duration within) {
-    await(workflow + "/" + instance + " ends").atMost(within).pollInterval(Duration.ofMillis(200)).until(
-        () -> detail(workflow, instance).summary().status() != InstanceStatus.RUNNING);
-    return detail(workflow, instance);
+    return cluster.awaitEnd(workflow, instance, within);
   }
 
   private InstanceDetail detail(String workflow, String instance) {
-    return engine.status().instance(workflow, instance).orElseThrow();
+    return cluster.detail(workflow, instance);
   }
 
   private static JobDefinition.Builder job(String name, String command) {
@@ -195,12 +139,8 @@ abstract class WorkerProcessesContract {
     ExecutionDetail split = dataEnd.job("split").orElseThrow().lastExecution().orElseThrow();
     assertThat(split.logs().get("stdout")).startsWith("http://127.0.0.1:")
         .contains("/logs/data/" + data + "/split.1.stdout");
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = Launcher.execute(new String[] {"workflow", "logs", "-w", "data", "-i", data, "-j", "split", "--set",
-        "master.port=" + masterPort, "--host", "127.0.0.1"}, new PrintWriter(out), new PrintWriter(err));
-    assertThat(code).as(err.toString()).isZero();
-    assertThat(out.toString()).isEqualTo("FLIPPER:EVENT_ATTR:day=d1\n");
+    assertThat(cluster.workflowCli("logs", "-w", "data", "-i", data, "-j", "split"))
+        .isEqualTo("FLIPPER:EVENT_ATTR:day=d1\n");
     HttpResponse<String> tail = FlipperProcess.get(split.logs().get("stdout") + "?offset=-3&max=10");
     assertThat(tail.body()).isEqualTo("d1\n");
     assertThat(tail.headers().firstValue("X-Log-Next-Offset")).contains("26");

@@ -11,18 +11,12 @@ import dev.flipper.workflow.engine.ExecutionDetail;
 import dev.flipper.workflow.engine.InstanceDetail;
 import dev.flipper.workflow.engine.InstanceStatus;
 import dev.flipper.workflow.engine.JobDetail;
-import dev.flipper.workflow.engine.WorkflowEngine;
-import dev.flipper.workflow.master.client.TokenMasterClient;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,78 +26,31 @@ import org.junit.jupiter.api.io.TempDir;
  * generation 2. Also {@code workers} and {@code explain} through the CLI. On the token database a subclass gives.
  */
 abstract class WorkerUpgradeContract {
-  private static final Pattern THRIFT_PORT = Pattern.compile("flipper: master ready, .*thrift port (\\d+).*");
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path dir;
-  private final List<FlipperProcess> processes = new ArrayList<>();
-  private TokenMasterClient client;
-  private WorkflowEngine engine;
-  private int masterPort;
+  private ProcessCluster cluster;
 
   abstract String tokenDatabase(Path dir);
 
+  @BeforeEach
+  void cluster() {
+    cluster = new ProcessCluster(dir, tokenDatabase(dir));
+  }
+
   @AfterEach
   void stopAll() {
-    if (client != null) {
-      client.close();
-    }
-    processes.forEach(FlipperProcess::close);
-  }
-
-  private Path config() throws Exception {
-    Path config = dir.resolve("flipper.yaml");
-    if (!Files.exists(config)) {
-      Files.writeString(config, String.join("\n",
-          "master:",
-          "  adminPort: 0",
-          "  jdbcUrl: \"" + tokenDatabase(dir) + "\"",
-          "  jdbcUser: root",
-          "workers:",
-          "  adminPort: 0",
-          "  count: 1",
-          "  lease: 3s",
-          "  heartbeatInterval: 300ms",
-          "  advertisedHost: 127.0.0.1",
-          "  masterHost: 127.0.0.1",
-          ""));
-    }
-    return config;
-  }
-
-  private void startMaster() throws Exception {
-    FlipperProcess master = FlipperProcess.start(dir, "-c", config().toString(), "-m", "master", "--set",
-        "master.port=0");
-    processes.add(master);
-    master.awaitReady(List.of("master"));
-    for (String line : master.out()) {
-      Matcher m = THRIFT_PORT.matcher(line);
-      if (m.matches()) {
-        masterPort = Integer.parseInt(m.group(1));
-      }
-    }
-    client = TokenMasterClient.builder("127.0.0.1", masterPort).build();
-    engine = WorkflowEngine.builder(client).build();
+    cluster.close();
   }
 
   private FlipperProcess startWorkers(String name, int generation) throws Exception {
-    FlipperProcess workers = FlipperProcess.start(dir, "-c", config().toString(), "-m", "workers", "--set",
-        "master.port=" + masterPort, "--set", "workers.logDir=" + dir.resolve("logs-" + name), "--set",
-        "workers.generation=" + generation);
-    processes.add(workers);
+    FlipperProcess workers = cluster.startWorkers(name, "workers.count=1", "workers.generation=" + generation);
     workers.awaitReady(List.of("workers"));
     return workers;
   }
 
   private String cli(String... args) {
-    List<String> all = new ArrayList<>(List.of("workflow"));
-    all.addAll(List.of(args));
-    all.addAll(List.of("--set", "master.port=" + masterPort, "--host", "127.0.0.1"));
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = Launcher.execute(all.toArray(String[]::new), new PrintWriter(out), new PrintWriter(err));
-    assertThat(code).as(String.join(" ", all) + "\n" + out + err).isZero();
-    return out.toString();
+    return cluster.workflowCli(args);
   }
 
   private JsonNode workers() throws Exception {
@@ -115,18 +62,15 @@ abstract class WorkerUpgradeContract {
     for (JobDefinition.Builder job : jobs) {
       builder.job(job);
     }
-    engine.definitions().apply(List.of(builder.build()));
-    return engine.instances().start(workflow);
+    return cluster.start(builder.build());
   }
 
   private InstanceDetail detail(String workflow, String instance) {
-    return engine.status().instance(workflow, instance).orElseThrow();
+    return cluster.detail(workflow, instance);
   }
 
   private InstanceDetail awaitEnd(String workflow, String instance) {
-    await(workflow + "/" + instance + " ends").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-        .until(() -> detail(workflow, instance).summary().status() != InstanceStatus.RUNNING);
-    return detail(workflow, instance);
+    return cluster.awaitEnd(workflow, instance, Duration.ofSeconds(60));
   }
 
   /** host-pid of a slot name host-pid-slot-random. */
@@ -141,7 +85,7 @@ abstract class WorkerUpgradeContract {
 
   @Test
   void exitRetiresTheOldGenerationAfterItsJobWhileTheNewOneTakesOver() throws Exception {
-    startMaster();
+    cluster.startMaster(0);
     FlipperProcess old = startWorkers("old", 1);
     Path go = dir.resolve("go");
     Path done = dir.resolve("long.done");

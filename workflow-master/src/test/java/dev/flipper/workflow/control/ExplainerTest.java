@@ -13,6 +13,7 @@ import dev.flipper.workflow.definition.WorkflowDefinition;
 import dev.flipper.workflow.engine.ClaimedJob;
 import dev.flipper.workflow.engine.ExecutionResult;
 import dev.flipper.workflow.engine.ExecutionStart;
+import dev.flipper.workflow.engine.SettableClock;
 import dev.flipper.workflow.engine.SignalAction;
 import dev.flipper.workflow.engine.WorkflowEngine;
 import dev.flipper.workflow.engine.internal.Json;
@@ -24,15 +25,11 @@ import dev.flipper.workflow.fleet.Heartbeat;
 import dev.flipper.workflow.fleet.Heartbeats;
 import dev.flipper.workflow.schedule.ScheduleData;
 import dev.flipper.workflow.schedule.ScheduleTokens;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -44,7 +41,7 @@ import org.junit.jupiter.api.Test;
 class ExplainerTest {
   private static final Instant T0 = Instant.parse("2026-11-24T10:00:00Z");
 
-  private final MovableClock clock = new MovableClock(T0);
+  private final SettableClock clock = new SettableClock(T0);
   private TokenMaster master;
   private WorkflowEngine engine;
   private Heartbeats heartbeats;
@@ -307,38 +304,5 @@ class ExplainerTest {
     assertThat(explain(id, null).text()).startsWith("the instance ended SUCCESS at 2026-11-24T10:00:00Z");
     assertThat(explain(id, "nope").reason()).isEqualTo(Reason.NOT_FOUND);
     assertThat(explain("123", null).reason()).isEqualTo(Reason.NOT_FOUND);
-  }
-
-  /** A clock the test moves, shared by the master and the engine. */
-  private static final class MovableClock extends Clock {
-    private final AtomicLong millis;
-
-    MovableClock(Instant start) {
-      millis = new AtomicLong(start.toEpochMilli());
-    }
-
-    void advance(Duration duration) {
-      millis.addAndGet(duration.toMillis());
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public long millis() {
-      return millis.get();
-    }
-
-    @Override
-    public Instant instant() {
-      return Instant.ofEpochMilli(millis());
-    }
   }
 }
