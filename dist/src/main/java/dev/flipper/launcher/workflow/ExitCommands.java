@@ -10,8 +10,12 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import dev.flipper.workflow.fleet.Heartbeat;
+import dev.flipper.workflow.fleet.Heartbeats;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -103,15 +107,28 @@ public final class ExitCommands {
     }
     try (WorkflowClient client = new WorkflowClient(master)) {
       ExitSignal.Change done = change.apply(new ExitSignal(client.master, Clock.systemUTC()));
+      // What it means for the workers alive now, so that an EXIT that would leave nobody working is noticed.
+      Instant now = Instant.now();
+      List<Heartbeat> alive = new Heartbeats(client.master).list().stream().filter(w -> w.aliveAt(now)).toList();
+      long working = alive.stream().filter(w -> w.takesWork(done.after())).count();
+      long retiring = alive.size() - working;
       if (common.json) {
         Map<String, Object> document = new LinkedHashMap<>();
         document.put("changed", done.changed());
         document.put("exitGenerationBefore", done.before().orElse(null));
         document.put("exitGeneration", done.after().orElse(null));
+        document.put("aliveWorkersRetiring", retiring);
+        document.put("aliveWorkersWorking", working);
         out.println(json(document));
       } else {
         out.println(done.changed() ? "EXIT signal: " + text(done.before()) + " -> " + text(done.after())
             : "unchanged: EXIT signal " + text(done.after()));
+        out.println("alive workers: " + retiring + " retiring (they exit after their current jobs), " + working
+            + " working");
+      }
+      if (working == 0) {
+        spec.commandLine().getErr().println("warning: no alive worker takes work: nothing runs until workers of "
+            + "the new generation start (flipper workflow workers)");
       }
       return 0;
     }

@@ -98,8 +98,12 @@ class FleetCommandsTest {
 
   @Test
   void exitTakesTheConfiguredGenerationAndUnexitRemovesIt() throws Exception {
+    beat("old", 2, Duration.ZERO, List.of());
     assertThat(run("exit", "--force", "--json")).as(err).isZero();
-    assertThat(JSON.readTree(out).get("exitGeneration").asInt()).isEqualTo(3);
+    JsonNode exit = JSON.readTree(out);
+    assertThat(exit.get("exitGeneration").asInt()).isEqualTo(3);
+    assertThat(exit.get("aliveWorkersRetiring").asInt()).isEqualTo(1);
+    assertThat(err).contains("warning: no alive worker takes work");
     assertThat(new ExitSignal(service, Clock.systemUTC()).generation()).contains(3);
     assertThat(run("workers")).isZero();
     assertThat(out).startsWith("EXIT signal: workers older than generation 3 finish their jobs and exit");
@@ -111,7 +115,8 @@ class FleetCommandsTest {
     assertThat(run("unexit", "--force", "--json")).as(err).isZero();
     assertThat(JSON.readTree(out).get("changed").asBoolean()).isTrue();
     assertThat(run("unexit", "--force")).isZero();
-    assertThat(out).isEqualTo("unchanged: EXIT signal none\n");
+    assertThat(out).isEqualTo("unchanged: EXIT signal none\nalive workers: 0 retiring (they exit after their current "
+        + "jobs), 1 working\n");
   }
 
   @Test
