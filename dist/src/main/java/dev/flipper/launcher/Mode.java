@@ -81,7 +81,7 @@ public enum Mode {
   }
 
   /**
-   * Extra GET routes of this mode's admin server (the workers' job logs). They depend on the config only,
+   * Extra routes of this mode's admin server (the workers' job logs and their cleanup). They depend on the config only,
    * since the admin server starts before the daemon is created.
    */
   List<AdminRoute> adminRoutes(FlipperConfig config) {

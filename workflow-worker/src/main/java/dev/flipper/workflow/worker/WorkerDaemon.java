@@ -8,9 +8,9 @@ import dev.flipper.lifecycle.RunState;
 import dev.flipper.token.TokenMaster;
 import dev.flipper.workflow.engine.EngineListener;
 import dev.flipper.workflow.engine.WorkflowEngine;
+import dev.flipper.workflow.fleet.Heartbeats;
 import dev.flipper.workflow.worker.exec.LogFiles;
 import dev.flipper.workflow.worker.exec.ShellExecutor;
-import dev.flipper.workflow.fleet.Heartbeats;
 import dev.flipper.workflow.worker.internal.HeartbeatLoop;
 import dev.flipper.workflow.worker.internal.IdleWait;
 import dev.flipper.workflow.worker.internal.JobRun;
@@ -47,6 +47,11 @@ import org.slf4j.LoggerFactory;
  * count as an attempt, and the job is runnable again at once for another worker. A job is never left owned
  * by a stopped worker unless the master is unreachable (then its lease ends and the next claimer closes the
  * attempt as "lease lost").
+ *
+ * <p><b>Heartbeat and upgrades</b>: every {@code heartbeatInterval} the process publishes its heartbeat (its
+ * generation, slots and running jobs; {@code flipper workflow workers}) and reads the EXIT signal. An EXIT for a
+ * newer generation than {@code generation} retires it: no slot claims again, running jobs end and are recorded
+ * as usual (nothing is killed), then {@link #onRetired} runs. {@link #close()} deletes the heartbeat.
  *
  * <p>Thread-safe; {@link #close()} is idempotent.
  */

@@ -56,10 +56,6 @@ public final class HeartbeatLoop {
     this.retire = retire;
   }
 
-  public String name() {
-    return name;
-  }
-
   /** One beat; never throws (it runs on a shared timer). */
   public synchronized void beat() {
     try {
