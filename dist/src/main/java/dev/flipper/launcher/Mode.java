@@ -81,8 +81,8 @@ public enum Mode {
   }
 
   /**
-   * Extra routes of this mode's admin server (the workers' job logs and their cleanup). They depend on the config only,
-   * since the admin server starts before the daemon is created.
+   * Extra routes of this mode's admin server (the workers' job logs and their cleanup). They depend on the
+   * config only, since the admin server starts before the daemon is created.
    */
   List<AdminRoute> adminRoutes(FlipperConfig config) {
     return adminRoutes.apply(config);
