@@ -243,6 +243,10 @@ public final class Explainer {
             ? "held as drained (it was claimed while a DRAIN signal was set, which is gone now); undrain releases it."
             : "drained at " + String.join(" and ", drained) + ": nothing new starts until undrain.");
       }
+      if (Owners.ABORTED.equals(owner)) {
+        return Explanation.of(what, Reason.ABORTED, "held as aborted (it was claimed while an ABORT signal was set, "
+            + "which is gone now); unabort releases it.");
+      }
       Optional<Explanation> fleet = fleet(s, what);
       if (fleet.isPresent()) {
         return fleet.get();

@@ -187,6 +187,17 @@ class ExplainerTest {
   }
 
   @Test
+  void aJobHeldAsAbortedAfterTheSignalWentStillSaysSo() {
+    idleWorker();
+    String id = start(job("a"));
+    Token runnable = master.query(Query.prefix(TokenLayout.runnable("etl", id, "a"))).get(0);
+    master.modify(ModifyParams.updating(runnable.withOwner(Owners.ABORTED, Owners.FOREVER)));
+
+    assertThat(explain(id, "a").reason()).isEqualTo(Reason.ABORTED);
+    assertThat(explain(id, "a").text()).startsWith("held as aborted");
+  }
+
+  @Test
   void noWorkerAliveNamesTheLastHeartbeat() {
     worker("old", 1, 2, List.of(), Duration.ofSeconds(75));
     String id = start(job("a"));
