@@ -9,6 +9,7 @@ import dev.flipper.workflow.engine.internal.Json;
 import dev.flipper.workflow.engine.internal.Owners;
 import dev.flipper.workflow.engine.internal.SignalData;
 import dev.flipper.workflow.engine.internal.TokenLayout;
+import dev.flipper.workflow.fleet.ExitSignal;
 import dev.flipper.workflow.fleet.Heartbeat;
 import dev.flipper.workflow.schedule.ScheduleData;
 import dev.flipper.workflow.schedule.ScheduleTokens;
@@ -38,8 +39,8 @@ public final class Explainer {
       Reason.RETRY_DELAY, Reason.WAITING_FOR_PARENTS, Reason.FAILED, Reason.FINISHED);
 
   /**
-   * The instance-scope signal of {@code flipper workflow pause} (the control operations' {@code SignalAction.PAUSE});
-   * matched by name so that pause by signal and pause by owner {@code paused} read the same.
+   * The instance-scope signal of {@code flipper workflow pause} (the control operations' {@code
+   * SignalAction.PAUSE}); matched by name so that pause by signal and pause by owner {@code paused} read the same.
    */
   static final String PAUSE = "PAUSE";
 
@@ -67,17 +68,10 @@ public final class Explainer {
       String level = signal.name().startsWith(TokenLayout.globalSignalPrefix()) ? "global"
           : signal.name().startsWith(TokenLayout.workflowSignalPrefix(s.workflow())) ? "workflow" : "instance";
       Long since = signal.data() == null ? null : Json.read(signal, SignalData.class).timestampMillis;
-      levels.add("the " + level + " level" + (since == null ? "" : " (since " + time(Instant.ofEpochMilli(since)) + ")"));
+      levels.add("the " + level + " level"
+          + (since == null ? "" : " (since " + time(Instant.ofEpochMilli(since)) + ")"));
     }
     return levels;
-  }
-
-  private static Optional<Integer> exitGeneration(ExplainSnapshot s) {
-    String exit = TokenLayout.globalSignal(SignalAction.EXIT);
-    return s.signals().stream().filter(t -> t.name().equals(exit)).findFirst().map(t -> {
-      Integer generation = t.data() == null ? null : Json.read(t, SignalData.class).generation;
-      return generation == null ? Integer.MAX_VALUE : generation;
-    });
   }
 
   /**
@@ -93,7 +87,7 @@ public final class Explainer {
               + ") " + ago(w.age(s.now())) + " ago. Start workers (flipper -m workers).")
           .orElse("no worker is alive: no worker has published a heartbeat. Start workers (flipper -m workers).")));
     }
-    Optional<Integer> exit = exitGeneration(s);
+    Optional<Integer> exit = ExitSignal.generationAmong(s.signals());
     List<Heartbeat> takers = alive.stream().filter(w -> w.takesWork(exit)).toList();
     if (takers.isEmpty()) {
       String generations = alive.stream().map(w -> Integer.toString(w.generation())).distinct().sorted()

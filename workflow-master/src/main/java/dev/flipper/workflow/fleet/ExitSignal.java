@@ -10,6 +10,7 @@ import dev.flipper.workflow.engine.internal.Json;
 import dev.flipper.workflow.engine.internal.SignalData;
 import dev.flipper.workflow.engine.internal.TokenLayout;
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -82,8 +83,17 @@ public final class ExitSignal {
     return master.query(Query.prefix(name)).stream().filter(t -> t.name().equals(name)).findFirst();
   }
 
+  /**
+   * The generation the global EXIT signal among these tokens asks for (any other token is skipped); empty if
+   * there is none.
+   */
+  public static Optional<Integer> generationAmong(List<Token> tokens) {
+    String name = TokenLayout.globalSignal(SignalAction.EXIT);
+    return tokens.stream().filter(t -> t.name().equals(name)).findFirst().map(ExitSignal::generationOf);
+  }
+
   /** An EXIT without a generation (written by hand) retires every worker. */
-  static int generationOf(Token token) {
+  private static int generationOf(Token token) {
     Integer generation = Json.read(token, SignalData.class).generation;
     return generation == null ? Integer.MAX_VALUE : generation;
   }

@@ -5,7 +5,6 @@ import dev.flipper.token.Query;
 import dev.flipper.token.Token;
 import dev.flipper.token.TokenException;
 import dev.flipper.token.TokenMaster;
-import dev.flipper.workflow.engine.SignalAction;
 import dev.flipper.workflow.engine.internal.ConflictRetry;
 import dev.flipper.workflow.engine.internal.Json;
 import dev.flipper.workflow.engine.internal.TokenLayout;
@@ -45,12 +44,12 @@ public final class Heartbeats {
     String data = Json.write(HeartbeatData.of(beat));
     // Names are unique, so a conflict can only be our own earlier write whose answer was lost.
     return ConflictRetry.run("heartbeat of " + beat.name(), 3, () -> {
-      List<List<Token>> read = master.query(List.of(Query.prefix(name), Query.prefix(TokenLayout.globalSignalPrefix())));
+      List<List<Token>> read = master.query(List.of(Query.prefix(name),
+          Query.prefix(TokenLayout.globalSignalPrefix())));
       long version = read.get(0).stream().filter(t -> t.name().equals(name)).findFirst().map(Token::version)
           .orElse(Token.NO_VERSION);
       master.modify(ModifyParams.updating(new Token(version, name, null, 0, 0, data)));
-      String exit = TokenLayout.globalSignal(SignalAction.EXIT);
-      return read.get(1).stream().filter(t -> t.name().equals(exit)).findFirst().map(ExitSignal::generationOf);
+      return ExitSignal.generationAmong(read.get(1));
     });
   }
 

@@ -90,7 +90,8 @@ class ExplainerTest {
   }
 
   private Explanation explain(String instance, String job) {
-    return Explainer.explain(ExplainSnapshot.read(engine, clock, "etl", Optional.of(instance)), Optional.ofNullable(job));
+    return Explainer.explain(ExplainSnapshot.read(engine, clock, "etl", Optional.of(instance)),
+        Optional.ofNullable(job));
   }
 
   @Test
