@@ -23,7 +23,7 @@ import java.util.Optional;
  */
 public final class Heartbeats {
   /** Every heartbeat token is under this prefix. */
-  public static final String PREFIX = "/worker/";
+  public static final String PREFIX = TokenLayout.WORKERS;
 
   private final TokenMaster master;
 

@@ -15,6 +15,7 @@ import dev.flipper.workflow.engine.SignalAction;
  * /runnable/&lt;wf&gt;/&lt;inst&gt;/&lt;job&gt;                         job runnable; owned by a worker = running
  * /archive/&lt;wf&gt;/&lt;inst&gt;                                 finished instance; lease ends when it is due
  * /signal/global/&lt;ACTION&gt;, /signal/workflow/&lt;wf&gt;/&lt;ACTION&gt;, /signal/instance/&lt;wf&gt;/&lt;inst&gt;/&lt;ACTION&gt;
+ * /worker/&lt;name&gt;                                        a worker process's heartbeat
  * </pre>
  */
 public final class TokenLayout {
@@ -26,6 +27,7 @@ public final class TokenLayout {
   public static final String RUNNABLE = "/runnable/";
   public static final String ARCHIVE = "/archive/";
   public static final String SIGNALS = "/signal/";
+  public static final String WORKERS = "/worker/";
 
   private TokenLayout() {}
 
