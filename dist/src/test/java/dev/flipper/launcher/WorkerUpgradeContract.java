@@ -137,4 +137,29 @@ abstract class WorkerUpgradeContract {
 
     assertThat(cli("unexit", "--force")).startsWith("EXIT signal: workers older than generation 2 exit -> none\n");
   }
+
+  @Test
+  void aKilledWorkerShowsAsDeadAndExplainSaysNoWorkerIsAlive() throws Exception {
+    cluster.startMaster(0);
+    FlipperProcess doomed = startWorkers("doomed", 1);
+    await("its heartbeat").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+        .until(() -> workers().size() == 1);
+    String name = workers().get(0).get("name").asText();
+
+    doomed.kill();
+    await("it shows as dead").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+        .until(() -> workers().get(0).get("state").asText().equals("dead"));
+    String instance = start("orphan", JobDefinition.builder("a").command("true"));
+
+    // The killed worker's last waiting claim may still take the job in the master (until lease + wait).
+    await("no worker is alive").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> {
+      String why = cli("explain", "-w", "orphan", "-i", instance, "-j", "a");
+      assertThat(why).matches("(?s)orphan/" + instance + "/a: (WORKER_DEAD|NO_WORKER_ALIVE)\n.*");
+      return why.contains("NO_WORKER_ALIVE");
+    });
+    assertThat(cli("explain", "-w", "orphan", "-i", instance, "-j", "a")).contains("no worker is alive: the last "
+        + "heartbeat came from " + name + " (generation 1) ");
+    assertThat(cli("workers", "--forget-dead")).startsWith("forgot dead worker " + name + "\n");
+    assertThat(workers()).isEmpty();
+  }
 }

@@ -35,7 +35,7 @@ import java.util.stream.Collectors;
 public final class Explainer {
   /** Which reason describes an instance whose jobs have several: the first that applies. */
   private static final List<Reason> INSTANCE_ORDER = List.of(Reason.RUNNING, Reason.PAUSED, Reason.DRAINED,
-      Reason.GENERATION_MISMATCH, Reason.NO_WORKER_ALIVE, Reason.ALL_WORKERS_BUSY, Reason.RUNNABLE,
+      Reason.GENERATION_MISMATCH, Reason.WORKER_DEAD, Reason.NO_WORKER_ALIVE, Reason.ALL_WORKERS_BUSY, Reason.RUNNABLE,
       Reason.RETRY_DELAY, Reason.WAITING_FOR_PARENTS, Reason.FAILED, Reason.FINISHED);
 
   /**
@@ -223,7 +223,7 @@ public final class Explainer {
             + time(Instant.ofEpochSecond(token.expirationTime())) + ".");
       }
       if (owned && !Owners.isHold(owner)) {
-        return Explanation.of(what, Reason.RUNNING, running(job, token));
+        return ownedByWorker(what, job, token);
       }
       List<String> paused = levels(s, PAUSE);
       if (!paused.isEmpty() || Owners.PAUSED.equals(owner) || !ownedByPause.isEmpty() || isPaused()) {
@@ -255,20 +255,29 @@ public final class Explainer {
       return s.instanceRecord().map(t -> Owners.PAUSED.equals(t.owner())).orElse(false);
     }
 
-    private String running(JobData job, Token token) {
+    /**
+     * A job whose lease a worker holds: running or starting on it, unless that worker's heartbeat is too old (a
+     * killed worker, or one whose waiting claim the master answered after it died): then nothing runs it until
+     * the lease ends.
+     */
+    private Explanation ownedByWorker(String what, JobData job, Token token) {
       String key = subject + "/" + job.name;
-      Optional<Heartbeat> worker = s.workers().stream().filter(w -> w.running().contains(key)).findFirst();
-      ExecutionData last = job.lastExecution();
-      String since = last == null ? "" : " since " + time(Instant.ofEpochMilli(last.startMillis));
-      String where = worker.map(w -> "worker " + w.name() + " on " + w.host())
-          .orElse("worker " + token.owner());
-      String text = "running on " + where + since + " (attempt " + job.attempt + " of " + job.maxAttempts
-          + ", lease until " + time(Instant.ofEpochSecond(token.expirationTime())) + ").";
+      Optional<Heartbeat> worker = s.workers().stream()
+          .filter(w -> w.running().contains(key) || w.ownsSlot(token.owner())).findFirst();
+      String lease = time(Instant.ofEpochSecond(token.expirationTime()));
       if (worker.isPresent() && !worker.get().aliveAt(s.now())) {
-        text += " That worker's last heartbeat was " + ago(worker.get().age(s.now())) + " ago: if it died, the job"
-            + " is claimed again when the lease ends.";
+        return Explanation.of(what, Reason.WORKER_DEAD, "claimed by " + token.owner() + ", but its worker's last "
+            + "heartbeat was " + ago(worker.get().age(s.now())) + " ago (dead): another worker claims it when the "
+            + "lease ends at " + lease + ".");
       }
-      return text;
+      String where = worker.map(w -> "worker " + w.name() + " on " + w.host()).orElse("worker " + token.owner());
+      if (!job.hasOpenExecution()) {
+        return Explanation.of(what, Reason.RUNNING, "claimed by " + where + ", starting (lease until " + lease + ").");
+      }
+      ExecutionData last = job.lastExecution();
+      return Explanation.of(what, Reason.RUNNING, "running on " + where + " since "
+          + time(Instant.ofEpochMilli(last.startMillis)) + " (attempt " + job.attempt + " of " + job.maxAttempts
+          + ", lease until " + lease + ").");
     }
 
     private Explanation waiting(String what, JobData job) {

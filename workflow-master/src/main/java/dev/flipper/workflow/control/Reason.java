@@ -19,6 +19,8 @@ public enum Reason {
   PAUSED,
   /** An ABORT signal: nothing starts, running jobs are killed, the instance is archived. */
   ABORTED,
+  /** Claimed by a worker whose heartbeat is too old: it is claimed again when that lease ends. */
+  WORKER_DEAD,
   /** No worker has published a heartbeat recently. */
   NO_WORKER_ALIVE,
   /** Every alive worker that takes work runs as many jobs as it has slots. */

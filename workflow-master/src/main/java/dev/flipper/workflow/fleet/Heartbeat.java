@@ -45,6 +45,23 @@ public record Heartbeat(String name, String host, Optional<String> adminUrl, int
     return age.isNegative() ? Duration.ZERO : age;
   }
 
+  /**
+   * True if {@code owner}, a job's lease owner, is one of this process's slots: {@code <host>-<pid>-<slot>-<random>}
+   * for the process {@code <host>-<pid>-<random>}.
+   */
+  public boolean ownsSlot(String owner) {
+    int cut = name.lastIndexOf('-');
+    if (owner == null || cut < 0) {
+      return false;
+    }
+    String prefix = name.substring(0, cut + 1);
+    String suffix = name.substring(cut);
+    if (!owner.startsWith(prefix) || !owner.endsWith(suffix) || owner.length() <= prefix.length() + suffix.length()) {
+      return false;
+    }
+    return owner.substring(prefix.length(), owner.length() - suffix.length()).chars().allMatch(Character::isDigit);
+  }
+
   /** True if every slot runs a job. */
   public boolean busy() {
     return running.size() >= slots;

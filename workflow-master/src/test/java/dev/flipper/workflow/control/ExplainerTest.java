@@ -287,6 +287,23 @@ class ExplainerTest {
   }
 
   @Test
+  void aJobClaimedByAWorkerThatDiedWaitsForTheLease() {
+    worker("host7-42-a1b2c3", 1, 2, List.of(), Duration.ofSeconds(40));
+    worker("other", 1, 2, List.of(), Duration.ZERO);
+    String id = start(job("a"));
+    engine.claim("host7-42-2-a1b2c3", Duration.ofMinutes(1)).orElseThrow();
+
+    Explanation a = explain(id, "a");
+
+    assertThat(a.reason()).isEqualTo(Reason.WORKER_DEAD);
+    assertThat(a.text()).isEqualTo("claimed by host7-42-2-a1b2c3, but its worker's last heartbeat was 40s ago (dead): "
+        + "another worker claims it when the lease ends at 2026-11-24T10:01:00Z.");
+    worker("host7-42-a1b2c3", 1, 2, List.of(), Duration.ZERO);
+    assertThat(explain(id, "a").text()).isEqualTo("claimed by worker host7-42-a1b2c3 on host-host7-42-a1b2c3, "
+        + "starting (lease until 2026-11-24T10:01:00Z).");
+  }
+
+  @Test
   void aRunnableJobWithAFreeWorkerIsAboutToStart() {
     idleWorker();
     String id = start(job("a"));

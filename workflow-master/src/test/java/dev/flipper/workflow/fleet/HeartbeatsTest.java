@@ -51,6 +51,16 @@ class HeartbeatsTest {
   }
 
   @Test
+  void aProcessOwnsTheSlotsNamedAfterIt() {
+    Heartbeat beat = beat("host-7-42-a1b2c3", 1, T0, List.of());
+    assertThat(beat.ownsSlot("host-7-42-3-a1b2c3")).isTrue();
+    assertThat(beat.ownsSlot("host-7-42-a1b2c3")).isFalse();
+    assertThat(beat.ownsSlot("host-7-43-3-a1b2c3")).isFalse();
+    assertThat(beat.ownsSlot("host-7-42-x-a1b2c3")).isFalse();
+    assertThat(beat.ownsSlot(null)).isFalse();
+  }
+
+  @Test
   void aBeatOlderThanDeadAfterIsDead() {
     Heartbeat beat = beat("w1", 1, T0, List.of());
     assertThat(beat.aliveAt(T0.plusSeconds(15))).isTrue();
