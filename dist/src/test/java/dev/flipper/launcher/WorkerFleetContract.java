@@ -21,11 +21,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The upgrade of issue 12 with real processes: generation 1 workers run a long job, generation 2 workers start,
- * {@code flipper workflow exit}: the long job completes on its worker, the old workers exit 0, new jobs run on
- * generation 2. Also {@code workers} and {@code explain} through the CLI. On the token database a subclass gives.
+ * The worker fleet with real processes: the upgrade of issue 12 (generation 1 workers run a long job,
+ * generation 2 workers start, {@code flipper workflow exit}: the long job completes on its worker, the old
+ * workers exit 0, new jobs run on generation 2), and heartbeats as {@code workers} and {@code explain} show
+ * them. On the token database a subclass gives.
  */
-abstract class WorkerUpgradeContract {
+abstract class WorkerFleetContract {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path dir;

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 
 /** On a fresh MariaDB database, dropped after the test ({@link MariaDbTestDatabase}). */
-class WorkerUpgradeMariaDbTest extends WorkerUpgradeContract {
+class WorkerFleetMariaDbTest extends WorkerFleetContract {
   private final MariaDbTestDatabase database = new MariaDbTestDatabase();
 
   @Override
