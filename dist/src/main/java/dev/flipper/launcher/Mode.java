@@ -16,7 +16,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -32,8 +31,7 @@ public enum Mode {
       new SchedulerModeDaemon(x.config(), x.metrics(), x.localMasterPort()), FlipperConfig::scheduler)),
   WORKERS("workers",
       x -> new ModeDaemon<>(
-          new WorkersModeDaemon(x.config(), x.metrics(), x.adminPort(), x.localMasterPort())
-              .onRetired(x.requestStop()), FlipperConfig::workers),
+          new WorkersModeDaemon(x.config(), x.metrics(), x.adminPort(), x.localMasterPort()), FlipperConfig::workers),
       WorkersModeDaemon::adminRoutes),
   UI("ui", x -> new ModeDaemon<>(new UiDaemon(x.config().ui(), x.masterPort(), x.metrics()), FlipperConfig::ui));
 
@@ -42,10 +40,8 @@ public enum Mode {
    *
    * @param adminPort the port its admin server is bound to (the workers put it into their log URLs)
    * @param localMasterPort the port of the master started before in this JVM, 0 = none
-   * @param requestStop asks the launcher to stop the process (given why), as SIGTERM does: retired workers
    */
-  record Context(FlipperConfig config, MetricRegistry metrics, int adminPort, int localMasterPort,
-      Consumer<String> requestStop) {
+  record Context(FlipperConfig config, MetricRegistry metrics, int adminPort, int localMasterPort) {
     /** master.port, or with 0 the port of the master started in this JVM (a demo on free ports). */
     int masterPort() {
       return config.master().port() != 0 ? config.master().port() : localMasterPort;
@@ -81,7 +77,7 @@ public enum Mode {
   }
 
   /**
-   * Extra routes of this mode's admin server (the workers' job logs and their cleanup). They depend on the
+   * Extra routes of this mode's admin server (the workers' job logs, read and deleted). They depend on the
    * config only, since the admin server starts before the daemon is created.
    */
   List<AdminRoute> adminRoutes(FlipperConfig config) {

@@ -7,6 +7,7 @@ import dev.flipper.config.AdminConfig;
 import dev.flipper.config.FlipperConfig;
 import dev.flipper.lifecycle.Daemon;
 import dev.flipper.launcher.logging.ModeConverter;
+import dev.flipper.launcher.modes.WorkersModeDaemon;
 import dev.flipper.workflow.master.MasterDaemon;
 import java.io.PrintWriter;
 import java.util.ArrayDeque;
@@ -55,7 +56,7 @@ final class ModeRunner implements AutoCloseable {
     this(config, out, why -> log.info("{}; the other modes of this process keep running", why));
   }
 
-  /** @param requestStop how a mode asks to stop the process (see {@link Mode.Context#requestStop()}) */
+  /** @param requestStop stops the process, given why: how retired workers end it (see {@link WorkersModeDaemon}) */
   ModeRunner(FlipperConfig config, PrintWriter out, Consumer<String> requestStop) {
     this.config = config;
     this.out = out;
@@ -80,10 +81,13 @@ final class ModeRunner implements AutoCloseable {
         admin.start();
         ModeDaemon<?> daemon;
         try {
-          daemon = mode.create(new Mode.Context(config, metrics, admin.port(), localMasterPort(), requestStop));
+          daemon = mode.create(new Mode.Context(config, metrics, admin.port(), localMasterPort()));
         } catch (RuntimeException e) {
           admin.close();
           throw e;
+        }
+        if (daemon.daemon() instanceof WorkersModeDaemon workers) {
+          workers.onRetired(requestStop); // an EXIT signal for a newer generation ends these workers
         }
         created.set(daemon.daemon());
         Running started = new Running(mode, daemon, admin, adminConfig.bindAddress());

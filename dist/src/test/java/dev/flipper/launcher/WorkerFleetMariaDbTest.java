@@ -1,19 +1,26 @@
 package dev.flipper.launcher;
 
 import java.nio.file.Path;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 
-/** On a fresh MariaDB database, dropped after the test ({@link MariaDbTestDatabase}). */
+/** On a fresh MariaDB database, dropped after the test (as {@link WorkerProcessesMariaDbTest}). */
 class WorkerFleetMariaDbTest extends WorkerFleetContract {
-  private final MariaDbTestDatabase database = new MariaDbTestDatabase();
+  private String database;
 
   @Override
   String tokenDatabase(Path dir) {
-    return database.url();
+    if (database == null) {
+      database = "flipper_t_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+      WorkerProcessesMariaDbTest.execute("CREATE DATABASE " + database + " CHARACTER SET utf8mb4");
+    }
+    return WorkerProcessesMariaDbTest.SERVER + database;
   }
 
   @AfterEach
   void dropDatabase() {
-    database.drop();
+    if (database != null) {
+      WorkerProcessesMariaDbTest.execute("DROP DATABASE IF EXISTS " + database);
+    }
   }
 }
