@@ -292,15 +292,18 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
     waiter.start();
   }
 
-  /** True between a successful {@link #start()} and {@link #close()}. */
+  /**
+   * True between a successful {@link #start()} and {@link #close()}, unless an EXIT signal retired these workers
+   * (they take no more work).
+   */
   @Override
   public boolean isReady() {
-    return state.isRunning();
+    return state.isRunning() && !retiring;
   }
 
   @Override
   public Map<String, Boolean> readiness() {
-    return Map.of("workers", state.isRunning());
+    return Map.of("workers", isReady());
   }
 
   /** Where the job logs are served, once {@link #serveLogsAt} named it. */

@@ -87,6 +87,7 @@ class WorkerRetirementTest {
     Files.createFile(go);
 
     assertThat(retired.await(20, TimeUnit.SECONDS)).as("retired after its job").isTrue();
+    assertThat(daemon.isReady()).as("takes no more work").isFalse();
     var held = engine.status().instance("hold", instance).orElseThrow();
     assertThat(held.summary().status()).isEqualTo(InstanceStatus.SUCCESS);
     assertThat(held.job("only").orElseThrow().executions()).extracting(ExecutionDetail::exitCode).containsExactly(0);
