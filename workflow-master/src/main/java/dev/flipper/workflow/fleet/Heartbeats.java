@@ -42,7 +42,7 @@ public final class Heartbeats {
   public Optional<Integer> beat(Heartbeat beat) {
     String name = tokenName(beat.name());
     String data = Json.write(HeartbeatData.of(beat));
-    // Names are unique, so a conflict can only be our own earlier write whose answer was lost.
+    // Names are unique: a conflict is our own earlier write whose answer was lost, or forgetDead meanwhile.
     return ConflictRetry.run("heartbeat of " + beat.name(), 3, () -> {
       List<List<Token>> read = master.query(List.of(Query.prefix(name),
           Query.prefix(TokenLayout.globalSignalPrefix())));
