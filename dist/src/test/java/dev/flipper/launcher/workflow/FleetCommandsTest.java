@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.flipper.launcher.Launcher;
 import dev.flipper.token.TokenService;
 import dev.flipper.token.memory.InMemoryTokenStore;
 import dev.flipper.workflow.definition.JobDefinition;
@@ -14,8 +13,6 @@ import dev.flipper.workflow.fleet.ExitSignal;
 import dev.flipper.workflow.fleet.Heartbeat;
 import dev.flipper.workflow.fleet.Heartbeats;
 import dev.flipper.workflow.master.server.TokenMasterServer;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -57,17 +54,13 @@ class FleetCommandsTest {
   }
 
   private int run(String... args) {
-    StringWriter outText = new StringWriter();
-    StringWriter errText = new StringWriter();
-    String[] full = new String[args.length + 7];
+    String[] full = new String[args.length + 1];
     full[0] = "workflow";
     System.arraycopy(args, 0, full, 1, args.length);
-    System.arraycopy(new String[] {"-c", config.toString(), "--set", "master.port=" + server.port(), "--host",
-        "127.0.0.1"}, 0, full, args.length + 1, 6);
-    int code = Launcher.execute(full, new PrintWriter(outText), new PrintWriter(errText));
-    out = outText.toString();
-    err = errText.toString();
-    return code;
+    CommandRun run = CommandRun.of(config, server.port(), full);
+    out = run.out();
+    err = run.err();
+    return run.code();
   }
 
   private void beat(String name, int generation, Duration age, List<String> running) {
