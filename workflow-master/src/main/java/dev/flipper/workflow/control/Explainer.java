@@ -38,12 +38,6 @@ public final class Explainer {
       Reason.GENERATION_MISMATCH, Reason.WORKER_DEAD, Reason.NO_WORKER_ALIVE, Reason.ALL_WORKERS_BUSY, Reason.RUNNABLE,
       Reason.RETRY_DELAY, Reason.WAITING_FOR_PARENTS, Reason.FAILED, Reason.FINISHED);
 
-  /**
-   * The instance-scope signal of {@code flipper workflow pause} (the control operations' {@code
-   * SignalAction.PAUSE}); matched by name so that pause by signal and pause by owner {@code paused} read the same.
-   */
-  static final String PAUSE = "PAUSE";
-
   private Explainer() {}
 
   /** Explains the snapshot's instance, or one job of it, or (no instance in the snapshot) the workflow. */
@@ -56,13 +50,9 @@ public final class Explainer {
 
   /** The signals of one action, as "the global level", "the workflow level", "the instance level". */
   private static List<String> levels(ExplainSnapshot s, SignalAction action) {
-    return levels(s, action.name());
-  }
-
-  private static List<String> levels(ExplainSnapshot s, String action) {
     List<String> levels = new ArrayList<>();
     for (Token signal : s.signals()) {
-      if (!TokenLayout.last(signal.name()).equals(action)) {
+      if (!TokenLayout.last(signal.name()).equals(action.name())) {
         continue;
       }
       String level = signal.name().startsWith(TokenLayout.globalSignalPrefix()) ? "global"
@@ -225,7 +215,7 @@ public final class Explainer {
       if (owned && !Owners.isHold(owner)) {
         return ownedByWorker(what, job, token);
       }
-      List<String> paused = levels(s, PAUSE);
+      List<String> paused = levels(s, SignalAction.PAUSE);
       if (!paused.isEmpty() || Owners.PAUSED.equals(owner) || !ownedByPause.isEmpty() || isPaused()) {
         return Explanation.of(what, Reason.PAUSED, "paused at " + (paused.isEmpty() ? "the instance level"
             : String.join(" and ", paused)) + ": nothing new starts until flipper workflow resume -w " + s.workflow()

@@ -166,7 +166,7 @@ class ExplainerTest {
     String id = start(job("a"), job("b"));
     ClaimedJob running = claimAndStart("w1-1");
     clock.advance(Duration.ofSeconds(5));
-    signal(TokenLayout.instanceSignalPrefix("etl", id) + Explainer.PAUSE, null);
+    signal(TokenLayout.instanceSignal("etl", id, SignalAction.PAUSE), null);
 
     String other = running.job().equals("a") ? "b" : "a";
     Explanation paused = explain(id, other);
