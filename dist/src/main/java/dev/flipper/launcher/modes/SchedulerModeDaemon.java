@@ -6,8 +6,9 @@ import dev.flipper.lifecycle.Daemon;
 import dev.flipper.workflow.master.client.TokenMasterClient;
 import dev.flipper.workflow.scheduler.SchedulerDaemon;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The scheduler mode: a {@link SchedulerDaemon} with a Thrift client of the master ({@code scheduler.masterHost},
@@ -16,6 +17,8 @@ import java.util.Map;
  * mails the too-many-instances notice, linking to {@code ui.baseUrl}. Closes the client after the daemon. Thread-safe like the daemon.
  */
 public final class SchedulerModeDaemon implements Daemon<SchedulerDaemon.Config> {
+  private static final Logger log = LoggerFactory.getLogger(SchedulerModeDaemon.class);
+
   private final SchedulerDaemon daemon;
   private final TokenMasterClient client;
   private final String masterAddress;
@@ -38,17 +41,15 @@ public final class SchedulerModeDaemon implements Daemon<SchedulerDaemon.Config>
 
   @Override
   public void start() {
+    if (client != null) {
+      log.info("scheduler: master at {}", masterAddress); // endpoints() are where a daemon serves; this it calls
+    }
     daemon.start();
   }
 
   @Override
   public Map<String, Boolean> readiness() {
     return daemon.readiness();
-  }
-
-  @Override
-  public List<String> endpoints() {
-    return client == null ? List.of() : List.of("master " + masterAddress);
   }
 
   @Override

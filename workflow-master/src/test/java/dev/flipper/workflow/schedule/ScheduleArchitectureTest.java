@@ -19,6 +19,7 @@ class ScheduleArchitectureTest {
       .should().onlyDependOnClassesThat()
       .resideInAnyPackage("java..", "dev.flipper.workflow.schedule..", "dev.flipper.workflow.mail..",
           "dev.flipper.workflow.definition..", "dev.flipper.token", "com.fasterxml.jackson..", "jakarta.mail..",
+          "javax.net.ssl..",
           "org.slf4j..", "")
       .because("no store, no Thrift, no server: the same code runs in every process that talks to a master");
 }
