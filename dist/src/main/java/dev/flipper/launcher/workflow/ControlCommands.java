@@ -3,6 +3,8 @@ package dev.flipper.launcher.workflow;
 import dev.flipper.workflow.control.ControlResult;
 import dev.flipper.workflow.control.WorkflowControl;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -226,7 +228,11 @@ public final class ControlCommands {
 
     @Override
     ControlResult run(WorkflowControl control) {
-      return control.cleanup(Duration.ofDays(ageDays));
+      ControlResult result = control.cleanup(Duration.ofDays(ageDays));
+      List<String> notes = new ArrayList<>(result.notes());
+      notes.addAll(new WorkerLogCleanup().delete(result.logUrls()));
+      return new ControlResult(result.operation(), result.target(), result.changes(), notes, result.instance(),
+          result.logUrls());
     }
   }
 }
