@@ -3,6 +3,7 @@ package dev.flipper.workflow.master.server;
 import com.codahale.metrics.MetricRegistry;
 import dev.flipper.lifecycle.NamedThreadFactory;
 import dev.flipper.lifecycle.RunState;
+import dev.flipper.thrift.BoundedBinaryProtocol;
 import dev.flipper.thrift.ThriftServing;
 import dev.flipper.token.TokenMaster;
 import dev.flipper.workflow.master.thrift.TokenMasterService;
@@ -15,7 +16,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.server.TThreadPoolServer;
 import org.apache.thrift.transport.TServerSocket;
 import org.apache.thrift.transport.TSocket;
@@ -40,6 +40,8 @@ import org.slf4j.LoggerFactory;
 public final class TokenMasterServer implements AutoCloseable {
   /** Pinball's master port. */
   public static final int DEFAULT_PORT = 9090;
+  /** As the queue server's default {@code maxFrameBytes}. */
+  public static final int DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
   private static final Logger log = LoggerFactory.getLogger(TokenMasterServer.class);
 
@@ -80,7 +82,9 @@ public final class TokenMasterServer implements AutoCloseable {
         new NamedThreadFactory("flipper-master-conn"));
     server = new TThreadPoolServer(new TThreadPoolServer.Args(socket)
         .processor(new TokenMasterService.Processor<>(TimedCalls.wrap(handler, config.metrics)))
-        .protocolFactory(new TBinaryProtocol.Factory())
+        // Strings, binaries and lists are checked against the message limit before anything is allocated.
+        .protocolFactory(BoundedBinaryProtocol.factory(false, true, config.maxMessageBytes,
+            maxContainerLength(config.maxMessageBytes)))
         .executorService(workers)
         .stopTimeoutVal(1)
         .stopTimeoutUnit(TimeUnit.SECONDS));
@@ -144,6 +148,14 @@ public final class TokenMasterServer implements AutoCloseable {
     log.info("token master on port {} closed", boundPort);
   }
 
+  /**
+   * Most elements in one list: libthrift sizes the list before reading it, and an element takes at least a few
+   * bytes on the wire; one per 16 bytes allows 1 Mi elements in 16 MiB (a Token takes more than 16).
+   */
+  private static int maxContainerLength(int maxMessageBytes) {
+    return maxMessageBytes / 16;
+  }
+
   private static void shutdownInput(TSocket connection) {
     try {
       connection.getSocket().shutdownInput();
@@ -154,7 +166,7 @@ public final class TokenMasterServer implements AutoCloseable {
 
   /** What {@link Builder#build()} validated; the server never reads its builder again. */
   private record Settings(TokenMaster master, String bindHost, int port, int maxConnections,
-      Duration shutdownGracePeriod, MetricRegistry metrics) {}
+      int maxMessageBytes, Duration shutdownGracePeriod, MetricRegistry metrics) {}
 
   /** Remembers accepted connections so that close() can end them. */
   private final class TrackingServerSocket extends TServerSocket {
@@ -165,6 +177,9 @@ public final class TokenMasterServer implements AutoCloseable {
     @Override
     public TSocket accept() throws TTransportException {
       TSocket accepted = super.accept();
+      // What libthrift checks declared lengths against; it resets to this after each answer.
+      accepted.getConfiguration().setMaxMessageSize(config.maxMessageBytes);
+      accepted.updateKnownMessageSize(0);
       connections.removeIf(c -> !c.isOpen());
       connections.add(accepted);
       return accepted;
@@ -177,6 +192,7 @@ public final class TokenMasterServer implements AutoCloseable {
     private int port = DEFAULT_PORT;
     private String bindHost = "0.0.0.0";
     private int maxConnections = 512;
+    private int maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
     private Duration shutdownGracePeriod = Duration.ofSeconds(5);
     private MetricRegistry metrics = new MetricRegistry();
 
@@ -207,6 +223,15 @@ public final class TokenMasterServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Largest request accepted, as the queue server's {@code maxFrameBytes}: a string, binary or list declared
+     * longer closes the connection before anything is allocated for it. Default 16 MiB.
+     */
+    public Builder maxMessageBytes(int newMaxMessageBytes) {
+      this.maxMessageBytes = newMaxMessageBytes;
+      return this;
+    }
+
     /** How long close() lets calls in flight finish. Default 5 s. */
     public Builder shutdownGracePeriod(Duration newGracePeriod) {
       this.shutdownGracePeriod = Objects.requireNonNull(newGracePeriod, "shutdownGracePeriod");
@@ -226,11 +251,16 @@ public final class TokenMasterServer implements AutoCloseable {
       if (maxConnections < 1) {
         throw new IllegalArgumentException("master maxConnections is " + maxConnections + "; it must be at least 1");
       }
+      if (maxMessageBytes < 1024) {
+        throw new IllegalArgumentException("master maxMessageBytes is " + maxMessageBytes
+            + "; it must be at least 1024");
+      }
       if (shutdownGracePeriod.isNegative()) {
         throw new IllegalArgumentException("master shutdownGracePeriod is " + shutdownGracePeriod
             + "; it must not be negative");
       }
-      return new TokenMasterServer(new Settings(master, bindHost, port, maxConnections, shutdownGracePeriod,
+      return new TokenMasterServer(new Settings(master, bindHost, port, maxConnections, maxMessageBytes,
+          shutdownGracePeriod,
           metrics));
     }
   }
