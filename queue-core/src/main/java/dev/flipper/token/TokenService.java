@@ -143,6 +143,7 @@ public final class TokenService implements TokenMaster {
       throw TokenException.inputError("queryAndOwn needs a non-empty owner (who claims the tokens)");
     }
     checkOwner(params.owner(), "queryAndOwn");
+    checkExpirationTime(params.expirationTime(), "queryAndOwn");
     if (params.waitTime().isNegative()) {
       throw TokenException.inputError("queryAndOwn has waitTime " + params.waitTime() + "; use zero (answer at"
           + " once) or a positive duration (at most " + maxWaitTime + " is used)");
@@ -268,6 +269,17 @@ public final class TokenService implements TokenMaster {
     if (owner != null && owner.length() > TokenNames.MAX_OWNER_LENGTH) {
       throw TokenException.inputError(where + ": the owner is " + owner.length() + " characters long; at most "
           + TokenNames.MAX_OWNER_LENGTH + " are allowed");
+    }
+  }
+
+  /**
+   * A claim's lease end in epoch seconds: a negative one would claim for a lease that ended before 1970. (modify
+   * stores any value as sent, as Pinball's master: there a negative one simply reads as not owned.)
+   */
+  private static void checkExpirationTime(long expirationTime, String where) {
+    if (expirationTime < 0) {
+      throw TokenException.inputError(where + " has expirationTime " + expirationTime
+          + "; use the lease end in epoch seconds (>= 0)");
     }
   }
 

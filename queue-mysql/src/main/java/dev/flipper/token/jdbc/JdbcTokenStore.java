@@ -194,7 +194,7 @@ public final class JdbcTokenStore implements TokenStore {
     String operation = "queryAndOwn of '" + prefix + "' by '" + params.owner() + "'";
     // Phase 1, no locks: the best candidates, with some spare for those other masters take meanwhile.
     List<String> candidates = db.inTransaction(operation, c -> candidates(c, prefix, nowSeconds,
-        max == null ? null : max + Math.max(max, 8)));
+        max == null ? null : withSpare(max)));
     if (candidates.isEmpty()) {
       return List.of();
     }
@@ -220,6 +220,11 @@ public final class JdbcTokenStore implements TokenStore {
       return updateRows(c, claimed, read); // a token changed since it was read is not claimed
     });
   }
+  /** Candidates to read for a claim of {@code max}: twice as many (at least 8 spare), saturating at int range. */
+  private static int withSpare(int max) {
+    return (int) Math.min(Integer.MAX_VALUE, (long) max + Math.max(max, 8));
+  }
+
 
   @Override
   public SortedMap<String, Integer> group(String namePrefix, String groupSuffix) {

@@ -75,6 +75,7 @@ final class TokenMasterHandler implements TokenMasterService.Iface {
   @Override
   public void archive(ArchiveRequest request) throws TokenMasterException {
     run("archive", () -> {
+      requireRequest(request, "archive");
       master.archive(WireMapping.fromWire(request.getTokens()));
       return null;
     });
@@ -83,6 +84,7 @@ final class TokenMasterHandler implements TokenMasterService.Iface {
   @Override
   public GroupResponse group(GroupRequest request) throws TokenMasterException {
     return run("group", () -> {
+      requireRequest(request, "group");
       GroupResponse response = new GroupResponse();
       String prefix = request.getNamePrefix();
       if (prefix != null && !prefix.isEmpty()) {
@@ -96,6 +98,7 @@ final class TokenMasterHandler implements TokenMasterService.Iface {
   @Override
   public ModifyResponse modify(ModifyRequest request) throws TokenMasterException {
     return run("modify", () -> {
+      requireRequest(request, "modify");
       List<Token> written = master.modify(WireMapping.fromWire(request));
       ModifyResponse response = new ModifyResponse();
       if (!written.isEmpty()) {
@@ -108,10 +111,14 @@ final class TokenMasterHandler implements TokenMasterService.Iface {
   @Override
   public QueryResponse query(QueryRequest request) throws TokenMasterException {
     return run("query", () -> {
+      requireRequest(request, "query");
       QueryResponse response = new QueryResponse();
       if (request.getQueries() != null) {
         List<Query> queries = new ArrayList<>();
-        request.getQueries().forEach(q -> queries.add(WireMapping.fromWire(q)));
+        for (dev.flipper.workflow.master.thrift.Query query : request.getQueries()) {
+          requirePrefix(query, "query " + (queries.size() + 1));
+          queries.add(WireMapping.fromWire(query));
+        }
         List<List<dev.flipper.workflow.master.thrift.Token>> lists = new ArrayList<>();
         for (List<Token> tokens : master.query(queries)) {
           lists.add(WireMapping.toWire(tokens));
@@ -125,12 +132,31 @@ final class TokenMasterHandler implements TokenMasterService.Iface {
   @Override
   public QueryAndOwnResponse query_and_own(QueryAndOwnRequest request) throws TokenMasterException {
     return run("query_and_own", () -> {
+      requireRequest(request, "query_and_own");
+      requirePrefix(request.getQuery(), "query_and_own: the query");
       QueryAndOwnParams params = WireMapping.fromWire(request);
       if (closing && params.waits()) {
         params = params.withWaitTime(Duration.ZERO);
       }
       return new QueryAndOwnResponse().setTokens(WireMapping.toWire(master.queryAndOwn(params)));
     });
+  }
+
+  /** A Thrift client may send no request struct at all (null args field). */
+  private static void requireRequest(Object request, String method) {
+    if (request == null) {
+      throw TokenException.inputError(method + " needs a request; the call carried none");
+    }
+  }
+
+  /**
+   * An unset namePrefix would read as "" and match every token; "" says so on purpose. A null query is left to
+   * the service (an error in a list, nothing claimed for query_and_own, as Pinball's master).
+   */
+  private static void requirePrefix(dev.flipper.workflow.master.thrift.Query query, String which) {
+    if (query != null && query.getNamePrefix() == null) {
+      throw TokenException.inputError(which + " has no namePrefix; set one (\"\" reads every token)");
+    }
   }
 
   private <T> T run(String method, Supplier<T> call) throws TokenMasterException {

@@ -114,7 +114,8 @@ class TokenMasterServerTest {
 
     assertThat(answer.type).isEqualTo(TMessageType.EXCEPTION);
     assertThat(refusal.getType()).isEqualTo(TApplicationException.UNKNOWN_METHOD);
-    assertThat(pinballClient.query(new QueryRequest().setQueries(List.of(new Query()))).getTokens()).hasSize(1);
+    assertThat(pinballClient.query(new QueryRequest().setQueries(List.of(new Query().setNamePrefix("/"))))
+        .getTokens()).hasSize(1);
   }
 
   @Test
