@@ -26,14 +26,18 @@ public record AckParams(String queue, List<Item> succeeded, List<Item> failed) {
    * @param retryDelay for a failed job that has attempts left: how long before it may run again
    */
   public record Item(JobDescriptor job, String appendCustomStatus, Duration retryDelay) {
+    /** Longest retry delay: far beyond any use, and now + it can never overflow epoch milliseconds. */
+    public static final Duration MAX_RETRY_DELAY = Duration.ofDays(3650);
+
     public Item {
       if (job == null) {
         throw QueueException.invalid("an ack item needs a job descriptor");
       }
       appendCustomStatus = appendCustomStatus == null ? "" : appendCustomStatus;
       retryDelay = retryDelay == null ? Duration.ZERO : retryDelay;
-      if (retryDelay.isNegative()) {
-        throw QueueException.invalid("retry delay for job " + job + " must be >= 0, was " + retryDelay.toMillis() + " ms");
+      if (retryDelay.isNegative() || retryDelay.compareTo(MAX_RETRY_DELAY) > 0) {
+        throw QueueException.invalid("retry delay for job " + job + " must be 0.." + MAX_RETRY_DELAY.toMillis()
+            + " ms (" + MAX_RETRY_DELAY.toDays() + " days), was " + retryDelay.toMillis() + " ms");
       }
     }
 

@@ -43,6 +43,13 @@ public record JobDescriptor(String queue, String shard, int priority, long local
     if (!parts[2].startsWith("p") || parts[2].length() < 2) {
       throw malformed(text, "the priority part must look like 'p<priority>'");
     }
+    // One spelling per job: "p01", "01" or "+1" would name the same job as "p1" and "1".
+    if (!isCanonicalNumber(parts[2].substring(1))) {
+      throw malformed(text, "the priority '" + parts[2].substring(1) + "' must be digits without a sign or leading 0");
+    }
+    if (!isCanonicalNumber(parts[3])) {
+      throw malformed(text, "the local id '" + parts[3] + "' must be digits without a sign or leading 0");
+    }
     int priority;
     long localId;
     try {
@@ -60,6 +67,18 @@ public record JobDescriptor(String queue, String shard, int priority, long local
     } catch (QueueException e) {
       throw malformed(text, e.getMessage().replace("invalid request: ", ""));
     }
+  }
+
+  private static boolean isCanonicalNumber(String digits) {
+    if (digits.isEmpty() || (digits.length() > 1 && digits.charAt(0) == '0')) {
+      return false;
+    }
+    for (int i = 0; i < digits.length(); i++) {
+      if (digits.charAt(i) < '0' || digits.charAt(i) > '9') {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static QueueException malformed(String text, String why) {

@@ -80,6 +80,14 @@ public final class QueueService implements JobQueue {
     this.pausedQueues = new PausedQueues(shards::all, clock, builder.pauseRefresh);
   }
 
+  /**
+   * Checks who calls: non-blank, at most {@value #MAX_SOURCE_LENGTH} characters. Dequeue and checkpoint check it
+   * themselves; a server calls this for every other call so that all of them treat a source alike.
+   */
+  public static void requireSource(String source) {
+    Validation.source(source);
+  }
+
   public static Builder builder(QueueStore store) {
     return new Builder(store);
   }

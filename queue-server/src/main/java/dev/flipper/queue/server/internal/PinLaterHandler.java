@@ -294,12 +294,16 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
     });
   }
 
-  /** The original dereferenced a missing context and failed with a NullPointerException; say what is needed. */
+  /**
+   * The original dereferenced a missing context and failed with a NullPointerException; say what is needed. Every
+   * call needs a source, as dequeue always did: an enqueue without one was accepted while a dequeue was refused.
+   */
   private static String requireContext(RequestContext context, String method) {
     if (context == null) {
       throw QueueException.invalid(method + " needs a RequestContext (argument 1) whose source names the caller, "
           + "for example 'mailer:host7'");
     }
+    QueueService.requireSource(context.getSource());
     return context.getSource();
   }
 
