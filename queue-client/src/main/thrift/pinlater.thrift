@@ -151,7 +151,9 @@ struct PinLaterJobInfo {
 
 struct PinLaterGetJobCountRequest {
   1: required string queueName,
-  2: required PinLaterJobState jobState,
+  // Optional only in the IDL (the wire is PinLater's): an unknown value then reaches the server as unset and
+  // is refused as "missing or unknown", not as a missing required field.
+  2: optional PinLaterJobState jobState,
   // Unset means all priorities.
   3: optional i8 priority,
   4: optional bool countFutureJobs = false,
@@ -160,7 +162,9 @@ struct PinLaterGetJobCountRequest {
 
 struct PinLaterScanJobsRequest {
   1: required string queueName,
-  2: required PinLaterJobState jobState,
+  // Optional only in the IDL (the wire is PinLater's): an unknown value then reaches the server as unset and
+  // is refused as "missing or unknown", not as a missing required field.
+  2: optional PinLaterJobState jobState,
   // Unset means all priorities.
   3: optional i8 priority,
   4: optional bool scanFutureJobs = false,
@@ -185,7 +189,9 @@ struct PinLaterRetryFailedJobsRequest {
 
 struct PinLaterDeleteJobsRequest {
   1: required string queueName,
-  2: required PinLaterJobState jobState,
+  // Optional only in the IDL (the wire is PinLater's): an unknown value then reaches the server as unset and
+  // is refused as "missing or unknown", not as a missing required field.
+  2: optional PinLaterJobState jobState,
   3: optional i8 priority = 1,
   4: optional string bodyRegexToMatch,
   5: optional i32 limit = 1000

@@ -24,7 +24,7 @@ public class PinLaterDeleteJobsRequest implements org.apache.thrift.TBase<PinLat
    * 
    * @see PinLaterJobState
    */
-  public @org.apache.thrift.annotation.Nullable PinLaterJobState jobState; // required
+  public @org.apache.thrift.annotation.Nullable PinLaterJobState jobState; // optional
   public byte priority; // optional
   public @org.apache.thrift.annotation.Nullable java.lang.String bodyRegexToMatch; // optional
   public int limit; // optional
@@ -111,13 +111,13 @@ public class PinLaterDeleteJobsRequest implements org.apache.thrift.TBase<PinLat
   private static final int __PRIORITY_ISSET_ID = 0;
   private static final int __LIMIT_ISSET_ID = 1;
   private byte __isset_bitfield = 0;
-  private static final _Fields optionals[] = {_Fields.PRIORITY,_Fields.BODY_REGEX_TO_MATCH,_Fields.LIMIT};
+  private static final _Fields optionals[] = {_Fields.JOB_STATE,_Fields.PRIORITY,_Fields.BODY_REGEX_TO_MATCH,_Fields.LIMIT};
   public static final java.util.Map<_Fields, org.apache.thrift.meta_data.FieldMetaData> metaDataMap;
   static {
     java.util.Map<_Fields, org.apache.thrift.meta_data.FieldMetaData> tmpMap = new java.util.EnumMap<_Fields, org.apache.thrift.meta_data.FieldMetaData>(_Fields.class);
     tmpMap.put(_Fields.QUEUE_NAME, new org.apache.thrift.meta_data.FieldMetaData("queueName", org.apache.thrift.TFieldRequirementType.REQUIRED, 
         new org.apache.thrift.meta_data.FieldValueMetaData(org.apache.thrift.protocol.TType.STRING)));
-    tmpMap.put(_Fields.JOB_STATE, new org.apache.thrift.meta_data.FieldMetaData("jobState", org.apache.thrift.TFieldRequirementType.REQUIRED, 
+    tmpMap.put(_Fields.JOB_STATE, new org.apache.thrift.meta_data.FieldMetaData("jobState", org.apache.thrift.TFieldRequirementType.OPTIONAL, 
         new org.apache.thrift.meta_data.EnumMetaData(org.apache.thrift.protocol.TType.ENUM, PinLaterJobState.class)));
     tmpMap.put(_Fields.PRIORITY, new org.apache.thrift.meta_data.FieldMetaData("priority", org.apache.thrift.TFieldRequirementType.OPTIONAL, 
         new org.apache.thrift.meta_data.FieldValueMetaData(org.apache.thrift.protocol.TType.BYTE)));
@@ -137,12 +137,10 @@ public class PinLaterDeleteJobsRequest implements org.apache.thrift.TBase<PinLat
   }
 
   public PinLaterDeleteJobsRequest(
-    java.lang.String queueName,
-    PinLaterJobState jobState)
+    java.lang.String queueName)
   {
     this();
     this.queueName = queueName;
-    this.jobState = jobState;
   }
 
   /**
@@ -576,14 +574,16 @@ public class PinLaterDeleteJobsRequest implements org.apache.thrift.TBase<PinLat
       sb.append(this.queueName);
     }
     first = false;
-    if (!first) sb.append(", ");
-    sb.append("jobState:");
-    if (this.jobState == null) {
-      sb.append("null");
-    } else {
-      sb.append(this.jobState);
+    if (isSetJobState()) {
+      if (!first) sb.append(", ");
+      sb.append("jobState:");
+      if (this.jobState == null) {
+        sb.append("null");
+      } else {
+        sb.append(this.jobState);
+      }
+      first = false;
     }
-    first = false;
     if (isSetPriority()) {
       if (!first) sb.append(", ");
       sb.append("priority:");
@@ -614,9 +614,6 @@ public class PinLaterDeleteJobsRequest implements org.apache.thrift.TBase<PinLat
     // check for required fields
     if (queueName == null) {
       throw new org.apache.thrift.protocol.TProtocolException("Required field 'queueName' was not present! Struct: " + toString());
-    }
-    if (jobState == null) {
-      throw new org.apache.thrift.protocol.TProtocolException("Required field 'jobState' was not present! Struct: " + toString());
     }
     // check for sub-struct validity
   }
@@ -721,9 +718,11 @@ public class PinLaterDeleteJobsRequest implements org.apache.thrift.TBase<PinLat
         oprot.writeFieldEnd();
       }
       if (struct.jobState != null) {
-        oprot.writeFieldBegin(JOB_STATE_FIELD_DESC);
-        oprot.writeI32(struct.jobState.getValue());
-        oprot.writeFieldEnd();
+        if (struct.isSetJobState()) {
+          oprot.writeFieldBegin(JOB_STATE_FIELD_DESC);
+          oprot.writeI32(struct.jobState.getValue());
+          oprot.writeFieldEnd();
+        }
       }
       if (struct.isSetPriority()) {
         oprot.writeFieldBegin(PRIORITY_FIELD_DESC);
@@ -761,18 +760,23 @@ public class PinLaterDeleteJobsRequest implements org.apache.thrift.TBase<PinLat
     public void write(org.apache.thrift.protocol.TProtocol prot, PinLaterDeleteJobsRequest struct) throws org.apache.thrift.TException {
       org.apache.thrift.protocol.TTupleProtocol oprot = (org.apache.thrift.protocol.TTupleProtocol) prot;
       oprot.writeString(struct.queueName);
-      oprot.writeI32(struct.jobState.getValue());
       java.util.BitSet optionals = new java.util.BitSet();
-      if (struct.isSetPriority()) {
+      if (struct.isSetJobState()) {
         optionals.set(0);
       }
-      if (struct.isSetBodyRegexToMatch()) {
+      if (struct.isSetPriority()) {
         optionals.set(1);
       }
-      if (struct.isSetLimit()) {
+      if (struct.isSetBodyRegexToMatch()) {
         optionals.set(2);
       }
-      oprot.writeBitSet(optionals, 3);
+      if (struct.isSetLimit()) {
+        optionals.set(3);
+      }
+      oprot.writeBitSet(optionals, 4);
+      if (struct.isSetJobState()) {
+        oprot.writeI32(struct.jobState.getValue());
+      }
       if (struct.isSetPriority()) {
         oprot.writeByte(struct.priority);
       }
@@ -789,18 +793,20 @@ public class PinLaterDeleteJobsRequest implements org.apache.thrift.TBase<PinLat
       org.apache.thrift.protocol.TTupleProtocol iprot = (org.apache.thrift.protocol.TTupleProtocol) prot;
       struct.queueName = iprot.readString();
       struct.setQueueNameIsSet(true);
-      struct.jobState = dev.flipper.queue.thrift.PinLaterJobState.findByValue(iprot.readI32());
-      struct.setJobStateIsSet(true);
-      java.util.BitSet incoming = iprot.readBitSet(3);
+      java.util.BitSet incoming = iprot.readBitSet(4);
       if (incoming.get(0)) {
+        struct.jobState = dev.flipper.queue.thrift.PinLaterJobState.findByValue(iprot.readI32());
+        struct.setJobStateIsSet(true);
+      }
+      if (incoming.get(1)) {
         struct.priority = iprot.readByte();
         struct.setPriorityIsSet(true);
       }
-      if (incoming.get(1)) {
+      if (incoming.get(2)) {
         struct.bodyRegexToMatch = iprot.readString();
         struct.setBodyRegexToMatchIsSet(true);
       }
-      if (incoming.get(2)) {
+      if (incoming.get(3)) {
         struct.limit = iprot.readI32();
         struct.setLimitIsSet(true);
       }

@@ -24,7 +24,7 @@ public class PinLaterGetJobCountRequest implements org.apache.thrift.TBase<PinLa
    * 
    * @see PinLaterJobState
    */
-  public @org.apache.thrift.annotation.Nullable PinLaterJobState jobState; // required
+  public @org.apache.thrift.annotation.Nullable PinLaterJobState jobState; // optional
   public byte priority; // optional
   public boolean countFutureJobs; // optional
   public @org.apache.thrift.annotation.Nullable java.lang.String bodyRegexToMatch; // optional
@@ -111,13 +111,13 @@ public class PinLaterGetJobCountRequest implements org.apache.thrift.TBase<PinLa
   private static final int __PRIORITY_ISSET_ID = 0;
   private static final int __COUNTFUTUREJOBS_ISSET_ID = 1;
   private byte __isset_bitfield = 0;
-  private static final _Fields optionals[] = {_Fields.PRIORITY,_Fields.COUNT_FUTURE_JOBS,_Fields.BODY_REGEX_TO_MATCH};
+  private static final _Fields optionals[] = {_Fields.JOB_STATE,_Fields.PRIORITY,_Fields.COUNT_FUTURE_JOBS,_Fields.BODY_REGEX_TO_MATCH};
   public static final java.util.Map<_Fields, org.apache.thrift.meta_data.FieldMetaData> metaDataMap;
   static {
     java.util.Map<_Fields, org.apache.thrift.meta_data.FieldMetaData> tmpMap = new java.util.EnumMap<_Fields, org.apache.thrift.meta_data.FieldMetaData>(_Fields.class);
     tmpMap.put(_Fields.QUEUE_NAME, new org.apache.thrift.meta_data.FieldMetaData("queueName", org.apache.thrift.TFieldRequirementType.REQUIRED, 
         new org.apache.thrift.meta_data.FieldValueMetaData(org.apache.thrift.protocol.TType.STRING)));
-    tmpMap.put(_Fields.JOB_STATE, new org.apache.thrift.meta_data.FieldMetaData("jobState", org.apache.thrift.TFieldRequirementType.REQUIRED, 
+    tmpMap.put(_Fields.JOB_STATE, new org.apache.thrift.meta_data.FieldMetaData("jobState", org.apache.thrift.TFieldRequirementType.OPTIONAL, 
         new org.apache.thrift.meta_data.EnumMetaData(org.apache.thrift.protocol.TType.ENUM, PinLaterJobState.class)));
     tmpMap.put(_Fields.PRIORITY, new org.apache.thrift.meta_data.FieldMetaData("priority", org.apache.thrift.TFieldRequirementType.OPTIONAL, 
         new org.apache.thrift.meta_data.FieldValueMetaData(org.apache.thrift.protocol.TType.BYTE)));
@@ -135,12 +135,10 @@ public class PinLaterGetJobCountRequest implements org.apache.thrift.TBase<PinLa
   }
 
   public PinLaterGetJobCountRequest(
-    java.lang.String queueName,
-    PinLaterJobState jobState)
+    java.lang.String queueName)
   {
     this();
     this.queueName = queueName;
-    this.jobState = jobState;
   }
 
   /**
@@ -574,14 +572,16 @@ public class PinLaterGetJobCountRequest implements org.apache.thrift.TBase<PinLa
       sb.append(this.queueName);
     }
     first = false;
-    if (!first) sb.append(", ");
-    sb.append("jobState:");
-    if (this.jobState == null) {
-      sb.append("null");
-    } else {
-      sb.append(this.jobState);
+    if (isSetJobState()) {
+      if (!first) sb.append(", ");
+      sb.append("jobState:");
+      if (this.jobState == null) {
+        sb.append("null");
+      } else {
+        sb.append(this.jobState);
+      }
+      first = false;
     }
-    first = false;
     if (isSetPriority()) {
       if (!first) sb.append(", ");
       sb.append("priority:");
@@ -612,9 +612,6 @@ public class PinLaterGetJobCountRequest implements org.apache.thrift.TBase<PinLa
     // check for required fields
     if (queueName == null) {
       throw new org.apache.thrift.protocol.TProtocolException("Required field 'queueName' was not present! Struct: " + toString());
-    }
-    if (jobState == null) {
-      throw new org.apache.thrift.protocol.TProtocolException("Required field 'jobState' was not present! Struct: " + toString());
     }
     // check for sub-struct validity
   }
@@ -719,9 +716,11 @@ public class PinLaterGetJobCountRequest implements org.apache.thrift.TBase<PinLa
         oprot.writeFieldEnd();
       }
       if (struct.jobState != null) {
-        oprot.writeFieldBegin(JOB_STATE_FIELD_DESC);
-        oprot.writeI32(struct.jobState.getValue());
-        oprot.writeFieldEnd();
+        if (struct.isSetJobState()) {
+          oprot.writeFieldBegin(JOB_STATE_FIELD_DESC);
+          oprot.writeI32(struct.jobState.getValue());
+          oprot.writeFieldEnd();
+        }
       }
       if (struct.isSetPriority()) {
         oprot.writeFieldBegin(PRIORITY_FIELD_DESC);
@@ -759,18 +758,23 @@ public class PinLaterGetJobCountRequest implements org.apache.thrift.TBase<PinLa
     public void write(org.apache.thrift.protocol.TProtocol prot, PinLaterGetJobCountRequest struct) throws org.apache.thrift.TException {
       org.apache.thrift.protocol.TTupleProtocol oprot = (org.apache.thrift.protocol.TTupleProtocol) prot;
       oprot.writeString(struct.queueName);
-      oprot.writeI32(struct.jobState.getValue());
       java.util.BitSet optionals = new java.util.BitSet();
-      if (struct.isSetPriority()) {
+      if (struct.isSetJobState()) {
         optionals.set(0);
       }
-      if (struct.isSetCountFutureJobs()) {
+      if (struct.isSetPriority()) {
         optionals.set(1);
       }
-      if (struct.isSetBodyRegexToMatch()) {
+      if (struct.isSetCountFutureJobs()) {
         optionals.set(2);
       }
-      oprot.writeBitSet(optionals, 3);
+      if (struct.isSetBodyRegexToMatch()) {
+        optionals.set(3);
+      }
+      oprot.writeBitSet(optionals, 4);
+      if (struct.isSetJobState()) {
+        oprot.writeI32(struct.jobState.getValue());
+      }
       if (struct.isSetPriority()) {
         oprot.writeByte(struct.priority);
       }
@@ -787,18 +791,20 @@ public class PinLaterGetJobCountRequest implements org.apache.thrift.TBase<PinLa
       org.apache.thrift.protocol.TTupleProtocol iprot = (org.apache.thrift.protocol.TTupleProtocol) prot;
       struct.queueName = iprot.readString();
       struct.setQueueNameIsSet(true);
-      struct.jobState = dev.flipper.queue.thrift.PinLaterJobState.findByValue(iprot.readI32());
-      struct.setJobStateIsSet(true);
-      java.util.BitSet incoming = iprot.readBitSet(3);
+      java.util.BitSet incoming = iprot.readBitSet(4);
       if (incoming.get(0)) {
+        struct.jobState = dev.flipper.queue.thrift.PinLaterJobState.findByValue(iprot.readI32());
+        struct.setJobStateIsSet(true);
+      }
+      if (incoming.get(1)) {
         struct.priority = iprot.readByte();
         struct.setPriorityIsSet(true);
       }
-      if (incoming.get(1)) {
+      if (incoming.get(2)) {
         struct.countFutureJobs = iprot.readBool();
         struct.setCountFutureJobsIsSet(true);
       }
-      if (incoming.get(2)) {
+      if (incoming.get(3)) {
         struct.bodyRegexToMatch = iprot.readString();
         struct.setBodyRegexToMatchIsSet(true);
       }

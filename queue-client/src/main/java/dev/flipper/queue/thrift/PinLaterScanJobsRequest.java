@@ -26,7 +26,7 @@ public class PinLaterScanJobsRequest implements org.apache.thrift.TBase<PinLater
    * 
    * @see PinLaterJobState
    */
-  public @org.apache.thrift.annotation.Nullable PinLaterJobState jobState; // required
+  public @org.apache.thrift.annotation.Nullable PinLaterJobState jobState; // optional
   public byte priority; // optional
   public boolean scanFutureJobs; // optional
   public @org.apache.thrift.annotation.Nullable java.lang.String continuation; // optional
@@ -122,13 +122,13 @@ public class PinLaterScanJobsRequest implements org.apache.thrift.TBase<PinLater
   private static final int __SCANFUTUREJOBS_ISSET_ID = 1;
   private static final int __LIMIT_ISSET_ID = 2;
   private byte __isset_bitfield = 0;
-  private static final _Fields optionals[] = {_Fields.PRIORITY,_Fields.SCAN_FUTURE_JOBS,_Fields.CONTINUATION,_Fields.LIMIT,_Fields.BODY_REGEX_TO_MATCH};
+  private static final _Fields optionals[] = {_Fields.JOB_STATE,_Fields.PRIORITY,_Fields.SCAN_FUTURE_JOBS,_Fields.CONTINUATION,_Fields.LIMIT,_Fields.BODY_REGEX_TO_MATCH};
   public static final java.util.Map<_Fields, org.apache.thrift.meta_data.FieldMetaData> metaDataMap;
   static {
     java.util.Map<_Fields, org.apache.thrift.meta_data.FieldMetaData> tmpMap = new java.util.EnumMap<_Fields, org.apache.thrift.meta_data.FieldMetaData>(_Fields.class);
     tmpMap.put(_Fields.QUEUE_NAME, new org.apache.thrift.meta_data.FieldMetaData("queueName", org.apache.thrift.TFieldRequirementType.REQUIRED, 
         new org.apache.thrift.meta_data.FieldValueMetaData(org.apache.thrift.protocol.TType.STRING)));
-    tmpMap.put(_Fields.JOB_STATE, new org.apache.thrift.meta_data.FieldMetaData("jobState", org.apache.thrift.TFieldRequirementType.REQUIRED, 
+    tmpMap.put(_Fields.JOB_STATE, new org.apache.thrift.meta_data.FieldMetaData("jobState", org.apache.thrift.TFieldRequirementType.OPTIONAL, 
         new org.apache.thrift.meta_data.EnumMetaData(org.apache.thrift.protocol.TType.ENUM, PinLaterJobState.class)));
     tmpMap.put(_Fields.PRIORITY, new org.apache.thrift.meta_data.FieldMetaData("priority", org.apache.thrift.TFieldRequirementType.OPTIONAL, 
         new org.apache.thrift.meta_data.FieldValueMetaData(org.apache.thrift.protocol.TType.BYTE)));
@@ -154,12 +154,10 @@ public class PinLaterScanJobsRequest implements org.apache.thrift.TBase<PinLater
   }
 
   public PinLaterScanJobsRequest(
-    java.lang.String queueName,
-    PinLaterJobState jobState)
+    java.lang.String queueName)
   {
     this();
     this.queueName = queueName;
-    this.jobState = jobState;
   }
 
   /**
@@ -721,14 +719,16 @@ public class PinLaterScanJobsRequest implements org.apache.thrift.TBase<PinLater
       sb.append(this.queueName);
     }
     first = false;
-    if (!first) sb.append(", ");
-    sb.append("jobState:");
-    if (this.jobState == null) {
-      sb.append("null");
-    } else {
-      sb.append(this.jobState);
+    if (isSetJobState()) {
+      if (!first) sb.append(", ");
+      sb.append("jobState:");
+      if (this.jobState == null) {
+        sb.append("null");
+      } else {
+        sb.append(this.jobState);
+      }
+      first = false;
     }
-    first = false;
     if (isSetPriority()) {
       if (!first) sb.append(", ");
       sb.append("priority:");
@@ -775,9 +775,6 @@ public class PinLaterScanJobsRequest implements org.apache.thrift.TBase<PinLater
     // check for required fields
     if (queueName == null) {
       throw new org.apache.thrift.protocol.TProtocolException("Required field 'queueName' was not present! Struct: " + toString());
-    }
-    if (jobState == null) {
-      throw new org.apache.thrift.protocol.TProtocolException("Required field 'jobState' was not present! Struct: " + toString());
     }
     // check for sub-struct validity
   }
@@ -898,9 +895,11 @@ public class PinLaterScanJobsRequest implements org.apache.thrift.TBase<PinLater
         oprot.writeFieldEnd();
       }
       if (struct.jobState != null) {
-        oprot.writeFieldBegin(JOB_STATE_FIELD_DESC);
-        oprot.writeI32(struct.jobState.getValue());
-        oprot.writeFieldEnd();
+        if (struct.isSetJobState()) {
+          oprot.writeFieldBegin(JOB_STATE_FIELD_DESC);
+          oprot.writeI32(struct.jobState.getValue());
+          oprot.writeFieldEnd();
+        }
       }
       if (struct.isSetPriority()) {
         oprot.writeFieldBegin(PRIORITY_FIELD_DESC);
@@ -950,24 +949,29 @@ public class PinLaterScanJobsRequest implements org.apache.thrift.TBase<PinLater
     public void write(org.apache.thrift.protocol.TProtocol prot, PinLaterScanJobsRequest struct) throws org.apache.thrift.TException {
       org.apache.thrift.protocol.TTupleProtocol oprot = (org.apache.thrift.protocol.TTupleProtocol) prot;
       oprot.writeString(struct.queueName);
-      oprot.writeI32(struct.jobState.getValue());
       java.util.BitSet optionals = new java.util.BitSet();
-      if (struct.isSetPriority()) {
+      if (struct.isSetJobState()) {
         optionals.set(0);
       }
-      if (struct.isSetScanFutureJobs()) {
+      if (struct.isSetPriority()) {
         optionals.set(1);
       }
-      if (struct.isSetContinuation()) {
+      if (struct.isSetScanFutureJobs()) {
         optionals.set(2);
       }
-      if (struct.isSetLimit()) {
+      if (struct.isSetContinuation()) {
         optionals.set(3);
       }
-      if (struct.isSetBodyRegexToMatch()) {
+      if (struct.isSetLimit()) {
         optionals.set(4);
       }
-      oprot.writeBitSet(optionals, 5);
+      if (struct.isSetBodyRegexToMatch()) {
+        optionals.set(5);
+      }
+      oprot.writeBitSet(optionals, 6);
+      if (struct.isSetJobState()) {
+        oprot.writeI32(struct.jobState.getValue());
+      }
       if (struct.isSetPriority()) {
         oprot.writeByte(struct.priority);
       }
@@ -990,26 +994,28 @@ public class PinLaterScanJobsRequest implements org.apache.thrift.TBase<PinLater
       org.apache.thrift.protocol.TTupleProtocol iprot = (org.apache.thrift.protocol.TTupleProtocol) prot;
       struct.queueName = iprot.readString();
       struct.setQueueNameIsSet(true);
-      struct.jobState = dev.flipper.queue.thrift.PinLaterJobState.findByValue(iprot.readI32());
-      struct.setJobStateIsSet(true);
-      java.util.BitSet incoming = iprot.readBitSet(5);
+      java.util.BitSet incoming = iprot.readBitSet(6);
       if (incoming.get(0)) {
+        struct.jobState = dev.flipper.queue.thrift.PinLaterJobState.findByValue(iprot.readI32());
+        struct.setJobStateIsSet(true);
+      }
+      if (incoming.get(1)) {
         struct.priority = iprot.readByte();
         struct.setPriorityIsSet(true);
       }
-      if (incoming.get(1)) {
+      if (incoming.get(2)) {
         struct.scanFutureJobs = iprot.readBool();
         struct.setScanFutureJobsIsSet(true);
       }
-      if (incoming.get(2)) {
+      if (incoming.get(3)) {
         struct.continuation = iprot.readString();
         struct.setContinuationIsSet(true);
       }
-      if (incoming.get(3)) {
+      if (incoming.get(4)) {
         struct.limit = iprot.readI32();
         struct.setLimitIsSet(true);
       }
-      if (incoming.get(4)) {
+      if (incoming.get(5)) {
         struct.bodyRegexToMatch = iprot.readString();
         struct.setBodyRegexToMatchIsSet(true);
       }

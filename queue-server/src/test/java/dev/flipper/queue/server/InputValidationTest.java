@@ -17,6 +17,13 @@ import dev.flipper.queue.thrift.RequestContext;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.apache.thrift.protocol.TBinaryProtocol;
+import org.apache.thrift.protocol.TField;
+import org.apache.thrift.protocol.TMessage;
+import org.apache.thrift.protocol.TMessageType;
+import org.apache.thrift.protocol.TStruct;
+import org.apache.thrift.protocol.TType;
+import org.apache.thrift.transport.TMemoryBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -76,8 +83,46 @@ class InputValidationTest {
     assertRefused(() -> api.enqueueJobs(anonymous, new PinLaterEnqueueRequest(QUEUE, List.of(job("x")))),
         "a source is required");
     assertRefused(() -> api.dequeueJobs(anonymous, new PinLaterDequeueRequest(QUEUE, 1)), "a source is required");
-    assertThat(api.getJobCount(TestServer.CONTEXT, new PinLaterGetJobCountRequest(QUEUE, PinLaterJobState.PENDING)))
+    assertThat(api.getJobCount(TestServer.CONTEXT, new PinLaterGetJobCountRequest(QUEUE).setJobState(PinLaterJobState.PENDING)))
         .as("nothing was enqueued").isZero();
+  }
+
+  @Test
+  void anUnknownJobStateIsNamedAsSuch() throws Exception {
+    // getJobCount(context, {queueName, jobState = 7}): 7 is no PinLaterJobState.
+    TMemoryBuffer buffer = new TMemoryBuffer(128);
+    TBinaryProtocol out = new TBinaryProtocol(buffer);
+    out.writeMessageBegin(new TMessage("getJobCount", TMessageType.CALL, 1));
+    out.writeStructBegin(new TStruct("args"));
+    out.writeFieldBegin(new TField("context", TType.STRUCT, (short) 1));
+    TestServer.CONTEXT.write(out);
+    out.writeFieldEnd();
+    out.writeFieldBegin(new TField("request", TType.STRUCT, (short) 2));
+    out.writeStructBegin(new TStruct("request"));
+    out.writeFieldBegin(new TField("queueName", TType.STRING, (short) 1));
+    out.writeString(QUEUE);
+    out.writeFieldEnd();
+    out.writeFieldBegin(new TField("jobState", TType.I32, (short) 2));
+    out.writeI32(7);
+    out.writeFieldEnd();
+    out.writeFieldStop();
+    out.writeStructEnd();
+    out.writeFieldEnd();
+    out.writeFieldStop();
+    out.writeStructEnd();
+    out.writeMessageEnd();
+
+    try (RawConnection connection = new RawConnection(server.port())) {
+      connection.sendFrame(java.util.Arrays.copyOf(buffer.getArray(), buffer.length()));
+      RawConnection.Reply reply = RawConnection.parse(connection.readFrame());
+
+      assertThat(reply.header().type).as("an answer of the service, not a protocol error")
+          .isEqualTo(TMessageType.REPLY);
+      PinLater.getJobCount_result result = new PinLater.getJobCount_result();
+      result.read(reply.body());
+      assertThat((Throwable) result.getE()).isNotNull();
+      assertThat(result.getE().getMessage()).contains("jobState is missing or unknown");
+    }
   }
 
   private String enqueueOne() throws Exception {

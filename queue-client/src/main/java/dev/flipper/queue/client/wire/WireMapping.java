@@ -74,7 +74,9 @@ public final class WireMapping {
 
   public static JobState fromThrift(PinLaterJobState state, String field) {
     if (state == null) {
-      throw QueueException.invalid(field + " is required: 0 (PENDING), 1 (IN_PROGRESS), 2 (SUCCEEDED) or 3 (FAILED)");
+      // Thrift reads a value outside the enum as unset, so both cases arrive here.
+      throw QueueException.invalid(field + " is missing or unknown; use 0 (PENDING), 1 (IN_PROGRESS), 2 (SUCCEEDED)"
+          + " or 3 (FAILED)");
     }
     return JobState.fromCode(state.getValue());
   }
@@ -300,7 +302,8 @@ public final class WireMapping {
   }
 
   public static PinLaterScanJobsRequest toThrift(ScanParams params) {
-    PinLaterScanJobsRequest wire = new PinLaterScanJobsRequest(params.queue(), toThrift(params.state()));
+    PinLaterScanJobsRequest wire = new PinLaterScanJobsRequest(params.queue())
+        .setJobState(toThrift(params.state()));
     if (params.priority() != null) {
       wire.setPriority(narrowPriority(params.priority()));
     }
@@ -345,7 +348,8 @@ public final class WireMapping {
   // ---- count, retry, delete ----
 
   public static PinLaterGetJobCountRequest toThrift(CountParams params) {
-    PinLaterGetJobCountRequest wire = new PinLaterGetJobCountRequest(params.queue(), toThrift(params.state()));
+    PinLaterGetJobCountRequest wire = new PinLaterGetJobCountRequest(params.queue())
+        .setJobState(toThrift(params.state()));
     if (params.priority() != null) {
       wire.setPriority(narrowPriority(params.priority()));
     }
@@ -386,7 +390,8 @@ public final class WireMapping {
   }
 
   public static PinLaterDeleteJobsRequest toThrift(DeleteJobsParams params) {
-    PinLaterDeleteJobsRequest wire = new PinLaterDeleteJobsRequest(params.queue(), toThrift(params.state()));
+    PinLaterDeleteJobsRequest wire = new PinLaterDeleteJobsRequest(params.queue())
+        .setJobState(toThrift(params.state()));
     wire.setPriority(narrowPriority(params.priority()));
     wire.setLimit(params.limit());
     if (params.bodyRegex() != null) {
