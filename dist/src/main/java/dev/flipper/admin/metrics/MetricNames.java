@@ -40,6 +40,8 @@ final class MetricNames {
       rule("TokenMaster\\.(\\w+)\\.errors\\.(\\w+)", "flipper_master_request_errors",
           "Token master requests that failed, by method and error code.", "method", "code"),
       rule("master\\.running", "flipper_master_running", "1 while the token master serves requests, else 0."),
+      rule("master\\.connections_rejected\\.(\\w+)", "flipper_master_connections_rejected",
+          "Connections the token master closed at once at its connection limits, by reason.", "reason"),
       rule("master\\.waiting_claims", "flipper_master_waiting_claims",
           "Workers waiting in a long-poll claim on the token master now."),
       rule("scheduler\\.running", "flipper_scheduler_running", "1 while the scheduler runs, else 0."),

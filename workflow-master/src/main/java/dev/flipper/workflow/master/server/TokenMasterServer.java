@@ -4,9 +4,11 @@ import com.codahale.metrics.MetricRegistry;
 import dev.flipper.lifecycle.NamedThreadFactory;
 import dev.flipper.lifecycle.RunState;
 import dev.flipper.thrift.BoundedBinaryProtocol;
+import dev.flipper.thrift.ConnectionRefusals;
 import dev.flipper.thrift.ThriftServing;
 import dev.flipper.token.TokenMaster;
 import dev.flipper.workflow.master.thrift.TokenMasterService;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -44,6 +46,7 @@ public final class TokenMasterServer implements AutoCloseable {
   public static final int DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
   private static final Logger log = LoggerFactory.getLogger(TokenMasterServer.class);
+  private static final int SPARE_THREADS = 8;
 
   private final Settings config;
   private final TokenMasterHandler handler;
@@ -78,7 +81,9 @@ public final class TokenMasterServer implements AutoCloseable {
       throw new IllegalStateException("token master cannot listen on " + config.bindHost + ":" + config.port + ": "
           + e.getMessage() + " (is another master running there? choose another port)", e);
     }
-    workers = new ThreadPoolExecutor(0, config.maxConnections, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
+    // Connections are counted at accept; the spare threads cover connections closed whose thread is still ending.
+    workers = new ThreadPoolExecutor(0, config.maxConnections + SPARE_THREADS, 60, TimeUnit.SECONDS,
+        new SynchronousQueue<>(),
         new NamedThreadFactory("flipper-master-conn"));
     server = new TThreadPoolServer(new TThreadPoolServer.Args(socket)
         .processor(new TokenMasterService.Processor<>(TimedCalls.wrap(handler, config.metrics)))
@@ -98,8 +103,9 @@ public final class TokenMasterServer implements AutoCloseable {
       workers.shutdownNow();
       throw e;
     }
-    log.info("token master listening on {}:{} (maxConnections={}, shutdownGracePeriod={})", config.bindHost, port(),
-        config.maxConnections, config.shutdownGracePeriod);
+    log.info("token master listening on {}:{} (maxConnections={}, maxConnectionsPerPeer={}, idleTimeout={}, "
+            + "maxMessageBytes={}, shutdownGracePeriod={})", config.bindHost, port(), config.maxConnections,
+        config.maxConnectionsPerPeer, config.idleTimeout, config.maxMessageBytes, config.shutdownGracePeriod);
     return this;
   }
 
@@ -166,23 +172,52 @@ public final class TokenMasterServer implements AutoCloseable {
 
   /** What {@link Builder#build()} validated; the server never reads its builder again. */
   private record Settings(TokenMaster master, String bindHost, int port, int maxConnections,
-      int maxMessageBytes, Duration shutdownGracePeriod, MetricRegistry metrics) {}
+      int maxConnectionsPerPeer, Duration idleTimeout, int maxMessageBytes, Duration shutdownGracePeriod,
+      MetricRegistry metrics) {}
 
-  /** Remembers accepted connections so that close() can end them. */
+  /**
+   * Remembers accepted connections so that close() can end them, and admits a new one only while the server and
+   * its peer address are under their limits; a refused one is closed at once while the connections already
+   * admitted go on being served. Each connection reads with the idle timeout, so an idle one ends and frees its
+   * thread.
+   */
   private final class TrackingServerSocket extends TServerSocket {
+    private final ConnectionRefusals refusals = new ConnectionRefusals("token master",
+        reason -> config.metrics.counter("master.connections_rejected." + reason).inc());
+
     TrackingServerSocket(ServerSocket bound) throws TTransportException {
-      super(bound, 0);
+      super(bound, (int) Math.min(Integer.MAX_VALUE, config.idleTimeout.toMillis()));
     }
 
     @Override
     public TSocket accept() throws TTransportException {
-      TSocket accepted = super.accept();
-      // What libthrift checks declared lengths against; it resets to this after each answer.
-      accepted.getConfiguration().setMaxMessageSize(config.maxMessageBytes);
-      accepted.updateKnownMessageSize(0);
-      connections.removeIf(c -> !c.isOpen());
-      connections.add(accepted);
-      return accepted;
+      while (true) {
+        TSocket accepted = super.accept();
+        connections.removeIf(c -> !c.isOpen());
+        String refusal = refusal(accepted.getSocket().getInetAddress());
+        if (refusal == null) {
+          // What libthrift checks declared lengths against; it resets to this after each answer.
+          accepted.getConfiguration().setMaxMessageSize(config.maxMessageBytes);
+          accepted.updateKnownMessageSize(0);
+          connections.add(accepted);
+          return accepted;
+        }
+        refusals.refuse(refusal, accepted.getSocket().getInetAddress(), connections.size());
+        accepted.close();
+      }
+    }
+
+    private String refusal(InetAddress peer) {
+      if (connections.size() >= config.maxConnections) {
+        return "server_limit";
+      }
+      long fromPeer = connections.stream().filter(c -> peer.equals(peerOf(c))).count();
+      return fromPeer >= config.maxConnectionsPerPeer ? "per_peer_limit" : null;
+    }
+
+    private static InetAddress peerOf(TSocket connection) {
+      java.net.Socket socket = connection.getSocket();
+      return socket == null ? null : socket.getInetAddress();
     }
   }
 
@@ -193,6 +228,8 @@ public final class TokenMasterServer implements AutoCloseable {
     private String bindHost = "0.0.0.0";
     private int maxConnections = 512;
     private int maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
+    private int maxConnectionsPerPeer = 64;
+    private Duration idleTimeout = Duration.ofMinutes(5);
     private Duration shutdownGracePeriod = Duration.ofSeconds(5);
     private MetricRegistry metrics = new MetricRegistry();
 
@@ -224,6 +261,25 @@ public final class TokenMasterServer implements AutoCloseable {
     }
 
     /**
+     * Most connections from one peer address; beyond it a new connection from that address is closed at once, so
+     * one host cannot take every connection. Default 64.
+     */
+    public Builder maxConnectionsPerPeer(int newMaxConnectionsPerPeer) {
+      this.maxConnectionsPerPeer = newMaxConnectionsPerPeer;
+      return this;
+    }
+
+    /**
+     * A connection that sends nothing for this long is closed (waiting for the next request or in the middle of
+     * one), freeing its thread; clients reconnect on their next call. Longer than any claim wait (30 s). Default
+     * 5 min, as PinLater's servers.
+     */
+    public Builder idleTimeout(Duration newIdleTimeout) {
+      this.idleTimeout = Objects.requireNonNull(newIdleTimeout, "idleTimeout");
+      return this;
+    }
+
+    /**
      * Largest request accepted, as the queue server's {@code maxFrameBytes}: a string, binary or list declared
      * longer closes the connection before anything is allocated for it. Default 16 MiB.
      */
@@ -251,6 +307,13 @@ public final class TokenMasterServer implements AutoCloseable {
       if (maxConnections < 1) {
         throw new IllegalArgumentException("master maxConnections is " + maxConnections + "; it must be at least 1");
       }
+      if (maxConnectionsPerPeer < 1) {
+        throw new IllegalArgumentException("master maxConnectionsPerPeer is " + maxConnectionsPerPeer
+            + "; it must be at least 1");
+      }
+      if (idleTimeout.toMillis() < 1) {
+        throw new IllegalArgumentException("master idleTimeout is " + idleTimeout + "; it must be at least 1 ms");
+      }
       if (maxMessageBytes < 1024) {
         throw new IllegalArgumentException("master maxMessageBytes is " + maxMessageBytes
             + "; it must be at least 1024");
@@ -259,7 +322,8 @@ public final class TokenMasterServer implements AutoCloseable {
         throw new IllegalArgumentException("master shutdownGracePeriod is " + shutdownGracePeriod
             + "; it must not be negative");
       }
-      return new TokenMasterServer(new Settings(master, bindHost, port, maxConnections, maxMessageBytes,
+      return new TokenMasterServer(new Settings(master, bindHost, port, maxConnections, maxConnectionsPerPeer, idleTimeout,
+          maxMessageBytes,
           shutdownGracePeriod,
           metrics));
     }
