@@ -125,6 +125,9 @@ public final class ConfigSchema {
           bindAddress("master", "the master"),
           port("master.port", 9090, "Port of the token master API."),
           port("master.adminPort", 9091, "Admin HTTP port of the master."),
+          setting("master.idleTimeout", new DurationType(Duration.ofSeconds(1)), "5m",
+              "A master connection that sends nothing for this long is closed; clients reconnect. Keep it above "
+                  + "the longest claim wait (30s)."),
           setting("master.jdbcUrl",
               TextType.matching(false, "|(?i)jdbc:(mysql|mariadb|h2):.+", "empty or a jdbc:mysql:, jdbc:mariadb: or jdbc:h2: URL"),
               "\"\"", "Database of the workflow tokens; \"\" = the database of the first storage.jdbc shard."),

@@ -145,6 +145,11 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void masterIdleTimeoutReachesTheMasterConfig() {
+      assertThat(parse("master:\n  idleTimeout: 90s\n").master().idleTimeout()).isEqualTo(Duration.ofSeconds(90));
+    }
+
+    @Test
     void emptySectionMeansDefaults() {
       assertThat(parse("queue:\nmaster:\n").queue().port()).isEqualTo(9010);
     }

@@ -8,6 +8,7 @@ import dev.flipper.token.spi.TokenStore;
 import dev.flipper.workflow.master.server.TokenMasterServer;
 import java.util.List;
 import java.util.Map;
+import java.time.Duration;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,9 +27,16 @@ public final class MasterDaemon implements Daemon<MasterDaemon.Config> {
    * @param bindAddress the address the Thrift port listens on, e.g. 127.0.0.1 or 0.0.0.0 (every interface)
    * @param port the Thrift port; 0 = any free port
    */
-  public record Config(String bindAddress, int port) {
+  /** @param idleTimeout a connection that sends nothing for this long is closed (config master.idleTimeout) */
+  public record Config(String bindAddress, int port, Duration idleTimeout) {
     public Config {
       Objects.requireNonNull(bindAddress, "bindAddress");
+      Objects.requireNonNull(idleTimeout, "idleTimeout");
+    }
+
+    /** With the default idle timeout of 5 min. */
+    public Config(String bindAddress, int port) {
+      this(bindAddress, port, Duration.ofMinutes(5));
     }
   }
 
@@ -58,6 +66,7 @@ public final class MasterDaemon implements Daemon<MasterDaemon.Config> {
     server = TokenMasterServer.builder(service)
         .bindHost(config.bindAddress())
         .port(config.port())
+        .idleTimeout(config.idleTimeout())
         .metrics(metrics)
         .build()
         .start();
