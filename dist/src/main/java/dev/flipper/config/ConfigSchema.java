@@ -262,6 +262,7 @@ public final class ConfigSchema {
       problems.add(where,
           "'queue.maxBodyBytes' (" + body + ") must be less than 'queue.maxFrameBytes' (" + frame + ")");
     }
+    checkPortsDiffer(values, problems);
     if (values.bool("email.enabled")) {
       List<String> missing = new java.util.ArrayList<>();
       for (String key : List.of("email.smtpHost", "email.from")) {
@@ -272,6 +273,24 @@ public final class ConfigSchema {
       if (!missing.isEmpty()) {
         problems.add(values.value("email.enabled").where(),
             "'email.enabled' is true, so " + String.join(", ", missing) + " must be set too");
+      }
+    }
+  }
+
+  /**
+   * One config describes one installation, whose daemons may share a host: two ports with the same number would
+   * make the second daemon (or its admin server) fail at start, so say it now. 0 (any free port) never clashes.
+   */
+  private static void checkPortsDiffer(ConfigValues values, Problems problems) {
+    java.util.Map<Integer, String> firstKeyOfPort = new java.util.HashMap<>();
+    for (String key : LISTEN_PORTS) {
+      int port = values.integer(key);
+      String other = port == 0 ? null : firstKeyOfPort.putIfAbsent(port, key);
+      if (other != null) {
+        ConfigValues.Value value = values.value(key);
+        RawNode.Where where = value.isDefault() ? values.value(other).where() : value.where();
+        problems.add(where, "'" + key + "' and '" + other + "' are both " + port
+            + "; every port of the config must differ (0 = any free port)");
       }
     }
   }
@@ -291,6 +310,10 @@ public final class ConfigSchema {
         TextType.matching(false, "|" + ADDRESS, "empty or " + ADDRESS_RULE), "\"\"",
         "Address the ports of " + daemon + " listen on; \"\" = network.bindAddress.");
   }
+
+  /** The ports daemons listen on, in schema order (the port() settings). */
+  private static final List<String> LISTEN_PORTS = List.of("queue.port", "queue.adminPort", "master.port",
+      "master.adminPort", "scheduler.adminPort", "workers.adminPort", "ui.port", "ui.adminPort");
 
   private static Setting port(String key, int defaultPort, String meaning) {
     return setting(key, new IntType(0, MAX_PORT), Integer.toString(defaultPort), meaning + " 0 = any free port.");

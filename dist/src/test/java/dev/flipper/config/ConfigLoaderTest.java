@@ -391,6 +391,17 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void twoPortsWithTheSameNumber() {
+      assertThat(error("queue:\n  port: 9010\n  adminPort: 9010\n"))
+          .isEqualTo("conf.yaml:3: 'queue.adminPort' and 'queue.port' are both 9010; every port of the config must"
+              + " differ (0 = any free port)");
+      assertThat(error("master:\n  port: 9010\n"))
+          .isEqualTo("conf.yaml:2: 'master.port' and 'queue.port' are both 9010; every port of the config must"
+              + " differ (0 = any free port)");
+      assertThat(parse("queue:\n  port: 0\n  adminPort: 0\n").queue().port()).isZero();
+    }
+
+    @Test
     void badEnumValue() {
       assertThat(error("storage:\n  backend: mysql\n"))
           .isEqualTo("conf.yaml:2: 'storage.backend' must be one of jdbc, redis, got 'mysql'");
