@@ -122,6 +122,9 @@ public final class ConfigSchema {
               "SHA-256 of the password that deleteQueue requires (flipper hash-password); \"\" = deleteQueue refused."),
           setting("queue.longPollTimeout", new DurationType(Duration.ZERO), "0s",
               "Longest time an empty dequeue waits for a job; 0s = answer at once."),
+          setting("queue.idleTimeout", new DurationType(Duration.ofSeconds(1)), "5m",
+              "A queue connection that moves no bytes for this long (idle, or stuck in a frame) is closed; clients "
+                  + "reconnect. Longer than queue.longPollTimeout."),
           bindAddress("master", "the master"),
           port("master.port", 9090, "Port of the token master API."),
           port("master.adminPort", 9091, "Admin HTTP port of the master."),

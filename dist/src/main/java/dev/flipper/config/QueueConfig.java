@@ -22,7 +22,8 @@ public record QueueConfig(
     String rateLimitFile,
     String serverSetFile,
     String adminPasswordHash,
-    Duration longPollTimeout) {
+    Duration longPollTimeout,
+    Duration idleTimeout) {
 
   @Override
   public String toString() {
@@ -31,6 +32,6 @@ public record QueueConfig(
         + ", succeededTtl=" + succeededTtl + ", failedTtl=" + failedTtl + ", monitorInterval=" + monitorInterval
         + ", monitorBatchSize=" + monitorBatchSize + ", rateLimitFile=" + rateLimitFile + ", serverSetFile="
         + serverSetFile + ", adminPasswordHash=" + (adminPasswordHash.isEmpty() ? "" : ConfigValues.MASK)
-        + ", longPollTimeout=" + longPollTimeout + "]";
+        + ", longPollTimeout=" + longPollTimeout + ", idleTimeout=" + idleTimeout + "]";
   }
 }

@@ -58,7 +58,7 @@ class ConfigLoaderTest {
       assertThat(config.storage().redis().keyPrefix()).isEqualTo("flipper:");
       assertThat(config.queue())
           .isEqualTo(new QueueConfig("127.0.0.1", 9010, 9999, 3, 1_048_576, 16_777_216, Duration.ofMinutes(10), Duration.ofHours(24),
-              Duration.ofDays(7), Duration.ofMinutes(1), 5000, "", "", "", Duration.ZERO));
+              Duration.ofDays(7), Duration.ofMinutes(1), 5000, "", "", "", Duration.ZERO, Duration.ofMinutes(5)));
       assertThat(config.network()).isEqualTo(new NetworkConfig("127.0.0.1"));
       assertThat(config.master()).isEqualTo(new MasterDaemon.Config("127.0.0.1", 9090));
       assertThat(config.masterStore()).isEqualTo(new MasterStoreConfig("", "", ""));
@@ -145,8 +145,11 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void masterIdleTimeoutReachesTheMasterConfig() {
-      assertThat(parse("master:\n  idleTimeout: 90s\n").master().idleTimeout()).isEqualTo(Duration.ofSeconds(90));
+    void idleTimeoutsReachTheServerConfigs() {
+      FlipperConfig config = parse("queue:\n  idleTimeout: 2m\nmaster:\n  idleTimeout: 90s\n");
+
+      assertThat(config.master().idleTimeout()).isEqualTo(Duration.ofSeconds(90));
+      assertThat(config.queue().idleTimeout()).isEqualTo(Duration.ofMinutes(2));
     }
 
     @Test
@@ -333,7 +336,7 @@ class ConfigLoaderTest {
       assertThat(error("queue: [1, 2]\n"))
           .isEqualTo("conf.yaml:1: section 'queue' must be a map of keys (bindAddress, port, adminPort, priorityLevels,"
               + " maxBodyBytes, maxFrameBytes, claimTimeout, succeededTtl, failedTtl, monitorInterval,"
-              + " monitorBatchSize, rateLimitFile, serverSetFile, adminPasswordHash, longPollTimeout), got a list");
+              + " monitorBatchSize, rateLimitFile, serverSetFile, adminPasswordHash, longPollTimeout, idleTimeout), got a list");
       assertThat(error("storage:\n  jdbc: 5\n"))
           .isEqualTo("conf.yaml:2: 'storage.jdbc' must be a map of keys (shards, poolSize), got '5'");
     }

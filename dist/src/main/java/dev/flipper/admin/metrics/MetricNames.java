@@ -22,6 +22,8 @@ final class MetricNames {
           "Thrift requests the queue server has started and not yet answered."),
       rule("PinLaterService\\.long_poll_waiting", "flipper_queue_long_poll_waiting",
           "Dequeue requests waiting in a long poll for jobs now."),
+      rule("PinLaterService\\.connections_rejected\\.(\\w+)", "flipper_queue_connections_rejected",
+          "Connections the queue server closed at once at its connection limits, by reason.", "reason"),
       rule("PinLaterService\\.(\\w+)", "flipper_queue_request_duration_seconds",
           "Time the queue server took to answer a Thrift request, by method.", "method"),
       rule("PinLater\\.(\\w+)\\.errors\\.(\\w+)", "flipper_queue_request_errors",

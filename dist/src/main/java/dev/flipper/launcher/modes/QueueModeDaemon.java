@@ -74,6 +74,7 @@ public final class QueueModeDaemon implements Daemon<StorageConfig> {
           .rateLimitFile(optionalPath(queue.rateLimitFile()))
           .serverSetFile(optionalPath(queue.serverSetFile()))
           .longPollTimeout(queue.longPollTimeout())
+          .idleTimeout(queue.idleTimeout())
           .metrics(metrics)
           .build()
           .start();

@@ -8,12 +8,14 @@ import dev.flipper.queue.QueueService;
 import dev.flipper.queue.client.ServerAddress;
 import dev.flipper.queue.client.ServerSetFile;
 import dev.flipper.queue.server.internal.DequeueRateLimiter;
+import dev.flipper.queue.server.internal.GuardedServerSocket;
 import dev.flipper.queue.server.internal.LongPoll;
 import dev.flipper.queue.server.internal.PinLaterHandler;
 import dev.flipper.queue.server.internal.RateLimitFile;
 import dev.flipper.queue.server.internal.ServerMetrics;
 import dev.flipper.queue.server.internal.WatchedFile;
 import dev.flipper.queue.thrift.PinLater;
+import dev.flipper.thrift.ConnectionRefusals;
 import dev.flipper.thrift.ThriftServing;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -65,7 +67,7 @@ public final class QueueServer implements AutoCloseable {
   private ThreadPoolExecutor workers;
   private LongPoll longPoll;
   private PinLaterHandler handler;
-  private TNonblockingServerSocket socket;
+  private GuardedServerSocket socket;
   private ThriftServing serving;
   private int boundPort;
   private final List<String> gauges = new ArrayList<>();
@@ -117,6 +119,11 @@ public final class QueueServer implements AutoCloseable {
 
   public boolean isRunning() {
     return state.isRunning() && serving != null && serving.isServing();
+  }
+
+  /** Open client connections. */
+  public int connectionCount() {
+    return socket == null ? 0 : socket.connectionCount();
   }
 
   /** The limiter, for tests and the admin endpoints: current per-server rates. */
@@ -179,14 +186,18 @@ public final class QueueServer implements AutoCloseable {
 
   private void startThrift() {
     try {
-      socket = new TNonblockingServerSocket(new TNonblockingServerSocket.NonblockingAbstractServerSocketArgs()
+      socket = new GuardedServerSocket(new TNonblockingServerSocket.NonblockingAbstractServerSocketArgs()
           .bindAddr(new InetSocketAddress(config.bindHost, config.port))
-          .maxFrameSize(config.maxFrameBytes));
+          .maxFrameSize(config.maxFrameBytes), config.maxConnections, config.maxConnectionsPerPeer,
+          config.idleTimeout, new ConnectionRefusals("queue server",
+              reason -> config.metrics.counter("PinLaterService.connections_rejected." + reason).inc()));
     } catch (TTransportException e) {
       throw new IllegalStateException("cannot listen on " + config.bindHost + ":" + config.port + ": "
           + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()), e);
     }
     boundPort = socket.getPort();
+    long idleCheckMillis = Math.max(10, Math.min(5_000, config.idleTimeout.toMillis() / 4));
+    timer.scheduleWithFixedDelay(socket::closeIdle, idleCheckMillis, idleCheckMillis, TimeUnit.MILLISECONDS);
     TThreadedSelectorServer.Args args = new TThreadedSelectorServer.Args(socket)
         .selectorThreads(config.selectorThreads)
         .executorService(workers)
@@ -236,7 +247,8 @@ public final class QueueServer implements AutoCloseable {
   private record Settings(QueueService service, String bindHost, int port, int maxFrameBytes,
       long maxReadBufferBytes, int workerThreads, int selectorThreads, int maxQueuedCalls, MetricRegistry metrics,
       Path rateLimitFile, Path serverSetFile, Duration configReloadInterval, Duration longPollTimeout,
-      Duration shutdownGracePeriod, Clock clock) {}
+      Duration shutdownGracePeriod, Clock clock, int maxConnections, int maxConnectionsPerPeer,
+      Duration idleTimeout) {}
 
   /** Settings of a {@link QueueServer}; {@link #build()} validates them. Not thread-safe. */
   public static final class Builder {
@@ -255,6 +267,9 @@ public final class QueueServer implements AutoCloseable {
     private Duration longPollTimeout = Duration.ZERO;
     private Duration shutdownGracePeriod = Duration.ofSeconds(10);
     private Clock clock = Clock.systemUTC();
+    private int maxConnections = 4096;
+    private int maxConnectionsPerPeer = 512;
+    private Duration idleTimeout = Duration.ofMinutes(5);
 
     private Builder(QueueService service) {
       this.service = Objects.requireNonNull(service, "service");
@@ -344,6 +359,30 @@ public final class QueueServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Most connections open at once; a new one beyond it is closed at once (counted, one log line a minute at
+     * most) while the open ones are still served. Default 4096.
+     */
+    public Builder maxConnections(int connections) {
+      this.maxConnections = connections;
+      return this;
+    }
+
+    /** Most connections from one peer address, so that one host cannot take them all. Default 512. */
+    public Builder maxConnectionsPerPeer(int connections) {
+      this.maxConnectionsPerPeer = connections;
+      return this;
+    }
+
+    /**
+     * A connection that moves no bytes for this long is closed; clients reconnect. Must exceed the long-poll
+     * timeout. Default 5 min, as PinLater's.
+     */
+    public Builder idleTimeout(Duration timeout) {
+      this.idleTimeout = timeout;
+      return this;
+    }
+
     /** Time source of the rate limiter. Default: the system clock. */
     public Builder clock(Clock clock) {
       this.clock = clock;
@@ -369,9 +408,13 @@ public final class QueueServer implements AutoCloseable {
       require(shutdownGracePeriod != null && !shutdownGracePeriod.isNegative(),
           "shutdownGracePeriod must be >= 0, was " + shutdownGracePeriod);
       Objects.requireNonNull(clock, "clock");
+      require(maxConnections >= 1, "maxConnections must be >= 1, was " + maxConnections);
+      require(maxConnectionsPerPeer >= 1, "maxConnectionsPerPeer must be >= 1, was " + maxConnectionsPerPeer);
+      require(idleTimeout != null && idleTimeout.compareTo(longPollTimeout) > 0,
+          "idleTimeout must be longer than longPollTimeout (" + longPollTimeout + "), was " + idleTimeout);
       return new QueueServer(new Settings(service, bindHost, port, maxFrameBytes, readBuffer, workerThreads,
           selectorThreads, maxQueuedCalls, metrics, rateLimitFile, serverSetFile, configReloadInterval,
-          longPollTimeout, shutdownGracePeriod, clock));
+          longPollTimeout, shutdownGracePeriod, clock, maxConnections, maxConnectionsPerPeer, idleTimeout));
     }
 
     private static void require(boolean ok, String message) {
