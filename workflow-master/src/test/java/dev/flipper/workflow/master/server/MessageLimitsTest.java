@@ -44,14 +44,7 @@ class MessageLimitsTest {
   void aStringLongerThanTheMessageLimitIsRejectedAtOnce() throws Exception {
     // query(QueryRequest{1: list<Query>[1]{ Query{1: namePrefix = <95 MB declared, 4 bytes sent>} }})
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    DataOutputStream out = new DataOutputStream(bytes);
-    callHeader(out, "query");
-    out.writeByte(TType.STRUCT);
-    out.writeShort(1);
-    out.writeByte(TType.LIST);
-    out.writeShort(1);
-    out.writeByte(TType.STRUCT);
-    out.writeInt(1);
+    DataOutputStream out = queryListOf(bytes, 1);
     out.writeByte(TType.STRING);
     out.writeShort(1);
     out.writeInt(95_000_000);
@@ -64,14 +57,7 @@ class MessageLimitsTest {
   @Test
   void aListLongerThanTheLimitIsRejectedAtOnce() throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    DataOutputStream out = new DataOutputStream(bytes);
-    callHeader(out, "query");
-    out.writeByte(TType.STRUCT);
-    out.writeShort(1);
-    out.writeByte(TType.LIST);
-    out.writeShort(1);
-    out.writeByte(TType.STRUCT);
-    out.writeInt(20_000_000); // under libthrift's default 100 MB message size
+    queryListOf(bytes, 20_000_000); // under libthrift's default 100 MB message size
 
     assertThat(rejectedWithoutWaitingForTheRest(bytes.toByteArray())).isTrue();
     assertThat(aNormalQuerySucceeds()).isTrue();
@@ -88,11 +74,20 @@ class MessageLimitsTest {
     }
   }
 
-  private static void callHeader(DataOutputStream out, String method) throws IOException {
+  /** The start of a query call up to its list of queries, declared {@code size} long. */
+  private static DataOutputStream queryListOf(ByteArrayOutputStream bytes, int size) throws IOException {
+    DataOutputStream out = new DataOutputStream(bytes);
     out.writeInt(0x80010001); // strict header, CALL
-    out.writeInt(method.length());
-    out.writeBytes(method);
+    out.writeInt("query".length());
+    out.writeBytes("query");
     out.writeInt(1); // seqid
+    out.writeByte(TType.STRUCT); // args field 1: the request
+    out.writeShort(1);
+    out.writeByte(TType.LIST); // request field 1: queries
+    out.writeShort(1);
+    out.writeByte(TType.STRUCT);
+    out.writeInt(size);
+    return out;
   }
 
   /**
