@@ -322,10 +322,8 @@ public final class TokenMasterServer implements AutoCloseable {
         throw new IllegalArgumentException("master shutdownGracePeriod is " + shutdownGracePeriod
             + "; it must not be negative");
       }
-      return new TokenMasterServer(new Settings(master, bindHost, port, maxConnections, maxConnectionsPerPeer, idleTimeout,
-          maxMessageBytes,
-          shutdownGracePeriod,
-          metrics));
+      return new TokenMasterServer(new Settings(master, bindHost, port, maxConnections, maxConnectionsPerPeer,
+          idleTimeout, maxMessageBytes, shutdownGracePeriod, metrics));
     }
   }
 }
