@@ -5,6 +5,7 @@ import dev.flipper.lifecycle.Daemon;
 import dev.flipper.lifecycle.NamedThreadFactory;
 import dev.flipper.lifecycle.RunState;
 import dev.flipper.token.TokenMaster;
+import dev.flipper.workflow.control.WorkflowControl;
 import dev.flipper.workflow.engine.WorkflowEngine;
 import dev.flipper.workflow.master.client.TokenMasterClient;
 import java.time.Clock;
@@ -63,7 +64,8 @@ public final class UiDaemon implements Daemon<UiDaemon.Config> {
     this.config = Objects.requireNonNull(config, "config");
     this.client = master instanceof TokenMasterClient c ? c : null;
     WorkflowEngine engine = WorkflowEngine.builder(master).build();
-    this.server = new UiServer(new Views(engine, Clock.systemUTC(), readers), masterAddress);
+    this.server = new UiServer(new Views(engine, Clock.systemUTC(), readers),
+        new Actions(WorkflowControl.builder(engine).build()), masterAddress);
     metrics.gauge("ui.running", () -> () -> state.isRunning() ? 1 : 0);
   }
 

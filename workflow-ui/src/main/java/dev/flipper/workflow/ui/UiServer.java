@@ -1,8 +1,12 @@
 package dev.flipper.workflow.ui;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.flipper.token.TokenException;
+import dev.flipper.workflow.control.ControlRefusedException;
+import dev.flipper.workflow.control.ControlResult;
 import dev.flipper.workflow.engine.ExecutionDetail;
+import dev.flipper.workflow.ui.view.ActionPage;
 import dev.flipper.workflow.ui.view.Banner;
 import dev.flipper.workflow.ui.view.LogChunk;
 import dev.flipper.workflow.ui.view.LogPage;
@@ -13,7 +17,9 @@ import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
 import io.javalin.http.staticfiles.Location;
+import java.io.IOException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -23,8 +29,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The UI's HTTP server: every page at its path and the same data as JSON under {@code /api} (docs/ui.md),
  * static files under {@code /static/} and the JS libraries from their WebJars under {@code /webjars/}. Pages
- * are rendered by compiled jte templates, which HTML-escape every value. Room is left for what comes next:
- * actions as {@code POST /actions/...} and the queue dashboard under {@code /queues}. Thread-safe.
+ * are rendered by compiled jte templates, which HTML-escape every value. Actions are {@code POST /actions/<op>}
+ * (forms, with a confirmation page for destructive ones) and {@code POST /api/actions/<op>} (JSON), both behind
+ * the {@link Csrf} check. Room is left for the queue dashboard under {@code /queues}. Thread-safe.
  */
 final class UiServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(UiServer.class);
@@ -33,6 +40,8 @@ final class UiServer implements AutoCloseable {
   private static final String LOGS = "/executions/{execution}/logs/{stream}";
 
   private final Views views;
+  private final Actions actions;
+  private final Csrf csrf = new Csrf();
   private final LogReader logs = new LogReader();
   private final String masterAddress;
   private final TemplateEngine templates = TemplateEngine.createPrecompiled(
@@ -40,8 +49,9 @@ final class UiServer implements AutoCloseable {
   private Javalin app;
 
   /** @param masterAddress {@code host:port} of the master, for the "master unreachable" banner */
-  UiServer(Views views, String masterAddress) {
+  UiServer(Views views, Actions actions, String masterAddress) {
     this.views = views;
+    this.actions = actions;
     this.masterAddress = masterAddress;
   }
 
@@ -84,6 +94,75 @@ final class UiServer implements AutoCloseable {
         .getOrDefault("/")));
     pageAndApi(app, "/token", "token", ctx -> views.token(required(ctx, "name")));
     api(app, "/api/status", ctx -> views.banner());
+    api(app, "/api/csrf", ctx -> Map.of("token", csrf.token(ctx), "header", Csrf.HEADER));
+    app.post("/actions/{op}", this::actionForm);
+    app.post("/api/actions/{op}", this::actionApi);
+  }
+
+  /**
+   * A form's action: a destructive one without {@code confirm=yes} answers its confirmation page; otherwise it
+   * runs and the page shows what changed, or why nothing did (with the failure's status).
+   */
+  private void actionForm(Context ctx) {
+    csrf.check(ctx);
+    String op = ctx.pathParam("op");
+    String workflow = ctx.formParam("workflow");
+    String instance = ctx.formParam("instance");
+    List<String> jobs = ctx.formParams("job");
+    String back = instance != null && workflow != null ? Links.instance(workflow, instance)
+        : workflow != null ? Links.workflow(workflow) : "/";
+    ControlResult result = null;
+    String refusal = null;
+    Integer execution = null;
+    try {
+      execution = executionParam(ctx.formParam("execution"));
+      if (!Actions.DESTRUCTIVE.contains(op) || "yes".equals(ctx.formParam("confirm"))) {
+        result = actions.run(op, new Actions.Request(workflow, instance, jobs, execution), user(ctx));
+      }
+    } catch (RuntimeException e) {
+      Failure failure = failure(e);
+      ctx.status(failure.status());
+      refusal = failure.message();
+    }
+    ActionPage page = new ActionPage(safeBanner(), op, workflow, instance, jobs, execution, back, result, refusal);
+    ctx.html(render("action", Map.of("page", page, "csrf", csrf.token(ctx))));
+  }
+
+  /** The JSON API's action: the body is an {@link Actions.Request} as JSON; the answer what changed. */
+  private void actionApi(Context ctx) throws IOException {
+    csrf.check(ctx);
+    try {
+      Actions.Request request;
+      try {
+        request = ctx.body().isBlank() ? new Actions.Request(null, null, List.of(), null)
+            : MAPPER.readValue(ctx.body(), Actions.Request.class);
+      } catch (JsonProcessingException e) {
+        throw new BadRequestException("the body must be JSON {\"workflow\", \"instance\", \"jobs\": [...],"
+            + " \"execution\"}: " + e.getOriginalMessage());
+      }
+      ControlResult result = actions.run(ctx.pathParam("op"), request, user(ctx));
+      ctx.contentType(JSON).result(MAPPER.writeValueAsString(Actions.json(result)));
+    } catch (RuntimeException e) {
+      Failure failure = failure(e);
+      ctx.status(failure.status()).contentType(JSON).result(MAPPER.writeValueAsString(Map.of("error",
+          failure.message())));
+    }
+  }
+
+  private static Integer executionParam(String value) {
+    if (value == null || value.isBlank()) {
+      return null;
+    }
+    try {
+      return Integer.valueOf(value.trim());
+    } catch (NumberFormatException e) {
+      throw new BadRequestException("'execution' must be a number, got '" + value + "'");
+    }
+  }
+
+  /** Who runs an action, as recorded in what it starts. */
+  private static String user(Context ctx) {
+    return "ui";
   }
 
   /** A page at {@code path} and its data as JSON at {@code /api} + {@code path}. */
@@ -105,7 +184,7 @@ final class UiServer implements AutoCloseable {
             "status", failure.status().getCode())));
         return;
       }
-      ctx.html(render(name, Map.of("page", page)));
+      ctx.html(render(name, Map.of("page", page, "csrf", csrf.token(ctx))));
     });
   }
 
@@ -182,7 +261,11 @@ final class UiServer implements AutoCloseable {
     if (e instanceof NotFoundException) {
       return new Failure(HttpStatus.NOT_FOUND, e.getMessage(), safeBanner());
     }
-    if (e instanceof BadRequestException || e instanceof io.javalin.validation.ValidationException) {
+    if (e instanceof ControlRefusedException) {
+      return new Failure(HttpStatus.CONFLICT, e.getMessage(), safeBanner());
+    }
+    if (e instanceof BadRequestException || e instanceof IllegalArgumentException
+        || e instanceof io.javalin.validation.ValidationException) {
       return new Failure(HttpStatus.BAD_REQUEST, e.getMessage(), safeBanner());
     }
     if (e instanceof LogReader.LogUnavailableException) {

@@ -1,0 +1,123 @@
+package dev.flipper.workflow.ui;
+
+import dev.flipper.workflow.control.ControlResult;
+import dev.flipper.workflow.control.ControlScope;
+import dev.flipper.workflow.control.WorkflowControl;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The operator actions of the UI ({@code POST /actions/<op>} and {@code /api/actions/<op>}, docs/ui.md): each one
+ * a call of the same {@link WorkflowControl} operation as {@code flipper workflow <op>}. Refusals come out as
+ * the control's {@code ControlRefusedException}, bad arguments as {@link UiServer.BadRequestException}.
+ * Thread-safe.
+ */
+final class Actions {
+  /** Actions that kill, delete or rerun work: the pages ask for a confirmation before running them. */
+  static final Set<String> DESTRUCTIVE = Set.of("stop", "abort", "poison", "redo", "retry");
+
+  /**
+   * What an action applies to.
+   *
+   * @param workflow null for a global drain/abort
+   * @param instance null for a workflow-wide drain/abort and for start
+   * @param jobs poison, disable, enable: the jobs; redo: exactly one
+   * @param execution redo: the execution whose events the job runs with
+   */
+  record Request(String workflow, String instance, List<String> jobs, Integer execution) {
+    Request {
+      jobs = jobs == null ? List.of() : List.copyOf(jobs);
+    }
+  }
+
+  private final WorkflowControl control;
+
+  Actions(WorkflowControl control) {
+    this.control = Objects.requireNonNull(control, "control");
+  }
+
+  ControlResult run(String operation, Request r, String user) {
+    return switch (operation) {
+      case "start" -> control.start(workflow(r), user, Map.of());
+      case "stop" -> control.stop(workflow(r), instance(r));
+      case "pause" -> control.pause(workflow(r), instance(r));
+      case "resume" -> control.resume(workflow(r), instance(r));
+      case "retry" -> control.retry(workflow(r), instance(r));
+      case "redo" -> control.redo(workflow(r), instance(r), oneJob(r), execution(r));
+      case "poison" -> control.poison(workflow(r), instance(r), jobs(r));
+      case "disable" -> control.disable(workflow(r), instance(r), jobs(r));
+      case "enable" -> control.enable(workflow(r), instance(r), jobs(r));
+      case "drain" -> control.drain(scope(r));
+      case "undrain" -> control.undrain(scope(r));
+      case "abort" -> control.abort(scope(r));
+      case "unabort" -> control.unabort(scope(r));
+      default -> throw new NotFoundException("no action '" + operation + "'; actions: start, stop, pause, resume,"
+          + " retry, redo, poison, disable, enable, drain, undrain, abort, unabort");
+    };
+  }
+
+  /** A result as the JSON API answers it (the record's Optional spelled as a nullable field). */
+  static Map<String, Object> json(ControlResult result) {
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("operation", result.operation());
+    json.put("target", result.target());
+    json.put("changed", result.changed());
+    json.put("changes", result.changes().stream().map(c -> {
+      Map<String, String> change = new LinkedHashMap<>();
+      change.put("action", c.action());
+      change.put("token", c.token());
+      change.put("detail", c.detail());
+      return change;
+    }).toList());
+    json.put("notes", result.notes());
+    json.put("instance", result.instance().orElse(null));
+    return json;
+  }
+
+  private static ControlScope scope(Request r) {
+    return ControlScope.of(blankToNull(r.workflow()), blankToNull(r.instance()));
+  }
+
+  private static String workflow(Request r) {
+    return required(r.workflow(), "workflow");
+  }
+
+  private static String instance(Request r) {
+    return required(r.instance(), "instance");
+  }
+
+  private static List<String> jobs(Request r) {
+    if (r.jobs().isEmpty()) {
+      throw new UiServer.BadRequestException("select at least one job ('job')");
+    }
+    return r.jobs();
+  }
+
+  private static String oneJob(Request r) {
+    if (r.jobs().size() != 1) {
+      throw new UiServer.BadRequestException("redo takes exactly one job ('job'), got " + r.jobs());
+    }
+    return r.jobs().get(0);
+  }
+
+  private static int execution(Request r) {
+    if (r.execution() == null) {
+      throw new UiServer.BadRequestException("redo needs 'execution': the execution whose events the job reruns");
+    }
+    return r.execution();
+  }
+
+  private static String required(String value, String name) {
+    if (value == null || value.isBlank()) {
+      throw new UiServer.BadRequestException("'" + name + "' is required");
+    }
+    return value;
+  }
+
+  private static String blankToNull(String value) {
+    return value == null || value.isBlank() ? null : value;
+  }
+}

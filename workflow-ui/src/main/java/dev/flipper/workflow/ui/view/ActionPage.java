@@ -1,0 +1,30 @@
+package dev.flipper.workflow.ui.view;
+
+import dev.flipper.workflow.control.ControlResult;
+import java.util.List;
+
+/**
+ * An action's page: its confirmation (neither result nor refusal yet), what it changed, or why it was refused.
+ * Immutable.
+ *
+ * @param back the page the action was started from
+ * @param refusal why nothing was done: the control's refusal or a bad argument; null when it ran
+ */
+public record ActionPage(Banner banner, String operation, String workflow, String instance, List<String> jobs,
+    Integer execution, String back, ControlResult result, String refusal) {
+  public ActionPage {
+    jobs = List.copyOf(jobs);
+  }
+
+  public boolean confirming() {
+    return result == null && refusal == null;
+  }
+
+  /** {@code etl/1764000000000 jobs a, b} and the like, for the headline. */
+  public String target() {
+    String target = workflow == null || workflow.isBlank() ? "every workflow" : workflow
+        + (instance == null || instance.isBlank() ? "" : "/" + instance);
+    return target + (jobs.isEmpty() ? "" : " job" + (jobs.size() > 1 ? "s " : " ") + String.join(", ", jobs))
+        + (execution == null ? "" : " execution " + execution);
+  }
+}
