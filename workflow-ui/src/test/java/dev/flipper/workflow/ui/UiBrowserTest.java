@@ -20,7 +20,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The UI in a real headless Chromium: the workflows list, a workflow, an instance with its job graph, a job
  * and its log; names, properties and log lines holding {@code <script>} stay text; a page follows the master
- * without reloading. Screenshots go to target/screenshots/. The last test changes the running instance.
+ * without reloading; an action is clicked, confirmed and its effect seen. Screenshots go to target/screenshots/.\n * The last two tests change the running instance.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class UiBrowserTest {
@@ -161,5 +161,29 @@ class UiBrowserTest {
         "return window.flipper.graph.getElementById('transform').data('status')")));
     assertThat(script("return window.notReloaded")).isEqualTo(true);
     HeadlessChromium.screenshot(chrome, "instance-refreshed");
+  }
+
+  @Test
+  @Order(8)
+  void pauseRunsAtOnceAndAbortRunsAfterItsConfirmation() {
+    open("/workflows/etl/instances/" + fixture.running);
+    chrome.findElement(By.id("action-pause")).click();
+
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("result"), "PAUSE signal set"));
+    HeadlessChromium.screenshot(chrome, "action-pause");
+    chrome.findElement(By.cssSelector("nav.crumbs a")).click();
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("banner"), "PAUSE"));
+
+    chrome.findElement(By.id("action-abort")).click();
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("confirm-question"),
+        "abort etl/" + fixture.running + "?"));
+    HeadlessChromium.screenshot(chrome, "action-abort-confirm");
+    chrome.findElement(By.id("confirm")).click();
+
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("result"), "ABORT"));
+    HeadlessChromium.screenshot(chrome, "action-abort-done");
+    chrome.findElement(By.cssSelector("nav.crumbs a")).click();
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("instance-status"), "ABORTED"));
+    HeadlessChromium.screenshot(chrome, "instance-aborted");
   }
 }
