@@ -61,11 +61,22 @@ public final class UiDaemon implements Daemon<UiDaemon.Config> {
 
   /** A UI reading {@code master} (in-process or a client the caller made); closes it if it is a client. */
   public UiDaemon(Config config, TokenMaster master, String masterAddress, MetricRegistry metrics) {
+    this(config, UiAuth.ANONYMOUS_ALLOWED, master, masterAddress, metrics);
+  }
+
+  /**
+   * A UI with sign-in as {@code auth} says.
+   *
+   * @throws IllegalStateException if it would serve a non-loopback address to anonymous operators without
+   *     {@code auth.allowAnonymous()}
+   */
+  public UiDaemon(Config config, UiAuth auth, TokenMaster master, String masterAddress, MetricRegistry metrics) {
     this.config = Objects.requireNonNull(config, "config");
+    auth.checkBind(config.bindAddress());
     this.client = master instanceof TokenMasterClient c ? c : null;
     WorkflowEngine engine = WorkflowEngine.builder(master).build();
     this.server = new UiServer(new Views(engine, Clock.systemUTC(), readers),
-        new Actions(WorkflowControl.builder(engine).build()), masterAddress);
+        new Actions(WorkflowControl.builder(engine).build()), new Auth(auth, Clock.systemUTC()), masterAddress);
     metrics.gauge("ui.running", () -> () -> state.isRunning() ? 1 : 0);
   }
 

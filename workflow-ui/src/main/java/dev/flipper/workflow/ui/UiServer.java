@@ -41,6 +41,7 @@ final class UiServer implements AutoCloseable {
 
   private final Views views;
   private final Actions actions;
+  private final Auth auth;
   private final Csrf csrf = new Csrf();
   private final LogReader logs = new LogReader();
   private final String masterAddress;
@@ -49,9 +50,10 @@ final class UiServer implements AutoCloseable {
   private Javalin app;
 
   /** @param masterAddress {@code host:port} of the master, for the "master unreachable" banner */
-  UiServer(Views views, Actions actions, String masterAddress) {
+  UiServer(Views views, Actions actions, Auth auth, String masterAddress) {
     this.views = views;
     this.actions = actions;
+    this.auth = auth;
     this.masterAddress = masterAddress;
   }
 
@@ -80,6 +82,14 @@ final class UiServer implements AutoCloseable {
     String instance = workflow + "/instances/{instance}";
     String job = instance + "/jobs/{job}";
 
+    app.before(auth::authenticate);
+    app.get("/login", ctx -> ctx.html(render("login", loginModel(ctx, ctx.queryParam("next"), null))));
+    app.post("/login", this::login);
+    app.post("/logout", ctx -> {
+      csrf.check(ctx);
+      auth.signOut(ctx);
+      ctx.redirect("/login");
+    });
     page(app, "/", "workflows", ctx -> views.workflows());
     pageAndApi(app, "/workflows", "workflows", ctx -> views.workflows());
     pageAndApi(app, workflow, "workflow", ctx -> views.workflow(ctx.pathParam("workflow")));
@@ -105,6 +115,7 @@ final class UiServer implements AutoCloseable {
    */
   private void actionForm(Context ctx) {
     csrf.check(ctx);
+    auth.requireOperator(ctx);
     String op = ctx.pathParam("op");
     String workflow = ctx.formParam("workflow");
     String instance = ctx.formParam("instance");
@@ -131,6 +142,7 @@ final class UiServer implements AutoCloseable {
   /** The JSON API's action: the body is an {@link Actions.Request} as JSON; the answer what changed. */
   private void actionApi(Context ctx) throws IOException {
     csrf.check(ctx);
+    auth.requireOperator(ctx);
     try {
       Actions.Request request;
       try {
@@ -161,8 +173,27 @@ final class UiServer implements AutoCloseable {
   }
 
   /** Who runs an action, as recorded in what it starts. */
-  private static String user(Context ctx) {
-    return "ui";
+  private String user(Context ctx) {
+    return auth.principal(ctx).name();
+  }
+
+  /** The login form's post: a session and on to {@code next} (a path on this site), or the form again, 401. */
+  private void login(Context ctx) {
+    csrf.check(ctx);
+    String next = ctx.formParam("next");
+    if (auth.signIn(ctx, ctx.formParam("name"), ctx.formParam("password"))) {
+      ctx.redirect(next != null && next.startsWith("/") && !next.startsWith("//") ? next : "/");
+      return;
+    }
+    ctx.status(HttpStatus.UNAUTHORIZED).html(render("login", loginModel(ctx, next, "wrong name or password")));
+  }
+
+  private Map<String, Object> loginModel(Context ctx, String next, String error) {
+    Map<String, Object> model = new LinkedHashMap<>();
+    model.put("next", next == null ? "/" : next);
+    model.put("error", error);
+    model.put("csrf", csrf.token(ctx));
+    return model;
   }
 
   /** A page at {@code path} and its data as JSON at {@code /api} + {@code path}. */

@@ -53,6 +53,11 @@ final class UiFixture implements AutoCloseable {
   ClaimedJob runningJob;
 
   UiFixture() {
+    this(UiAuth.NONE);
+  }
+
+  /** With sign-in as {@code auth} says. */
+  UiFixture(UiAuth auth) {
     TokenService service = TokenService.builder(InMemoryTokenStore.create()).build();
     server = TokenMasterServer.builder(service).port(0).bindHost("127.0.0.1").build().start();
     client = TokenMasterClient.builder("127.0.0.1", server.port()).build();
@@ -60,7 +65,7 @@ final class UiFixture implements AutoCloseable {
     logServer = Javalin.create(c -> c.showJavalinBanner = false).get("/logs/<path>", this::serveLog)
         .start("127.0.0.1", 0);
     TokenMasterClient uiClient = UiDaemon.masterClient("127.0.0.1", server.port());
-    ui = new UiDaemon(new UiDaemon.Config("127.0.0.1", 0, "127.0.0.1"), uiClient,
+    ui = new UiDaemon(new UiDaemon.Config("127.0.0.1", 0, "127.0.0.1"), auth, uiClient,
         "127.0.0.1:" + server.port(), new MetricRegistry());
     ui.start();
   }

@@ -1,0 +1,86 @@
+package dev.flipper.workflow.ui;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Who may use the UI (the {@code ui.users}, {@code ui.trustedUserHeader}, {@code ui.trustedProxies} and
+ * {@code ui.allowAnonymous} settings, docs/ui.md "Sign-in"). With no users and no trusted header everyone is an
+ * anonymous operator, which only a loopback bind or {@code allowAnonymous} permits. Immutable.
+ *
+ * @param users who may sign in with a password (BCrypt hashes from {@code flipper hash-password --bcrypt})
+ * @param trustedUserHeader a header naming the user, set by an authenticating proxy; "" = none
+ * @param trustedProxies the addresses whose {@code trustedUserHeader} is believed; from anyone else it is ignored
+ * @param allowAnonymous true = serve a non-loopback address without sign-in (everyone is an operator)
+ */
+public record UiAuth(List<User> users, String trustedUserHeader, List<String> trustedProxies,
+    boolean allowAnonymous) {
+
+  /** Sign-in off: fine on loopback only. */
+  public static final UiAuth NONE = new UiAuth(List.of(), "", List.of(), false);
+  /**
+   * Sign-in off on any address: what the launcher passes until the {@code ui.users} ... keys reach its config
+   * schema, so that a UI bound to 0.0.0.0 (the Docker image) keeps starting.
+   */
+  public static final UiAuth ANONYMOUS_ALLOWED = new UiAuth(List.of(), "", List.of(), true);
+
+  public UiAuth {
+    users = users == null ? List.of() : List.copyOf(users);
+    trustedUserHeader = trustedUserHeader == null ? "" : trustedUserHeader;
+    trustedProxies = trustedProxies == null ? List.of() : List.copyOf(trustedProxies);
+  }
+
+  /** What a user may do: a viewer reads, an operator also runs actions. */
+  public enum Role {
+    VIEWER, OPERATOR;
+
+    static Role of(String name) {
+      try {
+        return valueOf(name.trim().toUpperCase(Locale.ROOT));
+      } catch (RuntimeException e) {
+        throw new IllegalArgumentException("role must be viewer or operator, got '" + name + "'");
+      }
+    }
+  }
+
+  /** @param role {@code viewer} or {@code operator} */
+  public record User(String name, String passwordHash, String role) {
+    public User {
+      Role.of(role);
+    }
+
+    @Override
+    public String toString() {
+      return "User[name=" + name + ", passwordHash=*****, role=" + role + "]";
+    }
+  }
+
+  public boolean enabled() {
+    return !users.isEmpty() || !trustedUserHeader.isEmpty();
+  }
+
+  /**
+   * Refuses to serve a non-loopback address to anonymous operators unless {@code allowAnonymous} says so.
+   *
+   * @throws IllegalStateException saying what to configure
+   */
+  void checkBind(String bindAddress) {
+    if (enabled() || allowAnonymous || loopback(bindAddress)) {
+      return;
+    }
+    throw new IllegalStateException("the web UI would listen on " + bindAddress + " without sign-in, so anyone"
+        + " who reaches it could stop and abort workflows: configure ui.users (hashes from flipper hash-password"
+        + " --bcrypt) or ui.trustedUserHeader with ui.trustedProxies, bind ui.bindAddress to 127.0.0.1, or set"
+        + " ui.allowAnonymous: true");
+  }
+
+  private static boolean loopback(String address) {
+    try {
+      return !address.isEmpty() && InetAddress.getByName(address).isLoopbackAddress();
+    } catch (UnknownHostException e) {
+      return false;
+    }
+  }
+}
