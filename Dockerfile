@@ -30,5 +30,7 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
     CMD curl -fsS "http://127.0.0.1:${FLIPPER_HEALTH_PORT}/health" || exit 1
 # SIGTERM (docker stop) stops the daemons gracefully and exits 0.
 STOPSIGNAL SIGTERM
-ENTRYPOINT ["/opt/flipper/bin/flipper", "--set", "network.bindAddress=0.0.0.0"]
+# Inside a container every port listens on 0.0.0.0, so the web UI must be allowed to run without sign-in there:
+# publish 8080 only where everyone may operate workflows, or configure ui.users / ui.trustedUserHeader.
+ENTRYPOINT ["/opt/flipper/bin/flipper", "--set", "network.bindAddress=0.0.0.0", "--set", "ui.allowAnonymous=true"]
 CMD ["-m", "all"]

@@ -195,7 +195,7 @@ final class Binder {
   }
 
   private ConfigValues.Value items(Setting setting, ObjectListType type, String path, RawNode node) {
-    if (isNull(node) || (node instanceof Sequence s && s.items().isEmpty())) {
+    if (isNull(node) || (node instanceof Sequence s && s.items().isEmpty() && !type.mayBeEmpty())) {
       problems.add(node.where(), "'" + path + "' must list at least one " + type.itemName());
       return null;
     }

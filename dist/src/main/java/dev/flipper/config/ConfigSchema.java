@@ -190,6 +190,23 @@ public final class ConfigSchema {
           setting("ui.baseUrl", TextType.matching(false, "|https?://\\S+", "empty or an http:// or https:// URL"),
               "\"\"", "Address of the UI as users reach it (https://flipper.example.com), for links in e-mail; "
                   + "\"\" = links are paths without a host."),
+          setting("ui.users",
+              new ObjectListType("ui user", List.of(
+                  required("name", TextType.matching(false, "\\S+", "no spaces"), "Sign-in name."),
+                  required("passwordHash", TextType.matching(true, "\\$2[aby]\\$\\d\\d\\$.{53}",
+                      "a BCrypt hash from flipper hash-password --bcrypt"), "BCrypt hash of the password."),
+                  setting("role", TextType.matching(false, "viewer|operator", "viewer or operator"), "viewer",
+                      "viewer reads; operator also runs actions.")), "name", true),
+              "[]", "Who may sign in to the UI; [] and no trustedUserHeader = no sign-in (loopback only, or "
+                  + "ui.allowAnonymous)."),
+          setting("ui.trustedUserHeader", TextType.any(), "\"\"",
+              "Header naming the user, set by an authenticating proxy (e.g. X-Remote-User); honoured only from "
+                  + "ui.trustedProxies; the role is that of the ui.users entry of that name, else viewer."),
+          setting("ui.trustedProxies", new TextListType(), "[]",
+              "Addresses of the proxies whose ui.trustedUserHeader is believed."),
+          setting("ui.allowAnonymous", new BoolType(), "false",
+              "true = serve a non-loopback ui.bindAddress without sign-in, everyone an operator; false = refuse "
+                  + "to start so."),
           setting("email.enabled", new BoolType(), "false",
               "Send notification e-mail; true requires email.smtpHost and email.from."),
           setting("email.smtpHost", TextType.any(), "\"\"", "SMTP server host."),

@@ -4,6 +4,7 @@ import dev.flipper.workflow.mail.MailSettings;
 import dev.flipper.workflow.mail.UiLinks;
 import dev.flipper.workflow.master.MasterDaemon;
 import dev.flipper.workflow.scheduler.SchedulerDaemon;
+import dev.flipper.workflow.ui.UiAuth;
 import dev.flipper.workflow.ui.UiDaemon;
 import dev.flipper.workflow.worker.WorkerDaemon;
 import java.util.LinkedHashMap;
@@ -29,6 +30,7 @@ public record FlipperConfig(
     SchedulerDaemon.Config scheduler,
     WorkerDaemon.Config workers,
     UiDaemon.Config ui,
+    UiAuth uiAuth,
     UiLinks uiLinks,
     Map<String, AdminConfig> admin,
     MailSettings email,
@@ -56,6 +58,7 @@ public record FlipperConfig(
         RecordBinder.bind(v, "scheduler", SchedulerDaemon.Config.class),
         RecordBinder.bind(v, "workers", WorkerDaemon.Config.class),
         RecordBinder.bind(v, "ui", UiDaemon.Config.class),
+        RecordBinder.bind(v, "ui", UiAuth.class),
         RecordBinder.bind(v, "ui", UiLinks.class),
         admin,
         RecordBinder.bind(v, "email", MailSettings.class),

@@ -84,10 +84,15 @@ public sealed interface SettingType {
   }
 
   /**
-   * A non-empty YAML list of maps (for example storage shards) whose keys are {@code items}, with
-   * {@code uniqueKey} distinct across the list.
+   * A YAML list of maps (for example storage shards) whose keys are {@code items}, with {@code uniqueKey}
+   * distinct across the list; non-empty unless {@code mayBeEmpty}.
    */
-  record ObjectListType(String itemName, List<Setting> items, String uniqueKey) implements SettingType {
+  record ObjectListType(String itemName, List<Setting> items, String uniqueKey, boolean mayBeEmpty)
+      implements SettingType {
+    ObjectListType(String itemName, List<Setting> items, String uniqueKey) {
+      this(itemName, items, uniqueKey, false);
+    }
+
     @Override
     public String docName() {
       return "list of " + itemName;

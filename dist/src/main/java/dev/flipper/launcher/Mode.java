@@ -33,7 +33,8 @@ public enum Mode {
       x -> new ModeDaemon<>(
           new WorkersModeDaemon(x.config(), x.metrics(), x.adminPort(), x.localMasterPort()), FlipperConfig::workers),
       WorkersModeDaemon::adminRoutes),
-  UI("ui", x -> new ModeDaemon<>(new UiDaemon(x.config().ui(), x.masterPort(), x.metrics()), FlipperConfig::ui));
+  UI("ui", x -> new ModeDaemon<>(new UiDaemon(x.config().ui(), x.config().uiAuth(), x.masterPort(),
+      x.metrics()), FlipperConfig::ui));
 
   /**
    * What a mode's daemon is built from.

@@ -308,7 +308,7 @@ class ConfigLoaderTest {
     void unknownKeyWithoutCloseMatchListsTheValidKeys() {
       assertThat(error("ui:\n  colour: blue\n"))
           .isEqualTo("conf.yaml:2: unknown key 'ui.colour' (valid keys in 'ui': bindAddress, port, masterHost, adminPort, "
-              + "baseUrl)");
+              + "baseUrl, users, trustedUserHeader, trustedProxies, allowAnonymous)");
     }
 
     @Test

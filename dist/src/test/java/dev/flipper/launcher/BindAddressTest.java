@@ -1,6 +1,7 @@
 package dev.flipper.launcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flipper.config.ConfigLoader;
 import dev.flipper.config.FlipperConfig;
@@ -25,15 +26,30 @@ class BindAddressTest {
   @TempDir Path dir;
 
   private ModeRunner start(String... sets) throws Exception {
+    ModeRunner runner = runner(sets);
+    runner.start(List.of(Mode.values()));
+    return runner;
+  }
+
+  private ModeRunner runner(String... sets) {
     List<String> all = new ArrayList<>(List.of(
         "storage.jdbc.shards=[{name: '1', url: 'jdbc:h2:file:" + dir.resolve("flipper") + ";MODE=MySQL'}]",
         "queue.port=0", "master.port=0", "ui.port=0",
         "queue.adminPort=0", "master.adminPort=0", "scheduler.adminPort=0", "workers.adminPort=0", "ui.adminPort=0"));
     all.addAll(List.of(sets));
     FlipperConfig config = ConfigLoader.defaults(all, Map.of());
-    ModeRunner runner = new ModeRunner(config, new PrintWriter(new StringWriter()));
-    runner.start(List.of(Mode.values()));
-    return runner;
+    return new ModeRunner(config, new PrintWriter(new StringWriter()));
+  }
+
+  @Test
+  void theUiOnTheWildcardAddressWithoutSignInRefusesToStart() {
+    ModeRunner runner = runner("network.bindAddress=0.0.0.0");
+    try {
+      assertThatThrownBy(() -> runner.start(List.of(Mode.UI))).isInstanceOf(ModeRunner.ModeStartException.class)
+          .hasStackTraceContaining("without sign-in").hasStackTraceContaining("ui.allowAnonymous: true");
+    } finally {
+      assertThat(runner.closeAll()).isTrue();
+    }
   }
 
   @Test
@@ -64,7 +80,7 @@ class BindAddressTest {
 
   @Test
   void theWildcardAddressIsPrintedAsLoopback() throws Exception {
-    ModeRunner runner = start("network.bindAddress=0.0.0.0");
+    ModeRunner runner = start("network.bindAddress=0.0.0.0", "ui.allowAnonymous=true");
     try {
       for (ModeRunner.Running r : runner.running()) {
         assertThat(r.adminUrl()).startsWith("http://127.0.0.1:");

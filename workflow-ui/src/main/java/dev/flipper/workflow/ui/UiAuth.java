@@ -20,11 +20,6 @@ public record UiAuth(List<User> users, String trustedUserHeader, List<String> tr
 
   /** Sign-in off: fine on loopback only. */
   public static final UiAuth NONE = new UiAuth(List.of(), "", List.of(), false);
-  /**
-   * Sign-in off on any address: what the launcher passes until the {@code ui.users} ... keys reach its config
-   * schema, so that a UI bound to 0.0.0.0 (the Docker image) keeps starting.
-   */
-  public static final UiAuth ANONYMOUS_ALLOWED = new UiAuth(List.of(), "", List.of(), true);
 
   public UiAuth {
     users = users == null ? List.of() : List.copyOf(users);

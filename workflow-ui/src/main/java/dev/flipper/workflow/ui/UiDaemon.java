@@ -45,8 +45,8 @@ public final class UiDaemon implements Daemon<UiDaemon.Config> {
    * A UI reading the master at {@code masterHost:masterPort}. Port 0 (master.port 0 with no master in this
    * process) starts the UI anyway; its pages then say what to configure.
    */
-  public UiDaemon(Config config, int masterPort, MetricRegistry metrics) {
-    this(config, masterPort == 0 ? new NoMaster() : masterClient(config.masterHost(), masterPort),
+  public UiDaemon(Config config, UiAuth auth, int masterPort, MetricRegistry metrics) {
+    this(config, auth, masterPort == 0 ? new NoMaster() : masterClient(config.masterHost(), masterPort),
         config.masterHost() + ":" + masterPort, metrics);
   }
 
@@ -59,9 +59,9 @@ public final class UiDaemon implements Daemon<UiDaemon.Config> {
         .maxBackoff(Duration.ofSeconds(1)).build();
   }
 
-  /** A UI reading {@code master} (in-process or a client the caller made); closes it if it is a client. */
+  /** A UI without sign-in (loopback only) reading {@code master}, in-process or a client the caller made. */
   public UiDaemon(Config config, TokenMaster master, String masterAddress, MetricRegistry metrics) {
-    this(config, UiAuth.ANONYMOUS_ALLOWED, master, masterAddress, metrics);
+    this(config, UiAuth.NONE, master, masterAddress, metrics);
   }
 
   /**

@@ -141,7 +141,7 @@ class UiAuthTest {
     assertThatThrownBy(() -> UiAuth.NONE.checkBind("0.0.0.0")).isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("without sign-in").hasMessageContaining("ui.allowAnonymous: true");
     UiAuth.NONE.checkBind("127.0.0.1");
-    UiAuth.ANONYMOUS_ALLOWED.checkBind("0.0.0.0");
+    new UiAuth(List.of(), "", List.of(), true).checkBind("0.0.0.0");
     new UiAuth(List.of(), PROXY_HEADER, List.of("10.0.0.1"), false).checkBind("0.0.0.0");
   }
 
