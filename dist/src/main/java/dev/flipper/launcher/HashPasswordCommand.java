@@ -7,18 +7,23 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
+import org.springframework.security.crypto.bcrypt.BCrypt;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code flipper hash-password}: prints the hash to put in {@code queue.adminPasswordHash}. */
+/**
+ * {@code flipper hash-password}: prints the hash to put in {@code queue.adminPasswordHash}, or with
+ * {@code --bcrypt} a {@code ui.users} entry's {@code passwordHash}.
+ */
 @Command(
     name = "hash-password",
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = {
-      "Prints the SHA-256 hash of a password, for queue.adminPasswordHash (the password deleteQueue needs).",
+      "Prints the SHA-256 hash of a password, for queue.adminPasswordHash (the password deleteQueue needs),",
+      "or with --bcrypt its BCrypt hash, for the passwordHash of a ui.users entry (web UI sign-in).",
       "Reads the password from the terminal without echo, else the first line of standard input."
     })
 final class HashPasswordCommand implements Callable<Integer> {
@@ -28,6 +33,9 @@ final class HashPasswordCommand implements Callable<Integer> {
       description = "The password (visible in the process list and shell history: prefer standard input).")
   String password;
 
+  @Option(names = "--bcrypt", description = "A BCrypt hash (cost 12), for ui.users[].passwordHash.")
+  boolean bcrypt;
+
   @Spec CommandLine.Model.CommandSpec spec;
 
   @Override
@@ -36,7 +44,7 @@ final class HashPasswordCommand implements Callable<Integer> {
     if (secret == null || secret.isEmpty()) {
       return Launcher.usageError(spec.commandLine().getErr(), "hash-password: the password must not be empty");
     }
-    spec.commandLine().getOut().println(PasswordHash.of(secret));
+    spec.commandLine().getOut().println(bcrypt ? BCrypt.hashpw(secret, BCrypt.gensalt(12)) : PasswordHash.of(secret));
     return 0;
   }
 

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.security.crypto.bcrypt.BCrypt;
 
 /** The command line, in-process, for everything that does not start daemons. */
 class LauncherTest {
@@ -116,6 +117,21 @@ class LauncherTest {
       System.setIn(original);
     }
     assertThat(out.toString()).isEqualTo(PasswordHash.of("s3cret") + "\n");
+  }
+
+  @Test
+  void hashPasswordWithBcryptMakesAHashTheUiAccepts() {
+    InputStream original = System.in;
+    System.setIn(new ByteArrayInputStream("s3cret\n".getBytes(StandardCharsets.UTF_8)));
+    try {
+      assertThat(run("hash-password", "--bcrypt")).isZero();
+    } finally {
+      System.setIn(original);
+    }
+    String hash = out.toString().trim();
+    assertThat(hash).matches("\\$2[aby]\\$12\\$.{53}");
+    assertThat(BCrypt.checkpw("s3cret", hash)).isTrue();
+    assertThat(BCrypt.checkpw("s3cret2", hash)).isFalse();
   }
 
   @Test
