@@ -42,6 +42,21 @@
       .finally(function () { setTimeout(poll, interval); });
   }
 
+  // Who is signed in, and a sign-out button (a POST with the CSRF token from /api/csrf).
+  fetch('/api/me').then(function (r) { return r.ok ? r.json() : null; }).then(function (me) {
+    var box = document.getElementById('me');
+    if (!me || !me.signIn || !box) { return; }
+    document.getElementById('me-name').textContent = me.name + ' (' + me.role + ')';
+    box.hidden = false;
+    document.getElementById('logout').addEventListener('click', function () {
+      fetch('/api/csrf').then(function (r) { return r.json(); }).then(function (c) {
+        var headers = {};
+        headers[c.header] = c.token;
+        return fetch('/logout', { method: 'POST', headers: headers });
+      }).then(function () { location.href = '/login'; });
+    });
+  }).catch(function () { /* the refresh state already says when the UI server is unreachable */ });
+
   window.flipper = { apiUrl: apiUrl };
   poll();
 })();

@@ -104,7 +104,9 @@ final class UiServer implements AutoCloseable {
         .getOrDefault("/")));
     pageAndApi(app, "/token", "token", ctx -> views.token(required(ctx, "name")));
     api(app, "/api/status", ctx -> views.banner());
-    api(app, "/api/csrf", ctx -> Map.of("token", csrf.token(ctx), "header", Csrf.HEADER));
+    api(app, "/api/csrf", ctx -> new Token(csrf.token(ctx), Csrf.HEADER));
+    api(app, "/api/me", ctx -> new Me(auth.principal(ctx).name(),
+        auth.principal(ctx).role().name().toLowerCase(java.util.Locale.ROOT), auth.enabled()));
     app.post("/actions/{op}", this::actionForm);
     app.post("/api/actions/{op}", this::actionApi);
   }
@@ -287,6 +289,12 @@ final class UiServer implements AutoCloseable {
   }
 
   private record Failure(HttpStatus status, String message, Banner banner) {}
+
+  /** {@code GET /api/csrf}: the token to send in {@code header}. */
+  record Token(String token, String header) {}
+
+  /** {@code GET /api/me}: who the request is; {@code signIn} false when sign-in is off (anonymous operator). */
+  record Me(String name, String role, boolean signIn) {}
 
   private Failure failure(RuntimeException e) {
     if (e instanceof NotFoundException) {

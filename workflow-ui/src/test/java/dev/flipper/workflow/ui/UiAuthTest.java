@@ -78,6 +78,18 @@ class UiAuthTest {
   }
 
   @Test
+  void meNamesTheUserAndSignOutEndsTheSession() throws Exception {
+    String cookies = cookies(signIn("victor", "victor-pw"));
+
+    String me = send("GET", "/api/me", cookies, null, "").body();
+    HttpResponse<String> out = send("POST", "/logout", cookies, null, "", Csrf.HEADER, csrfOf(cookies));
+
+    assertThat(me).isEqualTo("{\"name\":\"victor\",\"role\":\"viewer\",\"signIn\":true}");
+    assertThat(out.statusCode()).isEqualTo(302);
+    assertThat(send("GET", "/api/me", cookies, null, "").statusCode()).isEqualTo(401);
+  }
+
+  @Test
   void viewersActionIsRefusedWith403AndChangesNothing() throws Exception {
     String cookies = cookies(signIn("victor", "victor-pw"));
     String token = csrfOf(cookies);
