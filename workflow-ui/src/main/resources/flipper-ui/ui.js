@@ -58,5 +58,6 @@
   }).catch(function () { /* the refresh state already says when the UI server is unreachable */ });
 
   window.flipper = { apiUrl: apiUrl };
-  poll();
+  if (!/^\/(login|actions\/)/.test(location.pathname)) { poll(); } // the login form and results have no data
+
 })();

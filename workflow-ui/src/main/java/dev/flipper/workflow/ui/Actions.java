@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The operator actions of the UI ({@code POST /actions/<op>} and {@code /api/actions/<op>}, docs/ui.md): each one
@@ -33,13 +35,22 @@ final class Actions {
     }
   }
 
+  private static final Logger log = LoggerFactory.getLogger(Actions.class);
   private final WorkflowControl control;
 
   Actions(WorkflowControl control) {
     this.control = Objects.requireNonNull(control, "control");
   }
 
+  /** Runs the action for {@code user}; logs who changed what, for the record. */
   ControlResult run(String operation, Request r, String user) {
+    ControlResult result = dispatch(operation, r, user);
+    log.info("ui action {} by {} on {}: {} change(s) {}", operation, user, result.target(),
+        result.changes().size(), result.tokens());
+    return result;
+  }
+
+  private ControlResult dispatch(String operation, Request r, String user) {
     return switch (operation) {
       case "start" -> control.start(workflow(r), user, Map.of());
       case "stop" -> control.stop(workflow(r), instance(r));

@@ -101,11 +101,13 @@ final class Auth {
     if (!matches) {
       return false;
     }
+    Instant now = clock.instant();
+    sessions.values().removeIf(s -> !now.isBefore(s.expires())); // sessions never used again go here
     byte[] bytes = new byte[32];
     RANDOM.nextBytes(bytes);
     String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     sessions.put(id, new Session(new Principal(name, Role.of(user.get().role())),
-        clock.instant().plus(SESSION_LIFETIME)));
+        now.plus(SESSION_LIFETIME)));
     ctx.header("Set-Cookie", SESSION_COOKIE + "=" + id + "; Path=/; HttpOnly; SameSite=Strict; Max-Age="
         + SESSION_LIFETIME.toSeconds() + ("https".equals(ctx.scheme()) ? "; Secure" : ""));
     return true;
