@@ -217,7 +217,8 @@ final class UiServer implements AutoCloseable {
             "status", failure.status().getCode())));
         return;
       }
-      ctx.html(render(name, Map.of("page", page, "csrf", csrf.token(ctx))));
+      boolean operator = auth.principal(ctx).role() == UiAuth.Role.OPERATOR;
+      ctx.html(render(name, Map.of("page", page, "csrf", csrf.token(ctx), "operator", operator)));
     });
   }
 

@@ -100,6 +100,8 @@ class UiAuthTest {
     HttpResponse<String> api = send("POST", "/api/actions/stop", cookies, "application/json",
         "{\"workflow\":\"etl\",\"instance\":\"" + fixture.running + "\"}", Csrf.HEADER, token);
 
+    assertThat(send("GET", "/workflows/etl/instances/" + fixture.running, cookies, null, "").body())
+        .as("a viewer's page has no action bar").doesNotContain("id=\"actions\"");
     assertThat(form.statusCode()).isEqualTo(403);
     assertThat(form.body()).contains("victor is a viewer");
     assertThat(api.statusCode()).isEqualTo(403);
