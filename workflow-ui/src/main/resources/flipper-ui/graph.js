@@ -12,6 +12,16 @@
   var link = container.getAttribute('data-link');
   var cy = null;
 
+  // Shift-click: selects the job and everything downstream of it in the action bar's job list.
+  function selectWithDependents(id) {
+    var select = document.getElementById('action-jobs');
+    if (!select) { return; }
+    var chosen = {};
+    var node = cy.getElementById(id);
+    node.union(node.successors('node')).forEach(function (n) { chosen[n.id()] = true; });
+    Array.prototype.forEach.call(select.options, function (o) { o.selected = !!chosen[o.value]; });
+  }
+
   function build(nodes) {
     var elements = [];
     var ids = {};
@@ -40,9 +50,13 @@
     });
     container.setAttribute('data-ready', 'true');
     if (link) {
-      cy.on('tap', 'node', function (event) { location.href = link + encodeURIComponent(event.target.id()); });
+      cy.on('tap', 'node', function (event) {
+        if (event.originalEvent && event.originalEvent.shiftKey) { selectWithDependents(event.target.id()); return; }
+        location.href = link + encodeURIComponent(event.target.id());
+      });
     }
     window.flipper.graph = cy;
+    window.flipper.selectWithDependents = selectWithDependents;
   }
 
   document.addEventListener('flipper:data', function (event) {

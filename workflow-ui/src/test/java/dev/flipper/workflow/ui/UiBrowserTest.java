@@ -167,6 +167,10 @@ class UiBrowserTest {
   @Order(8)
   void pauseRunsAtOnceAndAbortRunsAfterItsConfirmation() {
     open("/workflows/etl/instances/" + fixture.running);
+    waitForGraph();
+    script("window.flipper.selectWithDependents('transform')");
+    assertThat(chrome.findElements(By.cssSelector("#action-jobs option:checked")).stream().map(WebElement::getText))
+        .as("transform with what is downstream of it").containsExactlyInAnyOrder("transform", "load", UiFixture.XSS_JOB);
     chrome.findElement(By.id("action-pause")).click();
 
     wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("result"), "PAUSE signal set"));
