@@ -184,7 +184,8 @@ final class UiServer implements AutoCloseable {
     csrf.check(ctx);
     String next = ctx.formParam("next");
     if (auth.signIn(ctx, ctx.formParam("name"), ctx.formParam("password"))) {
-      ctx.redirect(next != null && next.startsWith("/") && !next.startsWith("//") ? next : "/");
+      // Only a path on this site: "//host" and "/\\host" would leave it.
+      ctx.redirect(next != null && next.matches("/(?![/\\\\]).*") ? next : "/");
       return;
     }
     ctx.status(HttpStatus.UNAUTHORIZED).html(render("login", loginModel(ctx, next, "wrong name or password")));

@@ -60,6 +60,18 @@ class UiAuthTest {
   }
 
   @Test
+  void signInGoesOnlyToAPathOnThisSite() throws Exception {
+    for (String next : List.of("//evil.example.com/x", "/\\evil.example.com", "https://evil.example.com/")) {
+      HttpResponse<String> login = send("GET", "/login", null, null, "");
+      Matcher form = FORM_TOKEN.matcher(login.body());
+      assertThat(form.find()).isTrue();
+      HttpResponse<String> signedIn = send("POST", "/login", cookies(login), FORM, form(Map.of("csrf",
+          form.group(1), "next", next, "name", "alice", "password", "alice-pw")));
+      assertThat(signedIn.headers().firstValue("Location")).as(next).hasValue("/");
+    }
+  }
+
+  @Test
   void wrongPasswordOrUnknownNameIsRefused() throws Exception {
     assertThat(signIn("alice", "guess").statusCode()).isEqualTo(401);
     assertThat(signIn("mallory", "alice-pw").statusCode()).isEqualTo(401);
