@@ -102,6 +102,31 @@ struct QueryAndOwnResponse {
   1: optional list<Token> tokens,
 }
 
+// Flipper extension: archived tokens (those moved by archive) under namePrefix, by name, then version; the
+// same name may have been archived more than once. One page of at most maxTokens (1 to 1000; unset: 1000);
+// the next page starts after the last token of this one (afterName and afterVersion, both set or neither).
+// A page shorter than maxTokens is the last. Pinball's master does not have this method.
+struct ArchivedQueryRequest {
+  1: optional string namePrefix,
+  2: optional i32 maxTokens,
+  3: optional string afterName,
+  4: optional i64 afterVersion,
+}
+
+struct ArchivedQueryResponse {
+  1: optional list<Token> tokens,
+}
+
+// Flipper extension: deletes the archived tokens under a non-empty namePrefix for good.
+struct DeleteArchivedRequest {
+  1: optional string namePrefix,
+}
+
+struct DeleteArchivedResponse {
+  // How many archived tokens were deleted.
+  1: optional i32 deleted,
+}
+
 service TokenMasterService {
   void archive(1: ArchiveRequest request) throws (1: TokenMasterException e),
 
@@ -112,4 +137,9 @@ service TokenMasterService {
   QueryResponse query(1: QueryRequest request) throws (1: TokenMasterException e),
 
   QueryAndOwnResponse query_and_own(1: QueryAndOwnRequest request) throws (1: TokenMasterException e),
+
+  // Flipper extensions, new methods only: Pinball's clients never call them.
+  ArchivedQueryResponse query_archived(1: ArchivedQueryRequest request) throws (1: TokenMasterException e),
+
+  DeleteArchivedResponse delete_archived(1: DeleteArchivedRequest request) throws (1: TokenMasterException e),
 }

@@ -51,4 +51,16 @@ final class CountingTokenMaster implements TokenMaster {
     calls.increment();
     delegate.archive(tokens);
   }
+
+  @Override
+  public List<Token> queryArchived(String namePrefix, Token after, int maxTokens) {
+    calls.increment();
+    return delegate.queryArchived(namePrefix, after, maxTokens);
+  }
+
+  @Override
+  public int deleteArchived(String namePrefix) {
+    calls.increment();
+    return delegate.deleteArchived(namePrefix);
+  }
 }

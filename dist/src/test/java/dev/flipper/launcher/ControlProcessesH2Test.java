@@ -7,9 +7,4 @@ class ControlProcessesH2Test extends ControlProcessesContract {
   String tokenDatabase(Path dir) {
     return "jdbc:h2:file:" + dir.resolve("tokens").toAbsolutePath() + ";MODE=MySQL;AUTO_SERVER=TRUE";
   }
-
-  @Override
-  boolean archiveReadableWhileMasterRuns() {
-    return false;
-  }
 }

@@ -26,11 +26,6 @@ class ControlProcessesMariaDbTest extends ControlProcessesContract {
     return SERVER + database;
   }
 
-  @Override
-  boolean archiveReadableWhileMasterRuns() {
-    return true;
-  }
-
   @AfterEach
   void dropDatabase() {
     if (database != null) {

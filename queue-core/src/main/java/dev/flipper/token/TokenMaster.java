@@ -48,7 +48,18 @@ public interface TokenMaster {
   /**
    * Moves the tokens, unchanged, from the active to the archived set, all or none. Each must carry its stored
    * version (none: INPUT_ERROR, wrong: VERSION_CONFLICT, missing: NOT_FOUND). Archived tokens are no longer
-   * visible to this interface; the store keeps them for the UI and cleanup.
+   * visible to the operations above; {@link #queryArchived} and {@link #deleteArchived} serve them.
    */
   void archive(List<Token> tokens);
+
+  /**
+   * One page of the archived tokens under {@code namePrefix} (empty: all), by name, then version: the same name
+   * may have been archived more than once. The page holds at most {@code maxTokens} (1 to
+   * {@link TokenService#MAX_ARCHIVED_PAGE}, else INPUT_ERROR) and starts after {@code after} (its name and
+   * version; null: at the start). A page shorter than {@code maxTokens} is the last. Read-only.
+   */
+  List<Token> queryArchived(String namePrefix, Token after, int maxTokens);
+
+  /** Deletes the archived tokens under a non-empty, valid prefix (else INPUT_ERROR) for good; returns how many. */
+  int deleteArchived(String namePrefix);
 }

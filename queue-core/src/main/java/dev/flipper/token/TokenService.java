@@ -34,6 +34,8 @@ public final class TokenService implements TokenMaster {
   public static final int DEFAULT_MAX_DATA_CHARS = 4 * 1024 * 1024;
   /** Default longest wait of a queryAndOwn. */
   public static final Duration DEFAULT_MAX_WAIT_TIME = Duration.ofSeconds(30);
+  /** The most archived tokens one {@link #queryArchived} page holds: a huge archive is read in pages. */
+  public static final int MAX_ARCHIVED_PAGE = 1000;
   /** Default interval at which a waiting queryAndOwn reads the store again without being woken. */
   public static final Duration DEFAULT_WAIT_RECHECK_INTERVAL = Duration.ofMillis(250);
 
@@ -240,6 +242,47 @@ public final class TokenService implements TokenMaster {
       requireVersion(token, "archive");
     }
     store.archive(List.copyOf(tokens), clock.millis());
+  }
+
+  @Override
+  public List<Token> queryArchived(String namePrefix, Token after, int maxTokens) {
+    if (maxTokens < 1 || maxTokens > MAX_ARCHIVED_PAGE) {
+      throw TokenException.inputError("queryArchived of prefix '" + namePrefix + "' has maxTokens " + maxTokens
+          + "; use 1 to " + MAX_ARCHIVED_PAGE + " and read the rest in further pages");
+    }
+    String prefix = namePrefix == null ? "" : namePrefix;
+    if (!TokenNames.canOccurInName(prefix)) {
+      return List.of();
+    }
+    // The store answers the whole prefix; the page is cut here.
+    List<Token> page = new ArrayList<>(Math.min(maxTokens, 64));
+    for (Token token : store.queryArchived(prefix)) {
+      if (after == null || isAfter(token, after)) {
+        page.add(token);
+        if (page.size() == maxTokens) {
+          break;
+        }
+      }
+    }
+    return List.copyOf(page);
+  }
+
+  private static boolean isAfter(Token token, Token after) {
+    int byName = token.name().compareTo(after.name());
+    return byName > 0 || byName == 0 && token.version() > after.version();
+  }
+
+  @Override
+  public int deleteArchived(String namePrefix) {
+    if (namePrefix == null || namePrefix.isEmpty()) {
+      throw TokenException.inputError("deleteArchived needs a non-empty name prefix; an empty one would delete"
+          + " the whole archive");
+    }
+    if (!TokenNames.canOccurInName(namePrefix) || namePrefix.length() > TokenNames.MAX_NAME_LENGTH) {
+      throw TokenException.inputError("deleteArchived: prefix '" + namePrefix + "' matches no token name; names"
+          + " are visible ASCII, at most " + TokenNames.MAX_NAME_LENGTH + " characters");
+    }
+    return store.deleteArchived(namePrefix);
   }
 
   private void checkToken(Token token, String operation, Set<String> seen) {

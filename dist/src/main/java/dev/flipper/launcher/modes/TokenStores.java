@@ -20,7 +20,7 @@ public final class TokenStores {
   }
 
   /** The master's database: master.jdbcUrl, or else the database of the first JDBC shard. */
-  public static JdbcTokenStoreConfig database(FlipperConfig config) {
+  private static JdbcTokenStoreConfig database(FlipperConfig config) {
     MasterStoreConfig master = config.masterStore();
     if (!master.jdbcUrl().isEmpty()) {
       return JdbcTokenStoreConfig.of(master.jdbcUrl(), master.jdbcUser(), master.jdbcPassword());

@@ -3,10 +3,6 @@ package dev.flipper.launcher.workflow;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.flipper.launcher.modes.TokenStores;
-import dev.flipper.token.Token;
-import dev.flipper.token.spi.TokenStore;
-import dev.flipper.workflow.control.ArchivedTokens;
 import dev.flipper.workflow.control.ControlResult;
 import dev.flipper.workflow.control.ControlScope;
 import dev.flipper.workflow.control.WorkflowControl;
@@ -80,54 +76,9 @@ abstract class ControlCommand implements Callable<Integer> {
     if (destructive && !force && !confirmed(name)) {
       return 1;
     }
-    try (WorkflowClient client = new WorkflowClient(master); StoreOnDemand archived = new StoreOnDemand(master)) {
-      // Retry of an archived instance and cleanup read archived tokens: only they open the database.
-      print(run(WorkflowControl.builder(client.engine).archived(archived).build()));
+    try (WorkflowClient client = new WorkflowClient(master)) {
+      print(run(WorkflowControl.builder(client.engine).build())); // the master serves archived tokens too
       return 0;
-    }
-  }
-
-  /**
-   * The archived tokens, read from the master's database, opened only when an operation reads them (a retry
-   * of an active instance does not). An embedded H2 database has one writer, the running master: then the
-   * message says to stop it first or use MariaDB/MySQL.
-   */
-  private static final class StoreOnDemand implements ArchivedTokens, AutoCloseable {
-    private final MasterOptions master;
-    private TokenStore store;
-
-    StoreOnDemand(MasterOptions master) {
-      this.master = master;
-    }
-
-    private synchronized TokenStore store() {
-      if (store == null) {
-        try {
-          store = TokenStores.open(master.loadConfig());
-        } catch (IllegalStateException e) {
-          throw new IllegalStateException("archived instances are read from the master's database, which cannot"
-              + " be opened here: " + e.getMessage() + ". On embedded H2 the running master is its only writer:"
-              + " stop the master for this, or use MariaDB/MySQL", e);
-        }
-      }
-      return store;
-    }
-
-    @Override
-    public List<Token> query(String namePrefix) {
-      return store().queryArchived(namePrefix);
-    }
-
-    @Override
-    public int delete(String namePrefix) {
-      return store().deleteArchived(namePrefix);
-    }
-
-    @Override
-    public synchronized void close() {
-      if (store != null) {
-        store.close();
-      }
     }
   }
 

@@ -71,7 +71,7 @@ public final class LogsCommand implements Callable<Integer> {
     String stream = stderr ? "stderr" : "stdout";
     try (WorkflowClient client = new WorkflowClient(master)) {
       StatusReader status = client.engine.status();
-      Optional<ExecutionDetail> found = find(status, err);
+      Optional<ExecutionDetail> found = find(client, status, err);
       if (found.isEmpty()) {
         return 1;
       }
@@ -136,13 +136,11 @@ public final class LogsCommand implements Callable<Integer> {
         j -> j.executions().stream().filter(e -> e.execution() == record.execution()).findFirst());
   }
 
-  private Optional<ExecutionDetail> find(StatusReader status, PrintWriter err) {
+  private Optional<ExecutionDetail> find(WorkflowClient client, StatusReader status, PrintWriter err) {
     Optional<InstanceDetail> detail = status.instance(workflow, instance);
     if (detail.isEmpty()) {
-      // Archived: its records (with their log URLs) are in the master's database.
-      try (MasterArchive archive = MasterArchive.open(master.loadConfig(), err)) {
-        detail = status.withArchive(archive.query()).archivedInstance(workflow, instance);
-      }
+      // Archived: its records (with their log URLs) are in the master's archive.
+      detail = client.readArchive(r -> r.archivedInstance(workflow, instance), Optional.empty(), err);
     }
     if (detail.isEmpty()) {
       err.println("no instance " + workflow + "/" + instance);

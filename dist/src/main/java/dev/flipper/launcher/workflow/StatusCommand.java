@@ -28,7 +28,7 @@ import picocli.CommandLine.Spec;
     description = {
       "Shows workflows (no option), the instances of one (-w WF), or the jobs of one instance (-w WF -i ID)",
       "with status, attempts, last exit code, start, end and log URLs. Archived instances are shown too,",
-      "read from the master's database (master.jdbcUrl, else the first storage.jdbc shard); --active skips them.",
+      "which the master serves from its archive; --active skips them.",
       "Exit code 0; 1 if the workflow or instance is not found or the master fails."
     },
     footer = {"", "Examples:", "  flipper workflow status", "  flipper workflow status -w etl",
@@ -43,7 +43,7 @@ public final class StatusCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print one JSON document instead of a table.")
   boolean json;
 
-  @Option(names = "--active", description = "Only active instances: do not read the master's database.")
+  @Option(names = "--active", description = "Only active instances: do not read the master's archive.")
   boolean activeOnly;
 
   @Mixin MasterOptions master;
@@ -66,7 +66,7 @@ public final class StatusCommand implements Callable<Integer> {
       }
       if (instance == null) {
         List<InstanceSummary> active = status.instances(workflow);
-        List<InstanceSummary> archived = archived(err, status, r -> r.archivedInstances(workflow), List.of());
+        List<InstanceSummary> archived = archived(err, client, r -> r.archivedInstances(workflow), List.of());
         if (active.isEmpty() && archived.isEmpty() && client.engine.definitions().get(workflow).isEmpty()) {
           err.println("no workflow '" + workflow + "' in the master at " + master.where());
           return 1;
@@ -77,7 +77,7 @@ public final class StatusCommand implements Callable<Integer> {
       Optional<InstanceDetail> detail = status.instance(workflow, instance);
       boolean isArchived = detail.isEmpty();
       if (isArchived) {
-        detail = archived(err, status, r -> r.archivedInstance(workflow, instance), Optional.empty());
+        detail = archived(err, client, r -> r.archivedInstance(workflow, instance), Optional.empty());
       }
       if (detail.isEmpty()) {
         err.println("no instance " + workflow + "/" + instance + (activeOnly ? " active (--active)" : ""));
@@ -89,13 +89,8 @@ public final class StatusCommand implements Callable<Integer> {
   }
 
   /** {@code read} over the master's archived tokens; {@code none} with --active. */
-  private <T> T archived(PrintWriter err, StatusReader status, Function<StatusReader, T> read, T none) {
-    if (activeOnly) {
-      return none;
-    }
-    try (MasterArchive archive = MasterArchive.open(master.loadConfig(), err)) {
-      return read.apply(status.withArchive(archive.query()));
-    }
+  private <T> T archived(PrintWriter err, WorkflowClient client, Function<StatusReader, T> read, T none) {
+    return activeOnly ? none : client.readArchive(read, none, err);
   }
 
   static String workflowsTable(List<WorkflowSummary> workflows) {

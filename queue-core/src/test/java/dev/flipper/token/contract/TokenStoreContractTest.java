@@ -105,6 +105,14 @@ public abstract class TokenStoreContractTest {
   }
 
   @Nested
+  class ArchivedQuery extends ArchivedQueryContract {
+    @Override
+    TokenFixture fx() {
+      return fixture;
+    }
+  }
+
+  @Nested
   class Versions extends VersionContract {
     @Override
     TokenFixture fx() {

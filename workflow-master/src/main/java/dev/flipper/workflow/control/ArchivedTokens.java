@@ -1,13 +1,15 @@
 package dev.flipper.workflow.control;
 
 import dev.flipper.token.Token;
-import dev.flipper.token.spi.TokenStore;
+import dev.flipper.token.TokenMaster;
+import dev.flipper.token.TokenService;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Read and delete access to archived tokens, which the token master's interface does not offer (only the
- * store has them). {@code retry} of an archived instance and {@code cleanup} need it; the CLI opens the
- * master's database for it. Implementations are thread-safe.
+ * Read and delete access to archived tokens, which {@code retry} of an archived instance, {@code cleanup} and
+ * {@code status} need. Served by the token master ({@link TokenMaster#queryArchived}), embedded or over Thrift,
+ * so nothing but the master opens its database. Implementations are thread-safe.
  */
 public interface ArchivedTokens {
   /** Archived tokens under the prefix, by name, then version (a name may have been archived more than once). */
@@ -16,16 +18,24 @@ public interface ArchivedTokens {
   /** Deletes the archived tokens under a non-empty prefix for good; returns how many. */
   int delete(String namePrefix);
 
-  static ArchivedTokens of(TokenStore store) {
+  /** The master's archive; {@link #query} reads it in pages of the largest size the master serves. */
+  static ArchivedTokens of(TokenMaster master) {
     return new ArchivedTokens() {
       @Override
       public List<Token> query(String namePrefix) {
-        return store.queryArchived(namePrefix);
+        List<Token> all = new ArrayList<>();
+        List<Token> page;
+        do {
+          Token after = all.isEmpty() ? null : all.get(all.size() - 1);
+          page = master.queryArchived(namePrefix, after, TokenService.MAX_ARCHIVED_PAGE);
+          all.addAll(page);
+        } while (page.size() == TokenService.MAX_ARCHIVED_PAGE);
+        return all;
       }
 
       @Override
       public int delete(String namePrefix) {
-        return store.deleteArchived(namePrefix);
+        return master.deleteArchived(namePrefix);
       }
     };
   }

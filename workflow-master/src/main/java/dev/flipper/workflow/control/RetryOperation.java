@@ -34,9 +34,9 @@ final class RetryOperation {
 
   private final WorkflowEngine engine;
   private final Clock clock;
-  private final Optional<ArchivedTokens> archived;
+  private final ArchivedTokens archived;
 
-  RetryOperation(WorkflowEngine engine, Clock clock, Optional<ArchivedTokens> archived) {
+  RetryOperation(WorkflowEngine engine, Clock clock, ArchivedTokens archived) {
     this.engine = engine;
     this.clock = clock;
     this.archived = archived;
@@ -89,11 +89,9 @@ final class RetryOperation {
   }
 
   private ControlResult retryArchived(String workflow, String instance, ControlScope scope) {
-    ArchivedTokens store = archived.orElseThrow(() -> new IllegalArgumentException("no active instance " + scope
-        + ", and archived instances cannot be read here (the control needs the master's database)"));
     Map<String, Token> latest = new LinkedHashMap<>();
-    List<Token> read = new ArrayList<>(store.query(TokenLayout.instancePrefix(workflow, instance)));
-    read.addAll(store.query(TokenLayout.runnablePrefix(workflow, instance)));
+    List<Token> read = new ArrayList<>(archived.query(TokenLayout.instancePrefix(workflow, instance)));
+    read.addAll(archived.query(TokenLayout.runnablePrefix(workflow, instance)));
     read.forEach(t -> latest.merge(t.name(), t, (a, b) -> a.version() >= b.version() ? a : b));
     Token record = latest.get(TokenLayout.instanceRecord(workflow, instance));
     if (record == null) {

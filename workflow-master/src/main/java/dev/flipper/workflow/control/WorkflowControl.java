@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * The operators' control of running workflows (docs/workflows.md, "Control operations"; Pinball §3.7 with its
@@ -35,7 +34,7 @@ public final class WorkflowControl {
   private final PoisonOperation poison;
   private final DisableOperation disable;
   private final ReloadOperation reload;
-  private final Optional<CleanupOperation> cleanup;
+  private final CleanupOperation cleanup;
 
   private WorkflowControl(Builder builder) {
     WorkflowEngine engine = builder.engine;
@@ -48,12 +47,13 @@ public final class WorkflowControl {
     this.pause = new PauseOperations(engine, signals);
     this.stop = new StopOperation(engine.master());
     this.start = new StartOperation(engine);
-    this.retry = new RetryOperation(engine, clock, builder.archived);
+    ArchivedTokens archived = ArchivedTokens.of(engine.master()); // the master serves its archive
+    this.retry = new RetryOperation(engine, clock, archived);
     this.redo = new RedoOperation(engine);
     this.poison = new PoisonOperation(engine);
     this.disable = new DisableOperation(engine, clock);
     this.reload = new ReloadOperation(engine, clock);
-    this.cleanup = builder.archived.map(a -> new CleanupOperation(a, clock));
+    this.cleanup = new CleanupOperation(archived, clock);
   }
 
   public static Builder builder(WorkflowEngine engine) {
@@ -139,20 +139,15 @@ public final class WorkflowControl {
   /**
    * Deletes archived instances that ended more than {@code age} ago (at least 7 days); the result lists the
    * log URLs of their executions.
-   *
-   * @throws IllegalStateException if built without {@link Builder#archived}
    */
   public ControlResult cleanup(Duration age) {
-    return cleanup.orElseThrow(() -> new IllegalStateException("cleanup needs the archived tokens: build the"
-        + " control with archived(...)")).cleanup(age);
+    return cleanup.cleanup(age);
   }
 
   /** Settings of a {@link WorkflowControl}. Not thread-safe. */
   public static final class Builder {
     private final WorkflowEngine engine;
     private Clock clock = Clock.systemUTC();
-    private Optional<ArchivedTokens> archived = Optional.empty();
-
     private Builder(WorkflowEngine engine) {
       this.engine = Objects.requireNonNull(engine, "engine");
     }
@@ -160,12 +155,6 @@ public final class WorkflowControl {
     /** The master's clock. Default: system UTC. */
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
-      return this;
-    }
-
-    /** Access to archived tokens, for retry of archived instances and cleanup. Default: none. */
-    public Builder archived(ArchivedTokens archived) {
-      this.archived = Optional.of(archived);
       return this;
     }
 

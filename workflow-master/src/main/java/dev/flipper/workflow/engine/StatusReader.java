@@ -53,8 +53,8 @@ public final class StatusReader {
   }
 
   /**
-   * This reader with access to archived tokens, which the master's interface does not serve: {@code archived}
-   * returns the archived tokens under a name prefix (the master's store, {@code TokenStore.queryArchived}).
+   * This reader with access to archived tokens: {@code archived} returns every archived token under a name
+   * prefix, usually read from the master in pages ({@code ArchivedTokens.of(master)::query}).
    */
   public StatusReader withArchive(Function<String, List<Token>> archived) {
     return new StatusReader(master, clock, Objects.requireNonNull(archived, "archived"));

@@ -24,11 +24,6 @@ class H2ControlTest extends ControlContractTest {
   }
 
   @Override
-  protected ArchivedTokens archived() {
-    return ArchivedTokens.of(store);
-  }
-
-  @Override
   protected void closeMaster() {
     store.close();
   }

@@ -7,16 +7,8 @@ import dev.flipper.workflow.engine.SettableClock;
 
 /** The control operations on the in-memory token store. */
 class InMemoryControlTest extends ControlContractTest {
-  private InMemoryTokenStore store;
-
   @Override
   protected TokenMaster openMaster(SettableClock clock) {
-    store = InMemoryTokenStore.create();
-    return TokenService.builder(store).clock(clock).build();
-  }
-
-  @Override
-  protected ArchivedTokens archived() {
-    return ArchivedTokens.of(store);
+    return TokenService.builder(InMemoryTokenStore.create()).clock(clock).build();
   }
 }

@@ -18,11 +18,6 @@ class MariaDbControlTest extends ControlContractTest {
   }
 
   @Override
-  protected ArchivedTokens archived() {
-    return ArchivedTokens.of(store);
-  }
-
-  @Override
   protected void closeMaster() {
     store.close();
     databases.close();

@@ -9,22 +9,15 @@ import dev.flipper.workflow.master.server.TokenMasterServer;
 
 /** The control operations through the wire: a Thrift master on an ephemeral port, as the CLI uses it. */
 class ThriftControlTest extends ControlContractTest {
-  private InMemoryTokenStore store;
   private TokenMasterServer server;
   private TokenMasterClient client;
 
   @Override
   protected TokenMaster openMaster(SettableClock clock) {
-    store = InMemoryTokenStore.create();
-    TokenService service = TokenService.builder(store).clock(clock).build();
+    TokenService service = TokenService.builder(InMemoryTokenStore.create()).clock(clock).build();
     server = TokenMasterServer.builder(service).port(0).bindHost("127.0.0.1").build().start();
     client = TokenMasterClient.builder("127.0.0.1", server.port()).build();
     return client;
-  }
-
-  @Override
-  protected ArchivedTokens archived() {
-    return ArchivedTokens.of(store);
   }
 
   @Override

@@ -66,4 +66,16 @@ final class CountingTokenMaster implements TokenMaster {
     others.incrementAndGet();
     master.archive(tokens);
   }
+
+  @Override
+  public List<Token> queryArchived(String namePrefix, Token after, int maxTokens) {
+    others.incrementAndGet();
+    return master.queryArchived(namePrefix, after, maxTokens);
+  }
+
+  @Override
+  public int deleteArchived(String namePrefix) {
+    others.incrementAndGet();
+    return master.deleteArchived(namePrefix);
+  }
 }

@@ -139,5 +139,15 @@ class UnknownOutcomeTest {
     public void archive(List<Token> tokens) {
       delegate.archive(tokens);
     }
+
+    @Override
+    public List<Token> queryArchived(String namePrefix, Token after, int maxTokens) {
+      return delegate.queryArchived(namePrefix, after, maxTokens);
+    }
+
+    @Override
+    public int deleteArchived(String namePrefix) {
+      return delegate.deleteArchived(namePrefix);
+    }
   }
 }

@@ -8,6 +8,8 @@ import dev.flipper.token.TokenErrorCode;
 import dev.flipper.token.TokenException;
 import dev.flipper.token.TokenMaster;
 import dev.flipper.workflow.master.thrift.ArchiveRequest;
+import dev.flipper.workflow.master.thrift.ArchivedQueryRequest;
+import dev.flipper.workflow.master.thrift.DeleteArchivedRequest;
 import dev.flipper.workflow.master.thrift.GroupRequest;
 import dev.flipper.workflow.master.thrift.GroupResponse;
 import dev.flipper.workflow.master.thrift.ModifyRequest;
@@ -169,6 +171,28 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
       c.archive(request);
       return null;
     });
+  }
+
+  /** A Pinball master does not have this method: the call fails with UNKNOWN saying the master rejected it. */
+  @Override
+  public List<Token> queryArchived(String namePrefix, Token after, int maxTokens) {
+    ArchivedQueryRequest request = new ArchivedQueryRequest().setMaxTokens(maxTokens)
+        .setNamePrefix(namePrefix == null ? "" : namePrefix); // the master refuses an unset prefix
+    if (after != null) {
+      requireNames(List.of(after), "queryArchived");
+      request.setAfterName(after.name()).setAfterVersion(after.version());
+    }
+    return call("queryArchived", Retry.ALWAYS, c -> WireMapping.fromWire(c.query_archived(request).getTokens()));
+  }
+
+  /** Deleting twice deletes nothing more, so a lost answer is retried; the count is then that of the retry. */
+  @Override
+  public int deleteArchived(String namePrefix) {
+    DeleteArchivedRequest request = new DeleteArchivedRequest();
+    if (namePrefix != null) {
+      request.setNamePrefix(namePrefix);
+    }
+    return call("deleteArchived", Retry.ALWAYS, c -> c.delete_archived(request).getDeleted());
   }
 
   /** Closes idle connections; connections in use close when their call ends. Idempotent. */

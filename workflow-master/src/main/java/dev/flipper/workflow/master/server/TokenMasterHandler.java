@@ -8,6 +8,10 @@ import dev.flipper.token.TokenException;
 import dev.flipper.token.TokenMaster;
 import dev.flipper.token.TokenService;
 import dev.flipper.workflow.master.thrift.ArchiveRequest;
+import dev.flipper.workflow.master.thrift.ArchivedQueryRequest;
+import dev.flipper.workflow.master.thrift.ArchivedQueryResponse;
+import dev.flipper.workflow.master.thrift.DeleteArchivedRequest;
+import dev.flipper.workflow.master.thrift.DeleteArchivedResponse;
 import dev.flipper.workflow.master.thrift.GroupRequest;
 import dev.flipper.workflow.master.thrift.GroupResponse;
 import dev.flipper.workflow.master.thrift.ModifyRequest;
@@ -139,6 +143,34 @@ final class TokenMasterHandler implements TokenMasterService.Iface {
         params = params.withWaitTime(Duration.ZERO);
       }
       return new QueryAndOwnResponse().setTokens(WireMapping.toWire(master.queryAndOwn(params)));
+    });
+  }
+
+  @Override
+  public ArchivedQueryResponse query_archived(ArchivedQueryRequest request) throws TokenMasterException {
+    return run("query_archived", () -> {
+      requireRequest(request, "query_archived");
+      if (request.getNamePrefix() == null) {
+        throw TokenException.inputError("query_archived has no namePrefix; set one (\"\" reads the whole archive,"
+            + " page by page)");
+      }
+      if (request.isSetAfterName() != request.isSetAfterVersion()) {
+        throw TokenException.inputError("query_archived: afterName and afterVersion go together (the last token"
+            + " of the previous page); set both or neither");
+      }
+      Token after = request.isSetAfterName()
+          ? Token.of(request.getAfterName(), null).withVersion(request.getAfterVersion()) : null;
+      int maxTokens = request.isSetMaxTokens() ? request.getMaxTokens() : TokenService.MAX_ARCHIVED_PAGE;
+      List<Token> page = master.queryArchived(request.getNamePrefix(), after, maxTokens);
+      return new ArchivedQueryResponse().setTokens(WireMapping.toWire(page));
+    });
+  }
+
+  @Override
+  public DeleteArchivedResponse delete_archived(DeleteArchivedRequest request) throws TokenMasterException {
+    return run("delete_archived", () -> {
+      requireRequest(request, "delete_archived");
+      return new DeleteArchivedResponse().setDeleted(master.deleteArchived(request.getNamePrefix()));
     });
   }
 

@@ -72,6 +72,16 @@ class ThriftTokenMasterContractTest extends TokenStoreContractTest {
     }
 
     @Override
+    public List<Token> queryArchived(String namePrefix, Token after, int maxTokens) {
+      return client.queryArchived(namePrefix, after, maxTokens);
+    }
+
+    @Override
+    public int deleteArchived(String namePrefix) {
+      return client.deleteArchived(namePrefix);
+    }
+
+    @Override
     public void close() {
       client.close();
       server.close();
