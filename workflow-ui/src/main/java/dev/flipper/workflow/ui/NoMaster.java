@@ -41,4 +41,14 @@ final class NoMaster implements TokenMaster {
   public void archive(List<Token> tokens) {
     throw missing();
   }
+
+  @Override
+  public List<Token> queryArchived(String namePrefix, Token after, int maxTokens) {
+    throw missing();
+  }
+
+  @Override
+  public int deleteArchived(String namePrefix) {
+    throw missing();
+  }
 }
