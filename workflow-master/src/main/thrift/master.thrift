@@ -102,8 +102,8 @@ struct QueryAndOwnResponse {
   1: optional list<Token> tokens,
 }
 
-// Flipper extension: archived tokens (those moved by archive) under namePrefix, by name, then version; the
-// same name may have been archived more than once. One page of at most maxTokens (1 to 1000; unset: 1000);
+// Flipper extension: archived tokens (those moved by archive) under namePrefix (required; "" reads all), by
+// name, then version; the same name may have been archived more than once. One page of at most maxTokens (1 to 1000; unset: 1000);
 // the next page starts after the last token of this one (afterName and afterVersion, both set or neither).
 // A page shorter than maxTokens is the last. Pinball's master does not have this method.
 struct ArchivedQueryRequest {

@@ -69,10 +69,19 @@ class ArchivedOverThriftTest {
   @Test
   void aCursorWithoutItsVersionIsRefused() {
     TokenMasterException e = catchThrowableOfType(TokenMasterException.class,
-        () -> client.query_archived(new ArchivedQueryRequest().setAfterName("/a/0001")));
+        () -> client.query_archived(new ArchivedQueryRequest().setNamePrefix("/a/").setAfterName("/a/0001")));
 
     assertThat(e.getErrorCode()).isEqualTo(ErrorCode.INPUT_ERROR);
     assertThat(e.getErrorMessage()).contains("afterName and afterVersion");
+  }
+
+  @Test
+  void anUnsetPrefixIsRefusedRatherThanReadAsTheWholeArchive() {
+    TokenMasterException e = catchThrowableOfType(TokenMasterException.class,
+        () -> client.query_archived(new ArchivedQueryRequest()));
+
+    assertThat(e.getErrorCode()).isEqualTo(ErrorCode.INPUT_ERROR);
+    assertThat(e.getErrorMessage()).contains("no namePrefix");
   }
 
   @Test
