@@ -11,7 +11,6 @@ import dev.flipper.workflow.engine.InstanceStatus;
 import dev.flipper.workflow.engine.JobDetail;
 import dev.flipper.workflow.engine.JobStatus;
 import dev.flipper.workflow.engine.WorkflowEngine;
-import dev.flipper.workflow.master.client.TokenMasterClient;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -20,8 +19,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,14 +31,11 @@ import org.junit.jupiter.api.io.TempDir;
  * every test and must end untouched: one successful execution per job.
  */
 abstract class ControlProcessesContract {
-  private static final Pattern THRIFT_PORT = Pattern.compile("flipper: master ready, .*thrift port (\\d+).*");
   private static final Duration WITHIN = Duration.ofSeconds(60);
 
   @TempDir Path dir;
-  private final List<FlipperProcess> processes = new ArrayList<>();
-  private TokenMasterClient client;
+  private ProcessCluster cluster;
   private WorkflowEngine engine;
-  private int masterPort;
   private Path config;
   private String bystander;
   private String out;
@@ -52,38 +46,11 @@ abstract class ControlProcessesContract {
 
   @BeforeEach
   void startMasterAndWorkers() throws Exception {
-    config = dir.resolve("flipper.yaml");
-    Files.writeString(config, String.join("\n",
-        "master:",
-        "  adminPort: 0",
-        "  jdbcUrl: \"" + tokenDatabase(dir) + "\"",
-        "  jdbcUser: root",
-        "workers:",
-        "  adminPort: 0",
-        "  count: 3",
-        "  lease: 3s",
-        "  shutdownGrace: 2s",
-        "  advertisedHost: 127.0.0.1",
-        "  masterHost: 127.0.0.1",
-        "logging:",
-        "  level: INFO",
-        ""));
-    FlipperProcess master = FlipperProcess.start(dir, "-c", config.toString(), "-m", "master", "--set",
-        "master.port=0");
-    processes.add(master);
-    master.awaitReady(List.of("master"));
-    for (String line : master.out()) {
-      Matcher m = THRIFT_PORT.matcher(line);
-      if (m.matches()) {
-        masterPort = Integer.parseInt(m.group(1));
-      }
-    }
-    client = TokenMasterClient.builder("127.0.0.1", masterPort).build();
-    engine = WorkflowEngine.builder(client).build();
-    FlipperProcess workers = FlipperProcess.start(dir, "-c", config.toString(), "-m", "workers", "--set",
-        "master.port=" + masterPort, "--set", "workers.logDir=" + dir.resolve("logs"));
-    processes.add(workers);
-    workers.awaitReady(List.of("workers"));
+    cluster = new ProcessCluster(dir, tokenDatabase(dir));
+    cluster.startMaster(0);
+    engine = cluster.engine();
+    config = cluster.config();
+    cluster.startWorkers("control").awaitReady(List.of("workers"));
     bystander = start(WorkflowDefinition.builder("bystander")
         .job(job("x", "sleep 1"))
         .job(job("y", "sleep 1").needs("x"))
@@ -92,10 +59,7 @@ abstract class ControlProcessesContract {
 
   @AfterEach
   void stopAll() {
-    if (client != null) {
-      client.close();
-    }
-    processes.forEach(FlipperProcess::close);
+    cluster.close();
   }
 
   /** The bystander ran as if nothing had happened. */
@@ -111,7 +75,8 @@ abstract class ControlProcessesContract {
     StringWriter errText = new StringWriter();
     List<String> full = new ArrayList<>(List.of("workflow"));
     full.addAll(List.of(args));
-    full.addAll(List.of("-c", config.toString(), "--set", "master.port=" + masterPort, "--host", "127.0.0.1"));
+    full.addAll(List.of("-c", config.toString(), "--set", "master.port=" + cluster.masterPort(),
+        "--host", "127.0.0.1"));
     int code = Launcher.execute(full.toArray(String[]::new), new PrintWriter(outText), new PrintWriter(errText));
     out = outText.toString();
     err = errText.toString();
@@ -123,8 +88,7 @@ abstract class ControlProcessesContract {
   }
 
   private String start(WorkflowDefinition definition) {
-    engine.definitions().apply(List.of(definition));
-    return engine.instances().start(definition.name());
+    return cluster.start(definition);
   }
 
   private static JobDefinition.Builder job(String name, String command) {
@@ -132,7 +96,7 @@ abstract class ControlProcessesContract {
   }
 
   private InstanceDetail detail(String workflow, String instance) {
-    return engine.status().instance(workflow, instance).orElseThrow();
+    return cluster.detail(workflow, instance);
   }
 
   private Optional<JobDetail> job(String workflow, String instance, String name) {
@@ -140,9 +104,7 @@ abstract class ControlProcessesContract {
   }
 
   private InstanceDetail awaitEnd(String workflow, String instance) {
-    await(workflow + "/" + instance + " ends").atMost(WITHIN).pollInterval(Duration.ofMillis(200)).until(
-        () -> detail(workflow, instance).summary().status() != InstanceStatus.RUNNING);
-    return detail(workflow, instance);
+    return cluster.awaitEnd(workflow, instance, WITHIN);
   }
 
   private void awaitRunning(String workflow, String instance, String name) {

@@ -1,44 +1,26 @@
 package dev.flipper.launcher;
 
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 
-/**
- * On a fresh MariaDB database at 127.0.0.1:3306 (root, no password), dropped after the test. Not through
- * queue-mysql's TestDatabases: its test jar's logback-test.xml would replace the launcher's logging in the
- * processes this test starts.
- */
+/** On a fresh MariaDB database, dropped after the test (as {@link WorkerProcessesMariaDbTest}). */
 class ControlProcessesMariaDbTest extends ControlProcessesContract {
-  private static final String SERVER = "jdbc:mysql://127.0.0.1:3306/";
   private String database;
 
   @Override
   String tokenDatabase(Path dir) {
     if (database == null) {
       database = "flipper_t_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
-      execute("CREATE DATABASE " + database + " CHARACTER SET utf8mb4");
+      WorkerProcessesMariaDbTest.execute("CREATE DATABASE " + database + " CHARACTER SET utf8mb4");
     }
-    return SERVER + database;
+    return WorkerProcessesMariaDbTest.SERVER + database;
   }
 
   @AfterEach
   void dropDatabase() {
     if (database != null) {
-      execute("DROP DATABASE IF EXISTS " + database);
-    }
-  }
-
-  private static void execute(String sql) {
-    try (Connection c = DriverManager.getConnection(SERVER, "root", "");
-        Statement st = c.createStatement()) {
-      st.execute(sql);
-    } catch (SQLException e) {
-      throw new IllegalStateException("MariaDB at 127.0.0.1:3306 (root, empty password) is required: " + e, e);
+      WorkerProcessesMariaDbTest.execute("DROP DATABASE IF EXISTS " + database);
     }
   }
 }
