@@ -20,8 +20,10 @@ import dev.flipper.workflow.engine.WorkflowEngine;
 import dev.flipper.workflow.engine.internal.TokenLayout;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Supplier;
@@ -363,6 +365,35 @@ abstract class ControlContractTest {
     assertThat(b.job()).isEqualTo("b");
     run(b, 0);
     assertThat(claim().job()).as("the descendant runs next").isEqualTo("c");
+  }
+
+  @Test
+  void poisonOnAThreeLevelInvertedTreeRunsTheJobsGivenAndEverythingBelowThem() {
+    // Pinball's analyzer test: four roots, two middle jobs with two inputs each, one bottom job.
+    String inst = start(WorkflowDefinition.builder("wf").job(job("r1")).job(job("r2")).job(job("r3")).job(job("r4"))
+        .job(job("m1", "r1", "r2")).job(job("m2", "r3", "r4")).job(job("b", "m1", "m2")));
+    assertThat(runEverything()).hasSize(7);
+
+    checked(() -> control.poison("wf", inst, List.of("r1", "r3")));
+    assertThat(runEverything()).as("every second root: 2 roots and the 3 jobs below")
+        .containsExactlyInAnyOrder("r1", "r3", "m1", "m2", "b");
+    assertThat(statusOf(inst)).isEqualTo(InstanceStatus.SUCCESS);
+
+    checked(() -> control.poison("wf", inst, List.of("r1", "r2", "r3", "r4")));
+    assertThat(runEverything()).as("all roots: all 7 jobs").hasSize(7);
+    assertThat(jobOf(inst, "b").executions()).hasSize(3);
+    assertThat(jobOf(inst, "r2").executions()).hasSize(2);
+    assertThat(statusOf(inst)).isEqualTo(InstanceStatus.SUCCESS);
+  }
+
+  /** Claims and runs to success whatever is runnable until nothing is; the jobs run, in order. */
+  private List<String> runEverything() {
+    List<String> ran = new ArrayList<>();
+    for (Optional<ClaimedJob> next; (next = engine.claim("w1", LEASE)).isPresent(); ) {
+      ran.add(next.get().job());
+      run(next.get(), 0);
+    }
+    return ran;
   }
 
   @Test
