@@ -1,13 +1,16 @@
 package dev.flipper.workflow.control;
 
+import dev.flipper.token.Query;
 import dev.flipper.token.Token;
 import dev.flipper.token.TokenException;
 import dev.flipper.workflow.engine.InstanceStatus;
+import dev.flipper.workflow.engine.SignalAction;
 import dev.flipper.workflow.engine.WorkflowEngine;
 import dev.flipper.workflow.engine.internal.ConflictRetry;
 import dev.flipper.workflow.engine.internal.InstanceData;
 import dev.flipper.workflow.engine.internal.JobData;
 import dev.flipper.workflow.engine.internal.Json;
+import dev.flipper.workflow.engine.internal.Owners;
 import dev.flipper.workflow.engine.internal.TokenLayout;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -22,7 +25,9 @@ import java.util.Optional;
  * <ul>
  *   <li>active: every job whose last execution failed becomes runnable again with the same priority and the
  *       events of that execution (so it runs with the same parameters); an ended instance is RUNNING again.
- *       An instance without a failed job is left alone.
+ *       An instance without a failed job is left alone. An ABORTED instance not archived yet (workers archive
+ *       it within a minute) runs again the same way: its instance ABORT signal goes and the jobs the abort held
+ *       are released; refused while an ABORT at its workflow or globally would abort it again.
  *   <li>archived: its jobs and events are copied into a new instance (history kept), the failed jobs runnable
  *       with their last execution's events restored (Pinball dropped them), signals dropped.
  * </ul>
@@ -52,11 +57,10 @@ final class RetryOperation {
 
   private ControlResult retryActive(InstanceTokens tokens, ControlScope scope) {
     TokenEdit edit = new TokenEdit();
-    if (tokens.status() == InstanceStatus.ABORTED) {
-      throw new ControlRefusedException("instance " + scope + " was aborted; it is archived at once, then retry"
-          + " makes a new instance of it");
-    }
     List<String> failed = new ArrayList<>();
+    if (tokens.status() == InstanceStatus.ABORTED) {
+      failed.addAll(releaseAborted(tokens, scope, edit));
+    }
     tokens.waiting.forEach((name, token) -> {
       JobData job = Json.read(token, JobData.class);
       if (InstanceTokens.lastFailed(job)) {
@@ -66,8 +70,8 @@ final class RetryOperation {
       }
     });
     if (failed.isEmpty()) {
-      edit.note("no failed job in " + scope);
-      return edit.result("retry", scope);
+      // An aborted instance with nothing to run again stays ABORTED, its signal too: nothing is written.
+      return new TokenEdit().note("no failed job in " + scope).result("retry", scope);
     }
     if (!tokens.isRunning()) {
       RunningLimit.check(engine, tokens.workflow, "retry of " + scope);
@@ -75,6 +79,39 @@ final class RetryOperation {
     tokens.revive(edit, failed);
     edit.commit(engine.master());
     return edit.result("retry", scope, tokens.instance);
+  }
+
+  /**
+   * An aborted instance that is not archived yet runs again like a failed one: its instance ABORT signal is
+   * removed and the jobs the abort held ({@code aborted}) are released, in {@code edit}; returns those jobs. An
+   * ABORT at the workflow or global scope would abort it again at once: refused, unabort there first.
+   */
+  private List<String> releaseAborted(InstanceTokens tokens, ControlScope scope, TokenEdit edit) {
+    List<List<Token>> enclosing = engine.master().query(List.of(
+        Query.prefix(TokenLayout.workflowSignal(tokens.workflow, SignalAction.ABORT)),
+        Query.prefix(TokenLayout.globalSignal(SignalAction.ABORT))));
+    String[] names = {TokenLayout.workflowSignal(tokens.workflow, SignalAction.ABORT),
+        TokenLayout.globalSignal(SignalAction.ABORT)};
+    String[] where = {"on workflow " + tokens.workflow + " (flipper workflow unabort -w " + tokens.workflow + ")",
+        "globally (flipper workflow unabort)"};
+    for (int i = 0; i < names.length; i++) {
+      String name = names[i];
+      if (enclosing.get(i).stream().anyMatch(t -> t.name().equals(name))) {
+        throw new ControlRefusedException("retry of " + scope + " refused: an ABORT signal is set " + where[i]
+            + "; it would abort the instance again at once. Remove it first, then retry");
+      }
+    }
+    String own = TokenLayout.instanceSignal(tokens.workflow, tokens.instance, SignalAction.ABORT);
+    tokens.signals.stream().filter(t -> t.name().equals(own)).findFirst()
+        .ifPresent(t -> edit.delete(t, "ABORT signal removed: the instance runs again"));
+    List<String> released = new ArrayList<>();
+    tokens.runnable.forEach((name, token) -> {
+      if (Owners.ABORTED.equals(token.owner())) {
+        released.add(name);
+        edit.update(token.withoutOwner(), "released (was held aborted)");
+      }
+    });
+    return released;
   }
 
   /** A failed job's token as runnable: same priority, the last execution's events, a fresh run. */

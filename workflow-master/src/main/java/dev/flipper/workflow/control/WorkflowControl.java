@@ -50,7 +50,7 @@ public final class WorkflowControl {
     ArchivedTokens archived = ArchivedTokens.of(engine.master()); // the master serves its archive
     this.retry = new RetryOperation(engine, clock, archived);
     this.redo = new RedoOperation(engine);
-    this.poison = new PoisonOperation(engine);
+    this.poison = new PoisonOperation(engine, clock, archived);
     this.disable = new DisableOperation(engine, clock);
     this.reload = new ReloadOperation(engine, clock);
     this.cleanup = new CleanupOperation(archived, clock);
@@ -108,7 +108,10 @@ public final class WorkflowControl {
     return start.start(workflow, startedBy, params);
   }
 
-  /** Runs the failed jobs again; an archived instance is copied into a new one (see the result's instance). */
+  /**
+   * Runs the failed jobs again (of an ABORTED instance not archived yet: the aborted ones); an archived instance
+   * is copied into a new one (see the result's instance).
+   */
   public ControlResult retry(String workflow, String instance) {
     return retry.retry(workflow, instance);
   }
@@ -118,9 +121,17 @@ public final class WorkflowControl {
     return redo.redo(workflow, instance, job, execution);
   }
 
-  /** Runs the jobs and everything downstream of them again. */
+  /**
+   * Runs the jobs and everything downstream of them again; of an archived instance, in a new instance of its
+   * graph where only those run (see the result's instance).
+   */
   public ControlResult poison(String workflow, String instance, List<String> jobs) {
     return poison.poison(workflow, instance, jobs);
+  }
+
+  /** Runs the jobs and everything downstream of them in a new instance of the stored definition, nothing else. */
+  public ControlResult poison(String workflow, List<String> jobs) {
+    return poison.poisonNew(workflow, jobs);
   }
 
   public ControlResult disable(String workflow, String instance, List<String> jobs) {

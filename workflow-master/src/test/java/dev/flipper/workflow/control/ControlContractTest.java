@@ -319,6 +319,108 @@ abstract class ControlContractTest {
   }
 
   @Test
+  void retryOfAnAbortedInstanceNotYetArchivedRunsTheAbortedJobsAgainInPlace() {
+    String inst = start(WorkflowDefinition.builder("wf").job(job("a")).job(job("b")).job(job("c", "a", "b")));
+    ClaimedJob a = claim();
+    engine.start(a, new ExecutionStart(a.command(), "host1", Map.of()));
+    control.abort(ControlScope.instance("wf", inst));
+    assertThat(engine.claim("w1", LEASE)).isEmpty(); // b is held aborted
+    engine.finish(a, ExecutionResult.exit(143, Map.of())); // killed
+    assertThat(statusOf(inst)).isEqualTo(InstanceStatus.ABORTED);
+
+    ControlResult retried = once(() -> control.retry("wf", inst));
+
+    assertThat(retried.instance()).contains(inst);
+    assertThat(retried.tokens()).containsExactlyInAnyOrder("/signal/instance/wf/" + inst + "/ABORT",
+        TokenLayout.waiting("wf", inst, "a"), TokenLayout.runnable("wf", inst, "a"),
+        TokenLayout.runnable("wf", inst, "b"), TokenLayout.instanceRecord("wf", inst), "/archive/wf/" + inst);
+    assertThat(statusOf(inst)).isEqualTo(InstanceStatus.RUNNING);
+    assertThat(engine.archiveDue()).as("no longer due for archiving").isZero();
+    List<String> rerun = new ArrayList<>(List.of(claim().job(), claim().job()));
+    assertThat(rerun).containsExactlyInAnyOrder("a", "b");
+    assertThat(jobOf(inst, "a").executions()).as("the killed run stays in the history").singleElement()
+        .satisfies(e -> assertThat(e.exitCode()).isEqualTo(143));
+  }
+
+  @Test
+  void retryOfAnInstanceAbortedOnItsWorkflowIsRefusedUntilUnabort() {
+    String inst = start(chain());
+    control.abort(ControlScope.workflow("wf"));
+    assertThat(statusOf(inst)).isEqualTo(InstanceStatus.ABORTED);
+    Map<String, Token> before = snapshot();
+
+    assertThatThrownBy(() -> control.retry("wf", inst)).isInstanceOf(ControlRefusedException.class)
+        .hasMessageContaining("ABORT signal is set on workflow wf").hasMessageContaining("unabort -w wf");
+    assertThat(snapshot()).isEqualTo(before);
+
+    control.unabort(ControlScope.workflow("wf"));
+    once(() -> control.retry("wf", inst));
+    assertThat(claim().job()).isEqualTo("a");
+  }
+
+  @Test
+  void poisonOfAnArchivedInstanceRunsOnlyThoseJobsInANewInstanceWithTheirEvents() {
+    String inst = start(chain());
+    ClaimedJob a = claim();
+    engine.start(a, new ExecutionStart(a.command(), "host1", Map.of()));
+    engine.finish(a, ExecutionResult.exit(0, Map.of("EVENT_ATTR:day", List.of("d1"))));
+    run(claim(), 0);
+    run(claim(), 0);
+    control.archive(ControlScope.instance("wf", inst));
+    assertThat(engine.archiveDue()).isEqualTo(1);
+    List<Token> archivedBefore = master.queryArchived("/", null, 100);
+    clock.advance(Duration.ofSeconds(1));
+
+    ControlResult poisoned = checked(() -> control.poison("wf", inst, List.of("b")));
+
+    String copy = poisoned.instance().orElseThrow();
+    assertThat(copy).isNotEqualTo(inst);
+    assertThat(poisoned.tokens()).containsExactlyInAnyOrder(TokenLayout.instanceRecord("wf", copy),
+        TokenLayout.waiting("wf", copy, "a"), TokenLayout.runnable("wf", copy, "b"),
+        TokenLayout.waiting("wf", copy, "c"));
+    assertThat(master.queryArchived("/", null, 100)).as("the archive is not changed").isEqualTo(archivedBefore);
+    assertThat(engine.status().instance("wf", copy).orElseThrow().summary().params()).containsEntry("poisonOf", inst);
+    ClaimedJob b = claim();
+    assertThat(b.job()).isEqualTo("b");
+    assertThat(b.eventAttributeValues()).as("b runs with the event it had").containsEntry("day", List.of("d1"));
+    run(b, 0);
+    run(claim(), 0);
+    assertThat(engine.claim("w1", LEASE)).as("a is not poisoned: it does not run").isEmpty();
+    assertThat(statusOf(copy)).isEqualTo(InstanceStatus.SUCCESS);
+    assertThat(jobOf(copy, "a").executions()).as("its history is kept, nothing new").hasSize(1);
+    assertThat(jobOf(copy, "c").executions()).hasSize(2);
+  }
+
+  @Test
+  void poisonWithoutAnInstanceRunsOnlyThoseJobsInANewInstanceOfTheDefinition() {
+    engine.definitions().apply(List.of(WorkflowDefinition.builder("wf").job(job("a")).job(job("b"))
+        .job(job("c", "a", "b")).job(job("d", "c")).build()));
+
+    ControlResult poisoned = checked(() -> control.poison("wf", List.of("b")));
+
+    String inst = poisoned.instance().orElseThrow();
+    assertThat(poisoned.target()).isEqualTo("workflow wf");
+    assertThat(poisoned.tokens()).containsExactlyInAnyOrder(TokenLayout.instanceRecord("wf", inst),
+        TokenLayout.waiting("wf", inst, "a"), TokenLayout.runnable("wf", inst, "b"),
+        TokenLayout.waiting("wf", inst, "c"), TokenLayout.event("wf", inst, "c", "a", "poison"),
+        TokenLayout.waiting("wf", inst, "d"));
+    assertThat(jobOf(inst, "a").status()).isNotEqualTo(JobStatus.RUNNABLE);
+    List<String> ran = new ArrayList<>();
+    for (Optional<ClaimedJob> next = engine.claim("w1", LEASE); next.isPresent();
+        next = engine.claim("w1", LEASE)) {
+      ran.add(next.get().job());
+      run(next.get(), 0);
+    }
+    assertThat(ran).containsExactly("b", "c", "d");
+    assertThat(statusOf(inst)).isEqualTo(InstanceStatus.SUCCESS);
+    assertThat(jobOf(inst, "a").executions()).isEmpty();
+    assertThatThrownBy(() -> control.poison("wf", List.of("x"))).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("no job 'x'");
+    assertThatThrownBy(() -> control.poison("nope", List.of("a"))).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("no workflow 'nope'");
+  }
+
+  @Test
   void redoRerunsAnExecutionAtItsPriority() {
     String inst = start(chain());
     run(claim(), 0);
