@@ -2,9 +2,9 @@ package dev.flipper.launcher;
 
 import java.nio.file.Path;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AfterAll;
 
-/** On a fresh MariaDB database, dropped after the test (as {@link WorkerProcessesMariaDbTest}). */
+/** On a fresh MariaDB database, dropped after the class (as {@link WorkerProcessesMariaDbTest}). */
 class ControlProcessesMariaDbTest extends ControlProcessesContract {
   private String database;
 
@@ -17,7 +17,7 @@ class ControlProcessesMariaDbTest extends ControlProcessesContract {
     return WorkerProcessesMariaDbTest.SERVER + database;
   }
 
-  @AfterEach
+  @AfterAll
   void dropDatabase() {
     if (database != null) {
       WorkerProcessesMariaDbTest.execute("DROP DATABASE IF EXISTS " + database);

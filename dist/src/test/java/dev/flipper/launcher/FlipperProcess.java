@@ -117,6 +117,17 @@ final class FlipperProcess implements AutoCloseable {
     process.waitFor();
   }
 
+  /**
+   * SIGSTOP ({@code stop}) or SIGCONT: a frozen process does nothing, as a worker between two lease renewals,
+   * so a test decides what happens before it next looks (its job processes, in their own groups, run on).
+   */
+  void freeze(boolean stop) throws Exception {
+    Process kill = new ProcessBuilder("kill", stop ? "-STOP" : "-CONT", Long.toString(process.pid())).start();
+    if (kill.waitFor() != 0) {
+      throw new AssertionError("kill " + (stop ? "-STOP " : "-CONT ") + process.pid() + " failed");
+    }
+  }
+
   /** The exit code, waiting at most {@code timeout}; fails if the process is still running then. */
   int awaitExit(Duration timeout) throws InterruptedException {
     if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {

@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.flipper.token.Query;
+import dev.flipper.token.Token;
 import dev.flipper.workflow.definition.JobDefinition;
 import dev.flipper.workflow.definition.WorkflowDefinition;
 import dev.flipper.workflow.engine.ExecutionDetail;
@@ -24,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The worker fleet with real processes: the upgrade of issue 12 (generation 1 workers run a long job,
  * generation 2 workers start, {@code flipper workflow exit}: the long job completes on its worker, the old
  * workers exit 0, new jobs run on generation 2), and heartbeats as {@code workers} and {@code explain} show
- * them. On the token database a subclass gives.
+ * them; {@code unexit} lets workers of the old generation work again. On the token database a subclass gives.
  */
 abstract class WorkerFleetContract {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -162,5 +164,44 @@ abstract class WorkerFleetContract {
         + "heartbeat came from " + name + " (generation 1) ");
     assertThat(cli("workers", "--forget-dead")).startsWith("forgot dead worker " + name + "\n");
     assertThat(workers()).isEmpty();
+  }
+
+  @Test
+  void unexitLetsWorkersOfTheOldGenerationTakeWorkAgain() throws Exception {
+    cluster.startMaster(0);
+    FlipperProcess old = startWorkers("old", 1);
+    String witness = start("witness", JobDefinition.builder("w").command("true"));
+    assertThat(awaitEnd("witness", witness).summary().status()).isEqualTo(InstanceStatus.SUCCESS);
+    List<List<Token>> witnessBefore = witnessTokens();
+    Path go = dir.resolve("go");
+    String inst = start("held", JobDefinition.builder("first")
+        .command("while [ ! -f " + go + " ]; do sleep 0.1; done"), JobDefinition.builder("second").command("true")
+        .needs("first"));
+    await("first runs").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+        .until(() -> workers().toString().contains("held/" + inst + "/first"));
+
+    cli("exit", "--generation", "2", "--force");
+    await("the old worker retires").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
+        .until(() -> cli("workers").contains("retiring"));
+    Files.createFile(go);
+    assertThat(old.awaitExit(Duration.ofSeconds(60))).as(old.output()).isZero();
+    InstanceDetail retired = detail("held", inst);
+    assertThat(retired.summary().status()).isEqualTo(InstanceStatus.RUNNING);
+    assertThat(retired.job("second").orElseThrow().executions()).as("nobody took it").isEmpty();
+
+    assertThat(cli("unexit", "--force")).startsWith("EXIT signal: workers older than generation 2 exit -> none\n");
+
+    assertThat(cli("unexit", "--force")).startsWith("unchanged: EXIT signal none");
+    startWorkers("again", 1);
+    InstanceDetail end = awaitEnd("held", inst);
+    assertThat(end.summary().status()).as("a generation 1 worker ran the rest").isEqualTo(InstanceStatus.SUCCESS);
+    assertThat(end.job("second").orElseThrow().executions()).hasSize(1);
+    assertThat(witnessTokens()).as("another workflow's tokens").isEqualTo(witnessBefore);
+    assertThat(cli("workers")).doesNotContain("EXIT signal");
+  }
+
+  private List<List<Token>> witnessTokens() {
+    return cluster.engine().master().query(List.of(Query.prefix("/workflow/witness/"),
+        Query.prefix("/runnable/witness/"), Query.prefix("/archive/witness/"), Query.prefix("/signal/")));
   }
 }

@@ -55,7 +55,7 @@ abstract class ControlCommand implements Callable<Integer> {
   @Spec CommandLine.Model.CommandSpec spec;
 
   /** What the operation needs of -w -i -j -e; checked before anything else. */
-  enum Needs { SCOPE, WORKFLOW, INSTANCE, JOBS, EXECUTION, NOTHING }
+  enum Needs { SCOPE, WORKFLOW, INSTANCE, JOBS, WORKFLOW_JOBS, EXECUTION, NOTHING }
 
   private final Needs needs;
   private final boolean destructive;
@@ -154,6 +154,7 @@ abstract class ControlCommand implements Callable<Integer> {
       case WORKFLOW -> workflow == null ? "-w WF" : null;
       case INSTANCE -> workflow == null || instance == null ? "-w WF -i ID" : null;
       case JOBS -> workflow == null || instance == null || jobs.isEmpty() ? "-w WF -i ID -j JOB[,JOB...]" : null;
+      case WORKFLOW_JOBS -> workflow == null || jobs.isEmpty() ? "-w WF [-i ID] -j JOB[,JOB...]" : null;
       case EXECUTION -> workflow == null || instance == null || jobs.size() != 1 || execution == null
           ? "-w WF -i ID -j JOB -e N (one job, one execution number)" : null;
     };

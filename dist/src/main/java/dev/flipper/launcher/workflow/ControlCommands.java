@@ -162,16 +162,17 @@ public final class ControlCommands {
   }
 
   @Command(name = "poison", mixinStandardHelpOptions = true, description = {
-      "Runs the jobs (-j) and everything downstream of them again in an instance. Asks for confirmation unless",
-      "--force."})
+      "Runs the jobs (-j) and everything downstream of them again in an instance. Of an archived instance, or",
+      "without -i, a new instance (printed) of its graph or of the stored definition runs only those jobs.",
+      "Asks for confirmation unless --force."})
   public static final class Poison extends ControlCommand {
     public Poison() {
-      super(Needs.JOBS, true);
+      super(Needs.WORKFLOW_JOBS, true);
     }
 
     @Override
     ControlResult run(WorkflowControl control) {
-      return control.poison(workflow, instance, jobs);
+      return instance == null ? control.poison(workflow, jobs) : control.poison(workflow, instance, jobs);
     }
   }
 
