@@ -90,6 +90,9 @@ abstract class WorkerFleetContract {
   void exitRetiresTheOldGenerationAfterItsJobWhileTheNewOneTakesOver() throws Exception {
     cluster.startMaster(0);
     FlipperProcess old = startWorkers("old", 1);
+    String witness = start("witness", JobDefinition.builder("w").command("true"));
+    assertThat(awaitEnd("witness", witness).summary().status()).isEqualTo(InstanceStatus.SUCCESS);
+    List<List<Token>> witnessBefore = witnessTokens();
     Path go = dir.resolve("go");
     Path done = dir.resolve("long.done");
     // Runs until the test lets it end: the upgrade happens while it runs, whatever the machine's speed.
@@ -138,6 +141,7 @@ abstract class WorkerFleetContract {
     assertThat(afterEnd.jobs()).allSatisfy(j -> assertThat(process(j.executions().get(0).worker()))
         .isEqualTo(newProcess));
 
+    assertThat(witnessTokens().subList(0, 3)).as("another workflow's tokens").isEqualTo(witnessBefore.subList(0, 3));
     assertThat(cli("unexit", "--force")).startsWith("EXIT signal: workers older than generation 2 exit -> none\n");
   }
 

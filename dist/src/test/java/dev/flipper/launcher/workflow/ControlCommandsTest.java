@@ -96,6 +96,9 @@ class ControlCommandsTest {
     assertThat(err).contains("pause needs -w WF -i ID");
     assertThat(run("redo", "-w", "wf", "-i", inst, "-j", "a")).isEqualTo(2);
     assertThat(err).contains("redo needs -w WF -i ID -j JOB -e N");
+    assertThat(run("poison", "-w", "wf", "--force")).isEqualTo(2);
+    assertThat(err).contains("poison needs -w WF [-i ID] -j JOB[,JOB...]");
+    assertThat(run("poison", "-i", inst, "-j", "a", "--force")).isEqualTo(2);
   }
 
   @Test
