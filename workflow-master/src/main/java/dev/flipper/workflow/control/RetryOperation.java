@@ -87,19 +87,15 @@ final class RetryOperation {
    * ABORT at the workflow or global scope would abort it again at once: refused, unabort there first.
    */
   private List<String> releaseAborted(InstanceTokens tokens, ControlScope scope, TokenEdit edit) {
-    List<List<Token>> enclosing = engine.master().query(List.of(
-        Query.prefix(TokenLayout.workflowSignal(tokens.workflow, SignalAction.ABORT)),
-        Query.prefix(TokenLayout.globalSignal(SignalAction.ABORT))));
-    String[] names = {TokenLayout.workflowSignal(tokens.workflow, SignalAction.ABORT),
-        TokenLayout.globalSignal(SignalAction.ABORT)};
-    String[] where = {"on workflow " + tokens.workflow + " (flipper workflow unabort -w " + tokens.workflow + ")",
-        "globally (flipper workflow unabort)"};
-    for (int i = 0; i < names.length; i++) {
-      String name = names[i];
-      if (enclosing.get(i).stream().anyMatch(t -> t.name().equals(name))) {
-        throw new ControlRefusedException("retry of " + scope + " refused: an ABORT signal is set " + where[i]
-            + "; it would abort the instance again at once. Remove it first, then retry");
-      }
+    String wf = tokens.workflow;
+    String onWorkflow = TokenLayout.workflowSignal(wf, SignalAction.ABORT);
+    String global = TokenLayout.globalSignal(SignalAction.ABORT);
+    List<List<Token>> enclosing = engine.master().query(List.of(Query.prefix(onWorkflow), Query.prefix(global)));
+    if (enclosing.get(0).stream().anyMatch(t -> t.name().equals(onWorkflow))) {
+      throw abortedAgain(scope, "on workflow " + wf + " (flipper workflow unabort -w " + wf + ")");
+    }
+    if (enclosing.get(1).stream().anyMatch(t -> t.name().equals(global))) {
+      throw abortedAgain(scope, "globally (flipper workflow unabort)");
     }
     String own = TokenLayout.instanceSignal(tokens.workflow, tokens.instance, SignalAction.ABORT);
     tokens.signals.stream().filter(t -> t.name().equals(own)).findFirst()
@@ -112,6 +108,11 @@ final class RetryOperation {
       }
     });
     return released;
+  }
+
+  private static ControlRefusedException abortedAgain(ControlScope scope, String where) {
+    return new ControlRefusedException("retry of " + scope + " refused: an ABORT signal is set " + where
+        + "; it would abort the instance again at once. Remove it first, then retry");
   }
 
   /** A failed job's token as runnable: same priority, the last execution's events, a fresh run. */
