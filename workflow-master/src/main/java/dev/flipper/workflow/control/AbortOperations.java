@@ -26,7 +26,7 @@ import java.util.Optional;
  * of its jobs any more. Right after the signal, abort ends the covered instances in which nothing runs (each its
  * own atomic change, as a worker would); the others end when their last running job is finished. Unabort
  * removes the signal and releases the jobs held {@code aborted} in instances that have not ended; an ended
- * instance stays ABORTED (retry it once archived). Thread-safe.
+ * instance stays ABORTED (retry runs it again). Thread-safe.
  */
 final class AbortOperations {
   private final WorkflowEngine engine;
