@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.codahale.metrics.MetricRegistry;
+import dev.flipper.token.ModifyParams;
+import dev.flipper.token.Query;
+import dev.flipper.token.Token;
 import dev.flipper.token.TokenService;
 import dev.flipper.token.memory.InMemoryTokenStore;
 import dev.flipper.workflow.definition.JobDefinition;
@@ -153,6 +156,35 @@ class WorkerDaemonTest {
     assertThat(sleeper.status()).isEqualTo(JobStatus.RUNNABLE);
     assertThat(sleeper.lastExecution().orElseThrow().endReason()).isEqualTo("handed back");
     assertThat(metrics.counter("workers.jobs.handedBack").getCount()).isEqualTo(1);
+  }
+
+  @Test
+  void aSlotCarriesOnAfterAJobThatThrowsInTheWorkerItself() { // Pinball: the worker thread survives run()'s exceptions
+    WorkflowDefinition two = WorkflowDefinition.builder("two")
+        .job(JobDefinition.builder("broken").command("true").priority(100))
+        .job(JobDefinition.builder("fine").command("true").priority(1))
+        .build();
+    String instance = start(two);
+    // A job token the worker cannot turn into an execution (a negative time-out, as a hand edit or a bug could
+    // leave it): the slot's run throws after the start is recorded, past every handler of the job's own errors.
+    String broken = "/runnable/two/" + instance + "/broken";
+    Token token = master.query(Query.prefix(broken)).get(0);
+    master.modify(ModifyParams.updating(token.withData(token.data().replace("\"kind\":\"job\"",
+        "\"kind\":\"job\",\"warnTimeoutMillis\":-1"))));
+    daemon(1, Duration.ofSeconds(5)).start();
+
+    await().atMost(Duration.ofSeconds(30)).until(() -> engine.status().instance("two", instance).orElseThrow()
+        .job("fine").orElseThrow().status() == JobStatus.SUCCESS);
+
+    // The one slot ran the next job after the exception. The broken job's start was recorded and nothing
+    // closes it: its lease ends and the next claim closes it as "lease lost", as EngineContractTest shows.
+    InstanceDetail detail = engine.status().instance("two", instance).orElseThrow();
+    ExecutionDetail fine = detail.job("fine").orElseThrow().lastExecution().orElseThrow();
+    ExecutionDetail brokenRun = detail.job("broken").orElseThrow().lastExecution().orElseThrow();
+    assertThat(brokenRun.end()).isEmpty();
+    assertThat(fine.worker()).isEqualTo(brokenRun.worker());
+    assertThat(fine.start()).isAfterOrEqualTo(brokenRun.start());
+    assertThat(fine.exitCode()).isZero();
   }
 
   @Test
