@@ -3,6 +3,7 @@ package dev.flipper.launcher;
 import dev.flipper.config.ConfigException;
 import dev.flipper.config.ConfigLoader;
 import dev.flipper.config.FlipperConfig;
+import dev.flipper.launcher.logging.LoggingSetup;
 import dev.flipper.launcher.queuetool.QueueTool;
 import dev.flipper.workflow.master.cli.TokenTool;
 import java.io.PrintWriter;
@@ -82,10 +83,23 @@ public final class Launcher implements Callable<Integer> {
       LoggerFactory.getLogger(Launcher.class).debug("command failed", e);
       return 1;
     });
+    commandLine.setExecutionStrategy(parsed -> {
+      if (!runsDaemons(parsed)) {
+        LoggingSetup.forCommandLine(); // stdout is the command's output alone
+      }
+      return new CommandLine.RunLast().execute(parsed);
+    });
     int code = commandLine.execute(args);
     out.flush();
     err.flush();
     return code;
+  }
+
+  /** Whether the command runs daemons ({@code flipper -c FILE -m MODE}, {@code demo}), which log at INFO to stdout. */
+  private static boolean runsDaemons(CommandLine.ParseResult parsed) {
+    List<CommandLine> chain = parsed.asCommandLineList();
+    Object command = chain.get(chain.size() - 1).getCommand();
+    return command instanceof Launcher || command instanceof DemoCommand;
   }
 
   /** Runs one mode, as the per-daemon jars do: {@code java -jar flipper-master.jar -c FILE}. */

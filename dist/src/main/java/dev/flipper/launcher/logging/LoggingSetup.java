@@ -6,7 +6,9 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Appender;
+import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.FileAppender;
+import ch.qos.logback.core.OutputStreamAppender;
 import dev.flipper.config.LoggingConfig;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -15,8 +17,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Applies the {@code logging} section to logback at start-up: the level of Flipper's loggers, and
- * optionally a log file instead of the console. logback.xml holds the pattern; this class only changes what
- * the config controls. Not thread-safe: call once, from the launcher, before daemons start.
+ * optionally a log file instead of the console. logback.xml holds the pattern (daemons log to stdout); this
+ * class only changes what the config controls, and quiets the command-line tools ({@link #forCommandLine}).
+ * Not thread-safe: call once, from the launcher, before daemons start.
  */
 public final class LoggingSetup {
   /** The one line per event pattern, shared by console and file. */
@@ -44,29 +47,55 @@ public final class LoggingSetup {
     }
   }
 
+  /**
+   * For the command-line tools (queue-tool, tokens, workflow, config-check, bench, ...): only warnings and
+   * errors, on stderr, so that stdout holds nothing but the command's output (--json stays parseable while a
+   * client retries an absent server).
+   */
+  public static void forCommandLine() {
+    if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
+      return;
+    }
+    context.getLogger("dev.flipper").setLevel(Level.WARN);
+    Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
+    root.setLevel(Level.WARN);
+    ConsoleAppender<ILoggingEvent> stderr = new ConsoleAppender<>();
+    stderr.setTarget("System.err");
+    replaceAppenders(context, root, stderr, "STDERR");
+  }
+
   private static void useFile(LoggerContext context, Logger root, String path) {
+    FileAppender<ILoggingEvent> file = new FileAppender<>();
+    file.setFile(path);
+    file.setAppend(true);
+    replaceAppenders(context, root, file, "FILE");
+    if (!file.isStarted()) {
+      throw new IllegalStateException("cannot open log file '" + path + "' (see logging.file)");
+    }
+  }
+
+  /** Starts {@code appender} with the one-line pattern; if it started, it replaces the root's appenders. */
+  private static void replaceAppenders(LoggerContext context, Logger root, OutputStreamAppender<ILoggingEvent> appender,
+      String name) {
     PatternLayoutEncoder encoder = new PatternLayoutEncoder();
     encoder.setContext(context);
     encoder.setPattern(PATTERN);
     encoder.start();
-    FileAppender<ILoggingEvent> file = new FileAppender<>();
-    file.setContext(context);
-    file.setName("FILE");
-    file.setFile(path);
-    file.setAppend(true);
-    file.setEncoder(encoder);
-    file.start();
-    if (!file.isStarted()) {
-      throw new IllegalStateException("cannot open log file '" + path + "' (see logging.file)");
+    appender.setContext(context);
+    appender.setName(name);
+    appender.setEncoder(encoder);
+    appender.start();
+    if (!appender.isStarted()) {
+      return;
     }
     List<Appender<ILoggingEvent>> old = new ArrayList<>();
     for (Iterator<Appender<ILoggingEvent>> it = root.iteratorForAppenders(); it.hasNext(); ) {
       old.add(it.next());
     }
-    root.addAppender(file);
-    for (Appender<ILoggingEvent> appender : old) {
-      root.detachAppender(appender);
-      appender.stop();
+    root.addAppender(appender);
+    for (Appender<ILoggingEvent> previous : old) {
+      root.detachAppender(previous);
+      previous.stop();
     }
   }
 }

@@ -52,8 +52,12 @@ public final class SchedulerModeDaemon implements Daemon<SchedulerDaemon.Config>
     return daemon.readiness();
   }
 
+  /** Cuts a claim waiting in the master short first, so the loops stop at once rather than after scheduler.maxWait. */
   @Override
   public void close() {
+    if (client != null) {
+      client.stopWaiting();
+    }
     daemon.close();
     if (client != null) {
       client.close();

@@ -26,6 +26,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -73,6 +75,9 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
   private final long checkAfterIdleNanos;
   private final ConcurrentLinkedDeque<Connection> idle = new ConcurrentLinkedDeque<>();
   private final AtomicBoolean closed = new AtomicBoolean();
+  /** Connections of claims waiting in the master now, which {@link #stopWaiting()} cuts short. */
+  private final Set<Connection> waiting = ConcurrentHashMap.newKeySet();
+  private volatile boolean noWaits;
 
   private TokenMasterClient(Builder builder) {
     this.host = builder.host;
@@ -141,10 +146,29 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
   @Override
   public List<Token> queryAndOwn(QueryAndOwnParams params) {
     QueryAndOwnRequest request = WireMapping.toWire(params);
+    if (noWaits && request.isSetWaitTimeMillis()) {
+      request.setWaitTimeMillis(0);
+    }
     long waitMillis = request.isSetWaitTimeMillis() ? Math.min(Math.max(0, request.getWaitTimeMillis()),
         Integer.MAX_VALUE) : 0; // the master shortens the wait to its limit anyway
-    return call("queryAndOwn", Retry.NEVER, waitMillis,
-        c -> WireMapping.fromWire(c.query_and_own(request).getTokens()));
+    try {
+      return call("queryAndOwn", Retry.NEVER, waitMillis,
+          c -> WireMapping.fromWire(c.query_and_own(request).getTokens()));
+    } catch (WaitCut cut) {
+      return List.of();
+    }
+  }
+
+  /**
+   * For a stopping daemon: from now on claims do not wait in the master (they answer at once), and claims
+   * waiting now end with no tokens, their connection closed, so loops blocked in a claim stop within
+   * milliseconds instead of at the end of the wait. Other calls are not affected: a stopping worker still hands
+   * its jobs back. Should the master claim tokens for a wait cut short at that very moment, they become
+   * claimable again when their lease ends, as after a broken connection. Idempotent.
+   */
+  public void stopWaiting() {
+    noWaits = true;
+    waiting.forEach(Connection::cut);
   }
 
   @Override
@@ -238,8 +262,15 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
     for (int attempt = 1; ; attempt++) {
       Connection connection = borrow(method);
       Phase phase = new Phase();
+      boolean waits = extraReadMillis > 0;
       try {
         connection.readTimeout(socketTimeout.toMillis() + extraReadMillis);
+        if (waits) {
+          waiting.add(connection);
+          if (noWaits) {
+            connection.cut(); // stopWaiting() came between the request was built and here
+          }
+        }
         T result = call.run(connection.tracking(phase));
         release(connection);
         return result;
@@ -260,6 +291,9 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
             + e.getMessage(), e);
       } catch (TException | RuntimeException e) {
         connection.close();
+        if (connection.cut) {
+          throw new WaitCut();
+        }
         closeIdle(); // they most likely broke the same way (a master restart)
         if (closed.get()) {
           throw new TokenException(TokenErrorCode.UNKNOWN, "the token master client for " + address()
@@ -274,6 +308,10 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
         }
         sentOnce |= sent;
         log.debug("{} to {} failed ({}); trying once more on a new connection", method, address(), e.toString());
+      } finally {
+        if (waits) {
+          waiting.remove(connection);
+        }
       }
     }
   }
@@ -326,6 +364,13 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
     }
   }
 
+  /** A waiting claim that {@link #stopWaiting()} ended. */
+  private static final class WaitCut extends RuntimeException {
+    WaitCut() {
+      super("the claim's wait was cut short", null, false, false);
+    }
+  }
+
   /** Whether the request left this process: set once the generated client's send_* returned. */
   private static final class Phase {
     boolean sent;
@@ -336,6 +381,7 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
     private final TSocket socket;
     private final PhaseTrackingClient client;
     long idleSince = System.nanoTime();
+    volatile boolean cut;
 
     private Connection(TSocket socket) {
       this.socket = socket;
@@ -390,6 +436,12 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
     }
 
     void close() {
+      socket.close();
+    }
+
+    /** Ends the call on this connection from another thread: its blocked read fails at once. */
+    void cut() {
+      cut = true;
       socket.close();
     }
   }

@@ -3,6 +3,7 @@ package dev.flipper.workflow.master.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.awaitility.Awaitility.await;
 
 import dev.flipper.token.ModifyParams;
 import dev.flipper.token.Query;
@@ -122,6 +123,28 @@ class TokenMasterClientTest {
       assertThat(swallowing.connections()).isGreaterThanOrEqualTo(2); // the modify was sent twice
       assertThat(modify.getMessage()).contains("outcome is unknown");
     }
+  }
+
+  @Test
+  void stopWaitingEndsAWaitingClaimAtOnceAndLaterClaimsDoNotWait() throws Exception {
+    TokenService service = TokenService.builder(store.sharingStorage()).build();
+    TokenMasterServer server = TokenMasterServer.builder(service).port(0).bindHost("127.0.0.1").build().start();
+    toClose.add(server);
+    TokenMasterClient client = client(TokenMasterClient.builder("127.0.0.1", server.port()));
+    QueryAndOwnParams waitLong = new QueryAndOwnParams("w", Long.MAX_VALUE, Query.prefix("/waiting/"))
+        .withWaitTime(Duration.ofSeconds(25));
+    CompletableFuture<List<Token>> waiting = CompletableFuture.supplyAsync(() -> client.queryAndOwn(waitLong));
+    await().atMost(Duration.ofSeconds(30)).until(() -> service.waitingClaims() > 0);
+
+    client.stopWaiting();
+
+    assertThat(waiting.get(10, TimeUnit.SECONDS)).as("the cut claim claims nothing").isEmpty();
+    long before = System.nanoTime();
+    assertThat(client.queryAndOwn(waitLong)).isEmpty(); // answered at once, not after 25 s
+    assertThat(Duration.ofNanos(System.nanoTime() - before)).isLessThan(Duration.ofSeconds(20));
+    client.modify(ModifyParams.updating(Token.of("/other", "x"))); // other calls still work
+    assertThat(client.queryAndOwn(new QueryAndOwnParams("w", Long.MAX_VALUE, Query.prefix("/other"))))
+        .extracting(Token::name).containsExactly("/other");
   }
 
   @Test
