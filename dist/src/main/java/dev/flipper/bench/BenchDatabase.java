@@ -1,5 +1,6 @@
 package dev.flipper.bench;
 
+import dev.flipper.config.MariaDbUrls;
 import dev.flipper.jdbc.internal.JdbcUrl;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,6 +14,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Stream;
 import picocli.CommandLine.Model.CommandSpec;
@@ -64,20 +66,24 @@ final class BenchDatabase implements AutoCloseable {
 
   /**
    * Creates the database the URL names: {@code jdbc:mysql://HOST[:PORT]/[NAME][?params]} (also
-   * {@code jdbc:mariadb:}; without NAME a unique {@code flipper_bench_...}) or {@code jdbc:h2:[file:]PATH[;params]}.
+   * MariaDB too; without NAME a unique {@code flipper_bench_...}) or {@code jdbc:h2:[file:]PATH[;params]}.
    *
    * @throws IllegalArgumentException if the URL is of another kind or names a database or file that exists
    */
   static BenchDatabase create(String url, String user, String password) throws SQLException {
     String lower = url.toLowerCase(Locale.ROOT);
-    if (lower.startsWith("jdbc:mysql://") || lower.startsWith("jdbc:mariadb://")) {
+    Optional<String> mariaDb = MariaDbUrls.advice(url);
+    if (mariaDb.isPresent()) {
+      throw new IllegalArgumentException("--url " + mariaDb.get());
+    }
+    if (lower.startsWith("jdbc:mysql://")) {
       return createOnServer(url, user, password);
     }
     if (lower.startsWith("jdbc:h2:")) {
       return createH2(url, user, password);
     }
     throw new IllegalArgumentException("unsupported URL " + JdbcUrl.masked(url)
-        + ": use jdbc:mysql://HOST:PORT/, jdbc:mariadb://HOST:PORT/ or jdbc:h2:file:PATH");
+        + ": use jdbc:mysql://HOST:PORT/ (MySQL or MariaDB) or jdbc:h2:file:PATH");
   }
 
   private static BenchDatabase createOnServer(String url, String user, String password) throws SQLException {

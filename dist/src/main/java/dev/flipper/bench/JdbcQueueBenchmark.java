@@ -70,7 +70,7 @@ public final class JdbcQueueBenchmark implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Option(names = "--url", defaultValue = "jdbc:mysql://127.0.0.1:3306/", paramLabel = "URL",
-      description = "jdbc:mysql://HOST:PORT/[NEW_DATABASE] or jdbc:mariadb://... (the benchmark creates that "
+      description = "jdbc:mysql://HOST:PORT/[NEW_DATABASE] on MySQL or MariaDB (the benchmark creates that "
           + "database, by default a unique " + BenchDatabase.NAME_PREFIX + "..., and drops it), or "
           + "jdbc:h2:file:NEW_PATH (a new H2 file; its files are deleted at the end). Default: ${DEFAULT-VALUE}")
   String url;

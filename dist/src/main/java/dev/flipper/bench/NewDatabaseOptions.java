@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
  */
 final class NewDatabaseOptions {
   @Option(names = "--url", paramLabel = "URL",
-      description = "jdbc:mysql://HOST:PORT/[NEW_DATABASE] or jdbc:mariadb://... (the benchmark creates that "
+      description = "jdbc:mysql://HOST:PORT/[NEW_DATABASE] on MySQL or MariaDB (the benchmark creates that "
           + "database, by default a unique " + BenchDatabase.NAME_PREFIX + "..., and drops it), or "
           + "jdbc:h2:file:NEW_PATH (a new H2 file; its files are deleted at the end). Default: a new H2 file "
           + "in the temporary folder")

@@ -52,9 +52,9 @@ public final class ConfigSchema {
               List.of(
                   required("name", TextType.matching(false, SHARD_NAME, SHARD_NAME_RULE),
                       "Shard name; part of every job id (mail:s1:p1:42), so never rename a shard with jobs."),
-                  required("url", TextType.matching(false, "(?i)jdbc:(mysql|mariadb|h2):.+",
-                          "a jdbc:mysql:, jdbc:mariadb: or jdbc:h2: URL"),
-                      "JDBC URL: jdbc:mariadb://, jdbc:mysql:// or jdbc:h2:file:...;MODE=MySQL (embedded)."),
+                  required("url", TextType.matching(false, "(?i)jdbc:(mysql|h2):.+", "a jdbc:mysql: or jdbc:h2: URL"),
+                      "JDBC URL: jdbc:mysql://host:3306/db (MySQL 8 and MariaDB 10.6+) or "
+                          + "jdbc:h2:file:...;MODE=MySQL (embedded)."),
                   setting("user", TextType.any(), "\"\"", "Database user."),
                   setting("password", TextType.anySecret(), "\"\"", "Database password; masked when printed."),
                   setting("dequeueOnly", new BoolType(), "false",
@@ -132,7 +132,7 @@ public final class ConfigSchema {
               "A master connection that sends nothing for this long is closed; clients reconnect. Keep it above "
                   + "the longest claim wait (30s)."),
           setting("master.jdbcUrl",
-              TextType.matching(false, "|(?i)jdbc:(mysql|mariadb|h2):.+", "empty or a jdbc:mysql:, jdbc:mariadb: or jdbc:h2: URL"),
+              TextType.matching(false, "|(?i)jdbc:(mysql|h2):.+", "empty or a jdbc:mysql: or jdbc:h2: URL"),
               "\"\"", "Database of the workflow tokens; \"\" = the database of the first storage.jdbc shard."),
           setting("master.jdbcUser", TextType.any(), "\"\"", "Database user for master.jdbcUrl."),
           setting("master.jdbcPassword", TextType.anySecret(), "\"\"",

@@ -90,6 +90,16 @@ public final class ConfigValues {
     return unread;
   }
 
+  /**
+   * The keys whose values differ from {@code other}'s, in schema order; a list of shards counts as one key
+   * ({@code storage.jdbc.shards}).
+   */
+  public List<String> changedKeys(ConfigValues other) {
+    return order.stream()
+        .filter(key -> !java.util.Objects.equals(plain(values.get(key), false), plain(other.values.get(key), false)))
+        .toList();
+  }
+
   /** The effective configuration as a YAML document that the loader reads back. */
   public String toYaml(boolean maskSecrets) {
     DumperOptions options = new DumperOptions();

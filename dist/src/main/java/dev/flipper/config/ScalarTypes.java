@@ -7,6 +7,7 @@ import dev.flipper.config.SettingType.IntType;
 import dev.flipper.config.SettingType.TextType;
 import dev.flipper.text.DurationText;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /** Converts the text of a scalar to its typed value, or says what is wrong. Stateless. */
@@ -61,6 +62,10 @@ final class ScalarTypes {
     }
     TextType t = (TextType) type;
     if (t.pattern().isPresent() && !text.matches(t.pattern().get())) {
+      Optional<String> mariaDb = t.secret() ? Optional.empty() : MariaDbUrls.advice(text);
+      if (mariaDb.isPresent()) {
+        throw new BadValue(mariaDb.get());
+      }
       throw new BadValue("must be " + t.rule() + ", got '" + (t.secret() ? ConfigValues.MASK : text) + "'");
     }
     return text;

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -22,8 +23,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Re-reads the config file when its content changes and hands the new config to the running daemons, so
- * shards can be added or made dequeue-only without a restart. A file that no longer validates is reported
- * in one log line and the running config stays. Polls on one daemon thread; {@link #close()} stops it.
+ * shards can be added or made dequeue-only without a restart. Every change is reported in one log line naming
+ * the keys applied at once and, as a warning, those that wait for a restart (every other key: the daemons
+ * read them only at start). A file that no longer validates is reported in one log line and the running config
+ * stays. Polls on one daemon thread; {@link #close()} stops it.
  */
 final class ConfigWatcher implements AutoCloseable {
   static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(10);
@@ -34,14 +37,25 @@ final class ConfigWatcher implements AutoCloseable {
   private final List<String> overrides;
   private final Map<String, String> env;
   private final Consumer<FlipperConfig> apply;
+  private final FlipperConfig started;
+  private final Set<String> liveKeys;
   private final ScheduledExecutorService timer;
   private byte[] lastDigest;
+  private FlipperConfig current;
 
-  ConfigWatcher(Path file, List<String> overrides, Map<String, String> env, Consumer<FlipperConfig> apply) {
+  /**
+   * @param started the config the daemons started with
+   * @param liveKeys the keys the running daemons apply without a restart (see {@link Mode#liveKeys()})
+   */
+  ConfigWatcher(Path file, List<String> overrides, Map<String, String> env, FlipperConfig started,
+      Set<String> liveKeys, Consumer<FlipperConfig> apply) {
     this.file = file;
     this.overrides = List.copyOf(overrides);
     this.env = Map.copyOf(env);
     this.apply = apply;
+    this.started = started;
+    this.current = started;
+    this.liveKeys = Set.copyOf(liveKeys);
     this.lastDigest = digest();
     this.timer = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("flipper-config-watcher"));
   }
@@ -59,7 +73,13 @@ final class ConfigWatcher implements AutoCloseable {
     lastDigest = now;
     try {
       FlipperConfig config = ConfigLoader.load(file, overrides, env);
-      log.info("config file {} changed; applying what can change without a restart", file);
+      Change change = Change.of(started, current, config, liveKeys);
+      if (change.needRestart().isEmpty()) {
+        log.info("{}", change.describe(file));
+      } else {
+        log.warn("{}", change.describe(file));
+      }
+      current = config;
       apply.accept(config);
       return true;
     } catch (ConfigException e) {
@@ -80,6 +100,35 @@ final class ConfigWatcher implements AutoCloseable {
       return null;
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+    }
+  }
+
+  /**
+   * What a reload means: {@code applied}, the live keys changed since the last reload; {@code needRestart}, the
+   * other keys that differ from the config the daemons started with (still listed at later reloads, until a
+   * restart or until they are changed back).
+   */
+  record Change(List<String> applied, List<String> needRestart) {
+    static Change of(FlipperConfig started, FlipperConfig current, FlipperConfig next, Set<String> liveKeys) {
+      // A changed backend is a different store: its shards wait for the restart too. The shards of the backend
+      // not in use change nothing now, and wait for a restart that switches to it.
+      boolean sameBackend = started.storage().backend() == next.storage().backend();
+      String inUse = "storage." + next.storage().backend().name().toLowerCase(java.util.Locale.ROOT) + ".";
+      java.util.function.Predicate<String> live = key -> sameBackend && liveKeys.contains(key) && key.startsWith(inUse);
+      List<String> applied = current.values().changedKeys(next.values()).stream().filter(live).toList();
+      List<String> needRestart = started.values().changedKeys(next.values()).stream().filter(live.negate()).toList();
+      return new Change(applied, needRestart);
+    }
+
+    /** The one log line. */
+    String describe(Path file) {
+      String what = applied.isEmpty() ? "nothing to apply now" : "applied " + String.join(", ", applied);
+      if (needRestart.isEmpty()) {
+        return "config file " + file + " changed: " + what;
+      }
+      return "config file " + file + " changed: " + what + "; " + String.join(", ", needRestart)
+          + (needRestart.size() == 1 ? " takes" : " take") + " effect only after a restart (the running daemons "
+          + "keep the values they started with)";
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.flipper.launcher;
 
+import dev.flipper.config.ConfigSummary;
 import dev.flipper.config.FlipperConfig;
 import dev.flipper.launcher.ModeRunner.ModeStartException;
 import dev.flipper.launcher.logging.LoggingSetup;
@@ -38,7 +39,9 @@ final class DaemonRunner {
     String source = file == null ? "(built-in defaults)" : file.toString();
     LoggingSetup.apply(config.logging(), Mode.label(modes));
     log.info("flipper {} starting {} (pid {}), config {}: {}", VersionProvider.version(), Mode.label(modes),
-        ProcessHandle.current().pid(), source, config.values().toOneLine(true));
+        ProcessHandle.current().pid(), source, ConfigSummary.of(config, modes.stream().map(Mode::modeName).toList()));
+    log.debug("effective configuration (flipper config-check --print shows it as YAML): {}",
+        config.values().toOneLine(true));
     StopSignal stop = new StopSignal(STOP_DEADLINE);
     stop.install();
     // A mode may end the process only when it runs alone (retired workers must not stop a master beside them).
@@ -59,7 +62,8 @@ final class DaemonRunner {
     onReady.accept(runner.running());
     out.flush();
     ConfigWatcher watcher =
-        file == null ? null : new ConfigWatcher(file, overrides, System.getenv(), runner::reconfigure);
+        file == null ? null : new ConfigWatcher(file, overrides, System.getenv(), config, Mode.liveKeys(modes),
+            runner::reconfigure);
     if (watcher != null) {
       watcher.start(ConfigWatcher.DEFAULT_INTERVAL);
     }

@@ -85,6 +85,14 @@ public enum Mode {
     return adminRoutes.apply(config);
   }
 
+  /**
+   * The config keys that running daemons of these modes apply when the config file changes: the queue's shards
+   * (same backend). Every other key takes effect at the next start.
+   */
+  static Set<String> liveKeys(List<Mode> modes) {
+    return modes.contains(QUEUE) ? Set.of("storage.jdbc.shards", "storage.redis.shards") : Set.of();
+  }
+
   /** A new, not yet started daemon for this mode (the master's store is opened here). */
   ModeDaemon<?> create(Context context) {
     return factory.apply(context);

@@ -90,9 +90,9 @@ class ConfigLoaderTest {
                 backend: redis
                 jdbc:
                   shards:
-                    - {name: a, url: "jdbc:mariadb://db1/flipper", user: flipper, password: s3cret}
+                    - {name: a, url: "jdbc:mysql://db1/flipper", user: flipper, password: s3cret}
                     - name: b
-                      url: jdbc:mariadb://db2/flipper
+                      url: jdbc:mysql://db2/flipper
                       dequeueOnly: true
                 redis:
                   shards: [{name: r1, host: redis1, port: 6380, database: 2}]
@@ -126,8 +126,8 @@ class ConfigLoaderTest {
       assertThat(config.storage().backend()).isEqualTo(StorageBackend.REDIS);
       assertThat(config.storage().jdbc().shards())
           .containsExactly(
-              new JdbcShardConfig("a", "jdbc:mariadb://db1/flipper", "flipper", "s3cret", false),
-              new JdbcShardConfig("b", "jdbc:mariadb://db2/flipper", "", "", true));
+              new JdbcShardConfig("a", "jdbc:mysql://db1/flipper", "flipper", "s3cret", false),
+              new JdbcShardConfig("b", "jdbc:mysql://db2/flipper", "", "", true));
       assertThat(config.storage().redis()).isEqualTo(new RedisStorageConfig(
           List.of(new RedisShardConfig("r1", "redis1", 6380, 2, "", false)), "test"));
       assertThat(config.queue().port()).isZero();
@@ -166,14 +166,14 @@ class ConfigLoaderTest {
             adminPort: ${ADMIN_PORT:-9012}
           storage:
             jdbc:
-              shards: [{name: "1", url: "jdbc:mariadb://${DB_HOST:-localhost}/flipper", password: "${DB_PASSWORD}"}]
+              shards: [{name: "1", url: "jdbc:mysql://${DB_HOST:-localhost}/flipper", password: "${DB_PASSWORD}"}]
           """;
 
       FlipperConfig config = parse(yaml, Map.of("QUEUE_PORT", "7000", "ADMIN_PORT", "", "DB_PASSWORD", "pw"));
 
       assertThat(config.queue().port()).isEqualTo(7000);
       assertThat(config.queue().adminPort()).isEqualTo(9012); // empty counts as unset, as in the shell
-      assertThat(config.storage().jdbc().shards().get(0).url()).isEqualTo("jdbc:mariadb://localhost/flipper");
+      assertThat(config.storage().jdbc().shards().get(0).url()).isEqualTo("jdbc:mysql://localhost/flipper");
       assertThat(config.storage().jdbc().shards().get(0).password()).isEqualTo("pw");
     }
 
@@ -403,6 +403,18 @@ class ConfigLoaderTest {
           .isEqualTo("conf.yaml:2: 'master.port' and 'queue.port' are both 9010; every port of the config must"
               + " differ (0 = any free port)");
       assertThat(parse("queue:\n  port: 0\n  adminPort: 0\n").queue().port()).isZero();
+    }
+
+    @Test
+    void mariaDbUrlIsRefusedWithTheMysqlUrlToWriteInstead() {
+      assertThat(error("storage:\n  jdbc:\n    shards: [{name: a, url: \"jdbc:mariadb://db1:3306/flipper?x=1\"}]\n"
+          + "master:\n  jdbcUrl: JDBC:MariaDB://db2/tokens\n"))
+          .isEqualTo("conf.yaml:3: 'storage.jdbc.shards[0].url' is a jdbc:mariadb: URL, whose driver (MariaDB "
+              + "Connector/J) is not bundled: write 'jdbc:mysql://db1:3306/flipper?x=1' instead (mysql-connector-j "
+              + "is bundled and works with MariaDB 10.6+)\n"
+              + "conf.yaml:5: 'master.jdbcUrl' is a jdbc:mariadb: URL, whose driver (MariaDB Connector/J) is not "
+              + "bundled: write 'jdbc:mysql://db2/tokens' instead (mysql-connector-j is bundled and works with "
+              + "MariaDB 10.6+)");
     }
 
     @Test

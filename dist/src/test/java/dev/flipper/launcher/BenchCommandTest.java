@@ -85,6 +85,13 @@ class BenchCommandTest {
   }
 
   @Test
+  void mariaDbUrlIsRefusedWithTheMysqlUrlToUse() {
+    assertThat(run("bench", "jdbc", "--url", "jdbc:mariadb://127.0.0.1:3306/", "--seconds", "1")).isEqualTo(2);
+    assertThat(err.toString()).contains("--url is a jdbc:mariadb: URL", "write 'jdbc:mysql://127.0.0.1:3306/'");
+    assertThat(out.toString()).isEmpty();
+  }
+
+  @Test
   void redisRunDeletesEveryKeyItWrote() {
     int code = run("bench", "redis", "--key-prefix", prefix, "--seconds", "1", "--warmup", "0", "--threads", "2",
         "--redis-benchmark-requests", "200");

@@ -84,12 +84,83 @@ class LauncherTest {
     Files.writeString(config,
         "storage:\n  jdbc:\n    shards: [{name: a, url: \"jdbc:h2:mem:a\", password: hunter2}]\n");
 
-    assertThat(run("config-check", "-c", config.toString(), "--set", "queue.port=9011")).isZero();
+    assertThat(run("config-check", "-c", config.toString(), "--set", "queue.port=9011", "--print")).isZero();
 
     assertThat(out.toString())
         .startsWith("# " + config + " is valid. Effective configuration, secrets masked:\nstorage:\n  backend: jdbc\n")
         .contains("password: '*****'", "  port: 9011\n", "  claimTimeout: 10m\n")
         .doesNotContain("hunter2");
+  }
+
+  @Test
+  void configCheckSummarizesTheConfigInOneLine() throws Exception {
+    Path config = dir.resolve("conf.yaml");
+    Files.writeString(config, """
+        storage:
+          jdbc:
+            shards:
+              - {name: a, url: "jdbc:mysql://flipper:hunter2@db1:3306/flipper?useSSL=true", password: hunter2}
+              - {name: b, url: "jdbc:mysql://db2/flipper", dequeueOnly: true}
+        workers:
+          logDir: %s
+        """.formatted(dir.resolve("logs")));
+
+    assertThat(run("config-check", "-c", config.toString())).as(err.toString()).isZero();
+
+    assertThat(out.toString()).isEqualTo(config + " is valid: queue: port 9010, admin 9999, store jdbc 2 shards "
+        + "(a=db1:3306/flipper, b=db2/flipper dequeue-only), pool 10; master: port 9090, admin 9091, tokens in "
+        + "db1:3306/flipper; scheduler: admin 9092, master 127.0.0.1:9090, 1 loop; workers: admin 9093, master "
+        + "127.0.0.1:9090, 2 slots, logs " + dir.resolve("logs") + "; ui: port 8080, admin 9094, master "
+        + "127.0.0.1:9090 (on 127.0.0.1)\n");
+    assertThat(out.toString()).doesNotContain("hunter2");
+  }
+
+  @Test
+  void configCheckRefusesPortClashes() throws Exception {
+    Path config = dir.resolve("conf.yaml");
+    Files.writeString(config, "ui:\n  port: 9090\n");
+
+    assertThat(run("config-check", "-c", config.toString())).isEqualTo(2);
+    assertThat(err.toString()).isEqualTo(config + ":2: 'ui.port' and 'master.port' are both 9090; every port of "
+        + "the config must differ (0 = any free port)\n");
+    assertThat(out.toString()).isEmpty();
+  }
+
+  @Test
+  void configCheckRefusesMissingFilesAndUnwritablePlaces() throws Exception {
+    Path config = dir.resolve("conf.yaml");
+    Path aFile = Files.writeString(dir.resolve("a-file"), "x");
+    Files.writeString(config, """
+        storage:
+          jdbc:
+            shards: [{name: "1", url: "jdbc:h2:file:%s/sub/flipper;MODE=MySQL"}]
+        queue:
+          rateLimitFile: %s
+          serverSetFile: %s
+        workers:
+          logDir: %s
+          workDir: %s
+        logging:
+          file: %s/{mode}.log
+        """.formatted(aFile, dir.resolve("no-such-rates"), dir, aFile, dir.resolve("new/work"), aFile));
+
+    assertThat(run("config-check", "-c", config.toString())).isEqualTo(2);
+
+    assertThat(err.toString()).isEqualTo(
+        config + ":3: 'storage.jdbc.shards[0].url' is an H2 database at " + aFile + "/sub/flipper.mv.db, which "
+            + "cannot be created: " + aFile + " is a file, not a folder\n"
+        + config + ":5: 'queue.rateLimitFile' names " + dir.resolve("no-such-rates") + ", which does not exist\n"
+        + config + ":6: 'queue.serverSetFile' names " + dir + ", which is a folder, not a file\n"
+        + config + ":8: 'workers.logDir' names " + aFile + ", which is a file, not a folder\n"
+        + config + ":11: 'logging.file' names " + aFile + "/queue.log, which cannot be created: " + aFile
+            + " is a file, not a folder\n");
+    assertThat(out.toString()).isEmpty();
+
+    // A host that runs only the UI needs none of those, except the log file.
+    StringWriter uiErr = new StringWriter();
+    assertThat(Launcher.execute(new String[] {"config-check", "-c", config.toString(), "-m", "ui"},
+        new PrintWriter(new StringWriter()), new PrintWriter(uiErr))).isEqualTo(2);
+    assertThat(uiErr.toString()).startsWith(config + ":11: 'logging.file' names " + aFile + "/ui.log");
   }
 
   @Test
