@@ -57,9 +57,9 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     usageHelpAutoWidth = true,
     description = {
-      "The queue on MariaDB/MySQL or H2 through QueueService, next to the same SQL over raw JDBC: enqueue at "
-          + "batch 1 and 100, dequeue+ack at batch 100, the full cycle; also CPU per job and the statements "
-          + "the server ran per 100 jobs.",
+      "Benchmarks the queue on MariaDB/MySQL or H2, next to the same SQL over raw JDBC.",
+      "Enqueue at batch 1 and 100, dequeue+ack at batch 100 and the full cycle, through QueueService and "
+          + "over raw JDBC; also CPU per job and the statements the server ran per 100 jobs.",
       "WRITES DATA, only to a database it creates (a new H2 file for jdbc:h2:) and drops at the end; a "
           + "database or file that exists is refused."
     })

@@ -45,8 +45,9 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     usageHelpAutoWidth = true,
     description = {
-      "The full enqueue->dequeue->ack cycle on Redis through QueueService, then redis-benchmark figures for "
-          + "single commands against the same server.",
+      "Benchmarks the queue's enqueue, dequeue and ack cycle on Redis, then redis-benchmark.",
+      "The full enqueue->dequeue->ack cycle through QueueService, then redis-benchmark figures for single "
+          + "commands against the same server.",
       "WRITES DATA, only keys under its key prefix in the chosen database (a prefix that has keys is "
           + "refused), and deletes them at the end."
     })

@@ -65,8 +65,9 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     usageHelpAutoWidth = true,
     description = {
-      "Schedules workflows every second, fires them with 1 and with 3 schedulers (by default) and prints fire "
-          + "lateness p50/p99/max and the slots expected and fired; fails if a slot fired twice or not at all.",
+      "Fires schedules every second with 1 and 3 schedulers and prints how late they fire.",
+      "Prints fire lateness p50/p99/max and the slots expected and fired; fails if a slot fired twice or "
+          + "not at all.",
       "WRITES DATA, only to a database it creates (a new H2 file for jdbc:h2:) and drops at the end; a "
           + "database or file that exists is refused."
     },

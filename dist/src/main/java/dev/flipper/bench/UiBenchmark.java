@@ -48,8 +48,9 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     usageHelpAutoWidth = true,
     description = {
-      "Fills a master with instances and job tokens, then times every page of the web UI (and its JSON) through "
-          + "a UI in this JVM reading the master over Thrift; prints p50/p99/max per page.",
+      "Times every page of the web UI (and its JSON) over a master filled with instances.",
+      "Fills a master with instances and job tokens, then times each page through a UI in this JVM "
+          + "reading the master over Thrift; prints p50/p99/max per page.",
       "WRITES DATA, only to a database it creates (a new H2 file for jdbc:h2:) and drops at the end."
     },
     footer = {"", "Examples:", "  flipper bench ui", "  flipper bench ui --url jdbc:mysql://127.0.0.1:3306/"})

@@ -55,8 +55,8 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     usageHelpAutoWidth = true,
     description = {
-      "Runs a chain and a fan-out of `true` jobs through a worker daemon in this JVM and prints total time, "
-          + "hop latency p50/p99 and master calls per job.",
+      "Runs a chain and a fan-out of `true` jobs through a worker daemon and times them.",
+      "Prints total time, hop latency p50/p99 and master calls per job.",
       "WRITES DATA, only to a database it creates (a new H2 file for jdbc:h2:) and drops at the end; a "
           + "database or file that exists is refused. Job logs go to a temporary folder, deleted at the end."
     },

@@ -21,9 +21,11 @@ import picocli.CommandLine.Spec;
     name = "bench",
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
-    description =
-        "Runs a benchmark and prints its figures. WRITES DATA to the store it is pointed at (only to its own "
-            + "database, H2 file or key prefix, deleted at the end).",
+    description = {
+      "Runs a benchmark and prints its figures.",
+      "WRITES DATA to the store it is pointed at (only to its own database, H2 file or key prefix, deleted at the "
+          + "end)."
+    },
     subcommands = {JdbcQueueBenchmark.class, RedisQueueBenchmark.class, TokenBenchmark.class, WorkflowBenchmark.class,
         ScheduleBenchmark.class, UiBenchmark.class})
 final class BenchCommand implements Callable<Integer> {

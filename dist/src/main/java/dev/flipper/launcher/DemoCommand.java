@@ -26,8 +26,9 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = {
-      "Runs every daemon (queue, master, scheduler, workers, ui) in one JVM, applies the example workflows,",
-      "starts one etl instance (it runs to SUCCESS by itself) and prints what to try.",
+      "Runs every daemon in one JVM with the example workflows and prints what to try.",
+      "Runs queue, master, scheduler, workers and ui in one JVM, applies the example workflows and starts "
+          + "one etl instance (it runs to SUCCESS by itself).",
       "Without -c, uses the defaults: an embedded H2 database under ./data."
     })
 final class DemoCommand implements Callable<Integer> {

@@ -22,8 +22,9 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = {
-      "Prints the SHA-256 hash of a password, for queue.adminPasswordHash (the password deleteQueue needs),",
-      "or with --bcrypt its BCrypt hash, for the passwordHash of a ui.users entry (web UI sign-in).",
+      "Prints the hash of a password, for queue.adminPasswordHash or (with --bcrypt) a ui.users entry.",
+      "Without --bcrypt, the SHA-256 hash for queue.adminPasswordHash (the password deleteQueue needs); "
+          + "with --bcrypt, the BCrypt hash for the passwordHash of a ui.users entry (web UI sign-in).",
       "Reads the password from the terminal without echo, else the first line of standard input."
     })
 final class HashPasswordCommand implements Callable<Integer> {

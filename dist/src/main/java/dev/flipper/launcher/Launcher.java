@@ -75,6 +75,7 @@ public final class Launcher implements Callable<Integer> {
   public static int execute(String[] args, PrintWriter out, PrintWriter err) {
     EmbeddedH2.keepAutoServerLocal(); // before any H2 database opens in this JVM
     CommandLine commandLine = new CommandLine(new Launcher());
+    commandLine.setUsageHelpAutoWidth(true); // every subcommand wraps at the terminal's width
     commandLine.setOut(out);
     commandLine.setErr(err);
     commandLine.setExecutionExceptionHandler((e, cl, parsed) -> {

@@ -24,9 +24,9 @@ import picocli.CommandLine.Spec;
     aliases = "reschedule",
     mixinStandardHelpOptions = true,
     description = {
-      "Stores workflow definitions in the master, all in one atomic change, after checking every file:",
-      "a file with any problem changes nothing. Prints what was added, changed and removed, and the workflows",
-      "whose schedule was written. 'reschedule' is Pinball's name for the same command.",
+      "Stores workflow definitions in the master, in one atomic change, after checking every file.",
+      "A file with any problem changes nothing. Prints what was added, changed and removed, and the "
+          + "workflows whose schedule was written. 'reschedule' is Pinball's name for the same command.",
       "Exit code 0 when stored; 1 on a problem in a file or with the master; 2 on usage errors."
     },
     footer = {"", "Examples:", "  flipper workflow apply -c conf/flipper.yaml examples/workflows",

@@ -20,8 +20,9 @@ import picocli.CommandLine.Spec;
     name = "backfill",
     mixinStandardHelpOptions = true,
     description = {
-      "Starts one instance per slot of the workflow's schedule from --from to --to (both included, in the past,",
-      "at most 1,000), oldest first, each with its slot as FLIPPER_SCHEDULED_TIME; prints 'id slot' per instance.",
+      "Starts one instance per past slot of a workflow's schedule, from --from to --to.",
+      "Both ends are included; at most 1,000 slots, in the past, oldest first, each with its slot as "
+          + "FLIPPER_SCHEDULED_TIME. Prints 'id slot' per instance.",
       "The schedule itself is not moved, and overrun policies do not apply.",
       "Exit code 0 when started; 1 on a problem; 2 on usage errors."
     },

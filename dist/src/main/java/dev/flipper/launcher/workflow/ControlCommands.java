@@ -16,8 +16,9 @@ public final class ControlCommands {
   private ControlCommands() {}
 
   @Command(name = "drain", mixinStandardHelpOptions = true, description = {
-      "Sets DRAIN globally, on a workflow (-w) or an instance (-w -i): nothing new starts there; running jobs",
-      "finish and their results are kept."})
+      "Sets DRAIN globally, on a workflow (-w) or an instance (-w -i): nothing new starts there.",
+      "Running jobs finish and their results are kept."
+  })
   public static final class Drain extends ControlCommand {
     public Drain() {
       super(Needs.SCOPE, false);
@@ -43,8 +44,9 @@ public final class ControlCommands {
   }
 
   @Command(name = "abort", mixinStandardHelpOptions = true, description = {
-      "Sets ABORT globally, on a workflow (-w) or an instance (-w -i): running jobs are killed, the instances",
-      "end ABORTED and are archived at once. Asks for confirmation unless --force."})
+      "Sets ABORT globally, on a workflow (-w) or an instance (-w -i): running jobs are killed.",
+      "The instances end ABORTED and are archived at once. Asks for confirmation unless --force."
+  })
   public static final class Abort extends ControlCommand {
     public Abort() {
       super(Needs.SCOPE, true);
@@ -120,8 +122,9 @@ public final class ControlCommands {
   }
 
   @Command(name = "stop", mixinStandardHelpOptions = true, description = {
-      "Deletes every token of an instance without archiving it; running jobs are killed. Asks for confirmation",
-      "unless --force."})
+      "Deletes every token of an instance without archiving it; running jobs are killed.",
+      "Asks for confirmation unless --force."
+  })
   public static final class Stop extends ControlCommand {
     public Stop() {
       super(Needs.INSTANCE, true);
@@ -134,8 +137,10 @@ public final class ControlCommands {
   }
 
   @Command(name = "retry", mixinStandardHelpOptions = true, description = {
-      "Runs the failed jobs of an instance again, with the events of their last run. An archived instance is",
-      "copied into a new instance (printed). Refused when the workflow's maxRunning is reached."})
+      "Runs the failed jobs of an instance again, with the events of their last run.",
+      "An archived instance is copied into a new instance (printed). Refused when the workflow's "
+          + "maxRunning is reached."
+  })
   public static final class Retry extends ControlCommand {
     public Retry() {
       super(Needs.INSTANCE, false);
@@ -148,8 +153,9 @@ public final class ControlCommands {
   }
 
   @Command(name = "redo", mixinStandardHelpOptions = true, description = {
-      "Runs one job again with the events of its execution N (-e), at its priority. Asks for confirmation",
-      "unless --force."})
+      "Runs one job again with the events of its execution N (-e), at its priority.",
+      "Asks for confirmation unless --force."
+  })
   public static final class Redo extends ControlCommand {
     public Redo() {
       super(Needs.EXECUTION, true);
@@ -162,9 +168,10 @@ public final class ControlCommands {
   }
 
   @Command(name = "poison", mixinStandardHelpOptions = true, description = {
-      "Runs the jobs (-j) and everything downstream of them again in an instance. Of an archived instance, or",
-      "without -i, a new instance (printed) of its graph or of the stored definition runs only those jobs.",
-      "Asks for confirmation unless --force."})
+      "Runs the jobs (-j) and everything downstream of them again in an instance.",
+      "Of an archived instance, or without -i, a new instance (printed) of its graph or of the stored definition "
+          + "runs only those jobs. Asks for confirmation unless --force."
+  })
   public static final class Poison extends ControlCommand {
     public Poison() {
       super(Needs.WORKFLOW_JOBS, true);
@@ -202,8 +209,9 @@ public final class ControlCommands {
   }
 
   @Command(name = "reload", mixinStandardHelpOptions = true, description = {
-      "Copies commands, attempts, time-outs and priorities from the stored definition into an instance's jobs",
-      "(all, or -j). Asks for confirmation unless --force."})
+      "Copies commands, attempts, time-outs and priorities from the stored definition into an instance.",
+      "All its jobs, or those given with -j. Asks for confirmation unless --force."
+  })
   public static final class Reload extends ControlCommand {
     public Reload() {
       super(Needs.INSTANCE, true);
@@ -216,8 +224,10 @@ public final class ControlCommands {
   }
 
   @Command(name = "cleanup", mixinStandardHelpOptions = true, description = {
-      "Deletes archived instances that ended more than --age ago (default 28d, at least 7d) and lists their",
-      "log URLs. Asks for confirmation unless --force."})
+      "Deletes old archived instances and lists their log URLs.",
+      "Only instances that ended more than --age ago (default 28d, at least 7d). Asks for confirmation "
+          + "unless --force."
+  })
   public static final class Cleanup extends ControlCommand {
     @Option(names = "--age", paramLabel = "DAYS", defaultValue = "28",
         description = "Age in days (default ${DEFAULT-VALUE}; at least 7).")

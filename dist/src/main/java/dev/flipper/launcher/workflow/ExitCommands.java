@@ -47,8 +47,9 @@ public final class ExitCommands {
       name = "exit",
       mixinStandardHelpOptions = true,
       description = {
-        "Sets the global EXIT signal: workers whose workers.generation is below N stop claiming, finish the jobs",
-        "they run (none is killed) and exit with code 0; workers of generation N or newer keep working.",
+        "Sets the global EXIT signal: workers of an older generation finish their jobs and exit.",
+        "Workers whose workers.generation is below N stop claiming, finish the jobs they run (none is "
+            + "killed) and exit with code 0; workers of generation N or newer keep working.",
         "N defaults to workers.generation of the config given with -c/--set (raise it there first).",
         "Exit code 0; 1 if not confirmed or the master fails; 2 on usage errors."
       },

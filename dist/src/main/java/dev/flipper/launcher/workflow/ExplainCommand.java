@@ -22,10 +22,11 @@ import picocli.CommandLine.Spec;
     name = "explain",
     mixinStandardHelpOptions = true,
     description = {
-      "Says in plain words why a job (-j) or an instance (-i) is not running now: waiting for which parents, in",
-      "retry delay until when, drained or paused at which level, aborted, no worker alive, all workers busy,",
-      "generation mismatch, or running (on which worker) or finished. With -w only: why no new instance",
-      "starts (schedule, max running instances). The first word is a code (docs/operations.md).",
+      "Says in plain words why a job, an instance or a workflow is not running now.",
+      "For a job (-j) or an instance (-i): waiting for which parents, in retry delay until when, drained "
+          + "or paused at which level, aborted, no worker alive, all workers busy, generation mismatch, or "
+          + "running (on which worker) or finished. With -w only: why no new instance starts (schedule, max "
+          + "running instances). The first word is a code (docs/operations.md).",
       "Exit code 0; 1 if the workflow, instance or job is not found or the master fails."
     },
     footer = {"", "Examples:", "  flipper workflow explain -w etl -i 1764000000000",

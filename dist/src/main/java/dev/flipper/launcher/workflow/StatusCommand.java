@@ -26,9 +26,9 @@ import picocli.CommandLine.Spec;
     name = "status",
     mixinStandardHelpOptions = true,
     description = {
-      "Shows workflows (no option), the instances of one (-w WF), or the jobs of one instance (-w WF -i ID)",
-      "with status, attempts, last exit code, start, end and log URLs. Archived instances are shown too,",
-      "which the master serves from its archive; --active skips them.",
+      "Shows workflows, the instances of one (-w), or the jobs of one instance (-w -i).",
+      "Jobs are shown with status, attempts, last exit code, start, end and log URLs. Archived instances "
+          + "are shown too, which the master serves from its archive; --active skips them.",
       "Exit code 0; 1 if the workflow or instance is not found or the master fails."
     },
     footer = {"", "Examples:", "  flipper workflow status", "  flipper workflow status -w etl",

@@ -14,9 +14,11 @@ import picocli.CommandLine.Spec;
     name = "unschedule",
     mixinStandardHelpOptions = true,
     description = {
-      "Removes a workflow's schedule token, so the scheduler starts no more instances of it. Existing instances",
-      "are untouched; the next apply of a file with a schedule: block schedules it again.",
-      "Exit code 0 when removed; 1 if it had no schedule or on a problem with the master; 2 on usage errors."
+      "Removes a workflow's schedule token, so the scheduler starts no more instances of it.",
+      "Existing instances are untouched; the next apply of a file with a schedule: block schedules it "
+          + "again.",
+      "Exit code 0 when removed; 1 if it had no schedule or on a problem with the master; 2 on usage "
+          + "errors."
     },
     footer = {"", "Example:", "  flipper workflow unschedule -c conf/flipper.yaml -w etl"})
 public final class UnscheduleCommand implements Callable<Integer> {

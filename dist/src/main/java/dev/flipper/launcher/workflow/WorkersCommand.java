@@ -26,10 +26,11 @@ import picocli.CommandLine.Spec;
     name = "workers",
     mixinStandardHelpOptions = true,
     description = {
-      "Lists the worker processes by their heartbeats: name, host, generation, slots, jobs running, and whether",
-      "each is alive (a heartbeat within 3 workers.heartbeatInterval), retiring (an EXIT signal for a newer",
-      "generation: it exits after its jobs) or dead (its last heartbeat is older). A worker that stopped cleanly",
-      "is not listed; --forget-dead deletes the heartbeats of dead ones. Exit code 0; 1 if the master fails."
+      "Lists the worker processes by their heartbeats: alive, retiring or dead.",
+      "For each: name, host, generation, slots and jobs running. Alive means a heartbeat within 3 "
+          + "workers.heartbeatInterval; retiring, an EXIT signal for a newer generation (it exits after its "
+          + "jobs); dead, an older heartbeat. A worker that stopped cleanly is not listed; --forget-dead "
+          + "deletes the heartbeats of dead ones. Exit code 0; 1 if the master fails."
     },
     footer = {"", "Examples:", "  flipper workflow workers", "  flipper workflow workers --json",
         "  flipper workflow workers --forget-dead"})
