@@ -8,7 +8,8 @@ import java.util.Objects;
  * JDBC URL names. Immutable.
  *
  * @param name the shard's name in job descriptors: non-empty, no ':'; must never change while jobs exist
- * @param url {@code jdbc:mysql://host:3306/db}, {@code jdbc:mariadb://...} or {@code jdbc:h2:file:/path}
+ * @param url {@code jdbc:mysql://host:3306/db} (MySQL 8, MariaDB 10.6+), {@code jdbc:mariadb://...} (only with
+ *     MariaDB Connector/J on the classpath, which queue-mysql does not bring) or {@code jdbc:h2:file:/path}
  * @param user database user; null means ""
  * @param password database password; null means ""
  * @param dequeueOnly the shard receives no new jobs but serves every other operation (for draining it)

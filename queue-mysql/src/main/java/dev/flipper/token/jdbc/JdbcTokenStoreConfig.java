@@ -8,7 +8,8 @@ import java.util.Objects;
  * Where a {@link JdbcTokenStore} keeps its tokens: one database (MySQL 8, MariaDB 10.6+ or H2 in MySQL mode).
  * Several masters share their tokens by naming the same database. Immutable.
  *
- * @param url {@code jdbc:mysql://host:3306/db}, {@code jdbc:mariadb://...} or {@code jdbc:h2:file:/path}
+ * @param url {@code jdbc:mysql://host:3306/db} (MySQL 8, MariaDB 10.6+), {@code jdbc:mariadb://...} (only with
+ *     MariaDB Connector/J on the classpath, which queue-mysql does not bring) or {@code jdbc:h2:file:/path}
  * @param user database user; null means ""
  * @param password database password; null means ""
  * @param poolSize connections per store (each master process); at least 1
