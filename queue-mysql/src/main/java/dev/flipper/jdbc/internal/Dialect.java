@@ -101,6 +101,12 @@ public interface Dialect {
   String queueRowLock();
 
   /**
+   * True if {@code INSERT ... SELECT ... FROM flipper_queues WHERE name = ?} followed by {@link #queueRowLock()}
+   * holds the queue row like the locking SELECT does, so a single job is inserted with one statement.
+   */
+  boolean insertSelectLocksQueueRow();
+
+  /**
    * True if {@code SELECT ... ORDER BY ... LIMIT n FOR UPDATE SKIP LOCKED} locks only the n rows it returns.
    * H2 locks every row the query reads before applying the LIMIT, so there rows are locked by id instead.
    */

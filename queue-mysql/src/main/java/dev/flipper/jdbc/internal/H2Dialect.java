@@ -87,6 +87,11 @@ final class H2Dialect implements Dialect {
   }
 
   @Override
+  public boolean insertSelectLocksQueueRow() {
+    return false; // H2 reads the SELECT part of an INSERT without locking it
+  }
+
+  @Override
   public String asciiKeyColumn(int length) {
     return "VARCHAR(" + length + ")"; // H2 compares with String.compareTo
   }

@@ -78,6 +78,11 @@ final class MysqlDialect implements Dialect {
   }
 
   @Override
+  public boolean insertSelectLocksQueueRow() {
+    return true; // also under READ COMMITTED: the explicit LOCK IN SHARE MODE makes the read a locking one
+  }
+
+  @Override
   public String asciiKeyColumn(int length) {
     // ascii + binary collation: 1024 characters are 1024 bytes, within InnoDB's 3072-byte key limit (utf8mb4
     // would need 4096), and comparisons are byte order.

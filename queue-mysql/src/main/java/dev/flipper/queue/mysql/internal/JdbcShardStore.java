@@ -306,6 +306,9 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
   }
 
   private List<Long> insertJobs(Connection c, String queue, List<NewJobRecord> jobs) throws SQLException {
+    if (jobs.size() == 1 && db.dialect().insertSelectLocksQueueRow()) {
+      return List.of(insertJob(c, queue, jobs.get(0)));
+    }
     // Holding the queue row makes a concurrent deleteQueue wait, so no job can outlive its queue.
     try (PreparedStatement ps = c.prepareStatement(JobSql.QUEUE_ROW + db.dialect().queueRowLock())) {
       ps.setString(1, queue);
@@ -334,6 +337,25 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
       executeInsert(ps, batchRows, ids);
     }
     return ids;
+  }
+
+  /** One job with one statement: the insert reads and holds the queue row itself (see insertJobs). */
+  private long insertJob(Connection c, String queue, NewJobRecord job) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(JobSql.INSERT_JOB_IF_QUEUE + db.dialect().queueRowLock(),
+        Statement.RETURN_GENERATED_KEYS)) {
+      bindJob(ps, queue, job);
+      ps.setString(10, queue);
+      if (ps.executeUpdate() == 0) {
+        throw QueueException.queueNotFound(queue);
+      }
+      try (ResultSet keys = ps.getGeneratedKeys()) {
+        if (!keys.next()) {
+          throw new SQLException("inserted a job but the driver returned no generated id (indicates a driver or "
+              + "configuration bug)");
+        }
+        return keys.getLong(1);
+      }
+    }
   }
 
   private static void bindJob(PreparedStatement ps, String queue, NewJobRecord job) throws SQLException {
