@@ -322,7 +322,7 @@ public final class RedisQueueBenchmark implements Callable<Integer> {
     return prefix.replaceAll("([*?\\[\\]\\\\])", "\\\\$1") + "*";
   }
 
-  private static long countKeys(Jedis jedis, String prefix) {
+  static long countKeys(Jedis jedis, String prefix) {
     ScanParams params = new ScanParams().match(pattern(prefix)).count(1000);
     String cursor = ScanParams.SCAN_POINTER_START;
     long count = 0;
@@ -337,18 +337,23 @@ public final class RedisQueueBenchmark implements Callable<Integer> {
   /** Deletes every key under the prefix in the benchmark's database; returns how many. */
   private long deleteKeys(String prefix) {
     try (Jedis jedis = jedis()) {
-      ScanParams params = new ScanParams().match(pattern(prefix)).count(1000);
-      String cursor = ScanParams.SCAN_POINTER_START;
-      long deleted = 0;
-      do {
-        ScanResult<String> page = jedis.scan(cursor, params);
-        if (!page.getResult().isEmpty()) {
-          deleted += jedis.del(page.getResult().toArray(String[]::new));
-        }
-        cursor = page.getCursor();
-      } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
-      return deleted;
+      return deleteKeys(jedis, prefix);
     }
+  }
+
+  /** Deletes every key under the prefix in the Jedis connection's database; returns how many. */
+  static long deleteKeys(Jedis jedis, String prefix) {
+    ScanParams params = new ScanParams().match(pattern(prefix)).count(1000);
+    String cursor = ScanParams.SCAN_POINTER_START;
+    long deleted = 0;
+    do {
+      ScanResult<String> page = jedis.scan(cursor, params);
+      if (!page.getResult().isEmpty()) {
+        deleted += jedis.del(page.getResult().toArray(String[]::new));
+      }
+      cursor = page.getCursor();
+    } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+    return deleted;
   }
 
   private static List<String> concat(List<String> base, List<String> more) {

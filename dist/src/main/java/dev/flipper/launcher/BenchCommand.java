@@ -5,6 +5,7 @@ import dev.flipper.bench.RedisQueueBenchmark;
 import dev.flipper.bench.ScheduleBenchmark;
 import dev.flipper.bench.TokenBenchmark;
 import dev.flipper.bench.UiBenchmark;
+import dev.flipper.bench.WorkerBenchmark;
 import dev.flipper.bench.WorkflowBenchmark;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -27,7 +28,7 @@ import picocli.CommandLine.Spec;
           + "end)."
     },
     subcommands = {JdbcQueueBenchmark.class, RedisQueueBenchmark.class, TokenBenchmark.class, WorkflowBenchmark.class,
-        ScheduleBenchmark.class, UiBenchmark.class})
+        ScheduleBenchmark.class, UiBenchmark.class, WorkerBenchmark.class})
 final class BenchCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 

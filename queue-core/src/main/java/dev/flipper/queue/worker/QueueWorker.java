@@ -23,7 +23,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -36,8 +35,17 @@ import org.slf4j.LoggerFactory;
  * batches, acked in batches. Works on any {@link JobQueue}: the in-process {@link QueueService} of an
  * application that embeds the queue, or {@code ThriftJobQueue} (queue-client) for a remote server.
  *
- * <p>Success acks ride on the next dequeue call; failure acks (with the retry delay of the handler's
- * {@link RetryPolicy}) are sent by a separate call, so a refused dequeue can never leave their fate unknown.
+ * <p>The pipe is kept full: up to {@link Builder#dequeuesInFlight(int) dequeuesInFlight} dequeue calls run at
+ * once, and once the worker knows how long its jobs take it claims up to {@link Builder#prefetch(int) prefetch}
+ * jobs beyond its free slots, so the next batch is there when a slot frees. It never claims more than it can
+ * start before their claim times out: the jobs waiting for a slot, spread over the slots, must start within
+ * half the claim time-out at the jobs' average run time, and they are heartbeat like running jobs meanwhile
+ * (a job whose claim surely expired while waiting is not started: the queue retries it).
+ *
+ * <p>Success acks ride on the next dequeue call when one is due; when none is (the dispatchers pause after
+ * an empty answer, or wait in a long-poll dequeue), they are flushed on their own at once. Failure acks (with
+ * the retry delay of the handler's {@link RetryPolicy}) are always sent by a separate call, so a refused
+ * dequeue can never leave their fate unknown.
  * An ack that cannot be delivered is kept and retried until it is delivered or the job's claim has surely
  * expired (then the queue retries the job itself). Jobs running longer than the heartbeat interval are
  * checkpointed so their claim does not time out.
@@ -70,16 +78,21 @@ public final class QueueWorker implements AutoCloseable {
   private final Duration claimTimeout;
   private final Duration shutdownTimeout;
   private final Clock clock;
+  private final int prefetch;
+  private final int dequeuesInFlight;
 
-  private final Semaphore slots;
+  private final ClaimBudget budget;
   private final PendingAcks acks;
   private final Set<RunningJob> running = ConcurrentHashMap.newKeySet();
+  /** Claimed jobs waiting for a slot: heartbeat like running ones. */
+  private final Set<RunningJob> waiting = ConcurrentHashMap.newKeySet();
+  private final AtomicBoolean ackFlushScheduled = new AtomicBoolean();
   private final CountDownLatch stopping = new CountDownLatch(1);
   private final AtomicBoolean started = new AtomicBoolean();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final ExecutorService jobThreads;
   private final ScheduledExecutorService timer;
-  private final Thread dispatcher;
+  private final List<Dispatcher> dispatchers = new ArrayList<>();
 
   private final LongAdder dequeueCalls = new LongAdder();
   private final LongAdder dequeueErrors = new LongAdder();
@@ -106,12 +119,17 @@ public final class QueueWorker implements AutoCloseable {
     this.claimTimeout = builder.claimTimeout;
     this.shutdownTimeout = builder.shutdownTimeout;
     this.clock = builder.clock;
-    this.slots = new Semaphore(concurrency);
+    this.prefetch = builder.prefetch != null ? builder.prefetch : builder.batchSize;
+    this.dequeuesInFlight = builder.dequeuesInFlight;
+    this.budget = new ClaimBudget(concurrency, prefetch, batchSize, claimTimeout.toMillis() / 2);
     this.acks = new PendingAcks(queue, clock::millis);
     String prefix = "flipper-worker-" + queue;
     this.jobThreads = Executors.newFixedThreadPool(concurrency, new NamedThreadFactory(prefix + "-job"));
     this.timer = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory(prefix + "-timer"));
-    this.dispatcher = new NamedThreadFactory(prefix + "-dequeue").newThread(this::dequeueLoop);
+    NamedThreadFactory dispatcherThreads = new NamedThreadFactory(prefix + "-dequeue");
+    for (int i = 0; i < dequeuesInFlight; i++) {
+      dispatchers.add(new Dispatcher(i, dispatcherThreads));
+    }
   }
 
   /**
@@ -133,10 +151,10 @@ public final class QueueWorker implements AutoCloseable {
     }
     long tick = ackInterval.toMillis();
     timer.scheduleWithFixedDelay(this::maintain, tick, tick, TimeUnit.MILLISECONDS);
-    dispatcher.start();
-    log.info("worker of queue {} started: source={}, concurrency={}, batchSize={}, pollInterval={}, "
-            + "heartbeatInterval={}, claimTimeout={}, on {}", queue, source, concurrency, batchSize, pollInterval,
-        heartbeatInterval, claimTimeout, jobQueue);
+    dispatchers.forEach(d -> d.thread.start());
+    log.info("worker of queue {} started: source={}, concurrency={}, batchSize={}, prefetch={}, dequeuesInFlight={}, "
+            + "pollInterval={}, heartbeatInterval={}, claimTimeout={}, on {}", queue, source, concurrency, batchSize,
+        prefetch, dequeuesInFlight, pollInterval, heartbeatInterval, claimTimeout, jobQueue);
     return this;
   }
 
@@ -168,11 +186,11 @@ public final class QueueWorker implements AutoCloseable {
     }
     long deadline = System.nanoTime() + shutdownTimeout.toNanos();
     stopping.countDown();
-    // Wake a dispatcher waiting for a free slot; it sees the stop and returns the permit. No interrupt: an
-    // interrupt during a dequeue's file I/O closes an embedded H2 database (its FileChannel) for everyone.
-    slots.release();
-    joinQuietly(dispatcher, deadline);
-    jobThreads.shutdown();
+    // Wake the dispatchers waiting for room to claim; they see the stop. No interrupt: an interrupt during
+    // a dequeue's file I/O closes an embedded H2 database (its FileChannel) for everyone.
+    budget.wakeAll();
+    dispatchers.forEach(d -> joinQuietly(d.thread, deadline));
+    jobThreads.shutdown(); // jobs claimed but not started yet still run: their claims are ours
     try {
       if (!jobThreads.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
         log.warn("worker of queue {}: {} job(s) still running after the shutdown time-out {}; interrupting them",
@@ -211,19 +229,48 @@ public final class QueueWorker implements AutoCloseable {
     return stopping.getCount() == 0;
   }
 
-  private void dequeueLoop() {
-    while (stopping.getCount() > 0) {
-      int claimable;
-      try {
-        slots.acquire();
-        claimable = 1 + drainSlots(batchSize - 1);
-      } catch (InterruptedException e) {
-        break;
+  /** Jobs claimed and not finished, plus jobs asked for by dequeues in flight; for tests. */
+  int claimedOrAskedFor() {
+    return budget.outstanding();
+  }
+
+  /**
+   * One of the dequeue loops. Each claims what the budget allows, at most a batch, while the others' calls are
+   * in flight. The extra loops rest while the queue looks empty, so an idle worker polls with one.
+   */
+  private final class Dispatcher {
+    final int index;
+    final Thread thread;
+    /** What this loop does now, for deciding whether a dequeue is due soon (see ackDequeueDue). */
+    volatile long callStartedNanos;
+    volatile boolean inCall;
+    volatile long pauseEndsNanos;
+
+    Dispatcher(int index, NamedThreadFactory threads) {
+      this.index = index;
+      this.thread = threads.newThread(this::loop);
+    }
+
+    private void loop() {
+      while (!isStopping()) {
+        if (index > 0 && budget.queueLooksEmpty()) {
+          pause(this, pollInterval);
+          continue;
+        }
+        int claimable;
+        try {
+          claimable = budget.awaitClaimable(stopping);
+        } catch (InterruptedException e) {
+          break;
+        }
+        if (claimable == 0) {
+          break; // stopping
+        }
+        dequeue(claimable);
       }
-      if (stopping.getCount() == 0) {
-        slots.release(claimable);
-        break;
-      }
+    }
+
+    private void dequeue(int claimable) {
       List<PendingAcks.Ack> piggyBacked = acks.take(MAX_ACKS_PER_CALL, true);
       DequeueParams params = DequeueParams.of(queue, claimable, source);
       if (!piggyBacked.isEmpty()) {
@@ -233,56 +280,115 @@ public final class QueueWorker implements AutoCloseable {
       // Read before the call: the claim is made during it, so deadlines counted from here err on the safe side.
       long claimedAtMillis = clock.millis();
       dequeueCalls.increment();
+      long began = System.nanoTime();
+      callStartedNanos = began;
+      inCall = true;
       try {
         jobs = jobQueue.dequeue(params);
       } catch (RuntimeException e) {
+        inCall = false;
         dequeueErrors.increment();
         acks.requeue(piggyBacked); // re-sending a success ack is harmless
-        slots.release(claimable);
+        budget.callEnded(claimable, 0, 0);
         logDequeueFailure(e);
-        pause(pollInterval);
-        continue;
+        pause(this, pollInterval);
+        return;
       }
+      inCall = false;
+      long tookNanos = System.nanoTime() - began;
       acksDelivered.add(piggyBacked.size());
       jobsDequeued.add(jobs.size());
-      slots.release(claimable - jobs.size());
+      budget.callEnded(claimable, jobs.size(), tookNanos);
       for (DequeuedJob job : jobs) {
-        RunningJob runningJob = new RunningJob(new WorkerJob(job), claimedAtMillis);
+        RunningJob claimed = new RunningJob(new WorkerJob(job), claimedAtMillis);
+        waiting.add(claimed);
         try {
-          jobThreads.execute(() -> run(runningJob));
+          jobThreads.execute(() -> run(claimed));
         } catch (RejectedExecutionException e) {
-          slots.release(); // closing: the claim times out and the queue hands the job out again
+          waiting.remove(claimed); // closing: the claim times out and the queue hands the job out again
+          budget.jobDone(-1);
         }
       }
       if (jobs.isEmpty()) {
-        pause(pollInterval);
+        budget.markEmpty(true);
+        // Long-poll aware: a call that already waited for jobs (a long poll) needs no pause on top.
+        long rest = pollInterval.toNanos() - tookNanos;
+        if (rest > 0) {
+          pause(this, Duration.ofNanos(rest));
+        }
+      } else {
+        budget.markEmpty(false);
       }
     }
   }
 
-  private int drainSlots(int max) {
-    int taken = 0;
-    while (taken < max && slots.tryAcquire()) {
-      taken++;
+  /**
+   * True if some dispatcher will probably send a dequeue (which carries success acks) within the ack
+   * interval: it waits for room to claim (a finishing job makes some), its pause ends within the interval, or
+   * it is in a call that has not yet taken much longer than a usual round trip (a longer one is a long poll).
+   */
+  private boolean dequeueDueSoon() {
+    if (isStopping()) {
+      return false;
     }
-    return taken;
+    long now = System.nanoTime();
+    long soon = now + ackInterval.toNanos();
+    for (Dispatcher d : dispatchers) {
+      if (d.index > 0 && budget.queueLooksEmpty()) {
+        continue;
+      }
+      if (d.inCall) {
+        if (now - d.callStartedNanos <= budget.longPollAfterNanos()) {
+          return true;
+        }
+      } else if (d.pauseEndsNanos == 0 || d.pauseEndsNanos - soon <= 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Sends the pending acks soon, on the timer thread: many acks that arrive together go in one call. */
+  private void flushAcksSoon() {
+    if (ackFlushScheduled.compareAndSet(false, true)) {
+      try {
+        timer.execute(() -> {
+          ackFlushScheduled.set(false);
+          sendAcks();
+        });
+      } catch (RejectedExecutionException e) {
+        ackFlushScheduled.set(false); // closing: close() delivers what is left
+      }
+    }
   }
 
   private void run(RunningJob job) {
+    waiting.remove(job);
+    long startedMillis = clock.millis();
+    if (startedMillis > job.ackDeadlineMillis()) {
+      // Waited so long that the claim has surely expired (heartbeats failed): the queue retries the job.
+      log.warn("not starting job {} of queue {}: its claim expired while it waited for a slot", job.job, queue);
+      budget.jobDone(-1);
+      return;
+    }
     running.add(job);
     try {
       handler.handle(job.job);
       jobsSucceeded.increment();
       acks.add(new PendingAcks.Ack(AckParams.Item.of(job.job.descriptor()), true, job.ackDeadlineMillis()));
+      if (!dequeueDueSoon()) {
+        flushAcksSoon();
+      }
     } catch (Exception | Error e) {
       jobsFailed.increment();
       Duration delay = job.job.isLastAttempt() ? Duration.ZERO : retryDelay(job.job);
       log.info("job {} failed: {}{}", job.job, e, job.job.isLastAttempt() ? " (last attempt)" : ", retry in " + delay);
       AckParams.Item item = new AckParams.Item(job.job.descriptor(), failureStatus(job.job, e), delay);
       acks.add(new PendingAcks.Ack(item, false, job.ackDeadlineMillis()));
+      flushAcksSoon(); // never on a dequeue
     } finally {
       running.remove(job);
-      slots.release();
+      budget.jobDone(Math.max(0, clock.millis() - startedMillis));
     }
   }
 
@@ -337,10 +443,12 @@ public final class QueueWorker implements AutoCloseable {
     long now = clock.millis();
     List<RunningJob> due = new ArrayList<>();
     List<CheckpointParams> checkpoints = new ArrayList<>();
-    for (RunningJob job : running) {
-      if (now - job.refreshedAtMillis >= heartbeatInterval.toMillis()) {
-        due.add(job);
-        checkpoints.add(CheckpointParams.heartbeat(job.job.descriptor()));
+    for (Set<RunningJob> jobs : List.of(running, waiting)) {
+      for (RunningJob job : jobs) {
+        if (now - job.refreshedAtMillis >= heartbeatInterval.toMillis()) {
+          due.add(job);
+          checkpoints.add(CheckpointParams.heartbeat(job.job.descriptor()));
+        }
       }
     }
     if (due.isEmpty()) {
@@ -366,11 +474,17 @@ public final class QueueWorker implements AutoCloseable {
     }
   }
 
-  private void pause(Duration duration) {
+  private void pause(Dispatcher dispatcher, Duration duration) {
+    dispatcher.pauseEndsNanos = System.nanoTime() + duration.toNanos();
+    if (!acks.isEmpty() && !dequeueDueSoon()) {
+      flushAcksSoon(); // acks that waited for this dispatcher's dequeue
+    }
     try {
       stopping.await(duration.toNanos(), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    } finally {
+      dispatcher.pauseEndsNanos = 0;
     }
   }
 
@@ -420,6 +534,8 @@ public final class QueueWorker implements AutoCloseable {
     private Duration claimTimeout = Duration.ofSeconds(180);
     private Duration shutdownTimeout = Duration.ofSeconds(30);
     private Clock clock = Clock.systemUTC();
+    private Integer prefetch;
+    private int dequeuesInFlight = 2;
 
     private Builder(JobQueue jobQueue, String queue, JobHandler handler) {
       this.jobQueue = Objects.requireNonNull(jobQueue, "jobQueue");
@@ -448,7 +564,23 @@ public final class QueueWorker implements AutoCloseable {
       return this;
     }
 
-    /** Pause after a dequeue that found nothing or failed. Default 1 s. */
+    /**
+     * Most jobs claimed beyond the free slots, to wait for one: the next batch is at hand when a slot frees.
+     * Only once the worker has measured how long its jobs run, and only as many as start within half the
+     * claim time-out at that pace. 0 claims only for free slots. Default: the batch size.
+     */
+    public Builder prefetch(int jobs) {
+      this.prefetch = jobs;
+      return this;
+    }
+
+    /** Dequeue calls that may be under way at once (each at most a batch). Default 2. */
+    public Builder dequeuesInFlight(int calls) {
+      this.dequeuesInFlight = calls;
+      return this;
+    }
+
+    /** Pause after a dequeue that found nothing or failed (a long-poll dequeue's own wait counts). Default 1 s. */
     public Builder pollInterval(Duration interval) {
       this.pollInterval = interval;
       return this;
@@ -503,6 +635,9 @@ public final class QueueWorker implements AutoCloseable {
           "source must be 1.." + QueueService.MAX_SOURCE_LENGTH + " characters, was '" + effectiveSource + "'");
       require(concurrency >= 1 && concurrency <= 10_000, "concurrency must be 1..10000, was " + concurrency);
       require(batchSize >= 1 && batchSize <= 10_000, "batchSize must be 1..10000, was " + batchSize);
+      require(prefetch == null || (prefetch >= 0 && prefetch <= 10_000), "prefetch must be 0..10000, was " + prefetch);
+      require(dequeuesInFlight >= 1 && dequeuesInFlight <= 16,
+          "dequeuesInFlight must be 1..16, was " + dequeuesInFlight);
       positive(pollInterval, "pollInterval");
       positive(ackInterval, "ackInterval");
       positive(heartbeatInterval, "heartbeatInterval");

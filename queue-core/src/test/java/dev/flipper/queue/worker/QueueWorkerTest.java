@@ -55,6 +55,7 @@ class QueueWorkerTest {
   @AfterEach
   void stop() {
     release.countDown();
+    queue.releaseHeldDequeues();
     workers.forEach(QueueWorker::close);
     store.close();
   }
@@ -122,6 +123,151 @@ class QueueWorkerTest {
 
     await().atMost(TIMEOUT).until(() -> lookup(id).state() == JobState.IN_PROGRESS);
     assertThat(lookup(id).claimDescriptor()).endsWith(":test-worker");
+  }
+
+  // ---------------------------------------------------------------------------------------------------
+  // Keeping the pipe full
+
+  /** Runs "quick..." jobs at once (by the test's clock) and holds every other job until the test releases. */
+  private JobHandler quickOrHeld() {
+    return job -> {
+      if (!job.bodyAsString().startsWith("quick")) {
+        release.await(30, TimeUnit.SECONDS);
+      }
+    };
+  }
+
+  @Test
+  void severalDequeuesAreInFlightAtOnce() {
+    service.enqueue(QUEUE, numbered("job_", 8));
+    queue.holdDequeuesAfter(0);
+
+    started(worker(quickOrHeld()).concurrency(4).batchSize(2).dequeuesInFlight(2));
+
+    await().atMost(TIMEOUT).until(() -> queue.dequeuesInFlight() == 2);
+    // Each asks for a batch; the two batches fill the slots, so a third call has no room to claim for.
+    await().during(Duration.ofMillis(100)).atMost(TIMEOUT).until(() -> queue.dequeuesInFlight() == 2);
+    queue.releaseHeldDequeues();
+    release.countDown();
+    await().atMost(TIMEOUT).until(() -> count(JobState.SUCCEEDED) == 8);
+    assertThat(queue.mostDequeuesInFlight()).isEqualTo(2);
+  }
+
+  @Test
+  void prefetchesTheNextBatchWhileTheSlotsAreBusyOnceJobsAreKnownToBeQuick() {
+    service.enqueue(QUEUE, List.of(aJob("quick")));
+    QueueWorker worker = started(worker(quickOrHeld()).concurrency(2).batchSize(2).prefetch(2)
+        .claimTimeout(Duration.ofHours(1)).heartbeatInterval(Duration.ofMinutes(30)));
+    await().atMost(TIMEOUT).until(() -> count(JobState.SUCCEEDED) == 1);
+
+    service.enqueue(QUEUE, numbered("held_", 10));
+
+    // Two running, two claimed to wait for a slot: the next batch is at hand. Never more.
+    await().atMost(TIMEOUT).until(() -> worker.stats().running() == 2 && count(JobState.IN_PROGRESS) == 4);
+    await().during(Duration.ofMillis(100)).atMost(TIMEOUT)
+        .until(() -> count(JobState.IN_PROGRESS) == 4 && worker.claimedOrAskedFor() == 4);
+    release.countDown();
+    await().atMost(TIMEOUT).until(() -> count(JobState.SUCCEEDED) == 11);
+    assertThat(worker.stats().jobsDequeued()).isEqualTo(11);
+  }
+
+  @Test
+  void prefetchesNothingBeforeAnyJobHasFinished() {
+    service.enqueue(QUEUE, numbered("held_", 10));
+
+    QueueWorker worker = started(worker(quickOrHeld()).concurrency(2).batchSize(2).prefetch(8));
+
+    // A job might run for hours: until one has finished, only free slots are claimed for.
+    await().atMost(TIMEOUT).until(() -> worker.stats().running() == 2);
+    await().during(Duration.ofMillis(100)).atMost(TIMEOUT).until(() -> count(JobState.IN_PROGRESS) == 2);
+  }
+
+  @Test
+  void neverClaimsMoreThanItCanStartBeforeTheClaimTimesOut() {
+    // One slot, jobs of 20 s (by the test's clock), claim time-out 100 s: waiting jobs must start within
+    // half of it, 50 s, so two may wait (the second starts after 40 s), though the prefetch allows five.
+    service.enqueue(QUEUE, List.of(aJob("slow")));
+    QueueWorker worker = started(worker(job -> {
+      if (job.bodyAsString().equals("slow")) {
+        clock.advance(Duration.ofSeconds(20));
+      } else {
+        release.await(30, TimeUnit.SECONDS);
+      }
+    }).concurrency(1).batchSize(1).prefetch(5).claimTimeout(Duration.ofSeconds(100))
+        .heartbeatInterval(Duration.ofSeconds(50)));
+    await().atMost(TIMEOUT).until(() -> count(JobState.SUCCEEDED) == 1);
+
+    service.enqueue(QUEUE, numbered("held_", 6));
+
+    await().atMost(TIMEOUT).until(() -> worker.stats().running() == 1 && count(JobState.IN_PROGRESS) == 3);
+    await().during(Duration.ofMillis(100)).atMost(TIMEOUT).until(() -> count(JobState.IN_PROGRESS) == 3);
+    release.countDown();
+    await().atMost(TIMEOUT).until(() -> count(JobState.SUCCEEDED) == 7);
+  }
+
+  @Test
+  void jobsWaitingForASlotAreHeartbeatLikeRunningOnes() {
+    service.enqueue(QUEUE, List.of(aJob("quick")));
+    QueueWorker worker = started(worker(quickOrHeld()).concurrency(1).batchSize(1).prefetch(1)
+        .claimTimeout(Duration.ofSeconds(100)).heartbeatInterval(Duration.ofSeconds(50)));
+    await().atMost(TIMEOUT).until(() -> count(JobState.SUCCEEDED) == 1);
+    service.enqueue(QUEUE, numbered("held_", 2));
+    await().atMost(TIMEOUT).until(() -> worker.stats().running() == 1 && count(JobState.IN_PROGRESS) == 2);
+
+    clock.advance(Duration.ofSeconds(50));
+
+    await().atMost(TIMEOUT).until(() -> worker.stats().heartbeats() == 2);
+    assertThat(queue.checkpoints).flatMap(batch -> batch).hasSize(2);
+  }
+
+  @Test
+  void successAcksAreFlushedOnTheirOwnWhenNoDequeueIsDue() {
+    JobDescriptor id = service.enqueue(QUEUE, List.of(aJob())).get(0);
+
+    // The job ends after a dequeue found nothing: then the dispatchers pause a minute and the timer's first
+    // tick is 50 s away, so only an ack sent on its own delivers it within the test.
+    started(worker(job -> await().atMost(TIMEOUT).until(() -> queue.dequeues.size() >= 2))
+        .pollInterval(Duration.ofMinutes(1)).ackInterval(Duration.ofSeconds(50)).heartbeatInterval(Duration.ofSeconds(55)));
+
+    await().atMost(TIMEOUT).until(() -> lookup(id).state() == JobState.SUCCEEDED);
+    assertThat(queue.acks).flatMap(AckParams::succeeded).extracting(AckParams.Item::job).containsExactly(id);
+  }
+
+  @Test
+  void successAcksAreNotHeldUpByADequeueThatLongPolls() {
+    JobDescriptor id = service.enqueue(QUEUE, List.of(aJob())).get(0);
+    queue.holdDequeuesAfter(1); // the first call claims the job; the next ones wait, as a long poll does
+
+    // The job ends while a dequeue has been waiting for a while (a long poll, not a round trip); the timer's
+    // first tick is 50 s away.
+    QueueWorker worker = started(worker(job -> await().atMost(TIMEOUT).until(() -> queue.heldFor().toMillis() >= 50))
+        .ackInterval(Duration.ofSeconds(50)).heartbeatInterval(Duration.ofSeconds(55)));
+
+    await().atMost(TIMEOUT).until(() -> lookup(id).state() == JobState.SUCCEEDED);
+    assertThat(queue.dequeuesInFlight()).isPositive(); // delivered while the long poll still waits
+    assertThat(worker.stats().pendingAcks()).isZero();
+  }
+
+  @Test
+  void closeRunsAndAcksThePrefetchedJobsToo() throws Exception {
+    service.enqueue(QUEUE, List.of(aJob("quick")));
+    QueueWorker worker = started(worker(quickOrHeld()).concurrency(2).batchSize(2).prefetch(2)
+        .claimTimeout(Duration.ofHours(1)).heartbeatInterval(Duration.ofMinutes(30)).ackInterval(Duration.ofMinutes(1)));
+    await().atMost(TIMEOUT).until(() -> count(JobState.SUCCEEDED) == 1);
+    service.enqueue(QUEUE, numbered("held_", 4));
+    await().atMost(TIMEOUT).until(() -> worker.stats().running() == 2 && count(JobState.IN_PROGRESS) == 4);
+
+    CompletableFuture<Void> closing = CompletableFuture.runAsync(worker::close);
+    await().atMost(TIMEOUT).until(worker::isStopping);
+    service.enqueue(QUEUE, numbered("late_", 3)); // must not be claimed any more
+    release.countDown();
+    closing.get(30, TimeUnit.SECONDS);
+
+    assertThat(count(JobState.SUCCEEDED)).isEqualTo(5);
+    assertThat(count(JobState.IN_PROGRESS)).isZero();
+    assertThat(count(JobState.PENDING)).isEqualTo(3);
+    assertThat(worker.stats().pendingAcks()).isZero();
+    assertThat(worker.stats().acksDelivered()).isEqualTo(5);
   }
 
   // ---------------------------------------------------------------------------------------------------
@@ -425,6 +571,9 @@ class QueueWorkerTest {
         .hasMessageContaining("heartbeatInterval (PT5M) must be shorter than claimTimeout (PT3M)");
     assertThatThrownBy(() -> worker(job -> {}).ackInterval(Duration.ofMinutes(2)).build())
         .hasMessageContaining("ackInterval (PT2M) must not exceed heartbeatInterval (PT1M)");
+    assertThatThrownBy(() -> worker(job -> {}).prefetch(-1).build()).hasMessageContaining("prefetch must be 0..10000, was -1");
+    assertThatThrownBy(() -> worker(job -> {}).dequeuesInFlight(0).build())
+        .hasMessageContaining("dequeuesInFlight must be 1..16, was 0");
     assertThatThrownBy(() -> worker(job -> {}).source(" ").build()).hasMessageContaining("source must be 1..200");
     assertThatThrownBy(() -> worker(job -> {}).clock(null).build()).hasMessageContaining("clock");
     assertThatThrownBy(() -> QueueWorker.builder(queue, " ", job -> {}).build())

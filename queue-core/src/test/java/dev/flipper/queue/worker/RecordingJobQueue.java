@@ -15,10 +15,14 @@ import dev.flipper.queue.QueueException;
 import dev.flipper.queue.RetryFailedParams;
 import dev.flipper.queue.ScanPage;
 import dev.flipper.queue.ScanParams;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A {@link JobQueue} in front of another that records what the worker sends and can be switched "down": then
@@ -28,6 +32,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 final class RecordingJobQueue implements JobQueue {
   private final JobQueue delegate;
   private volatile boolean down;
+  private volatile int passBeforeHold = Integer.MAX_VALUE;
+  private final CountDownLatch holdReleased = new CountDownLatch(1);
+  private final AtomicInteger dequeuesEntered = new AtomicInteger();
+  private final AtomicInteger inFlight = new AtomicInteger();
+  private final AtomicInteger maxInFlight = new AtomicInteger();
+  private final AtomicLong heldSinceNanos = new AtomicLong();
   final List<DequeueParams> dequeues = new CopyOnWriteArrayList<>();
   final List<AckParams> acks = new CopyOnWriteArrayList<>();
   final List<List<CheckpointParams>> checkpoints = new CopyOnWriteArrayList<>();
@@ -48,6 +58,33 @@ final class RecordingJobQueue implements JobQueue {
     down = false;
   }
 
+  /**
+   * From the {@code passed + 1}st dequeue call on, every call waits (as a long poll or a slow server would)
+   * until {@link #releaseHeldDequeues()}.
+   */
+  void holdDequeuesAfter(int passed) {
+    passBeforeHold = passed;
+  }
+
+  void releaseHeldDequeues() {
+    holdReleased.countDown();
+  }
+
+  /** Dequeue calls under way now, and the most at once so far. */
+  int dequeuesInFlight() {
+    return inFlight.get();
+  }
+
+  int mostDequeuesInFlight() {
+    return maxInFlight.get();
+  }
+
+  /** How long the first held dequeue has been held; 0 if none is. */
+  Duration heldFor() {
+    long since = heldSinceNanos.get();
+    return since == 0 ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - since);
+  }
+
   private void failIfDown(String call) {
     if (down) {
       throw new QueueException(ErrorCode.UNKNOWN, call + " failed: the queue is down (test)");
@@ -57,8 +94,25 @@ final class RecordingJobQueue implements JobQueue {
   @Override
   public List<DequeuedJob> dequeue(DequeueParams params) {
     failIfDown("dequeue");
-    dequeues.add(params);
-    return delegate.dequeue(params);
+    maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+    try {
+      dequeues.add(params);
+      if (dequeuesEntered.incrementAndGet() > passBeforeHold) {
+        // As the queue server's long poll: piggy-backed acks are applied at once, then the call waits.
+        if (params.ack() != null) {
+          delegate.ack(params.ack());
+          params = params.withAck(null);
+        }
+        heldSinceNanos.compareAndSet(0, System.nanoTime());
+        holdReleased.await();
+      }
+      return delegate.dequeue(params);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new QueueException(ErrorCode.UNKNOWN, "interrupted while held (test)");
+    } finally {
+      inFlight.decrementAndGet();
+    }
   }
 
   @Override
