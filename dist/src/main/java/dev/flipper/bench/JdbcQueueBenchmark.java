@@ -514,7 +514,7 @@ public final class JdbcQueueBenchmark implements Callable<Integer> {
       ps.setInt(6, 2);
       ps.setInt(7, 2);
       ps.setString(8, "");
-      ps.setBytes(9, body);
+      ps.setBinaryStream(9, new java.io.ByteArrayInputStream(body), body.length); // as JdbcShardStore binds it
     }
 
     @Override
