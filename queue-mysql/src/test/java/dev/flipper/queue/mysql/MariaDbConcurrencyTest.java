@@ -158,6 +158,16 @@ class MariaDbConcurrencyTest {
 
   @Test
   void deleteQueueRacingEnqueuesLeavesNoOrphanJobs() throws Exception {
+    raceDeleteQueueWithEnqueuesOf(20);
+  }
+
+  /** A single job takes the one-statement INSERT ... SELECT ... LOCK IN SHARE MODE path. */
+  @Test
+  void deleteQueueRacingSingleJobEnqueuesLeavesNoOrphanJobs() throws Exception {
+    raceDeleteQueueWithEnqueuesOf(1);
+  }
+
+  private void raceDeleteQueueWithEnqueuesOf(int jobsPerEnqueue) throws Exception {
     ShardStore a = newStoreShard();
     ShardStore b = newStoreShard();
     for (int round = 0; round < 5; round++) {
@@ -170,7 +180,7 @@ class MariaDbConcurrencyTest {
           start.await();
           for (int i = 0; i < 30; i++) {
             try {
-              b.enqueue(QUEUE, jobs(20, 1));
+              b.enqueue(QUEUE, jobs(jobsPerEnqueue, 1));
             } catch (QueueException e) {
               return null; // the queue is gone: QUEUE_NOT_FOUND
             }

@@ -17,6 +17,7 @@ import dev.flipper.queue.spi.StoredJob;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
 
 /** The SPI semantics on Redis, operation by operation (the contract suite covers them through the service). */
 class RedisShardStoreTest extends RedisStoreTestBase {
@@ -40,6 +41,21 @@ class RedisShardStoreTest extends RedisStoreTestBase {
     assertThat(text(stored.body())).isEqualTo("hello");
     assertThat(shard.lookup(QUEUE, new JobRef(1, ids.get(0)), true)).as("wrong priority").isEmpty();
     assertThat(shard.lookup(QUEUE, new JobRef(2, ids.get(0)), false).orElseThrow().body()).isNull();
+  }
+
+  @Test
+  void theEnqueueScriptTakesConsecutiveIdsFromTheShardCounterAndNoneForARefusedBatch() {
+    List<Long> first = shard.enqueue(QUEUE, List.of(job("a"), new NewJobRecord(3, utf8("b"), T0, 2, "", T0), job("c")));
+    assertNotFound(() -> shard.enqueue("missing", List.of(job("x"), job("y"))));
+    List<Long> next = shard.enqueue(QUEUE, List.of(job("d")));
+
+    assertThat(first).containsExactly(first.get(0), first.get(0) + 1, first.get(0) + 2);
+    assertThat(next).containsExactly(first.get(0) + 3);
+    try (Jedis jedis = new Jedis(RedisTestSupport.HOST, RedisTestSupport.PORT)) {
+      assertThat(jedis.get(prefix + "{1}:ids")).isEqualTo(Long.toString(first.get(0) + 3));
+    }
+    assertThat(text(lookup(3, first.get(1)).body())).isEqualTo("b");
+    assertThat(text(lookup(1, next.get(0)).body())).isEqualTo("d");
   }
 
   @Test
