@@ -241,7 +241,7 @@ public final class QueueWorker implements AutoCloseable {
   private final class Dispatcher {
     final int index;
     final Thread thread;
-    /** What this loop does now, for deciding whether a dequeue is due soon (see ackDequeueDue). */
+    /** What this loop does now, for deciding whether a dequeue is due soon (see dequeueDueSoon). */
     volatile long callStartedNanos;
     volatile boolean inCall;
     volatile long pauseEndsNanos;
