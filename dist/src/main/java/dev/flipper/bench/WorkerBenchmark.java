@@ -39,9 +39,10 @@ import redis.clients.jedis.Jedis;
     sortOptions = false,
     usageHelpAutoWidth = true,
     description = {
-      "A QueueWorker (no-op handler, or one that sleeps --job-millis) drains pre-filled jobs through a queue server in this process over Thrift "
-          + "on loopback: jobs/s, dequeue calls per 100 jobs and this process's CPU per job (server, worker and "
-          + "store client together), per round and the median.",
+      "Benchmarks a QueueWorker draining pre-filled jobs.",
+      "The worker (no-op handler, or one that sleeps --job-millis) drains the jobs through a queue server in this "
+          + "process over Thrift on loopback: jobs/s, dequeue calls per 100 jobs and this process's CPU per job "
+          + "(server, worker and store client together), per round and the median.",
       "WRITES DATA, only to its own Redis key prefix or database (created, and deleted at the end)."
     })
 public final class WorkerBenchmark implements Callable<Integer> {
