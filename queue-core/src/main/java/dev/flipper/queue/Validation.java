@@ -15,6 +15,10 @@ final class Validation {
   private final int priorityLevels;
   private final int maxBodyBytes;
 
+  int maxBodyBytes() {
+    return maxBodyBytes;
+  }
+
   Validation(int priorityLevels, int maxBodyBytes) {
     this.priorityLevels = priorityLevels;
     this.maxBodyBytes = maxBodyBytes;

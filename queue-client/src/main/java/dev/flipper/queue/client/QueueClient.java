@@ -252,7 +252,7 @@ public final class QueueClient implements AutoCloseable {
     private Duration dequeueTimeout = Duration.ofSeconds(40);
     private int maxConnectionsPerServer = 8;
     private int maxAttempts = 3;
-    private int maxFrameBytes = 16 * 1024 * 1024;
+    private int maxFrameBytes = 100 * 1024 * 1024;
 
     private Builder() {}
 
@@ -317,7 +317,11 @@ public final class QueueClient implements AutoCloseable {
       return this;
     }
 
-    /** Largest answer accepted. Default 16 MiB, the server's default frame limit. */
+    /**
+     * Largest answer accepted. Default 100 MiB, the highest frame limit a Flipper queue server takes: a server
+     * never answers above its own {@code maxFrameBytes} (a dequeue returns fewer jobs instead), so the default
+     * reads every answer of any server and a dequeue never claims jobs this client then cannot read.
+     */
     public Builder maxFrameBytes(int bytes) {
       this.maxFrameBytes = bytes;
       return this;

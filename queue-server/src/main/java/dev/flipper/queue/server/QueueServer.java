@@ -11,11 +11,14 @@ import dev.flipper.queue.server.internal.DequeueRateLimiter;
 import dev.flipper.queue.server.internal.GuardedServerSocket;
 import dev.flipper.queue.server.internal.LongPoll;
 import dev.flipper.queue.server.internal.PinLaterHandler;
+import dev.flipper.queue.server.internal.QuietAsyncProcessor;
 import dev.flipper.queue.server.internal.RateLimitFile;
 import dev.flipper.queue.server.internal.ServerMetrics;
 import dev.flipper.queue.server.internal.WatchedFile;
 import dev.flipper.queue.thrift.PinLater;
+import dev.flipper.thrift.BoundedBinaryProtocol;
 import dev.flipper.thrift.ConnectionRefusals;
+import dev.flipper.thrift.PeerFaults;
 import dev.flipper.thrift.ThriftServing;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -31,7 +34,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.server.TThreadedSelectorServer;
 import org.apache.thrift.transport.TNonblockingServerSocket;
 import org.apache.thrift.transport.TTransportException;
@@ -43,8 +45,9 @@ import org.slf4j.LoggerFactory;
  * The PinLater-compatible Thrift server in front of a {@link QueueService}: framed transport, binary protocol
  * (reads strict and old non-strict message headers, writes strict ones), selector threads for I/O and a
  * worker pool for queue operations. Unknown methods, including Finagle's {@code __can__finagle__trace__v3__}
- * probe, get {@code TApplicationException(UNKNOWN_METHOD)} and the connection stays usable; an oversized or
- * malformed frame closes only its own connection.
+ * probe, get {@code TApplicationException(UNKNOWN_METHOD)} and the connection stays usable; an oversized
+ * enqueue gets ENQUEUE_REJECTED, another oversized, stalled or malformed frame closes only its own connection
+ * (counted, logged once a minute at most).
  *
  * <pre>{@code
  * try (QueueServer server = QueueServer.builder(queueService).port(9010).build().start()) { ... }
@@ -94,7 +97,8 @@ public final class QueueServer implements AutoCloseable {
       workers = new ThreadPoolExecutor(config.workerThreads, config.workerThreads, 0, TimeUnit.MILLISECONDS,
           new LinkedBlockingQueue<>(config.maxQueuedCalls), new NamedThreadFactory("flipper-queue-worker"));
       longPoll = new LongPoll(config.longPollTimeout, timer, workers);
-      handler = new PinLaterHandler(config.service, rateLimiter, longPoll, metrics);
+      handler = new PinLaterHandler(config.service, rateLimiter, longPoll, metrics,
+          PinLaterHandler.jobsPerAnswer(config.maxFrameBytes, config.service.maxBodyBytes()));
       startThrift();
       registerGauges();
       log.info("queue server listening on {}:{} (maxFrameBytes={}, workerThreads={}, selectorThreads={}, "
@@ -185,29 +189,37 @@ public final class QueueServer implements AutoCloseable {
   }
 
   private void startThrift() {
+    PeerFaults faults = new PeerFaults("queue server",
+        reason -> config.metrics.counter("PinLaterService.peer_faults." + reason).inc());
     try {
       socket = new GuardedServerSocket(new TNonblockingServerSocket.NonblockingAbstractServerSocketArgs()
-          .bindAddr(new InetSocketAddress(config.bindHost, config.port))
-          .maxFrameSize(config.maxFrameBytes), config.maxConnections, config.maxConnectionsPerPeer,
-          config.idleTimeout, new ConnectionRefusals("queue server",
-              reason -> config.metrics.counter("PinLaterService.connections_rejected." + reason).inc()));
+          .bindAddr(new InetSocketAddress(config.bindHost, config.port)), config.maxFrameBytes,
+          config.maxReadBufferBytes, config.maxConnections, config.maxConnectionsPerPeer, config.idleTimeout,
+          config.frameReadTimeout, new ConnectionRefusals("queue server",
+              reason -> config.metrics.counter("PinLaterService.connections_rejected." + reason).inc()),
+          faults);
     } catch (TTransportException e) {
       throw new IllegalStateException("cannot listen on " + config.bindHost + ":" + config.port + ": "
           + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()), e);
     }
     boundPort = socket.getPort();
-    long idleCheckMillis = Math.max(10, Math.min(5_000, config.idleTimeout.toMillis() / 4));
+    long idleCheckMillis = Math.max(10, Math.min(5_000,
+        Math.min(config.idleTimeout.toMillis(), config.frameReadTimeout.toMillis()) / 4));
     timer.scheduleWithFixedDelay(socket::closeIdle, idleCheckMillis, idleCheckMillis, TimeUnit.MILLISECONDS);
     TThreadedSelectorServer.Args args = new TThreadedSelectorServer.Args(socket)
         .selectorThreads(config.selectorThreads)
         .executorService(workers)
         .stopTimeoutVal(1)
         .stopTimeoutUnit(TimeUnit.SECONDS);
-    args.processor(new PinLater.AsyncProcessor<>(handler));
+    args.processor(new QuietAsyncProcessor(new PinLater.AsyncProcessor<>(handler), faults));
     // strictRead=false accepts old non-versioned headers; strictWrite=true, as PinLater answered.
-    args.protocolFactory(new TBinaryProtocol.Factory(false, true, config.maxFrameBytes, config.maxFrameBytes));
+    // BoundedBinaryProtocol also refuses negative string lengths, which libthrift's fast path turns into a
+    // StringIndexOutOfBoundsException.
+    args.protocolFactory(BoundedBinaryProtocol.factory(false, true, config.maxFrameBytes, config.maxFrameBytes));
     args.transportFactory(new TFramedTransport.Factory(config.maxFrameBytes));
-    args.maxReadBufferBytes = config.maxReadBufferBytes;
+    // The sockets admit frames against Flipper's ReadBudget; libthrift's own budget would make every frame wait,
+    // with no time limit, behind a few large ones.
+    args.maxReadBufferBytes = Long.MAX_VALUE;
     serving = new ThriftServing("queue server on port " + boundPort, new TThreadedSelectorServer(args),
         () -> handler.inFlight(), config.shutdownGracePeriod);
     serving.start("flipper-queue-thrift-" + boundPort);
@@ -248,7 +260,7 @@ public final class QueueServer implements AutoCloseable {
       long maxReadBufferBytes, int workerThreads, int selectorThreads, int maxQueuedCalls, MetricRegistry metrics,
       Path rateLimitFile, Path serverSetFile, Duration configReloadInterval, Duration longPollTimeout,
       Duration shutdownGracePeriod, Clock clock, int maxConnections, int maxConnectionsPerPeer,
-      Duration idleTimeout) {}
+      Duration idleTimeout, Duration frameReadTimeout) {}
 
   /** Settings of a {@link QueueServer}; {@link #build()} validates them. Not thread-safe. */
   public static final class Builder {
@@ -270,6 +282,7 @@ public final class QueueServer implements AutoCloseable {
     private int maxConnections = 4096;
     private int maxConnectionsPerPeer = 512;
     private Duration idleTimeout = Duration.ofMinutes(5);
+    private Duration frameReadTimeout = Duration.ofSeconds(60);
 
     private Builder(QueueService service) {
       this.service = Objects.requireNonNull(service, "service");
@@ -287,13 +300,21 @@ public final class QueueServer implements AutoCloseable {
       return this;
     }
 
-    /** Largest accepted frame; a larger one closes its connection. Default 16 MiB, at most 100 MiB. */
+    /**
+     * Largest request or answer frame. A larger enqueue is answered ENQUEUE_REJECTED (its bytes are read and
+     * dropped), any other larger request closes its connection; a dequeue claims no more jobs than fit in an
+     * answer of this size. Default 16 MiB, at most 100 MiB.
+     */
     public Builder maxFrameBytes(int bytes) {
       this.maxFrameBytes = bytes;
       return this;
     }
 
-    /** Memory for frames being read, all connections together; reading pauses above it. Default 8 frames. */
+    /**
+     * Memory for request frames over 64 KiB being read or served, all connections together; one peer address may
+     * hold a quarter of it. A larger frame beyond it (or beyond what the heap has free) is refused: an enqueue gets
+     * ENQUEUE_REJECTED, another call loses its connection. Smaller frames are always read. Default 8 frames.
+     */
     public Builder maxReadBufferBytes(long bytes) {
       this.maxReadBufferBytes = bytes;
       return this;
@@ -383,6 +404,16 @@ public final class QueueServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Longest time to read one request frame, from its first byte to its last; a connection still reading a frame
+     * then is closed, so a peer sending a byte at a time cannot hold a frame (and its memory) for ever. Default
+     * 60 s (16 MiB at 2.2 Mbit/s).
+     */
+    public Builder frameReadTimeout(Duration timeout) {
+      this.frameReadTimeout = timeout;
+      return this;
+    }
+
     /** Time source of the rate limiter. Default: the system clock. */
     public Builder clock(Clock clock) {
       this.clock = clock;
@@ -412,9 +443,12 @@ public final class QueueServer implements AutoCloseable {
       require(maxConnectionsPerPeer >= 1, "maxConnectionsPerPeer must be >= 1, was " + maxConnectionsPerPeer);
       require(idleTimeout != null && idleTimeout.compareTo(longPollTimeout) > 0,
           "idleTimeout must be longer than longPollTimeout (" + longPollTimeout + "), was " + idleTimeout);
+      require(frameReadTimeout != null && frameReadTimeout.toMillis() >= 1,
+          "frameReadTimeout must be at least 1 ms, was " + frameReadTimeout);
       return new QueueServer(new Settings(service, bindHost, port, maxFrameBytes, readBuffer, workerThreads,
           selectorThreads, maxQueuedCalls, metrics, rateLimitFile, serverSetFile, configReloadInterval,
-          longPollTimeout, shutdownGracePeriod, clock, maxConnections, maxConnectionsPerPeer, idleTimeout));
+          longPollTimeout, shutdownGracePeriod, clock, maxConnections, maxConnectionsPerPeer, idleTimeout,
+          frameReadTimeout));
     }
 
     private static void require(boolean ok, String message) {

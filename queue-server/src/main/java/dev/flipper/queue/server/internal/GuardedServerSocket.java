@@ -1,10 +1,9 @@
 package dev.flipper.queue.server.internal;
 
 import dev.flipper.thrift.ConnectionRefusals;
+import dev.flipper.thrift.PeerFaults;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.nio.ByteBuffer;
-import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,23 +14,34 @@ import org.apache.thrift.transport.TTransportException;
 /**
  * The queue server's listening socket with connection limits: a new connection is closed at once when the server
  * holds {@code maxConnections} or its peer address {@code maxConnectionsPerPeer} (the open ones go on being
- * served), and {@link #closeIdle()} ends connections that sent nothing for the idle timeout. libthrift's selector
- * server has neither. Thread-safe: the accept thread, the selector threads and the timer use it.
+ * served). Each connection reads its frames through a {@link GatedSocket} (frame limit, shared read budget), and
+ * {@link #closeIdle()} ends connections that moved nothing for the idle timeout or have been reading one frame for
+ * longer than the frame-read timeout (a peer trickling a byte at a time). libthrift's selector server has none of
+ * this. Thread-safe: the accept thread, the selector threads and the timer use it.
  */
 public final class GuardedServerSocket extends TNonblockingServerSocket {
   private final int maxConnections;
   private final int maxConnectionsPerPeer;
   private final long idleNanos;
+  private final long frameReadNanos;
   private final ConnectionRefusals refusals;
-  private final Set<TrackedSocket> open = ConcurrentHashMap.newKeySet();
+  private final FrameRules rules;
+  private final Set<GatedSocket> open = ConcurrentHashMap.newKeySet();
 
-  public GuardedServerSocket(NonblockingAbstractServerSocketArgs args, int maxConnections, int maxConnectionsPerPeer,
-      Duration idleTimeout, ConnectionRefusals refusals) throws TTransportException {
-    super(args);
+  /**
+   * @param readBudgetBytes memory for large request frames of all connections together (see {@link ReadBudget})
+   * @param faults where refused frames and closed misbehaving connections are counted
+   */
+  public GuardedServerSocket(NonblockingAbstractServerSocketArgs args, int maxFrameBytes, long readBudgetBytes,
+      int maxConnections, int maxConnectionsPerPeer, Duration idleTimeout, Duration frameReadTimeout,
+      ConnectionRefusals refusals, PeerFaults faults) throws TTransportException {
+    super(args.maxFrameSize(maxFrameBytes));
     this.maxConnections = maxConnections;
     this.maxConnectionsPerPeer = maxConnectionsPerPeer;
     this.idleNanos = idleTimeout.toNanos();
+    this.frameReadNanos = frameReadTimeout.toNanos();
     this.refusals = refusals;
+    this.rules = new FrameRules(maxFrameBytes, new ReadBudget(readBudgetBytes), faults, EnqueueRefusal.INSTANCE);
   }
 
   @Override
@@ -49,10 +59,9 @@ public final class GuardedServerSocket extends TNonblockingServerSocket {
       return null;
     }
     try {
-      TrackedSocket tracked = new TrackedSocket(accepted.getSocketChannel(), peer);
-      tracked.setMaxFrameSize(accepted.getMaxFrameSize());
-      open.add(tracked);
-      return tracked;
+      GatedSocket gated = new GatedSocket(accepted.getSocketChannel(), peer, rules);
+      open.add(gated);
+      return gated;
     } catch (IOException e) {
       accepted.close();
       return null;
@@ -65,24 +74,38 @@ public final class GuardedServerSocket extends TNonblockingServerSocket {
     return open.size();
   }
 
+  /** Bytes of large request frames held now (see {@link ReadBudget}). */
+  public long readBudgetHeld() {
+    return rules.budget().heldBytes();
+  }
+
   /**
-   * Ends the connections that sent and received nothing for the idle timeout. It shuts their input down rather
-   * than closing them: the selector thread then reads end of stream and closes the connection itself, releasing
-   * what it held for a partly read frame.
+   * Ends the connections that sent and received nothing for the idle timeout, and those reading one frame for
+   * longer than the frame-read timeout. It shuts their input down rather than closing them: the selector thread
+   * then reads end of stream and closes the connection itself, releasing what it held for a partly read frame.
    */
   public void closeIdle() {
     long now = System.nanoTime();
-    for (TrackedSocket socket : open) {
+    for (GatedSocket socket : open) {
+      long frameStart = socket.frameStartNanos();
       if (!socket.getSocketChannel().isOpen()) {
         open.remove(socket);
-      } else if (now - socket.lastActivityNanos > idleNanos) {
-        open.remove(socket);
-        try {
-          socket.getSocketChannel().shutdownInput();
-        } catch (IOException e) {
-          socket.close();
-        }
+      } else if (now - socket.lastActivityNanos() > idleNanos) {
+        end(socket);
+      } else if (frameStart != 0 && now - frameStart > frameReadNanos) {
+        rules.faults().fault("frame_read_timeout", socket.peer(), "a frame still incomplete after "
+            + Duration.ofNanos(frameReadNanos));
+        end(socket);
       }
+    }
+  }
+
+  private void end(GatedSocket socket) {
+    open.remove(socket);
+    try {
+      socket.getSocketChannel().shutdownInput();
+    } catch (IOException e) {
+      socket.close();
     }
   }
 
@@ -90,36 +113,7 @@ public final class GuardedServerSocket extends TNonblockingServerSocket {
     if (open.size() >= maxConnections) {
       return "server_limit";
     }
-    long fromPeer = open.stream().filter(s -> s.peer.equals(peer)).count();
+    long fromPeer = open.stream().filter(s -> s.peer().equals(peer)).count();
     return fromPeer >= maxConnectionsPerPeer ? "per_peer_limit" : null;
-  }
-
-  /** A connection that remembers when it last moved bytes. */
-  private static final class TrackedSocket extends TNonblockingSocket {
-    private final InetAddress peer;
-    private volatile long lastActivityNanos = System.nanoTime();
-
-    TrackedSocket(SocketChannel channel, InetAddress peer) throws IOException, TTransportException {
-      super(channel);
-      this.peer = peer;
-    }
-
-    @Override
-    public int read(ByteBuffer buffer) throws TTransportException {
-      int read = super.read(buffer);
-      if (read > 0) {
-        lastActivityNanos = System.nanoTime();
-      }
-      return read;
-    }
-
-    @Override
-    public int write(ByteBuffer buffer) throws TTransportException {
-      int written = super.write(buffer);
-      if (written > 0) {
-        lastActivityNanos = System.nanoTime();
-      }
-      return written;
-    }
   }
 }

@@ -43,19 +43,39 @@ import org.apache.thrift.async.AsyncMethodCallback;
  * Thread-safe.
  */
 public final class PinLaterHandler implements PinLater.AsyncIface {
+  /** The answer's message header, maps and other fields besides the jobs. */
+  private static final int ANSWER_OVERHEAD_BYTES = 64 * 1024;
+  /** A job's descriptor, metadata and custom status (5,000 characters, up to 3 bytes each in UTF-8). */
+  private static final int JOB_OVERHEAD_BYTES = 17 * 1024;
+
+  private final int maxJobsPerAnswer;
   private final QueueService service;
   private final DequeueRateLimiter rateLimiter;
   private final LongPoll longPoll;
   private final ServerMetrics metrics;
   private final CallRunner calls;
 
+  /**
+   * @param maxJobsPerAnswer most jobs one dequeue answers with, so that the answer fits in a frame (see
+   *     {@link #jobsPerAnswer}); a larger limit is served in part
+   */
   public PinLaterHandler(QueueService service, DequeueRateLimiter rateLimiter, LongPoll longPoll,
-      ServerMetrics metrics) {
+      ServerMetrics metrics, int maxJobsPerAnswer) {
+    this.maxJobsPerAnswer = maxJobsPerAnswer;
     this.service = service;
     this.rateLimiter = rateLimiter;
     this.longPoll = longPoll;
     this.metrics = metrics;
     this.calls = new CallRunner(metrics);
+  }
+
+  /**
+   * How many jobs of at most {@code maxBodyBytes} fit in one answer of {@code maxFrameBytes}, with room for each
+   * job's descriptor, metadata and custom status; at least 1. Claiming more would strand the rest: the answer
+   * could not be sent (or read), yet the jobs would be claimed and their attempts used.
+   */
+  public static int jobsPerAnswer(int maxFrameBytes, int maxBodyBytes) {
+    return (int) Math.max(1, (maxFrameBytes - ANSWER_OVERHEAD_BYTES) / ((long) maxBodyBytes + JOB_OVERHEAD_BYTES));
   }
 
   /** Calls started and not yet answered. */
@@ -111,7 +131,8 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
     if (request.getLimit() <= 0) {
       throw QueueException.invalid("dequeue limit of queue " + queue + " must be > 0, was " + request.getLimit());
     }
-    DequeueParams params = WireMapping.fromThrift(request, source);
+    DequeueParams requested = WireMapping.fromThrift(request, source);
+    DequeueParams params = withLimit(requested, Math.min(requested.limit(), maxJobsPerAnswer));
     Admission admission = rateLimiter.admit(queue, params.limit());
     if (admission.refused()) {
       // Unlike the original, a refused dequeue still applies its piggy-backed acks.

@@ -1,0 +1,16 @@
+package dev.flipper.queue.server.internal;
+
+import dev.flipper.thrift.PeerFaults;
+
+/**
+ * What every connection of one queue server checks its frames against: the frame limit, the shared read budget,
+ * where faults are counted, and how a refused call is answered.
+ */
+record FrameRules(int maxFrameBytes, ReadBudget budget, PeerFaults faults, RefusalAnswer refusalAnswer) {
+
+  /** The answer to a refused frame, given its first bytes; null closes the connection instead. */
+  @FunctionalInterface
+  interface RefusalAnswer {
+    byte[] answer(byte[] frameStart, int frameBytes, String why);
+  }
+}

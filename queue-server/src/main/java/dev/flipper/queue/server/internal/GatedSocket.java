@@ -1,0 +1,221 @@
+package dev.flipper.queue.server.internal;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import org.apache.thrift.TException;
+import org.apache.thrift.protocol.TBinaryProtocol;
+import org.apache.thrift.protocol.TMessage;
+import org.apache.thrift.protocol.TMessageType;
+import org.apache.thrift.transport.TMemoryInputTransport;
+import org.apache.thrift.transport.TNonblockingSocket;
+import org.apache.thrift.transport.TTransportException;
+
+/**
+ * One client connection of the queue server, reading frames for libthrift's selector server under Flipper's rules.
+ * It reads each frame's length itself and passes it on only when the frame may be read: a frame above the frame
+ * limit, or one the {@link ReadBudget} cannot hold now, is refused before any memory is set aside for it (an
+ * {@code enqueueJobs} is read to its end, discarded and answered with ENQUEUE_REJECTED; any other call closes the
+ * connection). A complete frame that does not start with a call header closes the connection. It remembers when
+ * it last moved bytes and when its current frame started, for the idle and frame-read time-outs of
+ * {@link GuardedServerSocket}. A peer that goes away closes the connection quietly. Used by one selector thread;
+ * the time stamps are read by the timer.
+ */
+final class GatedSocket extends TNonblockingSocket {
+  /** A refused frame is discarded up to this size, to answer it; a larger one closes the connection. */
+  private static final int MAX_DISCARD_BYTES = 1 << 30;
+  /** Enough of a refused frame for its message header (method name and sequence id). */
+  private static final int PREFIX_BYTES = 256;
+
+  private enum State { LENGTH, FRAME, DISCARD }
+
+  private final InetAddress peer;
+  private final FrameRules rules;
+  private final ByteBuffer length = ByteBuffer.allocate(4);
+  private State state = State.LENGTH;
+  private int frameLeft;
+  private long reserved;
+  private ByteBuffer prefix;
+  private ByteBuffer scratch;
+  private int refusedSize;
+  private String refusal;
+  private volatile long lastActivityNanos = System.nanoTime();
+  private volatile long frameStartNanos;
+
+  GatedSocket(SocketChannel channel, InetAddress peer, FrameRules rules) throws IOException, TTransportException {
+    super(channel);
+    this.peer = peer;
+    this.rules = rules;
+    setMaxFrameSize(rules.maxFrameBytes());
+  }
+
+  InetAddress peer() {
+    return peer;
+  }
+
+  long lastActivityNanos() {
+    return lastActivityNanos;
+  }
+
+  /** When the frame being read started, or 0 between frames. */
+  long frameStartNanos() {
+    return frameStartNanos;
+  }
+
+  @Override
+  public int read(ByteBuffer buffer) {
+    try {
+      return switch (state) {
+        case LENGTH -> readLength(buffer);
+        case FRAME -> readFrame(buffer);
+        case DISCARD -> discard();
+      };
+    } catch (IOException e) {
+      return -1; // the peer went away: close without a word
+    }
+  }
+
+  @Override
+  public int write(ByteBuffer buffer) {
+    releaseReservation(); // the answer is ready, so the request frame is no longer held
+    try {
+      int written = getSocketChannel().write(buffer);
+      touch(written);
+      return written;
+    } catch (IOException e) {
+      return -1;
+    }
+  }
+
+  @Override
+  public void close() {
+    releaseReservation();
+    super.close();
+  }
+
+  private int readLength(ByteBuffer frameSizeBuffer) throws IOException {
+    int read = getSocketChannel().read(length);
+    if (read < 0) {
+      return -1;
+    }
+    if (read > 0 && frameStartNanos == 0) {
+      frameStartNanos = System.nanoTime();
+    }
+    touch(read);
+    if (length.hasRemaining()) {
+      return 0;
+    }
+    int size = length.getInt(0);
+    length.clear();
+    if (size <= 0) {
+      rules.faults().fault("bad_frame_length", peer, "a frame length of " + size);
+      return -1;
+    }
+    if (size > rules.maxFrameBytes()) {
+      return refuse(size, "frame_too_large", "a request of " + size + " bytes is larger than the server's frame "
+          + "limit (maxFrameBytes " + rules.maxFrameBytes() + "); send fewer or smaller jobs per call");
+    }
+    long admitted = rules.budget().admit(peer, size + 4L);
+    if (admitted < 0) {
+      return refuse(size, "read_budget_full", "the server has no memory for a request of " + size
+          + " bytes now (large requests being read take its read budget); retry later or send smaller batches");
+    }
+    hold(admitted);
+    frameSizeBuffer.putInt(size);
+    frameLeft = size;
+    state = State.FRAME;
+    return 4;
+  }
+
+  private int readFrame(ByteBuffer frame) throws IOException {
+    int read = getSocketChannel().read(frame);
+    if (read < 0) {
+      return -1;
+    }
+    touch(read);
+    frameLeft -= read;
+    if (frameLeft == 0) {
+      state = State.LENGTH;
+      frameStartNanos = 0;
+      if (!startsWithCall(frame.array(), 4, frame.position() - 4)) {
+        rules.faults().fault("malformed_call", peer, "a frame that does not start with a call header");
+        return -1;
+      }
+    }
+    return read;
+  }
+
+  private int refuse(int size, String reason, String message) throws IOException {
+    rules.faults().fault(reason, peer, "a frame of " + size + " bytes");
+    if (size > MAX_DISCARD_BYTES) {
+      return -1;
+    }
+    state = State.DISCARD;
+    frameLeft = size;
+    refusedSize = size;
+    refusal = message;
+    prefix = ByteBuffer.allocate(Math.min(size, PREFIX_BYTES));
+    return discard();
+  }
+
+  /** Reads a refused frame to its end, keeping only its start; then answers it, or closes the connection. */
+  private int discard() throws IOException {
+    SocketChannel channel = getSocketChannel();
+    while (prefix.hasRemaining()) {
+      int read = channel.read(prefix);
+      if (read <= 0) {
+        return read;
+      }
+      touch(read);
+      frameLeft -= read;
+    }
+    byte[] answer = rules.refusalAnswer().answer(prefix.array(), refusedSize, refusal);
+    if (answer == null) {
+      return -1;
+    }
+    if (scratch == null) {
+      scratch = ByteBuffer.allocate(16 * 1024);
+    }
+    while (frameLeft > 0) {
+      scratch.clear().limit(Math.min(frameLeft, scratch.capacity()));
+      int read = channel.read(scratch);
+      if (read <= 0) {
+        return read;
+      }
+      touch(read);
+      frameLeft -= read;
+    }
+    state = State.LENGTH;
+    frameStartNanos = 0;
+    prefix = null;
+    ByteBuffer out = ByteBuffer.wrap(answer);
+    channel.write(out);
+    return out.hasRemaining() ? -1 : 0; // a client that does not read a 100-byte answer is not worth waiting for
+  }
+
+  private static boolean startsWithCall(byte[] bytes, int offset, int length) {
+    try {
+      TMessage message = new TBinaryProtocol(new TMemoryInputTransport(bytes, offset, length), false, true)
+          .readMessageBegin();
+      return message.type == TMessageType.CALL || message.type == TMessageType.ONEWAY;
+    } catch (TException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  private void touch(int bytes) {
+    if (bytes > 0) {
+      lastActivityNanos = System.nanoTime();
+    }
+  }
+
+  private synchronized void hold(long bytes) {
+    reserved = bytes;
+  }
+
+  private synchronized void releaseReservation() {
+    rules.budget().release(peer, reserved);
+    reserved = 0;
+  }
+}
