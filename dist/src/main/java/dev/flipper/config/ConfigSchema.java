@@ -125,12 +125,18 @@ public final class ConfigSchema {
           setting("queue.idleTimeout", new DurationType(Duration.ofSeconds(1)), "5m",
               "A queue connection that moves no bytes for this long (idle, or stuck in a frame) is closed; clients "
                   + "reconnect. Longer than queue.longPollTimeout."),
+          setting("queue.frameReadTimeout", new DurationType(Duration.ofSeconds(1)), "60s",
+              "Longest time to read one request frame, first byte to last; a connection still reading one then is "
+                  + "closed (a peer trickling bytes cannot hold a frame and its memory)."),
           bindAddress("master", "the master"),
           port("master.port", 9090, "Port of the token master API."),
           port("master.adminPort", 9091, "Admin HTTP port of the master."),
           setting("master.idleTimeout", new DurationType(Duration.ofSeconds(1)), "5m",
               "A master connection that sends nothing for this long is closed; clients reconnect. Keep it above "
                   + "the longest claim wait (30s)."),
+          setting("master.messageReadTimeout", new DurationType(Duration.ofSeconds(1)), "60s",
+              "Longest time to read one request, first byte to last; a connection still reading one then is closed "
+                  + "(a peer trickling bytes cannot hold a connection thread)."),
           setting("master.jdbcUrl",
               TextType.matching(false, "|(?i)jdbc:(mysql|h2):.+", "empty or a jdbc:mysql: or jdbc:h2: URL"),
               "\"\"", "Database of the workflow tokens; \"\" = the database of the first storage.jdbc shard."),

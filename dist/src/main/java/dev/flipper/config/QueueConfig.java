@@ -23,7 +23,8 @@ public record QueueConfig(
     String serverSetFile,
     String adminPasswordHash,
     Duration longPollTimeout,
-    Duration idleTimeout) {
+    Duration idleTimeout,
+    Duration frameReadTimeout) {
 
   @Override
   public String toString() {
@@ -32,6 +33,7 @@ public record QueueConfig(
         + ", succeededTtl=" + succeededTtl + ", failedTtl=" + failedTtl + ", monitorInterval=" + monitorInterval
         + ", monitorBatchSize=" + monitorBatchSize + ", rateLimitFile=" + rateLimitFile + ", serverSetFile="
         + serverSetFile + ", adminPasswordHash=" + (adminPasswordHash.isEmpty() ? "" : ConfigValues.MASK)
-        + ", longPollTimeout=" + longPollTimeout + ", idleTimeout=" + idleTimeout + "]";
+        + ", longPollTimeout=" + longPollTimeout + ", idleTimeout=" + idleTimeout
+        + ", frameReadTimeout=" + frameReadTimeout + "]";
   }
 }

@@ -58,7 +58,8 @@ class ConfigLoaderTest {
       assertThat(config.storage().redis().keyPrefix()).isEqualTo("flipper:");
       assertThat(config.queue())
           .isEqualTo(new QueueConfig("127.0.0.1", 9010, 9999, 3, 1_048_576, 16_777_216, Duration.ofMinutes(10), Duration.ofHours(24),
-              Duration.ofDays(7), Duration.ofMinutes(1), 5000, "", "", "", Duration.ZERO, Duration.ofMinutes(5)));
+              Duration.ofDays(7), Duration.ofMinutes(1), 5000, "", "", "", Duration.ZERO, Duration.ofMinutes(5),
+              Duration.ofSeconds(60)));
       assertThat(config.network()).isEqualTo(new NetworkConfig("127.0.0.1"));
       assertThat(config.master()).isEqualTo(new MasterDaemon.Config("127.0.0.1", 9090));
       assertThat(config.masterStore()).isEqualTo(new MasterStoreConfig("", "", ""));

@@ -75,6 +75,7 @@ public final class QueueModeDaemon implements Daemon<StorageConfig> {
           .serverSetFile(optionalPath(queue.serverSetFile()))
           .longPollTimeout(queue.longPollTimeout())
           .idleTimeout(queue.idleTimeout())
+          .frameReadTimeout(queue.frameReadTimeout())
           .metrics(metrics)
           .build()
           .start();

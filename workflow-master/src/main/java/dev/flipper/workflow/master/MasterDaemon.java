@@ -27,16 +27,21 @@ public final class MasterDaemon implements Daemon<MasterDaemon.Config> {
    * @param bindAddress the address the Thrift port listens on, e.g. 127.0.0.1 or 0.0.0.0 (every interface)
    * @param port the Thrift port; 0 = any free port
    */
-  /** @param idleTimeout a connection that sends nothing for this long is closed (config master.idleTimeout) */
-  public record Config(String bindAddress, int port, Duration idleTimeout) {
+  /**
+   * @param idleTimeout a connection that sends nothing for this long is closed (config master.idleTimeout)
+   * @param messageReadTimeout a request must arrive whole this long after its first byte
+   *     (config master.messageReadTimeout)
+   */
+  public record Config(String bindAddress, int port, Duration idleTimeout, Duration messageReadTimeout) {
     public Config {
       Objects.requireNonNull(bindAddress, "bindAddress");
       Objects.requireNonNull(idleTimeout, "idleTimeout");
+      Objects.requireNonNull(messageReadTimeout, "messageReadTimeout");
     }
 
-    /** With the default idle timeout of 5 min. */
+    /** With the default idle timeout of 5 min and message-read time-out of 60 s. */
     public Config(String bindAddress, int port) {
-      this(bindAddress, port, Duration.ofMinutes(5));
+      this(bindAddress, port, Duration.ofMinutes(5), Duration.ofSeconds(60));
     }
   }
 
@@ -67,6 +72,7 @@ public final class MasterDaemon implements Daemon<MasterDaemon.Config> {
         .bindHost(config.bindAddress())
         .port(config.port())
         .idleTimeout(config.idleTimeout())
+        .messageReadTimeout(config.messageReadTimeout())
         .metrics(metrics)
         .build()
         .start();

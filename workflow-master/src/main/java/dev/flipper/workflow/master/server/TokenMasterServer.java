@@ -5,6 +5,7 @@ import dev.flipper.lifecycle.NamedThreadFactory;
 import dev.flipper.lifecycle.RunState;
 import dev.flipper.thrift.BoundedBinaryProtocol;
 import dev.flipper.thrift.ConnectionRefusals;
+import dev.flipper.thrift.PeerFaults;
 import dev.flipper.thrift.ThriftServing;
 import dev.flipper.token.TokenMaster;
 import dev.flipper.workflow.master.thrift.TokenMasterService;
@@ -52,6 +53,7 @@ public final class TokenMasterServer implements AutoCloseable {
   private final TokenMasterHandler handler;
   private final Set<TSocket> connections = ConcurrentHashMap.newKeySet();
   private final RunState state = new RunState("token master server");
+  private final PeerFaults faults;
   private TrackingServerSocket socket;
   private TThreadPoolServer server;
   private ThriftServing serving;
@@ -61,6 +63,7 @@ public final class TokenMasterServer implements AutoCloseable {
   private TokenMasterServer(Settings settings) {
     this.config = settings;
     this.handler = new TokenMasterHandler(settings.master);
+    this.faults = new PeerFaults("token master", reason -> settings.metrics.counter("master.peer_faults." + reason).inc());
   }
 
   public static Builder builder(TokenMaster master) {
@@ -86,7 +89,8 @@ public final class TokenMasterServer implements AutoCloseable {
         new SynchronousQueue<>(),
         new NamedThreadFactory("flipper-master-conn"));
     server = new TThreadPoolServer(new TThreadPoolServer.Args(socket)
-        .processor(new TokenMasterService.Processor<>(TimedCalls.wrap(handler, config.metrics)))
+        .processor(new QuietProcessor(new TokenMasterService.Processor<>(TimedCalls.wrap(handler, config.metrics)),
+            faults))
         // Strings, binaries and lists are checked against the message limit before anything is allocated.
         .protocolFactory(BoundedBinaryProtocol.factory(false, true, config.maxMessageBytes,
             maxContainerLength(config.maxMessageBytes)))
@@ -104,8 +108,9 @@ public final class TokenMasterServer implements AutoCloseable {
       throw e;
     }
     log.info("token master listening on {}:{} (maxConnections={}, maxConnectionsPerPeer={}, idleTimeout={}, "
-            + "maxMessageBytes={}, shutdownGracePeriod={})", config.bindHost, port(), config.maxConnections,
-        config.maxConnectionsPerPeer, config.idleTimeout, config.maxMessageBytes, config.shutdownGracePeriod);
+            + "messageReadTimeout={}, maxMessageBytes={}, shutdownGracePeriod={})", config.bindHost, port(),
+        config.maxConnections, config.maxConnectionsPerPeer, config.idleTimeout, config.messageReadTimeout,
+        config.maxMessageBytes, config.shutdownGracePeriod);
     return this;
   }
 
@@ -172,14 +177,14 @@ public final class TokenMasterServer implements AutoCloseable {
 
   /** What {@link Builder#build()} validated; the server never reads its builder again. */
   private record Settings(TokenMaster master, String bindHost, int port, int maxConnections,
-      int maxConnectionsPerPeer, Duration idleTimeout, int maxMessageBytes, Duration shutdownGracePeriod,
-      MetricRegistry metrics) {}
+      int maxConnectionsPerPeer, Duration idleTimeout, Duration messageReadTimeout, int maxMessageBytes,
+      Duration shutdownGracePeriod, MetricRegistry metrics) {}
 
   /**
    * Remembers accepted connections so that close() can end them, and admits a new one only while the server and
    * its peer address are under their limits; a refused one is closed at once while the connections already
-   * admitted go on being served. Each connection reads with the idle timeout, so an idle one ends and frees its
-   * thread.
+   * admitted go on being served. Each connection ({@link DeadlineSocket}) waits for a request up to the idle
+   * timeout, so an idle one ends and frees its thread, and reads each request within the message-read time-out.
    */
   private final class TrackingServerSocket extends TServerSocket {
     private final ConnectionRefusals refusals = new ConnectionRefusals("token master",
@@ -192,7 +197,7 @@ public final class TokenMasterServer implements AutoCloseable {
     @Override
     public TSocket accept() throws TTransportException {
       while (true) {
-        TSocket accepted = super.accept();
+        TSocket accepted = acceptWithDeadlines();
         connections.removeIf(c -> !c.isOpen());
         String refusal = refusal(accepted.getSocket().getInetAddress());
         if (refusal == null) {
@@ -205,6 +210,23 @@ public final class TokenMasterServer implements AutoCloseable {
         refusals.refuse(refusal, accepted.getSocket().getInetAddress(), connections.size());
         accepted.close();
       }
+    }
+
+    private TSocket acceptWithDeadlines() throws TTransportException {
+      ServerSocket listening = getServerSocket();
+      if (listening == null) {
+        throw new TTransportException(TTransportException.NOT_OPEN, "the master's socket is closed");
+      }
+      java.net.Socket raw;
+      try {
+        raw = listening.accept();
+      } catch (java.io.IOException e) {
+        throw new TTransportException(e);
+      }
+      InetAddress peer = raw.getInetAddress();
+      return new DeadlineSocket(raw, (int) Math.min(Integer.MAX_VALUE, config.idleTimeout.toMillis()),
+          config.messageReadTimeout.toNanos(), () -> faults.fault("message_read_timeout", peer,
+              "a request still incomplete after " + config.messageReadTimeout));
     }
 
     private String refusal(InetAddress peer) {
@@ -230,6 +252,7 @@ public final class TokenMasterServer implements AutoCloseable {
     private int maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
     private int maxConnectionsPerPeer = 64;
     private Duration idleTimeout = Duration.ofMinutes(5);
+    private Duration messageReadTimeout = Duration.ofSeconds(60);
     private Duration shutdownGracePeriod = Duration.ofSeconds(5);
     private MetricRegistry metrics = new MetricRegistry();
 
@@ -280,6 +303,15 @@ public final class TokenMasterServer implements AutoCloseable {
     }
 
     /**
+     * Longest time to read one request, from its first byte to its last; a connection still reading one then is
+     * closed, so a peer sending a byte at a time cannot hold a connection thread for ever. Default 60 s.
+     */
+    public Builder messageReadTimeout(Duration newMessageReadTimeout) {
+      this.messageReadTimeout = Objects.requireNonNull(newMessageReadTimeout, "messageReadTimeout");
+      return this;
+    }
+
+    /**
      * Largest request accepted, as the queue server's {@code maxFrameBytes}: a string, binary or list declared
      * longer closes the connection before anything is allocated for it. Default 16 MiB.
      */
@@ -314,6 +346,10 @@ public final class TokenMasterServer implements AutoCloseable {
       if (idleTimeout.toMillis() < 1) {
         throw new IllegalArgumentException("master idleTimeout is " + idleTimeout + "; it must be at least 1 ms");
       }
+      if (messageReadTimeout.toMillis() < 1) {
+        throw new IllegalArgumentException("master messageReadTimeout is " + messageReadTimeout
+            + "; it must be at least 1 ms");
+      }
       if (maxMessageBytes < 1024) {
         throw new IllegalArgumentException("master maxMessageBytes is " + maxMessageBytes
             + "; it must be at least 1024");
@@ -323,7 +359,7 @@ public final class TokenMasterServer implements AutoCloseable {
             + "; it must not be negative");
       }
       return new TokenMasterServer(new Settings(master, bindHost, port, maxConnections, maxConnectionsPerPeer,
-          idleTimeout, maxMessageBytes, shutdownGracePeriod, metrics));
+          idleTimeout, messageReadTimeout, maxMessageBytes, shutdownGracePeriod, metrics));
     }
   }
 }

@@ -1,0 +1,76 @@
+package dev.flipper.workflow.master.server;
+
+import java.net.Socket;
+import java.net.SocketException;
+import org.apache.thrift.transport.TSocket;
+import org.apache.thrift.transport.TTransportException;
+
+/**
+ * A master connection whose requests must arrive whole within the message-read time-out, counted from their
+ * first byte: between requests a read waits up to the idle time-out, inside one it waits only for what is left
+ * of the time-out. Without it, a peer sending a byte every few minutes would hold its connection thread for ever
+ * (each byte resets the idle time-out). A request ends when the server flushes its answer. Used by one
+ * connection thread.
+ */
+final class DeadlineSocket extends TSocket {
+  private final int idleMillis;
+  private final long messageReadNanos;
+  private final Runnable onTimeout;
+  private long messageDeadlineNanos;
+  private boolean inMessage;
+
+  /** @param onTimeout called once when a request did not arrive in time (the connection then closes) */
+  DeadlineSocket(Socket socket, int idleMillis, long messageReadNanos, Runnable onTimeout)
+      throws TTransportException {
+    super(socket);
+    this.idleMillis = idleMillis;
+    this.messageReadNanos = messageReadNanos;
+    this.onTimeout = onTimeout;
+  }
+
+  @Override
+  public int read(byte[] buf, int off, int len) throws TTransportException {
+    if (inMessage) {
+      long leftMillis = (messageDeadlineNanos - System.nanoTime()) / 1_000_000;
+      if (leftMillis <= 0) {
+        return timedOut();
+      }
+      soTimeout((int) Math.min(leftMillis, Integer.MAX_VALUE));
+    } else {
+      soTimeout(idleMillis);
+    }
+    int read;
+    try {
+      read = super.read(buf, off, len);
+    } catch (TTransportException e) {
+      if (inMessage && e.getType() == TTransportException.TIMED_OUT) {
+        return timedOut();
+      }
+      throw e;
+    }
+    if (read > 0 && !inMessage) {
+      inMessage = true;
+      messageDeadlineNanos = System.nanoTime() + messageReadNanos;
+    }
+    return read;
+  }
+
+  @Override
+  public void flush() throws TTransportException {
+    inMessage = false;
+    super.flush();
+  }
+
+  private int timedOut() throws TTransportException {
+    onTimeout.run();
+    throw new TTransportException(TTransportException.TIMED_OUT, "request not read within the message-read time-out");
+  }
+
+  private void soTimeout(int millis) throws TTransportException {
+    try {
+      getSocket().setSoTimeout(Math.max(1, millis));
+    } catch (SocketException e) {
+      throw new TTransportException(TTransportException.NOT_OPEN, e);
+    }
+  }
+}
