@@ -42,7 +42,7 @@ import org.junit.jupiter.api.Timeout;
 class FuzzTest {
   private static final int MAX_FRAME = 64 * 1024;
   private static final int INPUTS = Integer.getInteger("fuzz.inputs", 100_000);
-  private static final int CLIENTS = 16;
+  private static final int CLIENTS = 8;
   private static final long RSS_BOUND_BYTES = 1536L * 1024 * 1024;
 
   @Test

@@ -61,6 +61,16 @@ final class DeadlineSocket extends TSocket {
     super.flush();
   }
 
+  /**
+   * Closes the socket without flushing: every answer was flushed when it was complete, and flushing into a
+   * connection the peer reset would make libthrift log a warning with a stack trace per connection.
+   */
+  @Override
+  public void close() {
+    outputStream_ = null;
+    super.close();
+  }
+
   private int timedOut() throws TTransportException {
     onTimeout.run();
     throw new TTransportException(TTransportException.TIMED_OUT, "request not read within the message-read time-out");
