@@ -337,7 +337,8 @@ class ConfigLoaderTest {
       assertThat(error("queue: [1, 2]\n"))
           .isEqualTo("conf.yaml:1: section 'queue' must be a map of keys (bindAddress, port, adminPort, priorityLevels,"
               + " maxBodyBytes, maxFrameBytes, claimTimeout, succeededTtl, failedTtl, monitorInterval,"
-              + " monitorBatchSize, rateLimitFile, serverSetFile, adminPasswordHash, longPollTimeout, idleTimeout),"
+              + " monitorBatchSize, rateLimitFile, serverSetFile, adminPasswordHash, longPollTimeout, idleTimeout,"
+              + " frameReadTimeout),"
               + " got a list");
       assertThat(error("storage:\n  jdbc: 5\n"))
           .isEqualTo("conf.yaml:2: 'storage.jdbc' must be a map of keys (shards, poolSize), got '5'");

@@ -77,7 +77,9 @@ class WireProtocolTest {
   void frameOverTheLimitClosesOnlyThatConnection() throws Exception {
     try (RawConnection healthy = new RawConnection(server.port());
         RawConnection offender = new RawConnection(server.port())) {
-      offender.sendRaw(ByteBuffer.allocate(4).putInt(64 * 1024 + 1).array());
+      // An oversized call other than an enqueue closes its connection as soon as its header shows the method.
+      byte[] call = RawConnection.call("getQueueNames", new PinLater.getQueueNames_args(TestServer.CONTEXT), 1, true);
+      offender.sendRaw(ByteBuffer.allocate(4 + call.length).putInt(64 * 1024 + 1).put(call).array());
       assertThat(offender.closedByServer()).isTrue();
 
       healthy.sendFrame(RawConnection.call("getQueueNames",

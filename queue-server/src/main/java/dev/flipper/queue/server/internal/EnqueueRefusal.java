@@ -10,6 +10,7 @@ import org.apache.thrift.protocol.TMessage;
 import org.apache.thrift.protocol.TMessageType;
 import org.apache.thrift.transport.TMemoryBuffer;
 import org.apache.thrift.transport.TMemoryInputTransport;
+import org.apache.thrift.transport.TTransportException;
 
 /**
  * Answers an {@code enqueueJobs} whose frame the server refused (too large, or no memory for it now) with
@@ -34,6 +35,8 @@ final class EnqueueRefusal implements FrameRules.RefusalAnswer {
       new PinLater.enqueueJobs_result().setE(new PinLaterException(ErrorCode.ENQUEUE_REJECTED, why)).write(protocol);
       protocol.writeMessageEnd();
       return ByteBuffer.allocate(4 + out.length()).putInt(out.length()).put(out.getArray(), 0, out.length()).array();
+    } catch (TTransportException e) {
+      return NEED_MORE; // the header goes on beyond the bytes that arrived
     } catch (TException | RuntimeException e) {
       return null;
     }

@@ -8,9 +8,14 @@ import dev.flipper.thrift.PeerFaults;
  */
 record FrameRules(int maxFrameBytes, ReadBudget budget, PeerFaults faults, RefusalAnswer refusalAnswer) {
 
-  /** The answer to a refused frame, given its first bytes; null closes the connection instead. */
+  /**
+   * The answer to a refused frame, given the bytes of its start that arrived: {@link #NEED_MORE} if they do not
+   * hold the whole message header yet, null to close the connection instead.
+   */
   @FunctionalInterface
   interface RefusalAnswer {
+    byte[] NEED_MORE = new byte[0];
+
     byte[] answer(byte[] frameStart, int frameBytes, String why);
   }
 }

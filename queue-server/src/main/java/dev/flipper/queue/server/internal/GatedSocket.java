@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import java.util.Arrays;
 import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.protocol.TMessage;
@@ -40,6 +41,7 @@ final class GatedSocket extends TNonblockingSocket {
   private ByteBuffer scratch;
   private int refusedSize;
   private String refusal;
+  private byte[] answer;
   private volatile long lastActivityNanos = System.nanoTime();
   private volatile long frameStartNanos;
 
@@ -162,17 +164,21 @@ final class GatedSocket extends TNonblockingSocket {
   /** Reads a refused frame to its end, keeping only its start; then answers it, or closes the connection. */
   private int discard() throws IOException {
     SocketChannel channel = getSocketChannel();
-    while (prefix.hasRemaining()) {
+    while (answer == null) {
       int read = channel.read(prefix);
       if (read <= 0) {
         return read;
       }
       touch(read);
       frameLeft -= read;
-    }
-    byte[] answer = rules.refusalAnswer().answer(prefix.array(), refusedSize, refusal);
-    if (answer == null) {
-      return -1;
+      byte[] decided = rules.refusalAnswer().answer(Arrays.copyOf(prefix.array(), prefix.position()),
+          refusedSize, refusal);
+      if (decided == null || (decided == FrameRules.RefusalAnswer.NEED_MORE && !prefix.hasRemaining())) {
+        return -1;
+      }
+      if (decided != FrameRules.RefusalAnswer.NEED_MORE) {
+        answer = decided;
+      }
     }
     if (scratch == null) {
       scratch = ByteBuffer.allocate(16 * 1024);
@@ -190,6 +196,7 @@ final class GatedSocket extends TNonblockingSocket {
     frameStartNanos = 0;
     prefix = null;
     ByteBuffer out = ByteBuffer.wrap(answer);
+    answer = null;
     channel.write(out);
     return out.hasRemaining() ? -1 : 0; // a client that does not read a 100-byte answer is not worth waiting for
   }
