@@ -96,11 +96,6 @@ public final class QueueService implements JobQueue {
     return priorityLevels;
   }
 
-  /** Largest job body accepted by enqueue and checkpoint. */
-  public int maxBodyBytes() {
-    return validation.maxBodyBytes();
-  }
-
   public QueueStore store() {
     return store;
   }

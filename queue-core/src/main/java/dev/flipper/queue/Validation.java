@@ -15,10 +15,6 @@ final class Validation {
   private final int priorityLevels;
   private final int maxBodyBytes;
 
-  int maxBodyBytes() {
-    return maxBodyBytes;
-  }
-
   Validation(int priorityLevels, int maxBodyBytes) {
     this.priorityLevels = priorityLevels;
     this.maxBodyBytes = maxBodyBytes;

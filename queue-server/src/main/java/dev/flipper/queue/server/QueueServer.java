@@ -97,8 +97,7 @@ public final class QueueServer implements AutoCloseable {
       workers = new ThreadPoolExecutor(config.workerThreads, config.workerThreads, 0, TimeUnit.MILLISECONDS,
           new LinkedBlockingQueue<>(config.maxQueuedCalls), new NamedThreadFactory("flipper-queue-worker"));
       longPoll = new LongPoll(config.longPollTimeout, timer, workers);
-      handler = new PinLaterHandler(config.service, rateLimiter, longPoll, metrics,
-          PinLaterHandler.jobsPerAnswer(config.maxFrameBytes, config.service.maxBodyBytes()));
+      handler = new PinLaterHandler(config.service, rateLimiter, longPoll, metrics, config.maxFrameBytes);
       startThrift();
       registerGauges();
       log.info("queue server listening on {}:{} (maxFrameBytes={}, workerThreads={}, selectorThreads={}, "
@@ -302,8 +301,8 @@ public final class QueueServer implements AutoCloseable {
 
     /**
      * Largest request or answer frame. A larger enqueue is answered ENQUEUE_REJECTED (its bytes are read and
-     * dropped), any other larger request closes its connection; a dequeue claims no more jobs than fit in an
-     * answer of this size. Default 16 MiB, at most 100 MiB.
+     * dropped), any other larger request closes its connection; a dequeue answers with the jobs that fit in this
+     * size and puts the others back (no attempt used). Default 16 MiB, at most 100 MiB.
      */
     public Builder maxFrameBytes(int bytes) {
       this.maxFrameBytes = bytes;

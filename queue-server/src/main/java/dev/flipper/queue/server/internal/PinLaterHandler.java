@@ -48,7 +48,7 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
   /** A job's descriptor, metadata and custom status (5,000 characters, up to 3 bytes each in UTF-8). */
   private static final int JOB_OVERHEAD_BYTES = 17 * 1024;
 
-  private final int maxJobsPerAnswer;
+  private final long maxJobBytesPerAnswer;
   private final QueueService service;
   private final DequeueRateLimiter rateLimiter;
   private final LongPoll longPoll;
@@ -56,26 +56,17 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
   private final CallRunner calls;
 
   /**
-   * @param maxJobsPerAnswer most jobs one dequeue answers with, so that the answer fits in a frame (see
-   *     {@link #jobsPerAnswer}); a larger limit is served in part
+   * @param maxFrameBytes the largest answer the server may send; a dequeue answers with the jobs that fit and
+   *     puts the others back
    */
   public PinLaterHandler(QueueService service, DequeueRateLimiter rateLimiter, LongPoll longPoll,
-      ServerMetrics metrics, int maxJobsPerAnswer) {
-    this.maxJobsPerAnswer = maxJobsPerAnswer;
+      ServerMetrics metrics, int maxFrameBytes) {
+    this.maxJobBytesPerAnswer = maxFrameBytes - ANSWER_OVERHEAD_BYTES;
     this.service = service;
     this.rateLimiter = rateLimiter;
     this.longPoll = longPoll;
     this.metrics = metrics;
     this.calls = new CallRunner(metrics);
-  }
-
-  /**
-   * How many jobs of at most {@code maxBodyBytes} fit in one answer of {@code maxFrameBytes}, with room for each
-   * job's descriptor, metadata and custom status; at least 1. Claiming more would strand the rest: the answer
-   * could not be sent (or read), yet the jobs would be claimed and their attempts used.
-   */
-  public static int jobsPerAnswer(int maxFrameBytes, int maxBodyBytes) {
-    return (int) Math.max(1, (maxFrameBytes - ANSWER_OVERHEAD_BYTES) / ((long) maxBodyBytes + JOB_OVERHEAD_BYTES));
   }
 
   /** Calls started and not yet answered. */
@@ -131,8 +122,7 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
     if (request.getLimit() <= 0) {
       throw QueueException.invalid("dequeue limit of queue " + queue + " must be > 0, was " + request.getLimit());
     }
-    DequeueParams requested = WireMapping.fromThrift(request, source);
-    DequeueParams params = withLimit(requested, Math.min(requested.limit(), maxJobsPerAnswer));
+    DequeueParams params = WireMapping.fromThrift(request, source);
     Admission admission = rateLimiter.admit(queue, params.limit());
     if (admission.refused()) {
       // Unlike the original, a refused dequeue still applies its piggy-backed acks.
@@ -143,7 +133,8 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
       throw new QueueException(ErrorCode.DEQUEUE_RATE_LIMITED, "Dequeue rate limit exceeded for queue: " + queue
           + " (" + rateLimiter.rate(queue) + " jobs/s on this server)");
     }
-    List<DequeuedJob> jobs = dequeueAdmitted(withLimit(params, admission.limit()), admission);
+    List<DequeuedJob> jobs = fitInOneAnswer(queue, source,
+        dequeueAdmitted(withLimit(params, admission.limit()), admission));
     if (params.ack() != null) {
       metrics.acked(params.ack().queue(), params.ack().succeeded().size(), params.ack().failed().size());
     }
@@ -154,7 +145,7 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
     return longPoll.<DequeuedJob>await(queue, () -> {
       Admission again = rateLimiter.admit(queue, retry.limit());
       return again.refused() ? List.of() : dequeueAdmitted(withLimit(retry, again.limit()), again);
-    }).thenApply(found -> respond(queue, found));
+    }).thenApply(found -> respond(queue, fitInOneAnswer(queue, source, found)));
   }
 
   private List<DequeuedJob> dequeueAdmitted(DequeueParams params, Admission admission) {
@@ -167,6 +158,33 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
     }
     admission.charge(params.dryRun() ? 0 : jobs.size());
     return jobs;
+  }
+
+  /**
+   * The claimed jobs that fit in one answer frame (at least one); the others go back to pending at once, their
+   * attempt unused. Sending them all would fail (an answer over the frame limit cannot be sent or read), leaving
+   * every job claimed and each retry using another attempt.
+   */
+  private List<DequeuedJob> fitInOneAnswer(String queue, String source, List<DequeuedJob> jobs) {
+    long room = maxJobBytesPerAnswer;
+    int fit = 0;
+    for (DequeuedJob job : jobs) {
+      long size = (long) job.body().length + JOB_OVERHEAD_BYTES;
+      if (fit > 0 && size > room) {
+        break;
+      }
+      room -= size;
+      fit++;
+    }
+    if (fit == jobs.size()) {
+      return jobs;
+    }
+    List<CheckpointParams> putBack = new ArrayList<>();
+    for (DequeuedJob job : jobs.subList(fit, jobs.size())) {
+      putBack.add(new CheckpointParams(job.descriptor(), null, true, null, null, null));
+    }
+    service.checkpoint(queue, source, putBack);
+    return jobs.subList(0, fit);
   }
 
   private PinLaterDequeueResponse respond(String queue, List<DequeuedJob> jobs) {
