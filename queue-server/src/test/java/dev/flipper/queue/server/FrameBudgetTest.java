@@ -16,6 +16,7 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -85,6 +86,8 @@ class FrameBudgetTest {
     trickler.setSoTimeout(15_000);
     try {
       assertThat(trickler.getInputStream().read()).as("end of stream from the server").isEqualTo(-1);
+    } catch (SocketTimeoutException stillOpen) {
+      throw new AssertionError("the trickling connection is still open after 15 s", stillOpen);
     } catch (IOException reset) {
       // a reset is a close too
     }

@@ -13,6 +13,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.List;
 import org.apache.thrift.protocol.TBinaryProtocol;
@@ -60,6 +61,8 @@ class PeerFaultsTest {
       trickler.setSoTimeout(15_000);
       try {
         assertThat(trickler.getInputStream().read()).as("end of stream from the master").isEqualTo(-1);
+      } catch (SocketTimeoutException stillOpen) {
+        throw new AssertionError("the trickling connection is still open after 15 s", stillOpen);
       } catch (IOException reset) {
         // a reset is a close too
       }
