@@ -8,6 +8,7 @@ import dev.flipper.token.TokenMaster;
 import dev.flipper.workflow.control.WorkflowControl;
 import dev.flipper.workflow.engine.WorkflowEngine;
 import dev.flipper.workflow.master.client.TokenMasterClient;
+import dev.flipper.workflow.ui.queue.QueueServers;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -37,6 +38,7 @@ public final class UiDaemon implements Daemon<UiDaemon.Config> {
   private final RunState state = new RunState("ui daemon");
   private final TokenMasterClient client;
   private final UiServer server;
+  private final QueueRoutes queueRoutes;
   /** Reads of the master side by side; a few, so one page cannot flood the master. */
   private final ExecutorService readers = Executors.newFixedThreadPool(READERS, new NamedThreadFactory("ui-read"));
   private volatile int boundPort;
@@ -46,8 +48,13 @@ public final class UiDaemon implements Daemon<UiDaemon.Config> {
    * process) starts the UI anyway; its pages then say what to configure.
    */
   public UiDaemon(Config config, UiAuth auth, int masterPort, MetricRegistry metrics) {
+    this(config, auth, masterPort, QueueServers.NONE, metrics);
+  }
+
+  /** As above, with the queue dashboard over {@code queues} ({@code ui.queueServers} or its server-set file). */
+  public UiDaemon(Config config, UiAuth auth, int masterPort, QueueServers queues, MetricRegistry metrics) {
     this(config, auth, masterPort == 0 ? new NoMaster() : masterClient(config.masterHost(), masterPort),
-        config.masterHost() + ":" + masterPort, metrics);
+        config.masterHost() + ":" + masterPort, queues, metrics);
   }
 
   /**
@@ -71,12 +78,26 @@ public final class UiDaemon implements Daemon<UiDaemon.Config> {
    *     {@code auth.allowAnonymous()}
    */
   public UiDaemon(Config config, UiAuth auth, TokenMaster master, String masterAddress, MetricRegistry metrics) {
+    this(config, auth, master, masterAddress, QueueServers.NONE, metrics);
+  }
+
+  /**
+   * A UI with sign-in as {@code auth} says and the queue dashboard over {@code queues}.
+   *
+   * @throws IllegalStateException if it would serve a non-loopback address to anonymous operators without
+   *     {@code auth.allowAnonymous()}
+   * @throws IllegalArgumentException if a queue server address is not {@code host:port}
+   */
+  public UiDaemon(Config config, UiAuth auth, TokenMaster master, String masterAddress, QueueServers queues,
+      MetricRegistry metrics) {
     this.config = Objects.requireNonNull(config, "config");
     auth.checkBind(config.bindAddress());
     this.client = master instanceof TokenMasterClient c ? c : null;
     WorkflowEngine engine = WorkflowEngine.builder(master).build();
+    this.queueRoutes = QueueRoutes.over(queues, readers, Clock.systemUTC());
     this.server = new UiServer(new Views(engine, Clock.systemUTC(), readers),
-        new Actions(WorkflowControl.builder(engine).build()), new Auth(auth, Clock.systemUTC()), masterAddress);
+        new Actions(WorkflowControl.builder(engine).build()), new Auth(auth, Clock.systemUTC()), masterAddress,
+        queueRoutes);
     metrics.gauge("ui.running", () -> () -> state.isRunning() ? 1 : 0);
   }
 
@@ -111,6 +132,7 @@ public final class UiDaemon implements Daemon<UiDaemon.Config> {
     state.close();
     server.close();
     readers.shutdownNow();
+    queueRoutes.dashboard().close();
     if (client != null) {
       client.close();
     }

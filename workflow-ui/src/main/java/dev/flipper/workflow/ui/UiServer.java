@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * static files under {@code /static/} and the JS libraries from their WebJars under {@code /webjars/}. Pages
  * are rendered by compiled jte templates, which HTML-escape every value. Actions are {@code POST /actions/<op>}
  * (forms, with a confirmation page for destructive ones) and {@code POST /api/actions/<op>} (JSON), both behind
- * the {@link Csrf} check. Room is left for the queue dashboard under {@code /queues}. Thread-safe.
+ * the {@link Csrf} check. The queue dashboard's routes are {@link QueueRoutes}. Thread-safe.
  */
 final class UiServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(UiServer.class);
@@ -41,20 +41,27 @@ final class UiServer implements AutoCloseable {
 
   private final Views views;
   private final Actions actions;
-  private final Auth auth;
-  private final Csrf csrf = new Csrf();
+  final Auth auth;
+  final Csrf csrf = new Csrf();
   private final LogReader logs = new LogReader();
   private final String masterAddress;
+  private final QueueRoutes queues;
   private final TemplateEngine templates = TemplateEngine.createPrecompiled(
       null, ContentType.Html, UiServer.class.getClassLoader(), "dev.flipper.workflow.ui.templates");
   private Javalin app;
 
   /** @param masterAddress {@code host:port} of the master, for the "master unreachable" banner */
   UiServer(Views views, Actions actions, Auth auth, String masterAddress) {
+    this(views, actions, auth, masterAddress, null);
+  }
+
+  /** @param queues the queue dashboard's routes; null = its pages say that no queue server is configured */
+  UiServer(Views views, Actions actions, Auth auth, String masterAddress, QueueRoutes queues) {
     this.views = views;
     this.actions = actions;
     this.auth = auth;
     this.masterAddress = masterAddress;
+    this.queues = queues != null ? queues : QueueRoutes.none();
   }
 
   synchronized int start(String bindAddress, int port) {
@@ -109,6 +116,7 @@ final class UiServer implements AutoCloseable {
         auth.principal(ctx).role().name().toLowerCase(java.util.Locale.ROOT), auth.enabled()));
     app.post("/actions/{op}", this::actionForm);
     app.post("/api/actions/{op}", this::actionApi);
+    queues.register(app, this);
   }
 
   /**
@@ -175,7 +183,7 @@ final class UiServer implements AutoCloseable {
   }
 
   /** Who runs an action, as recorded in what it starts. */
-  private String user(Context ctx) {
+  String user(Context ctx) {
     return auth.principal(ctx).name();
   }
 
@@ -200,13 +208,13 @@ final class UiServer implements AutoCloseable {
   }
 
   /** A page at {@code path} and its data as JSON at {@code /api} + {@code path}. */
-  private void pageAndApi(Javalin app, String path, String template, Function<Context, Object> model) {
+  void pageAndApi(Javalin app, String path, String template, Function<Context, Object> model) {
     page(app, path, template, model);
     api(app, "/api" + path, model);
   }
 
   /** A page: the template {@code name}.jte with the model; failures render the error page. */
-  private void page(Javalin app, String path, String name, Function<Context, Object> model) {
+  void page(Javalin app, String path, String name, Function<Context, Object> model) {
     app.get(path, ctx -> {
       Object page;
       try {
@@ -224,7 +232,7 @@ final class UiServer implements AutoCloseable {
   }
 
   /** A JSON endpoint: the model as JSON, or {@code {"error": ...}} with the failure's status. */
-  private void api(Javalin app, String path, Function<Context, Object> model) {
+  void api(Javalin app, String path, Function<Context, Object> model) {
     app.get(path, ctx -> {
       try {
         ctx.contentType(JSON).result(MAPPER.writeValueAsString(model.apply(ctx)));
@@ -290,7 +298,7 @@ final class UiServer implements AutoCloseable {
     return value;
   }
 
-  private record Failure(HttpStatus status, String message, Banner banner) {}
+  record Failure(HttpStatus status, String message, Banner banner) {}
 
   /** {@code GET /api/csrf}: the token to send in {@code header}. */
   record Token(String token, String header) {}
@@ -298,7 +306,11 @@ final class UiServer implements AutoCloseable {
   /** {@code GET /api/me}: who the request is; {@code signIn} false when sign-in is off (anonymous operator). */
   record Me(String name, String role, boolean signIn) {}
 
-  private Failure failure(RuntimeException e) {
+  Failure failure(RuntimeException e) {
+    Failure queueFailure = QueueRoutes.failure(e);
+    if (queueFailure != null) {
+      return new Failure(queueFailure.status(), queueFailure.message(), safeBanner());
+    }
     if (e instanceof NotFoundException) {
       return new Failure(HttpStatus.NOT_FOUND, e.getMessage(), safeBanner());
     }
@@ -321,7 +333,7 @@ final class UiServer implements AutoCloseable {
   }
 
   /** The banner for an error page; the master's own failure shows in it. */
-  private Banner safeBanner() {
+  Banner safeBanner() {
     try {
       return views.banner();
     } catch (RuntimeException e) {
@@ -329,7 +341,7 @@ final class UiServer implements AutoCloseable {
     }
   }
 
-  private String render(String template, Map<String, Object> params) {
+  String render(String template, Map<String, Object> params) {
     StringOutput out = new StringOutput();
     templates.render(template + ".jte", params, out);
     return out.toString();

@@ -1,0 +1,221 @@
+package dev.flipper.workflow.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.flipper.queue.CountParams;
+import dev.flipper.queue.JobState;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.security.crypto.bcrypt.BCrypt;
+
+/**
+ * The queue dashboard over HTTP against real queue servers: its JSON API (counts, scan paging with a body filter,
+ * lookup), the queue actions behind CSRF and the operator role (refusals change nothing), the confirmation of
+ * destructive ones, clear errors for bad input.
+ */
+class QueueActionsHttpTest {
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Pattern FORM_TOKEN = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"");
+  private static final String PROXY_HEADER = "X-Remote-User";
+  private QueueUiFixture fixture;
+  private String cookie;
+  private String token;
+
+  @BeforeEach
+  void start() throws Exception {
+    fixture = new QueueUiFixture(new UiAuth(List.of(
+        new UiAuth.User("olga", BCrypt.hashpw("olga-pw", BCrypt.gensalt(4)), "operator"),
+        new UiAuth.User("victor", BCrypt.hashpw("victor-pw", BCrypt.gensalt(4)), "viewer")),
+        PROXY_HEADER, List.of("127.0.0.1"), false)).seed();
+    HttpResponse<String> page = send("GET", "/queues/mail", "olga", null, null, null);
+    assertThat(page.statusCode()).as(page.body()).isEqualTo(200);
+    cookie = page.headers().firstValue("Set-Cookie").orElseThrow().split(";")[0];
+    Matcher form = FORM_TOKEN.matcher(page.body());
+    assertThat(form.find()).as("the queue page's forms carry the token").isTrue();
+    token = form.group(1);
+  }
+
+  @AfterEach
+  void stop() {
+    fixture.close();
+  }
+
+  @Test
+  void apiListsQueuesWithCountsPerStateAndPriorityAndPausedState() throws Exception {
+    JsonNode queues = json(send("GET", "/api/queues", "victor", null, null, null));
+
+    JsonNode mail = queues.get("queues").get(0);
+    assertThat(mail.get("name").asText()).isEqualTo("mail");
+    assertThat(mail.get("paused").asBoolean()).isFalse();
+    assertThat(mail.get("total").get("pending").asInt()).isEqualTo(4);
+    assertThat(mail.get("total").get("future").asInt()).isEqualTo(1);
+    assertThat(mail.get("total").get("failed").asInt()).isEqualTo(1);
+    assertThat(mail.get("priorities")).hasSize(3);
+    assertThat(mail.get("priorities").get(1).get("counts").get("pending").asInt()).as("priority 2").isEqualTo(1);
+    assertThat(mail.get("priorities").get(2).get("counts").get("failed").asInt()).as("priority 3").isEqualTo(1);
+    assertThat(queues.get("rateLimits").asText()).contains("rateLimitFile");
+  }
+
+  @Test
+  void scanPagesThroughContinuationsAndFiltersBodies() throws Exception {
+    JsonNode first = json(send("GET", "/api/queues/mail?state=PENDING&limit=2", "victor", null, null, null));
+    String next = first.get("scan").get("next").asText();
+    JsonNode second = json(send("GET", "/api/queues/mail?state=PENDING&limit=2&continuation="
+        + URLEncoder.encode(next, StandardCharsets.UTF_8), "victor", null, null, null));
+    JsonNode filtered = json(send("GET", "/api/queues/mail?state=PENDING&filter=hello%20%5B23%5D", "victor",
+        null, null, null));
+
+    List<String> bodies = new java.util.ArrayList<>();
+    first.get("scan").get("jobs").forEach(j -> bodies.add(j.get("body").asText()));
+    second.get("scan").get("jobs").forEach(j -> bodies.add(j.get("body").asText()));
+    assertThat(bodies).containsExactlyInAnyOrder("hello 1", "hello 2", "hello 3", "urgent later");
+    assertThat(second.get("scan").get("next").isNull()).isTrue();
+    assertThat(filtered.get("scan").get("jobs")).extracting(j -> j.get("body").asText())
+        .containsExactlyInAnyOrder("hello 2", "hello 3");
+  }
+
+  @Test
+  void lookupAnswersTheJobWithItsBodyAnd404ForAMissingOne() throws Exception {
+    JsonNode job = json(send("GET", "/api/queue-job?descriptor=" + fixture.failed, "victor", null, null, null));
+    HttpResponse<String> missing = send("GET", "/api/queue-job?descriptor=mail:s1:p1:999999", "victor", null, null,
+        null);
+    HttpResponse<String> malformed = send("GET", "/api/queue-job?descriptor=nonsense", "victor", null, null, null);
+    HttpResponse<String> noQueue = send("GET", "/api/queues/nosuchqueue", "victor", null, null, null);
+
+    assertThat(job.get("job").get("state").asText()).isEqualTo("FAILED");
+    assertThat(job.get("job").get("body").asText()).isEqualTo(QueueUiFixture.XSS_BODY);
+    assertThat(missing.statusCode()).isEqualTo(404);
+    assertThat(malformed.statusCode()).isEqualTo(400);
+    assertThat(malformed.body()).contains("nonsense");
+    assertThat(noQueue.statusCode()).as(noQueue.body()).isEqualTo(404);
+  }
+
+  @Test
+  void queueActionsWithoutCsrfTokenAreRefusedAndChangeNothing() throws Exception {
+    List<HttpResponse<String>> refused = List.of(
+        send("POST", "/actions/queue/pause", "olga", cookie, null, form(Map.of("queue", "mail"))),
+        send("POST", "/actions/queue/pause", "olga", null, null, form(Map.of("queue", "mail", "csrf", token))),
+        send("POST", "/actions/queue/retry", "olga", cookie, null, form(Map.of("queue", "mail", "csrf", token + "x",
+            "confirm", "yes"))),
+        send("POST", "/api/actions/queue/delete-job", "olga", cookie, null, "{\"job\":\"" + fixture.failed + "\"}"),
+        send("POST", "/api/actions/queue/pause", "olga", cookie, "forged", "{\"queue\":\"mail\"}"));
+
+    assertThat(refused).allSatisfy(r -> assertThat(r.statusCode()).as(r.uri() + ": " + r.body()).isEqualTo(403));
+    assertUnchanged();
+  }
+
+  @Test
+  void queueActionsOfAViewerAreRefusedAndChangeNothing() throws Exception {
+    HttpResponse<String> viewerPage = send("GET", "/queues/mail", "victor", cookie, null, null);
+    List<HttpResponse<String>> refused = List.of(
+        send("POST", "/actions/queue/pause", "victor", cookie, null, form(Map.of("queue", "mail", "csrf", token))),
+        send("POST", "/actions/queue/retry", "victor", cookie, null, form(Map.of("queue", "mail", "csrf", token,
+            "confirm", "yes"))),
+        send("POST", "/actions/queue/delete", "victor", cookie, null, form(Map.of("queue", "mail", "csrf", token,
+            "state", "PENDING", "confirm", "yes"))),
+        send("POST", "/api/actions/queue/delete-job", "victor", cookie, token, "{\"job\":\"" + fixture.failed
+            + "\"}"),
+        send("POST", "/api/actions/queue/pause", "victor", cookie, token, "{\"queue\":\"mail\"}"));
+
+    assertThat(viewerPage.body()).as("a viewer's page has no action forms").doesNotContain("/actions/queue/");
+    assertThat(refused).allSatisfy(r -> assertThat(r.statusCode()).as(r.uri() + ": " + r.body()).isEqualTo(403));
+    assertUnchanged();
+  }
+
+  @Test
+  void destructiveActionsAskFirstThenChangeAndSayWhat() throws Exception {
+    HttpResponse<String> asked = send("POST", "/actions/queue/delete", "olga", cookie, null,
+        form(Map.of("queue", "mail", "csrf", token, "state", "PENDING", "filter", "hello")));
+    assertThat(asked.statusCode()).isEqualTo(200);
+    assertThat(asked.body()).contains("id=\"confirm-question\"").contains("Delete 3 PENDING job(s) of queue mail");
+    assertThat(countPending()).as("asking changes nothing").isEqualTo(4);
+
+    HttpResponse<String> done = send("POST", "/actions/queue/delete", "olga", cookie, null,
+        form(Map.of("queue", "mail", "csrf", token, "state", "PENDING", "filter", "hello", "confirm", "yes")));
+    assertThat(done.body()).contains("id=\"result\"").contains("3 PENDING job(s) deleted");
+    assertThat(countPending()).isEqualTo(1);
+
+    HttpResponse<String> deleteJob = send("POST", "/api/actions/queue/delete-job", "olga", cookie, token,
+        "{\"job\":\"" + fixture.failed + "\"}");
+    assertThat(json(deleteJob).get("changed").asInt()).isEqualTo(1);
+    assertThat(fixture.clientB.lookup(List.of(fixture.failed), false)).isEmpty();
+  }
+
+  @Test
+  void badInputGetsASpecificError() throws Exception {
+    HttpResponse<String> badState = send("GET", "/api/queues/mail?state=DONE", "victor", null, null, null);
+    HttpResponse<String> badRegex = send("GET", "/api/queues/mail?filter=%28", "victor", null, null, null);
+    HttpResponse<String> badOp = send("POST", "/api/actions/queue/explode", "olga", cookie, token,
+        "{\"queue\":\"mail\"}");
+    HttpResponse<String> noState = send("POST", "/api/actions/queue/delete", "olga", cookie, token,
+        "{\"queue\":\"mail\"}");
+
+    assertThat(badState.statusCode()).isEqualTo(400);
+    assertThat(badState.body()).contains("PENDING, IN_PROGRESS, SUCCEEDED or FAILED");
+    assertThat(badRegex.statusCode()).isEqualTo(400);
+    assertThat(badRegex.body()).contains("regular expression");
+    assertThat(badOp.statusCode()).isEqualTo(404);
+    assertThat(badOp.body()).contains("pause, resume, retry, delete, delete-job");
+    assertThat(noState.statusCode()).isEqualTo(400);
+    assertThat(noState.body()).contains("'state' is required");
+    assertUnchanged();
+  }
+
+  private void assertUnchanged() {
+    assertThat(fixture.clientB.pausedQueues()).isEmpty();
+    assertThat(fixture.clientB.count(CountParams.of("mail", JobState.FAILED))).isEqualTo(1);
+    assertThat(countPending()).isEqualTo(4);
+  }
+
+  private int countPending() {
+    return fixture.clientB.count(CountParams.of("mail", JobState.PENDING));
+  }
+
+  private static JsonNode json(HttpResponse<String> response) throws Exception {
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    return JSON.readTree(response.body());
+  }
+
+  private static String form(Map<String, String> fields) {
+    return new LinkedHashMap<>(fields).entrySet().stream()
+        .map(e -> e.getKey() + "=" + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
+        .collect(Collectors.joining("&"));
+  }
+
+  /** A request as {@code user} (the trusted proxy's header), with the CSRF cookie and header when given. */
+  private HttpResponse<String> send(String method, String path, String user, String withCookie, String csrfHeader,
+      String body) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(fixture.base() + path))
+        .header(PROXY_HEADER, user);
+    if (withCookie != null) {
+      request.header("Cookie", withCookie);
+    }
+    if (csrfHeader != null) {
+      request.header(Csrf.HEADER, csrfHeader);
+    }
+    if (body == null) {
+      request.GET();
+    } else {
+      request.header("Content-Type", path.startsWith("/api/") ? "application/json"
+          : "application/x-www-form-urlencoded");
+      request.method(method, HttpRequest.BodyPublishers.ofString(body));
+    }
+    return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+}
