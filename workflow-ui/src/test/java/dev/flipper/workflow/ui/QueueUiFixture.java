@@ -68,7 +68,7 @@ final class QueueUiFixture implements AutoCloseable {
     JdbcQueueStore store = JdbcQueueStore.builder()
         .shards(List.of(JdbcShardConfig.embedded("1", dir.resolve("queue")))).build();
     stores.add(store);
-    QueueService service = QueueService.builder(store).serverId(id).pauseRefresh(Duration.ofMillis(500)).build();
+    QueueService service = QueueService.builder(store).serverId(id).build(); // pauses re-read every 1 s, the default
     return QueueServer.builder(service).port(0).bindHost("127.0.0.1").longPollTimeout(Duration.ZERO)
         .shutdownGracePeriod(Duration.ofSeconds(1)).build().start();
   }
