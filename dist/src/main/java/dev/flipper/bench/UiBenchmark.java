@@ -11,7 +11,9 @@ import dev.flipper.workflow.engine.ExecutionResult;
 import dev.flipper.workflow.engine.ExecutionStart;
 import dev.flipper.workflow.engine.WorkflowEngine;
 import dev.flipper.workflow.master.server.TokenMasterServer;
+import dev.flipper.workflow.ui.UiAuth;
 import dev.flipper.workflow.ui.UiDaemon;
+import dev.flipper.workflow.ui.queue.QueueServers;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
@@ -38,7 +40,8 @@ import picocli.CommandLine.Spec;
  * with {@code --instances} instances of {@code --workflows} workflows, {@code --jobs} job tokens in all (a
  * fan-out per instance), runs {@code --executions} jobs to the end so pages have histories, then asks every
  * page and its JSON {@code --requests} times through a UI in this JVM that reads the master over Thrift, as the
- * UI daemon does. Prints p50, p99 and max per page.
+ * UI daemon does; the queue dashboard's pages read an in-memory queue server of {@code --queues} queues of
+ * {@code --queue-jobs} jobs ({@link BenchQueues}). Prints p50, p99 and max per page.
  *
  * <p>It WRITES DATA only to a database it creates (see {@link BenchDatabase}) and drops at the end. Not a test.
  */
@@ -75,12 +78,22 @@ public final class UiBenchmark implements Callable<Integer> {
       description = "Jobs run to the end before timing, for histories. Default: ${DEFAULT-VALUE}")
   int executions;
 
+  @Option(names = "--queues", defaultValue = "5",
+      description = "Queues of the queue dashboard (in memory). Default: ${DEFAULT-VALUE}")
+  int queues;
+
+  @Option(names = "--queue-jobs", defaultValue = "10000",
+      description = "Jobs per queue, a tenth of them failed. Default: ${DEFAULT-VALUE}")
+  int queueJobs;
+
   @Option(names = "--requests", defaultValue = "20", description = "Requests per page. Default: ${DEFAULT-VALUE}")
   int requests;
 
   @Override
   public Integer call() throws Exception {
     atLeast("--workflows", workflows, 1);
+    atLeast("--queues", queues, 1);
+    atLeast("--queue-jobs", queueJobs, 0);
     atLeast("--instances", instances, workflows);
     atLeast("--jobs", jobs, instances * 3);
     atLeast("--requests", requests, 1);
@@ -98,13 +111,14 @@ public final class UiBenchmark implements Callable<Integer> {
       out.printf(Locale.ROOT, "filled in %d ms%n", (System.nanoTime() - filling) / 1_000_000);
       out.flush();
       try (TokenMasterServer server = TokenMasterServer.builder(service).port(0).bindHost("127.0.0.1").build()
-          .start()) {
-        UiDaemon ui = new UiDaemon(new UiDaemon.Config("127.0.0.1", 0, "127.0.0.1"),
+          .start();
+          BenchQueues queueServer = new BenchQueues(queues, queueJobs)) {
+        UiDaemon ui = new UiDaemon(new UiDaemon.Config("127.0.0.1", 0, "127.0.0.1"), UiAuth.NONE,
             UiDaemon.masterClient("127.0.0.1", server.port()), "127.0.0.1:" + server.port(),
-            new MetricRegistry());
+            QueueServers.of(queueServer.address()), new MetricRegistry());
         try {
           ui.start();
-          measure(out, "http://127.0.0.1:" + ui.port(), engine);
+          measure(out, "http://127.0.0.1:" + ui.port(), engine, queueServer);
         } finally {
           ui.close();
         }
@@ -152,7 +166,8 @@ public final class UiBenchmark implements Callable<Integer> {
     }
   }
 
-  private void measure(PrintWriter out, String base, WorkflowEngine engine) throws Exception {
+  private void measure(PrintWriter out, String base, WorkflowEngine engine, BenchQueues queueServer)
+      throws Exception {
     String instance = engine.status().instances("wf-0").get(0).instance();
     Map<String, String> pages = new LinkedHashMap<>();
     pages.put("workflows", "/");
@@ -162,6 +177,11 @@ public final class UiBenchmark implements Callable<Integer> {
     pages.put("tokens /", "/tokens?path=/");
     pages.put("tokens instance", "/tokens?path=/workflow/wf-0/" + instance + "/job/waiting/");
     pages.put("token", "/token?name=/workflow/wf-0/" + instance + "/instance");
+    pages.put("queues", "/queues");
+    pages.put("queue", "/queues/queue-0");
+    if (queueServer.failedJob() != null) {
+      pages.put("queue job", "/queue-job?descriptor=" + queueServer.failedJob());
+    }
     HttpClient http = HttpClient.newHttpClient();
     out.println(String.format(Locale.ROOT, "%-16s %-5s %9s %9s %9s %9s", "page", "kind", "p50 ms", "p99 ms",
         "max ms", "bytes"));

@@ -213,6 +213,12 @@ public final class ConfigSchema {
           setting("ui.allowAnonymous", new BoolType(), "false",
               "true = serve a non-loopback ui.bindAddress without sign-in, everyone an operator; false = refuse "
                   + "to start so."),
+          setting("ui.queueServers", new TextListType(), "[]",
+              "Queue servers (host:port) of one cluster for the queue dashboard; [] and no queueServerSetFile = "
+                  + "no dashboard."),
+          setting("ui.queueServerSetFile", TextType.any(), "\"\"",
+              "PinLater server-set file (one host:port a line, re-read every 5 s) naming the dashboard's queue "
+                  + "servers, instead of ui.queueServers; \"\" = none."),
           setting("email.enabled", new BoolType(), "false",
               "Send notification e-mail; true requires email.smtpHost and email.from."),
           setting("email.smtpHost", TextType.any(), "\"\"", "SMTP server host."),

@@ -6,6 +6,7 @@ import dev.flipper.workflow.master.MasterDaemon;
 import dev.flipper.workflow.scheduler.SchedulerDaemon;
 import dev.flipper.workflow.ui.UiAuth;
 import dev.flipper.workflow.ui.UiDaemon;
+import dev.flipper.workflow.ui.queue.QueueServers;
 import dev.flipper.workflow.worker.WorkerDaemon;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,6 +18,7 @@ import java.util.Map;
  * {@link RecordBinder}. Built only by {@link ConfigLoader}. {@link #values()} prints it (secrets masked).
  * Immutable and thread-safe.
  *
+ * @param uiQueueServers the queue dashboard's servers ({@code ui.queueServers}, {@code ui.queueServerSetFile})
  * @param uiLinks addresses of UI pages for links in e-mail ({@code ui.baseUrl})
  * @param admin where each daemon's admin server listens, by section name ({@code queue}, {@code master}, ...)
  * @param email the {@code email} section, bound straight into the mailer's settings
@@ -30,6 +32,7 @@ public record FlipperConfig(
     SchedulerDaemon.Config scheduler,
     WorkerDaemon.Config workers,
     UiDaemon.Config ui,
+    QueueServers uiQueueServers,
     UiAuth uiAuth,
     UiLinks uiLinks,
     Map<String, AdminConfig> admin,
@@ -58,6 +61,7 @@ public record FlipperConfig(
         RecordBinder.bind(v, "scheduler", SchedulerDaemon.Config.class),
         RecordBinder.bind(v, "workers", WorkerDaemon.Config.class),
         RecordBinder.bind(v, "ui", UiDaemon.Config.class),
+        RecordBinder.bind(v, "ui", QueueServers.class),
         RecordBinder.bind(v, "ui", UiAuth.class),
         RecordBinder.bind(v, "ui", UiLinks.class),
         admin,

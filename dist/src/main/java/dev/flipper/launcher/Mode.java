@@ -10,6 +10,7 @@ import dev.flipper.launcher.modes.TokenStores;
 import dev.flipper.launcher.modes.WorkersModeDaemon;
 import dev.flipper.workflow.master.MasterDaemon;
 import dev.flipper.workflow.ui.UiDaemon;
+import dev.flipper.workflow.ui.queue.QueueServers;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -34,18 +35,27 @@ public enum Mode {
           new WorkersModeDaemon(x.config(), x.metrics(), x.adminPort(), x.localMasterPort()), FlipperConfig::workers),
       WorkersModeDaemon::adminRoutes),
   UI("ui", x -> new ModeDaemon<>(new UiDaemon(x.config().ui(), x.config().uiAuth(), x.masterPort(),
-      x.metrics()), FlipperConfig::ui));
+      x.uiQueueServers(), x.metrics()), FlipperConfig::ui));
 
   /**
    * What a mode's daemon is built from.
    *
    * @param adminPort the port its admin server is bound to (the workers put it into their log URLs)
    * @param localMasterPort the port of the master started before in this JVM, 0 = none
+   * @param localQueuePort the Thrift port of the queue server started before in this JVM, 0 = none
    */
-  record Context(FlipperConfig config, MetricRegistry metrics, int adminPort, int localMasterPort) {
+  record Context(FlipperConfig config, MetricRegistry metrics, int adminPort, int localMasterPort,
+      int localQueuePort) {
     /** master.port, or with 0 the port of the master started in this JVM (a demo on free ports). */
     int masterPort() {
       return config.master().port() != 0 ? config.master().port() : localMasterPort;
+    }
+
+    /** ui.queueServers (or its server-set file), or else the queue server started in this JVM (a demo). */
+    QueueServers uiQueueServers() {
+      QueueServers configured = config.uiQueueServers();
+      return configured.configured() || localQueuePort == 0 ? configured
+          : QueueServers.of(ModeRunner.reachableHost(config.queue().bindAddress()) + ":" + localQueuePort);
     }
   }
 

@@ -7,6 +7,7 @@ import dev.flipper.config.AdminConfig;
 import dev.flipper.config.FlipperConfig;
 import dev.flipper.lifecycle.Daemon;
 import dev.flipper.launcher.logging.ModeConverter;
+import dev.flipper.launcher.modes.QueueModeDaemon;
 import dev.flipper.launcher.modes.WorkersModeDaemon;
 import dev.flipper.workflow.master.MasterDaemon;
 import java.io.PrintWriter;
@@ -81,7 +82,7 @@ final class ModeRunner implements AutoCloseable {
         admin.start();
         ModeDaemon<?> daemon;
         try {
-          daemon = mode.create(new Mode.Context(config, metrics, admin.port(), localMasterPort()));
+          daemon = mode.create(new Mode.Context(config, metrics, admin.port(), localMasterPort(), localQueuePort()));
         } catch (RuntimeException e) {
           admin.close();
           throw e;
@@ -113,6 +114,15 @@ final class ModeRunner implements AutoCloseable {
     return running.stream()
         .filter(r -> r.mode() == Mode.MASTER && r.daemon() instanceof MasterDaemon && r.daemon().isReady())
         .mapToInt(r -> ((MasterDaemon) r.daemon()).port())
+        .findFirst()
+        .orElse(0);
+  }
+
+  /** The Thrift port of the queue server started in this JVM, 0 if none runs here. */
+  private int localQueuePort() {
+    return running.stream()
+        .filter(r -> r.mode() == Mode.QUEUE && r.daemon() instanceof QueueModeDaemon)
+        .mapToInt(r -> ((QueueModeDaemon) r.daemon()).port())
         .findFirst()
         .orElse(0);
   }

@@ -309,7 +309,15 @@ class ConfigLoaderTest {
     void unknownKeyWithoutCloseMatchListsTheValidKeys() {
       assertThat(error("ui:\n  colour: blue\n"))
           .isEqualTo("conf.yaml:2: unknown key 'ui.colour' (valid keys in 'ui': bindAddress, port, masterHost, adminPort, "
-              + "baseUrl, users, trustedUserHeader, trustedProxies, allowAnonymous)");
+              + "baseUrl, users, trustedUserHeader, trustedProxies, allowAnonymous, queueServers, queueServerSetFile)");
+    }
+
+    @Test
+    void queueServersOfTheDashboardMustBeHostPortAndOneWay() {
+      assertThat(error("ui:\n  queueServers: [\"queue1:9010\", \"queue2\"]\n"))
+          .contains("ui.queueServers[1]: server address 'queue2' must look like host:port");
+      assertThat(error("ui:\n  queueServers: [\"queue1:9010\"]\n  queueServerSetFile: /etc/flipper/servers\n"))
+          .contains("ui.queueServers and ui.queueServerSetFile are both set");
     }
 
     @Test

@@ -64,6 +64,26 @@ class ModeRunnerTest {
   }
 
   @Test
+  void uiDashboardReadsTheQueueServerStartedBeforeItInThisJvm() throws Exception {
+    ModeRunner runner = new ModeRunner(config(), new PrintWriter(new StringWriter()));
+    runner.start(List.of(Mode.QUEUE, Mode.UI));
+    try {
+      String thrift = runner.running().get(0).daemon().endpoints().get(0);
+      int queuePort = Integer.parseInt(thrift.substring("thrift port ".length()));
+      try (dev.flipper.queue.client.QueueClient client = dev.flipper.queue.client.QueueClient.builder()
+          .server("127.0.0.1", queuePort).source("test").build()) {
+        client.createQueue("demo");
+      }
+      String web = runner.running().get(1).daemon().endpoints().get(0);
+      HttpResponse<String> queues = FlipperProcess.get(web.substring("web UI ".length()) + "api/queues");
+      assertThat(queues.statusCode()).as(queues.body()).isEqualTo(200);
+      assertThat(queues.body()).contains("\"servers\":\"127.0.0.1:" + queuePort + "\"", "\"name\":\"demo\"");
+    } finally {
+      assertThat(runner.closeAll()).isTrue();
+    }
+  }
+
+  @Test
   void uiReadsTheMasterStartedBeforeItInThisJvm() throws Exception {
     ModeRunner runner = new ModeRunner(config(), new PrintWriter(new StringWriter()));
     runner.start(List.of(Mode.MASTER, Mode.UI));

@@ -90,6 +90,12 @@ public final class QueueModeDaemon implements Daemon<StorageConfig> {
     metrics.register("queue.shards.healthy", (Gauge<Integer>) () -> shardCount(true));
   }
 
+  /** The Thrift port served, 0 before start. */
+  public int port() {
+    QueueServer s = server;
+    return s == null ? 0 : s.port();
+  }
+
   @Override
   public List<String> endpoints() {
     QueueServer s = server;

@@ -15,6 +15,7 @@ import java.util.List;
  *
  * @param queueServers {@code host:port} of each server; empty with no file = no dashboard
  * @param queueServerSetFile a server-set file; "" = none. Not both.
+ * @throws IllegalArgumentException naming the entry when an address is not {@code host:port}, or both are set
  */
 public record QueueServers(List<String> queueServers, String queueServerSetFile) {
   public static final QueueServers NONE = new QueueServers(List.of(), "");
@@ -26,6 +27,7 @@ public record QueueServers(List<String> queueServers, String queueServerSetFile)
       throw new IllegalArgumentException("ui.queueServers and ui.queueServerSetFile are both set: name the queue "
           + "servers one way");
     }
+    addresses(queueServers);
   }
 
   public static QueueServers of(String... hostPorts) {
@@ -45,7 +47,6 @@ public record QueueServers(List<String> queueServers, String queueServerSetFile)
    * A client of the servers, or null when none is configured. Short time-outs and one attempt per server, so a
    * page says "unreachable" within seconds.
    *
-   * @throws IllegalArgumentException naming the bad entry when an address is not {@code host:port}
    */
   public QueueClient client() {
     if (!configured()) {
@@ -56,14 +57,18 @@ public record QueueServers(List<String> queueServers, String queueServerSetFile)
     if (!queueServerSetFile.isEmpty()) {
       return builder.serverSetFile(Path.of(queueServerSetFile)).build();
     }
+    return builder.servers(addresses(queueServers)).build();
+  }
+
+  private static List<ServerAddress> addresses(List<String> hostPorts) {
     List<ServerAddress> servers = new ArrayList<>();
-    for (int i = 0; i < queueServers.size(); i++) {
+    for (int i = 0; i < hostPorts.size(); i++) {
       try {
-        servers.add(ServerAddress.parse(queueServers.get(i)));
+        servers.add(ServerAddress.parse(hostPorts.get(i)));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("ui.queueServers[" + i + "]: " + e.getMessage(), e);
       }
     }
-    return builder.servers(servers).build();
+    return servers;
   }
 }
