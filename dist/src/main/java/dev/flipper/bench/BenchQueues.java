@@ -26,7 +26,7 @@ final class BenchQueues implements AutoCloseable {
     QueueService service = QueueService.builder(InMemoryQueueStore.withShards("1", "2")).serverId("bench").build();
     JobDescriptor failed = null;
     for (int q = 0; q < queues; q++) {
-      String queue = "queue-" + q;
+      String queue = "queue_" + q;
       service.createQueue(queue);
       List<NewJob> jobs = new ArrayList<>();
       for (int j = 0; j < jobsPerQueue; j++) {

@@ -14,6 +14,7 @@ import dev.flipper.workflow.master.server.TokenMasterServer;
 import dev.flipper.workflow.ui.UiAuth;
 import dev.flipper.workflow.ui.UiDaemon;
 import dev.flipper.workflow.ui.queue.QueueServers;
+import dev.flipper.workflow.ui.queue.RateLimits;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
@@ -115,7 +116,7 @@ public final class UiBenchmark implements Callable<Integer> {
           BenchQueues queueServer = new BenchQueues(queues, queueJobs)) {
         UiDaemon ui = new UiDaemon(new UiDaemon.Config("127.0.0.1", 0, "127.0.0.1"), UiAuth.NONE,
             UiDaemon.masterClient("127.0.0.1", server.port()), "127.0.0.1:" + server.port(),
-            QueueServers.of(queueServer.address()), new MetricRegistry());
+            QueueServers.of(queueServer.address()), RateLimits.NONE, new MetricRegistry());
         try {
           ui.start();
           measure(out, "http://127.0.0.1:" + ui.port(), engine, queueServer);
@@ -178,7 +179,7 @@ public final class UiBenchmark implements Callable<Integer> {
     pages.put("tokens instance", "/tokens?path=/workflow/wf-0/" + instance + "/job/waiting/");
     pages.put("token", "/token?name=/workflow/wf-0/" + instance + "/instance");
     pages.put("queues", "/queues");
-    pages.put("queue", "/queues/queue-0");
+    pages.put("queue", "/queues/queue_0");
     if (queueServer.failedJob() != null) {
       pages.put("queue job", "/queue-job?descriptor=" + queueServer.failedJob());
     }

@@ -35,7 +35,7 @@ public enum Mode {
           new WorkersModeDaemon(x.config(), x.metrics(), x.adminPort(), x.localMasterPort()), FlipperConfig::workers),
       WorkersModeDaemon::adminRoutes),
   UI("ui", x -> new ModeDaemon<>(new UiDaemon(x.config().ui(), x.config().uiAuth(), x.masterPort(),
-      x.uiQueueServers(), x.metrics()), FlipperConfig::ui));
+      x.uiQueueServers(), FileRateLimits.of(x.config().queue().rateLimitFile()), x.metrics()), FlipperConfig::ui));
 
   /**
    * What a mode's daemon is built from.

@@ -11,6 +11,7 @@ import dev.flipper.workflow.ui.queue.QueueDashboard;
 import dev.flipper.workflow.ui.queue.QueueLinks;
 import dev.flipper.workflow.ui.queue.QueueServers;
 import dev.flipper.workflow.ui.queue.QueueViews;
+import dev.flipper.workflow.ui.queue.RateLimits;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
@@ -40,11 +41,12 @@ final class QueueRoutes {
 
   /** The dashboard without queue servers: its pages say how to configure them. */
   static QueueRoutes none() {
-    return new QueueRoutes(new QueueDashboard(QueueServers.NONE, null, Runnable::run, Clock.systemUTC()));
+    return new QueueRoutes(new QueueDashboard(QueueServers.NONE, RateLimits.NONE, null, Runnable::run,
+        Clock.systemUTC()));
   }
 
-  static QueueRoutes over(QueueServers servers, Executor executor, Clock clock) {
-    return new QueueRoutes(new QueueDashboard(servers, servers.client(), executor, clock));
+  static QueueRoutes over(QueueServers servers, RateLimits rateLimits, Executor executor, Clock clock) {
+    return new QueueRoutes(new QueueDashboard(servers, rateLimits, servers.client(), executor, clock));
   }
 
   QueueDashboard dashboard() {

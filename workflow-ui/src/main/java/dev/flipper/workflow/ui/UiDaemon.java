@@ -9,6 +9,7 @@ import dev.flipper.workflow.control.WorkflowControl;
 import dev.flipper.workflow.engine.WorkflowEngine;
 import dev.flipper.workflow.master.client.TokenMasterClient;
 import dev.flipper.workflow.ui.queue.QueueServers;
+import dev.flipper.workflow.ui.queue.RateLimits;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -48,13 +49,17 @@ public final class UiDaemon implements Daemon<UiDaemon.Config> {
    * process) starts the UI anyway; its pages then say what to configure.
    */
   public UiDaemon(Config config, UiAuth auth, int masterPort, MetricRegistry metrics) {
-    this(config, auth, masterPort, QueueServers.NONE, metrics);
+    this(config, auth, masterPort, QueueServers.NONE, RateLimits.NONE, metrics);
   }
 
-  /** As above, with the queue dashboard over {@code queues} ({@code ui.queueServers} or its server-set file). */
-  public UiDaemon(Config config, UiAuth auth, int masterPort, QueueServers queues, MetricRegistry metrics) {
+  /**
+   * As above, with the queue dashboard over {@code queues} ({@code ui.queueServers} or its server-set file),
+   * showing the rate limits of {@code rateLimits}.
+   */
+  public UiDaemon(Config config, UiAuth auth, int masterPort, QueueServers queues, RateLimits rateLimits,
+      MetricRegistry metrics) {
     this(config, auth, masterPort == 0 ? new NoMaster() : masterClient(config.masterHost(), masterPort),
-        config.masterHost() + ":" + masterPort, queues, metrics);
+        config.masterHost() + ":" + masterPort, queues, rateLimits, metrics);
   }
 
   /**
@@ -78,23 +83,24 @@ public final class UiDaemon implements Daemon<UiDaemon.Config> {
    *     {@code auth.allowAnonymous()}
    */
   public UiDaemon(Config config, UiAuth auth, TokenMaster master, String masterAddress, MetricRegistry metrics) {
-    this(config, auth, master, masterAddress, QueueServers.NONE, metrics);
+    this(config, auth, master, masterAddress, QueueServers.NONE, RateLimits.NONE, metrics);
   }
 
   /**
-   * A UI with sign-in as {@code auth} says and the queue dashboard over {@code queues}.
+   * A UI with sign-in as {@code auth} says and the queue dashboard over {@code queues}, showing the rate limits
+   * of {@code rateLimits}.
    *
    * @throws IllegalStateException if it would serve a non-loopback address to anonymous operators without
    *     {@code auth.allowAnonymous()}
    * @throws IllegalArgumentException if a queue server address is not {@code host:port}
    */
   public UiDaemon(Config config, UiAuth auth, TokenMaster master, String masterAddress, QueueServers queues,
-      MetricRegistry metrics) {
+      RateLimits rateLimits, MetricRegistry metrics) {
     this.config = Objects.requireNonNull(config, "config");
     auth.checkBind(config.bindAddress());
     this.client = master instanceof TokenMasterClient c ? c : null;
     WorkflowEngine engine = WorkflowEngine.builder(master).build();
-    this.queueRoutes = QueueRoutes.over(queues, readers, Clock.systemUTC());
+    this.queueRoutes = QueueRoutes.over(queues, rateLimits, readers, Clock.systemUTC());
     this.server = new UiServer(new Views(engine, Clock.systemUTC(), readers),
         new Actions(WorkflowControl.builder(engine).build()), new Auth(auth, Clock.systemUTC()), masterAddress,
         queueRoutes);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.flipper.queue.CountParams;
 import dev.flipper.queue.JobState;
+import dev.flipper.workflow.ui.queue.RateLimits;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -33,6 +34,18 @@ class QueueActionsHttpTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern FORM_TOKEN = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"");
   private static final String PROXY_HEADER = "X-Remote-User";
+  /** The rate-limit file as the launcher would hand it in. */
+  private static final RateLimits LIMITS = new RateLimits() {
+    @Override
+    public Map<String, Double> current() {
+      return Map.of("mail", 50.0);
+    }
+
+    @Override
+    public String describe() {
+      return "Rate limits from rates.json";
+    }
+  };
   private QueueUiFixture fixture;
   private String cookie;
   private String token;
@@ -42,7 +55,7 @@ class QueueActionsHttpTest {
     fixture = new QueueUiFixture(new UiAuth(List.of(
         new UiAuth.User("olga", BCrypt.hashpw("olga-pw", BCrypt.gensalt(4)), "operator"),
         new UiAuth.User("victor", BCrypt.hashpw("victor-pw", BCrypt.gensalt(4)), "viewer")),
-        PROXY_HEADER, List.of("127.0.0.1"), false)).seed();
+        PROXY_HEADER, List.of("127.0.0.1"), false), LIMITS).seed();
     HttpResponse<String> page = send("GET", "/queues/mail", "olga", null, null, null);
     assertThat(page.statusCode()).as(page.body()).isEqualTo(200);
     cookie = page.headers().firstValue("Set-Cookie").orElseThrow().split(";")[0];
@@ -63,13 +76,16 @@ class QueueActionsHttpTest {
     JsonNode mail = queues.get("queues").get(0);
     assertThat(mail.get("name").asText()).isEqualTo("mail");
     assertThat(mail.get("paused").asBoolean()).isFalse();
+    assertThat(mail.get("rateLimit").asDouble()).isEqualTo(50.0);
     assertThat(mail.get("total").get("pending").asInt()).isEqualTo(4);
     assertThat(mail.get("total").get("future").asInt()).isEqualTo(1);
     assertThat(mail.get("total").get("failed").asInt()).isEqualTo(1);
     assertThat(mail.get("priorities")).hasSize(3);
     assertThat(mail.get("priorities").get(1).get("counts").get("pending").asInt()).as("priority 2").isEqualTo(1);
     assertThat(mail.get("priorities").get(2).get("counts").get("failed").asInt()).as("priority 3").isEqualTo(1);
-    assertThat(queues.get("rateLimits").asText()).contains("rateLimitFile");
+    assertThat(queues.get("rateLimits").asText()).isEqualTo("Rate limits from rates.json");
+    assertThat(send("GET", "/queues/mail", "victor", null, null, null).body())
+        .contains("rate limit <span id=\"rate-limit\">50/s</span>");
   }
 
   @Test

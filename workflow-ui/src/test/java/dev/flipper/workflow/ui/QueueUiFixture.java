@@ -13,6 +13,7 @@ import dev.flipper.queue.server.QueueServer;
 import dev.flipper.token.TokenService;
 import dev.flipper.token.memory.InMemoryTokenStore;
 import dev.flipper.workflow.ui.queue.QueueServers;
+import dev.flipper.workflow.ui.queue.RateLimits;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -49,6 +50,10 @@ final class QueueUiFixture implements AutoCloseable {
   }
 
   QueueUiFixture(UiAuth auth) {
+    this(auth, RateLimits.NONE);
+  }
+
+  QueueUiFixture(UiAuth auth, RateLimits rateLimits) {
     try {
       dir = Files.createTempDirectory("flipper-ui-queue");
     } catch (IOException e) {
@@ -60,7 +65,7 @@ final class QueueUiFixture implements AutoCloseable {
     clientB = client(serverB);
     ui = new UiDaemon(new UiDaemon.Config("127.0.0.1", 0, "127.0.0.1"), auth,
         TokenService.builder(InMemoryTokenStore.create()).build(), "in-process",
-        QueueServers.of("127.0.0.1:" + serverA.port()), new MetricRegistry());
+        QueueServers.of("127.0.0.1:" + serverA.port()), rateLimits, new MetricRegistry());
     ui.start();
   }
 

@@ -40,18 +40,19 @@ public final class QueueDashboard implements AutoCloseable {
   /** PinLater priorities are one byte. */
   private static final int MAX_PRIORITIES = 127;
   static final int MAX_SCAN_LIMIT = 500;
-  static final String RATE_LIMITS = "Dequeue rate limits are set per server in its queue.rateLimitFile and are "
-      + "not readable over Thrift; pausing is stored with the queue and applies on every server.";
 
   private final QueueServers servers;
   private final QueueClient client;
   private final Executor executor;
   private final RateSampler rates;
+  private final RateLimits rateLimits;
   private volatile int priorityLevels;
 
   /** @param client null when no queue server is configured: the pages then say how to configure one */
-  public QueueDashboard(QueueServers servers, QueueClient client, Executor executor, Clock clock) {
+  public QueueDashboard(QueueServers servers, RateLimits rateLimits, QueueClient client, Executor executor,
+      Clock clock) {
     this.servers = servers;
+    this.rateLimits = rateLimits;
     this.client = client;
     this.executor = executor;
     this.rates = new RateSampler(clock);
@@ -69,17 +70,18 @@ public final class QueueDashboard implements AutoCloseable {
   public QueuesPage queues(Banner banner) {
     if (client == null) {
       return new QueuesPage(banner, "", "no queue servers configured: set ui.queueServers (host:port list) or "
-          + "ui.queueServerSetFile (docs/configuration.md)", List.of(), RATE_LIMITS);
+          + "ui.queueServerSetFile (docs/configuration.md)", List.of(), rateLimits.describe());
     }
     List<String> names = client.queueNames().stream().sorted().toList();
     Set<String> paused = client.pausedQueues();
+    Map<String, Double> limits = rateLimits.current();
     List<CompletableFuture<QueueRow>> rows = new ArrayList<>();
     for (String name : names) {
-      rows.add(CompletableFuture.supplyAsync(() -> row(name, paused.contains(name)), executor));
+      rows.add(CompletableFuture.supplyAsync(() -> row(name, paused.contains(name), limits.get(name)), executor));
     }
     rates.retain(names);
     return new QueuesPage(banner, servers.describe(), null, rows.stream().map(QueueDashboard::join).toList(),
-        RATE_LIMITS);
+        rateLimits.describe());
   }
 
   /** One queue's counts and one page of its jobs in {@code state} (and {@code priority}, null = all). */
@@ -92,7 +94,7 @@ public final class QueueDashboard implements AutoCloseable {
       throw new IllegalArgumentException("'limit' must be 1.." + MAX_SCAN_LIMIT + ", got " + limit);
     }
     String from = continuation == null || continuation.isBlank() ? ScanParams.START : continuation;
-    QueueRow row = row(queue, c.pausedQueues().contains(queue));
+    QueueRow row = row(queue, c.pausedQueues().contains(queue), rateLimits.current().get(queue));
     ScanPage page = c.scan(new ScanParams(queue, jobState, priority, future, from, limit, regex));
     // Scans answer without bodies: one lookup brings those of the page.
     Map<JobDescriptor, JobInfo> withBodies = page.jobs().isEmpty() ? Map.of()
@@ -139,7 +141,7 @@ public final class QueueDashboard implements AutoCloseable {
     return all;
   }
 
-  private QueueRow row(String queue, boolean paused) {
+  private QueueRow row(String queue, boolean paused, Double rateLimit) {
     QueueClient c = requireClient();
     List<PriorityCounts> perPriority = new ArrayList<>();
     Counts total = Counts.ZERO;
@@ -153,7 +155,7 @@ public final class QueueDashboard implements AutoCloseable {
       perPriority.add(new PriorityCounts(p, counts));
       total = total.plus(counts);
     }
-    return new QueueRow(queue, paused, total, perPriority, rates.sample(queue, total));
+    return new QueueRow(queue, paused, rateLimit, total, perPriority, rates.sample(queue, total));
   }
 
   private QueueClient requireClient() {

@@ -37,6 +37,11 @@ public final class QueueLinks {
         : String.valueOf(perSecond);
   }
 
+  /** A rate limit in dequeues per second; "none" when the queue is not limited (or no file is read). */
+  public static String limit(Double perSecond) {
+    return perSecond == null ? "none" : rate(perSecond) + "/s";
+  }
+
   private static String query(String value) {
     return URLEncoder.encode(value, StandardCharsets.UTF_8);
   }

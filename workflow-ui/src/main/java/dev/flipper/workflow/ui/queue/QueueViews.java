@@ -49,8 +49,14 @@ public final class QueueViews {
     public static final Rates UNKNOWN = new Rates(null, null, null);
   }
 
-  /** One queue: paused state, counts in total and per priority, estimated rates. */
-  public record QueueRow(String name, boolean paused, Counts total, List<PriorityCounts> priorities, Rates rates) {
+  /**
+   * One queue: paused state, rate limit, counts in total and per priority, estimated rates.
+   *
+   * @param rateLimit dequeues per second for the cluster from the rate-limit file the UI reads; null = not
+   *     limited there, or no file (see {@link QueuesPage#rateLimits()})
+   */
+  public record QueueRow(String name, boolean paused, Double rateLimit, Counts total, List<PriorityCounts> priorities,
+      Rates rates) {
     public QueueRow {
       priorities = List.copyOf(priorities);
     }
@@ -61,7 +67,7 @@ public final class QueueViews {
    *
    * @param servers the configured queue servers as written
    * @param problem null when the servers answered, else why the dashboard is empty
-   * @param rateLimits what the dashboard knows of dequeue rate limits (they live in each server's file)
+   * @param rateLimits where the rate limits come from, or why none are shown (they live in each server's file)
    */
   public record QueuesPage(Banner banner, String servers, String problem, List<QueueRow> queues, String rateLimits) {
     public QueuesPage {
