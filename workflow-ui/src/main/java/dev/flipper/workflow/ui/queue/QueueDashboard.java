@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -77,11 +78,12 @@ public final class QueueDashboard implements AutoCloseable {
     Map<String, Double> limits = rateLimits.current();
     List<CompletableFuture<QueueRow>> rows = new ArrayList<>();
     for (String name : names) {
-      rows.add(CompletableFuture.supplyAsync(() -> row(name, paused.contains(name), limits.get(name)), executor));
+      rows.add(CompletableFuture.supplyAsync(() -> rowUnlessDeleted(name, paused.contains(name), limits.get(name)),
+          executor));
     }
     rates.retain(names);
-    return new QueuesPage(banner, servers.describe(), null, rows.stream().map(QueueDashboard::join).toList(),
-        rateLimits.describe());
+    return new QueuesPage(banner, servers.describe(), null,
+        rows.stream().map(QueueDashboard::join).filter(Objects::nonNull).toList(), rateLimits.describe());
   }
 
   /** One queue's counts and one page of its jobs in {@code state} (and {@code priority}, null = all). */
@@ -139,6 +141,18 @@ public final class QueueDashboard implements AutoCloseable {
       all.add(p);
     }
     return all;
+  }
+
+  /** The queue's row, or null when it was deleted after the list of names was read. */
+  private QueueRow rowUnlessDeleted(String queue, boolean paused, Double rateLimit) {
+    try {
+      return row(queue, paused, rateLimit);
+    } catch (QueueClientException e) {
+      if (e.errorCode() == ErrorCode.QUEUE_NOT_FOUND) {
+        return null;
+      }
+      throw e;
+    }
   }
 
   private QueueRow row(String queue, boolean paused, Double rateLimit) {
