@@ -85,6 +85,7 @@ public final class ShardConnection implements AutoCloseable {
       }
       return operation.apply(jedis);
     } catch (JedisConnectionException e) {
+      dropIdleConnections();
       if (health.connectionFailed()) {
         log.warn("Redis shard '{}' at {} marked dead: {} failed: {}", config.name(), config.address(), what,
             e.getMessage());
@@ -106,6 +107,20 @@ public final class ShardConnection implements AutoCloseable {
     }
   }
 
+  /**
+   * Closes every idle pooled connection. After one connection error the others were most likely opened to
+   * the same server process and are dead too (a restart): without this each failed a request of its own
+   * and marked the shard dead again, one ~6 s dead/alive cycle per pooled connection (a 4.4 s restart gave
+   * 95.8 s of errors). Connections in use fail on their own and are discarded as broken.
+   */
+  private void dropIdleConnections() {
+    try {
+      pool.clear();
+    } catch (RuntimeException e) {
+      log.debug("clearing the pool of Redis shard '{}' failed", config.name(), e);
+    }
+  }
+
   /** One health ping on the dedicated connection; updates {@link #health()}. Health thread only. */
   synchronized void ping() {
     if (closed) {
@@ -118,6 +133,7 @@ public final class ShardConnection implements AutoCloseable {
       }
       pingConnection.ping();
       if (health.pingSucceeded()) {
+        dropIdleConnections(); // returned while the server was away: each would fail once more
         log.info("Redis shard '{}' at {} is live again", config.name(), config.address());
       }
     } catch (JedisException e) {
