@@ -4,11 +4,13 @@ import static dev.flipper.queue.testing.Jobs.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flipper.queue.CountParams;
+import dev.flipper.queue.DeleteJobsParams;
 import dev.flipper.queue.ErrorCode;
 import dev.flipper.queue.JobDescriptor;
 import dev.flipper.queue.JobInfo;
 import dev.flipper.queue.JobQueue;
 import dev.flipper.queue.JobState;
+import dev.flipper.queue.ScanParams;
 import dev.flipper.queue.testing.Jobs;
 import java.time.Duration;
 import java.time.Instant;
@@ -130,6 +132,22 @@ abstract class LookupAndCountContract extends ContractArea {
     assertThat(countMatching(JobState.PENDING, 1, "even")).isEqualTo(5);
     assertThat(countMatching(JobState.PENDING, 1, "^odd_[13]$")).isEqualTo(2);
     assertThat(countMatching(JobState.PENDING, 1, "'; DROP TABLE jobs; --")).isZero();
+  }
+
+  /** Issue 16 item 4: a backreference over 40 a's ran for hours holding a database connection. */
+  @Test
+  void aBacktrackingBodyRegexFailsNamingTheStepBudgetAndChangesNothing() {
+    enqueue(List.of(aJob("a".repeat(40)), aJob("b")));
+    String regex = "((a+)+)\\2b";
+
+    assertInvalid(() -> countMatching(JobState.PENDING, 1, regex), "step budget", regex);
+    assertInvalid(() -> api().scan(new ScanParams(queue(), JobState.PENDING, 1, false, ScanParams.START, 10, regex)),
+        "step budget", regex);
+    assertInvalid(() -> api().deleteJobs(new DeleteJobsParams(queue(), JobState.PENDING, 1, regex, 10)),
+        "step budget", regex);
+
+    assertThat(countMatching(JobState.PENDING, 1, "a{40}")).isEqualTo(1);
+    assertThat(countMatching(JobState.PENDING, 1, null)).isEqualTo(2);
   }
 
   private int countMatching(JobState state, int priority, String regex) {
