@@ -1,5 +1,6 @@
 package dev.flipper.launcher;
 
+import dev.flipper.bench.FilterBenchmark;
 import dev.flipper.bench.JdbcQueueBenchmark;
 import dev.flipper.bench.RedisQueueBenchmark;
 import dev.flipper.bench.ScheduleBenchmark;
@@ -12,7 +13,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flipper bench jdbc|redis|tokens|workflows|schedules|ui [options]}: the benchmarks, which print figures.
+ * {@code flipper bench jdbc|redis|tokens|workflows|schedules|ui|worker|filters [options]}: the benchmarks, which print figures.
  * Each is a picocli command of its own, so {@code --help} helps and an unknown option is an error before
  * anything is written.
  * They WRITE to the database or Redis they are pointed at, only to their own database, H2 file or key
@@ -28,7 +29,7 @@ import picocli.CommandLine.Spec;
           + "end)."
     },
     subcommands = {JdbcQueueBenchmark.class, RedisQueueBenchmark.class, TokenBenchmark.class, WorkflowBenchmark.class,
-        ScheduleBenchmark.class, UiBenchmark.class, WorkerBenchmark.class})
+        ScheduleBenchmark.class, UiBenchmark.class, WorkerBenchmark.class, FilterBenchmark.class})
 final class BenchCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 

@@ -127,6 +127,14 @@ public interface Dialect {
    */
   String jobsByPrimaryKey();
 
+  /**
+   * The jobs table for a scan page in (run_after, local_id) order. MariaDB answers {@code run_after = ? AND
+   * local_id < ?} by a ref on the four index columns and reads every entry at that run_after from the top,
+   * unless forced to the index, where it ranges on the implicit local_id too; H2 needs its
+   * (queue_name, priority, state, run_after, local_id) index to read ties in order instead of sorting them.
+   */
+  String jobsByQueueIndex();
+
   // ---- writes of the token tables
 
   /**

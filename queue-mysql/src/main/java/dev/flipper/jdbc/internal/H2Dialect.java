@@ -77,6 +77,11 @@ final class H2Dialect implements Dialect {
   }
 
   @Override
+  public String jobsByQueueIndex() {
+    return "flipper_jobs USE INDEX (flipper_jobs_scan)"; // schema migration 4
+  }
+
+  @Override
   public String jobsByPrimaryKey() {
     return "flipper_jobs";
   }

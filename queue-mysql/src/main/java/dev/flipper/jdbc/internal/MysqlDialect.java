@@ -68,6 +68,11 @@ final class MysqlDialect implements Dialect {
   }
 
   @Override
+  public String jobsByQueueIndex() {
+    return "flipper_jobs FORCE INDEX (flipper_jobs_queue)";
+  }
+
+  @Override
   public String jobsByPrimaryKey() {
     return "flipper_jobs FORCE INDEX (PRIMARY)";
   }

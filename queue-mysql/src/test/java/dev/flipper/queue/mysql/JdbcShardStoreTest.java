@@ -3,9 +3,11 @@ package dev.flipper.queue.mysql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.flipper.jdbc.internal.Database;
 import dev.flipper.queue.ErrorCode;
 import dev.flipper.queue.JobState;
 import dev.flipper.queue.QueueException;
+import dev.flipper.queue.mysql.internal.JdbcShardStore;
 import dev.flipper.queue.spi.AckRecord;
 import dev.flipper.queue.spi.BodyFilter;
 import dev.flipper.queue.spi.CheckpointRecord;
@@ -17,10 +19,12 @@ import dev.flipper.queue.spi.ScanBound;
 import dev.flipper.queue.spi.ShardStore;
 import dev.flipper.queue.spi.StoredJob;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -258,6 +262,57 @@ abstract class JdbcShardStoreTest {
     assertThat(shard.deleteJobs(QUEUE, 1, JobState.PENDING, BodyFilter.of("n2"), 120)).isEqualTo(120);
     assertThat(shard.deleteJobs(QUEUE, 1, JobState.PENDING, BodyFilter.of("n2"), 1000)).isEqualTo(30);
     assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.ALL, NOW, 1000)).isEqualTo(300);
+  }
+
+  /** Issue 16 item 4: a slow filter held a pooled connection per call; ten of them took the whole pool. */
+  @Test
+  void bodyFiltersAreEvaluatedWithNoConnectionInUse() {
+    List<NewJobRecord> jobs = new ArrayList<>();
+    for (int i = 0; i < 250; i++) {
+      jobs.add(new NewJobRecord(1, ("n" + (i % 2)).getBytes(StandardCharsets.UTF_8), NOW - 1000, 2, "", NOW));
+    }
+    shard.enqueue(QUEUE, jobs);
+    Database database = ((JdbcShardStore) shard).database();
+    List<String> poolWhileFiltering = new ArrayList<>();
+    // The filter reads its clock for every body it evaluates: the pool's state at that moment.
+    LongSupplier clock = () -> {
+      poolWhileFiltering.add(database.poolState());
+      return System.nanoTime();
+    };
+
+    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, filter("n1", clock), NOW, 1000)).isEqualTo(125);
+    assertThat(shard.scan(QUEUE, 1, JobState.PENDING, false, filter("n1", clock), NOW, ScanBound.START, 1000))
+        .hasSize(125);
+    assertThat(shard.deleteJobs(QUEUE, 1, JobState.PENDING, filter("n0", clock), 1000)).isEqualTo(125);
+
+    assertThat(poolWhileFiltering).hasSizeGreaterThanOrEqualTo(750).allSatisfy(state -> assertThat(state)
+        .contains("active=0"));
+    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.ALL, NOW, 1000)).isEqualTo(125);
+  }
+
+  private static BodyFilter filter(String regex, LongSupplier clock) {
+    return BodyFilter.of(regex, BodyFilter.STEPS_PER_BODY, Duration.ofHours(1), clock);
+  }
+
+  /** Issue 16 item 5: 100,000 jobs with one run_after took 97 s to count by body on MariaDB (quadratic). */
+  @Test
+  void filteredScanAndDeletePageThroughJobsThatShareOneRunAfter() {
+    List<NewJobRecord> jobs = new ArrayList<>();
+    for (int i = 0; i < 1000; i++) {
+      jobs.add(new NewJobRecord(1, ("m" + (i % 4)).getBytes(StandardCharsets.UTF_8), NOW - 1000, 2, "", NOW));
+    }
+    List<Long> ids = shard.enqueue(QUEUE, jobs);
+
+    List<StoredJob> found = shard.scan(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("m3"), NOW, ScanBound.START,
+        1000);
+    assertThat(found).extracting(StoredJob::localId).isSortedAccordingTo(java.util.Comparator.reverseOrder())
+        .containsExactlyInAnyOrderElementsOf(java.util.stream.IntStream.range(0, 1000).filter(i -> i % 4 == 3)
+            .mapToObj(ids::get).toList());
+    StoredJob middle = found.get(100);
+    assertThat(shard.scan(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("m3"), NOW,
+        new ScanBound(middle.runAfterMillis(), middle.localId()), 1000)).hasSize(149);
+    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("m[12]"), NOW, 10_000)).isEqualTo(500);
+    assertThat(shard.deleteJobs(QUEUE, 1, JobState.PENDING, BodyFilter.of("m0"), 10_000)).isEqualTo(250);
   }
 
   @Test

@@ -606,21 +606,7 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
       return 0;
     }
     if (!filter.matchesAll()) {
-      return run("count", queue, c -> {
-        int[] matches = {0};
-        forEachPage(c, queue, priority, state, future, nowMillis, page -> {
-          for (PageRow row : page) {
-            if (matches[0] < cap && filter.matches(row.body())) {
-              matches[0]++;
-            }
-          }
-          return matches[0] < cap;
-        });
-        if (matches[0] == 0) {
-          requireQueue(c, queue);
-        }
-        return matches[0];
-      });
+      return countFiltered(queue, priority, state, future, filter, nowMillis, cap);
     }
     String sql = "SELECT COUNT(*) FROM (SELECT 1 FROM flipper_jobs WHERE queue_name = ? AND priority = ?"
         + " AND state = ? AND run_after " + (future ? ">" : "<=") + " ? LIMIT ?) capped";
@@ -650,26 +636,12 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
     if (limit <= 0) {
       return List.of();
     }
-    boolean filtered = !filter.matchesAll();
-    String columns = filtered ? JobRows.COLUMNS_WITH_BODY : JobRows.COLUMNS;
+    if (!filter.matchesAll()) {
+      return scanFiltered(queue, priority, state, future, filter, nowMillis, after, limit);
+    }
     return run("scan", queue, c -> {
-      List<StoredJob> jobs = new ArrayList<>();
-      ScanBound bound = after;
-      while (jobs.size() < limit) {
-        int pageRows = filtered ? BODY_PAGE_ROWS : limit - jobs.size();
-        List<StoredJob> page = page(columns, queue, priority, state, future, nowMillis, bound)
-            .read(c, pageRows, r -> JobRows.read(r, filtered));
-        for (StoredJob job : page) {
-          if (jobs.size() < limit && (!filtered || filter.matches(job.body()))) {
-            jobs.add(filtered ? withoutBody(job) : job);
-          }
-        }
-        if (page.size() < pageRows) {
-          break;
-        }
-        StoredJob last = page.get(page.size() - 1);
-        bound = new ScanBound(last.runAfterMillis(), last.localId());
-      }
+      List<StoredJob> jobs = readPage(c, JobRows.COLUMNS, queue, priority, state, future, nowMillis, after, limit,
+          r -> JobRows.read(r, false));
       if (jobs.isEmpty()) {
         requireQueue(c, queue);
       }
@@ -677,48 +649,91 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
     });
   }
 
+  /*
+   * Body-filtered reads: one short transaction per page of BODY_PAGE_ROWS rows, the next page read from the
+   * last row's key, and the filter evaluated between transactions, with no connection held (a slow regex
+   * must not take the pool). Linear in the jobs read; the filter's budgets bound the time.
+   */
+
+  private int countFiltered(String queue, int priority, JobState state, boolean future, BodyFilter filter,
+      long nowMillis, int cap) {
+    int matches = 0;
+    ScanBound bound = ScanBound.START;
+    while (matches < cap) {
+      ScanBound from = bound;
+      List<PageRow> page = run("count", queue, c -> readPage(c, PAGE_ROW_COLUMNS, queue, priority, state, future,
+          nowMillis, from, BODY_PAGE_ROWS, JdbcShardStore::readPageRow));
+      for (PageRow row : page) {
+        if (matches < cap && filter.matches(row.body())) {
+          matches++;
+        }
+      }
+      if (page.size() < BODY_PAGE_ROWS) {
+        break;
+      }
+      bound = page.get(page.size() - 1).bound();
+    }
+    if (matches == 0) {
+      requireQueueExists(queue);
+    }
+    return matches;
+  }
+
+  private List<StoredJob> scanFiltered(String queue, int priority, JobState state, boolean future,
+      BodyFilter filter, long nowMillis, ScanBound after, int limit) {
+    List<StoredJob> jobs = new ArrayList<>();
+    ScanBound bound = after;
+    while (jobs.size() < limit) {
+      ScanBound from = bound;
+      List<StoredJob> page = run("scan", queue, c -> readPage(c, JobRows.COLUMNS_WITH_BODY, queue, priority, state,
+          future, nowMillis, from, BODY_PAGE_ROWS, r -> JobRows.read(r, true)));
+      for (StoredJob job : page) {
+        if (jobs.size() < limit && filter.matches(job.body())) {
+          jobs.add(withoutBody(job));
+        }
+      }
+      if (page.size() < BODY_PAGE_ROWS) {
+        break;
+      }
+      StoredJob last = page.get(page.size() - 1);
+      bound = new ScanBound(last.runAfterMillis(), last.localId());
+    }
+    if (jobs.isEmpty()) {
+      requireQueueExists(queue);
+    }
+    return jobs;
+  }
+
+  /** Up to {@code rows} jobs in scan order strictly after the bound (see {@link JobSql#page}). */
+  private <T> List<T> readPage(Connection c, String columns, String queue, int priority, JobState state,
+      boolean future, long now, ScanBound bound, int rows, RowSelect.RowReader<T> reader) throws SQLException {
+    List<T> page = new ArrayList<>();
+    for (RowSelect part : JobSql.page(db.dialect(), columns, queue, priority, state.code(), future, now, bound)) {
+      page.addAll(part.read(c, rows - page.size(), reader));
+      if (page.size() >= rows) {
+        break;
+      }
+    }
+    return page;
+  }
+
   private static StoredJob withoutBody(StoredJob j) {
     return new StoredJob(j.localId(), j.priority(), j.state(), j.attemptsAllowed(), j.attemptsRemaining(),
         j.customStatus(), j.createdAtMillis(), j.runAfterMillis(), j.updatedAtMillis(), j.claimDescriptor(), null);
   }
 
-  private RowSelect page(String columns, String queue, int priority, JobState state, boolean future, long now,
-      ScanBound bound) {
-    return JobSql.page(db.dialect(), columns, queue, priority, state.code(), future, now, bound);
-  }
-
   /** A row read for filtering in Java. */
-  private record PageRow(long localId, long runAfter, byte[] body) {}
+  private record PageRow(long localId, long runAfter, byte[] body) {
+    ScanBound bound() {
+      return new ScanBound(runAfter, localId);
+    }
+  }
 
   private static PageRow readPageRow(ResultSet rs) throws SQLException {
     return new PageRow(rs.getLong(1), rs.getLong(2), rs.getBytes(3));
   }
 
   private static final String PAGE_ROW_COLUMNS = "local_id, run_after, body";
-
-  @FunctionalInterface
-  private interface PageConsumer {
-    /** Returns false to stop paging. */
-    boolean accept(List<PageRow> page) throws SQLException;
-  }
-
-  /** Pages of (id, run_after, body) within one transaction, until exhausted or the consumer stops. */
-  private void forEachPage(Connection c, String queue, int priority, JobState state, boolean future,
-      long now, PageConsumer consumer) throws SQLException {
-    ScanBound bound = ScanBound.START;
-    while (true) {
-      List<PageRow> page = page(PAGE_ROW_COLUMNS, queue, priority, state, future, now, bound)
-          .read(c, BODY_PAGE_ROWS, JdbcShardStore::readPageRow);
-      if (!page.isEmpty() && !consumer.accept(page)) {
-        return;
-      }
-      if (page.size() < BODY_PAGE_ROWS) {
-        return;
-      }
-      PageRow last = page.get(page.size() - 1);
-      bound = new ScanBound(last.runAfter(), last.localId());
-    }
-  }
 
   // ---------------------------------------------------------------------------------------------- admin
 
@@ -822,37 +837,50 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
     return total;
   }
 
-  /** One transaction per page: lock a page, keep the rows whose body matches, delete them. */
+  /**
+   * Reads a page (one short transaction), keeps the rows whose body matches with no connection held, then
+   * deletes those still in the state (another transaction: a job claimed meanwhile stays).
+   */
   private int deleteFiltered(String queue, int priority, JobState state, BodyFilter filter, int limit) {
     int total = 0;
     ScanBound bound = ScanBound.START;
     while (total < limit) {
-      int remaining = limit - total;
       ScanBound from = bound;
-      PageResult result = run("deleteJobs", queue, c -> {
-        List<PageRow> page = page(PAGE_ROW_COLUMNS, queue, priority, state, false, Long.MAX_VALUE, from)
-            .lock(c, db.dialect(), BODY_PAGE_ROWS, JdbcShardStore::readPageRow);
-        List<Long> matches = new ArrayList<>();
-        for (PageRow row : page) {
-          if (matches.size() < remaining && filter.matches(row.body())) {
-            matches.add(row.localId());
-          }
+      List<PageRow> page = run("deleteJobs", queue, c -> readPage(c, PAGE_ROW_COLUMNS, queue, priority, state,
+          false, Long.MAX_VALUE, from, BODY_PAGE_ROWS, JdbcShardStore::readPageRow));
+      List<Long> matches = new ArrayList<>();
+      for (PageRow row : page) {
+        if (total + matches.size() < limit && filter.matches(row.body())) {
+          matches.add(row.localId());
         }
-        int deleted = deleteIds(c, matches);
-        ScanBound next = page.isEmpty() ? from
-            : new ScanBound(page.get(page.size() - 1).runAfter(), page.get(page.size() - 1).localId());
-        return new PageResult(deleted, next, page.size() == BODY_PAGE_ROWS);
-      });
-      total += result.changed();
-      bound = result.next();
-      if (!result.more()) {
+      }
+      if (!matches.isEmpty()) {
+        total += run("deleteJobs", queue, c -> deleteIdsInState(c, queue, priority, state, matches));
+      }
+      if (page.size() < BODY_PAGE_ROWS) {
         break;
       }
+      bound = page.get(page.size() - 1).bound();
     }
     return total;
   }
 
-  private record PageResult(int changed, ScanBound next, boolean more) {}
+  /** Deletes the jobs among {@code ids} that are still of the queue, priority and state. */
+  private static int deleteIdsInState(Connection c, String queue, int priority, JobState state, List<Long> ids)
+      throws SQLException {
+    int deleted = 0;
+    for (List<Long> chunk : IdLists.chunks(ids)) {
+      try (PreparedStatement ps = c.prepareStatement("DELETE FROM flipper_jobs WHERE " + LOCKED_IDS
+          + IdLists.placeholders(chunk.size()) + " AND queue_name = ? AND priority = ? AND state = ?")) {
+        int next = IdLists.bind(ps, 1, chunk);
+        ps.setString(next, queue);
+        ps.setInt(next + 1, priority);
+        ps.setInt(next + 2, state.code());
+        deleted += ps.executeUpdate();
+      }
+    }
+    return deleted;
+  }
 
   private void requireQueueExists(String queue) {
     if (!queueExists(queue)) {

@@ -51,6 +51,12 @@ public final class JobSchema {
             "ALTER TABLE flipper_jobs ALTER COLUMN claim_room SET DEFAULT " + JobSql.claimRoomLiteral())),
         new Migration(3, "paused queues", List.of(
             // NULL = running; else when the queue was paused (flipper queue-tool --mode pause, the dashboard).
-            "ALTER TABLE flipper_queues ADD COLUMN paused_at BIGINT NULL")));
+            "ALTER TABLE flipper_queues ADD COLUMN paused_at BIGINT NULL")),
+        new Migration(4, "scan order index", dialect == Dialect.H2
+            // H2's index entries do not order ties by local_id for the optimizer: a scan or filtered page read
+            // (and sorted) every job at its run_after. MariaDB's secondary index already ends with the key.
+            ? List.of("CREATE INDEX IF NOT EXISTS flipper_jobs_scan ON flipper_jobs"
+                + " (queue_name, priority, state, run_after, local_id)")
+            : List.of()));
   }
 }

@@ -24,12 +24,14 @@ final class RowSelect {
     T read(ResultSet rs) throws SQLException;
   }
 
+  private final String table;
   private final String columns;
   private final String where;
   private final String orderBy;
   private final Object[] params;
 
-  private RowSelect(String columns, String where, String orderBy, Object[] params) {
+  private RowSelect(String table, String columns, String where, String orderBy, Object[] params) {
+    this.table = table;
     this.columns = columns;
     this.where = where;
     this.orderBy = orderBy;
@@ -38,7 +40,12 @@ final class RowSelect {
 
   /** Parameters are Long, Integer or String, bound in order. */
   static RowSelect of(String columns, String where, String orderBy, Object... params) {
-    return new RowSelect(columns, where, orderBy, params);
+    return new RowSelect("flipper_jobs", columns, where, orderBy, params);
+  }
+
+  /** The same select from {@code table}: the jobs table with an index hint. */
+  RowSelect from(String table) {
+    return new RowSelect(table, columns, where, orderBy, params);
   }
 
   /** The WHERE's parameters in order (the LIMIT follows them). */
@@ -48,7 +55,7 @@ final class RowSelect {
 
   /** The statement text; LIMIT is the last parameter. */
   String sql(String suffix) {
-    return "SELECT " + columns + " FROM flipper_jobs WHERE " + where + " ORDER BY " + orderBy + " LIMIT ?" + suffix;
+    return "SELECT " + columns + " FROM " + table + " WHERE " + where + " ORDER BY " + orderBy + " LIMIT ?" + suffix;
   }
 
   /** Up to {@code limit} rows in order, without locks (a consistent read). */

@@ -65,12 +65,13 @@ class MariaDbQueryPlanTest {
 
   @Test
   void claimScanRetryAndMonitorQueriesUseAnIndexInOrder() throws Exception {
-    List<RowSelect> selects = List.of(
-        JobSql.due(dialect, "q1", 1, 2000L),
-        JobSql.page(dialect, JobRows.COLUMNS, "q1", 1, 0, false, 2000L, ScanBound.START),
-        JobSql.page(dialect, JobRows.COLUMNS, "q1", 1, 2, true, 100L, new ScanBound(2500, 2500)),
-        JobSql.inState(dialect, "q1", 2, 3),
-        JobSql.updatedBefore("local_id, queue_name", 1, 2000L));
+    List<RowSelect> selects = new ArrayList<>();
+    selects.add(JobSql.due(dialect, "q1", 1, 2000L));
+    selects.addAll(JobSql.page(dialect, JobRows.COLUMNS, "q1", 1, 0, false, 2000L, ScanBound.START));
+    selects.addAll(JobSql.page(dialect, JobRows.COLUMNS, "q1", 1, 2, true, 100L, new ScanBound(2500, 2500)));
+    selects.addAll(JobSql.page(dialect, JobRows.COLUMNS, "q1", 1, 2, false, 3000L, new ScanBound(2498, 2499)));
+    selects.add(JobSql.inState(dialect, "q1", 2, 3));
+    selects.add(JobSql.updatedBefore("local_id, queue_name", 1, 2000L));
     for (RowSelect select : selects) {
       List<Object> params = new ArrayList<>(select.params());
       params.add(100); // the LIMIT
@@ -78,6 +79,52 @@ class MariaDbQueryPlanTest {
         assertThat(plan).as(select.sql("")).doesNotContain("filesort").doesNotContain("type=ALL")
             .containsPattern("key=flipper_jobs_(queue|monitor)");
       }
+    }
+  }
+
+  /**
+   * Issue 16 item 5: a page after a bound read every job at the bound's run_after from the top again (a ref
+   * on four index columns), so paging through jobs enqueued together was quadratic. Each page now reads
+   * about its own rows: ANALYZE runs the statements and reports the rows read.
+   */
+  @Test
+  void aPageAfterABoundReadsAboutItsOwnRowsWhenManyJobsShareTheRunAfter() throws Exception {
+    try (Connection c = pool.getConnection(); Statement st = c.createStatement()) {
+      st.execute("INSERT INTO flipper_jobs (queue_name, priority, state, run_after, updated_at, created_at,"
+          + " attempts_allowed, attempts_remaining, body) SELECT 'ties', 1, 0, 5000, 0, 0, 2, 2, 'x' FROM seq_1_to_4000");
+      st.execute("ANALYZE TABLE flipper_jobs");
+      c.commit();
+    }
+    long middle;
+    try (Connection c = pool.getConnection(); Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT MIN(local_id) + 2000 FROM flipper_jobs WHERE queue_name = 'ties'")) {
+      rs.next();
+      middle = rs.getLong(1);
+      c.commit();
+    }
+    for (RowSelect part : JobSql.page(dialect, JobRows.COLUMNS, "ties", 1, 0, false, 9000L,
+        new ScanBound(5000, middle))) {
+      List<Object> params = new ArrayList<>(part.params());
+      params.add(100); // the LIMIT
+      assertThat(rowsRead(pool, part.sql(""), params)).as(part.sql("")).isLessThanOrEqualTo(101);
+    }
+  }
+
+  /** The rows the statement read, from ANALYZE FORMAT=JSON (it runs the statement). */
+  private static long rowsRead(DataSource ds, String sql, List<Object> params) throws Exception {
+    try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement("ANALYZE FORMAT=JSON " + sql)) {
+      for (int i = 0; i < params.size(); i++) {
+        ps.setObject(i + 1, params.get(i));
+      }
+      String json;
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        json = rs.getString(1);
+      }
+      c.commit();
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"r_rows\":\\s*([0-9.]+)").matcher(json);
+      assertThat(m.find()).as(json).isTrue();
+      return (long) Double.parseDouble(m.group(1));
     }
   }
 
