@@ -65,6 +65,7 @@ public final class Database implements AutoCloseable {
   private final Duration poolWait;
   private final HikariDataSource pool;
   private final FailureHandler failures;
+  private final java.util.Optional<SQLException> permanentOpenFailure;
 
   public Database(Settings settings, FailureHandler failures) {
     this.poolName = settings.poolName();
@@ -72,7 +73,31 @@ public final class Database implements AutoCloseable {
     this.dialect = Dialect.forUrl(settings.url());
     this.poolWait = dialect.poolConnectionTimeout(settings.url(), settings.connectTimeout());
     this.failures = failures;
-    this.pool = new HikariDataSource(hikariConfig(settings, dialect, poolWait));
+    HikariConfig config = hikariConfig(settings, dialect, poolWait);
+    // One connection outside the pool first: the pool retries every failure until its wait ends, so a
+    // refused URL setting looked like a database that is down and the daemon stayed "not ready" for ever.
+    Connection probe = null;
+    SQLException openFailure = null;
+    try {
+      probe = java.sql.DriverManager.getConnection(config.getJdbcUrl(), settings.user(), settings.password());
+    } catch (SQLException e) {
+      openFailure = e;
+    }
+    this.permanentOpenFailure = openFailure != null && dialect.isPermanentOpenFailure(openFailure)
+        ? java.util.Optional.of(openFailure) : java.util.Optional.empty();
+    this.pool = new HikariDataSource(config);
+    if (probe != null) {
+      // The probe stays open until the pool holds a connection: an embedded H2 database closes with its last
+      // connection, and pooled connections that opened it again while it closed intermittently lacked
+      // MODE=MySQL (INSERT IGNORE refused in H2QueueContractTest).
+      try (Connection first = pool.getConnection()) {
+        first.rollback();
+      } catch (SQLException e) {
+        log.debug("{}: no pooled connection after the probe: {}", poolName, e.getMessage());
+      } finally {
+        closeQuietly(probe);
+      }
+    }
   }
 
   private static HikariConfig hikariConfig(Settings settings, Dialect dialect, Duration poolWait) {
@@ -96,6 +121,15 @@ public final class Database implements AutoCloseable {
 
   public Dialect dialect() {
     return dialect;
+  }
+
+  /**
+   * The failure of the connection opened at construction, outside the pool, if no retry would cure it (see
+   * {@link Dialect#isPermanentOpenFailure}); else empty: opened, or a failure (refused, time-out, a locked H2
+   * file) that may pass.
+   */
+  public java.util.Optional<SQLException> permanentOpenFailure() {
+    return permanentOpenFailure;
   }
 
   public String maskedUrl() {

@@ -59,6 +59,18 @@ public interface Dialect {
   }
 
   /**
+   * Opening a connection failed in a way that no retry cures: a URL setting the driver refuses, bad
+   * credentials, a database that does not exist (vendor codes, anywhere in the cause chain). The start-up of a
+   * store fails on it instead of waiting for a database that will never open.
+   */
+  default boolean isPermanentOpenFailure(Throwable e) {
+    return hasErrorCode(e, permanentOpenFailureCodes());
+  }
+
+  /** The vendor codes of {@link #isPermanentOpenFailure}. */
+  Set<Integer> permanentOpenFailureCodes();
+
+  /**
    * A deadlock or lock-wait time-out anywhere in the cause chain (SQLSTATE 40001, or a vendor code): the whole
    * transaction may run again.
    */

@@ -118,4 +118,11 @@ final class H2Dialect implements Dialect {
   public ErrorCodes errorCodes() {
     return CODES;
   }
+
+  @Override
+  public Set<Integer> permanentOpenFailureCodes() {
+    // WRONG_USER_OR_PASSWORD, INVALID_VALUE_2, FILE_RELATIVE_PATH (90011), URL_FORMAT_ERROR_2,
+    // DUPLICATE_PROPERTY_1, UNKNOWN_MODE_1, UNSUPPORTED_SETTING_1
+    return Set.of(28000, 90008, 90011, 90046, 90066, 90088, 90113);
+  }
 }

@@ -108,4 +108,10 @@ final class MysqlDialect implements Dialect {
   public ErrorCodes errorCodes() {
     return CODES;
   }
+
+  @Override
+  public Set<Integer> permanentOpenFailureCodes() {
+    // ER_DBACCESS_DENIED_ERROR, ER_ACCESS_DENIED_ERROR, ER_BAD_DB_ERROR (unknown database)
+    return Set.of(1044, 1045, 1049);
+  }
 }

@@ -55,12 +55,30 @@ public final class JdbcQueueStore implements QueueStore {
       created.forEach(JdbcShardStore::close);
       throw e;
     }
+    failOnPermanentOpenFailure(created);
     this.shards = List.copyOf(created);
     log.info("JDBC queue store: shards {}, pool size {}, connect time-out {} ms, unhealthy cool-down {} ms",
         builder.shards, settings.poolSize(), settings.connectTimeout().toMillis(), settings.unhealthyCooldown().toMillis());
     initialize(created);
     // A shard that could not be reached now copies the other shards' queues when it is first reached.
     created.forEach(s -> s.copyQueuesOnInit(true));
+  }
+
+  /**
+   * At start-up a shard that can never be opened (a URL setting the driver refuses, bad credentials, no such
+   * database) fails the build, naming the shard and the driver's message; a shard that is down for now is
+   * only logged and set up when first reached.
+   */
+  private static void failOnPermanentOpenFailure(List<JdbcShardStore> created) {
+    for (JdbcShardStore shard : created) {
+      java.util.Optional<java.sql.SQLException> failure = shard.database().permanentOpenFailure();
+      if (failure.isPresent()) {
+        created.forEach(JdbcShardStore::close);
+        throw new IllegalArgumentException("shard '" + shard.name() + "' (" + shard.database().maskedUrl()
+            + ") cannot be opened, and retrying will not help: " + failure.get().getMessage()
+            + "; check its url, user and password (storage.jdbc.shards)", failure.get());
+      }
+    }
   }
 
   public static Builder builder() {

@@ -87,6 +87,11 @@ public final class JdbcTokenStore implements TokenStore {
       db = new Database(new Database.Settings("flipper-tokens-" + POOLS.incrementAndGet(), config.url(),
           config.user(), config.password(), config.poolSize(), config.connectTimeout()),
           failure -> toTokenException(maskedUrl, failure));
+      java.util.Optional<SQLException> permanent = db.permanentOpenFailure();
+      if (permanent.isPresent()) { // else the pool waits out its time-out first (30 s for H2)
+        throw new IllegalArgumentException("retrying will not help: " + permanent.get().getMessage()
+            + "; check the URL, user and password", permanent.get());
+      }
       int applied = TokenSchema.migrator(db.dialect()).migrate(db.dataSource());
       log.info("token store open on {} ({}, pool {}, {} schema migration(s) applied)", maskedUrl, db.dialect().name(),
           config.poolSize(), applied);
