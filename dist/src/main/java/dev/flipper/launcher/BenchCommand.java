@@ -13,7 +13,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flipper bench jdbc|redis|tokens|workflows|schedules|ui|worker|filters [options]}: the benchmarks, which print figures.
+ * {@code flipper bench jdbc|redis|tokens|workflows|schedules|ui|worker|filters [options]}: the benchmarks, which
+ * print figures.
  * Each is a picocli command of its own, so {@code --help} helps and an unknown option is an error before
  * anything is written.
  * They WRITE to the database or Redis they are pointed at, only to their own database, H2 file or key
