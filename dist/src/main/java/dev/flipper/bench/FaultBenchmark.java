@@ -106,7 +106,7 @@ public final class FaultBenchmark implements Callable<Integer> {
     }
     FaultReport.print(out, results, jobs, ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     out.flush();
-    return results.stream().allMatch(r -> r.lost() == 0 && r.timedOut() == false) ? 0 : 1;
+    return results.stream().allMatch(r -> r.lost() == 0 && !r.timedOut()) ? 0 : 1;
   }
 
   private Duration parseDuration(String text) {
