@@ -34,6 +34,16 @@ abstract class GroupContract extends TokenContractArea {
   }
 
   @Test
+  void aGroupInterruptedInNameOrderByAnotherIsCountedWhole() {
+    insert("/g/a", 0);       // group /g/a
+    insert("/g/a-b/1", 0);   // group /g/a-b: '-' sorts before '/', so it comes between the names of /g/a
+    insert("/g/a/1", 0);     // group /g/a again
+    insert("/g/a/2", 0);
+
+    assertThat(master().group("/g/", "/")).containsExactly(Map.entry("/g/a", 3), Map.entry("/g/a-b", 1));
+  }
+
+  @Test
   void theSuffixIsSearchedFromTheEndOfThePrefix() {
     insert("/g/x/1", 0);
     insert("/g/x/2", 0);

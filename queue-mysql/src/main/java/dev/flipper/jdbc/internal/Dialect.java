@@ -147,6 +147,13 @@ public interface Dialect {
    */
   String jobsByQueueIndex();
 
+  /**
+   * The active tokens table for a read of names only (group counts): through its narrow (name, leased_until,
+   * priority) index, which holds every name. MariaDB otherwise reads the name range from the primary key, whose
+   * leaves are whole rows with their data, about three times slower.
+   */
+  String tokenNames();
+
   // ---- writes of the token tables
 
   /**

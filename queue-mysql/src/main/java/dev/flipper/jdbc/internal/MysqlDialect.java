@@ -73,6 +73,11 @@ final class MysqlDialect implements Dialect {
   }
 
   @Override
+  public String tokenNames() {
+    return "flipper_tokens_active FORCE INDEX (flipper_tokens_claim)";
+  }
+
+  @Override
   public String jobsByPrimaryKey() {
     return "flipper_jobs FORCE INDEX (PRIMARY)";
   }

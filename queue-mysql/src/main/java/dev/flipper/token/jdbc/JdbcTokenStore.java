@@ -231,29 +231,38 @@ public final class JdbcTokenStore implements TokenStore {
   }
 
 
+  /**
+   * Reads the names under the prefix in index order and counts them by group here: grouping in SQL (a computed
+   * group per row, a temporary table, a sort) took MariaDB five times as long as reading the names.
+   */
   @Override
   public SortedMap<String, Integer> group(String namePrefix, String groupSuffix) {
     boolean bySuffix = groupSuffix != null && !groupSuffix.isEmpty();
-    // LOCATE is 1-based: the suffix is searched from the first character after the prefix.
-    String sql = bySuffix
-        ? "SELECT grp, COUNT(*) FROM (SELECT CASE WHEN LOCATE(?, name, ?) = 0 THEN name"
-            + " ELSE SUBSTRING(name, 1, LOCATE(?, name, ?) - 1) END AS grp FROM " + ACTIVE + RANGE + ") g GROUP BY grp"
-        : "SELECT name, 1 FROM " + ACTIVE + RANGE;
+    String sql = "SELECT name FROM " + db.dialect().tokenNames() + RANGE;
     return db.inTransaction("group of '" + namePrefix + "'", c -> {
       try (PreparedStatement ps = c.prepareStatement(sql)) {
-        int index = 1;
-        if (bySuffix) {
-          ps.setString(index++, groupSuffix);
-          ps.setInt(index++, namePrefix.length() + 1);
-          ps.setString(index++, groupSuffix);
-          ps.setInt(index++, namePrefix.length() + 1);
-        }
-        bindRange(ps, index, namePrefix);
+        bindRange(ps, 1, namePrefix);
         SortedMap<String, Integer> counts = new TreeMap<>();
+        String run = null; // names of a group mostly come one after another: count a run, then merge it
+        int runCount = 0;
         try (ResultSet rs = ps.executeQuery()) {
           while (rs.next()) {
-            counts.merge(rs.getString(1), rs.getInt(2), Integer::sum);
+            String name = rs.getString(1);
+            int end = bySuffix ? name.indexOf(groupSuffix, namePrefix.length()) : -1;
+            boolean sameRun = run != null && (end < 0 ? name.equals(run)
+                : end == run.length() && name.startsWith(run));
+            if (!sameRun) {
+              if (run != null) {
+                counts.merge(run, runCount, Integer::sum);
+              }
+              run = end < 0 ? name : name.substring(0, end);
+              runCount = 0;
+            }
+            runCount++;
           }
+        }
+        if (run != null) {
+          counts.merge(run, runCount, Integer::sum);
         }
         return counts;
       }
