@@ -1,6 +1,7 @@
 package dev.flipper.launcher.workflow;
 
-import dev.flipper.workflow.schedule.ScheduleTokens;
+import dev.flipper.workflow.control.ControlResult;
+import dev.flipper.workflow.control.WorkflowControl;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -32,7 +33,9 @@ public final class UnscheduleCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     try (WorkflowClient client = new WorkflowClient(master)) {
-      if (!ScheduleTokens.unschedule(client.master, workflow)) {
+      // The same operation as the UI's unschedule action.
+      ControlResult result = WorkflowControl.builder(client.engine).build().unschedule(workflow);
+      if (!result.changed()) {
         spec.commandLine().getErr().println("workflow '" + workflow + "' has no schedule");
         return 1;
       }

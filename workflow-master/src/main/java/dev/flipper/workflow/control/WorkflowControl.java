@@ -35,6 +35,8 @@ public final class WorkflowControl {
   private final DisableOperation disable;
   private final ReloadOperation reload;
   private final CleanupOperation cleanup;
+  private final ScheduleOperations schedules;
+  private final ExitOperations exits;
 
   private WorkflowControl(Builder builder) {
     WorkflowEngine engine = builder.engine;
@@ -54,6 +56,8 @@ public final class WorkflowControl {
     this.disable = new DisableOperation(engine, clock);
     this.reload = new ReloadOperation(engine, clock);
     this.cleanup = new CleanupOperation(archived, clock);
+    this.schedules = new ScheduleOperations(engine, clock);
+    this.exits = new ExitOperations(engine.master(), clock);
   }
 
   public static Builder builder(WorkflowEngine engine) {
@@ -153,6 +157,32 @@ public final class WorkflowControl {
    */
   public ControlResult cleanup(Duration age) {
     return cleanup.cleanup(age);
+  }
+
+  /** Deletes the workflow's schedule token: schedulers start no more instances; its instances are untouched. */
+  public ControlResult unschedule(String workflow) {
+    return schedules.unschedule(workflow);
+  }
+
+  /**
+   * Writes the workflow's schedule token from its stored definition, as {@code apply} does (after an
+   * {@link #unschedule}); refused if the workflow has no stored definition or it has no schedule.
+   */
+  public ControlResult reschedule(String workflow) {
+    return schedules.reschedule(workflow);
+  }
+
+  /**
+   * Sets the global EXIT signal: workers below {@code generation} finish their jobs and exit (docs/operations.md,
+   * "Upgrading workers"); the notes say how many alive workers retire and how many keep working.
+   */
+  public ControlResult exit(int generation) {
+    return exits.exit(generation);
+  }
+
+  /** Removes the global EXIT signal. */
+  public ControlResult unexit() {
+    return exits.unexit();
   }
 
   /** Settings of a {@link WorkflowControl}. Not thread-safe. */

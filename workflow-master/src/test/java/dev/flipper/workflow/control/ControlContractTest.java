@@ -542,4 +542,69 @@ abstract class ControlContractTest {
     assertThat(master.queryArchived("/", null, 10)).isEmpty();
     assertThat(control.cleanup(Duration.ofDays(28)).changes()).isEmpty();
   }
+
+  @Test
+  void unscheduleDeletesTheScheduleTokenAndRescheduleWritesItFromTheDefinition() {
+    WorkflowDefinition scheduled = chain().schedule(Schedule.every(Duration.ofHours(1)).maxRunning(2)).build();
+    engine.definitions().apply(List.of(scheduled));
+    dev.flipper.workflow.schedule.ScheduleTokens.apply(master, List.of(scheduled), clock.instant()); // as apply does
+    String schedule = "/schedule/workflow/wf";
+    assertThat(master.query(Query.prefix(schedule)).get(0).data()).contains("\"maxRunningInstances\":2");
+
+    ControlResult unscheduled = once(() -> control.unschedule("wf"));
+
+    assertThat(unscheduled.changes()).singleElement().satisfies(c -> {
+      assertThat(c.action()).isEqualTo("deleted");
+      assertThat(c.token()).isEqualTo(schedule);
+      assertThat(c.detail()).contains("every PT1H");
+    });
+    assertThat(master.query(Query.prefix("/schedule/"))).isEmpty();
+    assertThat(control.unschedule("wf").notes()).containsExactly("workflow wf has no schedule");
+
+    ControlResult rescheduled = once(() -> control.reschedule("wf"));
+
+    assertThat(rescheduled.changes()).singleElement().satisfies(c -> {
+      assertThat(c.action()).isEqualTo("added");
+      assertThat(c.token()).isEqualTo(schedule);
+    });
+    assertThat(master.query(Query.prefix(schedule)).get(0).data()).contains("\"maxRunningInstances\":2");
+    assertThat(control.reschedule("wf").notes()).containsExactly("workflow wf is scheduled as its definition says");
+  }
+
+  @Test
+  void rescheduleIsRefusedWithoutAStoredScheduleAndChangesNothing() {
+    engine.definitions().apply(List.of(chain().build()));
+    Map<String, Token> before = snapshot();
+
+    assertThatThrownBy(() -> control.reschedule("wf")).isInstanceOf(ControlRefusedException.class)
+        .hasMessageContaining("has no schedule");
+    assertThatThrownBy(() -> control.reschedule("nope")).isInstanceOf(ControlRefusedException.class)
+        .hasMessageContaining("no stored definition of workflow nope");
+    assertThat(snapshot()).isEqualTo(before);
+  }
+
+  @Test
+  void exitSetsRaisesAndUnexitRemovesTheGlobalExitSignal() {
+    String signal = TokenLayout.globalSignal(dev.flipper.workflow.engine.SignalAction.EXIT);
+
+    ControlResult exit = once(() -> control.exit(2));
+
+    assertThat(exit.changes()).singleElement().satisfies(c -> {
+      assertThat(c.action()).isEqualTo("added");
+      assertThat(c.token()).isEqualTo(signal);
+      assertThat(c.detail()).isEqualTo("EXIT none -> workers older than generation 2 exit");
+    });
+    assertThat(exit.notes()).contains("alive workers: 0 retiring (they exit after their current jobs), 0 working");
+    assertThat(once(() -> control.exit(3)).changes()).extracting(ControlResult.Change::action)
+        .containsExactly("updated");
+    assertThat(new dev.flipper.workflow.fleet.ExitSignal(master, clock).generation()).contains(3);
+    assertThatThrownBy(() -> control.exit(0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("generations start at 1");
+
+    ControlResult unexit = once(() -> control.unexit());
+
+    assertThat(unexit.changes()).extracting(ControlResult.Change::action, ControlResult.Change::token)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("deleted", signal));
+    assertThat(master.query(Query.prefix("/signal/"))).isEmpty();
+  }
 }
