@@ -19,7 +19,11 @@ import org.slf4j.LoggerFactory;
  */
 final class Actions {
   /** Actions that kill, delete or rerun work: the pages ask for a confirmation before running them. */
-  static final Set<String> DESTRUCTIVE = Set.of("stop", "abort", "poison", "redo", "retry");
+  static final Set<String> DESTRUCTIVE = Set.of("stop", "abort", "poison", "redo", "retry", "unschedule", "exit");
+  /** Actions of the workers page. */
+  static final Set<String> FLEET = Set.of("exit", "unexit");
+  /** Actions of the schedules page. */
+  static final Set<String> SCHEDULE = Set.of("unschedule", "reschedule");
 
   /**
    * What an action applies to.
@@ -28,8 +32,9 @@ final class Actions {
    * @param instance null for a workflow-wide drain/abort and for start
    * @param jobs poison, disable, enable: the jobs; redo: exactly one
    * @param execution redo: the execution whose events the job runs with
+   * @param generation exit: workers older than this generation exit
    */
-  record Request(String workflow, String instance, List<String> jobs, Integer execution) {
+  record Request(String workflow, String instance, List<String> jobs, Integer execution, Integer generation) {
     Request {
       jobs = jobs == null ? List.of() : List.copyOf(jobs);
     }
@@ -65,8 +70,13 @@ final class Actions {
       case "undrain" -> control.undrain(scope(r));
       case "abort" -> control.abort(scope(r));
       case "unabort" -> control.unabort(scope(r));
+      case "unschedule" -> control.unschedule(workflow(r));
+      case "reschedule" -> control.reschedule(workflow(r));
+      case "exit" -> control.exit(generation(r));
+      case "unexit" -> control.unexit();
       default -> throw new NotFoundException("no action '" + operation + "'; actions: start, stop, pause, resume,"
-          + " retry, redo, poison, disable, enable, drain, undrain, abort, unabort");
+          + " retry, redo, poison, disable, enable, drain, undrain, abort, unabort, unschedule, reschedule, exit,"
+          + " unexit");
     };
   }
 
@@ -119,6 +129,14 @@ final class Actions {
       throw new UiServer.BadRequestException("redo needs 'execution': the execution whose events the job reruns");
     }
     return r.execution();
+  }
+
+  private static int generation(Request r) {
+    if (r.generation() == null) {
+      throw new UiServer.BadRequestException("exit needs 'generation': workers older than it finish their jobs and"
+          + " exit");
+    }
+    return r.generation();
   }
 
   private static String required(String value, String name) {

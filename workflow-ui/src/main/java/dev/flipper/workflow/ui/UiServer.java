@@ -44,6 +44,7 @@ final class UiServer implements AutoCloseable {
   final Auth auth;
   final Csrf csrf = new Csrf();
   private final LogReader logs = new LogReader();
+  private final WorkerLogUrls workerLogs;
   private final String masterAddress;
   private final QueueRoutes queues;
   private final TemplateEngine templates = TemplateEngine.createPrecompiled(
@@ -58,6 +59,7 @@ final class UiServer implements AutoCloseable {
   /** @param queues the queue dashboard's routes; null = its pages say that no queue server is configured */
   UiServer(Views views, Actions actions, Auth auth, String masterAddress, QueueRoutes queues) {
     this.views = views;
+    this.workerLogs = new WorkerLogUrls(views.master());
     this.actions = actions;
     this.auth = auth;
     this.masterAddress = masterAddress;
@@ -107,6 +109,8 @@ final class UiServer implements AutoCloseable {
     page(app, job + LOGS, "log", this::logPage);
     api(app, "/api" + job + LOGS, this::logChunk);
     app.get("/api" + job + LOGS + "/download", this::download);
+    pageAndApi(app, "/schedules", "schedules", ctx -> views.schedules());
+    pageAndApi(app, "/workers", "workers", ctx -> views.workers());
     pageAndApi(app, "/tokens", "tokens", ctx -> views.tokens(ctx.queryParamAsClass("path", String.class)
         .getOrDefault("/")));
     pageAndApi(app, "/token", "token", ctx -> views.token(required(ctx, "name")));
@@ -130,22 +134,26 @@ final class UiServer implements AutoCloseable {
     String workflow = ctx.formParam("workflow");
     String instance = ctx.formParam("instance");
     List<String> jobs = ctx.formParams("job");
-    String back = instance != null && workflow != null ? Links.instance(workflow, instance)
+    String back = Actions.FLEET.contains(op) ? "/workers" : Actions.SCHEDULE.contains(op) ? "/schedules"
+        : instance != null && workflow != null ? Links.instance(workflow, instance)
         : workflow != null ? Links.workflow(workflow) : "/";
     ControlResult result = null;
     String refusal = null;
     Integer execution = null;
+    Integer generation = null;
     try {
-      execution = executionParam(ctx.formParam("execution"));
+      execution = numberParam(ctx.formParam("execution"), "execution");
+      generation = numberParam(ctx.formParam("generation"), "generation");
       if (!Actions.DESTRUCTIVE.contains(op) || "yes".equals(ctx.formParam("confirm"))) {
-        result = actions.run(op, new Actions.Request(workflow, instance, jobs, execution), user(ctx));
+        result = actions.run(op, new Actions.Request(workflow, instance, jobs, execution, generation), user(ctx));
       }
     } catch (RuntimeException e) {
       Failure failure = failure(e);
       ctx.status(failure.status());
       refusal = failure.message();
     }
-    ActionPage page = new ActionPage(safeBanner(), op, workflow, instance, jobs, execution, back, result, refusal);
+    ActionPage page = new ActionPage(safeBanner(), op, workflow, instance, jobs, execution, back, result, refusal,
+        generation);
     ctx.html(render("action", Map.of("page", page, "csrf", csrf.token(ctx))));
   }
 
@@ -156,11 +164,11 @@ final class UiServer implements AutoCloseable {
     try {
       Actions.Request request;
       try {
-        request = ctx.body().isBlank() ? new Actions.Request(null, null, List.of(), null)
+        request = ctx.body().isBlank() ? new Actions.Request(null, null, List.of(), null, null)
             : MAPPER.readValue(ctx.body(), Actions.Request.class);
       } catch (JsonProcessingException e) {
         throw new BadRequestException("the body must be JSON {\"workflow\", \"instance\", \"jobs\": [...],"
-            + " \"execution\"}: " + e.getOriginalMessage());
+            + " \"execution\", \"generation\"}: " + e.getOriginalMessage());
       }
       ControlResult result = actions.run(ctx.pathParam("op"), request, user(ctx));
       ctx.contentType(JSON).result(MAPPER.writeValueAsString(Actions.json(result)));
@@ -171,14 +179,14 @@ final class UiServer implements AutoCloseable {
     }
   }
 
-  private static Integer executionParam(String value) {
+  private static Integer numberParam(String value, String name) {
     if (value == null || value.isBlank()) {
       return null;
     }
     try {
       return Integer.valueOf(value.trim());
     } catch (NumberFormatException e) {
-      throw new BadRequestException("'execution' must be a number, got '" + value + "'");
+      throw new BadRequestException("'" + name + "' must be a number, got '" + value + "'");
     }
   }
 
@@ -280,14 +288,15 @@ final class UiServer implements AutoCloseable {
     return views.execution(ctx.pathParam("workflow"), ctx.pathParam("instance"), ctx.pathParam("job"), number);
   }
 
-  private static String logUrl(ExecutionDetail execution, Context ctx) {
+  /** The execution's log URL, if it points at a known worker (see {@link WorkerLogUrls}). */
+  private String logUrl(ExecutionDetail execution, Context ctx) {
     String stream = ctx.pathParam("stream");
     String url = execution.logs().get(stream);
     if (url == null) {
       throw new NotFoundException("execution " + execution.execution() + " has no " + stream + " log; logs: "
           + execution.logs().keySet() + ("DISABLED".equals(execution.command()) ? " (the job is disabled)" : ""));
     }
-    return url;
+    return workerLogs.check(url);
   }
 
   private static String required(Context ctx, String parameter) {
@@ -320,6 +329,9 @@ final class UiServer implements AutoCloseable {
     if (e instanceof BadRequestException || e instanceof IllegalArgumentException
         || e instanceof io.javalin.validation.ValidationException) {
       return new Failure(HttpStatus.BAD_REQUEST, e.getMessage(), safeBanner());
+    }
+    if (e instanceof WorkerLogUrls.RefusedException) {
+      return new Failure(HttpStatus.FORBIDDEN, e.getMessage(), safeBanner());
     }
     if (e instanceof LogReader.LogUnavailableException) {
       return new Failure(HttpStatus.BAD_GATEWAY, e.getMessage(), safeBanner());

@@ -19,7 +19,14 @@ import dev.flipper.workflow.engine.StoredDefinition;
 import dev.flipper.workflow.engine.WorkflowEngine;
 import dev.flipper.workflow.schedule.ScheduleData;
 import dev.flipper.workflow.schedule.ScheduleTokens;
+import dev.flipper.workflow.fleet.ExitSignal;
+import dev.flipper.workflow.fleet.Heartbeat;
+import dev.flipper.workflow.fleet.Heartbeats;
 import dev.flipper.workflow.ui.view.Banner;
+import dev.flipper.workflow.ui.view.ScheduleRow;
+import dev.flipper.workflow.ui.view.SchedulesPage;
+import dev.flipper.workflow.ui.view.WorkerRow;
+import dev.flipper.workflow.ui.view.WorkersPage;
 import dev.flipper.workflow.ui.view.ExecutionRow;
 import dev.flipper.workflow.ui.view.GanttBar;
 import dev.flipper.workflow.ui.view.GraphNode;
@@ -35,6 +42,7 @@ import dev.flipper.workflow.ui.view.WorkflowPage;
 import dev.flipper.workflow.ui.view.WorkflowRow;
 import dev.flipper.workflow.ui.view.WorkflowsPage;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -78,6 +86,10 @@ final class Views {
     this.clock = clock;
   }
 
+  TokenMaster master() {
+    return master;
+  }
+
   /** The global signals; throws if the master does not answer (the caller shows "master unreachable"). */
   Banner banner() {
     return new Banner(labels(engine.globalSignals(), "global"), null);
@@ -99,7 +111,7 @@ final class Views {
     }, readers);
     Map<String, CompletableFuture<List<InstanceSummary>>> reads = new TreeMap<>();
     definitions.keySet().forEach(name -> reads.put(name, instancesAsync(name)));
-    Map<String, ScheduleData> schedules = schedules();
+    Map<String, ScheduleData> schedules = storedSchedules();
     join(withInstances).forEach(name -> reads.computeIfAbsent(name, this::instancesAsync));
     List<WorkflowRow> rows = new ArrayList<>();
     reads.forEach((name, read) -> rows.add(workflowRow(name, Optional.ofNullable(definitions.get(name))
@@ -147,6 +159,78 @@ final class Views {
     return oldestFirst.isEmpty() ? Optional.empty() : Optional.of(oldestFirst.get(oldestFirst.size() - 1));
   }
 
+  /**
+   * Every workflow with a schedule token or a schedule in its stored definition; the newest instance of each is
+   * read on the reader threads, as for the workflows list.
+   */
+  SchedulesPage schedules() {
+    Banner banner = banner();
+    Map<String, WorkflowDefinition> definitions = new HashMap<>();
+    engine.definitions().list().forEach(d -> definitions.put(d.name(), d.definition()));
+    Map<String, ScheduleData> stored = storedSchedules();
+    Map<String, CompletableFuture<List<InstanceSummary>>> reads = new TreeMap<>();
+    stored.keySet().forEach(name -> reads.put(name, instancesAsync(name)));
+    definitions.values().stream().filter(d -> d.schedule().isPresent())
+        .forEach(d -> reads.computeIfAbsent(d.name(), this::instancesAsync));
+    List<ScheduleRow> rows = new ArrayList<>();
+    reads.forEach((name, read) -> rows.add(scheduleRow(name, Optional.ofNullable(definitions.get(name)),
+        Optional.ofNullable(stored.get(name)), join(read))));
+    return new SchedulesPage(banner, rows);
+  }
+
+  private static ScheduleRow scheduleRow(String name, Optional<WorkflowDefinition> definition,
+      Optional<ScheduleData> token, List<InstanceSummary> instances) {
+    Optional<InstanceSummary> last = instances.isEmpty() ? Optional.empty()
+        : Optional.of(instances.get(instances.size() - 1));
+    int running = (int) instances.stream().filter(i -> i.status() == InstanceStatus.RUNNING).count();
+    // Without a token the definition's schedule is shown, as reschedule would write it.
+    ScheduleData data = token.orElseGet(() -> ScheduleTokens.fromDefinition(definition.orElseThrow(),
+        definition.orElseThrow().schedule().orElseThrow(), Instant.EPOCH));
+    String state = token.isEmpty() ? "unscheduled" : definition.isEmpty() ? "no definition"
+        : data.nextRunMillis == null ? "waiting" : "scheduled";
+    return new ScheduleRow(name, state,
+        data.recurrenceMillis == null ? null : DurationText.format(Duration.ofMillis(data.recurrenceMillis)),
+        data.cron, data.cron == null ? null : data.timezone == null ? "UTC" : data.timezone, data.overrunPolicy,
+        data.maxRunningInstances, data.catchUp, token.isEmpty() ? null : nextRun(data),
+        last.map(i -> iso(i.start())).orElse(null), last.map(InstanceSummary::instance).orElse(null),
+        last.map(i -> i.status().name()).orElse(null), running, data.emails);
+  }
+
+  /** Every worker by its heartbeat, with the EXIT signal and what it means for each. */
+  WorkersPage workers() {
+    Banner banner = banner();
+    List<Heartbeat> beats = new Heartbeats(master).list();
+    Optional<Integer> exit = new ExitSignal(master, clock).generation();
+    Instant now = clock.instant();
+    List<WorkerRow> rows = new ArrayList<>();
+    int alive = 0;
+    int retiring = 0;
+    Integer newest = null;
+    for (Heartbeat beat : beats) {
+      String state = !beat.aliveAt(now) ? "dead" : beat.retiring() ? "retiring"
+          : beat.takesWork(exit) ? "alive" : "draining";
+      if (beat.aliveAt(now)) {
+        alive++;
+        newest = newest == null ? beat.generation() : Math.max(newest, beat.generation());
+      }
+      if (state.equals("retiring") || state.equals("draining")) {
+        retiring++;
+      }
+      rows.add(new WorkerRow(beat.name(), beat.host(), beat.adminUrl().orElse(null), beat.generation(),
+          beat.slots(), state, iso(beat.beat()), beat.age(now).toSeconds(), beat.deadAfter().toSeconds(),
+          iso(beat.started()), beat.running().stream().map(Views::runningJob).toList()));
+    }
+    return new WorkersPage(banner, exit.orElse(null), newest, alive - retiring, retiring, beats.size() - alive,
+        rows);
+  }
+
+  /** {@code <workflow>/<instance>/<job>} as a heartbeat lists it; no link parts if it does not split so. */
+  private static WorkerRow.RunningJob runningJob(String text) {
+    String[] parts = text.split("/", 3);
+    return parts.length == 3 ? new WorkerRow.RunningJob(parts[0], parts[1], parts[2], text)
+        : new WorkerRow.RunningJob(null, null, null, text);
+  }
+
   WorkflowPage workflow(String name) {
     Optional<StoredDefinition> stored = engine.definitions().get(name);
     List<InstanceSummary> instances = engine.status().instances(name);
@@ -165,7 +249,7 @@ final class Views {
     return new WorkflowPage(banner, name, definition.map(WorkflowDefinition::description).orElse(""),
         definition.map(WorkflowDefinition::owners).orElse(List.of()),
         definition.flatMap(WorkflowDefinition::schedule).map(Views::scheduleText).orElse(null),
-        nextRun(schedules().get(name)), stored.map(StoredDefinition::version).orElse(null),
+        nextRun(storedSchedules().get(name)), stored.map(StoredDefinition::version).orElse(null),
         stored.map(s -> iso(s.appliedAt())).orElse(null), definition.map(WorkflowDefinition::toYaml).orElse(null),
         rows, graph);
   }
@@ -287,7 +371,7 @@ final class Views {
     }
   }
 
-  private Map<String, ScheduleData> schedules() {
+  private Map<String, ScheduleData> storedSchedules() {
     Map<String, ScheduleData> schedules = new HashMap<>();
     for (Token token : master.query(Query.prefix(ScheduleTokens.PREFIX))) {
       try {

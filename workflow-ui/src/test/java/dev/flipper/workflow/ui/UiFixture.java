@@ -15,6 +15,8 @@ import dev.flipper.workflow.engine.ClaimedJob;
 import dev.flipper.workflow.engine.ExecutionResult;
 import dev.flipper.workflow.engine.ExecutionStart;
 import dev.flipper.workflow.engine.WorkflowEngine;
+import dev.flipper.workflow.fleet.Heartbeat;
+import dev.flipper.workflow.fleet.Heartbeats;
 import dev.flipper.workflow.master.client.TokenMasterClient;
 import dev.flipper.workflow.master.server.TokenMasterServer;
 import dev.flipper.workflow.schedule.ScheduleTokens;
@@ -27,6 +29,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -34,12 +37,16 @@ import java.util.concurrent.ConcurrentHashMap;
  * client, and a stand-in for a worker's log endpoint (same protocol: {@code /logs/<path>?offset=&max=} with the
  * X-Log-* headers). Seeded with workflow {@code etl}: one finished instance (a job that failed once, then
  * succeeded) and one running instance whose {@code transform} runs, with a job name, a property and a log line
- * holding {@code <script>} (the XSS checks).
+ * holding {@code <script>} (the XSS checks). Two workers have heartbeats: {@link #WORKER}, alive, generation 1,
+ * running {@code transform}, whose admin address is the log stand-in's (the UI reads logs only from known
+ * workers), and {@link #DEAD_WORKER}, whose last beat is an hour old.
  */
 final class UiFixture implements AutoCloseable {
   static final String XSS_JOB = "<script>window.xssJob=1</script>";
   static final String XSS_PROPERTY = "<script>window.xssProperty=1</script>";
   static final String XSS_LOG = "<script>window.xssLog=1</script>";
+  static final String WORKER = "host-1-4242-a1b2";
+  static final String DEAD_WORKER = "host-2-77-c3d4";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   final TokenMasterServer server;
@@ -100,7 +107,21 @@ final class UiFixture implements AutoCloseable {
     engine.start(runningJob, new ExecutionStart(runningJob.command(), "host-1", logUrls(running, "transform", 1)));
     logs.put(path(running, "transform", 1, "stdout"), "reading events\n");
     addJobNamed(running, XSS_JOB);
+    Instant now = Instant.now();
+    Heartbeats heartbeats = new Heartbeats(client);
+    heartbeats.beat(new Heartbeat(WORKER, "host-1", Optional.of("http://127.0.0.1:" + logServer.port()), 1, 4,
+        List.of("etl/" + running + "/transform"), false, now.minusSeconds(600), now, Duration.ofMinutes(10)));
+    heartbeats.beat(new Heartbeat(DEAD_WORKER, "host-2", Optional.of("http://host-2:9093"), 1, 2, List.of(), false,
+        now.minusSeconds(7200), now.minusSeconds(3600), Duration.ofSeconds(30)));
     return this;
+  }
+
+  /** Starts a new instance whose {@code extract} runs with these log URLs (made up by a job, say). */
+  String runningWithLogs(Map<String, String> logUrls) {
+    String instance = engine.instances().start("etl");
+    ClaimedJob claimed = claim(instance, "extract");
+    engine.start(claimed, new ExecutionStart(claimed.command(), "host-1", logUrls));
+    return instance;
   }
 
   /** Claims {@code job} of {@code instance} and finishes it with the exit code; logs written as it would. */
