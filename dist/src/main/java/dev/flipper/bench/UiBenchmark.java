@@ -5,12 +5,16 @@ import dev.flipper.token.TokenService;
 import dev.flipper.token.jdbc.JdbcTokenStore;
 import dev.flipper.token.jdbc.JdbcTokenStoreConfig;
 import dev.flipper.workflow.definition.JobDefinition;
+import dev.flipper.workflow.definition.Schedule;
 import dev.flipper.workflow.definition.WorkflowDefinition;
 import dev.flipper.workflow.engine.ClaimedJob;
 import dev.flipper.workflow.engine.ExecutionResult;
 import dev.flipper.workflow.engine.ExecutionStart;
 import dev.flipper.workflow.engine.WorkflowEngine;
+import dev.flipper.workflow.fleet.Heartbeat;
+import dev.flipper.workflow.fleet.Heartbeats;
 import dev.flipper.workflow.master.server.TokenMasterServer;
+import dev.flipper.workflow.schedule.ScheduleTokens;
 import dev.flipper.workflow.ui.UiAuth;
 import dev.flipper.workflow.ui.UiDaemon;
 import dev.flipper.workflow.ui.queue.QueueServers;
@@ -22,6 +26,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -140,7 +145,8 @@ public final class UiBenchmark implements Callable<Integer> {
     int perInstance = jobs / instances;
     List<WorkflowDefinition> definitions = new ArrayList<>();
     for (int w = 0; w < workflows; w++) {
-      WorkflowDefinition.Builder b = WorkflowDefinition.builder("wf-" + w).owners(List.of("bench"));
+      WorkflowDefinition.Builder b = WorkflowDefinition.builder("wf-" + w).owners(List.of("bench"))
+          .schedule(Schedule.every(Duration.ofHours(1)));
       b.job(JobDefinition.builder("root").command("true"));
       for (int j = 1; j < perInstance - 1; j++) {
         b.job(JobDefinition.builder("job-" + j).needs("root").command("true"));
@@ -153,6 +159,13 @@ public final class UiBenchmark implements Callable<Integer> {
       definitions.add(b.build());
     }
     engine.definitions().apply(definitions);
+    ScheduleTokens.apply(engine.master(), definitions, Instant.now());
+    Heartbeats heartbeats = new Heartbeats(engine.master()); // a worker per workflow, for the workers page
+    for (int w = 0; w < workflows; w++) {
+      Instant now = Instant.now();
+      heartbeats.beat(new Heartbeat("bench-host-" + w + "-1-x", "bench-host-" + w, Optional.of("http://bench-host-"
+          + w + ":9093"), 1, 4, List.of(), false, now, now, Duration.ofMinutes(1)));
+    }
     for (int i = 0; i < instances; i++) {
       engine.instances().start("wf-" + (i % workflows));
     }
@@ -175,6 +188,8 @@ public final class UiBenchmark implements Callable<Integer> {
     pages.put("workflow", "/workflows/wf-0");
     pages.put("instance", "/workflows/wf-0/instances/" + instance);
     pages.put("job", "/workflows/wf-0/instances/" + instance + "/jobs/root");
+    pages.put("schedules", "/schedules");
+    pages.put("workers", "/workers");
     pages.put("tokens /", "/tokens?path=/");
     pages.put("tokens instance", "/tokens?path=/workflow/wf-0/" + instance + "/job/waiting/");
     pages.put("token", "/token?name=/workflow/wf-0/" + instance + "/instance");
