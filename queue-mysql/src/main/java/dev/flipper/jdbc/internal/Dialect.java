@@ -154,6 +154,12 @@ public interface Dialect {
    */
   String tokenNames();
 
+  /**
+   * True if group counts of tokens are best computed by the database (H2, in-process: every name read costs a
+   * row object), false if by reading the names (MariaDB: its grouping sorts a temporary table).
+   */
+  boolean groupsTokensInSql();
+
   // ---- writes of the token tables
 
   /**

@@ -82,6 +82,11 @@ final class H2Dialect implements Dialect {
   }
 
   @Override
+  public boolean groupsTokensInSql() {
+    return true;
+  }
+
+  @Override
   public String tokenNames() {
     return "flipper_tokens_active"; // H2's indexes other than the row key hold their columns: names are covered
   }

@@ -73,6 +73,11 @@ final class MysqlDialect implements Dialect {
   }
 
   @Override
+  public boolean groupsTokensInSql() {
+    return false;
+  }
+
+  @Override
   public String tokenNames() {
     return "flipper_tokens_active FORCE INDEX (flipper_tokens_claim)";
   }
