@@ -44,6 +44,30 @@ abstract class GroupContract extends TokenContractArea {
   }
 
   @Test
+  void manyGroupsLargeAndSmallInterleavedAreCountedExactly() {
+    java.util.List<String> names = new java.util.ArrayList<>(java.util.List.of("/m/a", "/m/a-1/x", "/m/a-2/x",
+        "/m/a-3/x", "/m/a/1", "/m/a/2", "/m/b", "/m/b0", "/m/b/1", "/m/c/1/2", "/m/c/3", "/m/m", "/n/1"));
+    for (int g = 0; g < 12; g++) {
+      for (int i = 0; i <= g * 30; i++) { // groups of 1 to 331 names
+        names.add("/m/g" + (char) ('a' + g) + "/" + i);
+      }
+    }
+    insert(names.stream().map(name -> dev.flipper.token.Token.of(name, "d"))
+        .toArray(dev.flipper.token.Token[]::new));
+    java.util.SortedMap<String, Integer> expected = new java.util.TreeMap<>();
+    for (String name : names) {
+      if (name.startsWith("/m/")) {
+        int at = name.indexOf('/', 3);
+        expected.merge(at < 0 ? name : name.substring(0, at), 1, Integer::sum);
+      }
+    }
+
+    assertThat(master().group("/m/", "/")).isEqualTo(expected);
+    assertThat(expected).containsEntry("/m/a", 3).containsEntry("/m/a-1", 1).containsEntry("/m/b", 2)
+        .containsEntry("/m/gl", 331);
+  }
+
+  @Test
   void theSuffixIsSearchedFromTheEndOfThePrefix() {
     insert("/g/x/1", 0);
     insert("/g/x/2", 0);

@@ -155,10 +155,11 @@ public interface Dialect {
   String tokenNames();
 
   /**
-   * True if group counts of tokens are best computed by the database (H2, in-process: every name read costs a
-   * row object), false if by reading the names (MariaDB: its grouping sorts a temporary table).
+   * True if a statement costs no network round trip (H2, in the same process): token group counts then always
+   * skip from group to group, and otherwise group in SQL (every name read would cost a row object); MariaDB's
+   * grouping in SQL sorts a temporary table, so there names are read instead.
    */
-  boolean groupsTokensInSql();
+  boolean inProcess();
 
   // ---- writes of the token tables
 

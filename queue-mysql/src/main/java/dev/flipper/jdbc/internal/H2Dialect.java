@@ -82,7 +82,7 @@ final class H2Dialect implements Dialect {
   }
 
   @Override
-  public boolean groupsTokensInSql() {
+  public boolean inProcess() {
     return true;
   }
 

@@ -73,7 +73,7 @@ final class MysqlDialect implements Dialect {
   }
 
   @Override
-  public boolean groupsTokensInSql() {
+  public boolean inProcess() {
     return false;
   }
 
