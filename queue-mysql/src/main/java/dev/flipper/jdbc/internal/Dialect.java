@@ -155,9 +155,9 @@ public interface Dialect {
   String tokenNames();
 
   /**
-   * True if a statement costs no network round trip (H2, in the same process): token group counts then always
-   * skip from group to group, and otherwise group in SQL (every name read would cost a row object); MariaDB's
-   * grouping in SQL sorts a temporary table, so there names are read instead.
+   * True if a statement costs no network round trip (H2, in the same process): token group counts by a suffix
+   * of several characters are then computed in SQL (every name read would cost a row object); MariaDB's grouping
+   * in SQL sorts a temporary table, so there names are read instead.
    */
   boolean inProcess();
 

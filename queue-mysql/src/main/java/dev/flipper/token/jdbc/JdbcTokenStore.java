@@ -285,10 +285,9 @@ public final class JdbcTokenStore implements TokenStore {
   public SortedMap<String, Integer> group(String namePrefix, String groupSuffix) {
     boolean bySuffix = groupSuffix != null && !groupSuffix.isEmpty();
     if (GroupCounter.handles(groupSuffix)) {
-      boolean inProcess = db.dialect().inProcess();
       return db.inTransaction("group of '" + namePrefix + "'", c -> {
         c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ); // the counts of one snapshot
-        return new GroupCounter(c, db.dialect().tokenNames(), namePrefix, groupSuffix, inProcess).count();
+        return new GroupCounter(c, db.dialect().tokenNames(), namePrefix, groupSuffix).count();
       });
     }
     if (db.dialect().inProcess()) {

@@ -14,9 +14,9 @@ import java.util.TreeMap;
  * Group counts ({@code TokenMaster.group}) for a one-character suffix (the usual {@code /}), by skipping from
  * group to group through the name index: one seek for the next group's first name, one count of its index range.
  * A prefix with few large groups (the token browser's root, the workflows under {@code /workflow/}) then costs a
- * few small statements instead of reading every name. Where each statement is a round trip (MariaDB) and the
- * first groups turn out small (the instances of one workflow), reading the rest of the names is cheaper, and it
- * does that. Works in the caller's transaction; not thread-safe, one per call.
+ * few small statements instead of reading every name. When the first groups turn out small (the instances of
+ * one workflow), reading the rest of the names is cheaper (a statement costs more than a few dozen names, a round
+ * trip on MariaDB, parsing and planning on H2), and it does that. Works in the caller's transaction; not thread-safe, one per call.
  *
  * <p>Why skipping is exact: with suffix {@code s}, the group {@code g} of a name is the name up to its first
  * {@code s} after the prefix, so {@code g} holds no {@code s} there, and the names of {@code g} are {@code g}
@@ -25,23 +25,21 @@ import java.util.TreeMap;
  * past {@code g}, and a step that lands in a group already counted jumps over its range.
  */
 public final class GroupCounter {
-  /** Groups counted before deciding whether skipping pays off (round-trip stores only). */
+  /** Groups counted before deciding whether skipping pays off. */
   static final int PROBE_GROUPS = 4;
-  /** Average group size below which reading names is cheaper than a count per group (round-trip stores only). */
+  /** Average group size below which reading names is cheaper than a count per group. */
   static final int SMALL_GROUP = 256;
 
   private final Connection c;
   private final String table;
   private final String prefix;
   private final String suffix;
-  private final boolean inProcess;
 
   /**
    * @param table the active tokens, as a read of names should name them ({@code Dialect.tokenNames()})
    * @param suffix exactly one character
-   * @param inProcess true if statements cost no round trip (H2): always skip
    */
-  public GroupCounter(Connection c, String table, String prefix, String suffix, boolean inProcess) {
+  public GroupCounter(Connection c, String table, String prefix, String suffix) {
     if (suffix.length() != 1) {
       throw new IllegalArgumentException("GroupCounter takes a one-character suffix, got '" + suffix + "'");
     }
@@ -49,7 +47,6 @@ public final class GroupCounter {
     this.table = table;
     this.prefix = prefix;
     this.suffix = suffix;
-    this.inProcess = inProcess;
   }
 
   /** True if the suffix is one this class counts by. */
@@ -64,7 +61,7 @@ public final class GroupCounter {
     boolean inclusive = true;
     long counted = 0;
     while (true) {
-      if (!inProcess && counts.size() >= PROBE_GROUPS && counted < (long) SMALL_GROUP * counts.size()) {
+      if (counts.size() >= PROBE_GROUPS && counted < (long) SMALL_GROUP * counts.size()) {
         readRest(cursor, inclusive, end, counts);
         return counts;
       }
