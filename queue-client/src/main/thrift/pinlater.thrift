@@ -240,6 +240,12 @@ service PinLater {
   bool deleteJob(1: RequestContext context, 2: string jobDescriptor)
       throws (1: PinLaterException e)
 
+  // Moves one FAILED job back to PENDING, runnable now, with attemptsToAllow attempts remaining (as
+  // retryFailedJobs does for many); false if it does not exist or is not FAILED (QUEUE_NOT_FOUND if its queue
+  // does not exist).
+  bool retryJob(1: RequestContext context, 2: string jobDescriptor, 3: i32 attemptsToAllow = 1)
+      throws (1: PinLaterException e)
+
   // Pauses (paused = true) or resumes dequeues of a queue: its dequeues return no job, everything else works.
   // Stored with the queue in the shared store, so every queue server applies it (within queue.pauseRefresh).
   void setQueuePaused(1: RequestContext context, 2: string name, 3: bool paused)

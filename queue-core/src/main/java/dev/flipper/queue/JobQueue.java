@@ -98,4 +98,11 @@ public interface JobQueue {
 
   /** Deletes up to {@code limit} jobs of one state and priority whose body matches; returns how many. */
   int deleteJobs(DeleteJobsParams params);
+
+  /**
+   * Moves one FAILED job back to PENDING, runnable now, with {@code attemptsToAllow} attempts remaining (as
+   * {@link #retryFailed} does for many). False if the job does not exist or is not FAILED; QUEUE_NOT_FOUND if
+   * its queue does not exist.
+   */
+  boolean retryJob(JobDescriptor job, int attemptsToAllow);
 }

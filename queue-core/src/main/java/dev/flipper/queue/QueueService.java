@@ -649,7 +649,7 @@ public final class QueueService implements JobQueue {
   }
 
   // ---------------------------------------------------------------------------------------------------
-  // Administration: pause and resume, delete one job
+  // Administration: pause and resume, delete or retry one job
 
   /**
    * Pauses ({@code true}) or resumes dequeues of a queue: a paused queue's dequeues return no job, while
@@ -682,6 +682,21 @@ public final class QueueService implements JobQueue {
       requireQueue(job.queue());
     }
     return deleted;
+  }
+
+  @Override
+  public boolean retryJob(JobDescriptor job, int attemptsToAllow) {
+    Validation.required(job, "the job to retry");
+    Validation.queueName(job.queue());
+    validation.priority(job.priority(), "retryJob of " + job);
+    Validation.attemptsAllowed(attemptsToAllow, "retryJob of " + job);
+    long now = clock.millis();
+    ShardStore shard = shardsByName().get(job.shard());
+    boolean retried = shard != null && shard.retryJob(job.queue(), ref(job), attemptsToAllow, now, now);
+    if (!retried) {
+      requireQueue(job.queue());
+    }
+    return retried;
   }
 
   /** Builds a {@link QueueService}; {@link #build()} validates every setting. Not thread-safe. */

@@ -63,6 +63,7 @@ import picocli.CommandLine.Spec;
         "  get_job_count                               one number (PinLater)",
         "  retry_failed, delete_jobs --job_state S     all priorities unless --priority; delete asks first",
         "  delete_job --job_descriptor D               delete one job",
+        "  retry_job --job_descriptor D                one FAILED job back to PENDING (--attempts_to_allow)",
         "  pause, resume, get_paused_queues            stop or restart dequeues of a queue on every server",
         "  check_dequeue; enqueue/dequeue without bodies: load (QPS, p50/p99 each second, summary at the end)",
         "",
@@ -129,7 +130,7 @@ public final class QueueTool implements Callable<Integer> {
       description = "Share of dequeued jobs acked as succeeded; the rest are acked failed.")
   int dequeueSuccessPercent;
 
-  @Option(names = "--job_descriptor", description = "Job to look up or delete, e.g. emails:s1:1:42.")
+  @Option(names = "--job_descriptor", description = "Job to look up, delete or retry, e.g. emails:s1:1:42.")
   String jobDescriptor;
 
   @Option(names = "--priority", description = "Enqueue priority (default 1); the filter of count, scan, "
@@ -154,7 +155,7 @@ public final class QueueTool implements Callable<Integer> {
   @Option(names = "--body_regex", description = "Only jobs whose body matches (counts, scan, delete_jobs).")
   String bodyRegex;
 
-  @Option(names = "--attempts_to_allow", defaultValue = "1", description = "Attempts given to retried jobs.")
+  @Option(names = "--attempts_to_allow", defaultValue = "1", description = "Attempts given to retried jobs (retry_failed, retry_job).")
   int attemptsToAllow;
 
   @Option(names = {"-y", "--yes"}, description = "delete_jobs: do not ask for confirmation.")
@@ -208,14 +209,14 @@ public final class QueueTool implements Callable<Integer> {
   }
 
   private String usageProblem() {
-    boolean needsQueue = !List.of("get_queue_names", "get_paused_queues", "lookup", "delete_job").contains(mode);
+    boolean needsQueue = !List.of("get_queue_names", "get_paused_queues", "lookup", "delete_job", "retry_job").contains(mode);
     if (needsQueue && (queue == null || queue.isBlank())) {
       return "--queue is required for mode " + mode;
     }
     if (concurrency < 1 || batchSize < 1 || numQueries == 0 || numQueries < -1) {
       return "--concurrency and --batch_size must be >= 1, --num_queries >= 1 or -1 (unlimited)";
     }
-    if (List.of("lookup", "delete_job").contains(mode) && (jobDescriptor == null || jobDescriptor.isBlank())) {
+    if (List.of("lookup", "delete_job", "retry_job").contains(mode) && (jobDescriptor == null || jobDescriptor.isBlank())) {
       return "--job_descriptor is required for mode " + mode + ", e.g. --job_descriptor emails:s1:1:42";
     }
     if ("delete_jobs".equals(mode) && jobState == null) {
@@ -299,6 +300,9 @@ public final class QueueTool implements Callable<Integer> {
         }
         print("Deleted job: " + job, Map.of("deleted", job.toString()));
       }
+      case "retry_job" -> {
+        return retryJob(client);
+      }
       case "pause", "resume" -> {
         client.setQueuePaused(queue, mode.equals("pause"));
         String done = mode.equals("pause") ? "Paused queue: " + queue + " (dequeues return no job until resumed)"
@@ -317,8 +321,8 @@ public final class QueueTool implements Callable<Integer> {
       }
       default -> {
         err.println("unknown --mode '" + mode + "'; allowed: create, enqueue, dequeue, check_dequeue, lookup, "
-            + "get_job_count, count, get_queue_names, scan, retry_failed, delete_jobs, delete_job, delete_queue, "
-            + "pause, resume, get_paused_queues");
+            + "get_job_count, count, get_queue_names, scan, retry_failed, delete_jobs, delete_job, retry_job, "
+            + "delete_queue, pause, resume, get_paused_queues");
         return EXIT_USAGE;
       }
     }
@@ -346,6 +350,23 @@ public final class QueueTool implements Callable<Integer> {
     }
     print(describe(found, true), ToolJson.job(found));
     return 0;
+  }
+
+  /** Retries one FAILED job; when nothing moved, says whether the job is missing or in which state it is. */
+  private int retryJob(QueueClient client) {
+    JobDescriptor job = JobDescriptor.parse(jobDescriptor);
+    if (client.retryJob(job, attemptsToAllow)) {
+      print("Retried job: " + job + " (PENDING, runnable now, " + attemptsToAllow + " attempt(s))",
+          Map.of("retried", true, "job", job.toString()));
+      return 0;
+    }
+    JobInfo found = client.lookup(List.of(job), false).get(job);
+    String reason = found == null ? "not found" : "is " + found.state() + ", not FAILED";
+    if (json) {
+      out.println(ToolJson.write(Map.of("retried", false, "job", job.toString(), "reason", reason)));
+    }
+    err.println("Job not retried: " + job + " " + reason);
+    return EXIT_FAILED;
   }
 
   private void scan(QueueClient client, ServerTarget target) {

@@ -239,6 +239,46 @@ class QueueToolTest {
   }
 
   @Test
+  void retryJobMovesOneFailedJobBackAndSaysWhyOthersWereNotRetried() throws Exception {
+    run("--mode", "create", "--queue", "mail");
+    QueueClient client = client();
+    List<JobDescriptor> failed = client.enqueue("mail", List.of(NewJob.of("a").withAttemptsAllowed(1),
+        NewJob.of("b").withAttemptsAllowed(1)));
+    var claimed = client.dequeue("mail", 2);
+    client.ack(new dev.flipper.queue.AckParams("mail", List.of(),
+        claimed.stream().map(j -> dev.flipper.queue.AckParams.Item.of(j.descriptor())).toList()));
+    String id = failed.get(0).toString();
+
+    Result retried = run("--mode", "retry_job", "--job_descriptor", id, "--attempts_to_allow", "3");
+    assertThat(retried.code).as(retried.err).isZero();
+    assertThat(retried.out).contains("Retried job: " + id);
+    JsonNode job = lookupJson(id);
+    assertThat(job.get("state").asText()).isEqualTo("PENDING");
+    assertThat(job.get("attemptsRemaining").asInt()).isEqualTo(3);
+    assertThat(lookupJson(failed.get(1).toString()).get("state").asText()).isEqualTo("FAILED");
+
+    Result again = run("--mode", "retry_job", "--job_descriptor", id, "--json");
+    assertThat(again.code).isEqualTo(1);
+    assertThat(again.err).contains("Job not retried: " + id + " is PENDING, not FAILED");
+    JsonNode answer = JSON.readTree(again.out);
+    assertThat(answer.get("retried").asBoolean()).isFalse();
+    assertThat(answer.get("reason").asText()).isEqualTo("is PENDING, not FAILED");
+
+    String missing = "mail:s1:p1:999999";
+    Result notFound = run("--mode", "retry_job", "--job_descriptor", missing);
+    assertThat(notFound.code).isEqualTo(1);
+    assertThat(notFound.err).contains("Job not retried: " + missing + " not found");
+    Result noQueue = run("--mode", "retry_job", "--job_descriptor", "nowhere:s1:p1:1");
+    assertThat(noQueue.code).isEqualTo(1);
+    assertThat(noQueue.err).contains("QUEUE_NOT_FOUND", "nowhere");
+    Result malformed = run("--mode", "retry_job", "--job_descriptor", "mail:1:42");
+    assertThat(malformed.code).isEqualTo(1);
+    assertThat(malformed.err).contains("mail:1:42", "4 ':'-separated parts");
+    assertThat(run("--mode", "retry_job").err).contains("--job_descriptor is required for mode retry_job");
+    assertThat(count(client, "mail", "FAILED")).isEqualTo(1);
+  }
+
+  @Test
   void pauseReachesEveryServerOverTheStoreAndResumeUndoesIt() {
     QueueServer other = serverOver(store, "other-server");
     closeLater.add(other);
@@ -363,6 +403,11 @@ class QueueToolTest {
     QueueClient client = QueueClient.builder().server("127.0.0.1", server.port()).source("test").build();
     closeLater.add(client);
     return client;
+  }
+
+  private int count(QueueClient client, String queue, String state) {
+    return client.count(new dev.flipper.queue.CountParams(queue, dev.flipper.queue.JobState.valueOf(state), null,
+        false, null));
   }
 
   private int count(String state) {

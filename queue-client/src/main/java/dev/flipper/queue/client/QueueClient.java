@@ -214,6 +214,15 @@ public final class QueueClient implements AutoCloseable {
   }
 
   /**
+   * Moves one FAILED job back to PENDING, runnable now, with {@code attemptsToAllow} attempts; false if it does
+   * not exist or is not FAILED (a Flipper server call, not in PinLater).
+   */
+  public boolean retryJob(JobDescriptor job, int attemptsToAllow) {
+    return transport.call("retryJob", Retry.IF_NOT_SENT, requestTimeout,
+        api -> api.retryJob(context(), job.toString(), attemptsToAllow));
+  }
+
+  /**
    * Pauses ({@code true}) or resumes dequeues of the queue on every server sharing the store (a Flipper server
    * call, not in PinLater).
    */

@@ -191,6 +191,13 @@ public final class ThriftJobQueue implements JobQueue, AutoCloseable {
   }
 
   @Override
+  public boolean retryJob(JobDescriptor job, int attemptsToAllow) {
+    required(job, "the job to retry");
+    requireQueueName(job.queue());
+    return call(() -> client.retryJob(job, attemptsToAllow));
+  }
+
+  @Override
   public void close() {
     closed = true;
     RuntimeException failure = null;

@@ -37,6 +37,8 @@ public class PinLater {
 
     public boolean deleteJob(RequestContext context, java.lang.String jobDescriptor) throws PinLaterException, org.apache.thrift.TException;
 
+    public boolean retryJob(RequestContext context, java.lang.String jobDescriptor, int attemptsToAllow) throws PinLaterException, org.apache.thrift.TException;
+
     public void setQueuePaused(RequestContext context, java.lang.String name, boolean paused) throws PinLaterException, org.apache.thrift.TException;
 
     public java.util.Set<java.lang.String> getPausedQueues(RequestContext context) throws PinLaterException, org.apache.thrift.TException;
@@ -70,6 +72,8 @@ public class PinLater {
     public void deleteJobs(RequestContext context, PinLaterDeleteJobsRequest request, org.apache.thrift.async.AsyncMethodCallback<java.lang.Integer> resultHandler) throws org.apache.thrift.TException;
 
     public void deleteJob(RequestContext context, java.lang.String jobDescriptor, org.apache.thrift.async.AsyncMethodCallback<java.lang.Boolean> resultHandler) throws org.apache.thrift.TException;
+
+    public void retryJob(RequestContext context, java.lang.String jobDescriptor, int attemptsToAllow, org.apache.thrift.async.AsyncMethodCallback<java.lang.Boolean> resultHandler) throws org.apache.thrift.TException;
 
     public void setQueuePaused(RequestContext context, java.lang.String name, boolean paused, org.apache.thrift.async.AsyncMethodCallback<Void> resultHandler) throws org.apache.thrift.TException;
 
@@ -449,6 +453,35 @@ public class PinLater {
         throw result.e;
       }
       throw new org.apache.thrift.TApplicationException(org.apache.thrift.TApplicationException.MISSING_RESULT, "deleteJob failed: unknown result");
+    }
+
+    @Override
+    public boolean retryJob(RequestContext context, java.lang.String jobDescriptor, int attemptsToAllow) throws PinLaterException, org.apache.thrift.TException
+    {
+      send_retryJob(context, jobDescriptor, attemptsToAllow);
+      return recv_retryJob();
+    }
+
+    public void send_retryJob(RequestContext context, java.lang.String jobDescriptor, int attemptsToAllow) throws org.apache.thrift.TException
+    {
+      retryJob_args args = new retryJob_args();
+      args.setContext(context);
+      args.setJobDescriptor(jobDescriptor);
+      args.setAttemptsToAllow(attemptsToAllow);
+      sendBase("retryJob", args);
+    }
+
+    public boolean recv_retryJob() throws PinLaterException, org.apache.thrift.TException
+    {
+      retryJob_result result = new retryJob_result();
+      receiveBase(result, "retryJob");
+      if (result.isSetSuccess()) {
+        return result.success;
+      }
+      if (result.e != null) {
+        throw result.e;
+      }
+      throw new org.apache.thrift.TApplicationException(org.apache.thrift.TApplicationException.MISSING_RESULT, "retryJob failed: unknown result");
     }
 
     @Override
@@ -1022,6 +1055,47 @@ public class PinLater {
     }
 
     @Override
+    public void retryJob(RequestContext context, java.lang.String jobDescriptor, int attemptsToAllow, org.apache.thrift.async.AsyncMethodCallback<java.lang.Boolean> resultHandler) throws org.apache.thrift.TException {
+      checkReady();
+      retryJob_call method_call = new retryJob_call(context, jobDescriptor, attemptsToAllow, resultHandler, this, ___protocolFactory, ___transport);
+      this.___currentMethod = method_call;
+      ___manager.call(method_call);
+    }
+
+    public static class retryJob_call extends org.apache.thrift.async.TAsyncMethodCall<java.lang.Boolean> {
+      private RequestContext context;
+      private java.lang.String jobDescriptor;
+      private int attemptsToAllow;
+      public retryJob_call(RequestContext context, java.lang.String jobDescriptor, int attemptsToAllow, org.apache.thrift.async.AsyncMethodCallback<java.lang.Boolean> resultHandler, org.apache.thrift.async.TAsyncClient client, org.apache.thrift.protocol.TProtocolFactory protocolFactory, org.apache.thrift.transport.TNonblockingTransport transport) throws org.apache.thrift.TException {
+        super(client, protocolFactory, transport, resultHandler, false);
+        this.context = context;
+        this.jobDescriptor = jobDescriptor;
+        this.attemptsToAllow = attemptsToAllow;
+      }
+
+      @Override
+      public void write_args(org.apache.thrift.protocol.TProtocol prot) throws org.apache.thrift.TException {
+        prot.writeMessageBegin(new org.apache.thrift.protocol.TMessage("retryJob", org.apache.thrift.protocol.TMessageType.CALL, 0));
+        retryJob_args args = new retryJob_args();
+        args.setContext(context);
+        args.setJobDescriptor(jobDescriptor);
+        args.setAttemptsToAllow(attemptsToAllow);
+        args.write(prot);
+        prot.writeMessageEnd();
+      }
+
+      @Override
+      public java.lang.Boolean getResult() throws PinLaterException, org.apache.thrift.TException {
+        if (getState() != org.apache.thrift.async.TAsyncMethodCall.State.RESPONSE_READ) {
+          throw new java.lang.IllegalStateException("Method call not finished!");
+        }
+        org.apache.thrift.transport.TMemoryInputTransport memoryTransport = new org.apache.thrift.transport.TMemoryInputTransport(getFrameBuffer().array());
+        org.apache.thrift.protocol.TProtocol prot = client.getProtocolFactory().getProtocol(memoryTransport);
+        return (new Client(prot)).recv_retryJob();
+      }
+    }
+
+    @Override
     public void setQueuePaused(RequestContext context, java.lang.String name, boolean paused, org.apache.thrift.async.AsyncMethodCallback<Void> resultHandler) throws org.apache.thrift.TException {
       checkReady();
       setQueuePaused_call method_call = new setQueuePaused_call(context, name, paused, resultHandler, this, ___protocolFactory, ___transport);
@@ -1124,6 +1198,7 @@ public class PinLater {
       processMap.put("retryFailedJobs", new retryFailedJobs());
       processMap.put("deleteJobs", new deleteJobs());
       processMap.put("deleteJob", new deleteJob());
+      processMap.put("retryJob", new retryJob());
       processMap.put("setQueuePaused", new setQueuePaused());
       processMap.put("getPausedQueues", new getPausedQueues());
       return processMap;
@@ -1549,6 +1624,39 @@ public class PinLater {
       }
     }
 
+    public static class retryJob<I extends Iface> extends org.apache.thrift.ProcessFunction<I, retryJob_args> {
+      public retryJob() {
+        super("retryJob");
+      }
+
+      @Override
+      public retryJob_args getEmptyArgsInstance() {
+        return new retryJob_args();
+      }
+
+      @Override
+      protected boolean isOneway() {
+        return false;
+      }
+
+      @Override
+      protected boolean rethrowUnhandledExceptions() {
+        return false;
+      }
+
+      @Override
+      public retryJob_result getResult(I iface, retryJob_args args) throws org.apache.thrift.TException {
+        retryJob_result result = new retryJob_result();
+        try {
+          result.success = iface.retryJob(args.context, args.jobDescriptor, args.attemptsToAllow);
+          result.setSuccessIsSet(true);
+        } catch (PinLaterException e) {
+          result.e = e;
+        }
+        return result;
+      }
+    }
+
     public static class setQueuePaused<I extends Iface> extends org.apache.thrift.ProcessFunction<I, setQueuePaused_args> {
       public setQueuePaused() {
         super("setQueuePaused");
@@ -1639,6 +1747,7 @@ public class PinLater {
       processMap.put("retryFailedJobs", new retryFailedJobs());
       processMap.put("deleteJobs", new deleteJobs());
       processMap.put("deleteJob", new deleteJob());
+      processMap.put("retryJob", new retryJob());
       processMap.put("setQueuePaused", new setQueuePaused());
       processMap.put("getPausedQueues", new getPausedQueues());
       return processMap;
@@ -2564,6 +2673,78 @@ public class PinLater {
       @Override
       public void start(I iface, deleteJob_args args, org.apache.thrift.async.AsyncMethodCallback<java.lang.Boolean> resultHandler) throws org.apache.thrift.TException {
         iface.deleteJob(args.context, args.jobDescriptor,resultHandler);
+      }
+    }
+
+    public static class retryJob<I extends AsyncIface> extends org.apache.thrift.AsyncProcessFunction<I, retryJob_args, java.lang.Boolean> {
+      public retryJob() {
+        super("retryJob");
+      }
+
+      @Override
+      public retryJob_args getEmptyArgsInstance() {
+        return new retryJob_args();
+      }
+
+      @Override
+      public org.apache.thrift.async.AsyncMethodCallback<java.lang.Boolean> getResultHandler(final org.apache.thrift.server.AbstractNonblockingServer.AsyncFrameBuffer fb, final int seqid) {
+        final org.apache.thrift.AsyncProcessFunction fcall = this;
+        return new org.apache.thrift.async.AsyncMethodCallback<java.lang.Boolean>() { 
+          @Override
+          public void onComplete(java.lang.Boolean o) {
+            retryJob_result result = new retryJob_result();
+            result.success = o;
+            result.setSuccessIsSet(true);
+            try {
+              fcall.sendResponse(fb, result, org.apache.thrift.protocol.TMessageType.REPLY,seqid);
+            } catch (org.apache.thrift.transport.TTransportException e) {
+              _LOGGER.error("TTransportException writing to internal frame buffer", e);
+              fb.close();
+            } catch (java.lang.Exception e) {
+              _LOGGER.error("Exception writing to internal frame buffer", e);
+              onError(e);
+            }
+          }
+          @Override
+          public void onError(java.lang.Exception e) {
+            byte msgType = org.apache.thrift.protocol.TMessageType.REPLY;
+            org.apache.thrift.TSerializable msg;
+            retryJob_result result = new retryJob_result();
+            if (e instanceof PinLaterException) {
+              result.e = (PinLaterException) e;
+              result.setEIsSet(true);
+              msg = result;
+            } else if (e instanceof org.apache.thrift.transport.TTransportException) {
+              _LOGGER.error("TTransportException inside handler", e);
+              fb.close();
+              return;
+            } else if (e instanceof org.apache.thrift.TApplicationException) {
+              _LOGGER.error("TApplicationException inside handler", e);
+              msgType = org.apache.thrift.protocol.TMessageType.EXCEPTION;
+              msg = (org.apache.thrift.TApplicationException)e;
+            } else {
+              _LOGGER.error("Exception inside handler", e);
+              msgType = org.apache.thrift.protocol.TMessageType.EXCEPTION;
+              msg = new org.apache.thrift.TApplicationException(org.apache.thrift.TApplicationException.INTERNAL_ERROR, e.getMessage());
+            }
+            try {
+              fcall.sendResponse(fb,msg,msgType,seqid);
+            } catch (java.lang.Exception ex) {
+              _LOGGER.error("Exception writing to internal frame buffer", ex);
+              fb.close();
+            }
+          }
+        };
+      }
+
+      @Override
+      protected boolean isOneway() {
+        return false;
+      }
+
+      @Override
+      public void start(I iface, retryJob_args args, org.apache.thrift.async.AsyncMethodCallback<java.lang.Boolean> resultHandler) throws org.apache.thrift.TException {
+        iface.retryJob(args.context, args.jobDescriptor, args.attemptsToAllow,resultHandler);
       }
     }
 
@@ -15096,6 +15277,1079 @@ public class PinLater {
 
       @Override
       public void read(org.apache.thrift.protocol.TProtocol prot, deleteJob_result struct) throws org.apache.thrift.TException {
+        org.apache.thrift.protocol.TTupleProtocol iprot = (org.apache.thrift.protocol.TTupleProtocol) prot;
+        java.util.BitSet incoming = iprot.readBitSet(2);
+        if (incoming.get(0)) {
+          struct.success = iprot.readBool();
+          struct.setSuccessIsSet(true);
+        }
+        if (incoming.get(1)) {
+          struct.e = new PinLaterException();
+          struct.e.read(iprot);
+          struct.setEIsSet(true);
+        }
+      }
+    }
+
+    private static <S extends org.apache.thrift.scheme.IScheme> S scheme(org.apache.thrift.protocol.TProtocol proto) {
+      return (org.apache.thrift.scheme.StandardScheme.class.equals(proto.getScheme()) ? STANDARD_SCHEME_FACTORY : TUPLE_SCHEME_FACTORY).getScheme();
+    }
+  }
+
+  @SuppressWarnings({"cast", "rawtypes", "serial", "unchecked", "unused"})
+  public static class retryJob_args implements org.apache.thrift.TBase<retryJob_args, retryJob_args._Fields>, java.io.Serializable, Cloneable, Comparable<retryJob_args>   {
+    private static final org.apache.thrift.protocol.TStruct STRUCT_DESC = new org.apache.thrift.protocol.TStruct("retryJob_args");
+
+    private static final org.apache.thrift.protocol.TField CONTEXT_FIELD_DESC = new org.apache.thrift.protocol.TField("context", org.apache.thrift.protocol.TType.STRUCT, (short)1);
+    private static final org.apache.thrift.protocol.TField JOB_DESCRIPTOR_FIELD_DESC = new org.apache.thrift.protocol.TField("jobDescriptor", org.apache.thrift.protocol.TType.STRING, (short)2);
+    private static final org.apache.thrift.protocol.TField ATTEMPTS_TO_ALLOW_FIELD_DESC = new org.apache.thrift.protocol.TField("attemptsToAllow", org.apache.thrift.protocol.TType.I32, (short)3);
+
+    private static final org.apache.thrift.scheme.SchemeFactory STANDARD_SCHEME_FACTORY = new retryJob_argsStandardSchemeFactory();
+    private static final org.apache.thrift.scheme.SchemeFactory TUPLE_SCHEME_FACTORY = new retryJob_argsTupleSchemeFactory();
+
+    public @org.apache.thrift.annotation.Nullable RequestContext context; // required
+    public @org.apache.thrift.annotation.Nullable java.lang.String jobDescriptor; // required
+    public int attemptsToAllow; // required
+
+    /** The set of fields this struct contains, along with convenience methods for finding and manipulating them. */
+    public enum _Fields implements org.apache.thrift.TFieldIdEnum {
+      CONTEXT((short)1, "context"),
+      JOB_DESCRIPTOR((short)2, "jobDescriptor"),
+      ATTEMPTS_TO_ALLOW((short)3, "attemptsToAllow");
+
+      private static final java.util.Map<java.lang.String, _Fields> byName = new java.util.HashMap<java.lang.String, _Fields>();
+
+      static {
+        for (_Fields field : java.util.EnumSet.allOf(_Fields.class)) {
+          byName.put(field.getFieldName(), field);
+        }
+      }
+
+      /**
+       * Find the _Fields constant that matches fieldId, or null if its not found.
+       */
+      @org.apache.thrift.annotation.Nullable
+      public static _Fields findByThriftId(int fieldId) {
+        switch(fieldId) {
+          case 1: // CONTEXT
+            return CONTEXT;
+          case 2: // JOB_DESCRIPTOR
+            return JOB_DESCRIPTOR;
+          case 3: // ATTEMPTS_TO_ALLOW
+            return ATTEMPTS_TO_ALLOW;
+          default:
+            return null;
+        }
+      }
+
+      /**
+       * Find the _Fields constant that matches fieldId, throwing an exception
+       * if it is not found.
+       */
+      public static _Fields findByThriftIdOrThrow(int fieldId) {
+        _Fields fields = findByThriftId(fieldId);
+        if (fields == null) throw new java.lang.IllegalArgumentException("Field " + fieldId + " doesn't exist!");
+        return fields;
+      }
+
+      /**
+       * Find the _Fields constant that matches name, or null if its not found.
+       */
+      @org.apache.thrift.annotation.Nullable
+      public static _Fields findByName(java.lang.String name) {
+        return byName.get(name);
+      }
+
+      private final short _thriftId;
+      private final java.lang.String _fieldName;
+
+      _Fields(short thriftId, java.lang.String fieldName) {
+        _thriftId = thriftId;
+        _fieldName = fieldName;
+      }
+
+      @Override
+      public short getThriftFieldId() {
+        return _thriftId;
+      }
+
+      @Override
+      public java.lang.String getFieldName() {
+        return _fieldName;
+      }
+    }
+
+    // isset id assignments
+    private static final int __ATTEMPTSTOALLOW_ISSET_ID = 0;
+    private byte __isset_bitfield = 0;
+    public static final java.util.Map<_Fields, org.apache.thrift.meta_data.FieldMetaData> metaDataMap;
+    static {
+      java.util.Map<_Fields, org.apache.thrift.meta_data.FieldMetaData> tmpMap = new java.util.EnumMap<_Fields, org.apache.thrift.meta_data.FieldMetaData>(_Fields.class);
+      tmpMap.put(_Fields.CONTEXT, new org.apache.thrift.meta_data.FieldMetaData("context", org.apache.thrift.TFieldRequirementType.DEFAULT, 
+          new org.apache.thrift.meta_data.StructMetaData(org.apache.thrift.protocol.TType.STRUCT, RequestContext.class)));
+      tmpMap.put(_Fields.JOB_DESCRIPTOR, new org.apache.thrift.meta_data.FieldMetaData("jobDescriptor", org.apache.thrift.TFieldRequirementType.DEFAULT, 
+          new org.apache.thrift.meta_data.FieldValueMetaData(org.apache.thrift.protocol.TType.STRING)));
+      tmpMap.put(_Fields.ATTEMPTS_TO_ALLOW, new org.apache.thrift.meta_data.FieldMetaData("attemptsToAllow", org.apache.thrift.TFieldRequirementType.DEFAULT, 
+          new org.apache.thrift.meta_data.FieldValueMetaData(org.apache.thrift.protocol.TType.I32)));
+      metaDataMap = java.util.Collections.unmodifiableMap(tmpMap);
+      org.apache.thrift.meta_data.FieldMetaData.addStructMetaDataMap(retryJob_args.class, metaDataMap);
+    }
+
+    public retryJob_args() {
+      this.attemptsToAllow = 1;
+
+    }
+
+    public retryJob_args(
+      RequestContext context,
+      java.lang.String jobDescriptor,
+      int attemptsToAllow)
+    {
+      this();
+      this.context = context;
+      this.jobDescriptor = jobDescriptor;
+      this.attemptsToAllow = attemptsToAllow;
+      setAttemptsToAllowIsSet(true);
+    }
+
+    /**
+     * Performs a deep copy on <i>other</i>.
+     */
+    public retryJob_args(retryJob_args other) {
+      __isset_bitfield = other.__isset_bitfield;
+      if (other.isSetContext()) {
+        this.context = new RequestContext(other.context);
+      }
+      if (other.isSetJobDescriptor()) {
+        this.jobDescriptor = other.jobDescriptor;
+      }
+      this.attemptsToAllow = other.attemptsToAllow;
+    }
+
+    @Override
+    public retryJob_args deepCopy() {
+      return new retryJob_args(this);
+    }
+
+    @Override
+    public void clear() {
+      this.context = null;
+      this.jobDescriptor = null;
+      this.attemptsToAllow = 1;
+
+    }
+
+    @org.apache.thrift.annotation.Nullable
+    public RequestContext getContext() {
+      return this.context;
+    }
+
+    public retryJob_args setContext(@org.apache.thrift.annotation.Nullable RequestContext context) {
+      this.context = context;
+      return this;
+    }
+
+    public void unsetContext() {
+      this.context = null;
+    }
+
+    /** Returns true if field context is set (has been assigned a value) and false otherwise */
+    public boolean isSetContext() {
+      return this.context != null;
+    }
+
+    public void setContextIsSet(boolean value) {
+      if (!value) {
+        this.context = null;
+      }
+    }
+
+    @org.apache.thrift.annotation.Nullable
+    public java.lang.String getJobDescriptor() {
+      return this.jobDescriptor;
+    }
+
+    public retryJob_args setJobDescriptor(@org.apache.thrift.annotation.Nullable java.lang.String jobDescriptor) {
+      this.jobDescriptor = jobDescriptor;
+      return this;
+    }
+
+    public void unsetJobDescriptor() {
+      this.jobDescriptor = null;
+    }
+
+    /** Returns true if field jobDescriptor is set (has been assigned a value) and false otherwise */
+    public boolean isSetJobDescriptor() {
+      return this.jobDescriptor != null;
+    }
+
+    public void setJobDescriptorIsSet(boolean value) {
+      if (!value) {
+        this.jobDescriptor = null;
+      }
+    }
+
+    public int getAttemptsToAllow() {
+      return this.attemptsToAllow;
+    }
+
+    public retryJob_args setAttemptsToAllow(int attemptsToAllow) {
+      this.attemptsToAllow = attemptsToAllow;
+      setAttemptsToAllowIsSet(true);
+      return this;
+    }
+
+    public void unsetAttemptsToAllow() {
+      __isset_bitfield = org.apache.thrift.EncodingUtils.clearBit(__isset_bitfield, __ATTEMPTSTOALLOW_ISSET_ID);
+    }
+
+    /** Returns true if field attemptsToAllow is set (has been assigned a value) and false otherwise */
+    public boolean isSetAttemptsToAllow() {
+      return org.apache.thrift.EncodingUtils.testBit(__isset_bitfield, __ATTEMPTSTOALLOW_ISSET_ID);
+    }
+
+    public void setAttemptsToAllowIsSet(boolean value) {
+      __isset_bitfield = org.apache.thrift.EncodingUtils.setBit(__isset_bitfield, __ATTEMPTSTOALLOW_ISSET_ID, value);
+    }
+
+    @Override
+    public void setFieldValue(_Fields field, @org.apache.thrift.annotation.Nullable java.lang.Object value) {
+      switch (field) {
+      case CONTEXT:
+        if (value == null) {
+          unsetContext();
+        } else {
+          setContext((RequestContext)value);
+        }
+        break;
+
+      case JOB_DESCRIPTOR:
+        if (value == null) {
+          unsetJobDescriptor();
+        } else {
+          setJobDescriptor((java.lang.String)value);
+        }
+        break;
+
+      case ATTEMPTS_TO_ALLOW:
+        if (value == null) {
+          unsetAttemptsToAllow();
+        } else {
+          setAttemptsToAllow((java.lang.Integer)value);
+        }
+        break;
+
+      }
+    }
+
+    @org.apache.thrift.annotation.Nullable
+    @Override
+    public java.lang.Object getFieldValue(_Fields field) {
+      switch (field) {
+      case CONTEXT:
+        return getContext();
+
+      case JOB_DESCRIPTOR:
+        return getJobDescriptor();
+
+      case ATTEMPTS_TO_ALLOW:
+        return getAttemptsToAllow();
+
+      }
+      throw new java.lang.IllegalStateException();
+    }
+
+    /** Returns true if field corresponding to fieldID is set (has been assigned a value) and false otherwise */
+    @Override
+    public boolean isSet(_Fields field) {
+      if (field == null) {
+        throw new java.lang.IllegalArgumentException();
+      }
+
+      switch (field) {
+      case CONTEXT:
+        return isSetContext();
+      case JOB_DESCRIPTOR:
+        return isSetJobDescriptor();
+      case ATTEMPTS_TO_ALLOW:
+        return isSetAttemptsToAllow();
+      }
+      throw new java.lang.IllegalStateException();
+    }
+
+    @Override
+    public boolean equals(java.lang.Object that) {
+      if (that instanceof retryJob_args)
+        return this.equals((retryJob_args)that);
+      return false;
+    }
+
+    public boolean equals(retryJob_args that) {
+      if (that == null)
+        return false;
+      if (this == that)
+        return true;
+
+      boolean this_present_context = true && this.isSetContext();
+      boolean that_present_context = true && that.isSetContext();
+      if (this_present_context || that_present_context) {
+        if (!(this_present_context && that_present_context))
+          return false;
+        if (!this.context.equals(that.context))
+          return false;
+      }
+
+      boolean this_present_jobDescriptor = true && this.isSetJobDescriptor();
+      boolean that_present_jobDescriptor = true && that.isSetJobDescriptor();
+      if (this_present_jobDescriptor || that_present_jobDescriptor) {
+        if (!(this_present_jobDescriptor && that_present_jobDescriptor))
+          return false;
+        if (!this.jobDescriptor.equals(that.jobDescriptor))
+          return false;
+      }
+
+      boolean this_present_attemptsToAllow = true;
+      boolean that_present_attemptsToAllow = true;
+      if (this_present_attemptsToAllow || that_present_attemptsToAllow) {
+        if (!(this_present_attemptsToAllow && that_present_attemptsToAllow))
+          return false;
+        if (this.attemptsToAllow != that.attemptsToAllow)
+          return false;
+      }
+
+      return true;
+    }
+
+    @Override
+    public int hashCode() {
+      int hashCode = 1;
+
+      hashCode = hashCode * 8191 + ((isSetContext()) ? 131071 : 524287);
+      if (isSetContext())
+        hashCode = hashCode * 8191 + context.hashCode();
+
+      hashCode = hashCode * 8191 + ((isSetJobDescriptor()) ? 131071 : 524287);
+      if (isSetJobDescriptor())
+        hashCode = hashCode * 8191 + jobDescriptor.hashCode();
+
+      hashCode = hashCode * 8191 + attemptsToAllow;
+
+      return hashCode;
+    }
+
+    @Override
+    public int compareTo(retryJob_args other) {
+      if (!getClass().equals(other.getClass())) {
+        return getClass().getName().compareTo(other.getClass().getName());
+      }
+
+      int lastComparison = 0;
+
+      lastComparison = java.lang.Boolean.compare(isSetContext(), other.isSetContext());
+      if (lastComparison != 0) {
+        return lastComparison;
+      }
+      if (isSetContext()) {
+        lastComparison = org.apache.thrift.TBaseHelper.compareTo(this.context, other.context);
+        if (lastComparison != 0) {
+          return lastComparison;
+        }
+      }
+      lastComparison = java.lang.Boolean.compare(isSetJobDescriptor(), other.isSetJobDescriptor());
+      if (lastComparison != 0) {
+        return lastComparison;
+      }
+      if (isSetJobDescriptor()) {
+        lastComparison = org.apache.thrift.TBaseHelper.compareTo(this.jobDescriptor, other.jobDescriptor);
+        if (lastComparison != 0) {
+          return lastComparison;
+        }
+      }
+      lastComparison = java.lang.Boolean.compare(isSetAttemptsToAllow(), other.isSetAttemptsToAllow());
+      if (lastComparison != 0) {
+        return lastComparison;
+      }
+      if (isSetAttemptsToAllow()) {
+        lastComparison = org.apache.thrift.TBaseHelper.compareTo(this.attemptsToAllow, other.attemptsToAllow);
+        if (lastComparison != 0) {
+          return lastComparison;
+        }
+      }
+      return 0;
+    }
+
+    @org.apache.thrift.annotation.Nullable
+    @Override
+    public _Fields fieldForId(int fieldId) {
+      return _Fields.findByThriftId(fieldId);
+    }
+
+    @Override
+    public void read(org.apache.thrift.protocol.TProtocol iprot) throws org.apache.thrift.TException {
+      scheme(iprot).read(iprot, this);
+    }
+
+    @Override
+    public void write(org.apache.thrift.protocol.TProtocol oprot) throws org.apache.thrift.TException {
+      scheme(oprot).write(oprot, this);
+    }
+
+    @Override
+    public java.lang.String toString() {
+      java.lang.StringBuilder sb = new java.lang.StringBuilder("retryJob_args(");
+      boolean first = true;
+
+      sb.append("context:");
+      if (this.context == null) {
+        sb.append("null");
+      } else {
+        sb.append(this.context);
+      }
+      first = false;
+      if (!first) sb.append(", ");
+      sb.append("jobDescriptor:");
+      if (this.jobDescriptor == null) {
+        sb.append("null");
+      } else {
+        sb.append(this.jobDescriptor);
+      }
+      first = false;
+      if (!first) sb.append(", ");
+      sb.append("attemptsToAllow:");
+      sb.append(this.attemptsToAllow);
+      first = false;
+      sb.append(")");
+      return sb.toString();
+    }
+
+    public void validate() throws org.apache.thrift.TException {
+      // check for required fields
+      // check for sub-struct validity
+      if (context != null) {
+        context.validate();
+      }
+    }
+
+    private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {
+      try {
+        write(new org.apache.thrift.protocol.TCompactProtocol(new org.apache.thrift.transport.TIOStreamTransport(out)));
+      } catch (org.apache.thrift.TException te) {
+        throw new java.io.IOException(te);
+      }
+    }
+
+    private void readObject(java.io.ObjectInputStream in) throws java.io.IOException, java.lang.ClassNotFoundException {
+      try {
+        // it doesn't seem like you should have to do this, but java serialization is wacky, and doesn't call the default constructor.
+        __isset_bitfield = 0;
+        read(new org.apache.thrift.protocol.TCompactProtocol(new org.apache.thrift.transport.TIOStreamTransport(in)));
+      } catch (org.apache.thrift.TException te) {
+        throw new java.io.IOException(te);
+      }
+    }
+
+    private static class retryJob_argsStandardSchemeFactory implements org.apache.thrift.scheme.SchemeFactory {
+      @Override
+      public retryJob_argsStandardScheme getScheme() {
+        return new retryJob_argsStandardScheme();
+      }
+    }
+
+    private static class retryJob_argsStandardScheme extends org.apache.thrift.scheme.StandardScheme<retryJob_args> {
+
+      @Override
+      public void read(org.apache.thrift.protocol.TProtocol iprot, retryJob_args struct) throws org.apache.thrift.TException {
+        org.apache.thrift.protocol.TField schemeField;
+        iprot.readStructBegin();
+        while (true)
+        {
+          schemeField = iprot.readFieldBegin();
+          if (schemeField.type == org.apache.thrift.protocol.TType.STOP) { 
+            break;
+          }
+          switch (schemeField.id) {
+            case 1: // CONTEXT
+              if (schemeField.type == org.apache.thrift.protocol.TType.STRUCT) {
+                struct.context = new RequestContext();
+                struct.context.read(iprot);
+                struct.setContextIsSet(true);
+              } else { 
+                org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
+              }
+              break;
+            case 2: // JOB_DESCRIPTOR
+              if (schemeField.type == org.apache.thrift.protocol.TType.STRING) {
+                struct.jobDescriptor = iprot.readString();
+                struct.setJobDescriptorIsSet(true);
+              } else { 
+                org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
+              }
+              break;
+            case 3: // ATTEMPTS_TO_ALLOW
+              if (schemeField.type == org.apache.thrift.protocol.TType.I32) {
+                struct.attemptsToAllow = iprot.readI32();
+                struct.setAttemptsToAllowIsSet(true);
+              } else { 
+                org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
+              }
+              break;
+            default:
+              org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
+          }
+          iprot.readFieldEnd();
+        }
+        iprot.readStructEnd();
+
+        // check for required fields of primitive type, which can't be checked in the validate method
+        struct.validate();
+      }
+
+      @Override
+      public void write(org.apache.thrift.protocol.TProtocol oprot, retryJob_args struct) throws org.apache.thrift.TException {
+        struct.validate();
+
+        oprot.writeStructBegin(STRUCT_DESC);
+        if (struct.context != null) {
+          oprot.writeFieldBegin(CONTEXT_FIELD_DESC);
+          struct.context.write(oprot);
+          oprot.writeFieldEnd();
+        }
+        if (struct.jobDescriptor != null) {
+          oprot.writeFieldBegin(JOB_DESCRIPTOR_FIELD_DESC);
+          oprot.writeString(struct.jobDescriptor);
+          oprot.writeFieldEnd();
+        }
+        oprot.writeFieldBegin(ATTEMPTS_TO_ALLOW_FIELD_DESC);
+        oprot.writeI32(struct.attemptsToAllow);
+        oprot.writeFieldEnd();
+        oprot.writeFieldStop();
+        oprot.writeStructEnd();
+      }
+
+    }
+
+    private static class retryJob_argsTupleSchemeFactory implements org.apache.thrift.scheme.SchemeFactory {
+      @Override
+      public retryJob_argsTupleScheme getScheme() {
+        return new retryJob_argsTupleScheme();
+      }
+    }
+
+    private static class retryJob_argsTupleScheme extends org.apache.thrift.scheme.TupleScheme<retryJob_args> {
+
+      @Override
+      public void write(org.apache.thrift.protocol.TProtocol prot, retryJob_args struct) throws org.apache.thrift.TException {
+        org.apache.thrift.protocol.TTupleProtocol oprot = (org.apache.thrift.protocol.TTupleProtocol) prot;
+        java.util.BitSet optionals = new java.util.BitSet();
+        if (struct.isSetContext()) {
+          optionals.set(0);
+        }
+        if (struct.isSetJobDescriptor()) {
+          optionals.set(1);
+        }
+        if (struct.isSetAttemptsToAllow()) {
+          optionals.set(2);
+        }
+        oprot.writeBitSet(optionals, 3);
+        if (struct.isSetContext()) {
+          struct.context.write(oprot);
+        }
+        if (struct.isSetJobDescriptor()) {
+          oprot.writeString(struct.jobDescriptor);
+        }
+        if (struct.isSetAttemptsToAllow()) {
+          oprot.writeI32(struct.attemptsToAllow);
+        }
+      }
+
+      @Override
+      public void read(org.apache.thrift.protocol.TProtocol prot, retryJob_args struct) throws org.apache.thrift.TException {
+        org.apache.thrift.protocol.TTupleProtocol iprot = (org.apache.thrift.protocol.TTupleProtocol) prot;
+        java.util.BitSet incoming = iprot.readBitSet(3);
+        if (incoming.get(0)) {
+          struct.context = new RequestContext();
+          struct.context.read(iprot);
+          struct.setContextIsSet(true);
+        }
+        if (incoming.get(1)) {
+          struct.jobDescriptor = iprot.readString();
+          struct.setJobDescriptorIsSet(true);
+        }
+        if (incoming.get(2)) {
+          struct.attemptsToAllow = iprot.readI32();
+          struct.setAttemptsToAllowIsSet(true);
+        }
+      }
+    }
+
+    private static <S extends org.apache.thrift.scheme.IScheme> S scheme(org.apache.thrift.protocol.TProtocol proto) {
+      return (org.apache.thrift.scheme.StandardScheme.class.equals(proto.getScheme()) ? STANDARD_SCHEME_FACTORY : TUPLE_SCHEME_FACTORY).getScheme();
+    }
+  }
+
+  @SuppressWarnings({"cast", "rawtypes", "serial", "unchecked", "unused"})
+  public static class retryJob_result implements org.apache.thrift.TBase<retryJob_result, retryJob_result._Fields>, java.io.Serializable, Cloneable, Comparable<retryJob_result>   {
+    private static final org.apache.thrift.protocol.TStruct STRUCT_DESC = new org.apache.thrift.protocol.TStruct("retryJob_result");
+
+    private static final org.apache.thrift.protocol.TField SUCCESS_FIELD_DESC = new org.apache.thrift.protocol.TField("success", org.apache.thrift.protocol.TType.BOOL, (short)0);
+    private static final org.apache.thrift.protocol.TField E_FIELD_DESC = new org.apache.thrift.protocol.TField("e", org.apache.thrift.protocol.TType.STRUCT, (short)1);
+
+    private static final org.apache.thrift.scheme.SchemeFactory STANDARD_SCHEME_FACTORY = new retryJob_resultStandardSchemeFactory();
+    private static final org.apache.thrift.scheme.SchemeFactory TUPLE_SCHEME_FACTORY = new retryJob_resultTupleSchemeFactory();
+
+    public boolean success; // required
+    public @org.apache.thrift.annotation.Nullable PinLaterException e; // required
+
+    /** The set of fields this struct contains, along with convenience methods for finding and manipulating them. */
+    public enum _Fields implements org.apache.thrift.TFieldIdEnum {
+      SUCCESS((short)0, "success"),
+      E((short)1, "e");
+
+      private static final java.util.Map<java.lang.String, _Fields> byName = new java.util.HashMap<java.lang.String, _Fields>();
+
+      static {
+        for (_Fields field : java.util.EnumSet.allOf(_Fields.class)) {
+          byName.put(field.getFieldName(), field);
+        }
+      }
+
+      /**
+       * Find the _Fields constant that matches fieldId, or null if its not found.
+       */
+      @org.apache.thrift.annotation.Nullable
+      public static _Fields findByThriftId(int fieldId) {
+        switch(fieldId) {
+          case 0: // SUCCESS
+            return SUCCESS;
+          case 1: // E
+            return E;
+          default:
+            return null;
+        }
+      }
+
+      /**
+       * Find the _Fields constant that matches fieldId, throwing an exception
+       * if it is not found.
+       */
+      public static _Fields findByThriftIdOrThrow(int fieldId) {
+        _Fields fields = findByThriftId(fieldId);
+        if (fields == null) throw new java.lang.IllegalArgumentException("Field " + fieldId + " doesn't exist!");
+        return fields;
+      }
+
+      /**
+       * Find the _Fields constant that matches name, or null if its not found.
+       */
+      @org.apache.thrift.annotation.Nullable
+      public static _Fields findByName(java.lang.String name) {
+        return byName.get(name);
+      }
+
+      private final short _thriftId;
+      private final java.lang.String _fieldName;
+
+      _Fields(short thriftId, java.lang.String fieldName) {
+        _thriftId = thriftId;
+        _fieldName = fieldName;
+      }
+
+      @Override
+      public short getThriftFieldId() {
+        return _thriftId;
+      }
+
+      @Override
+      public java.lang.String getFieldName() {
+        return _fieldName;
+      }
+    }
+
+    // isset id assignments
+    private static final int __SUCCESS_ISSET_ID = 0;
+    private byte __isset_bitfield = 0;
+    public static final java.util.Map<_Fields, org.apache.thrift.meta_data.FieldMetaData> metaDataMap;
+    static {
+      java.util.Map<_Fields, org.apache.thrift.meta_data.FieldMetaData> tmpMap = new java.util.EnumMap<_Fields, org.apache.thrift.meta_data.FieldMetaData>(_Fields.class);
+      tmpMap.put(_Fields.SUCCESS, new org.apache.thrift.meta_data.FieldMetaData("success", org.apache.thrift.TFieldRequirementType.DEFAULT, 
+          new org.apache.thrift.meta_data.FieldValueMetaData(org.apache.thrift.protocol.TType.BOOL)));
+      tmpMap.put(_Fields.E, new org.apache.thrift.meta_data.FieldMetaData("e", org.apache.thrift.TFieldRequirementType.DEFAULT, 
+          new org.apache.thrift.meta_data.StructMetaData(org.apache.thrift.protocol.TType.STRUCT, PinLaterException.class)));
+      metaDataMap = java.util.Collections.unmodifiableMap(tmpMap);
+      org.apache.thrift.meta_data.FieldMetaData.addStructMetaDataMap(retryJob_result.class, metaDataMap);
+    }
+
+    public retryJob_result() {
+    }
+
+    public retryJob_result(
+      boolean success,
+      PinLaterException e)
+    {
+      this();
+      this.success = success;
+      setSuccessIsSet(true);
+      this.e = e;
+    }
+
+    /**
+     * Performs a deep copy on <i>other</i>.
+     */
+    public retryJob_result(retryJob_result other) {
+      __isset_bitfield = other.__isset_bitfield;
+      this.success = other.success;
+      if (other.isSetE()) {
+        this.e = new PinLaterException(other.e);
+      }
+    }
+
+    @Override
+    public retryJob_result deepCopy() {
+      return new retryJob_result(this);
+    }
+
+    @Override
+    public void clear() {
+      setSuccessIsSet(false);
+      this.success = false;
+      this.e = null;
+    }
+
+    public boolean isSuccess() {
+      return this.success;
+    }
+
+    public retryJob_result setSuccess(boolean success) {
+      this.success = success;
+      setSuccessIsSet(true);
+      return this;
+    }
+
+    public void unsetSuccess() {
+      __isset_bitfield = org.apache.thrift.EncodingUtils.clearBit(__isset_bitfield, __SUCCESS_ISSET_ID);
+    }
+
+    /** Returns true if field success is set (has been assigned a value) and false otherwise */
+    public boolean isSetSuccess() {
+      return org.apache.thrift.EncodingUtils.testBit(__isset_bitfield, __SUCCESS_ISSET_ID);
+    }
+
+    public void setSuccessIsSet(boolean value) {
+      __isset_bitfield = org.apache.thrift.EncodingUtils.setBit(__isset_bitfield, __SUCCESS_ISSET_ID, value);
+    }
+
+    @org.apache.thrift.annotation.Nullable
+    public PinLaterException getE() {
+      return this.e;
+    }
+
+    public retryJob_result setE(@org.apache.thrift.annotation.Nullable PinLaterException e) {
+      this.e = e;
+      return this;
+    }
+
+    public void unsetE() {
+      this.e = null;
+    }
+
+    /** Returns true if field e is set (has been assigned a value) and false otherwise */
+    public boolean isSetE() {
+      return this.e != null;
+    }
+
+    public void setEIsSet(boolean value) {
+      if (!value) {
+        this.e = null;
+      }
+    }
+
+    @Override
+    public void setFieldValue(_Fields field, @org.apache.thrift.annotation.Nullable java.lang.Object value) {
+      switch (field) {
+      case SUCCESS:
+        if (value == null) {
+          unsetSuccess();
+        } else {
+          setSuccess((java.lang.Boolean)value);
+        }
+        break;
+
+      case E:
+        if (value == null) {
+          unsetE();
+        } else {
+          setE((PinLaterException)value);
+        }
+        break;
+
+      }
+    }
+
+    @org.apache.thrift.annotation.Nullable
+    @Override
+    public java.lang.Object getFieldValue(_Fields field) {
+      switch (field) {
+      case SUCCESS:
+        return isSuccess();
+
+      case E:
+        return getE();
+
+      }
+      throw new java.lang.IllegalStateException();
+    }
+
+    /** Returns true if field corresponding to fieldID is set (has been assigned a value) and false otherwise */
+    @Override
+    public boolean isSet(_Fields field) {
+      if (field == null) {
+        throw new java.lang.IllegalArgumentException();
+      }
+
+      switch (field) {
+      case SUCCESS:
+        return isSetSuccess();
+      case E:
+        return isSetE();
+      }
+      throw new java.lang.IllegalStateException();
+    }
+
+    @Override
+    public boolean equals(java.lang.Object that) {
+      if (that instanceof retryJob_result)
+        return this.equals((retryJob_result)that);
+      return false;
+    }
+
+    public boolean equals(retryJob_result that) {
+      if (that == null)
+        return false;
+      if (this == that)
+        return true;
+
+      boolean this_present_success = true;
+      boolean that_present_success = true;
+      if (this_present_success || that_present_success) {
+        if (!(this_present_success && that_present_success))
+          return false;
+        if (this.success != that.success)
+          return false;
+      }
+
+      boolean this_present_e = true && this.isSetE();
+      boolean that_present_e = true && that.isSetE();
+      if (this_present_e || that_present_e) {
+        if (!(this_present_e && that_present_e))
+          return false;
+        if (!this.e.equals(that.e))
+          return false;
+      }
+
+      return true;
+    }
+
+    @Override
+    public int hashCode() {
+      int hashCode = 1;
+
+      hashCode = hashCode * 8191 + ((success) ? 131071 : 524287);
+
+      hashCode = hashCode * 8191 + ((isSetE()) ? 131071 : 524287);
+      if (isSetE())
+        hashCode = hashCode * 8191 + e.hashCode();
+
+      return hashCode;
+    }
+
+    @Override
+    public int compareTo(retryJob_result other) {
+      if (!getClass().equals(other.getClass())) {
+        return getClass().getName().compareTo(other.getClass().getName());
+      }
+
+      int lastComparison = 0;
+
+      lastComparison = java.lang.Boolean.compare(isSetSuccess(), other.isSetSuccess());
+      if (lastComparison != 0) {
+        return lastComparison;
+      }
+      if (isSetSuccess()) {
+        lastComparison = org.apache.thrift.TBaseHelper.compareTo(this.success, other.success);
+        if (lastComparison != 0) {
+          return lastComparison;
+        }
+      }
+      lastComparison = java.lang.Boolean.compare(isSetE(), other.isSetE());
+      if (lastComparison != 0) {
+        return lastComparison;
+      }
+      if (isSetE()) {
+        lastComparison = org.apache.thrift.TBaseHelper.compareTo(this.e, other.e);
+        if (lastComparison != 0) {
+          return lastComparison;
+        }
+      }
+      return 0;
+    }
+
+    @org.apache.thrift.annotation.Nullable
+    @Override
+    public _Fields fieldForId(int fieldId) {
+      return _Fields.findByThriftId(fieldId);
+    }
+
+    @Override
+    public void read(org.apache.thrift.protocol.TProtocol iprot) throws org.apache.thrift.TException {
+      scheme(iprot).read(iprot, this);
+    }
+
+    public void write(org.apache.thrift.protocol.TProtocol oprot) throws org.apache.thrift.TException {
+      scheme(oprot).write(oprot, this);
+      }
+
+    @Override
+    public java.lang.String toString() {
+      java.lang.StringBuilder sb = new java.lang.StringBuilder("retryJob_result(");
+      boolean first = true;
+
+      sb.append("success:");
+      sb.append(this.success);
+      first = false;
+      if (!first) sb.append(", ");
+      sb.append("e:");
+      if (this.e == null) {
+        sb.append("null");
+      } else {
+        sb.append(this.e);
+      }
+      first = false;
+      sb.append(")");
+      return sb.toString();
+    }
+
+    public void validate() throws org.apache.thrift.TException {
+      // check for required fields
+      // check for sub-struct validity
+    }
+
+    private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {
+      try {
+        write(new org.apache.thrift.protocol.TCompactProtocol(new org.apache.thrift.transport.TIOStreamTransport(out)));
+      } catch (org.apache.thrift.TException te) {
+        throw new java.io.IOException(te);
+      }
+    }
+
+    private void readObject(java.io.ObjectInputStream in) throws java.io.IOException, java.lang.ClassNotFoundException {
+      try {
+        // it doesn't seem like you should have to do this, but java serialization is wacky, and doesn't call the default constructor.
+        __isset_bitfield = 0;
+        read(new org.apache.thrift.protocol.TCompactProtocol(new org.apache.thrift.transport.TIOStreamTransport(in)));
+      } catch (org.apache.thrift.TException te) {
+        throw new java.io.IOException(te);
+      }
+    }
+
+    private static class retryJob_resultStandardSchemeFactory implements org.apache.thrift.scheme.SchemeFactory {
+      @Override
+      public retryJob_resultStandardScheme getScheme() {
+        return new retryJob_resultStandardScheme();
+      }
+    }
+
+    private static class retryJob_resultStandardScheme extends org.apache.thrift.scheme.StandardScheme<retryJob_result> {
+
+      @Override
+      public void read(org.apache.thrift.protocol.TProtocol iprot, retryJob_result struct) throws org.apache.thrift.TException {
+        org.apache.thrift.protocol.TField schemeField;
+        iprot.readStructBegin();
+        while (true)
+        {
+          schemeField = iprot.readFieldBegin();
+          if (schemeField.type == org.apache.thrift.protocol.TType.STOP) { 
+            break;
+          }
+          switch (schemeField.id) {
+            case 0: // SUCCESS
+              if (schemeField.type == org.apache.thrift.protocol.TType.BOOL) {
+                struct.success = iprot.readBool();
+                struct.setSuccessIsSet(true);
+              } else { 
+                org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
+              }
+              break;
+            case 1: // E
+              if (schemeField.type == org.apache.thrift.protocol.TType.STRUCT) {
+                struct.e = new PinLaterException();
+                struct.e.read(iprot);
+                struct.setEIsSet(true);
+              } else { 
+                org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
+              }
+              break;
+            default:
+              org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
+          }
+          iprot.readFieldEnd();
+        }
+        iprot.readStructEnd();
+
+        // check for required fields of primitive type, which can't be checked in the validate method
+        struct.validate();
+      }
+
+      @Override
+      public void write(org.apache.thrift.protocol.TProtocol oprot, retryJob_result struct) throws org.apache.thrift.TException {
+        struct.validate();
+
+        oprot.writeStructBegin(STRUCT_DESC);
+        if (struct.isSetSuccess()) {
+          oprot.writeFieldBegin(SUCCESS_FIELD_DESC);
+          oprot.writeBool(struct.success);
+          oprot.writeFieldEnd();
+        }
+        if (struct.e != null) {
+          oprot.writeFieldBegin(E_FIELD_DESC);
+          struct.e.write(oprot);
+          oprot.writeFieldEnd();
+        }
+        oprot.writeFieldStop();
+        oprot.writeStructEnd();
+      }
+
+    }
+
+    private static class retryJob_resultTupleSchemeFactory implements org.apache.thrift.scheme.SchemeFactory {
+      @Override
+      public retryJob_resultTupleScheme getScheme() {
+        return new retryJob_resultTupleScheme();
+      }
+    }
+
+    private static class retryJob_resultTupleScheme extends org.apache.thrift.scheme.TupleScheme<retryJob_result> {
+
+      @Override
+      public void write(org.apache.thrift.protocol.TProtocol prot, retryJob_result struct) throws org.apache.thrift.TException {
+        org.apache.thrift.protocol.TTupleProtocol oprot = (org.apache.thrift.protocol.TTupleProtocol) prot;
+        java.util.BitSet optionals = new java.util.BitSet();
+        if (struct.isSetSuccess()) {
+          optionals.set(0);
+        }
+        if (struct.isSetE()) {
+          optionals.set(1);
+        }
+        oprot.writeBitSet(optionals, 2);
+        if (struct.isSetSuccess()) {
+          oprot.writeBool(struct.success);
+        }
+        if (struct.isSetE()) {
+          struct.e.write(oprot);
+        }
+      }
+
+      @Override
+      public void read(org.apache.thrift.protocol.TProtocol prot, retryJob_result struct) throws org.apache.thrift.TException {
         org.apache.thrift.protocol.TTupleProtocol iprot = (org.apache.thrift.protocol.TTupleProtocol) prot;
         java.util.BitSet incoming = iprot.readBitSet(2);
         if (incoming.get(0)) {

@@ -385,6 +385,27 @@ public final class InMemoryShardStore implements ShardStore {
   }
 
   @Override
+  public boolean retryJob(String queue, JobRef ref, int attemptsToAllow, long runAfterMillis, long nowMillis) {
+    enter("retryJob");
+    synchronized (lock) {
+      QueueData data = queues.get(queue);
+      Job job = data == null ? null : data.find(ref);
+      if (job == null || job.state != JobState.FAILED) {
+        return false;
+      }
+      data.change(job, j -> {
+        j.state = JobState.PENDING;
+        j.attemptsRemaining = attemptsToAllow;
+        j.runAfter = runAfterMillis;
+        j.claimDescriptor = null;
+        j.claimSource = null;
+        j.updatedAt = nowMillis;
+      });
+      return true;
+    }
+  }
+
+  @Override
   public void setPaused(String queue, boolean paused) {
     enter("setPaused");
     synchronized (lock) {

@@ -106,6 +106,12 @@ public interface ShardStore {
   boolean deleteJob(String queue, JobRef job);
 
   /**
+   * Moves one job from FAILED to PENDING, as {@link #retryFailed} does, in one atomic step; false (and no
+   * change) if it (or its queue) does not exist or is not FAILED.
+   */
+  boolean retryJob(String queue, JobRef job, int attemptsToAllow, long runAfterMillis, long nowMillis);
+
+  /**
    * Marks the queue paused (dequeues return nothing; everything else works) or not. Stored with the queue,
    * so every server sharing the store sees it; a no-op if the queue does not exist.
    */

@@ -103,6 +103,58 @@ abstract class RetryAndDeleteContract extends ContractArea {
         () -> api().deleteJobs(DeleteJobsParams.of("no_such_queue", JobState.FAILED)), "no_such_queue");
   }
 
+  @Test
+  void retryJobMovesExactlyOneFailedJobBackToPendingDueNow() {
+    List<JobDescriptor> ids = failedJobs(3, 2);
+    clock().advance(Duration.ofMinutes(5));
+    JobDescriptor chosen = ids.get(1);
+
+    assertThat(api().retryJob(chosen, 3)).isTrue();
+
+    JobInfo retried = lookup(chosen);
+    assertThat(retried.state()).isEqualTo(JobState.PENDING);
+    assertThat(retried.attemptsRemaining()).isEqualTo(3);
+    assertThat(retried.runAfter()).isEqualTo(clock().instant());
+    assertThat(retried.claimDescriptor()).isNull();
+    assertThat(Jobs.text(retried.body())).isEqualTo("failed_1");
+    assertThat(lookup(ids.get(0)).state()).isEqualTo(JobState.FAILED);
+    assertThat(lookup(ids.get(2)).state()).isEqualTo(JobState.FAILED);
+    assertThat(snapshot()).isEqualTo(Map.of(JobState.PENDING, 1, JobState.FAILED, 2));
+    assertThat(api().retryJob(chosen, 1)).as("no longer FAILED").isFalse();
+    assertThat(ids(dequeue(10))).containsExactly(chosen);
+  }
+
+  @Test
+  void retryJobLeavesJobsThatAreNotFailedOrDoNotExistAlone() {
+    List<JobDescriptor> succeeded = enqueue(aJob("done"));
+    ackSucceeded(ids(dequeue(1)));
+    List<JobDescriptor> ids = enqueue(aJob("pending"), aJob("claimed"));
+    JobDescriptor claimed = ids(dequeue(1)).get(0);
+    JobDescriptor pending = ids.stream().filter(j -> !j.equals(claimed)).findFirst().orElseThrow();
+
+    assertThat(api().retryJob(pending, 1)).isFalse();
+    assertThat(api().retryJob(claimed, 1)).isFalse();
+    assertThat(api().retryJob(succeeded.get(0), 1)).isFalse();
+    JobDescriptor missing = new JobDescriptor(queue(), pending.shard(), 1, pending.localId() + 1000);
+    assertThat(api().retryJob(missing, 1)).isFalse();
+    JobDescriptor unknownShard = new JobDescriptor(queue(), "no_such_shard", 1, 1);
+    assertThat(api().retryJob(unknownShard, 1)).isFalse();
+
+    assertThat(lookup(pending).state()).isEqualTo(JobState.PENDING);
+    assertThat(lookup(claimed).state()).isEqualTo(JobState.IN_PROGRESS);
+    assertThat(lookup(succeeded.get(0)).state()).isEqualTo(JobState.SUCCEEDED);
+  }
+
+  @Test
+  void retryJobRejectsAnUnknownQueueAndBadAttempts() {
+    JobDescriptor failed = failedJobs(1, 1).get(0);
+    JobDescriptor elsewhere = new JobDescriptor("never_created", failed.shard(), 1, failed.localId());
+
+    assertFails(ErrorCode.QUEUE_NOT_FOUND, () -> api().retryJob(elsewhere, 1), "never_created");
+    assertInvalid(() -> api().retryJob(failed, 0), "attempts", ">= 1");
+    assertThat(lookup(failed).state()).isEqualTo(JobState.FAILED);
+  }
+
   /** Enqueues n single-attempt jobs of the priority and fails them all. */
   private List<JobDescriptor> failedJobs(int n, int priority) {
     List<JobDescriptor> ids = enqueueOneByOne(Jobs.jobs(n, i -> aJob("failed_" + i).withPriority(priority)

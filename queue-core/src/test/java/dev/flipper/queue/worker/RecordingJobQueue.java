@@ -175,6 +175,11 @@ final class RecordingJobQueue implements JobQueue {
   }
 
   @Override
+  public boolean retryJob(JobDescriptor job, int attemptsToAllow) {
+    return delegate.retryJob(job, attemptsToAllow);
+  }
+
+  @Override
   public String toString() {
     return "RecordingJobQueue(" + delegate + ")";
   }

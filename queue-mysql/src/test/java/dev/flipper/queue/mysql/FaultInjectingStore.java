@@ -170,6 +170,11 @@ final class FaultInjectingStore implements QueueStore {
     }
 
     @Override
+    public boolean retryJob(String queue, JobRef job, int attemptsToAllow, long runAfterMillis, long nowMillis) {
+      return call(() -> shard.retryJob(queue, job, attemptsToAllow, runAfterMillis, nowMillis));
+    }
+
+    @Override
     public void setPaused(String queue, boolean paused) {
       call(() -> {
         shard.setPaused(queue, paused);

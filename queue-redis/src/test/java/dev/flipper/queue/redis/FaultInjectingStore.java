@@ -188,6 +188,11 @@ final class FaultInjectingStore implements QueueStore {
     }
 
     @Override
+    public boolean retryJob(String queue, JobRef job, int attemptsToAllow, long runAfterMillis, long nowMillis) {
+      return target().retryJob(queue, job, attemptsToAllow, runAfterMillis, nowMillis);
+    }
+
+    @Override
     public void setPaused(String queue, boolean paused) {
       target().setPaused(queue, paused);
     }

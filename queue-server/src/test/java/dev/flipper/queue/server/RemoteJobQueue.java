@@ -113,6 +113,11 @@ final class RemoteJobQueue implements JobQueue, AutoCloseable {
   }
 
   @Override
+  public boolean retryJob(JobDescriptor job, int attemptsToAllow) {
+    return queue.retryJob(job, attemptsToAllow);
+  }
+
+  @Override
   public void close() {
     try {
       queue.close();

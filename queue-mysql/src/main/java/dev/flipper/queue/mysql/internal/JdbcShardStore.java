@@ -784,6 +784,28 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
   }
 
   @Override
+  public boolean retryJob(String queue, JobRef job, int attemptsToAllow, long runAfterMillis, long nowMillis) {
+    // One conditional UPDATE: a job that stopped being FAILED in between (deleted, retried) is not touched.
+    boolean retried = run("retryJob", queue, c -> {
+      try (PreparedStatement ps = c.prepareStatement("UPDATE flipper_jobs SET state = " + PENDING
+          + ", attempts_remaining = ?, run_after = ?, updated_at = ?, claim_descriptor = NULL, claimed_by = NULL"
+          + " WHERE local_id = ? AND queue_name = ? AND priority = ? AND state = " + FAILED)) {
+        ps.setInt(1, attemptsToAllow);
+        ps.setLong(2, runAfterMillis);
+        ps.setLong(3, nowMillis);
+        ps.setLong(4, job.localId());
+        ps.setString(5, queue);
+        ps.setInt(6, job.priority());
+        return ps.executeUpdate() == 1;
+      }
+    });
+    if (retried) {
+      floors.lower(queue, job.priority(), runAfterMillis);
+    }
+    return retried;
+  }
+
+  @Override
   public void setPaused(String queue, boolean paused) {
     run(paused ? "pause" : "resume", queue, c -> {
       try (PreparedStatement ps = c.prepareStatement("UPDATE flipper_queues SET paused_at = ? WHERE name = ?")) {

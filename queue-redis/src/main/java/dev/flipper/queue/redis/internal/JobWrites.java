@@ -176,6 +176,16 @@ final class JobWrites {
         : deleteMatching(jedis, queue, q, p, state, filter, limit));
   }
 
+  /** Moves one job from FAILED to PENDING in one script call; false if it does not exist or is not FAILED. */
+  boolean retryJob(String queue, JobRef job, int attemptsToAllow, long runAfterMillis, long nowMillis) {
+    QueueKeys q = keys.queue(queue);
+    PriorityKeys p = q.priority(job.priority());
+    byte[] member = Members.of(job.localId());
+    List<byte[]> scriptKeys = List.of(q.meta(), p.failed(), p.pending(), p.job(member));
+    return connection.call("retryJob", queue, jedis -> (Long) scripts.retryOne.eval(jedis, scriptKeys,
+        new Args(4).add(member).add(attemptsToAllow).add(runAfterMillis).add(nowMillis).list()) == 1);
+  }
+
   /** Deletes one job from whichever state set holds it (one script call per state until found). */
   boolean deleteJob(String queue, JobRef job) {
     QueueKeys q = keys.queue(queue);

@@ -210,6 +210,11 @@ public final class RedisShard implements ShardStore {
   }
 
   @Override
+  public boolean retryJob(String queue, JobRef job, int attemptsToAllow, long runAfterMillis, long nowMillis) {
+    return writes.retryJob(queue, job, attemptsToAllow, runAfterMillis, nowMillis);
+  }
+
+  @Override
   public MonitorCounts timeOutClaims(long claimedBefore, int maxJobs, long nowMillis) {
     return monitor.timeOutClaims(claimedBefore, maxJobs, nowMillis);
   }

@@ -11,6 +11,7 @@ public final class Scripts {
   final LuaScript ackFailed = LuaScript.named("ack_failed");
   final LuaScript checkpoint = LuaScript.named("checkpoint");
   final LuaScript retryFailed = LuaScript.named("retry_failed");
+  final LuaScript retryOne = LuaScript.named("retry_one");
   final LuaScript deleteFirst = LuaScript.named("delete_first");
   final LuaScript deleteListed = LuaScript.named("delete_listed");
   final LuaScript deleteQueue = LuaScript.named("delete_queue");
@@ -18,7 +19,7 @@ public final class Scripts {
   final LuaScript deleteFinished = LuaScript.named("delete_finished");
 
   List<LuaScript> all() {
-    return List.of(enqueue, claim, ackSucceeded, ackFailed, checkpoint, retryFailed, deleteFirst, deleteListed,
+    return List.of(enqueue, claim, ackSucceeded, ackFailed, checkpoint, retryFailed, retryOne, deleteFirst, deleteListed,
         deleteQueue, timeOutClaims, deleteFinished);
   }
 

@@ -317,6 +317,18 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
   }
 
   @Override
+  public void retryJob(RequestContext context, String jobDescriptor, int attemptsToAllow,
+      AsyncMethodCallback<Boolean> callback) {
+    calls.now("retryJob", callback, () -> {
+      requireContext(context, "retryJob");
+      if (jobDescriptor == null) {
+        throw QueueException.invalid("retryJob needs a job descriptor (argument 2), e.g. emails:s1:1:42");
+      }
+      return service.retryJob(JobDescriptor.parse(jobDescriptor), attemptsToAllow);
+    });
+  }
+
+  @Override
   public void setQueuePaused(RequestContext context, String name, boolean paused, AsyncMethodCallback<Void> callback) {
     calls.now("setQueuePaused", callback, () -> {
       requireContext(context, "setQueuePaused");
