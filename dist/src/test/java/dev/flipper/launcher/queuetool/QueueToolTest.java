@@ -272,7 +272,7 @@ class QueueToolTest {
     assertThat(noQueue.code).isEqualTo(1);
     assertThat(noQueue.err).contains("QUEUE_NOT_FOUND", "nowhere");
     Result malformed = run("--mode", "retry_job", "--job_descriptor", "mail:1:42");
-    assertThat(malformed.code).isEqualTo(1);
+    assertThat(malformed.code).as("a bad command line").isEqualTo(2);
     assertThat(malformed.err).contains("mail:1:42", "4 ':'-separated parts");
     assertThat(run("--mode", "retry_job").err).contains("--job_descriptor is required for mode retry_job");
     assertThat(count(client, "mail", "FAILED")).isEqualTo(1);

@@ -114,13 +114,19 @@ final class QueueRoutes {
     }
   }
 
-  /** Where the action's page links back to: the queue, else the job's queue, else the dashboard. */
+  /**
+   * Where the action's page links back to: a retried job's page, else the queue, else the job's queue, else the
+   * dashboard.
+   */
   private static String back(Context ctx) {
+    String job = ctx.formParam("job");
+    if ("retry-job".equals(ctx.pathParam("op")) && job != null && !job.isBlank()) {
+      return QueueLinks.job(job);
+    }
     String queue = ctx.formParam("queue");
     if (queue != null && !queue.isBlank()) {
       return QueueLinks.queue(queue);
     }
-    String job = ctx.formParam("job");
     int colon = job == null ? -1 : job.indexOf(':');
     return colon > 0 ? QueueLinks.queue(job.substring(0, colon)) : QueueLinks.queues();
   }

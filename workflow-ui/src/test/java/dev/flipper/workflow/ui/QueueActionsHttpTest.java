@@ -4,8 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.flipper.queue.AckParams;
 import dev.flipper.queue.CountParams;
+import dev.flipper.queue.JobDescriptor;
 import dev.flipper.queue.JobState;
+import dev.flipper.queue.NewJob;
+import dev.flipper.workflow.ui.queue.QueueLinks;
 import dev.flipper.workflow.ui.queue.RateLimits;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -130,6 +134,8 @@ class QueueActionsHttpTest {
         send("POST", "/actions/queue/retry", "olga", cookie, null, form(Map.of("queue", "mail", "csrf", token + "x",
             "confirm", "yes"))),
         send("POST", "/api/actions/queue/delete-job", "olga", cookie, null, "{\"job\":\"" + fixture.failed + "\"}"),
+        send("POST", "/actions/queue/retry-job", "olga", cookie, null, form(Map.of("job", fixture.failed.toString(),
+            "confirm", "yes"))),
         send("POST", "/api/actions/queue/pause", "olga", cookie, "forged", "{\"queue\":\"mail\"}"));
 
     assertThat(refused).allSatisfy(r -> assertThat(r.statusCode()).as(r.uri() + ": " + r.body()).isEqualTo(403));
@@ -147,6 +153,8 @@ class QueueActionsHttpTest {
             "state", "PENDING", "confirm", "yes"))),
         send("POST", "/api/actions/queue/delete-job", "victor", cookie, token, "{\"job\":\"" + fixture.failed
             + "\"}"),
+        send("POST", "/actions/queue/retry-job", "victor", cookie, null, form(Map.of("job",
+            fixture.failed.toString(), "csrf", token, "confirm", "yes"))),
         send("POST", "/api/actions/queue/pause", "victor", cookie, token, "{\"queue\":\"mail\"}"));
 
     assertThat(viewerPage.body()).as("a viewer's page has no action forms").doesNotContain("/actions/queue/");
@@ -174,6 +182,45 @@ class QueueActionsHttpTest {
   }
 
   @Test
+  void retryJobAsksFirstThenRetriesOnlyThatJobAndSaysWhyNotOtherwise() throws Exception {
+    List<JobDescriptor> failed = failTwoJobsOf("single");
+    String chosen = failed.get(0).toString();
+    HttpResponse<String> jobPage = send("GET", QueueLinks.job(chosen), "olga", cookie, null, null);
+    assertThat(jobPage.body()).contains("action=\"/actions/queue/retry-job\"", "id=\"action-retry-job\"");
+    assertThat(send("GET", QueueLinks.job(chosen), "victor", cookie, null, null).body())
+        .doesNotContain("/actions/queue/");
+
+    HttpResponse<String> asked = send("POST", "/actions/queue/retry-job", "olga", cookie, null,
+        form(Map.of("job", chosen, "csrf", token)));
+    assertThat(asked.statusCode()).isEqualTo(200);
+    assertThat(asked.body()).contains("id=\"confirm-question\"").contains("Retry job " + chosen + " (FAILED)?");
+    assertThat(stateOf(failed.get(0))).as("asking changes nothing").isEqualTo(JobState.FAILED);
+
+    HttpResponse<String> done = send("POST", "/actions/queue/retry-job", "olga", cookie, null,
+        form(Map.of("job", chosen, "csrf", token, "confirm", "yes")));
+    assertThat(done.body()).contains("id=\"result\"", "job " + chosen + ": FAILED → PENDING",
+        "href=\"" + QueueLinks.job(chosen) + "\"");
+    assertThat(stateOf(failed.get(0))).isEqualTo(JobState.PENDING);
+    assertThat(stateOf(failed.get(1))).as("the other failed job").isEqualTo(JobState.FAILED);
+
+    JsonNode again = json(send("POST", "/api/actions/queue/retry-job", "olga", cookie, token,
+        "{\"job\":\"" + chosen + "\"}"));
+    assertThat(again.get("changed").asInt()).isZero();
+    assertThat(again.get("changes").get(0).asText()).contains("it is PENDING, not FAILED");
+    JsonNode missing = json(send("POST", "/api/actions/queue/retry-job", "olga", cookie, token,
+        "{\"job\":\"single:s1:p1:999999\"}"));
+    assertThat(missing.get("changes").get(0).asText()).contains("it does not exist");
+    HttpResponse<String> malformed = send("POST", "/api/actions/queue/retry-job", "olga", cookie, token,
+        "{\"job\":\"single:1\"}");
+    assertThat(malformed.statusCode()).isEqualTo(400);
+    assertThat(malformed.body()).contains("single:1");
+    HttpResponse<String> noQueue = send("POST", "/api/actions/queue/retry-job", "olga", cookie, token,
+        "{\"job\":\"nowhere:s1:p1:1\"}");
+    assertThat(noQueue.statusCode()).as(noQueue.body()).isEqualTo(404);
+    assertThat(stateOf(failed.get(1))).isEqualTo(JobState.FAILED);
+  }
+
+  @Test
   void badInputGetsASpecificError() throws Exception {
     HttpResponse<String> badState = send("GET", "/api/queues/mail?state=DONE", "victor", null, null, null);
     HttpResponse<String> badRegex = send("GET", "/api/queues/mail?filter=%28", "victor", null, null, null);
@@ -187,7 +234,7 @@ class QueueActionsHttpTest {
     assertThat(badRegex.statusCode()).isEqualTo(400);
     assertThat(badRegex.body()).contains("regular expression");
     assertThat(badOp.statusCode()).isEqualTo(404);
-    assertThat(badOp.body()).contains("pause, resume, retry, delete, delete-job");
+    assertThat(badOp.body()).contains("pause, resume, retry, retry-job, delete, delete-job");
     assertThat(noState.statusCode()).isEqualTo(400);
     assertThat(noState.body()).contains("'state' is required");
     assertUnchanged();
@@ -197,6 +244,22 @@ class QueueActionsHttpTest {
     assertThat(fixture.clientB.pausedQueues()).isEmpty();
     assertThat(fixture.clientB.count(CountParams.of("mail", JobState.FAILED))).isEqualTo(1);
     assertThat(countPending()).isEqualTo(4);
+  }
+
+  /** Creates the queue with two single-attempt jobs and fails both. */
+  private List<JobDescriptor> failTwoJobsOf(String queue) {
+    fixture.clientB.createQueue(queue);
+    List<JobDescriptor> jobs = fixture.clientB.enqueue(queue, List.of(NewJob.of("one").withAttemptsAllowed(1),
+        NewJob.of("two").withAttemptsAllowed(1)));
+    List<AckParams.Item> failed = fixture.clientB.dequeue(queue, 2).stream()
+        .map(j -> AckParams.Item.of(j.descriptor())).toList();
+    assertThat(failed).hasSize(2);
+    fixture.clientB.ack(new AckParams(queue, List.of(), failed));
+    return jobs;
+  }
+
+  private JobState stateOf(JobDescriptor job) {
+    return fixture.clientB.lookup(List.of(job), false).get(job).state();
   }
 
   private int countPending() {

@@ -2,10 +2,13 @@ package dev.flipper.workflow.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flipper.queue.AckParams;
 import dev.flipper.queue.CountParams;
+import dev.flipper.queue.JobDescriptor;
 import dev.flipper.queue.JobState;
 import dev.flipper.queue.NewJob;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -22,7 +25,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * The queue dashboard in a real headless Chromium against two real queue servers on one store: the queues list
  * with counts, a scan, a job looked up by descriptor (its {@code <script>} body stays text), a failed job retried
  * and seen PENDING again, a queue paused and resumed (and the other server seeing it), the list following the
- * servers without a reload. Screenshots go to target/screenshots/queue-*.png. The tests build on each other.
+ * servers without a reload, one failed job retried by itself while another stays FAILED. Screenshots go to
+ * target/screenshots/queue-*.png. The tests build on each other.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class QueueDashboardBrowserTest {
@@ -139,5 +143,42 @@ class QueueDashboardBrowserTest {
     wait.until(ExpectedConditions.textToBe(pending, Integer.toString(before + 1)));
     assertThat(script("return window.notReloaded")).isEqualTo(true);
     HeadlessChromium.screenshot(chrome, "queue-dashboard-refreshed");
+  }
+
+  @Test
+  @Order(5)
+  void retryExactlyOneFailedJobWhileAnotherStaysFailed() {
+    fixture.clientB.createQueue("reports");
+    List<JobDescriptor> jobs = fixture.clientB.enqueue("reports", List.of(
+        NewJob.of("report a").withAttemptsAllowed(1), NewJob.of("report b").withAttemptsAllowed(1)));
+    fixture.clientB.ack(new AckParams("reports", List.of(), fixture.clientB.dequeue("reports", 2).stream()
+        .map(j -> AckParams.Item.of(j.descriptor())).toList()));
+    JobDescriptor chosen = jobs.get(0);
+    JobDescriptor other = jobs.get(1);
+
+    open("/queues");
+    chrome.findElement(By.id("lookup-descriptor")).sendKeys(chosen.toString());
+    chrome.findElement(By.id("lookup")).click();
+    wait.until(ExpectedConditions.textToBe(By.id("job-state"), "FAILED"));
+    chrome.findElement(By.id("action-retry-job")).click();
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("confirm-question"),
+        "Retry job " + chosen + " (FAILED)?"));
+    assertThat(state(chosen)).as("asking changes nothing").isEqualTo(JobState.FAILED);
+    HeadlessChromium.screenshot(chrome, "queue-retry-job-confirm");
+    chrome.findElement(By.id("confirm")).click();
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("result"),
+        "job " + chosen + ": FAILED → PENDING"));
+    HeadlessChromium.screenshot(chrome, "queue-retry-job-done");
+
+    chrome.findElement(By.cssSelector("nav.crumbs a")).click();
+    wait.until(ExpectedConditions.textToBe(By.id("job-state"), "PENDING"));
+    assertThat(chrome.findElements(By.id("action-retry-job"))).as("only failed jobs offer it").isEmpty();
+    assertThat(state(chosen)).isEqualTo(JobState.PENDING);
+    assertThat(state(other)).isEqualTo(JobState.FAILED);
+    assertThat(fixture.clientB.count(CountParams.of("reports", JobState.FAILED))).isEqualTo(1);
+  }
+
+  private static JobState state(JobDescriptor job) {
+    return fixture.clientB.lookup(List.of(job), false).get(job).state();
   }
 }

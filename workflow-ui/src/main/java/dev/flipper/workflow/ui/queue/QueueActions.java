@@ -15,14 +15,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The queue actions of the dashboard ({@code POST /actions/queue/<op>}, docs/ui.md), each the queue-client call
- * that {@code flipper queue-tool} makes: pause, resume, retry (failed jobs), delete-job (one, by descriptor),
- * delete (by state). {@link #question} says what a destructive one would change, for its confirmation page.
+ * that {@code flipper queue-tool} makes: pause, resume, retry (failed jobs), retry-job (one failed job, by
+ * descriptor), delete-job (one, by descriptor), delete (by state). {@link #question} says what a destructive one would change, for its confirmation page.
  * Thread-safe.
  */
 public final class QueueActions {
   /** Delete or rerun jobs: the pages ask first. */
-  public static final Set<String> DESTRUCTIVE = Set.of("retry", "delete", "delete-job");
-  private static final String OPERATIONS = "pause, resume, retry, delete, delete-job";
+  public static final Set<String> DESTRUCTIVE = Set.of("retry", "retry-job", "delete", "delete-job");
+  private static final String OPERATIONS = "pause, resume, retry, retry-job, delete, delete-job";
   /** Most jobs one retry or delete click moves, per priority. */
   static final int MAX_JOBS = 100_000;
   private static final Logger log = LoggerFactory.getLogger(QueueActions.class);
@@ -30,8 +30,8 @@ public final class QueueActions {
   /**
    * What an action applies to.
    *
-   * @param queue every action but delete-job
-   * @param job delete-job: the descriptor
+   * @param queue every action but retry-job and delete-job
+   * @param job retry-job and delete-job: the descriptor
    * @param state delete: the state whose jobs go
    * @param priority retry and delete: one priority, null = all
    * @param filter delete: only jobs whose body matches this Java regular expression; null/"" = all
@@ -64,6 +64,8 @@ public final class QueueActions {
             + queue(r) + priorityText(r) + (filter == null ? "" : " whose body matches /" + filter + "/")
             + "? This cannot be undone.";
       }
+      case "retry-job" -> "Retry job " + job(r) + " (" + stateOf(c, job(r)) + ")? It becomes PENDING, runnable now, "
+          + "with one attempt; other failed jobs stay FAILED.";
       case "delete-job" -> "Delete job " + job(r) + "? This cannot be undone.";
       default -> throw unknown(operation);
     };
@@ -119,6 +121,14 @@ public final class QueueActions {
         }
         yield new Result(operation, "queue " + queue + priorityText(r), total, changes);
       }
+      case "retry-job" -> {
+        JobDescriptor job = job(r);
+        boolean retried = c.retryJob(job, 1);
+        // Only a refusal looks the job up, to say whether it is missing or in another state.
+        String change = retried ? "job " + job + ": FAILED → PENDING (runnable now, 1 attempt)"
+            : "job " + job + " was not retried: " + notFailedReason(stateOf(c, job));
+        yield new Result(operation, "job " + job, retried ? 1 : 0, List.of(change));
+      }
       case "delete-job" -> {
         JobDescriptor job = job(r);
         JobInfo before = c.lookup(List.of(job), false).get(job);
@@ -129,6 +139,15 @@ public final class QueueActions {
       }
       default -> throw unknown(operation);
     };
+  }
+
+  private static String notFailedReason(String state) {
+    return state.equals("not found") ? "it does not exist" : "it is " + state + ", not FAILED";
+  }
+
+  private static String stateOf(QueueClient c, JobDescriptor job) {
+    JobInfo info = c.lookup(List.of(job), false).get(job);
+    return info == null ? "not found" : info.state().name();
   }
 
   private List<Integer> priorities(Request r, String queue) {
