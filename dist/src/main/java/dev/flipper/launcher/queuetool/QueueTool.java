@@ -155,7 +155,8 @@ public final class QueueTool implements Callable<Integer> {
   @Option(names = "--body_regex", description = "Only jobs whose body matches (counts, scan, delete_jobs).")
   String bodyRegex;
 
-  @Option(names = "--attempts_to_allow", defaultValue = "1", description = "Attempts given to retried jobs (retry_failed, retry_job).")
+  @Option(names = "--attempts_to_allow", defaultValue = "1",
+      description = "Attempts given to retried jobs (retry_failed, retry_job).")
   int attemptsToAllow;
 
   @Option(names = {"-y", "--yes"}, description = "delete_jobs: do not ask for confirmation.")
@@ -209,14 +210,16 @@ public final class QueueTool implements Callable<Integer> {
   }
 
   private String usageProblem() {
-    boolean needsQueue = !List.of("get_queue_names", "get_paused_queues", "lookup", "delete_job", "retry_job").contains(mode);
+    boolean needsQueue = !List.of("get_queue_names", "get_paused_queues", "lookup", "delete_job", "retry_job")
+        .contains(mode);
     if (needsQueue && (queue == null || queue.isBlank())) {
       return "--queue is required for mode " + mode;
     }
     if (concurrency < 1 || batchSize < 1 || numQueries == 0 || numQueries < -1) {
       return "--concurrency and --batch_size must be >= 1, --num_queries >= 1 or -1 (unlimited)";
     }
-    if (List.of("lookup", "delete_job", "retry_job").contains(mode) && (jobDescriptor == null || jobDescriptor.isBlank())) {
+    boolean needsJob = List.of("lookup", "delete_job", "retry_job").contains(mode);
+    if (needsJob && (jobDescriptor == null || jobDescriptor.isBlank())) {
       return "--job_descriptor is required for mode " + mode + ", e.g. --job_descriptor emails:s1:1:42";
     }
     if ("delete_jobs".equals(mode) && jobState == null) {

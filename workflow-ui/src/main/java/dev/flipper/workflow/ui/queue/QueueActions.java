@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The queue actions of the dashboard ({@code POST /actions/queue/<op>}, docs/ui.md), each the queue-client call
  * that {@code flipper queue-tool} makes: pause, resume, retry (failed jobs), retry-job (one failed job, by
- * descriptor), delete-job (one, by descriptor), delete (by state). {@link #question} says what a destructive one would change, for its confirmation page.
- * Thread-safe.
+ * descriptor), delete-job (one, by descriptor), delete (by state). {@link #question} says what a destructive one
+ * would change, for its confirmation page. Thread-safe.
  */
 public final class QueueActions {
   /** Delete or rerun jobs: the pages ask first. */
@@ -64,8 +64,11 @@ public final class QueueActions {
             + queue(r) + priorityText(r) + (filter == null ? "" : " whose body matches /" + filter + "/")
             + "? This cannot be undone.";
       }
-      case "retry-job" -> "Retry job " + job(r) + " (" + stateOf(c, job(r)) + ")? It becomes PENDING, runnable now, "
-          + "with one attempt; other failed jobs stay FAILED.";
+      case "retry-job" -> {
+        JobState state = stateOf(c, job(r));
+        yield "Retry job " + job(r) + " (" + (state == null ? "not found" : state) + ")? It becomes PENDING, runnable "
+            + "now, with one attempt; other failed jobs stay FAILED.";
+      }
       case "delete-job" -> "Delete job " + job(r) + "? This cannot be undone.";
       default -> throw unknown(operation);
     };
@@ -125,8 +128,10 @@ public final class QueueActions {
         JobDescriptor job = job(r);
         boolean retried = c.retryJob(job, 1);
         // Only a refusal looks the job up, to say whether it is missing or in another state.
+        JobState state = retried ? JobState.PENDING : stateOf(c, job);
         String change = retried ? "job " + job + ": FAILED → PENDING (runnable now, 1 attempt)"
-            : "job " + job + " was not retried: " + notFailedReason(stateOf(c, job));
+            : "job " + job + " was not retried: " + (state == null ? "it does not exist"
+                : "it is " + state + ", not FAILED");
         yield new Result(operation, "job " + job, retried ? 1 : 0, List.of(change));
       }
       case "delete-job" -> {
@@ -141,13 +146,10 @@ public final class QueueActions {
     };
   }
 
-  private static String notFailedReason(String state) {
-    return state.equals("not found") ? "it does not exist" : "it is " + state + ", not FAILED";
-  }
-
-  private static String stateOf(QueueClient c, JobDescriptor job) {
+  /** The job's state, null if it does not exist. */
+  private static JobState stateOf(QueueClient c, JobDescriptor job) {
     JobInfo info = c.lookup(List.of(job), false).get(job);
-    return info == null ? "not found" : info.state().name();
+    return info == null ? null : info.state();
   }
 
   private List<Integer> priorities(Request r, String queue) {
