@@ -20,7 +20,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The UI in a real headless Chromium: the workflows list, a workflow, an instance with its job graph, a job
  * and its log; names, properties and log lines holding {@code <script>} stay text; a page follows the master
- * without reloading; an action is clicked, confirmed and its effect seen. Screenshots go to target/screenshots/.\n * The last two tests change the running instance.
+ * without reloading; an action is clicked, confirmed and its effect seen. Screenshots go to target/screenshots/.
+ * The last two tests change the running instance.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class UiBrowserTest {
