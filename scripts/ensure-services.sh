@@ -3,12 +3,17 @@
 #   MariaDB on 127.0.0.1:3306 (user root, empty password) and Redis on 127.0.0.1:6379, answering on loopback;
 #   the Thrift compiler and Python's Thrift library (the wire-compatibility tests generate code with them);
 #   promtool from Debian's prometheus package (the metrics tests lint every daemon's /metrics with it);
-#   Chromium and its WebDriver (the workflow UI's browser tests drive a headless Chromium).
+#   Chromium and its WebDriver (the workflow UI's browser tests drive a headless Chromium);
+#   the Dockerfile linter dockerfile-utils from npm, pinned, into the checkout's .tools/ (DockerfileLintTest;
+#   hadolint is neither in Debian nor reachable everywhere).
 # Starts them when installed, installs them with apt-get when missing (Debian/Ubuntu), and fails with a
 # clear message anywhere else. Never skips: a test run without its services must not pass.
 set -euo pipefail
 
 MYSQL_HOST=127.0.0.1 MYSQL_PORT=3306 REDIS_HOST=127.0.0.1 REDIS_PORT=6379
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+# DockerfileLintTest runs $ROOT/.tools/node_modules/.bin/dockerfile-utils; change the version here only.
+DOCKERFILE_UTILS_VERSION=0.16.3
 
 log() { printf 'ensure-services: %s\n' "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
@@ -95,6 +100,19 @@ ensure_tools() {
   log "$(chromium --version 2>/dev/null | head -1) and chromedriver present"
 }
 
+ensure_dockerfile_linter() {
+  local bin=$ROOT/.tools/node_modules/.bin/dockerfile-utils
+  if ! "$bin" --version 2>/dev/null | grep -qF "version $DOCKERFILE_UTILS_VERSION "; then
+    command -v npm >/dev/null 2>&1 || apt_install nodejs npm
+    log "installing dockerfile-utils $DOCKERFILE_UTILS_VERSION from npm into $ROOT/.tools"
+    npm install --prefix "$ROOT/.tools" --no-save --no-audit --no-fund --silent \
+      "dockerfile-utils@$DOCKERFILE_UTILS_VERSION" >/dev/null 2>&1 ||
+      die "npm could not install dockerfile-utils@$DOCKERFILE_UTILS_VERSION (is the npm registry reachable?)"
+  fi
+  log "$("$bin" --version | awk '{print $1, $3}') (Dockerfile linter) present"
+}
+
 ensure_mariadb
 ensure_redis
 ensure_tools
+ensure_dockerfile_linter
