@@ -36,8 +36,9 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     usageHelpAutoWidth = true,
     description = {
-      "Processes jobs while the queue server is SIGKILLed, workers are SIGKILLed and the store is restarted; "
-          + "counts lost and duplicate runs and the recovery time of each fault.",
+      "Processes jobs through killed servers, killed workers and a restarted store.",
+      "The queue server and the workers are SIGKILLed and the store is restarted while jobs run; it counts lost "
+          + "and duplicate runs and the recovery time of each fault.",
       "Starts its own MariaDB (mariadb-install-db, mariadbd) and Redis (redis-server, AOF everysec) on spare "
           + "ports under a temporary folder, deleted at the end; never touches a shared instance."
     })
