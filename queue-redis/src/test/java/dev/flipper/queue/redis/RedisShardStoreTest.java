@@ -14,8 +14,15 @@ import dev.flipper.queue.spi.JobRef;
 import dev.flipper.queue.spi.NewJobRecord;
 import dev.flipper.queue.spi.ScanBound;
 import dev.flipper.queue.spi.StoredJob;
+import dev.flipper.queue.redis.internal.RedisShard;
+import dev.flipper.queue.redis.internal.ShardConnection;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.function.LongSupplier;
+import java.util.stream.IntStream;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
@@ -56,6 +63,72 @@ class RedisShardStoreTest extends RedisStoreTestBase {
     }
     assertThat(text(lookup(3, first.get(1)).body())).isEqualTo("b");
     assertThat(text(lookup(1, next.get(0)).body())).isEqualTo("d");
+  }
+
+  /** Issue 16 item 4: a slow filter held a pooled connection per call; ten of them took the whole pool. */
+  @Test
+  void bodyFiltersAreEvaluatedWithNoConnectionInUse() {
+    List<NewJobRecord> jobs = new ArrayList<>();
+    for (int i = 0; i < 1250; i++) {
+      jobs.add(job(utf8("n" + (i % 2)), 1, T0 - 1000, 2));
+    }
+    shard.enqueue(QUEUE, jobs);
+    claim(1, 250, T0);
+    ShardConnection connection = ((RedisShard) shard).connection();
+    List<Integer> activeWhileFiltering = new ArrayList<>();
+    // The filter reads its clock for every body it evaluates: the pool's state at that moment.
+    LongSupplier clock = () -> {
+      activeWhileFiltering.add(connection.activeConnections());
+      return System.nanoTime();
+    };
+
+    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, filter("n1", clock), T0, 10_000)).isEqualTo(500);
+    assertThat(shard.scan(QUEUE, 1, JobState.PENDING, false, filter("n1", clock), T0, ScanBound.START, 10_000))
+        .hasSize(500);
+    assertThat(shard.count(QUEUE, 1, JobState.IN_PROGRESS, false, filter("n1", clock), T0, 10_000)).isEqualTo(125);
+    assertThat(shard.scan(QUEUE, 1, JobState.IN_PROGRESS, false, filter("n1", clock), T0, ScanBound.START, 10_000))
+        .hasSize(125);
+
+    assertThat(activeWhileFiltering).hasSizeGreaterThanOrEqualTo(2500).containsOnly(0);
+  }
+
+  private static BodyFilter filter(String regex, LongSupplier clock) {
+    return BodyFilter.of(regex, BodyFilter.STEPS_PER_BODY, Duration.ofHours(1), clock);
+  }
+
+  /** Issue 16 item 5 on Redis: filtered count and scan paged by offset; they page by (run-after, id) now. */
+  @Test
+  void filteredScanAndCountPageThroughJobsThatShareOneRunAfter() {
+    List<NewJobRecord> jobs = new ArrayList<>();
+    for (int i = 0; i < 1200; i++) {
+      jobs.add(job(utf8("m" + (i % 4)), 1, i < 1100 ? T0 - 1000 : T0 - 2000 + i, 2));
+    }
+    List<Long> ids = shard.enqueue(QUEUE, jobs);
+
+    List<StoredJob> found = shard.scan(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("m3"), T0, ScanBound.START,
+        10_000);
+    assertThat(found).extracting(StoredJob::localId).containsExactlyElementsOf(IntStream.range(0, 1200)
+        .filter(i -> i % 4 == 3).mapToObj(ids::get).sorted((a, b) -> compareScanOrder(jobs, ids, a, b)).toList());
+    StoredJob middle = found.get(100);
+    assertThat(shard.scan(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("m3"), T0,
+        new ScanBound(middle.runAfterMillis(), middle.localId()), 10_000)).containsExactlyElementsOf(
+            found.subList(101, found.size()));
+    assertThat(shard.scan(QUEUE, 1, JobState.PENDING, false, BodyFilter.ALL, T0,
+        new ScanBound(middle.runAfterMillis(), middle.localId()), 50)).extracting(StoredJob::localId)
+        .containsExactly(LongStream.rangeClosed(middle.localId() - 50, middle.localId() - 1).boxed()
+            .sorted(Comparator.reverseOrder()).toArray(Long[]::new));
+    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("m[12]"), T0, 10_000)).isEqualTo(600);
+    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("m[12]"), T0, 555)).isEqualTo(555);
+    assertThat(shard.count(QUEUE, 1, JobState.PENDING, true, BodyFilter.of("m"), T0 - 850, 10_000)).isEqualTo(49);
+    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("m"), T0 - 850, 10_000))
+        .isEqualTo(1151);
+  }
+
+  /** Scan order: run-after descending, then id descending. */
+  private static int compareScanOrder(List<NewJobRecord> jobs, List<Long> ids, long a, long b) {
+    long runAfterA = jobs.get(ids.indexOf(a)).runAfterMillis();
+    long runAfterB = jobs.get(ids.indexOf(b)).runAfterMillis();
+    return runAfterA != runAfterB ? Long.compare(runAfterB, runAfterA) : Long.compare(b, a);
   }
 
   @Test

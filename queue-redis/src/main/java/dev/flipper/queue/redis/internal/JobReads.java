@@ -13,17 +13,20 @@ import java.util.Optional;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Response;
-import redis.clients.jedis.resps.Tuple;
 
 /**
- * The read-only job operations of one shard: plain commands and pipelines, no scripts. Reads that page
- * through a set are not one snapshot; each job they return was read atomically. Thread-safe.
+ * The read-only job operations of one shard: plain commands, pipelines and one read-only script that pages
+ * a run-after index by key. Reads that page through a set are not one snapshot; each job they return was
+ * read atomically. Body-filtered reads evaluate the filter between pages, with no pooled connection held,
+ * so a slow regex cannot take the pool (its budgets are the {@link BodyFilter}'s). Thread-safe.
  */
 final class JobReads {
   /** Count and scan read candidates in pages of this size. */
   private static final int PAGE = 500;
   private static final byte[] MINUS_INFINITY = ascii("-inf");
   private static final byte[] PLUS_INFINITY = ascii("+inf");
+  /** Read-only, so kept here rather than in {@link Scripts}; EVALSHA loads it on first use. */
+  private static final LuaScript PAGE_BEFORE = LuaScript.named("page_before");
 
   private final ShardConnection connection;
   private final KeySpace keys;
@@ -60,110 +63,163 @@ final class JobReads {
   int count(String queue, int priority, JobState state, boolean future, BodyFilter filter, long nowMillis, int cap) {
     QueueKeys q = keys.queue(queue);
     PriorityKeys p = q.priority(priority);
-    byte[] index = PriorityKeys.scoredByRunAfter(state) ? p.stateSet(state) : null;
     byte[] min = future ? ascii("(" + nowMillis) : MINUS_INFINITY;
     byte[] max = future ? PLUS_INFINITY : JobFields.ascii(nowMillis);
-    return connection.call("count", queue, jedis -> {
-      requireQueue(jedis, q, queue);
-      if (index == null) {
-        List<Entry> running = new ArrayList<>();
-        for (Entry entry : running(jedis, p)) {
-          if (future ? entry.runAfter > nowMillis : entry.runAfter <= nowMillis) {
-            running.add(entry);
-          }
-        }
-        if (filter.matchesAll()) {
-          return Math.min(running.size(), cap);
-        }
-        int matches = 0;
-        for (int from = 0; from < running.size() && matches < cap; from += PAGE) {
-          List<byte[]> members = running.subList(from, Math.min(running.size(), from + PAGE)).stream()
-              .map(Entry::member).toList();
-          matches += countMatches(JobWrites.bodies(jedis, p, members), filter, cap - matches);
-        }
-        return matches;
-      }
+    if (!PriorityKeys.scoredByRunAfter(state)) {
+      List<Entry> running = connection.call("count", queue, jedis -> {
+        requireQueue(jedis, q, queue);
+        return running(jedis, p).stream()
+            .filter(entry -> future ? entry.runAfter > nowMillis : entry.runAfter <= nowMillis).toList();
+      });
       if (filter.matchesAll()) {
-        return (int) Math.min(jedis.zcount(index, min, max), cap);
+        return Math.min(running.size(), cap);
       }
       int matches = 0;
-      for (int offset = 0; matches < cap; offset += PAGE) {
-        List<byte[]> members = jedis.zrangeByScore(index, min, max, offset, PAGE);
-        matches += countMatches(JobWrites.bodies(jedis, p, members), filter, cap - matches);
-        if (members.size() < PAGE) {
-          break;
-        }
+      for (int from = 0; from < running.size() && matches < cap; from += PAGE) {
+        List<byte[]> members = running.subList(from, Math.min(running.size(), from + PAGE)).stream()
+            .map(Entry::member).toList();
+        List<byte[]> bodies = connection.call("count", queue, jedis -> JobWrites.bodies(jedis, p, members));
+        matches += countMatches(bodies, filter, cap - matches);
       }
       return matches;
-    });
+    }
+    byte[] index = p.stateSet(state);
+    if (filter.matchesAll()) {
+      return connection.call("count", queue, jedis -> {
+        requireQueue(jedis, q, queue);
+        return (int) Math.min(jedis.zcount(index, min, max), cap);
+      });
+    }
+    int matches = 0;
+    ScanBound bound = ScanBound.START;
+    while (matches < cap) {
+      ScanBound from = bound;
+      List<Candidate> page = connection.call("count", queue, jedis -> {
+        if (from == ScanBound.START) {
+          requireQueue(jedis, q, queue);
+        }
+        List<Entry> entries = pageBefore(jedis, index, min, max, from, PAGE);
+        List<byte[]> bodies = JobWrites.bodies(jedis, p, entries.stream().map(Entry::member).toList());
+        return Candidate.zip(entries, bodies.stream().map(body -> body == null ? null : List.of(body)).toList());
+      });
+      // The connection is back in the pool: a slow filter holds none.
+      matches += countMatches(page.stream().map(c -> c.values == null ? null : c.values.get(0)).toList(), filter,
+          cap - matches);
+      if (page.size() < PAGE) {
+        break;
+      }
+      bound = page.get(page.size() - 1).entry.bound();
+    }
+    return matches;
   }
 
   List<StoredJob> scan(String queue, int priority, JobState state, boolean future, BodyFilter filter,
       long nowMillis, ScanBound after, int limit) {
     QueueKeys q = keys.queue(queue);
     PriorityKeys p = q.priority(priority);
-    byte[] index = PriorityKeys.scoredByRunAfter(state) ? p.stateSet(state) : null;
     byte[] min = future ? ascii("(" + nowMillis) : MINUS_INFINITY;
-    // Inclusive: jobs at exactly the bound's run-after may still have smaller ids.
-    long maxScore = future ? after.runAfterMillis() : Math.min(nowMillis, after.runAfterMillis());
-    byte[] max = JobFields.ascii(maxScore);
-    int page = Math.min(Math.max(limit * 2, 64), 1000);
-    return connection.call("scan", queue, jedis -> {
-      requireQueue(jedis, q, queue);
-      List<StoredJob> jobs = new ArrayList<>(Math.min(limit, page));
-      if (index == null) {
-        List<Entry> running = new ArrayList<>();
+    byte[] max = future ? PLUS_INFINITY : JobFields.ascii(nowMillis);
+    byte[][] fields = filter.matchesAll() ? JobFields.INFO : JobFields.INFO_AND_BODY;
+    int pageSize = filter.matchesAll() ? Math.min(Math.max(limit * 2, 64), 1000) : PAGE;
+    List<StoredJob> jobs = new ArrayList<>(Math.min(limit, pageSize));
+    if (!PriorityKeys.scoredByRunAfter(state)) {
+      List<Entry> running = connection.call("scan", queue, jedis -> {
+        requireQueue(jedis, q, queue);
+        List<Entry> entries = new ArrayList<>();
         for (Entry entry : running(jedis, p)) {
           boolean inRange = future ? entry.runAfter > nowMillis : entry.runAfter <= nowMillis;
           if (inRange && after.admits(entry.runAfter, entry.localId)) {
-            running.add(entry);
+            entries.add(entry);
           }
         }
-        running.sort(SCAN_ORDER);
-        for (int from = 0; from < running.size() && jobs.size() < limit; from += page) {
-          collect(jedis, p, state, filter, running.subList(from, Math.min(running.size(), from + page)), jobs, limit);
-        }
-        return jobs;
-      }
-      for (int offset = 0; jobs.size() < limit; offset += page) {
-        List<Tuple> tuples = jedis.zrevrangeByScoreWithScores(index, max, min, offset, page);
-        List<Entry> candidates = new ArrayList<>(tuples.size());
-        for (Tuple tuple : tuples) {
-          Entry entry = new Entry(tuple.getBinaryElement(), Members.parse(tuple.getBinaryElement()),
-              (long) tuple.getScore());
-          if (after.admits(entry.runAfter, entry.localId)) {
-            candidates.add(entry);
-          }
-        }
-        collect(jedis, p, state, filter, candidates, jobs, limit);
-        if (tuples.size() < page) {
-          break;
-        }
+        return entries;
+      });
+      List<Entry> sorted = new ArrayList<>(running);
+      sorted.sort(SCAN_ORDER);
+      for (int from = 0; from < sorted.size() && jobs.size() < limit; from += pageSize) {
+        List<Entry> entries = sorted.subList(from, Math.min(sorted.size(), from + pageSize));
+        List<Candidate> page = connection.call("scan", queue,
+            jedis -> Candidate.zip(entries, fetch(jedis, p, entries.stream().map(Entry::member).toList(), fields)));
+        collect(p, state, filter, page, jobs, limit);
       }
       return jobs;
-    });
+    }
+    byte[] index = p.stateSet(state);
+    ScanBound bound = after;
+    boolean first = true;
+    while (jobs.size() < limit) {
+      ScanBound from = bound;
+      boolean checkQueue = first;
+      List<Candidate> page = connection.call("scan", queue, jedis -> {
+        if (checkQueue) {
+          requireQueue(jedis, q, queue);
+        }
+        List<Entry> entries = pageBefore(jedis, index, min, max, from, pageSize);
+        return Candidate.zip(entries, fetch(jedis, p, entries.stream().map(Entry::member).toList(), fields));
+      });
+      // The connection is back in the pool: a slow filter holds none.
+      collect(p, state, filter, page, jobs, limit);
+      if (page.size() < pageSize) {
+        break;
+      }
+      bound = page.get(page.size() - 1).entry.bound();
+      first = false;
+    }
+    return jobs;
+  }
+
+  /**
+   * Up to {@code size} members of a run-after index in scan order, strictly after {@code bound} and with a
+   * score in [min, max]: keyset paging (see page_before.lua), so paging through N jobs reads each once.
+   */
+  private List<Entry> pageBefore(Jedis jedis, byte[] index, byte[] min, byte[] max, ScanBound bound, int size) {
+    byte[] boundScore = bound.equals(ScanBound.START) ? new byte[0] : JobFields.ascii(bound.runAfterMillis());
+    byte[] boundMember = bound.localId() < 0 ? new byte[0]
+        : bound.localId() == Long.MAX_VALUE ? ascii(Long.toString(Long.MAX_VALUE)) : Members.of(bound.localId());
+    List<?> reply = (List<?>) PAGE_BEFORE.eval(jedis, List.of(index),
+        List.of(min, max, boundScore, boundMember, JobFields.ascii(size)));
+    List<Entry> entries = new ArrayList<>(reply.size() / 2);
+    for (int i = reply.size() - 2; i >= 0; i -= 2) {
+      byte[] member = (byte[]) reply.get(i);
+      long score = (long) Double.parseDouble(new String((byte[]) reply.get(i + 1), StandardCharsets.US_ASCII));
+      entries.add(new Entry(member, Members.parse(member), score));
+    }
+    return entries;
+  }
+
+  /** A candidate with the fields read from its hash (null if the hash is gone). */
+  private record Candidate(Entry entry, List<byte[]> values) {
+    static List<Candidate> zip(List<Entry> entries, List<List<byte[]>> values) {
+      List<Candidate> candidates = new ArrayList<>(entries.size());
+      for (int i = 0; i < entries.size(); i++) {
+        candidates.add(new Candidate(entries.get(i), values.get(i)));
+      }
+      return candidates;
+    }
   }
 
   /** A job member with its id and run-after, as an index or the job's hash gave it. */
-  private record Entry(byte[] member, long localId, long runAfter) {}
+  private record Entry(byte[] member, long localId, long runAfter) {
+    ScanBound bound() {
+      return new ScanBound(runAfter, localId);
+    }
+  }
 
   /** Scan order: run-after descending, then local id descending. */
   private static final java.util.Comparator<Entry> SCAN_ORDER =
       java.util.Comparator.comparingLong(Entry::runAfter).thenComparingLong(Entry::localId).reversed();
 
   /**
-   * Reads the candidates' hashes and adds to {@code jobs}, in candidate order and up to {@code limit}, those
-   * still in the state with the same run-after whose body matches.
+   * Adds to {@code jobs}, in candidate order and up to {@code limit}, the candidates still in the state with
+   * the same run-after whose body matches. Called with no connection held.
    */
-  private static void collect(Jedis jedis, PriorityKeys p, JobState state, BodyFilter filter, List<Entry> candidates,
+  private static void collect(PriorityKeys p, JobState state, BodyFilter filter, List<Candidate> candidates,
       List<StoredJob> jobs, int limit) {
-    byte[][] fields = filter.matchesAll() ? JobFields.INFO : JobFields.INFO_AND_BODY;
-    List<List<byte[]>> values = fetch(jedis, p, candidates.stream().map(Entry::member).toList(), fields);
     for (int i = 0; i < candidates.size() && jobs.size() < limit; i++) {
-      Entry candidate = candidates.get(i);
-      StoredJob job = JobFields.decode(candidate.localId, p.priority(), values.get(i));
+      Candidate candidate = candidates.get(i);
+      StoredJob job = JobFields.decode(candidate.entry.localId, p.priority(), candidate.values);
       // Skipped: gone, moved to another state or re-scheduled since the range was read.
-      if (job == null || job.state() != state || job.runAfterMillis() != candidate.runAfter) {
+      if (job == null || job.state() != state || job.runAfterMillis() != candidate.entry.runAfter) {
         continue;
       }
       if (filter.matchesAll() || filter.matches(job.body())) {

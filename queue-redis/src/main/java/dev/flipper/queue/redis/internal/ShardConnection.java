@@ -68,6 +68,11 @@ public final class ShardConnection implements AutoCloseable {
     return health;
   }
 
+  /** Pooled connections borrowed right now (tests, diagnostics). */
+  public int activeConnections() {
+    return pool.getNumActive();
+  }
+
   /**
    * Runs {@code operation} on a pooled connection. {@code operation} names it in error messages;
    * {@code queue} (null for none) is the queue it works on, named by QUEUE_NOT_FOUND.
