@@ -128,6 +128,12 @@ public final class ConfigSchema {
           setting("queue.frameReadTimeout", new DurationType(Duration.ofSeconds(1)), "60s",
               "Longest time to read one request frame, first byte to last; a connection still reading one then is "
                   + "closed (a peer trickling bytes cannot hold a frame and its memory)."),
+          setting("queue.bodyFilterStepsPerBody", new IntType(1_000, Integer.MAX_VALUE), "10000000",
+              "Characters one body-filter search may read in one job body (a backtracking regex stops there); the "
+                  + "call fails naming the budget."),
+          setting("queue.bodyFilterTimePerCall", new DurationType(Duration.ofMillis(100)), "10s",
+              "Time a body-filtered count, scan or deleteJobs may spend evaluating its filter, all bodies together; "
+                  + "the call fails naming the budget."),
           bindAddress("master", "the master"),
           port("master.port", 9090, "Port of the token master API."),
           port("master.adminPort", 9091, "Admin HTTP port of the master."),

@@ -24,7 +24,9 @@ public record QueueConfig(
     String adminPasswordHash,
     Duration longPollTimeout,
     Duration idleTimeout,
-    Duration frameReadTimeout) {
+    Duration frameReadTimeout,
+    int bodyFilterStepsPerBody,
+    Duration bodyFilterTimePerCall) {
 
   @Override
   public String toString() {
@@ -34,6 +36,7 @@ public record QueueConfig(
         + ", monitorBatchSize=" + monitorBatchSize + ", rateLimitFile=" + rateLimitFile + ", serverSetFile="
         + serverSetFile + ", adminPasswordHash=" + (adminPasswordHash.isEmpty() ? "" : ConfigValues.MASK)
         + ", longPollTimeout=" + longPollTimeout + ", idleTimeout=" + idleTimeout
-        + ", frameReadTimeout=" + frameReadTimeout + "]";
+        + ", frameReadTimeout=" + frameReadTimeout + ", bodyFilterStepsPerBody=" + bodyFilterStepsPerBody
+        + ", bodyFilterTimePerCall=" + bodyFilterTimePerCall + "]";
   }
 }

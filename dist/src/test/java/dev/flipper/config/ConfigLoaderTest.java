@@ -59,7 +59,7 @@ class ConfigLoaderTest {
       assertThat(config.queue())
           .isEqualTo(new QueueConfig("127.0.0.1", 9010, 9999, 3, 1_048_576, 16_777_216, Duration.ofMinutes(10), Duration.ofHours(24),
               Duration.ofDays(7), Duration.ofMinutes(1), 5000, "", "", "", Duration.ZERO, Duration.ofMinutes(5),
-              Duration.ofSeconds(60)));
+              Duration.ofSeconds(60), 10_000_000, Duration.ofSeconds(10)));
       assertThat(config.network()).isEqualTo(new NetworkConfig("127.0.0.1"));
       assertThat(config.master()).isEqualTo(new MasterDaemon.Config("127.0.0.1", 9090));
       assertThat(config.masterStore()).isEqualTo(new MasterStoreConfig("", "", ""));
@@ -151,6 +151,15 @@ class ConfigLoaderTest {
 
       assertThat(config.master().idleTimeout()).isEqualTo(Duration.ofSeconds(90));
       assertThat(config.queue().idleTimeout()).isEqualTo(Duration.ofMinutes(2));
+    }
+
+    @Test
+    void bodyFilterBudgetsReachTheQueueConfig() {
+      FlipperConfig config = parse("queue:\n  bodyFilterStepsPerBody: 50000\n  bodyFilterTimePerCall: 2s\n");
+
+      assertThat(config.queue().bodyFilterStepsPerBody()).isEqualTo(50_000);
+      assertThat(config.queue().bodyFilterTimePerCall()).isEqualTo(Duration.ofSeconds(2));
+      assertThat(error("queue:\n  bodyFilterStepsPerBody: 10\n")).contains("queue.bodyFilterStepsPerBody");
     }
 
     @Test
@@ -346,7 +355,7 @@ class ConfigLoaderTest {
           .isEqualTo("conf.yaml:1: section 'queue' must be a map of keys (bindAddress, port, adminPort, priorityLevels,"
               + " maxBodyBytes, maxFrameBytes, claimTimeout, succeededTtl, failedTtl, monitorInterval,"
               + " monitorBatchSize, rateLimitFile, serverSetFile, adminPasswordHash, longPollTimeout, idleTimeout,"
-              + " frameReadTimeout),"
+              + " frameReadTimeout, bodyFilterStepsPerBody, bodyFilterTimePerCall),"
               + " got a list");
       assertThat(error("storage:\n  jdbc: 5\n"))
           .isEqualTo("conf.yaml:2: 'storage.jdbc' must be a map of keys (shards, poolSize), got '5'");

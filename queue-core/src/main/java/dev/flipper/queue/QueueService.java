@@ -66,6 +66,8 @@ public final class QueueService implements JobQueue {
   private final long startMillis;
   private final AtomicLong dequeueCalls = new AtomicLong();
   private final PausedQueues pausedQueues;
+  private final long bodyFilterStepsPerBody;
+  private final Duration bodyFilterTimePerCall;
 
   private QueueService(Builder builder) {
     this.store = builder.store;
@@ -78,6 +80,13 @@ public final class QueueService implements JobQueue {
     this.shards = new ShardPicker(builder.store, builder.random);
     this.startMillis = clock.millis();
     this.pausedQueues = new PausedQueues(shards::all, clock, builder.pauseRefresh);
+    this.bodyFilterStepsPerBody = builder.bodyFilterStepsPerBody;
+    this.bodyFilterTimePerCall = builder.bodyFilterTimePerCall;
+  }
+
+  /** A filter for one call, with this service's budgets. */
+  private BodyFilter bodyFilter(String regex) {
+    return BodyFilter.of(regex, bodyFilterStepsPerBody, bodyFilterTimePerCall, System::nanoTime);
   }
 
   /**
@@ -370,7 +379,7 @@ public final class QueueService implements JobQueue {
     Validation.queueName(params.queue());
     Validation.state(params.state(), "count");
     validation.optionalPriority(params.priority(), "the count request");
-    BodyFilter filter = BodyFilter.of(params.bodyRegex());
+    BodyFilter filter = bodyFilter(params.bodyRegex());
     long now = clock.millis();
     long total = 0;
     ShardFailures failures = new ShardFailures("count of queue '" + params.queue() + "'");
@@ -399,7 +408,7 @@ public final class QueueService implements JobQueue {
     Validation.state(params.state(), "scan");
     validation.optionalPriority(params.priority(), "the scan request");
     Validation.limit(params.limit(), Validation.MAX_SCAN_LIMIT, "scan");
-    BodyFilter filter = BodyFilter.of(params.bodyRegex());
+    BodyFilter filter = bodyFilter(params.bodyRegex());
     String continuation = params.continuation();
     if (ScanParams.END.equals(continuation)) {
       return new ScanPage(List.of(), ScanParams.END);
@@ -474,7 +483,7 @@ public final class QueueService implements JobQueue {
     Validation.state(params.state(), "deleteJobs");
     validation.priority(params.priority(), "the deleteJobs request");
     Validation.limit(params.limit(), Integer.MAX_VALUE, "deleteJobs");
-    BodyFilter filter = BodyFilter.of(params.bodyRegex());
+    BodyFilter filter = bodyFilter(params.bodyRegex());
     int remaining = params.limit();
     ShardFailures failures = new ShardFailures("deleteJobs of queue '" + params.queue() + "'");
     for (ShardStore shard : shards.healthyShuffled("deleteJobs")) {
@@ -710,6 +719,8 @@ public final class QueueService implements JobQueue {
     private Clock clock = Clock.systemUTC();
     private Random random = new Random();
     private Duration pauseRefresh = Duration.ofSeconds(1);
+    private long bodyFilterStepsPerBody = BodyFilter.STEPS_PER_BODY;
+    private Duration bodyFilterTimePerCall = BodyFilter.TIME_PER_CALL;
 
     private Builder(QueueStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -764,6 +775,17 @@ public final class QueueService implements JobQueue {
       return this;
     }
 
+    /**
+     * The budgets of a body filter (see {@link BodyFilter}): characters one search may read in one body, and
+     * time for all bodies of one call. Defaults {@link BodyFilter#STEPS_PER_BODY} and
+     * {@link BodyFilter#TIME_PER_CALL}.
+     */
+    public Builder bodyFilterBudgets(long stepsPerBody, Duration timePerCall) {
+      this.bodyFilterStepsPerBody = stepsPerBody;
+      this.bodyFilterTimePerCall = timePerCall;
+      return this;
+    }
+
     public QueueService build() {
       if (priorityLevels < 1 || priorityLevels > 100) {
         throw new IllegalArgumentException("priorityLevels must be 1..100, was " + priorityLevels);
@@ -782,6 +804,12 @@ public final class QueueService implements JobQueue {
       Objects.requireNonNull(random, "random");
       if (pauseRefresh == null || pauseRefresh.isNegative()) {
         throw new IllegalArgumentException("pauseRefresh must be >= 0, was " + pauseRefresh);
+      }
+      if (bodyFilterStepsPerBody < 1) {
+        throw new IllegalArgumentException("bodyFilterStepsPerBody must be > 0, was " + bodyFilterStepsPerBody);
+      }
+      if (bodyFilterTimePerCall == null || bodyFilterTimePerCall.isNegative() || bodyFilterTimePerCall.isZero()) {
+        throw new IllegalArgumentException("bodyFilterTimePerCall must be > 0, was " + bodyFilterTimePerCall);
       }
       return new QueueService(this);
     }

@@ -47,6 +47,23 @@ class QueueServiceTest {
         .isBetween(1L, 2L);
   }
 
+  /** queue.bodyFilterStepsPerBody reaches the filters of count: a smaller budget stops a search sooner. */
+  @Test
+  void bodyFiltersUseTheBudgetsTheServiceWasBuiltWith() {
+    QueueService service = QueueService.builder(InMemoryQueueStore.withShards("1")).clock(clock)
+        .serverId("host:9010").bodyFilterBudgets(1_000, Duration.ofSeconds(30)).build();
+    service.createQueue("q");
+    service.enqueue("q", List.of(aJob("x".repeat(2_000) + "needle")));
+    CountParams count = new CountParams("q", JobState.PENDING, null, false, "ne+dle");
+
+    QueueException e = catchThrowableOfType(() -> service.count(count), QueueException.class);
+
+    assertThat(e.getMessage()).contains("read more than 1000 characters");
+    QueueService defaults = serviceOver(InMemoryQueueStore.withShards("1"));
+    defaults.enqueue("q", List.of(aJob("x".repeat(2_000) + "needle")));
+    assertThat(defaults.count(count)).isEqualTo(1);
+  }
+
   @Test
   void claimDescriptorsNameServerStartCounterAndSource() {
     InMemoryQueueStore store = InMemoryQueueStore.withShards("1");

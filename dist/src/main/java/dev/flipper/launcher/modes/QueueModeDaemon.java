@@ -55,6 +55,7 @@ public final class QueueModeDaemon implements Daemon<StorageConfig> {
       QueueService service = QueueService.builder(opened)
           .priorityLevels(queue.priorityLevels())
           .maxBodyBytes(queue.maxBodyBytes())
+          .bodyFilterBudgets(queue.bodyFilterStepsPerBody(), queue.bodyFilterTimePerCall())
           .adminPasswordHash(queue.adminPasswordHash())
           .serverId(serverId(queue.port()))
           .build();
