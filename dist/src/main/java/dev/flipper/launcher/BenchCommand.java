@@ -2,6 +2,7 @@ package dev.flipper.launcher;
 
 import dev.flipper.bench.FaultBenchmark;
 import dev.flipper.bench.FilterBenchmark;
+import dev.flipper.bench.FuzzBenchmark;
 import dev.flipper.bench.JdbcQueueBenchmark;
 import dev.flipper.bench.RedisQueueBenchmark;
 import dev.flipper.bench.ScheduleBenchmark;
@@ -14,8 +15,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flipper bench jdbc|redis|tokens|workflows|schedules|ui|worker|filters|faults [options]}: the benchmarks,
- * which print figures.
+ * {@code flipper bench jdbc|redis|tokens|workflows|schedules|ui|worker|filters|faults|fuzz [options]}: the
+ * benchmarks, which print figures.
  * Each is a picocli command of its own, so {@code --help} helps and an unknown option is an error before
  * anything is written.
  * They WRITE to the database or Redis they are pointed at, only to their own database, H2 file or key
@@ -32,7 +33,7 @@ import picocli.CommandLine.Spec;
     },
     subcommands = {JdbcQueueBenchmark.class, RedisQueueBenchmark.class, TokenBenchmark.class, WorkflowBenchmark.class,
         ScheduleBenchmark.class, UiBenchmark.class, WorkerBenchmark.class, FilterBenchmark.class,
-        FaultBenchmark.class})
+        FaultBenchmark.class, FuzzBenchmark.class})
 final class BenchCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 

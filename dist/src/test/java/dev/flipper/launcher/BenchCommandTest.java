@@ -173,6 +173,20 @@ class BenchCommandTest {
   }
 
   @Test
+  void fuzzSendsItsInputsToBothServersAndPrintsTheirFigures() {
+    assertThat(run("bench", "fuzz", "--inputs", "2000", "--clients", "2", "--seed", "7")).as(err.toString()).isZero();
+
+    assertThat(printed("queue server: (\\d+) inputs in")).isEqualTo("2000");
+    assertThat(printed("token master: (\\d+) inputs in")).isEqualTo("2000");
+    assertThat(printed("queue server: .*normal client: \\d+ calls, (\\d+) failed")).isEqualTo("0");
+    assertThat(printed("token master: .*normal client: \\d+ calls, (\\d+) failed")).isEqualTo("0");
+    assertThat(out.toString()).contains("seed 7", "inputs/s", "slowest", "heap growth", "RSS", "log")
+        .doesNotContain("STOPPED");
+    assertThat(run("bench", "fuzz", "--inputs", "0")).isEqualTo(2);
+    assertThat(err.toString()).contains("--inputs must be >= 1");
+  }
+
+  @Test
   void h2RefusesAnExistingFile() throws Exception {
     Path existing = Files.writeString(dir.resolve("data.mv.db"), "someone's data");
 

@@ -4,29 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.flipper.queue.thrift.PinLater;
-import dev.flipper.queue.thrift.PinLaterDequeueRequest;
-import dev.flipper.queue.thrift.PinLaterEnqueueRequest;
-import dev.flipper.queue.thrift.PinLaterJob;
-import dev.flipper.queue.thrift.PinLaterJobAckInfo;
-import dev.flipper.queue.thrift.PinLaterJobAckRequest;
-import dev.flipper.queue.thrift.PinLaterLookupJobRequest;
+import dev.flipper.thrift.fuzz.FuzzInputs;
+import dev.flipper.thrift.fuzz.PinLaterCalls;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.thrift.TBase;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.layered.TFramedTransport;
@@ -53,7 +44,7 @@ class FuzzTest {
         .workerThreads(4).maxConnectionsPerPeer(4096));
          LogVolume log = new LogVolume()) {
       server.service.createQueue("fuzz_q");
-      List<byte[]> valid = validCalls();
+      List<byte[]> valid = PinLaterCalls.on("fuzz_q", TestServer.CONTEXT);
       assertServerAnswers(server);
       int threadsBefore = Thread.activeCount();
       long heapBefore = usedHeapAfterGc();
@@ -66,7 +57,8 @@ class FuzzTest {
       long started = System.nanoTime();
       for (int c = 0; c < CLIENTS; c++) {
         Random random = new Random(seed + c);
-        clients.execute(() -> fuzz(server.port(), random, valid, remaining));
+        clients.execute(() -> FuzzInputs.send(server.port(), random, remaining,
+            r -> FuzzInputs.framed(r, valid, MAX_FRAME)));
       }
       clients.shutdown();
       assertThat(clients.awaitTermination(240, TimeUnit.SECONDS)).isTrue();
@@ -91,91 +83,11 @@ class FuzzTest {
     }
   }
 
-  /**
-   * Opens connections and writes 1-20 inputs on each (until the server closes it) until the shared budget of
-   * inputs is used up.
-   */
-  private static void fuzz(int port, Random random, List<byte[]> valid, AtomicInteger remaining) {
-    while (remaining.get() > 0) {
-      try (Socket socket = new Socket("127.0.0.1", port)) {
-        socket.setSoLinger(true, 0); // reset on close: no TIME_WAIT pile-up over thousands of connections
-        OutputStream out = socket.getOutputStream();
-        int perConnection = 1 + random.nextInt(20);
-        for (int i = 0; i < perConnection && remaining.getAndDecrement() > 0; i++) {
-          out.write(input(random, valid));
-        }
-        out.flush();
-      } catch (IOException closedByServer) {
-        // the server may close the connection while we still write: that is the point
-      }
-    }
-  }
-
-  /** One fuzz input: raw bytes to write on a connection. */
-  private static byte[] input(Random random, List<byte[]> valid) {
-    byte[] call = valid.get(random.nextInt(valid.size()));
-    switch (random.nextInt(7)) {
-      case 0: // pure noise, framed or not
-        return bytes(random, random.nextInt(200));
-      case 1: // random payload in a correct frame
-        return frame(bytes(random, 1 + random.nextInt(2000)));
-      case 2: // valid call cut short, framed with its short length
-        return frame(Arrays.copyOf(call, random.nextInt(call.length)));
-      case 3: // valid call with a few bytes flipped
-        byte[] mutated = call.clone();
-        for (int i = 0; i < 1 + random.nextInt(4); i++) {
-          mutated[random.nextInt(mutated.length)] ^= (byte) (1 + random.nextInt(255));
-        }
-        return frame(mutated);
-      case 4: // huge, negative or zero length prefix
-        int length = switch (random.nextInt(4)) {
-          case 0 -> Integer.MAX_VALUE;
-          case 1 -> MAX_FRAME + 1 + random.nextInt(1 << 20);
-          case 2 -> -1 - random.nextInt(1000);
-          default -> 0;
-        };
-        return ByteBuffer.allocate(4 + 16).putInt(length).put(bytes(random, 16)).array();
-      case 5: // a frame that promises more than it delivers
-        byte[] partial = bytes(random, random.nextInt(100));
-        return ByteBuffer.allocate(4 + partial.length).putInt(partial.length + 1 + random.nextInt(MAX_FRAME / 2))
-            .put(partial).array();
-      default: // a valid call, so well-formed traffic is mixed in
-        return frame(call);
-    }
-  }
-
-  private static List<byte[]> validCalls() throws Exception {
-    PinLaterJob job = new PinLaterJob(ByteBuffer.wrap(new byte[] {1, 2, 3}));
-    PinLaterJobAckRequest ack = new PinLaterJobAckRequest("fuzz_q")
-        .setJobsSucceeded(List.of(new PinLaterJobAckInfo("fuzz_q:s1:p1:1")));
-    List<TBase<?, ?>> args = List.of(
-        new PinLater.getQueueNames_args(TestServer.CONTEXT),
-        new PinLater.enqueueJobs_args(TestServer.CONTEXT, new PinLaterEnqueueRequest("fuzz_q", List.of(job, job))),
-        new PinLater.dequeueJobs_args(TestServer.CONTEXT, new PinLaterDequeueRequest("fuzz_q", 3).setJobAckRequest(ack)),
-        new PinLater.lookupJobs_args(TestServer.CONTEXT, new PinLaterLookupJobRequest(List.of("fuzz_q:s1:p1:1"))));
-    String[] names = {"getQueueNames", "enqueueJobs", "dequeueJobs", "lookupJobs"};
-    return List.of(
-        RawConnection.call(names[0], args.get(0), 1, true),
-        RawConnection.call(names[1], args.get(1), 2, false),
-        RawConnection.call(names[2], args.get(2), 3, true),
-        RawConnection.call(names[3], args.get(3), 4, false));
-  }
-
   private static boolean assertServerAnswers(TestServer server) throws Exception {
     try (TestServer.ThriftClient client = server.thriftClient()) {
       assertThat(client.api().getQueueNames(TestServer.CONTEXT)).contains("fuzz_q");
       return true;
     }
-  }
-
-  private static byte[] frame(byte[] payload) {
-    return ByteBuffer.allocate(4 + payload.length).putInt(payload.length).put(payload).array();
-  }
-
-  private static byte[] bytes(Random random, int length) {
-    byte[] bytes = new byte[length];
-    random.nextBytes(bytes);
-    return bytes;
   }
 
   /** This process's resident set size, from /proc (Linux); 0 elsewhere. */

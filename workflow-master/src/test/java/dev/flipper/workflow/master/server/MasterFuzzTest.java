@@ -5,25 +5,19 @@ import static org.awaitility.Awaitility.await;
 
 import com.codahale.metrics.MetricRegistry;
 import dev.flipper.token.TokenService;
+import dev.flipper.thrift.fuzz.FuzzInputs;
 import dev.flipper.token.memory.InMemoryTokenStore;
-import dev.flipper.workflow.master.thrift.ArchiveRequest;
-import dev.flipper.workflow.master.thrift.GroupRequest;
-import dev.flipper.workflow.master.thrift.ModifyRequest;
 import dev.flipper.workflow.master.thrift.Query;
 import dev.flipper.workflow.master.thrift.QueryRequest;
-import dev.flipper.workflow.master.thrift.Token;
 import dev.flipper.workflow.master.thrift.TokenMasterService;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -32,13 +26,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.thrift.TBase;
-import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TBinaryProtocol;
-import org.apache.thrift.protocol.TMessage;
-import org.apache.thrift.protocol.TMessageType;
-import org.apache.thrift.protocol.TProtocol;
-import org.apache.thrift.transport.TMemoryBuffer;
 import org.apache.thrift.transport.TSocket;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -63,7 +51,7 @@ class MasterFuzzTest {
         .build()).port(0).bindHost("127.0.0.1").metrics(metrics).maxMessageBytes(LIMIT).maxConnections(1_024)
         .maxConnectionsPerPeer(1_024).messageReadTimeout(Duration.ofSeconds(5)).build().start();
          LogVolume log = new LogVolume()) {
-      List<byte[]> valid = validCalls();
+      List<byte[]> valid = MasterCalls.forFuzzing();
       long heapBefore = usedHeapAfterGc();
       NormalClient normal = new NormalClient(server.port());
       normal.start();
@@ -72,7 +60,7 @@ class MasterFuzzTest {
       long started = System.nanoTime();
       for (int c = 0; c < CLIENTS; c++) {
         Random random = new Random(seed + c);
-        clients.execute(() -> fuzz(server.port(), random, valid, remaining));
+        clients.execute(() -> FuzzInputs.send(server.port(), random, remaining, r -> FuzzInputs.unframed(r, valid)));
       }
       clients.shutdown();
       assertThat(clients.awaitTermination(240, TimeUnit.SECONDS)).isTrue();
@@ -94,79 +82,6 @@ class MasterFuzzTest {
       assertThat(log.lines()).as("log lines written during the fuzzing").isLessThanOrEqualTo(20);
       assertThat(server.isRunning()).isTrue();
     }
-  }
-
-  private static void fuzz(int port, Random random, List<byte[]> valid, AtomicInteger remaining) {
-    while (remaining.get() > 0) {
-      try (Socket socket = new Socket("127.0.0.1", port)) {
-        socket.setSoLinger(true, 0); // reset on close: no TIME_WAIT pile-up
-        OutputStream out = socket.getOutputStream();
-        int perConnection = 1 + random.nextInt(20);
-        for (int i = 0; i < perConnection && remaining.getAndDecrement() > 0; i++) {
-          out.write(input(random, valid));
-        }
-        out.flush();
-      } catch (IOException closedByServer) {
-        // the master may close the connection while we still write: that is the point
-      }
-    }
-  }
-
-  private static byte[] input(Random random, List<byte[]> valid) {
-    byte[] call = valid.get(random.nextInt(valid.size()));
-    switch (random.nextInt(6)) {
-      case 0: // pure noise
-        return bytes(random, random.nextInt(200));
-      case 1: // valid call cut short
-        return Arrays.copyOf(call, random.nextInt(call.length));
-      case 2: // valid call with a few bytes flipped
-        byte[] mutated = call.clone();
-        for (int i = 0; i < 1 + random.nextInt(4); i++) {
-          mutated[random.nextInt(mutated.length)] ^= (byte) (1 + random.nextInt(255));
-        }
-        return mutated;
-      case 3: // a length field (at a random offset) replaced by something huge or negative
-        byte[] sized = call.clone();
-        int at = random.nextInt(Math.max(1, sized.length - 4));
-        int length = random.nextBoolean() ? Integer.MAX_VALUE - random.nextInt(1000) : -1 - random.nextInt(1000);
-        ByteBuffer.wrap(sized, at, 4).putInt(length);
-        return sized;
-      case 4: // a valid start followed by noise
-        byte[] start = Arrays.copyOf(call, call.length / 2);
-        byte[] noise = bytes(random, random.nextInt(100));
-        byte[] both = Arrays.copyOf(start, start.length + noise.length);
-        System.arraycopy(noise, 0, both, start.length, noise.length);
-        return both;
-      default: // a valid call, so well-formed traffic is mixed in
-        return call;
-    }
-  }
-
-  private static List<byte[]> validCalls() throws TException {
-    Token token = new Token("/fuzz/a").setData("data").setOwner("fuzz").setExpirationTime(1L);
-    return List.of(
-        call("query", new TokenMasterService.query_args(new QueryRequest().setQueries(List.of(
-            new Query().setNamePrefix("/fuzz/")))), true),
-        call("modify", new TokenMasterService.modify_args(new ModifyRequest().setUpdates(List.of(token))), false),
-        call("group", new TokenMasterService.group_args(new GroupRequest().setNamePrefix("/fuzz/")
-            .setGroupSuffix("/")), true),
-        call("archive", new TokenMasterService.archive_args(new ArchiveRequest().setTokens(List.of(
-            new Token("/fuzz/b").setVersion(1)))), true));
-  }
-
-  private static byte[] call(String method, TBase<?, ?> args, boolean strict) throws TException {
-    TMemoryBuffer buffer = new TMemoryBuffer(256);
-    TProtocol protocol = new TBinaryProtocol(buffer, false, strict);
-    protocol.writeMessageBegin(new TMessage(method, TMessageType.CALL, 7));
-    args.write(protocol);
-    protocol.writeMessageEnd();
-    return Arrays.copyOf(buffer.getArray(), buffer.length());
-  }
-
-  private static byte[] bytes(Random random, int length) {
-    byte[] bytes = new byte[length];
-    random.nextBytes(bytes);
-    return bytes;
   }
 
   private static long usedHeapAfterGc() {
