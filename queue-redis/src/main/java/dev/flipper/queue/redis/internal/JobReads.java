@@ -174,8 +174,8 @@ final class JobReads {
    */
   private List<Entry> pageBefore(Jedis jedis, byte[] index, byte[] min, byte[] max, ScanBound bound, int size) {
     byte[] boundScore = bound.equals(ScanBound.START) ? new byte[0] : JobFields.ascii(bound.runAfterMillis());
-    byte[] boundMember = bound.localId() < 0 ? new byte[0]
-        : bound.localId() == Long.MAX_VALUE ? ascii(Long.toString(Long.MAX_VALUE)) : Members.of(bound.localId());
+    // A negative id admits no job at the bound's run-after: no member sorts below "".
+    byte[] boundMember = bound.localId() < 0 ? new byte[0] : Members.of(bound.localId());
     List<?> reply = (List<?>) PAGE_BEFORE.eval(jedis, List.of(index),
         List.of(min, max, boundScore, boundMember, JobFields.ascii(size)));
     List<Entry> entries = new ArrayList<>(reply.size() / 2);
