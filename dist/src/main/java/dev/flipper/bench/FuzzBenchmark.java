@@ -50,7 +50,7 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     usageHelpAutoWidth = true,
     description = {
-      "Sends malformed inputs to an in-process queue server and token master while a normal client calls them.",
+      "Sends malformed inputs to in-process servers while a normal client calls them.",
       "Writes no data: the servers run on ephemeral ports over in-memory stores."
     })
 public final class FuzzBenchmark implements Callable<Integer> {
