@@ -1,5 +1,7 @@
 package dev.flipper.workflow.master.server;
 
+import java.io.IOException;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.net.SocketException;
 import org.apache.thrift.transport.TSocket;
@@ -13,6 +15,9 @@ import org.apache.thrift.transport.TTransportException;
  * connection thread.
  */
 final class DeadlineSocket extends TSocket {
+  private final Socket raw;
+  private final InetAddress peer;
+  private volatile boolean closed;
   private final int idleMillis;
   private final long messageReadNanos;
   private final Runnable onTimeout;
@@ -23,6 +28,8 @@ final class DeadlineSocket extends TSocket {
   DeadlineSocket(Socket socket, int idleMillis, long messageReadNanos, Runnable onTimeout)
       throws TTransportException {
     super(socket);
+    this.raw = socket;
+    this.peer = socket.getInetAddress();
     this.idleMillis = idleMillis;
     this.messageReadNanos = messageReadNanos;
     this.onTimeout = onTimeout;
@@ -67,8 +74,31 @@ final class DeadlineSocket extends TSocket {
    */
   @Override
   public void close() {
+    closed = true;
     outputStream_ = null;
     super.close();
+  }
+
+  /**
+   * Whether close() was called. Other threads ask this and {@link #peer()} instead of TSocket's isOpen() and
+   * getSocket(): those read a field close() clears, and getSocket() on a closed TSocket even makes a new socket.
+   */
+  boolean closed() {
+    return closed;
+  }
+
+  /** The peer's address, fixed at accept. */
+  InetAddress peer() {
+    return peer;
+  }
+
+  /** Ends the input so the connection thread blocked reading the next request wakes up and closes quietly. */
+  void shutdownInput() {
+    try {
+      raw.shutdownInput();
+    } catch (IOException e) {
+      close();
+    }
   }
 
   private int timedOut() throws TTransportException {

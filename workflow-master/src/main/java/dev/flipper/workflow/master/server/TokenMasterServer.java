@@ -51,7 +51,7 @@ public final class TokenMasterServer implements AutoCloseable {
 
   private final Settings config;
   private final TokenMasterHandler handler;
-  private final Set<TSocket> connections = ConcurrentHashMap.newKeySet();
+  private final Set<DeadlineSocket> connections = ConcurrentHashMap.newKeySet();
   private final RunState state = new RunState("token master server");
   private final PeerFaults faults;
   private TrackingServerSocket socket;
@@ -128,7 +128,7 @@ public final class TokenMasterServer implements AutoCloseable {
 
   /** Open client connections. */
   public int connectionCount() {
-    connections.removeIf(c -> !c.isOpen());
+    connections.removeIf(DeadlineSocket::closed);
     return connections.size();
   }
 
@@ -144,12 +144,12 @@ public final class TokenMasterServer implements AutoCloseable {
     });
     // End of input wakes each connection thread blocked reading the next request; it then closes its socket
     // quietly (closing the socket under it instead would log a SocketException per connection).
-    connections.forEach(TokenMasterServer::shutdownInput);
+    connections.forEach(DeadlineSocket::shutdownInput);
     socket.close();
     workers.shutdown();
     try {
       if (!workers.awaitTermination(2, TimeUnit.SECONDS)) {
-        connections.forEach(TSocket::close);
+        connections.forEach(DeadlineSocket::close);
         workers.shutdownNow();
       }
     } catch (InterruptedException e) {
@@ -167,13 +167,6 @@ public final class TokenMasterServer implements AutoCloseable {
     return maxMessageBytes / 16;
   }
 
-  private static void shutdownInput(TSocket connection) {
-    try {
-      connection.getSocket().shutdownInput();
-    } catch (java.io.IOException | RuntimeException e) {
-      connection.close();
-    }
-  }
 
   /** What {@link Builder#build()} validated; the server never reads its builder again. */
   private record Settings(TokenMaster master, String bindHost, int port, int maxConnections,
@@ -197,9 +190,12 @@ public final class TokenMasterServer implements AutoCloseable {
     @Override
     public TSocket accept() throws TTransportException {
       while (true) {
-        TSocket accepted = acceptWithDeadlines();
-        connections.removeIf(c -> !c.isOpen());
-        String refusal = refusal(accepted.getSocket().getInetAddress());
+        DeadlineSocket accepted = acceptWithDeadlines();
+        if (accepted == null) {
+          continue; // gone before it was set up
+        }
+        connections.removeIf(DeadlineSocket::closed);
+        String refusal = refusal(accepted.peer());
         if (refusal == null) {
           // What libthrift checks declared lengths against; it resets to this after each answer.
           accepted.getConfiguration().setMaxMessageSize(config.maxMessageBytes);
@@ -207,12 +203,12 @@ public final class TokenMasterServer implements AutoCloseable {
           connections.add(accepted);
           return accepted;
         }
-        refusals.refuse(refusal, accepted.getSocket().getInetAddress(), connections.size());
+        refusals.refuse(refusal, accepted.peer(), connections.size());
         accepted.close();
       }
     }
 
-    private TSocket acceptWithDeadlines() throws TTransportException {
+    private DeadlineSocket acceptWithDeadlines() throws TTransportException {
       ServerSocket listening = getServerSocket();
       if (listening == null) {
         throw new TTransportException(TTransportException.NOT_OPEN, "the master's socket is closed");
@@ -224,22 +220,32 @@ public final class TokenMasterServer implements AutoCloseable {
         throw new TTransportException(e);
       }
       InetAddress peer = raw.getInetAddress();
-      return new DeadlineSocket(raw, (int) Math.min(Integer.MAX_VALUE, config.idleTimeout.toMillis()),
-          config.messageReadTimeout.toNanos(), () -> faults.fault("message_read_timeout", peer,
-              "a request still incomplete after " + config.messageReadTimeout));
+      try {
+        return new DeadlineSocket(raw, (int) Math.min(Integer.MAX_VALUE, config.idleTimeout.toMillis()),
+            config.messageReadTimeout.toNanos(), () -> faults.fault("message_read_timeout", peer,
+                "a request still incomplete after " + config.messageReadTimeout));
+      } catch (TTransportException e) {
+        // TSocket fails on a socket its peer reset before it was set up: that costs this connection only.
+        closeQuietly(raw);
+        faults.fault("reset_before_setup", peer, "connection gone before it was set up: " + e);
+        return null;
+      }
+    }
+
+    private static void closeQuietly(java.net.Socket socket) {
+      try {
+        socket.close();
+      } catch (java.io.IOException ignored) {
+        // the connection is gone either way
+      }
     }
 
     private String refusal(InetAddress peer) {
       if (connections.size() >= config.maxConnections) {
         return "server_limit";
       }
-      long fromPeer = connections.stream().filter(c -> peer.equals(peerOf(c))).count();
+      long fromPeer = connections.stream().filter(c -> peer.equals(c.peer())).count();
       return fromPeer >= config.maxConnectionsPerPeer ? "per_peer_limit" : null;
-    }
-
-    private static InetAddress peerOf(TSocket connection) {
-      java.net.Socket socket = connection.getSocket();
-      return socket == null ? null : socket.getInetAddress();
     }
   }
 
