@@ -1,0 +1,189 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import hdr from 'hdr-histogram-js';
+import { stamp, stamped } from './body.mjs';
+import { nanoTime, secondsSince } from './clock.mjs';
+import { CpuMeter } from './cpu-meter.mjs';
+
+const BATCH = 100;
+
+/**
+ * The suite's phases over the BullMQ driver, the same as the Java harness's Phases (bench/suite): bench/README.md says
+ * what each measures. Producers are async loops sharing the Queue. CPU is sampled around the measured part only.
+ */
+export class Phases {
+  constructor(system, driver, cpu, producers, inflight, seconds) {
+    this.system = system;
+    this.driver = driver;
+    this.cpu = cpu;
+    this.producers = producers;
+    this.inflight = inflight;
+    this.seconds = seconds;
+  }
+
+  /** `producers` loops enqueue one job per call for the phase's time. */
+  enqueueSingle() {
+    return this.enqueueFor('enqueue-single', async () => {
+      await this.driver.enqueue(stamped(nanoTime()));
+      return 1;
+    });
+  }
+
+  /** `producers` loops enqueue batches of 100 for the phase's time. */
+  enqueueBatch() {
+    return this.enqueueFor('enqueue-batch', async () => {
+      await this.driver.enqueueBatch(batch());
+      return BATCH;
+    });
+  }
+
+  /** Pre-fills `jobs` jobs (not measured), then runs them with the Worker until all ran or `maxSeconds` passed. */
+  async drain(jobs, maxSeconds) {
+    await this.fill(jobs);
+    let ran = 0;
+    const cpuBefore = this.cpu.snapshot();
+    const start = nanoTime();
+    const consumers = this.driver.consume(this.inflight, () => ran++);
+    try {
+      await waitFor(() => ran >= jobs, start, maxSeconds);
+      const elapsed = secondsSince(start);
+      const spent = CpuMeter.since(cpuBefore, this.cpu.snapshot());
+      return this.result('drain', ran, elapsed, ran / elapsed, undefined, Math.max(0, jobs - ran), undefined, spent);
+    } finally {
+      await consumers.close();
+    }
+  }
+
+  /** Producers enqueue batches of 100 as fast as they can while the Worker runs jobs. */
+  async mixed() {
+    let ran = 0;
+    let enqueued = 0;
+    const cpuBefore = this.cpu.snapshot();
+    const start = nanoTime();
+    const consumers = this.driver.consume(this.inflight, () => ran++);
+    try {
+      await this.runProducers(start, async () => {
+        await this.driver.enqueueBatch(batch());
+        enqueued += BATCH;
+      });
+      const elapsed = secondsSince(start);
+      const ranInTime = ran;
+      const spent = CpuMeter.since(cpuBefore, this.cpu.snapshot());
+      return this.result('mixed', ranInTime, elapsed, ranInTime / elapsed, enqueued / elapsed,
+        Math.max(0, enqueued - ranInTime), undefined, spent);
+    } finally {
+      await consumers.close();
+    }
+  }
+
+  /**
+   * Producers enqueue single jobs at `rate` per second in all (each job stamped with the time it was due, so a
+   * producer that falls behind counts against the system) while the Worker runs them; enqueue-to-start latency.
+   */
+  async latency(percentOfDrain, rate) {
+    const latencies = hdr.build({ numberOfSignificantValueDigits: 3 }); // microseconds, like the Java Recorder(3)
+    let ran = 0;
+    let enqueued = 0;
+    const handler = data => {
+      latencies.recordValue(Math.floor(Math.max(0, nanoTime() - stamp(data)) / 1000));
+      ran++;
+    };
+    const cpuBefore = this.cpu.snapshot();
+    const start = nanoTime();
+    const perProducerNanos = this.producers * 1e9 / rate;
+    const consumers = this.driver.consume(this.inflight, handler);
+    try {
+      await this.runPacedProducers(start, perProducerNanos, () => enqueued++);
+      const total = enqueued;
+      await waitFor(() => ran >= total, nanoTime(), 10);
+      const elapsed = secondsSince(start);
+      const spent = CpuMeter.since(cpuBefore, this.cpu.snapshot());
+      const percentiles = {
+        p50: latencies.getValueAtPercentile(50) / 1000,
+        p99: latencies.getValueAtPercentile(99) / 1000,
+        p999: latencies.getValueAtPercentile(99.9) / 1000,
+      };
+      return this.result(`latency-${percentOfDrain}`, ran, elapsed, ran / elapsed, total / this.seconds,
+        Math.max(0, total - ran), percentiles, spent);
+    } finally {
+      await consumers.close();
+    }
+  }
+
+  async enqueueFor(phase, call) {
+    let enqueued = 0;
+    const cpuBefore = this.cpu.snapshot();
+    const start = nanoTime();
+    await this.runProducers(start, async () => {
+      const jobs = await call(); // not `enqueued += await call()`: that would add to the value read before the await
+      enqueued += jobs;
+    });
+    const elapsed = secondsSince(start);
+    const spent = CpuMeter.since(cpuBefore, this.cpu.snapshot());
+    return this.result(phase, enqueued, elapsed, enqueued / elapsed, undefined, undefined, undefined, spent);
+  }
+
+  fill(jobs) {
+    let next = 0;
+    return this.runLoops(async () => {
+      while (next < jobs) {
+        next += BATCH;
+        await this.driver.enqueueBatch(batch());
+      }
+    });
+  }
+
+  runProducers(start, step) {
+    const end = start + Math.trunc(this.seconds * 1e9);
+    return this.runLoops(async () => {
+      while (nanoTime() < end) {
+        await step();
+      }
+    });
+  }
+
+  runPacedProducers(start, intervalNanos, onEnqueued) {
+    const end = start + Math.trunc(this.seconds * 1e9);
+    let producer = 0;
+    return this.runLoops(async () => {
+      for (let due = start + Math.trunc(producer++ * intervalNanos / this.producers); due < end;
+        due += Math.trunc(intervalNanos)) {
+        await sleepUntil(due);
+        await this.driver.enqueue(stamped(due));
+        onEnqueued();
+      }
+    });
+  }
+
+  /** `producers` concurrent async loops; rejects with the first failure. */
+  runLoops(body) {
+    return Promise.all(Array.from({ length: this.producers }, () => body()));
+  }
+
+  /** One RESULT line's object, fields in the Java harness's order; undefined fields are left out of the JSON. */
+  result(phase, jobs, seconds, rate, enqueueRate, left, latencyMs, cpuSeconds) {
+    return { system: this.system, phase, jobs, seconds, rate, enqueueRate, left, latencyMs, cpuSeconds };
+  }
+}
+
+/**
+ * Node's timers have a resolution of 1 ms and may fire up to 1 ms early: sleep again until the due time has passed, so
+ * no job is enqueued early. A job is enqueued on average ~0.7 ms after its due time this way (counted in its latency, as a
+ * producer falling behind is); spinning to the exact time instead would cost a core of client CPU.
+ */
+async function sleepUntil(due) {
+  for (let wait = due - nanoTime(); wait > 0; wait = due - nanoTime()) {
+    await sleep(Math.ceil(wait / 1e6));
+  }
+}
+
+async function waitFor(done, start, maxSeconds) {
+  const deadline = start + maxSeconds * 1e9;
+  while (!done() && nanoTime() < deadline) {
+    await sleep(5);
+  }
+}
+
+function batch() {
+  const data = stamped(nanoTime());
+  return Array.from({ length: BATCH }, () => data);
+}
