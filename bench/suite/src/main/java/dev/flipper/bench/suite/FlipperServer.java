@@ -167,14 +167,17 @@ final class FlipperServer implements AutoCloseable {
         return;
       }
       try (Jedis jedis = new Jedis(redisHost, redisPort)) {
-        String cursor = ScanParams.SCAN_POINTER_START;
-        do {
-          var page = jedis.scan(cursor, new ScanParams().match(prefix + "*").count(1000));
-          if (!page.getResult().isEmpty()) {
-            jedis.del(page.getResult().toArray(String[]::new));
-          }
-          cursor = page.getCursor();
-        } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+        for (int database : new int[] {0, 1}) { // redis-2.yaml puts its second shard in database 1
+          jedis.select(database);
+          String cursor = ScanParams.SCAN_POINTER_START;
+          do {
+            var page = jedis.scan(cursor, new ScanParams().match(prefix + "*").count(1000));
+            if (!page.getResult().isEmpty()) {
+              jedis.del(page.getResult().toArray(String[]::new));
+            }
+            cursor = page.getCursor();
+          } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+        }
       }
     }
   }

@@ -32,7 +32,7 @@ public final class Harness {
           case "enqueue-batch" -> List.of(run.enqueueBatch());
           case "drain" -> List.of(run.drain("drain", true, jobs, maxSeconds));
           case "drain-client" -> listOfPresent(run.drain("drain-client", false, jobs, maxSeconds));
-          case "mixed" -> List.of(run.mixed());
+          case "mixed" -> List.of(run.mixed(options.getDouble("mixed-rate", 10_000)));
           case "latency" -> latencies(run, options, drainRate, driver);
           default -> throw new IllegalArgumentException("unknown phase '" + phase + "'");
         };

@@ -76,17 +76,17 @@ final class Phases {
     }
   }
 
-  /** Producers enqueue batches of 100 as fast as they can while the worker runs jobs. */
-  Result mixed() throws Exception {
+  /**
+   * Producers enqueue at {@code rate} jobs per second in all while the worker runs jobs: does the worker keep up (ran
+   * per second against enqueued per second, and what is left waiting at the end)?
+   */
+  Result mixed(double rate) throws Exception {
     AtomicLong ran = new AtomicLong();
     AtomicLong enqueued = new AtomicLong();
     Map<String, Double> cpuBefore = cpu.snapshot();
     long start = System.nanoTime();
     try (Driver.Consumers consumers = driver.consume(inflight, body -> ran.incrementAndGet())) {
-      runProducers(start, () -> {
-        driver.enqueueBatch(batch());
-        enqueued.addAndGet(BATCH);
-      });
+      runPacedProducers(start, rate, enqueued);
       double elapsed = secondsSince(start);
       long ranInTime = ran.get();
       Map<String, Double> spent = CpuMeter.since(cpuBefore, cpu.snapshot());
@@ -96,8 +96,8 @@ final class Phases {
   }
 
   /**
-   * Producers enqueue single jobs at {@code rate} per second in all (each job stamped with the time it was due, so a
-   * producer that falls behind counts against the system) while the worker runs them; enqueue-to-start latency.
+   * Producers enqueue at {@code rate} jobs per second in all while the worker runs them; enqueue-to-start latency,
+   * from the time each job was due (so a producer that falls behind counts against the system).
    */
   Result latency(int percentOfDrain, double rate) throws Exception {
     Recorder latencies = new Recorder(3);
@@ -109,9 +109,8 @@ final class Phases {
     };
     Map<String, Double> cpuBefore = cpu.snapshot();
     long start = System.nanoTime();
-    double perProducerNanos = producers * 1e9 / rate;
     try (Driver.Consumers consumers = driver.consume(inflight, handler)) {
-      runPacedProducers(start, perProducerNanos, enqueued);
+      runPacedProducers(start, rate, enqueued);
       long total = enqueued.get();
       waitFor(() -> ran.get() >= total, System.nanoTime(), 10);
       double elapsed = secondsSince(start);
@@ -154,18 +153,39 @@ final class Phases {
     });
   }
 
-  private void runPacedProducers(long start, double intervalNanos, AtomicLong enqueued) throws Exception {
+  /**
+   * Open-loop producers: job i of a producer is due at a fixed time; each call sends every job due by now (one job,
+   * or up to 100 in one batch call when the producer is behind), stamped with its due time. So the offered rate holds
+   * even where one call per job could not keep it, as an application that batches what has piled up would.
+   */
+  private void runPacedProducers(long start, double rate, AtomicLong enqueued) throws Exception {
     long end = start + (long) (seconds * 1e9);
+    double interval = producers * 1e9 / rate; // between two jobs of one producer
     AtomicLong producer = new AtomicLong();
     runThreads(producers, () -> {
-      long due = start + (long) (producer.getAndIncrement() * intervalNanos / producers);
-      for (; due < end; due += (long) intervalNanos) {
+      long first = start + (long) (producer.getAndIncrement() * interval / producers);
+      for (long sent = 0; ; ) {
+        long due = first + (long) (sent * interval);
+        if (due >= end) {
+          return;
+        }
         long wait = due - System.nanoTime();
         if (wait > 0) {
           TimeUnit.NANOSECONDS.sleep(wait);
         }
-        driver.enqueue(Body.stamped(due));
-        enqueued.incrementAndGet();
+        long now = System.nanoTime();
+        List<byte[]> bodies = new ArrayList<>();
+        for (long next = due; bodies.size() < BATCH && next <= now && next < end;
+            next = first + (long) ((sent + bodies.size()) * interval)) {
+          bodies.add(Body.stamped(next));
+        }
+        if (bodies.size() == 1) {
+          driver.enqueue(bodies.get(0));
+        } else {
+          driver.enqueueBatch(bodies);
+        }
+        sent += bodies.size();
+        enqueued.addAndGet(bodies.size());
       }
     });
   }

@@ -23,7 +23,7 @@ final class Report {
       new String[] {"enqueue-batch", "enqueue, 100 jobs per call"},
       new String[] {"drain", "drain 100,000, worker"},
       new String[] {"drain-client", "drain 100,000, plain client"},
-      new String[] {"mixed", "producers and worker together: ran"});
+      new String[] {"mixed", "10,000/s offered, worker running: ran"});
 
   private final List<Target> targets;
   private final Figures figures;
@@ -56,7 +56,8 @@ final class Report {
       out.append(String.format("![throughput on %s](%s/throughput-%s.png)%n%n", store, plotsLink, slug(store)));
     }
     out.append("### Enqueue-to-start latency, ms (p50 / p99 / p999)\n\n");
-    out.append("Producers enqueue single jobs at a share of each system's own drain rate (its median above).\n\n");
+    out.append("Producers offer jobs at a share of each system's own drain rate (the same run's), each call sending the jobs "
+        + "due by then (one, or up to 100 when behind); latency counts from the time a job was due.\n\n");
     for (String store : stores()) {
       String table = latencyTable(store);
       if (!table.isEmpty()) {
@@ -98,7 +99,7 @@ final class Report {
     }
     Table table = new Table(header);
     List<String[]> rows = new ArrayList<>(THROUGHPUT_ROWS);
-    rows.add(new String[] {"mixed", "producers and worker together: enqueued"});
+    rows.add(new String[] {"mixed", "10,000/s offered, worker running: enqueued"});
     for (String[] row : rows) {
       boolean enqueued = row[1].endsWith("enqueued");
       ToDoubleFunction<Result> figure = enqueued ? r -> r.enqueueRate() : Result::rate;
@@ -170,7 +171,7 @@ final class Report {
           .orElseThrow().median();
       table.row(List.of("MariaDB: consumers keep up with producers at 10k jobs/s",
           String.format(Locale.ROOT, "ran %,.0f/s while %,.0f/s were enqueued", ran.median(), enqueued),
-          ran.median() >= 10_000 && ran.median() >= 0.95 * Math.min(enqueued, 10_000) ? "yes" : "no"));
+          ran.median() >= 0.95 * 10_000 ? "yes" : "**no**"));
     });
     return table.toString();
   }

@@ -84,11 +84,12 @@ public final class Suite {
   private List<Result> runHarness(Target target, int round, FlipperServer server, LoadAverage load, boolean measured)
       throws Exception {
     List<String> command = new ArrayList<>(harnessCommand(target));
+    boolean brief = quick || !measured; // the warm-up round only warms the servers and the stores' caches
     command.addAll(List.of("--system", target.system(), "--phases", String.join(",", target.phases()),
-        "--seconds", options.get("seconds", quick ? "2" : "5"),
-        "--jobs", options.get("jobs", quick ? "10000" : "100000"),
-        "--max-seconds", options.get("max-seconds", quick ? "20" : "40"),
-        "--latency-percents", quick ? "50" : "25,50,75,90",
+        "--seconds", brief ? "2" : options.get("seconds", "5"),
+        "--jobs", brief ? "10000" : options.get("jobs", "100000"),
+        "--max-seconds", brief ? "15" : options.get("max-seconds", "40"),
+        "--latency-percents", brief ? "50" : "25,50,75,90",
         "--cpu-pids", cpuPids(target, server)));
     if (server != null) {
       command.addAll(List.of("--server", server.address()));
