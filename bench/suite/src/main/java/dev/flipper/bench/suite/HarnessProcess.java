@@ -22,7 +22,7 @@ final class HarnessProcess {
   static List<Result> run(List<String> command, Path log, long timeoutSeconds) throws Exception {
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
     List<Result> results = new ArrayList<>();
-    Thread reader = new Thread(() -> read(process, log, results), "harness-output");
+    Thread reader = new Thread(() -> read(process, String.join(" ", command), log, results), "harness-output");
     reader.start();
     if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
       process.destroyForcibly().waitFor();
@@ -36,11 +36,11 @@ final class HarnessProcess {
     return results;
   }
 
-  private static void read(Process process, Path log, List<Result> results) {
+  private static void read(Process process, String command, Path log, List<Result> results) {
     try (BufferedReader lines =
             new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         PrintWriter out = new PrintWriter(Files.newBufferedWriter(log), true)) {
-      out.println(String.join(" ", process.info().commandLine().orElse("")));
+      out.println(command);
       for (String line; (line = lines.readLine()) != null; ) {
         out.println(line);
         if (line.startsWith(RESULT)) {

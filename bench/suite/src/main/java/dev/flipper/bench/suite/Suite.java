@@ -136,16 +136,21 @@ public final class Suite {
     return String.join(",", pids);
   }
 
-  private Optional<Long> storePid(String command) {
-    String port = command.equals("redis-server") ? ":" + stores.redisPort() : "";
-    List<ProcessHandle> candidates = ProcessHandle.allProcesses()
-        .filter(p -> p.info().command().map(c -> c.endsWith("/" + command)).orElse(false))
-        .toList();
-    return candidates.stream()
-        .filter(p -> p.info().commandLine().orElse("").contains(port))
-        .findFirst()
-        .or(() -> candidates.stream().findFirst())
-        .map(ProcessHandle::pid);
+  /** The store server's process by its name in /proc/PID/comm (redis-server's executable is a symlink). */
+  private Optional<Long> storePid(String name) {
+    return ProcessHandle.allProcesses()
+        .map(ProcessHandle::pid)
+        .filter(pid -> name.equals(comm(pid)))
+        .sorted()
+        .findFirst();
+  }
+
+  private static String comm(long pid) {
+    try {
+      return Files.readString(Path.of("/proc", Long.toString(pid), "comm")).trim();
+    } catch (java.io.IOException e) {
+      return "";
+    }
   }
 
   private List<Target> selected() {
