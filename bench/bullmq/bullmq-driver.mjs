@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { Queue, Worker } from 'bullmq';
+import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
+import { ConsumerThread } from './consumer.mjs';
 
 const JOB_NAME = 'bench';
 const SCAN_COUNT = 5000;
 
 /**
- * BullMQ as the phases see it: a Queue (BullMQ's own ioredis connection) to enqueue and a Worker in this process to run
- * jobs, both with BullMQ's defaults otherwise. Every key lives under a prefix of this run's own: clear() and close()
- * delete them all through a connection of the harness's own; nothing else on the shared Redis is touched.
+ * BullMQ as the phases see it: a Queue (BullMQ's own ioredis connection) to enqueue and a Worker in a worker thread of
+ * this process to run jobs, both with BullMQ's defaults otherwise. Every key lives under a prefix of this run's own:
+ * clear() and close() delete them all through a connection of the harness's own; nothing else on the shared Redis is
+ * touched.
  */
 export class BullmqDriver {
   static async open(redis) {
@@ -31,7 +33,7 @@ export class BullmqDriver {
     this.admin = admin;
     this.prefix = `bench-bullmq-${randomBytes(6).toString('hex')}`;
     this.queues = 0;
-    this.workers = new Set(); // running, for close() after a failure or a signal
+    this.workers = new Set(); // every ConsumerThread, for close() after a failure or a signal (a closed one is a no-op)
   }
 
   enqueue(data) {
@@ -42,22 +44,21 @@ export class BullmqDriver {
     return this.queue.addBulk(datas.map(data => ({ name: JOB_NAME, data })));
   }
 
-  /** Starts a Worker with `inflight` concurrency whose no-op processor calls `handler` with the job's data. */
-  consume(inflight, handler) {
-    const worker = new Worker(this.queue.name, async job => handler(job.data), {
+  /**
+   * Starts a Worker with `inflight` concurrency in a worker thread of its own (ConsumerThread) and resolves once it is
+   * connected, before it takes a job: the caller starts the clock, then calls run().
+   */
+  async consume(inflight, recordLatencies = false) {
+    const consumer = new ConsumerThread({
+      queueName: this.queue.name,
       connection: this.connection,
       prefix: this.prefix,
-      concurrency: inflight,
+      inflight,
+      recordLatencies,
     });
-    worker.on('error', e => console.error(`bullmq worker error: ${e.message}`));
-    worker.on('failed', (job, e) => console.error(`bullmq job ${job?.id} failed: ${e.message}`));
-    this.workers.add(worker);
-    return {
-      close: async () => {
-        await worker.close();
-        this.workers.delete(worker);
-      },
-    };
+    this.workers.add(consumer); // also when it fails to start: close() ends it
+    await consumer.ready();
+    return consumer;
   }
 
   /** Removes every job: the queue is closed, its keys deleted, and the next phase gets a queue of a new name. */
@@ -70,7 +71,7 @@ export class BullmqDriver {
   /** Stops what runs (a worker without waiting for its jobs) and deletes every key of the run. */
   async close() {
     try {
-      await Promise.all([...this.workers].map(worker => worker.close(true)));
+      await Promise.all([...this.workers].map(worker => worker.stop()));
       await this.queue.close();
     } finally {
       await this.deleteKeys();

@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import hdr from 'hdr-histogram-js';
-import { stamp, stamped } from './body.mjs';
+import { stamped } from './body.mjs';
 import { nanoTime, secondsSince } from './clock.mjs';
 import { CpuMeter } from './cpu-meter.mjs';
 
@@ -8,7 +7,8 @@ const BATCH = 100;
 
 /**
  * The suite's phases over the BullMQ driver, the same as the Java harness's Phases (bench/suite): bench/README.md says
- * what each measures. Producers are async loops sharing the Queue. CPU is sampled around the measured part only.
+ * what each measures. Producers are async loops sharing the Queue; the Worker runs in a worker thread, in parallel with
+ * them (consumer-thread.mjs). CPU (process.cpuUsage: all threads) is sampled around the measured part only.
  */
 export class Phases {
   constructor(system, driver, cpu, producers, inflight, seconds) {
@@ -36,15 +36,19 @@ export class Phases {
     });
   }
 
-  /** Pre-fills `jobs` jobs (not measured), then runs them with the Worker until all ran or `maxSeconds` passed. */
+  /**
+   * Pre-fills `jobs` jobs (not measured), then runs them with the Worker until all ran or `maxSeconds` passed. The
+   * clock starts when the Worker, connected in its thread, is told to run (here and below): its start-up is not timed.
+   */
   async drain(jobs, maxSeconds) {
     await this.fill(jobs);
-    let ran = 0;
-    const cpuBefore = this.cpu.snapshot();
-    const start = nanoTime();
-    const consumers = this.driver.consume(this.inflight, () => ran++);
+    const consumers = await this.driver.consume(this.inflight);
     try {
-      await waitFor(() => ran >= jobs, start, maxSeconds);
+      const cpuBefore = this.cpu.snapshot();
+      const start = nanoTime();
+      consumers.run();
+      await waitFor(() => consumers.ran() >= jobs, start, maxSeconds);
+      const ran = consumers.ran();
       const elapsed = secondsSince(start);
       const spent = CpuMeter.since(cpuBefore, this.cpu.snapshot());
       return this.result('drain', ran, elapsed, ran / elapsed, undefined, Math.max(0, jobs - ran), undefined, spent);
@@ -55,18 +59,18 @@ export class Phases {
 
   /** Producers enqueue batches of 100 as fast as they can while the Worker runs jobs. */
   async mixed() {
-    let ran = 0;
     let enqueued = 0;
-    const cpuBefore = this.cpu.snapshot();
-    const start = nanoTime();
-    const consumers = this.driver.consume(this.inflight, () => ran++);
+    const consumers = await this.driver.consume(this.inflight);
     try {
+      const cpuBefore = this.cpu.snapshot();
+      const start = nanoTime();
+      consumers.run();
       await this.runProducers(start, async () => {
         await this.driver.enqueueBatch(batch());
         enqueued += BATCH;
       });
       const elapsed = secondsSince(start);
-      const ranInTime = ran;
+      const ranInTime = consumers.ran();
       const spent = CpuMeter.since(cpuBefore, this.cpu.snapshot());
       return this.result('mixed', ranInTime, elapsed, ranInTime / elapsed, enqueued / elapsed,
         Math.max(0, enqueued - ranInTime), undefined, spent);
@@ -77,26 +81,24 @@ export class Phases {
 
   /**
    * Producers enqueue single jobs at `rate` per second in all (each job stamped with the time it was due, so a
-   * producer that falls behind counts against the system) while the Worker runs them; enqueue-to-start latency.
+   * producer that falls behind counts against the system) while the Worker runs them; enqueue-to-start latency, which
+   * the Worker's thread records (in microseconds, like the Java Recorder(3)) and hands over when closed.
    */
   async latency(percentOfDrain, rate) {
-    const latencies = hdr.build({ numberOfSignificantValueDigits: 3 }); // microseconds, like the Java Recorder(3)
-    let ran = 0;
     let enqueued = 0;
-    const handler = data => {
-      latencies.recordValue(Math.floor(Math.max(0, nanoTime() - stamp(data)) / 1000));
-      ran++;
-    };
-    const cpuBefore = this.cpu.snapshot();
-    const start = nanoTime();
-    const perProducerNanos = this.producers * 1e9 / rate;
-    const consumers = this.driver.consume(this.inflight, handler);
+    const consumers = await this.driver.consume(this.inflight, true);
     try {
+      const cpuBefore = this.cpu.snapshot();
+      const start = nanoTime();
+      const perProducerNanos = this.producers * 1e9 / rate;
+      consumers.run();
       await this.runPacedProducers(start, perProducerNanos, () => enqueued++);
       const total = enqueued;
-      await waitFor(() => ran >= total, nanoTime(), 10);
+      await waitFor(() => consumers.ran() >= total, nanoTime(), 10);
+      const ran = consumers.ran();
       const elapsed = secondsSince(start);
       const spent = CpuMeter.since(cpuBefore, this.cpu.snapshot());
+      const latencies = await consumers.close();
       const percentiles = {
         p50: latencies.getValueAtPercentile(50) / 1000,
         p99: latencies.getValueAtPercentile(99) / 1000,
