@@ -39,7 +39,7 @@ function runPhase(run, phase, options) {
     case 'enqueue-single': return run.enqueueSingle();
     case 'enqueue-batch': return run.enqueueBatch();
     case 'drain': return run.drain(options.jobs, options.maxSeconds);
-    case 'mixed': return run.mixed();
+    case 'mixed': return run.mixed(options.mixedRate);
     default: throw new UsageError(`unknown phase '${phase}'`);
   }
 }

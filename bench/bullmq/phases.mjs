@@ -57,18 +57,18 @@ export class Phases {
     }
   }
 
-  /** Producers enqueue batches of 100 as fast as they can while the Worker runs jobs. */
-  async mixed() {
+  /**
+   * Producers offer `rate` jobs per second in all while the Worker runs jobs: does it keep up (ran per second against
+   * enqueued per second, and what is left waiting at the end)?
+   */
+  async mixed(rate) {
     let enqueued = 0;
     const consumers = await this.driver.consume(this.inflight);
     try {
       const cpuBefore = this.cpu.snapshot();
       const start = nanoTime();
       consumers.run();
-      await this.runProducers(start, async () => {
-        await this.driver.enqueueBatch(batch());
-        enqueued += BATCH;
-      });
+      await this.runPacedProducers(start, rate, jobs => { enqueued += jobs; });
       const elapsed = secondsSince(start);
       const ranInTime = consumers.ran();
       const spent = CpuMeter.since(cpuBefore, this.cpu.snapshot());
@@ -90,9 +90,8 @@ export class Phases {
     try {
       const cpuBefore = this.cpu.snapshot();
       const start = nanoTime();
-      const perProducerNanos = this.producers * 1e9 / rate;
       consumers.run();
-      await this.runPacedProducers(start, perProducerNanos, () => enqueued++);
+      await this.runPacedProducers(start, rate, jobs => { enqueued += jobs; });
       const total = enqueued;
       await waitFor(() => consumers.ran() >= total, nanoTime(), 10);
       const ran = consumers.ran();
@@ -143,15 +142,35 @@ export class Phases {
     });
   }
 
-  runPacedProducers(start, intervalNanos, onEnqueued) {
+  /**
+   * Open-loop producers, as the Java harness's: job i of a producer is due at a fixed time; each call sends every job
+   * due by now (one job, or up to 100 in one addBulk when the producer is behind), stamped with its due time.
+   */
+  runPacedProducers(start, rate, onEnqueued) {
     const end = start + Math.trunc(this.seconds * 1e9);
+    const interval = this.producers * 1e9 / rate; // between two jobs of one producer
     let producer = 0;
     return this.runLoops(async () => {
-      for (let due = start + Math.trunc(producer++ * intervalNanos / this.producers); due < end;
-        due += Math.trunc(intervalNanos)) {
+      const first = start + Math.trunc(producer++ * interval / this.producers);
+      for (let sent = 0; ;) {
+        const due = first + Math.trunc(sent * interval);
+        if (due >= end) {
+          return;
+        }
         await sleepUntil(due);
-        await this.driver.enqueue(stamped(due));
-        onEnqueued();
+        const now = nanoTime();
+        const bodies = [];
+        for (let next = due; bodies.length < BATCH && next <= now && next < end;
+          next = first + Math.trunc((sent + bodies.length) * interval)) {
+          bodies.push(stamped(next));
+        }
+        if (bodies.length === 1) {
+          await this.driver.enqueue(bodies[0]);
+        } else {
+          await this.driver.enqueueBatch(bodies);
+        }
+        sent += bodies.length;
+        onEnqueued(bodies.length);
       }
     });
   }
