@@ -25,7 +25,7 @@ import redis.clients.jedis.params.ScanParams;
 /**
  * A Flipper queue server in its own JVM, started from the distribution with a config made from a template in
  * resources/flipper/ ({@code ${PORT} ${ADMIN_PORT} ${PREFIX} ${DB} ${DIR}}), on databases and a key prefix of its
- * own: created before, removed after.
+ * own: the server creates them (createDatabaseIfNotExist), this class removes them after.
  */
 final class FlipperServer implements AutoCloseable {
   private static final Pattern MYSQL_DATABASE = Pattern.compile("jdbc:mysql://[^/\\s\"]+/(\\w+)");
@@ -62,7 +62,6 @@ final class FlipperServer implements AutoCloseable {
     while (database.find()) {
       databases.add(database.group(1));
     }
-    stores.createDatabases(databases);
     Process process = new ProcessBuilder(flipperHome.resolve("bin/flipper").toString(), "-c", configFile.toString(),
         "-m", "queue")
         .redirectErrorStream(true)
@@ -142,14 +141,6 @@ final class FlipperServer implements AutoCloseable {
 
   /** The shared MariaDB and Redis the suite runs on, and how to clean up after a server. */
   record StoreAddresses(String jdbcUrl, String user, String password, String redisHost, int redisPort) {
-    void createDatabases(List<String> names) throws SQLException {
-      try (Connection connection = DriverManager.getConnection(jdbcUrl, user, password)) {
-        for (String name : names) {
-          connection.createStatement().execute("CREATE DATABASE IF NOT EXISTS " + name);
-        }
-      }
-    }
-
     void dropDatabases(List<String> names) throws SQLException {
       if (names.isEmpty()) {
         return;

@@ -44,9 +44,7 @@ final class HarnessProcess {
       for (String line; (line = lines.readLine()) != null; ) {
         out.println(line);
         if (line.startsWith(RESULT)) {
-          synchronized (results) {
-            results.add(JSON.readValue(line.substring(RESULT.length()), Result.class));
-          }
+          results.add(JSON.readValue(line.substring(RESULT.length()), Result.class)); // read after join()
         }
       }
     } catch (IOException e) {

@@ -13,7 +13,8 @@ import org.knowm.xchart.style.Styler;
 
 /** The suite's PNG plots (XChart): throughput per phase, and p99 latency against load, one of each per store. */
 final class Plots {
-  private static final List<String> PHASES = List.of("enqueue-single", "enqueue-batch", "drain", "drain-client", "mixed");
+  private static final List<String> PHASES =
+      List.of("enqueue-single", "enqueue-batch", "drain", "drain-client", "mixed");
   private static final int[] PERCENTS = {25, 50, 75, 90};
 
   private final List<Target> targets;

@@ -56,7 +56,8 @@ final class Report {
       out.append(String.format("![throughput on %s](%s/throughput-%s.png)%n%n", store, plotsLink, slug(store)));
     }
     out.append("### Enqueue-to-start latency, ms (p50 / p99 / p999)\n\n");
-    out.append("Producers offer jobs at a share of each system's own drain rate (the same run's), each call sending the jobs "
+    out.append("Producers offer jobs at a share of each system's own drain rate (the same run's), "
+        + "each call sending the jobs "
         + "due by then (one, or up to 100 when behind); latency counts from the time a job was due.\n\n");
     for (String store : stores()) {
       String table = latencyTable(store);
@@ -142,7 +143,8 @@ final class Report {
   }
 
   private String cpuTable() {
-    Table table = new Table(List.of("system", "store", "enqueue, 1 per call", "enqueue, 100 per call", "drain, worker"));
+    Table table = new Table(
+        List.of("system", "store", "enqueue, 1 per call", "enqueue, 100 per call", "drain, worker"));
     for (Target t : targets) {
       List<String> cells = new ArrayList<>(List.of(t.label(), t.store()));
       for (String phase : List.of("enqueue-single", "enqueue-batch", "drain")) {

@@ -69,13 +69,15 @@ public final class Suite {
       }
     }
     double minutes = (System.nanoTime() - started) / 60e9;
-    Report report = new Report(targets, runs, load, minutes, versions(), String.join(" ", commandLine()));
-    Path markdown = runDir.resolve("report.md");
-    Files.writeString(markdown, report.markdown(Path.of("bench")));
+    String command = quick ? "bench/run.sh --quick" : "bench/run.sh";
+    Report report = new Report(targets, runs, load, minutes, versions(), command);
+    String markdown = report.markdown(Path.of("bench"));
+    Files.writeString(runDir.resolve("report.md"), markdown);
     new Plots(targets, runs).write(runDir);
-    System.out.println(report.markdown(Path.of("bench")));
+    System.out.println(markdown);
     if (!quick && Boolean.parseBoolean(options.get("write-docs", "true"))) {
-      report.writeInto(benchDir.getParent().resolve("docs/benchmarks.md"), runDir, benchDir.getParent().resolve("docs/bench"));
+      Path docs = benchDir.getParent().resolve("docs");
+      report.writeInto(docs.resolve("benchmarks.md"), runDir, docs.resolve("bench"));
     }
     log(String.format("done in %.1f minutes; raw results and logs in %s", minutes, runDir));
     return 0;
@@ -180,10 +182,6 @@ public final class Suite {
     versions.put("MariaDB", options.get("mariadb-version", "?"));
     versions.put("Redis", options.get("redis-version", "?"));
     return versions;
-  }
-
-  private List<String> commandLine() {
-    return List.of("bench/run.sh" + (quick ? " --quick" : ""));
   }
 
   static void log(String line) {
