@@ -2,7 +2,8 @@
 # The peer benchmark suite: Flipper, BullMQ, db-scheduler and JobRunr in the same run, alternating rounds
 # (bench/README.md). Builds what it needs, runs every harness, prints the tables and writes them with PNG plots
 # into docs/benchmarks.md and docs/bench/ (not with --quick). Raw results and logs: bench/results/<time>/.
-#   bench/run.sh [--quick] [--rounds N] [--only flipper-redis,bullmq,...] [--seconds S] [--jobs N] [--write-docs false]
+#   bench/run.sh [--quick] [--rounds N] [--only flipper-redis,bullmq,...] [--seconds S] [--jobs N]
+#                [--max-seconds S] [--write-docs false]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,8 +13,9 @@ while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=true ;;
     -h|--help) sed -n 2,6p "$0" | cut -c3-; exit 0 ;;
-    --*) [ $# -ge 2 ] || { echo "bench: $1 needs a value" >&2; exit 2; }; args+=("$1" "$2"); shift ;;
-    *) echo "bench: unknown argument '$1' (see bench/run.sh --help)" >&2; exit 2 ;;
+    --rounds|--only|--seconds|--jobs|--max-seconds|--write-docs)
+      [ $# -ge 2 ] || { echo "bench: $1 needs a value" >&2; exit 2; }; args+=("$1" "$2"); shift ;;
+    *) echo "bench: unknown argument '$1'; see bench/run.sh --help" >&2; exit 2 ;;
   esac
   shift
 done

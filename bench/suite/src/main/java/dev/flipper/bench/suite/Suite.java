@@ -35,7 +35,12 @@ public final class Suite {
 
   public static void main(String[] args) throws Exception {
     System.setProperty("java.awt.headless", "true");
-    System.exit(new Suite(new Options(args)).run());
+    try {
+      System.exit(new Suite(new Options(args)).run());
+    } catch (IllegalArgumentException e) {
+      log(e.getMessage()); // a wrong argument: say which, no stack trace
+      System.exit(2);
+    }
   }
 
   private int run() throws Exception {
@@ -161,6 +166,12 @@ public final class Suite {
       return Target.all();
     }
     List<String> names = List.of(only.split(","));
+    List<String> known = Target.all().stream().map(Target::name).toList();
+    for (String name : names) {
+      if (!known.contains(name)) {
+        throw new IllegalArgumentException("--only: no system '" + name + "'; known: " + String.join(",", known));
+      }
+    }
     return Target.all().stream().filter(t -> names.contains(t.name())).toList();
   }
 
