@@ -14,7 +14,16 @@ public final class Harness {
   private Harness() {}
 
   public static void main(String[] args) throws Exception {
-    Options options = new Options(args);
+    try {
+      run(new Options(args));
+    } catch (IllegalArgumentException e) {
+      System.err.println("harness: " + e.getMessage()); // a wrong argument, as the Node harness says it
+      System.exit(2);
+    }
+    System.exit(0); // some peers leave non-daemon threads behind
+  }
+
+  private static void run(Options options) throws Exception {
     String system = options.require("system");
     List<String> phases = Arrays.asList(
         options.get("phases", "enqueue-single,enqueue-batch,drain,drain-client,mixed,latency").split(","));
@@ -46,7 +55,6 @@ public final class Harness {
         driver.clear();
       }
     }
-    System.exit(0); // some peers leave non-daemon threads behind
   }
 
   private static List<Result> latencies(Phases run, Options options, double drainRate, Driver driver)
