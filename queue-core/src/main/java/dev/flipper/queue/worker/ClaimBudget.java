@@ -46,11 +46,11 @@ final class ClaimBudget {
     lock.lockInterruptibly();
     try {
       while (stopping.getCount() > 0) {
-        int outstanding = claimed + askedFor;
-        int room = concurrency + safePrefetch() - outstanding;
-        if (room >= batchSize || (room >= 1 && outstanding < concurrency)) {
+        int room = room();
+        if (mayClaim(room)) {
           int limit = Math.min(room, batchSize);
           askedFor += limit;
+          signalIfClaimable(); // room for another dispatcher's dequeue too
           return limit;
         }
         changed.await();
@@ -71,7 +71,7 @@ final class ClaimBudget {
         double rtt = roundTripNanos;
         roundTripNanos = rtt == 0 ? tookNanos : rtt + NEW_SAMPLE_WEIGHT * (tookNanos - rtt);
       }
-      changed.signalAll();
+      signalIfClaimable();
     } finally {
       lock.unlock();
     }
@@ -86,7 +86,7 @@ final class ClaimBudget {
         averageRunMillis = averageRunMillis < 0 ? runMillis
             : averageRunMillis + NEW_SAMPLE_WEIGHT * (runMillis - averageRunMillis);
       }
-      changed.signalAll();
+      signalIfClaimable();
     } finally {
       lock.unlock();
     }
@@ -123,6 +123,26 @@ final class ClaimBudget {
       return claimed + askedFor;
     } finally {
       lock.unlock();
+    }
+  }
+
+  /** Jobs that may still be asked for. Under the lock. */
+  private int room() {
+    return concurrency + safePrefetch() - (claimed + askedFor);
+  }
+
+  /** A full batch fits, or a slot would otherwise stay idle. Under the lock. */
+  private boolean mayClaim(int room) {
+    return room >= batchSize || (room >= 1 && claimed + askedFor < concurrency);
+  }
+
+  /**
+   * Wakes one waiting dispatcher if it may claim now. Not every finished job does: waking the dispatchers for
+   * each one, to find there is still no room for a batch, cost two thread wake-ups per job.
+   */
+  private void signalIfClaimable() {
+    if (mayClaim(room())) {
+      changed.signal();
     }
   }
 

@@ -120,6 +120,48 @@ abstract class ConcurrencyContract extends ContractArea {
     assertThat(snapshot()).isEqualTo(Map.of(JobState.PENDING, 150, JobState.FAILED, 150));
   }
 
+  /**
+   * Many threads enqueueing one job each at once (a remote client sends such jobs together in one call): each
+   * thread gets the descriptors of its own jobs, and every job is stored once with its own body and priority.
+   */
+  @Test
+  void sixteenThreadsEnqueueingOneJobEachGetTheirOwnJobsBack() throws Exception {
+    int threads = 16;
+    int perThread = 150;
+    JobQueue api = api();
+    CountDownLatch go = new CountDownLatch(1);
+    List<Callable<Map<JobDescriptor, String>>> producers = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int thread = t;
+      producers.add(() -> {
+        go.await();
+        Map<JobDescriptor, String> mine = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < perThread; i++) {
+          String body = "t" + thread + "-" + i;
+          List<JobDescriptor> ids = api.enqueue(queue(), List.of(aJob(body).withPriority(1 + thread % 3)));
+          assertThat(ids).hasSize(1);
+          assertThat(ids.get(0).priority()).isEqualTo(1 + thread % 3);
+          mine.put(ids.get(0), body);
+        }
+        return mine;
+      });
+    }
+    Map<JobDescriptor, String> all = new java.util.HashMap<>();
+    for (Map<JobDescriptor, String> mine : runAll(producers, go)) {
+      all.putAll(mine);
+    }
+
+    assertThat(all).as("distinct descriptors").hasSize(threads * perThread);
+    List<JobDescriptor> ids = new ArrayList<>(all.keySet());
+    for (int start = 0; start < ids.size(); start += 500) {
+      List<JobDescriptor> page = ids.subList(start, Math.min(ids.size(), start + 500));
+      api.lookup(page, true).forEach((id, info) ->
+          assertThat(new String(info.body(), java.nio.charset.StandardCharsets.UTF_8)).as("body of " + id)
+              .isEqualTo(all.get(id)));
+    }
+    assertThat(snapshot()).isEqualTo(Map.of(JobState.PENDING, threads * perThread));
+  }
+
   private List<JobDescriptor> claimAll(List<NewJob> jobs) {
     List<JobDescriptor> ids = enqueue(jobs);
     List<JobDescriptor> claimed = ids(dequeue(jobs.size()));

@@ -77,6 +77,16 @@ final class H2Dialect implements Dialect {
   }
 
   @Override
+  public String jobsToLockById() {
+    return "flipper_jobs USE INDEX (flipper_jobs_id)"; // schema migration 5
+  }
+
+  @Override
+  public String jobsToClaim() {
+    return "flipper_jobs";
+  }
+
+  @Override
   public String jobsByQueueIndex() {
     return "flipper_jobs USE INDEX (flipper_jobs_scan)"; // schema migration 4
   }

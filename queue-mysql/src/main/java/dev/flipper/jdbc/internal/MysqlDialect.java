@@ -68,6 +68,16 @@ final class MysqlDialect implements Dialect {
   }
 
   @Override
+  public String jobsToLockById() {
+    return jobsByPrimaryKey();
+  }
+
+  @Override
+  public String jobsToClaim() {
+    return jobsByQueueIndex();
+  }
+
+  @Override
   public String jobsByQueueIndex() {
     return "flipper_jobs FORCE INDEX (flipper_jobs_queue)";
   }

@@ -29,6 +29,8 @@ public final class FlipperDriver implements Driver {
   private final QueueClient producers;
   private final QueueClient plainConsumer;
   private final ThriftJobQueue workerQueue;
+  /** --coalesce-enqueues: the clients' setting, -1 for the client's default; 0 sends every single job alone. */
+  private final int coalesceEnqueues;
   private volatile String queue;
 
   public FlipperDriver(Options options) {
@@ -40,6 +42,7 @@ public final class FlipperDriver implements Driver {
     port = Integer.parseInt(hostAndPort[1]);
     adminPassword = options.get("admin-password", DEFAULT_ADMIN_PASSWORD);
     // One connection per producer thread, so producers never wait for a pooled connection.
+    coalesceEnqueues = options.getInt("coalesce-enqueues", -1);
     producers = client("bench-producer", Math.max(8, options.getInt("producers", 8)), null);
     plainConsumer = client(SOURCE, FlipperClientConsumers.THREADS, null);
     workerQueue = ThriftJobQueue.over(client(SOURCE, 8, null));
@@ -113,6 +116,9 @@ public final class FlipperDriver implements Driver {
         .maxConnectionsPerServer(connections);
     if (requestTimeout != null) {
       builder.requestTimeout(requestTimeout);
+    }
+    if (coalesceEnqueues >= 0) {
+      builder.coalesceEnqueues(coalesceEnqueues);
     }
     return builder.build();
   }

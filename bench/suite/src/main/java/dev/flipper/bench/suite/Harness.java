@@ -11,6 +11,9 @@ import java.util.Map;
  * starts one harness process per system and round; bench/README.md lists the arguments.
  */
 public final class Harness {
+  private static final List<String> PHASES =
+      List.of("enqueue-single", "enqueue-batch", "drain", "drain-client", "mixed", "mixed-wide", "latency");
+
   private Harness() {}
 
   public static void main(String[] args) throws Exception {
@@ -27,6 +30,11 @@ public final class Harness {
     String system = options.require("system");
     List<String> phases = Arrays.asList(
         options.get("phases", "enqueue-single,enqueue-batch,drain,drain-client,mixed,latency").split(","));
+    for (String phase : phases) {
+      if (!PHASES.contains(phase)) { // before connecting: a wrong argument is said as such
+        throw new IllegalArgumentException("unknown phase '" + phase + "'; known: " + String.join(",", PHASES));
+      }
+    }
     CpuMeter cpu = new CpuMeter(pids(options.get("cpu-pids", "")));
     ObjectMapper json = new ObjectMapper();
     try (Driver driver = Drivers.open(system, options)) {
@@ -42,8 +50,10 @@ public final class Harness {
           case "drain" -> List.of(run.drain("drain", true, jobs, maxSeconds));
           case "drain-client" -> listOfPresent(run.drain("drain-client", false, jobs, maxSeconds));
           case "mixed" -> List.of(run.mixed(options.getDouble("mixed-rate", 10_000)));
+          case "mixed-wide" -> List.of(run.mixed("mixed-wide", options.getDouble("mixed-rate", 10_000),
+              options.getInt("wide-inflight", 200)));
           case "latency" -> latencies(run, options, drainRate, driver);
-          default -> throw new IllegalArgumentException("unknown phase '" + phase + "'");
+          default -> throw new IllegalStateException("phase '" + phase + "' has no case");
         };
         for (Result result : results) {
           if (result.phase().equals("drain")) {

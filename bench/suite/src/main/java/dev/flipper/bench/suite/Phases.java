@@ -81,16 +81,21 @@ final class Phases {
    * per second against enqueued per second, and what is left waiting at the end)?
    */
   Result mixed(double rate) throws Exception {
+    return mixed("mixed", rate, inflight);
+  }
+
+  /** {@link #mixed(double)} with a worker of another size, named {@code phase}. */
+  Result mixed(String phase, double rate, int jobsInFlight) throws Exception {
     AtomicLong ran = new AtomicLong();
     AtomicLong enqueued = new AtomicLong();
     Map<String, Double> cpuBefore = cpu.snapshot();
     long start = System.nanoTime();
-    try (Driver.Consumers consumers = driver.consume(inflight, body -> ran.incrementAndGet())) {
+    try (Driver.Consumers consumers = driver.consume(jobsInFlight, body -> ran.incrementAndGet())) {
       runPacedProducers(start, rate, enqueued);
       double elapsed = secondsSince(start);
       long ranInTime = ran.get();
       Map<String, Double> spent = CpuMeter.since(cpuBefore, cpu.snapshot());
-      return new Result(system, "mixed", ranInTime, elapsed, ranInTime / elapsed, enqueued.get() / elapsed,
+      return new Result(system, phase, ranInTime, elapsed, ranInTime / elapsed, enqueued.get() / elapsed,
           Math.max(0, enqueued.get() - ranInTime), null, spent);
     }
   }

@@ -57,6 +57,11 @@ public final class JobSchema {
             // (and sorted) every job at its run_after. MariaDB's secondary index already ends with the key.
             ? List.of("CREATE INDEX IF NOT EXISTS flipper_jobs_scan ON flipper_jobs"
                 + " (queue_name, priority, state, run_after, local_id)")
+            : List.of()),
+        new Migration(5, "claim lock index", dialect == Dialect.H2
+            // A name for the primary key's order, for Dialect#jobsToLockById: H2 locks a claim's candidates by
+            // their ids through the queue index instead, reading every PENDING job of the queue per claim.
+            ? List.of("CREATE UNIQUE INDEX IF NOT EXISTS flipper_jobs_id ON flipper_jobs (local_id)")
             : List.of()));
   }
 }

@@ -62,7 +62,13 @@ public final class JobSql {
 
   /** Due PENDING jobs, earliest first, with every column. Parameters: queue, priority, now. */
   static RowSelect due(Dialect dialect, Object... params) {
-    return RowSelect.of(JobRows.COLUMNS_WITH_BODY, DUE, dialect.queueIndexOrder(false), params);
+    return dueWhere(dialect, "", params);
+  }
+
+  /** Due PENDING jobs with one more condition, from the table a claim reads ({@link Dialect#jobsToClaim}). */
+  private static RowSelect dueWhere(Dialect dialect, String andCondition, Object... params) {
+    return RowSelect.of(JobRows.COLUMNS_WITH_BODY, DUE + andCondition, dialect.queueIndexOrder(false), params)
+        .from(dialect.jobsToClaim());
   }
 
   /**
@@ -111,12 +117,12 @@ public final class JobSql {
 
   /** Due PENDING jobs from a run_after on (see {@link ClaimFloors}): queue, priority, now, floor. */
   static RowSelect dueFrom(Dialect dialect, Object... params) {
-    return RowSelect.of(JobRows.COLUMNS_WITH_BODY, DUE + " AND run_after >= ?", dialect.queueIndexOrder(false), params);
+    return dueWhere(dialect, " AND run_after >= ?", params);
   }
 
   /** Due PENDING jobs before a run_after (below the {@link ClaimFloors floor}): queue, priority, now, floor. */
   static RowSelect dueBelow(Dialect dialect, Object... params) {
-    return RowSelect.of(JobRows.COLUMNS_WITH_BODY, DUE + " AND run_after < ?", dialect.queueIndexOrder(false), params);
+    return dueWhere(dialect, " AND run_after < ?", params);
   }
 
   /** {@link #due}, {@link #dueFrom} or {@link #dueBelow}, as a {@link ClaimFloors.DueScan} asks (nulls: no bound). */

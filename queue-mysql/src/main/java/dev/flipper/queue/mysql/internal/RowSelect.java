@@ -71,7 +71,7 @@ final class RowSelect {
     if (dialect.appliesLimitBeforeLocking()) {
       return query(c, sql(JobSql.SKIP_LOCKED), limit, reader);
     }
-    return lockById(c, limit, reader);
+    return lockById(c, dialect, limit, reader);
   }
 
   private <T> List<T> query(Connection c, String sql, int limit, RowReader<T> reader) throws SQLException {
@@ -88,13 +88,19 @@ final class RowSelect {
     }
   }
 
+  /** The statement that locks candidates by id, re-checking the condition: the ids, then the WHERE's parameters. */
+  String lockByIdSql(Dialect dialect, int ids) {
+    return "SELECT " + columns + " FROM " + dialect.jobsToLockById() + " WHERE local_id IN " + IdLists.placeholders(ids)
+        + " AND " + where + JobSql.SKIP_LOCKED;
+  }
+
   /**
    * For databases that lock every row a FOR UPDATE query reads before applying its LIMIT (H2 does, which
    * makes a claim over a large backlog lock the whole backlog): read candidate ids in order without locks,
    * then lock exactly those, re-checking the condition, and move on to the next candidates for the ones
    * another transaction holds.
    */
-  private <T> List<T> lockById(Connection c, int limit, RowReader<T> reader) throws SQLException {
+  private <T> List<T> lockById(Connection c, Dialect dialect, int limit, RowReader<T> reader) throws SQLException {
     String candidates = "SELECT local_id FROM flipper_jobs WHERE " + where + " ORDER BY " + orderBy + " LIMIT ? OFFSET ?";
     int window = Math.max(limit, 16);
     List<T> rows = new ArrayList<>(Math.min(limit, 1024));
@@ -118,8 +124,7 @@ final class RowSelect {
       }
       for (List<Long> chunk : IdLists.chunks(ids)) {
         Map<Long, T> locked = new HashMap<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT " + columns + " FROM flipper_jobs WHERE local_id IN "
-            + IdLists.placeholders(chunk.size()) + " AND " + where + JobSql.SKIP_LOCKED)) {
+        try (PreparedStatement ps = c.prepareStatement(lockByIdSql(dialect, chunk.size()))) {
           int i = IdLists.bind(ps, 1, chunk);
           bind(ps, i);
           try (ResultSet rs = ps.executeQuery()) {

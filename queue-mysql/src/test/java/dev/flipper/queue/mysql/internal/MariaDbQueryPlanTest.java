@@ -82,6 +82,18 @@ class MariaDbQueryPlanTest {
     }
   }
 
+  /** A claim from the floor (ClaimFloors) ranges on run_after: a lookup on three columns reads from the head. */
+  @Test
+  void aClaimFromTheFloorRangesOnRunAfter() throws Exception {
+    RowSelect fromFloor = JobSql.dueFrom(dialect, "q1", 1, 2000L, 1000L);
+    List<Object> params = new ArrayList<>(fromFloor.params());
+    params.add(16); // the LIMIT
+
+    List<String> plan = explain(pool, fromFloor.sql(JobSql.SKIP_LOCKED), params);
+
+    assertThat(plan).singleElement().asString().contains("type=range").contains("key=flipper_jobs_queue");
+  }
+
   /**
    * Issue 16 item 5: a page after a bound read every job at the bound's run_after from the top again (a ref
    * on four index columns), so paging through jobs enqueued together was quadratic. Each page now reads
