@@ -3,6 +3,7 @@ package dev.flipper.workflow.control;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flipper.token.ModifyParams;
 import dev.flipper.token.Query;
 import dev.flipper.token.Token;
 import dev.flipper.token.TokenMaster;
@@ -12,6 +13,7 @@ import dev.flipper.workflow.definition.WorkflowDefinition;
 import dev.flipper.workflow.engine.ClaimedJob;
 import dev.flipper.workflow.engine.ExecutionResult;
 import dev.flipper.workflow.engine.ExecutionStart;
+import dev.flipper.workflow.engine.ForwardingTokenMaster;
 import dev.flipper.workflow.engine.InstanceStatus;
 import dev.flipper.workflow.engine.JobDetail;
 import dev.flipper.workflow.engine.JobStatus;
@@ -26,6 +28,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -242,6 +245,33 @@ abstract class ControlContractTest {
     assertThat(archived.tokens()).containsExactlyInAnyOrder("/archive/wf/" + inst, "/signal/workflow/wf/ARCHIVE");
     assertThat(engine.archiveDue()).isEqualTo(1);
     once(() -> control.unarchive(ControlScope.workflow("wf")));
+  }
+
+  @Test
+  void anArchiveThatLandsWhileTheInstanceEndsStillMakesItDue() {
+    String inst = start(WorkflowDefinition.builder("wf").job(job("a")));
+    AtomicBoolean landed = new AtomicBoolean();
+    // The operator's archive lands after the worker's end of the instance read the signals (none yet) and
+    // before it writes the archive token (so the operation finds no token to make due).
+    TokenMaster racing = new ForwardingTokenMaster(master) {
+      @Override
+      public List<Token> modify(ModifyParams params) {
+        boolean ends = params.updates().stream().anyMatch(t -> t.name().equals("/archive/wf/" + inst));
+        if (ends && landed.compareAndSet(false, true)) {
+          control.archive(ControlScope.instance("wf", inst));
+        }
+        return super.modify(params);
+      }
+    };
+    WorkflowEngine worker = WorkflowEngine.builder(racing).clock(clock).build();
+    ClaimedJob a = worker.claim("w1", LEASE).orElseThrow();
+    worker.start(a, new ExecutionStart(a.command(), "host1", Map.of()));
+
+    worker.finish(a, ExecutionResult.exit(0, Map.of()));
+
+    assertThat(landed).as("the archive landed in between").isTrue();
+    assertThat(engine.archiveDue()).as("due now, not after the archive delay").isEqualTo(1);
+    assertThat(engine.status().instance("wf", inst)).isEmpty();
   }
 
   @Test

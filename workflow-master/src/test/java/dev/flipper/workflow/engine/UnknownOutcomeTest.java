@@ -98,12 +98,11 @@ class UnknownOutcomeTest {
   enum Failure { NONE, AFTER_APPLYING, WITHOUT_APPLYING }
 
   /** Fails the next modify once with the client's "outcome unknown", after or without applying it. */
-  static final class FlakyMaster implements TokenMaster {
-    private final TokenMaster delegate;
+  static final class FlakyMaster extends ForwardingTokenMaster {
     volatile Failure nextModify = Failure.NONE;
 
     FlakyMaster(TokenMaster delegate) {
-      this.delegate = delegate;
+      super(delegate);
     }
 
     @Override
@@ -113,41 +112,11 @@ class UnknownOutcomeTest {
       if (failure == Failure.WITHOUT_APPLYING) {
         throw new TokenException(TokenErrorCode.UNKNOWN, "connection lost; outcome unknown");
       }
-      List<Token> written = delegate.modify(params);
+      List<Token> written = super.modify(params);
       if (failure == Failure.AFTER_APPLYING) {
         throw new TokenException(TokenErrorCode.UNKNOWN, "connection lost after sending; outcome unknown");
       }
       return written;
-    }
-
-    @Override
-    public List<List<Token>> query(List<Query> queries) {
-      return delegate.query(queries);
-    }
-
-    @Override
-    public List<Token> queryAndOwn(QueryAndOwnParams params) {
-      return delegate.queryAndOwn(params);
-    }
-
-    @Override
-    public SortedMap<String, Integer> group(String namePrefix, String groupSuffix) {
-      return delegate.group(namePrefix, groupSuffix);
-    }
-
-    @Override
-    public void archive(List<Token> tokens) {
-      delegate.archive(tokens);
-    }
-
-    @Override
-    public List<Token> queryArchived(String namePrefix, Token after, int maxTokens) {
-      return delegate.queryArchived(namePrefix, after, maxTokens);
-    }
-
-    @Override
-    public int deleteArchived(String namePrefix) {
-      return delegate.deleteArchived(namePrefix);
     }
   }
 }

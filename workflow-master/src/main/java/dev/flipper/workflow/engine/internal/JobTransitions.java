@@ -22,6 +22,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The moves of a runnable job, each one atomic modify (docs/workflows.md, "Job states"):
@@ -40,6 +42,7 @@ import java.util.function.Supplier;
  * own token means the caller no longer holds it ({@link LeaseLostException}). Thread-safe.
  */
 public final class JobTransitions {
+  private static final Logger LOG = LoggerFactory.getLogger(JobTransitions.class);
   /** Above this many children, a success reads all waiting jobs of the instance in one range. */
   private static final int WIDE_FAN_OUT = 16;
 
@@ -310,25 +313,24 @@ public final class JobTransitions {
    * archive token. Present only for the call that ended the instance.
    */
   public Optional<InstanceStatus> endIfDone(String wf, String inst) {
-    return ConflictRetry.run("end of instance " + wf + "/" + inst, () -> {
+    Optional<Ended> ended = ConflictRetry.run("end of instance " + wf + "/" + inst, () -> {
       // The signals come in the same read: no extra round trip.
-      List<List<Token>> read = master.query(List.of(
+      List<Query> queries = new ArrayList<>(List.of(
           Query.top(TokenLayout.runnablePrefix(wf, inst), 1),
-          Query.prefix(TokenLayout.instanceRecord(wf, inst)),
-          Query.prefix(TokenLayout.globalSignalPrefix()),
-          Query.prefix(TokenLayout.workflowSignalPrefix(wf)),
-          Query.prefix(TokenLayout.instanceSignalPrefix(wf, inst))));
+          Query.prefix(TokenLayout.instanceRecord(wf, inst))));
+      queries.addAll(signalQueries(wf, inst));
+      List<List<Token>> read = master.query(queries);
       Set<SignalAction> signals = Claimer.actions(read.subList(2, 5));
       boolean aborted = signals.contains(SignalAction.ABORT);
       List<Token> holds = new ArrayList<>();
       if (!read.get(0).isEmpty()) {
         if (!aborted) {
-          return Optional.<InstanceStatus>empty();
+          return Optional.<Ended>empty();
         }
         long nowSeconds = clock.instant().getEpochSecond();
         for (Token runnable : master.query(Query.prefix(TokenLayout.runnablePrefix(wf, inst)))) {
           if (!Owners.isHold(runnable.owner()) && runnable.isOwnedAt(nowSeconds)) {
-            return Optional.<InstanceStatus>empty(); // a worker runs it: it is killed, its finish ends the instance
+            return Optional.<Ended>empty(); // a worker runs it: it is killed, its finish ends the instance
           }
           if (!Owners.ABORTED.equals(runnable.owner())) {
             holds.add(runnable.withOwner(Owners.ABORTED, Owners.FOREVER));
@@ -338,11 +340,11 @@ public final class JobTransitions {
       String recordName = TokenLayout.instanceRecord(wf, inst);
       Token record = read.get(1).stream().filter(t -> t.name().equals(recordName)).findFirst().orElse(null);
       if (record == null) {
-        return Optional.<InstanceStatus>empty();
+        return Optional.<Ended>empty();
       }
       InstanceData instance = Json.read(record, InstanceData.class);
       if (!InstanceStatus.RUNNING.name().equals(instance.status)) {
-        return Optional.<InstanceStatus>empty();
+        return Optional.<Ended>empty();
       }
       InstanceStatus status = aborted ? InstanceStatus.ABORTED
           : instance.failedJobs.isEmpty() ? InstanceStatus.SUCCESS : InstanceStatus.FAILURE;
@@ -362,9 +364,41 @@ public final class JobTransitions {
           Math.max(1, expiration), 0, Json.write(archive));
       List<Token> updates = new ArrayList<>(List.of(record.withData(Json.write(instance)), archiveToken));
       updates.addAll(holds);
-      master.modify(new ModifyParams(updates, List.of()));
-      return Optional.of(status);
+      List<Token> written = master.modify(new ModifyParams(updates, List.of()));
+      Token archived = written.stream().filter(t -> t.name().equals(archiveToken.name())).findFirst().orElseThrow();
+      return Optional.of(new Ended(status, archiveNow ? Optional.empty() : Optional.of(archived)));
     });
+    ended.flatMap(Ended::delayedArchive).ifPresent(token -> dueNowIfArchiveSignalled(wf, inst, token));
+    return ended.map(Ended::status);
+  }
+
+  /** How an instance ended, and its archive token if that waits for the archive delay. */
+  private record Ended(InstanceStatus status, Optional<Token> delayedArchive) {}
+
+  /** The signals that apply to one instance: global, its workflow's and its own. */
+  private static List<Query> signalQueries(String wf, String inst) {
+    return List.of(Query.prefix(TokenLayout.globalSignalPrefix()), Query.prefix(TokenLayout.workflowSignalPrefix(wf)),
+        Query.prefix(TokenLayout.instanceSignalPrefix(wf, inst)));
+  }
+
+  /**
+   * An ARCHIVE signal set after {@link #endIfDone} read the signals, but before its archive token was written,
+   * found no archive token to make due: the end reads the signals again and makes it due itself. Either the
+   * archive operation sees the token or this read sees the signal. A conflict means the operation did it.
+   */
+  private void dueNowIfArchiveSignalled(String wf, String inst, Token archiveToken) {
+    if (!Claimer.actions(master.query(signalQueries(wf, inst))).contains(SignalAction.ARCHIVE)) {
+      return;
+    }
+    try {
+      master.modify(new ModifyParams(List.of(archiveToken.withOwner(Owners.ARCHIVE_DELAY, clock.millis() / 1000)),
+          List.of()));
+    } catch (TokenException e) {
+      if (!ConflictRetry.isConflict(e)) { // the instance has ended all the same; it waits for the archive delay
+        LOG.warn("instance {}/{} ended under an ARCHIVE signal but could not be made due now: {}", wf, inst,
+            e.getMessage());
+      }
+    }
   }
 
   /**
