@@ -122,6 +122,10 @@ public final class ConfigSchema {
               "SHA-256 of the password that deleteQueue requires (flipper hash-password); \"\" = deleteQueue refused."),
           setting("queue.longPollTimeout", new DurationType(Duration.ZERO), "0s",
               "Longest time an empty dequeue waits for a job; 0s = answer at once."),
+          setting("queue.directCallLimitMicros", new IntType(0, 10_000), "200",
+              "Enqueue, dequeue, ack, checkpoint and lookup calls run on the network thread that read them while the "
+                  + "store answers them within this many microseconds on average (Redis, in-memory), else on a worker "
+                  + "thread; 0 = always on a worker thread."),
           setting("queue.idleTimeout", new DurationType(Duration.ofSeconds(1)), "5m",
               "A queue connection that moves no bytes for this long (idle, or stuck in a frame) is closed; clients "
                   + "reconnect. Longer than queue.longPollTimeout."),

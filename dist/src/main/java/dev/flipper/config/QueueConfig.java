@@ -23,6 +23,7 @@ public record QueueConfig(
     String serverSetFile,
     String adminPasswordHash,
     Duration longPollTimeout,
+    int directCallLimitMicros,
     Duration idleTimeout,
     Duration frameReadTimeout,
     int bodyFilterStepsPerBody,
@@ -35,7 +36,8 @@ public record QueueConfig(
         + ", succeededTtl=" + succeededTtl + ", failedTtl=" + failedTtl + ", monitorInterval=" + monitorInterval
         + ", monitorBatchSize=" + monitorBatchSize + ", rateLimitFile=" + rateLimitFile + ", serverSetFile="
         + serverSetFile + ", adminPasswordHash=" + (adminPasswordHash.isEmpty() ? "" : ConfigValues.MASK)
-        + ", longPollTimeout=" + longPollTimeout + ", idleTimeout=" + idleTimeout
+        + ", longPollTimeout=" + longPollTimeout + ", directCallLimitMicros=" + directCallLimitMicros
+        + ", idleTimeout=" + idleTimeout
         + ", frameReadTimeout=" + frameReadTimeout + ", bodyFilterStepsPerBody=" + bodyFilterStepsPerBody
         + ", bodyFilterTimePerCall=" + bodyFilterTimePerCall + "]";
   }

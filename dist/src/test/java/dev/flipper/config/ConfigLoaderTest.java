@@ -58,7 +58,7 @@ class ConfigLoaderTest {
       assertThat(config.storage().redis().keyPrefix()).isEqualTo("flipper:");
       assertThat(config.queue())
           .isEqualTo(new QueueConfig("127.0.0.1", 9010, 9999, 3, 1_048_576, 16_777_216, Duration.ofMinutes(10), Duration.ofHours(24),
-              Duration.ofDays(7), Duration.ofMinutes(1), 5000, "", "", "", Duration.ZERO, Duration.ofMinutes(5),
+              Duration.ofDays(7), Duration.ofMinutes(1), 5000, "", "", "", Duration.ZERO, 200, Duration.ofMinutes(5),
               Duration.ofSeconds(60), 10_000_000, Duration.ofSeconds(10)));
       assertThat(config.network()).isEqualTo(new NetworkConfig("127.0.0.1"));
       assertThat(config.master()).isEqualTo(new MasterDaemon.Config("127.0.0.1", 9090));
@@ -354,8 +354,8 @@ class ConfigLoaderTest {
       assertThat(error("queue: [1, 2]\n"))
           .isEqualTo("conf.yaml:1: section 'queue' must be a map of keys (bindAddress, port, adminPort, priorityLevels,"
               + " maxBodyBytes, maxFrameBytes, claimTimeout, succeededTtl, failedTtl, monitorInterval,"
-              + " monitorBatchSize, rateLimitFile, serverSetFile, adminPasswordHash, longPollTimeout, idleTimeout,"
-              + " frameReadTimeout, bodyFilterStepsPerBody, bodyFilterTimePerCall),"
+              + " monitorBatchSize, rateLimitFile, serverSetFile, adminPasswordHash, longPollTimeout,"
+              + " directCallLimitMicros, idleTimeout, frameReadTimeout, bodyFilterStepsPerBody, bodyFilterTimePerCall),"
               + " got a list");
       assertThat(error("storage:\n  jdbc: 5\n"))
           .isEqualTo("conf.yaml:2: 'storage.jdbc' must be a map of keys (shards, poolSize), got '5'");

@@ -13,9 +13,10 @@ import dev.flipper.queue.monitor.QueueMonitor;
 import dev.flipper.queue.server.QueueServer;
 import dev.flipper.queue.spi.QueueStore;
 import java.net.InetAddress;
-import java.time.Clock;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -75,6 +76,7 @@ public final class QueueModeDaemon implements Daemon<StorageConfig> {
           .rateLimitFile(optionalPath(queue.rateLimitFile()))
           .serverSetFile(optionalPath(queue.serverSetFile()))
           .longPollTimeout(queue.longPollTimeout())
+          .directCallLimit(Duration.ofNanos(queue.directCallLimitMicros() * 1_000L))
           .idleTimeout(queue.idleTimeout())
           .frameReadTimeout(queue.frameReadTimeout())
           .metrics(metrics)

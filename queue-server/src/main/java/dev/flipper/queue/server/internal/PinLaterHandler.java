@@ -27,6 +27,7 @@ import dev.flipper.queue.thrift.PinLaterRetryFailedJobsRequest;
 import dev.flipper.queue.thrift.PinLaterScanJobsRequest;
 import dev.flipper.queue.thrift.PinLaterScanJobsResponse;
 import dev.flipper.queue.thrift.RequestContext;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -35,12 +36,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import org.apache.thrift.async.AsyncMethodCallback;
 
 /**
- * Maps each PinLater Thrift call onto {@link QueueService}. Runs on the server's worker threads; the only
- * call that may finish later is a long-poll dequeue. Applies dequeue rate limits and records metrics.
- * Thread-safe.
+ * Maps each PinLater Thrift call onto {@link QueueService}. Called on the selector thread that read the call:
+ * the hot-path calls (enqueue, dequeue, ack, checkpoint, lookup) may run there, the others run on the worker
+ * threads (see {@link CallRunner}); the only call that may finish later is a long-poll dequeue. Applies dequeue
+ * rate limits and records metrics. Thread-safe.
  */
 public final class PinLaterHandler implements PinLater.AsyncIface {
   /** The answer's message header, maps and other fields besides the jobs. */
@@ -58,15 +61,17 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
   /**
    * @param maxFrameBytes the largest answer the server may send; a dequeue answers with the jobs that fit and
    *     puts the others back
+   * @param workers the worker threads, refusing calls beyond {@code maxQueuedCalls} waiting
+   * @param directCallLimit see {@link CallRunner}
    */
   public PinLaterHandler(QueueService service, DequeueRateLimiter rateLimiter, LongPoll longPoll,
-      ServerMetrics metrics, int maxFrameBytes) {
+      ServerMetrics metrics, int maxFrameBytes, Executor workers, int maxQueuedCalls, Duration directCallLimit) {
     this.maxJobBytesPerAnswer = maxFrameBytes - ANSWER_OVERHEAD_BYTES;
     this.service = service;
     this.rateLimiter = rateLimiter;
     this.longPoll = longPoll;
     this.metrics = metrics;
-    this.calls = new CallRunner(metrics);
+    this.calls = new CallRunner(metrics, workers, maxQueuedCalls, directCallLimit);
   }
 
   /** Calls started and not yet answered. */
@@ -76,7 +81,7 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
 
   @Override
   public void createQueue(RequestContext context, String name, AsyncMethodCallback<Void> callback) {
-    calls.now("createQueue", callback, () -> {
+    calls.pooled("createQueue", callback, () -> {
       requireContext(context, "createQueue");
       service.createQueue(name);
       return null;
@@ -85,7 +90,7 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
 
   @Override
   public void deleteQueue(RequestContext context, String name, String password, AsyncMethodCallback<Void> callback) {
-    calls.now("deleteQueue", callback, () -> {
+    calls.pooled("deleteQueue", callback, () -> {
       requireContext(context, "deleteQueue");
       service.deleteQueue(name, password);
       return null;
@@ -95,7 +100,7 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
   @Override
   public void enqueueJobs(RequestContext context, PinLaterEnqueueRequest request,
       AsyncMethodCallback<PinLaterEnqueueResponse> callback) {
-    calls.now("enqueueJobs", callback, () -> {
+    calls.direct("enqueueJobs", callback, () -> {
       requireContext(context, "enqueueJobs");
       requireRequest(request, "enqueueJobs");
       if (request.getJobs().isEmpty()) {
@@ -112,7 +117,7 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
   @Override
   public void dequeueJobs(RequestContext context, PinLaterDequeueRequest request,
       AsyncMethodCallback<PinLaterDequeueResponse> callback) {
-    calls.later("dequeueJobs", callback, () -> dequeue(context, request));
+    calls.directLater("dequeueJobs", callback, () -> dequeue(context, request));
   }
 
   private CompletionStage<PinLaterDequeueResponse> dequeue(RequestContext context, PinLaterDequeueRequest request) {
@@ -199,7 +204,7 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
   @Override
   public void ackDequeuedJobs(RequestContext context, PinLaterJobAckRequest request,
       AsyncMethodCallback<Void> callback) {
-    calls.now("ackDequeuedJobs", callback, () -> {
+    calls.direct("ackDequeuedJobs", callback, () -> {
       requireContext(context, "ackDequeuedJobs");
       requireRequest(request, "ackDequeuedJobs");
       AckParams ack = WireMapping.fromThrift(request);
@@ -218,7 +223,7 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
   @Override
   public void checkpointJobs(RequestContext context, PinLaterCheckpointJobsRequest request,
       AsyncMethodCallback<Void> callback) {
-    calls.now("checkpointJobs", callback, () -> {
+    calls.direct("checkpointJobs", callback, () -> {
       String source = requireContext(context, "checkpointJobs");
       requireRequest(request, "checkpointJobs");
       if (request.getRequests().isEmpty()) {
@@ -237,7 +242,7 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
   @Override
   public void lookupJobs(RequestContext context, PinLaterLookupJobRequest request,
       AsyncMethodCallback<Map<String, PinLaterJobInfo>> callback) {
-    calls.now("lookupJobs", callback, () -> {
+    calls.direct("lookupJobs", callback, () -> {
       requireContext(context, "lookupJobs");
       requireRequest(request, "lookupJobs");
       Map<String, PinLaterJobInfo> found = new LinkedHashMap<>();
@@ -260,7 +265,7 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
   @Override
   public void getJobCount(RequestContext context, PinLaterGetJobCountRequest request,
       AsyncMethodCallback<Integer> callback) {
-    calls.now("getJobCount", callback, () -> {
+    calls.pooled("getJobCount", callback, () -> {
       requireContext(context, "getJobCount");
       requireRequest(request, "getJobCount");
       return service.count(WireMapping.fromThrift(request));
@@ -269,7 +274,7 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
 
   @Override
   public void getQueueNames(RequestContext context, AsyncMethodCallback<Set<String>> callback) {
-    calls.now("getQueueNames", callback, () -> {
+    calls.pooled("getQueueNames", callback, () -> {
       requireContext(context, "getQueueNames");
       return new HashSet<>(service.queueNames());
     });
@@ -278,7 +283,7 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
   @Override
   public void scanJobs(RequestContext context, PinLaterScanJobsRequest request,
       AsyncMethodCallback<PinLaterScanJobsResponse> callback) {
-    calls.now("scanJobs", callback, () -> {
+    calls.pooled("scanJobs", callback, () -> {
       requireContext(context, "scanJobs");
       requireRequest(request, "scanJobs");
       return WireMapping.toThrift(service.scan(WireMapping.fromThrift(request)));
@@ -288,7 +293,7 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
   @Override
   public void retryFailedJobs(RequestContext context, PinLaterRetryFailedJobsRequest request,
       AsyncMethodCallback<Integer> callback) {
-    calls.now("retryFailedJobs", callback, () -> {
+    calls.pooled("retryFailedJobs", callback, () -> {
       requireContext(context, "retryFailedJobs");
       requireRequest(request, "retryFailedJobs");
       return service.retryFailed(WireMapping.fromThrift(request));
@@ -298,7 +303,7 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
   @Override
   public void deleteJobs(RequestContext context, PinLaterDeleteJobsRequest request,
       AsyncMethodCallback<Integer> callback) {
-    calls.now("deleteJobs", callback, () -> {
+    calls.pooled("deleteJobs", callback, () -> {
       requireContext(context, "deleteJobs");
       requireRequest(request, "deleteJobs");
       return service.deleteJobs(WireMapping.fromThrift(request));
@@ -307,7 +312,7 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
 
   @Override
   public void deleteJob(RequestContext context, String jobDescriptor, AsyncMethodCallback<Boolean> callback) {
-    calls.now("deleteJob", callback, () -> {
+    calls.pooled("deleteJob", callback, () -> {
       requireContext(context, "deleteJob");
       if (jobDescriptor == null) {
         throw QueueException.invalid("deleteJob needs a job descriptor (argument 2), e.g. emails:s1:1:42");
@@ -319,7 +324,7 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
   @Override
   public void retryJob(RequestContext context, String jobDescriptor, int attemptsToAllow,
       AsyncMethodCallback<Boolean> callback) {
-    calls.now("retryJob", callback, () -> {
+    calls.pooled("retryJob", callback, () -> {
       requireContext(context, "retryJob");
       if (jobDescriptor == null) {
         throw QueueException.invalid("retryJob needs a job descriptor (argument 2), e.g. emails:s1:1:42");
@@ -330,7 +335,7 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
 
   @Override
   public void setQueuePaused(RequestContext context, String name, boolean paused, AsyncMethodCallback<Void> callback) {
-    calls.now("setQueuePaused", callback, () -> {
+    calls.pooled("setQueuePaused", callback, () -> {
       requireContext(context, "setQueuePaused");
       service.setPaused(name, paused);
       return null;
@@ -339,7 +344,7 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
 
   @Override
   public void getPausedQueues(RequestContext context, AsyncMethodCallback<Set<String>> callback) {
-    calls.now("getPausedQueues", callback, () -> {
+    calls.pooled("getPausedQueues", callback, () -> {
       requireContext(context, "getPausedQueues");
       return new HashSet<>(service.pausedQueues());
     });
