@@ -1,17 +1,12 @@
 package dev.flipper.workflow.master.server;
 
-import dev.flipper.token.ModifyParams;
-import dev.flipper.token.Query;
-import dev.flipper.token.QueryAndOwnParams;
-import dev.flipper.token.Token;
 import dev.flipper.token.TokenMaster;
 import dev.flipper.token.TokenService;
 import dev.flipper.token.contract.TokenStoreContractTest;
 import dev.flipper.token.memory.InMemoryTokenStore;
 import dev.flipper.token.spi.TokenStore;
+import dev.flipper.workflow.engine.ForwardingTokenMaster;
 import dev.flipper.workflow.master.client.TokenMasterClient;
-import java.util.List;
-import java.util.SortedMap;
 
 /**
  * The whole token contract through the wire: each master is a {@link TokenMasterServer} on an ephemeral port and
@@ -37,48 +32,18 @@ class ThriftTokenMasterContractTest extends TokenStoreContractTest {
   }
 
   /** A client and the server it talks to, closed together. */
-  static final class RemoteMaster implements TokenMaster, AutoCloseable {
+  static final class RemoteMaster extends ForwardingTokenMaster implements AutoCloseable {
     private final TokenMasterServer server;
     private final TokenMasterClient client;
 
     RemoteMaster(TokenMasterServer server) {
+      this(server, TokenMasterClient.builder("127.0.0.1", server.port()).build());
+    }
+
+    private RemoteMaster(TokenMasterServer server, TokenMasterClient client) {
+      super(client);
       this.server = server;
-      this.client = TokenMasterClient.builder("127.0.0.1", server.port()).build();
-    }
-
-    @Override
-    public List<Token> modify(ModifyParams params) {
-      return client.modify(params);
-    }
-
-    @Override
-    public List<List<Token>> query(List<Query> queries) {
-      return client.query(queries);
-    }
-
-    @Override
-    public List<Token> queryAndOwn(QueryAndOwnParams params) {
-      return client.queryAndOwn(params);
-    }
-
-    @Override
-    public SortedMap<String, Integer> group(String namePrefix, String groupSuffix) {
-      return client.group(namePrefix, groupSuffix);
-    }
-
-    @Override
-    public void archive(List<Token> tokens) {
-      client.archive(tokens);
-    }
-
-    @Override
-    public List<Token> queryArchived(String namePrefix, Token after, int maxTokens) {
-      return client.queryArchived(namePrefix, after, maxTokens);
-    }
-
-    @Override
-    public int deleteArchived(String namePrefix) {
-      return client.deleteArchived(namePrefix);
+      this.client = client;
     }
 
     @Override
