@@ -68,7 +68,7 @@ final class CallRunner {
 
   /** A call that may take long, whose result is known when {@code call} returns: on a worker thread. */
   <T> void pooled(String method, AsyncMethodCallback<T> callback, Supplier<T> call) {
-    submit(method, callback, () -> CompletableFuture.completedFuture(call.get()), StoreTime.UNTRACKED);
+    submit(method, callback, () -> CompletableFuture.completedFuture(call.get()), storeTime(method));
   }
 
   /** A hot-path call whose result is known when {@code call} returns; see the class comment. */
@@ -78,13 +78,17 @@ final class CallRunner {
 
   /** A hot-path call that may complete later (long-poll dequeue); see the class comment. */
   <T> void directLater(String method, AsyncMethodCallback<T> callback, Supplier<CompletionStage<T>> call) {
-    StoreTime time = storeTimes.computeIfAbsent(method, m -> new StoreTime());
+    StoreTime time = storeTime(method);
     if (directLimitNanos > 0 && time.within(directLimitNanos)) {
       inFlight.incrementAndGet();
       run(method, callback, call, time, metrics.time(method));
     } else {
       submit(method, callback, call, time);
     }
+  }
+
+  private StoreTime storeTime(String method) {
+    return storeTimes.computeIfAbsent(method, m -> new StoreTime());
   }
 
   private <T> void submit(String method, AsyncMethodCallback<T> callback, Supplier<CompletionStage<T>> call,
@@ -129,9 +133,6 @@ final class CallRunner {
 
   /** The moving average of how long the store took to answer one method's calls (the synchronous part). */
   private static final class StoreTime {
-    /** For calls that never run where they are read. */
-    static final StoreTime UNTRACKED = new StoreTime();
-
     private volatile double averageNanos = Double.NaN; // unknown until a call has run on a worker
 
     boolean within(long limitNanos) {
