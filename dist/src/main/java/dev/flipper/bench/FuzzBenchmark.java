@@ -9,7 +9,7 @@ import dev.flipper.thrift.fuzz.FuzzInputs;
 import dev.flipper.thrift.fuzz.PinLaterCalls;
 import dev.flipper.token.TokenService;
 import dev.flipper.token.memory.InMemoryTokenStore;
-import dev.flipper.workflow.master.server.MasterCalls;
+import dev.flipper.thrift.fuzz.MasterCalls;
 import dev.flipper.workflow.master.server.TokenMasterServer;
 import dev.flipper.workflow.master.thrift.Query;
 import dev.flipper.workflow.master.thrift.QueryRequest;

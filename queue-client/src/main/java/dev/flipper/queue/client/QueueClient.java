@@ -1,5 +1,6 @@
 package dev.flipper.queue.client;
 
+import dev.flipper.thrift.ServerAddress;
 import dev.flipper.queue.AckParams;
 import dev.flipper.queue.CheckpointParams;
 import dev.flipper.queue.CountParams;
@@ -15,7 +16,7 @@ import dev.flipper.queue.ScanParams;
 import dev.flipper.queue.client.internal.EnqueueCoalescer;
 import dev.flipper.queue.client.internal.Transport;
 import dev.flipper.queue.client.internal.Transport.Retry;
-import dev.flipper.queue.client.wire.WireMapping;
+import dev.flipper.queue.wire.WireMapping;
 import dev.flipper.queue.thrift.PinLaterCheckpointJobRequest;
 import dev.flipper.queue.thrift.PinLaterCheckpointJobsRequest;
 import dev.flipper.queue.thrift.PinLaterDequeueResponse;

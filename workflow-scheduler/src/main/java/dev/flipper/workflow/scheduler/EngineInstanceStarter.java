@@ -5,14 +5,15 @@ import dev.flipper.token.Token;
 import dev.flipper.token.TokenMaster;
 import dev.flipper.workflow.engine.InstanceStatus;
 import dev.flipper.workflow.engine.InstanceSummary;
+import dev.flipper.workflow.engine.Definitions;
+import dev.flipper.workflow.engine.Instances;
 import dev.flipper.workflow.engine.SignalAction;
 import dev.flipper.workflow.engine.StoredDefinition;
 import dev.flipper.workflow.engine.WorkflowEngine;
-import dev.flipper.workflow.engine.internal.DefinitionStore;
-import dev.flipper.workflow.engine.internal.InstanceData;
-import dev.flipper.workflow.engine.internal.Json;
-import dev.flipper.workflow.engine.internal.SignalData;
-import dev.flipper.workflow.engine.internal.TokenLayout;
+import dev.flipper.workflow.tokens.InstanceData;
+import dev.flipper.workflow.tokens.Json;
+import dev.flipper.workflow.tokens.SignalData;
+import dev.flipper.workflow.tokens.TokenLayout;
 import dev.flipper.workflow.scheduler.overrun.InstanceOutcome;
 import dev.flipper.workflow.scheduler.overrun.WorkflowRuns;
 import java.time.Clock;
@@ -33,8 +34,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Two limits of what the engine offers today: only active (not yet archived) instances are visible, so
  * DELAY_UNTIL_SUCCESS stops waiting on a failed instance once it is archived (after {@code workers.archiveDelay},
- * 12 h by default); and the ABORT signal is written with the engine's internal token layout until the control
- * operations publish a way to write signals.
+ * 12 h by default); and the ABORT signal is written with the engine's token layout ({@code
+ * dev.flipper.workflow.tokens}) until the control operations publish a way to write signals.
  */
 public final class EngineInstanceStarter implements InstanceStarter {
   private final WorkflowEngine engine;
@@ -104,7 +105,7 @@ public final class EngineInstanceStarter implements InstanceStarter {
     if (known != null && known.tokenVersion() == token.version()) {
       return known.definition();
     }
-    StoredDefinition definition = DefinitionStore.decode(token);
+    StoredDefinition definition = Definitions.decode(token);
     parsed.put(workflow, new Parsed(token.version(), definition));
     return definition;
   }
@@ -124,12 +125,12 @@ public final class EngineInstanceStarter implements InstanceStarter {
     private final EngineInstanceStarter starter;
     private final Map<String, StoredDefinition> definitions = new HashMap<>();
     private final Map<String, List<InstanceSummary>> instances = new HashMap<>();
-    private final dev.flipper.workflow.engine.internal.InstanceStarter tokens;
+    private final Instances tokens;
 
     BatchView(EngineInstanceStarter starter, List<String> workflows) {
       this.starter = starter;
       TokenMaster master = starter.engine.master();
-      this.tokens = new dev.flipper.workflow.engine.internal.InstanceStarter(master, starter.clock);
+      this.tokens = starter.engine.instances();
       List<String> names = List.copyOf(new LinkedHashSet<>(workflows));
       List<Query> queries = new ArrayList<>();
       for (String workflow : names) {

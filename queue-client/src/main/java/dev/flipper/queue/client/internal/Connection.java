@@ -1,6 +1,6 @@
 package dev.flipper.queue.client.internal;
 
-import dev.flipper.queue.client.ServerAddress;
+import dev.flipper.thrift.ServerAddress;
 import dev.flipper.queue.thrift.PinLater;
 import java.io.IOException;
 import java.net.Socket;

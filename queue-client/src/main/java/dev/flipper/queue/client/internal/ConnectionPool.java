@@ -1,7 +1,7 @@
 package dev.flipper.queue.client.internal;
 
 import dev.flipper.queue.client.QueueUnavailableException;
-import dev.flipper.queue.client.ServerAddress;
+import dev.flipper.thrift.ServerAddress;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Semaphore;

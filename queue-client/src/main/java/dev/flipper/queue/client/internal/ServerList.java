@@ -1,7 +1,7 @@
 package dev.flipper.queue.client.internal;
 
-import dev.flipper.queue.client.ServerAddress;
-import dev.flipper.queue.client.ServerSetFile;
+import dev.flipper.thrift.ServerAddress;
+import dev.flipper.thrift.ServerSetFile;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -2,8 +2,8 @@ package dev.flipper.queue.client.internal;
 
 import dev.flipper.queue.client.QueueClientException;
 import dev.flipper.queue.client.QueueUnavailableException;
-import dev.flipper.queue.client.ServerAddress;
-import dev.flipper.queue.client.wire.WireMapping;
+import dev.flipper.thrift.ServerAddress;
+import dev.flipper.queue.wire.WireMapping;
 import dev.flipper.queue.thrift.PinLater;
 import dev.flipper.queue.thrift.PinLaterException;
 import java.nio.file.Path;

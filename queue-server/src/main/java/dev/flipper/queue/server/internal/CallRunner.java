@@ -3,7 +3,7 @@ package dev.flipper.queue.server.internal;
 import com.codahale.metrics.Timer;
 import dev.flipper.queue.ErrorCode;
 import dev.flipper.queue.QueueException;
-import dev.flipper.queue.client.wire.WireMapping;
+import dev.flipper.queue.wire.WireMapping;
 import dev.flipper.queue.thrift.PinLaterException;
 import java.time.Duration;
 import java.util.Map;

@@ -10,7 +10,7 @@ import dev.flipper.queue.JobInfo;
 import dev.flipper.queue.NewJob;
 import dev.flipper.queue.QueueException;
 import dev.flipper.queue.QueueService;
-import dev.flipper.queue.client.wire.WireMapping;
+import dev.flipper.queue.wire.WireMapping;
 import dev.flipper.queue.thrift.PinLater;
 import dev.flipper.queue.thrift.PinLaterCheckpointJobRequest;
 import dev.flipper.queue.thrift.PinLaterCheckpointJobsRequest;

@@ -1,5 +1,6 @@
 package dev.flipper.workflow.master.server;
 
+import dev.flipper.thrift.fuzz.MasterCalls;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

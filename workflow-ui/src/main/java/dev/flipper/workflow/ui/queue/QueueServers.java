@@ -1,7 +1,7 @@
 package dev.flipper.workflow.ui.queue;
 
 import dev.flipper.queue.client.QueueClient;
-import dev.flipper.queue.client.ServerAddress;
+import dev.flipper.thrift.ServerAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

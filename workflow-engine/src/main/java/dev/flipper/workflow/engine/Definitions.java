@@ -1,0 +1,50 @@
+package dev.flipper.workflow.engine;
+
+import dev.flipper.token.Token;
+import dev.flipper.workflow.definition.WorkflowDefinition;
+import dev.flipper.workflow.engine.internal.DefinitionStore;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Workflow definitions stored in the master ({@code /definition/<wf>}), so that workers, the scheduler, the UI
+ * and the CLI share them without a shared filesystem. Thread-safe.
+ */
+public final class Definitions {
+  private final DefinitionStore store;
+
+  Definitions(DefinitionStore store) {
+    this.store = store;
+  }
+
+  /**
+   * Stores the definitions in one atomic modify: new ones are added, changed ones (a different canonical YAML)
+   * rewritten, unchanged ones left alone. With {@code prune}, stored workflows not among {@code definitions}
+   * are removed in the same modify. Running instances are not affected: each job carries a snapshot of its
+   * definition. Retried as a whole if another apply races with it.
+   *
+   * @throws IllegalArgumentException if a workflow name appears twice
+   */
+  public ApplyResult apply(List<WorkflowDefinition> definitions, boolean prune) {
+    return store.apply(definitions, prune);
+  }
+
+  /** Adds or changes; never removes. */
+  public ApplyResult apply(List<WorkflowDefinition> definitions) {
+    return apply(definitions, false);
+  }
+
+  public Optional<StoredDefinition> get(String workflow) {
+    return store.get(workflow);
+  }
+
+  /** The definition a token read from the master holds (its name under {@code TokenLayout.DEFINITIONS}). */
+  public static StoredDefinition decode(Token token) {
+    return DefinitionStore.decode(token);
+  }
+
+  /** Every stored definition, by name. */
+  public List<StoredDefinition> list() {
+    return store.list();
+  }
+}
