@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates the committed Java code of Flipper's two Thrift interfaces:
-#   queue-client/src/main/thrift/pinlater.thrift    -> queue-client/src/main/java/dev/flipper/queue/thrift
-#   workflow-master/src/main/thrift/master.thrift   -> workflow-master/src/main/java/dev/flipper/workflow/master/thrift
-# Usage: scripts/gen-thrift.sh [OUTPUT_JAVA_ROOT]   (default: each module's src/main/java)
+#   thrift-wire/src/main/thrift/pinlater.thrift  -> thrift-wire/src/main/java/dev/flipper/queue/thrift
+#   thrift-wire/src/main/thrift/master.thrift    -> thrift-wire/src/main/java/dev/flipper/workflow/master/thrift
+# Usage: scripts/gen-thrift.sh [OUTPUT_JAVA_ROOT]   (default: thrift-wire/src/main/java)
 # Needs the Thrift compiler 0.17 (Debian package thrift-compiler; scripts/ensure-services.sh installs it).
 # dist's GeneratedThriftIsFreshTest fails when the committed code differs from a fresh generation.
 set -euo pipefail
@@ -30,5 +30,5 @@ generate() { # module, idl file, generated package path
 }
 
 OUTPUT_ROOT=${1:-}
-generate queue-client pinlater.thrift dev/flipper/queue/thrift
-generate workflow-master master.thrift dev/flipper/workflow/master/thrift
+generate thrift-wire pinlater.thrift dev/flipper/queue/thrift
+generate thrift-wire master.thrift dev/flipper/workflow/master/thrift

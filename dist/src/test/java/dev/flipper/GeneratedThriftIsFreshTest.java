@@ -26,7 +26,7 @@ class GeneratedThriftIsFreshTest {
   @TempDir static Path scratch;
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource({"queue-client, dev/flipper/queue/thrift", "workflow-master, dev/flipper/workflow/master/thrift"})
+  @CsvSource({"thrift-wire, dev/flipper/queue/thrift", "thrift-wire, dev/flipper/workflow/master/thrift"})
   void committedCodeEqualsAFreshGeneration(String module, String packagePath) throws Exception {
     Path freshRoot = scratch.resolve(module);
     Process process = new ProcessBuilder("bash", ROOT.resolve("scripts/gen-thrift.sh").toString(), freshRoot.toString())

@@ -1,5 +1,6 @@
 package dev.flipper.config;
 
+import dev.flipper.jdbc.MariaDbUrls;
 import dev.flipper.config.SettingType.BoolType;
 import dev.flipper.config.SettingType.DurationType;
 import dev.flipper.config.SettingType.EnumType;

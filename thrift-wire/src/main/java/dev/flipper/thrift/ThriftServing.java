@@ -14,9 +14,6 @@ import org.slf4j.LoggerFactory;
  * its own thread and return once it serves; on stop, stop accepting, let calls in flight finish for up to a
  * grace period, then stop the server and its thread. The servers keep what differs: sockets, worker pools
  * and how they stop accepting. Thread-safe for one start and one stop.
- *
- * <p>It lives in queue-client because that is the one module both servers depend on that already has
- * libthrift; queue-core must stay free of it.
  */
 public final class ThriftServing {
   private static final Logger log = LoggerFactory.getLogger(ThriftServing.class);

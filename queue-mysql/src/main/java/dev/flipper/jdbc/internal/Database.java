@@ -1,5 +1,7 @@
 package dev.flipper.jdbc.internal;
 
+import dev.flipper.jdbc.JdbcUrl;
+import dev.flipper.jdbc.Dialect;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;

@@ -1,5 +1,6 @@
 package dev.flipper.jdbc.internal;
 
+import dev.flipper.jdbc.Dialect;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 

@@ -265,7 +265,7 @@ public final class JdbcQueueStore implements QueueStore {
         if (!names.add(shard.name())) {
           throw new IllegalArgumentException("shard name '" + shard.name() + "' is used twice; names must be unique");
         }
-        dev.flipper.jdbc.internal.Dialect.forUrl(shard.url()); // rejects unsupported URLs now
+        dev.flipper.jdbc.Dialect.forUrl(shard.url()); // rejects unsupported URLs now
       }
       return List.copyOf(shards);
     }

@@ -46,7 +46,7 @@ public record JdbcShardConfig(String name, String url, String user, String passw
   /** Masks the password, which must never reach a log. */
   @Override
   public String toString() {
-    return "JdbcShardConfig[name=" + name + ", url=" + dev.flipper.jdbc.internal.JdbcUrl.masked(url) + ", user=" + user + ", password="
+    return "JdbcShardConfig[name=" + name + ", url=" + dev.flipper.jdbc.JdbcUrl.masked(url) + ", user=" + user + ", password="
         + (password.isEmpty() ? "" : "****") + ", dequeueOnly=" + dequeueOnly + "]";
   }
 }

@@ -7,8 +7,8 @@ import static dev.flipper.token.jdbc.internal.TokenSchema.ARCHIVED;
 import static dev.flipper.token.jdbc.internal.TokenSchema.VERSIONS;
 
 import dev.flipper.jdbc.internal.Database;
-import dev.flipper.jdbc.internal.Dialect;
-import dev.flipper.jdbc.internal.JdbcUrl;
+import dev.flipper.jdbc.Dialect;
+import dev.flipper.jdbc.JdbcUrl;
 import dev.flipper.jdbc.internal.SqlFailure;
 import dev.flipper.token.Query;
 import dev.flipper.token.QueryAndOwnParams;

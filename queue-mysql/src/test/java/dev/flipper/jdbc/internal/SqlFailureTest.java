@@ -1,5 +1,6 @@
 package dev.flipper.jdbc.internal;
 
+import dev.flipper.jdbc.Dialect;
 import static dev.flipper.jdbc.internal.SqlFailure.Kind.BUSY;
 import static dev.flipper.jdbc.internal.SqlFailure.Kind.FAILED;
 import static dev.flipper.jdbc.internal.SqlFailure.Kind.UNREACHABLE;

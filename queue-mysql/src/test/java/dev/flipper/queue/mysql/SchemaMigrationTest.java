@@ -3,7 +3,7 @@ package dev.flipper.queue.mysql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.flipper.jdbc.internal.Dialect;
+import dev.flipper.jdbc.Dialect;
 import dev.flipper.queue.mysql.internal.JobSchema;
 import java.nio.file.Path;
 import java.sql.Connection;

@@ -44,7 +44,7 @@ import java.util.Map;
  * fields take the IDL defaults (a freshly read struct already holds them); fields whose absence means
  * something ("now", "all priorities") are tested with {@code isSet}. Stateless and thread-safe.
  *
- * <p>Shared by queue-server; applications use {@code QueueClient} instead.
+ * <p>Shared by queue-server and queue-client; applications use {@code QueueClient} instead.
  */
 public final class WireMapping {
   private WireMapping() {}

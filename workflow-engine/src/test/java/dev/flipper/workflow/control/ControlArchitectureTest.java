@@ -16,7 +16,7 @@ class ControlArchitectureTest {
   @ArchTest
   static final ArchRule controlUsesOnlyTheTokenInterface = classes()
       .should().onlyDependOnClassesThat()
-      .resideInAnyPackage("java..", "dev.flipper.workflow.control..", "dev.flipper.workflow.engine..",
+      .resideInAnyPackage("java..", "dev.flipper.workflow.control..", "dev.flipper.workflow.engine..", "dev.flipper.workflow.tokens..",
           "dev.flipper.workflow.definition..", "dev.flipper.workflow.fleet..", "dev.flipper.workflow.schedule..",
           "dev.flipper.token", "")
       .because("the CLI and the UI run the same operations embedded or over Thrift");

@@ -16,7 +16,7 @@ class EngineArchitectureTest {
   @ArchTest
   static final ArchRule engineUsesOnlyTheTokenInterface = classes()
       .should().onlyDependOnClassesThat()
-      .resideInAnyPackage("java..", "dev.flipper.workflow.engine..", "dev.flipper.workflow.definition..",
+      .resideInAnyPackage("java..", "dev.flipper.workflow.engine..", "dev.flipper.workflow.tokens..", "dev.flipper.workflow.definition..",
           "dev.flipper.token", "com.fasterxml.jackson..", "org.slf4j..", "")
       .because("workers, the scheduler, the UI and the CLI use the engine in-process or over Thrift alike");
 }

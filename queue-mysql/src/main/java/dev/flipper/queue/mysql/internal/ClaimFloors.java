@@ -1,6 +1,6 @@
 package dev.flipper.queue.mysql.internal;
 
-import dev.flipper.jdbc.internal.Dialect;
+import dev.flipper.jdbc.Dialect;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,8 +1,8 @@
 package dev.flipper.queue.mysql.internal;
 
 import dev.flipper.jdbc.internal.Database;
-import dev.flipper.jdbc.internal.Dialect;
-import dev.flipper.jdbc.internal.JdbcUrl;
+import dev.flipper.jdbc.Dialect;
+import dev.flipper.jdbc.JdbcUrl;
 import dev.flipper.jdbc.internal.SchemaMigrator;
 import dev.flipper.queue.JobState;
 import dev.flipper.queue.QueueException;

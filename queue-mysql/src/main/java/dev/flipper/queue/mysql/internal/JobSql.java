@@ -1,6 +1,6 @@
 package dev.flipper.queue.mysql.internal;
 
-import dev.flipper.jdbc.internal.Dialect;
+import dev.flipper.jdbc.Dialect;
 import dev.flipper.queue.JobState;
 import dev.flipper.queue.spi.ShardStore;
 import java.util.List;

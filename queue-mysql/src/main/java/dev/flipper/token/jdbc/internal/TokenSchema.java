@@ -1,6 +1,6 @@
 package dev.flipper.token.jdbc.internal;
 
-import dev.flipper.jdbc.internal.Dialect;
+import dev.flipper.jdbc.Dialect;
 import dev.flipper.jdbc.internal.SchemaMigrator;
 import dev.flipper.jdbc.internal.SchemaMigrator.Migration;
 import dev.flipper.token.TokenNames;

@@ -14,7 +14,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
- * Makes the token writers of one H2 database take turns (see {@link dev.flipper.jdbc.internal.Dialect#writersTakeTurns()}): one lock
+ * Makes the token writers of one H2 database take turns (see {@link dev.flipper.jdbc.Dialect#writersTakeTurns()}): one lock
  * per database shared by every store in this JVM, and, for a file database, an OS lock on
  * {@code <file>.writer.lock} so that a second process cannot write to it at the same time. Thread-safe.
  */

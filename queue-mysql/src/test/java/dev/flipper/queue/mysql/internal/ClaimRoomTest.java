@@ -3,7 +3,7 @@ package dev.flipper.queue.mysql.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.flipper.jdbc.internal.Dialect;
+import dev.flipper.jdbc.Dialect;
 import dev.flipper.jdbc.internal.SchemaMigrator;
 import dev.flipper.queue.mysql.TestDatabases;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package dev.flipper.queue.mysql.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flipper.jdbc.internal.Dialect;
+import dev.flipper.jdbc.Dialect;
 import dev.flipper.queue.spi.ScanBound;
 import java.sql.Connection;
 import java.sql.DriverManager;

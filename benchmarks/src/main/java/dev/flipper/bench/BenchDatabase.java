@@ -1,7 +1,7 @@
 package dev.flipper.bench;
 
-import dev.flipper.config.MariaDbUrls;
-import dev.flipper.jdbc.internal.JdbcUrl;
+import dev.flipper.jdbc.MariaDbUrls;
+import dev.flipper.jdbc.JdbcUrl;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryNotEmptyException;

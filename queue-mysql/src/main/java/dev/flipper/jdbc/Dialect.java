@@ -1,4 +1,4 @@
-package dev.flipper.jdbc.internal;
+package dev.flipper.jdbc;
 
 import java.sql.SQLException;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package dev.flipper.jdbc.internal;
+package dev.flipper.jdbc;
 
 import java.util.Locale;
 import java.util.Map;
