@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Acceptance of the workers with real processes: a master process, worker processes ({@code -m workers}) and
  * shell jobs, on the token database a subclass provides. Short leases (3 s) keep every test bounded.
  */
+@Tag("processes")
 abstract class WorkerProcessesContract {
   @TempDir Path dir;
   private ProcessCluster cluster;
@@ -176,6 +178,69 @@ abstract class WorkerProcessesContract {
     });
     assertThat(last.exitCode()).isZero();
     assertThat(process(last.worker())).as("the rescuer ran it").isNotEqualTo(process(executions.get(0).worker()));
+  }
+
+  @Test
+  void aKilledWorkersProcessTakesItsJobWithItBeforeTheRerunStarts() throws Exception {
+    killWorkersProcessMidJob(false);
+  }
+
+  @Test
+  void aKilledWorkersProcessTakesItsJobWithItWhileAnotherWorkersProcessWaits() throws Exception {
+    killWorkersProcessMidJob(true);
+  }
+
+  /**
+   * A 60 s job whose workers process is killed with SIGKILL: the job's shell and its background child are gone
+   * within 5 s (the job's supervisor saw its pipe to the worker close), and the re-run on the other workers process
+   * finds neither of them running when it starts (it looks in /proc and writes "overlap" for each it finds).
+   */
+  private void killWorkersProcessMidJob(boolean rescuerStartedBeforeTheKill) throws Exception {
+    startMaster(0);
+    FlipperProcess doomed = startWorkers("doomed", "workers.count=1");
+    Path runs = dir.resolve("runs.txt");
+    Path count = dir.resolve("count.txt");
+    Path first = dir.resolve("first.pids");
+    String command = "n=$(cat " + count + " 2>/dev/null || echo 0); n=$((n+1)); echo $n > " + count + "; "
+        + "if [ $n -eq 1 ]; then sleep 60 & echo $$ $! > " + first + ".tmp; mv " + first + ".tmp " + first
+        + "; wait $!; else for p in $(cat " + first + "); do if [ -r /proc/$p/stat ] && ! grep -q ') Z ' /proc/$p/stat;"
+        + " then echo overlap $p >> " + runs + "; fi; done; echo run $n >> " + runs + "; fi";
+    String instance = start(WorkflowDefinition.builder("killed")
+        .job(job("long", command).maxAttempts(3))
+        .build());
+    await("the first run started").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+        .until(() -> Files.exists(first));
+    List<Long> pids = java.util.Arrays.stream(Files.readString(first).strip().split(" ")).map(Long::parseLong)
+        .toList();
+    if (rescuerStartedBeforeTheKill) {
+      startWorkers("rescuer").awaitReady(List.of("workers"));
+    }
+
+    doomed.kill();
+    await("the first run's shell and its child are gone").atMost(Duration.ofSeconds(5))
+        .pollInterval(Duration.ofMillis(50)).until(() -> pids.stream().noneMatch(WorkerProcessesContract::running));
+    if (!rescuerStartedBeforeTheKill) {
+      startWorkers("rescuer");
+    }
+
+    InstanceDetail end = awaitEnd("killed", instance, Duration.ofSeconds(60));
+    assertThat(end.summary().status()).isEqualTo(InstanceStatus.SUCCESS);
+    assertThat(Files.readAllLines(runs)).as("what the re-run found").singleElement().asString()
+        .startsWith("run ");
+  }
+
+  /** Whether the process exists and is not a zombie (an orphan's zombie waits for a reaper that may not come). */
+  private static boolean running(long pid) {
+    Path stat = Path.of("/proc", Long.toString(pid), "stat");
+    if (!Files.exists(stat)) {
+      return false;
+    }
+    try {
+      String s = Files.readString(stat);
+      return s.charAt(s.lastIndexOf(')') + 2) != 'Z';
+    } catch (java.io.IOException e) {
+      return false; // gone between the two reads
+    }
   }
 
   @Test

@@ -105,7 +105,8 @@ public final class ShellExecution {
           return result(start, ExitCodes.NOT_STARTED, logs, null, null);
         }
         try {
-          group = ProcessGroup.start(params.command(), params.workingDirectory(), environment());
+          group = ProcessGroup.start(
+              params.command(), params.workingDirectory(), environment(), executor.killGrace());
         } catch (IOException | RuntimeException e) {
           mainEnded = true;
           err.note(NOTE + "could not start the command: " + e);
@@ -211,7 +212,7 @@ public final class ShellExecution {
     err.note(begin);
     ProcessGroup group;
     try {
-      group = ProcessGroup.start(command, params.workingDirectory(), environment());
+      group = ProcessGroup.start(command, params.workingDirectory(), environment(), executor.killGrace());
     } catch (IOException | RuntimeException e) {
       String end = "<<<<<<<<<< flipper: end of cleanup: could not start: " + e + " >>>>>>>>>>";
       out.note(end);
