@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -20,6 +21,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * today. Needs the thrift compiler; without it the test fails (it does not skip): run
  * scripts/ensure-services.sh.
  */
+@Tag("tools")
 class GeneratedThriftIsFreshTest {
   private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
 

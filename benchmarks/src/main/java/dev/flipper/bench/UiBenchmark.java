@@ -13,6 +13,7 @@ import dev.flipper.workflow.engine.ExecutionStart;
 import dev.flipper.workflow.engine.WorkflowEngine;
 import dev.flipper.workflow.fleet.Heartbeat;
 import dev.flipper.workflow.fleet.Heartbeats;
+import dev.flipper.workflow.master.client.TokenMasterClient;
 import dev.flipper.workflow.master.server.TokenMasterServer;
 import dev.flipper.workflow.schedule.ScheduleTokens;
 import dev.flipper.workflow.ui.UiAuth;
@@ -119,9 +120,12 @@ public final class UiBenchmark implements Callable<Integer> {
       out.flush();
       try (TokenMasterServer server = TokenMasterServer.builder(service).port(0).bindHost("127.0.0.1").build()
           .start();
-          BenchQueues queueServer = new BenchQueues(queues, queueJobs)) {
+          BenchQueues queueServer = new BenchQueues(queues, queueJobs);
+          // The client as the launcher makes the UI's: one quick connection attempt per call.
+          TokenMasterClient master = TokenMasterClient.builder("127.0.0.1", server.port()).connectAttempts(1)
+              .connectTimeout(Duration.ofSeconds(2)).maxBackoff(Duration.ofSeconds(1)).build()) {
         UiDaemon ui = new UiDaemon(new UiDaemon.Config("127.0.0.1", 0, "127.0.0.1"), UiAuth.NONE,
-            UiDaemon.masterClient("127.0.0.1", server.port()), "127.0.0.1:" + server.port(),
+            master, "127.0.0.1:" + server.port(),
             QueueServers.of(queueServer.address()), RateLimits.NONE, new MetricRegistry());
         try {
           ui.start();

@@ -1,5 +1,6 @@
 package dev.flipper.config;
 
+import dev.flipper.queue.server.QueueDaemon;
 import dev.flipper.workflow.mail.MailSettings;
 import dev.flipper.workflow.mail.UiLinks;
 import dev.flipper.workflow.master.MasterDaemon;
@@ -14,9 +15,9 @@ import java.util.Map;
 
 /**
  * The whole validated configuration: one typed section per daemon plus the shared ones. Where a module has
- * its own settings type (the shards, the master, scheduler, workers and UI), the section is bound straight into it by
- * {@link RecordBinder}. Built only by {@link ConfigLoader}. {@link #values()} prints it (secrets masked).
- * Immutable and thread-safe.
+ * its own settings type (the shards, the queue, the master, scheduler, workers and UI), the section is bound
+ * straight into it by {@link RecordBinder}. Built only by {@link ConfigLoader}. {@link #values()} prints it
+ * (secrets masked). Immutable and thread-safe.
  *
  * @param uiQueueServers the queue dashboard's servers ({@code ui.queueServers}, {@code ui.queueServerSetFile})
  * @param uiLinks addresses of UI pages for links in e-mail ({@code ui.baseUrl})
@@ -26,7 +27,7 @@ import java.util.Map;
 public record FlipperConfig(
     StorageConfig storage,
     NetworkConfig network,
-    QueueConfig queue,
+    QueueDaemon.Config queue,
     MasterDaemon.Config master,
     MasterStoreConfig masterStore,
     SchedulerDaemon.Config scheduler,
@@ -55,7 +56,7 @@ public record FlipperConfig(
     return new FlipperConfig(
         RecordBinder.bind(v, "storage", StorageConfig.class),
         RecordBinder.bind(v, "network", NetworkConfig.class),
-        RecordBinder.bind(v, "queue", QueueConfig.class),
+        RecordBinder.bind(v, "queue", QueueDaemon.Config.class),
         RecordBinder.bind(v, "master", MasterDaemon.Config.class),
         RecordBinder.bind(v, "master", MasterStoreConfig.class),
         RecordBinder.bind(v, "scheduler", SchedulerDaemon.Config.class),

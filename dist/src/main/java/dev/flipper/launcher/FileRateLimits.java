@@ -1,6 +1,6 @@
 package dev.flipper.launcher;
 
-import dev.flipper.queue.server.internal.RateLimitFile;
+import dev.flipper.queue.server.RateLimitFile;
 import dev.flipper.workflow.ui.queue.RateLimits;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

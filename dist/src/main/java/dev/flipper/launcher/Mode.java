@@ -1,41 +1,62 @@
 package dev.flipper.launcher;
 
+import com.codahale.metrics.Metric;
 import com.codahale.metrics.MetricRegistry;
 import dev.flipper.admin.AdminRoute;
+import dev.flipper.admin.LogCleanupEndpoint;
+import dev.flipper.admin.LogEndpoint;
+import dev.flipper.admin.metrics.QueueBacklogMetrics;
+import dev.flipper.admin.metrics.QueueMonitorMetrics;
 import dev.flipper.config.AdminConfig;
 import dev.flipper.config.FlipperConfig;
-import dev.flipper.launcher.modes.QueueModeDaemon;
-import dev.flipper.launcher.modes.SchedulerModeDaemon;
+import dev.flipper.config.StorageConfig;
+import dev.flipper.launcher.modes.MasterClients;
+import dev.flipper.launcher.modes.NoMaster;
+import dev.flipper.launcher.modes.QueueStores;
 import dev.flipper.launcher.modes.TokenStores;
-import dev.flipper.launcher.modes.WorkersModeDaemon;
+import dev.flipper.queue.server.QueueDaemon;
+import dev.flipper.queue.spi.QueueStore;
 import dev.flipper.workflow.master.MasterDaemon;
+import dev.flipper.workflow.master.client.TokenMasterClient;
+import dev.flipper.workflow.scheduler.SchedulerDaemon;
 import dev.flipper.workflow.ui.UiDaemon;
 import dev.flipper.workflow.ui.queue.QueueServers;
+import dev.flipper.workflow.worker.WorkerDaemon;
+import dev.flipper.workflow.worker.exec.LogCleaner;
+import dev.flipper.workflow.worker.exec.LogFiles;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The daemons the launcher can run, in start order (the queue first, the UI last; stop is the reverse).
- * Several may share one JVM; each keeps its own metric registry and admin port.
+ * Several may share one JVM; each keeps its own metric registry and admin port. Each mode's daemon is the one its
+ * module gives; the launcher only reads the config, opens the stores and clients of the master that the daemon
+ * takes, and closes the clients after it ({@link ModeDaemon#close}).
  */
 public enum Mode {
-  QUEUE("queue", x -> new ModeDaemon<>(new QueueModeDaemon(x.config(), x.metrics()), FlipperConfig::storage)),
+  QUEUE("queue", Mode::queue),
   MASTER("master", x -> new ModeDaemon<>(
       new MasterDaemon(x.config().master(), TokenStores.open(x.config()), x.metrics()), FlipperConfig::master)),
-  SCHEDULER("scheduler", x -> new ModeDaemon<>(
-      new SchedulerModeDaemon(x.config(), x.metrics(), x.localMasterPort()), FlipperConfig::scheduler)),
-  WORKERS("workers",
-      x -> new ModeDaemon<>(
-          new WorkersModeDaemon(x.config(), x.metrics(), x.adminPort(), x.localMasterPort()), FlipperConfig::workers),
-      WorkersModeDaemon::adminRoutes),
-  UI("ui", x -> new ModeDaemon<>(new UiDaemon(x.config().ui(), x.config().uiAuth(), x.masterPort(),
-      x.uiQueueServers(), FileRateLimits.of(x.config().queue().rateLimitFile()), x.metrics()), FlipperConfig::ui));
+  SCHEDULER("scheduler", Mode::scheduler),
+  WORKERS("workers", Mode::workers, Mode::workerLogRoutes),
+  UI("ui", Mode::ui);
+
+  private static final Logger log = LoggerFactory.getLogger(Mode.class);
 
   /**
    * What a mode's daemon is built from.
@@ -103,9 +124,101 @@ public enum Mode {
     return modes.contains(QUEUE) ? Set.of("storage.jdbc.shards", "storage.redis.shards") : Set.of();
   }
 
-  /** A new, not yet started daemon for this mode (the master's store is opened here). */
+  /** A new, not yet started daemon for this mode (the stores and clients of the master are opened here). */
   ModeDaemon<?> create(Context context) {
     return factory.apply(context);
+  }
+
+  /**
+   * The queue daemon over the store that {@code storage} describes, which it owns; shard changes in the config file
+   * apply without a restart ({@link QueueStores#reconfigure}). Its labelled metrics are the admin server's own.
+   */
+  private static ModeDaemon<?> queue(Context x) {
+    StorageConfig storage = x.config().storage();
+    QueueStore store = QueueStores.open(storage);
+    try {
+      QueueDaemon<StorageConfig> daemon =
+          new QueueDaemon<>(x.config().queue(), store, storage, QueueStores::reconfigure, x.metrics())
+              .startedMetrics((service, monitor) -> {
+                Map<String, Metric> metrics = new LinkedHashMap<>();
+                metrics.put("queue.backlog", new QueueBacklogMetrics(service, Clock.systemUTC()));
+                metrics.put("queue.monitor", new QueueMonitorMetrics(monitor));
+                return metrics;
+              });
+      return new ModeDaemon<>(daemon, FlipperConfig::storage);
+    } catch (RuntimeException e) {
+      store.close();
+      throw e;
+    }
+  }
+
+  /**
+   * The scheduler with a Thrift client of the master ({@code scheduler.masterHost}, {@code master.port}) that
+   * reconnects by itself. With {@code master.port} 0 and no master in this JVM there is nothing to connect to, and
+   * the scheduler only reports ready (saying so in its log). With {@code email.enabled} it mails the
+   * too-many-instances notice, linking to {@code ui.baseUrl}.
+   */
+  private static ModeDaemon<?> scheduler(Context x) {
+    SchedulerDaemon.Config settings = x.config().scheduler();
+    TokenMasterClient client = MasterClients.reconnecting(settings.masterHost(), x.masterPort());
+    if (client != null) {
+      log.info("scheduler: master at {}", client.address()); // endpoints() are where a daemon serves; this it calls
+    }
+    return withClient(client, () -> new ModeDaemon<>(new SchedulerDaemon(x.metrics(), client, x.config().email(),
+        x.config().uiLinks().baseUrl(), settings), config -> null, client)); // it changes nothing at run time
+  }
+
+  /**
+   * The workers with a Thrift client of the master ({@code workers.masterHost}, {@code master.port}) that reconnects
+   * by itself, and log URLs naming the admin port, where {@link #workerLogRoutes} serves the job logs under
+   * {@code /logs/}; with {@code email.enabled}, e-mail about job failures, warn time-outs and instance ends.
+   */
+  private static ModeDaemon<?> workers(Context x) {
+    WorkerDaemon.Config settings = x.config().workers();
+    TokenMasterClient client = MasterClients.reconnecting(settings.masterHost(), x.masterPort());
+    return withClient(client, () -> new ModeDaemon<>(
+        new WorkerDaemon(settings, client != null ? client : NoMaster.forWorkers(), x.metrics())
+            .serveLogsAt(x.config().admin("workers").bindAddress(), x.adminPort())
+            .mailWith(x.config().email(), x.config().uiLinks()),
+        FlipperConfig::workers, client));
+  }
+
+  /**
+   * The admin routes of the workers: their job logs under {@code workers.logDir}, read by {@link LogEndpoint}
+   * and deleted by {@link LogCleanupEndpoint}.
+   */
+  private static List<AdminRoute> workerLogRoutes(FlipperConfig config) {
+    try {
+      LogFiles logs = new LogFiles(Path.of(config.workers().logDir()));
+      return List.of(new LogEndpoint(logs).route(), new LogCleanupEndpoint(new LogCleaner(logs)).route());
+    } catch (IOException e) {
+      throw new UncheckedIOException("workers.logDir " + config.workers().logDir() + " cannot be created: " + e, e);
+    }
+  }
+
+  /**
+   * The UI with a Thrift client of the master ({@code ui.masterHost}, {@code master.port}) that fails fast. Port 0
+   * (master.port 0 with no master in this process) starts the UI anyway; its pages then say what to configure.
+   */
+  private static ModeDaemon<?> ui(Context x) {
+    UiDaemon.Config settings = x.config().ui();
+    TokenMasterClient client = MasterClients.quick(settings.masterHost(), x.masterPort());
+    return withClient(client, () -> new ModeDaemon<>(new UiDaemon(settings, x.config().uiAuth(),
+        client != null ? client : NoMaster.forUi(), settings.masterHost() + ":" + x.masterPort(),
+        x.uiQueueServers(), FileRateLimits.of(x.config().queue().rateLimitFile()), x.metrics()),
+        FlipperConfig::ui, client));
+  }
+
+  /** {@code create}'s daemon, closing {@code client} (if any) when it cannot be created. */
+  private static ModeDaemon<?> withClient(TokenMasterClient client, Supplier<ModeDaemon<?>> create) {
+    try {
+      return create.get();
+    } catch (RuntimeException e) {
+      if (client != null) {
+        client.close();
+      }
+      throw e;
+    }
   }
 
   /**

@@ -7,9 +7,9 @@ import dev.flipper.config.AdminConfig;
 import dev.flipper.config.FlipperConfig;
 import dev.flipper.lifecycle.Daemon;
 import dev.flipper.launcher.logging.ModeConverter;
-import dev.flipper.launcher.modes.QueueModeDaemon;
-import dev.flipper.launcher.modes.WorkersModeDaemon;
+import dev.flipper.queue.server.QueueDaemon;
 import dev.flipper.workflow.master.MasterDaemon;
+import dev.flipper.workflow.worker.WorkerDaemon;
 import java.io.PrintWriter;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -57,7 +57,7 @@ final class ModeRunner implements AutoCloseable {
     this(config, out, why -> log.info("{}; the other modes of this process keep running", why));
   }
 
-  /** @param requestStop stops the process, given why: how retired workers end it (see {@link WorkersModeDaemon}) */
+  /** @param requestStop stops the process, given why: how retired workers end it (see {@link WorkerDaemon#onRetired}) */
   ModeRunner(FlipperConfig config, PrintWriter out, Consumer<String> requestStop) {
     this.config = config;
     this.out = out;
@@ -66,8 +66,8 @@ final class ModeRunner implements AutoCloseable {
 
   /**
    * Starts the modes in order. The admin server starts first, so /health answers 503 while the daemon is
-   * created (the master opens its store then) and starts. On failure the modes already started keep
-   * running; {@link #close()} stops them.
+   * created (its store or client of the master is opened then) and starts. On failure the modes already
+   * started keep running; {@link #close()} stops them.
    */
   void start(List<Mode> modes) throws ModeStartException {
     for (Mode mode : modes) {
@@ -87,8 +87,9 @@ final class ModeRunner implements AutoCloseable {
           admin.close();
           throw e;
         }
-        if (daemon.daemon() instanceof WorkersModeDaemon workers) {
-          workers.onRetired(requestStop); // an EXIT signal for a newer generation ends these workers
+        if (daemon.daemon() instanceof WorkerDaemon workers) { // an EXIT signal for a newer generation ends them
+          workers.onRetired(() -> requestStop.accept("EXIT signal: workers of generation "
+              + workers.config().generation() + " retired"));
         }
         created.set(daemon.daemon());
         Running started = new Running(mode, daemon, admin, adminConfig.bindAddress());
@@ -121,8 +122,8 @@ final class ModeRunner implements AutoCloseable {
   /** The Thrift port of the queue server started in this JVM, 0 if none runs here. */
   private int localQueuePort() {
     return running.stream()
-        .filter(r -> r.mode() == Mode.QUEUE && r.daemon() instanceof QueueModeDaemon)
-        .mapToInt(r -> ((QueueModeDaemon) r.daemon()).port())
+        .filter(r -> r.mode() == Mode.QUEUE && r.daemon() instanceof QueueDaemon<?>)
+        .mapToInt(r -> ((QueueDaemon<?>) r.daemon()).port())
         .findFirst()
         .orElse(0);
   }
@@ -155,7 +156,7 @@ final class ModeRunner implements AutoCloseable {
       Running r = running.pop();
       MDC.put(ModeConverter.MDC_KEY, r.mode().modeName());
       try {
-        r.daemon().close();
+        r.modeDaemon().close(); // the daemon, then the client of the master opened for it
         log.info("{} stopped", r.mode().modeName());
       } catch (RuntimeException e) {
         clean = false;

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 class AdminServerTest {
@@ -103,6 +104,7 @@ class AdminServerTest {
   }
 
   @Test
+  @Tag("slow")
   void closeIsIdempotentAndFreesThePort() throws Exception {
     int port = server.port();
     server.close();

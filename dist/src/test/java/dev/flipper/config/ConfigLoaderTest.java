@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flipper.queue.mysql.JdbcShardConfig;
 import dev.flipper.queue.redis.RedisShardConfig;
+import dev.flipper.queue.server.QueueDaemon;
 import dev.flipper.workflow.mail.MailSecurity;
 import dev.flipper.workflow.mail.MailSettings;
 import dev.flipper.workflow.mail.UiLinks;
@@ -57,7 +58,7 @@ class ConfigLoaderTest {
       assertThat(config.storage().redis().shards()).containsExactly(new RedisShardConfig("1", "127.0.0.1", 6379, 0, "", false));
       assertThat(config.storage().redis().keyPrefix()).isEqualTo("flipper:");
       assertThat(config.queue())
-          .isEqualTo(new QueueConfig("127.0.0.1", 9010, 9999, 3, 1_048_576, 16_777_216, Duration.ofMinutes(10), Duration.ofHours(24),
+          .isEqualTo(new QueueDaemon.Config("127.0.0.1", 9010, 3, 1_048_576, 16_777_216, Duration.ofMinutes(10), Duration.ofHours(24),
               Duration.ofDays(7), Duration.ofMinutes(1), 5000, "", "", "", Duration.ZERO, 200, Duration.ofMinutes(5),
               Duration.ofSeconds(60), 10_000_000, Duration.ofSeconds(10)));
       assertThat(config.network()).isEqualTo(new NetworkConfig("127.0.0.1"));
@@ -182,7 +183,7 @@ class ConfigLoaderTest {
       FlipperConfig config = parse(yaml, Map.of("QUEUE_PORT", "7000", "ADMIN_PORT", "", "DB_PASSWORD", "pw"));
 
       assertThat(config.queue().port()).isEqualTo(7000);
-      assertThat(config.queue().adminPort()).isEqualTo(9012); // empty counts as unset, as in the shell
+      assertThat(config.admin("queue").adminPort()).isEqualTo(9012); // empty counts as unset, as in the shell
       assertThat(config.storage().jdbc().shards().get(0).url()).isEqualTo("jdbc:mysql://localhost/flipper");
       assertThat(config.storage().jdbc().shards().get(0).password()).isEqualTo("pw");
     }

@@ -18,7 +18,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
@@ -41,8 +44,22 @@ class BenchCommandTest {
   private final StringWriter out = new StringWriter();
   private final StringWriter err = new StringWriter();
 
+  /** The tests tagged redis or mariadb need that service (./flipper test --unit leaves them out); the others none. */
+  @BeforeEach
+  void requireServices(TestInfo test) {
+    if (test.getTags().contains("redis")) {
+      TestServices.requireRedis();
+    }
+    if (test.getTags().contains("mariadb")) {
+      TestServices.requireMariaDb();
+    }
+  }
+
   @AfterEach
-  void deleteLeftovers() {
+  void deleteLeftovers(TestInfo test) {
+    if (!test.getTags().contains("redis")) {
+      return;
+    }
     try (Jedis jedis = new Jedis("127.0.0.1", 6379)) {
       for (String key : keys(jedis, prefix + "*")) {
         jedis.del(key);
@@ -62,6 +79,7 @@ class BenchCommandTest {
   }
 
   @Test
+  @Tag("redis")
   void helpPrintsUsageAndWritesNothing() throws Exception {
     long benchKeys = countKeys("flipper_bench_*");
 
@@ -80,6 +98,7 @@ class BenchCommandTest {
   }
 
   @Test
+  @Tag("redis")
   void misspelledOptionIsAnErrorThatNamesIt() {
     assertThat(run("bench", "redis", "--key-prefix", prefix, "--sekonds", "1")).isEqualTo(2);
     assertThat(err.toString()).contains("Unknown option", "'--sekonds'", "Possible solutions: --seconds");
@@ -101,6 +120,7 @@ class BenchCommandTest {
   }
 
   @Test
+  @Tag("redis")
   void redisRunDeletesEveryKeyItWrote() {
     int code = run("bench", "redis", "--key-prefix", prefix, "--seconds", "1", "--warmup", "0", "--threads", "2",
         "--redis-benchmark-requests", "200");
@@ -116,6 +136,7 @@ class BenchCommandTest {
   }
 
   @Test
+  @Tag("redis")
   void redisRefusesAPrefixThatHasKeys() {
     try (Jedis jedis = new Jedis("127.0.0.1", 6379)) {
       jedis.set(prefix + "someone", "data");
@@ -131,6 +152,7 @@ class BenchCommandTest {
   }
 
   @Test
+  @Tag("slow")
   void h2RunsDeleteTheirFiles() {
     Path queueDb = dir.resolve("made/by/bench/queue");
     assertThat(run("bench", "jdbc", "--url", "jdbc:h2:file:" + queueDb, "--seconds", "1", "--warmup", "0",
@@ -145,6 +167,7 @@ class BenchCommandTest {
   }
 
   @Test
+  @Tag("slow")
   void workflowsRunDeletesItsH2FileAndJobLogs() {
     assertThat(run("bench", "workflows", "--url", "jdbc:h2:file:" + dir.resolve("made/wf"), "--workers", "2",
         "--chain", "3", "--fanout", "4", "--thrift")).as(err.toString()).isZero();
@@ -173,6 +196,7 @@ class BenchCommandTest {
   }
 
   @Test
+  @Tag("slow")
   void fuzzSendsItsInputsToBothServersAndPrintsTheirFigures() {
     assertThat(run("bench", "fuzz", "--inputs", "2000", "--clients", "2", "--seed", "7")).as(err.toString()).isZero();
 
@@ -198,6 +222,7 @@ class BenchCommandTest {
   }
 
   @Test
+  @Tag("mariadb")
   void mariaDbRunDropsItsDatabase() throws Exception {
     String database = "flipper_bench_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
 
@@ -213,6 +238,7 @@ class BenchCommandTest {
   }
 
   @Test
+  @Tag("mariadb")
   void mariaDbRefusesAnExistingDatabase() {
     assertThat(run("bench", "jdbc", "--url", MARIADB + "mysql", "--seconds", "1")).isEqualTo(2);
 

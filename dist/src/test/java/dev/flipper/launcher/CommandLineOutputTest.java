@@ -7,6 +7,7 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the client's reconnect attempts must not reach stdout (only warnings and errors are logged, on stderr),
  * so that {@code --json} output stays parseable and the error is on stderr with a non-zero exit code.
  */
+@Tag("processes")
 class CommandLineOutputTest {
   @TempDir Path dir;
 

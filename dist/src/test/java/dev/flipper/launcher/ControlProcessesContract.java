@@ -33,6 +33,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,6 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@code exit} and {@code unexit} retire worker processes: {@link WorkerFleetContract} tests them.)
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("processes")
 abstract class ControlProcessesContract {
   private static final Duration WITHIN = Duration.ofSeconds(60);
 

@@ -3,8 +3,10 @@ package dev.flipper.launcher;
 import java.nio.file.Path;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 
 /** On a fresh MariaDB database, dropped after the class (as {@link WorkerProcessesMariaDbTest}). */
+@Tag("mariadb")
 class ControlProcessesMariaDbTest extends ControlProcessesContract {
   private String database;
 

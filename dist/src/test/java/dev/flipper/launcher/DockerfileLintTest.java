@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,7 @@ class DockerfileLintTest {
   @TempDir Path dir;
 
   @Test
+  @Tag("tools")
   void linterReportsNoErrorsOrWarnings() throws Exception {
     assumeLinterInstalled();
     Result lint = run(60, LINTER.toString(), "lint", "--json", DOCKERFILE.toString());
@@ -34,6 +36,7 @@ class DockerfileLintTest {
 
   /** The linter can fail: a Dockerfile with an invalid HEALTHCHECK duration and an empty USER is rejected. */
   @Test
+  @Tag("tools")
   void linterRejectsABrokenDockerfile() throws Exception {
     assumeLinterInstalled();
     Path broken = dir.resolve("Dockerfile");
@@ -54,6 +57,7 @@ class DockerfileLintTest {
   }
 
   @Test
+  @Tag("tools")
   void dockerBuildsTheImageWhereDockerRuns() throws Exception {
     assumeTrue(dockerAnswers(), "no Docker daemon answers `docker info`: the Dockerfile is only linted here");
     String tag = "flipper-test:" + ProcessHandle.current().pid();

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The embedded H2 database's AUTO_SERVER port listens on loopback only. A separate launcher process, because
  * H2 reads its bind address once per JVM: the test JVM may have loaded H2 before.
  */
+@Tag("processes")
 class EmbeddedH2Test {
   private static final Path PROC_NET = Path.of("/proc/net");
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -17,6 +18,8 @@ class FaultBenchCommandTest {
   private final StringWriter err = new StringWriter();
 
   @Test
+  @Tag("redis")
+  @Tag("processes")
   void noJobIsLostThroughServerWorkerAndStoreFaults() {
     int exit = Launcher.execute(new String[] {"bench", "faults", "--store", "redis", "--jobs", "2000",
         "--server-kills", "1", "--worker-kills", "2", "--store-restarts", "1", "--workers", "2", "--batch", "20",

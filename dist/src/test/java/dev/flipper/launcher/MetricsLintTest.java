@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * queue server's metrics follow the conventions in docs/operations.md: names without queue names,
  * {@code _total} counters, latency histograms per method, backlog gauges per queue and priority.
  */
+@Tag("tools")
 class MetricsLintTest {
   @TempDir Path dir;
 

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Each mode, alone and all together in one JVM, starts as a separate process, answers /health with 200
  * and stops on SIGTERM with exit code 0. The single-mode processes run side by side to keep the test short.
  */
+@Tag("processes")
 class ModeLifecycleTest {
   private static final List<String> MODES = Arrays.stream(Mode.values()).map(Mode::modeName).toList();
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A master in its own JVM, whose clients reset their connections (as a killed client does): nothing is logged
  * for them, while the master keeps serving.
  */
+@Tag("processes")
 class PeerDisconnectLoggingTest {
   private static final Pattern THRIFT_PORT = Pattern.compile("flipper: master ready, .*thrift port (\\d+)");
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
  * as if the database were down) and exited 0 on SIGTERM. A store that can never open now fails the start:
  * one line naming the mode, the shard and the driver's message, exit code 1, well before the pool's 30 s wait.
  */
+@Tag("processes")
 class PermanentStoreErrorTest {
   /** Well under the 30 s an H2 pool waits for a connection: the start must not wait for it. */
   private static final Duration EXIT_WITHIN = Duration.ofSeconds(25);

@@ -8,6 +8,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,6 +30,7 @@ class ScheduleBenchCommandTest {
   }
 
   @Test
+  @Tag("slow")
   void oneAndTwoSchedulersInThisJvmFireEverySlotOnceAndDeleteTheirH2File() throws IOException {
     assertThat(run("bench", "schedules", "--url", "jdbc:h2:file:" + dir.resolve("s"), "--schedules", "5",
         "--schedulers", "1,2", "--duration", "3s")).as(out + "\n" + err).isZero();
@@ -42,6 +44,8 @@ class ScheduleBenchCommandTest {
   }
 
   @Test
+  @Tag("mariadb")
+  @Tag("processes")
   void twoSchedulerProcessesFireEverySlotOnce() {
     assertThat(run("bench", "schedules", "--url", "jdbc:mysql://127.0.0.1:3306/", "--schedules", "5",
         "--schedulers", "2", "--processes", "--duration", "3s")).as(out + "\n" + err).isZero();

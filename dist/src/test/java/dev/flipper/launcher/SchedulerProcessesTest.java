@@ -22,6 +22,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,6 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  * root, no password; dropped after the test), scheduler processes ({@code -m scheduler}) and a schedule written
  * by {@code flipper workflow apply}. No workers run, so the instances stay RUNNING (START_NEW lets them pile up).
  */
+@Tag("mariadb")
+@Tag("processes")
 class SchedulerProcessesTest {
   private static final Pattern THRIFT_PORT = Pattern.compile("flipper: master ready, .*thrift port (\\d+).*");
   private static final String SERVER = WorkerProcessesMariaDbTest.SERVER;

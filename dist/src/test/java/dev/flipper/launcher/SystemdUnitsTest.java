@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,6 +40,7 @@ class SystemdUnitsTest {
   }
 
   @Test
+  @Tag("tools")
   void systemdAnalyzeVerifyAcceptsEveryUnit() throws Exception {
     assumeTrue(Files.isExecutable(Path.of("/usr/bin/systemd-analyze")), "systemd-analyze is not installed");
     try (Stream<Path> files = Files.list(UNITS)) {

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code flipper demo} outside a source checkout (the bundled example workflows), every port 0: its etl
  * instance runs to SUCCESS by itself and the printed commands name it; SIGTERM still stops it cleanly.
  */
+@Tag("processes")
 class WorkerDemoTest {
   private static final Pattern STARTED = Pattern.compile(".*etl instance (\\d+) is running.*");
   private static final Pattern PORT = Pattern.compile(".*--set master.port=(\\d+).*");

@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * workers exit 0, new jobs run on generation 2), and heartbeats as {@code workers} and {@code explain} show
  * them; {@code unexit} lets workers of the old generation work again. On the token database a subclass gives.
  */
+@Tag("processes")
 abstract class WorkerFleetContract {
   private static final ObjectMapper JSON = new ObjectMapper();
 

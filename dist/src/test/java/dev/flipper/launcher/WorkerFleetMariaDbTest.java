@@ -3,8 +3,10 @@ package dev.flipper.launcher;
 import java.nio.file.Path;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 
 /** On a fresh MariaDB database, dropped after the test (as {@link WorkerProcessesMariaDbTest}). */
+@Tag("mariadb")
 class WorkerFleetMariaDbTest extends WorkerFleetContract {
   private String database;
 

@@ -7,12 +7,14 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 
 /**
  * On a fresh MariaDB database at 127.0.0.1:3306 (root, no password), dropped after the test. Not through
  * queue-mysql's TestDatabases: its test jar's logback-test.xml would replace the launcher's logging in the
  * processes this test starts.
  */
+@Tag("mariadb")
 class WorkerProcessesMariaDbTest extends WorkerProcessesContract {
   static final String SERVER = "jdbc:mysql://127.0.0.1:3306/";
   private String database;
@@ -35,6 +37,7 @@ class WorkerProcessesMariaDbTest extends WorkerProcessesContract {
 
   /** Runs one statement on the MariaDB server (other process tests create and drop their databases with it). */
   static void execute(String sql) {
+    TestServices.requireMariaDb();
     try (Connection c = DriverManager.getConnection(SERVER, "root", "");
         Statement st = c.createStatement()) {
       st.execute(sql);

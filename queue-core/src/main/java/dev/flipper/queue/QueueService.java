@@ -52,6 +52,10 @@ public final class QueueService implements JobQueue {
   public static final int MAX_SCAN_LIMIT = Validation.MAX_SCAN_LIMIT;
   /** Sources (who dequeues and checkpoints) are at most this many characters. */
   public static final int MAX_SOURCE_LENGTH = Validation.MAX_SOURCE_LENGTH;
+  /** Priorities 1..3 unless {@link Builder#priorityLevels} says otherwise (the config's queue.priorityLevels). */
+  public static final int DEFAULT_PRIORITY_LEVELS = 3;
+  /** Largest job body unless {@link Builder#maxBodyBytes} says otherwise: 1 MiB (queue.maxBodyBytes). */
+  public static final int DEFAULT_MAX_BODY_BYTES = 1 << 20;
 
   private static final Logger log = LoggerFactory.getLogger(QueueService.class);
 
@@ -711,8 +715,8 @@ public final class QueueService implements JobQueue {
   /** Builds a {@link QueueService}; {@link #build()} validates every setting. Not thread-safe. */
   public static final class Builder {
     private final QueueStore store;
-    private int priorityLevels = 3;
-    private int maxBodyBytes = 1 << 20;
+    private int priorityLevels = DEFAULT_PRIORITY_LEVELS;
+    private int maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
     private int countLimit = 100_000;
     private String serverId = "flipper";
     private String adminPasswordHash = "";

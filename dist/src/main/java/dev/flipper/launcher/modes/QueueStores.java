@@ -5,12 +5,17 @@ import dev.flipper.config.StorageConfig;
 import dev.flipper.queue.mysql.JdbcQueueStore;
 import dev.flipper.queue.redis.RedisQueueStore;
 import dev.flipper.queue.spi.QueueStore;
+import java.util.Optional;
 
-/** Opens the queue store that the {@code storage} section describes, and applies shard changes to it. */
-final class QueueStores {
+/**
+ * Opens the queue store that the {@code storage} section describes, and applies shard changes to it: the part of
+ * the queue daemon ({@code QueueDaemon} of queue-server) that knows the backends.
+ */
+public final class QueueStores {
   private QueueStores() {}
 
-  static QueueStore open(StorageConfig storage) {
+  /** Opens the store; the caller (the queue daemon) closes it. */
+  public static QueueStore open(StorageConfig storage) {
     return switch (storage.backend()) {
       case JDBC -> JdbcQueueStore.builder().shards(storage.jdbc().shards()).poolSize(storage.jdbc().poolSize()).build();
       case REDIS -> RedisQueueStore.builder().shards(storage.redis().shards()).keyPrefix(storage.redis().keyPrefix()).build();
@@ -18,19 +23,20 @@ final class QueueStores {
   }
 
   /**
-   * Applies the shard list of {@code storage} to a running store of the same backend: new shards open (and
-   * get every existing queue), removed ones close, dequeue-only flags flip. Returns false when the backend
-   * itself changed, which needs a restart.
+   * Applies the shard list of {@code changed} to a running store of the same backend: new shards open (and
+   * get every existing queue), removed ones close, dequeue-only flags flip. When the backend itself changed,
+   * which needs a restart, returns why nothing was applied.
    */
-  static boolean reconfigure(QueueStore store, StorageConfig storage) {
-    if (store instanceof JdbcQueueStore jdbc && storage.backend() == StorageBackend.JDBC) {
-      jdbc.reconfigure(storage.jdbc().shards());
-      return true;
+  public static Optional<String> reconfigure(QueueStore store, StorageConfig current, StorageConfig changed) {
+    if (store instanceof JdbcQueueStore jdbc && changed.backend() == StorageBackend.JDBC) {
+      jdbc.reconfigure(changed.jdbc().shards());
+      return Optional.empty();
     }
-    if (store instanceof RedisQueueStore redis && storage.backend() == StorageBackend.REDIS) {
-      redis.reconfigure(storage.redis().shards());
-      return true;
+    if (store instanceof RedisQueueStore redis && changed.backend() == StorageBackend.REDIS) {
+      redis.reconfigure(changed.redis().shards());
+      return Optional.empty();
     }
-    return false;
+    return Optional.of("storage.backend changed from " + current.backend() + " to " + changed.backend()
+        + "; restart the queue daemon to switch backends");
   }
 }

@@ -27,13 +27,14 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
  * The queue tool against a real server (Thrift over TCP, ephemeral port): PinLater's modes and the admin
- * modes, with their output and exit codes (§11.2, §18 items 68-69, issue 15 item 1).
+ * modes, with their output and exit codes (docs/operations.md, "The queue tool"; issue 15 item 1).
  */
 class QueueToolTest {
   private static final String ADMIN_PASSWORD = "test-admin-password";
@@ -365,6 +366,7 @@ class QueueToolTest {
   }
 
   @Test
+  @Tag("processes")
   void anEndlessLoadRunPrintsItsSummaryWhenStopped() throws Exception {
     run("--mode", "create", "--queue", "load");
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),

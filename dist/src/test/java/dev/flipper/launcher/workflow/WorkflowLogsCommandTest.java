@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -76,6 +77,7 @@ class WorkflowLogsCommandTest {
   }
 
   @Test
+  @Tag("slow")
   void followPrintsWhatTheJobWritesUntilItEndsAndOtherExecutionsAndStderrAreThere() {
     engine.definitions().apply(List.of(WorkflowDefinition.builder("talk")
         .job(JobDefinition.builder("chatty").maxAttempts(2).command(

@@ -9,8 +9,9 @@ import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
 /**
- * The client SDK stays light: it talks to servers over Thrift and never reaches into storage, servers or
- * command-line code.
+ * The client SDK stays light: it talks to servers over Thrift (thrift-wire's protocol and server addresses) and
+ * never reaches into storage, servers or command-line code. dist's {@code ModuleLayeringTest} checks the same by
+ * module: queue-core, thrift-wire, libthrift, slf4j and the JDK only.
  */
 @AnalyzeClasses(packages = "dev.flipper.queue.client",
     importOptions = ImportOption.DoNotIncludeTests.class)
@@ -30,14 +31,15 @@ class LayeringTest {
       .because("the client calls a server; only the API types of queue-core are shared");
 
   @ArchTest
-  static final ArchRule onlyTheJdkThriftSlf4jAndQueueCore = classes()
+  static final ArchRule onlyTheJdkThriftSlf4jQueueCoreAndThriftWire = classes()
       .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "org.apache.thrift..", "org.slf4j..",
           "dev.flipper.queue..", "dev.flipper.thrift", "")
-      .because("applications pull this jar and its dependencies into their own JVM");
+      .because("applications pull this jar and its dependencies (queue-core, thrift-wire, libthrift, slf4j) into "
+          + "their own JVM");
 
   @ArchTest
   static final ArchRule noCommandLineLibraries = noClasses()
       .should().dependOnClassesThat().resideInAnyPackage("picocli..", "org.HdrHistogram..")
-      .because("the SDK is queue-core, libthrift and slf4j only; the queue-tool CLI (picocli, HdrHistogram) lives in "
-          + "dist");
+      .because("the SDK is queue-core, thrift-wire, libthrift and slf4j only; the queue-tool CLI (picocli, "
+          + "HdrHistogram) lives in dist");
 }

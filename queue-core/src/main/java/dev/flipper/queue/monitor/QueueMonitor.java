@@ -30,6 +30,16 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  */
 public final class QueueMonitor implements AutoCloseable {
+  /*
+   * The builder's defaults. The shared config's queue.claimTimeout, queue.succeededTtl, queue.failedTtl,
+   * queue.monitorBatchSize and queue.monitorInterval take theirs from these (dist's ConfigSchema).
+   */
+  public static final Duration DEFAULT_CLAIM_TIMEOUT = Duration.ofMinutes(10);
+  public static final Duration DEFAULT_SUCCEEDED_TTL = Duration.ofHours(24);
+  public static final Duration DEFAULT_FAILED_TTL = Duration.ofDays(7);
+  public static final int DEFAULT_BATCH_SIZE = 5000;
+  public static final Duration DEFAULT_INTERVAL = Duration.ofMinutes(1);
+
   private static final Logger log = LoggerFactory.getLogger(QueueMonitor.class);
 
   private final QueueStore store;
@@ -146,11 +156,11 @@ public final class QueueMonitor implements AutoCloseable {
   /** Builds a {@link QueueMonitor}; {@link #build()} validates every setting. Not thread-safe. */
   public static final class Builder {
     private final QueueStore store;
-    private Duration claimTimeout = Duration.ofMinutes(10);
-    private Duration succeededTtl = Duration.ofHours(24);
-    private Duration failedTtl = Duration.ofDays(7);
-    private int batchSize = 1000;
-    private Duration interval = Duration.ofMinutes(2);
+    private Duration claimTimeout = DEFAULT_CLAIM_TIMEOUT;
+    private Duration succeededTtl = DEFAULT_SUCCEEDED_TTL;
+    private Duration failedTtl = DEFAULT_FAILED_TTL;
+    private int batchSize = DEFAULT_BATCH_SIZE;
+    private Duration interval = DEFAULT_INTERVAL;
     private Clock clock = Clock.systemUTC();
 
     private Builder(QueueStore store) {
@@ -175,13 +185,13 @@ public final class QueueMonitor implements AutoCloseable {
       return this;
     }
 
-    /** The most jobs one step (time-out, succeeded GC, failed GC) touches per shard per run. Default 1000. */
+    /** The most jobs one step (time-out, succeeded GC, failed GC) touches per shard per run. Default 5000. */
     public Builder batchSize(int size) {
       this.batchSize = size;
       return this;
     }
 
-    /** Time between the end of one run and the start of the next. Default 2 min. */
+    /** Time between the end of one run and the start of the next. Default 1 min. */
     public Builder interval(Duration newInterval) {
       this.interval = newInterval;
       return this;

@@ -18,7 +18,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * ackDequeuedJobs: §18 #30-38; §15 testAckFailedJob, testAckJobNotDequeued, testFailedRetry, testRetryDelay.
+ * ackDequeuedJobs (docs/queue.md, "Jobs" and "Operations"); PinLater's testAckFailedJob, testAckJobNotDequeued,
+ * testFailedRetry, testRetryDelay.
  * Fix over the original: a success ack only moves IN_PROGRESS jobs.
  */
 abstract class AckContract extends ContractArea {

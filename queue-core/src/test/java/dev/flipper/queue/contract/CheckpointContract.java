@@ -19,8 +19,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * checkpointJobs: §18 #39-45; §15 testCheckpointJob*. Fix over the original: the source must equal the
- * claim's source exactly (no substring match).
+ * checkpointJobs (docs/queue.md, "Operations"); PinLater's testCheckpointJob*. Fix over the original: the source
+ * must equal the claim's source exactly (no substring match).
  */
 abstract class CheckpointContract extends ContractArea {
 

@@ -26,10 +26,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Correctness under concurrency (§18 #20, #61): several servers over one storage claim every job exactly
+ * Correctness under concurrency (docs/queue.md, "Storage"): several servers over one storage claim every job exactly
  * once, and several monitors make every transition exactly once.
  */
 abstract class ConcurrencyContract extends ContractArea {
@@ -38,6 +39,7 @@ abstract class ConcurrencyContract extends ContractArea {
   private static final int THREADS_PER_SERVER = 8;
 
   @Test
+  @Tag("slow")
   void twoServersWithEightThreadsEachClaimEveryJobExactlyOnce() throws Exception {
     JobQueue a = api();
     JobQueue b = fx().secondServerApi();

@@ -20,7 +20,10 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** dequeueJobs: §18 #16-25 and #29; §15 testBasicOperations, testPriorities, testRunAfter, testManyJobs. */
+/**
+ * dequeueJobs (docs/queue.md, "Jobs" and "Operations"); PinLater's testBasicOperations, testPriorities,
+ * testRunAfter, testManyJobs.
+ */
 abstract class DequeueContract extends ContractArea {
 
   @Test

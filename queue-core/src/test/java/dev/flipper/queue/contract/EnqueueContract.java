@@ -18,7 +18,7 @@ import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** enqueueJobs: §18 #10-15. */
+/** enqueueJobs (docs/queue.md, "Operations"). */
 abstract class EnqueueContract extends ContractArea {
 
   @Test

@@ -19,7 +19,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** lookupJobs and getJobCount: §18 #46-51; §15 testGetJobCount. */
+/** lookupJobs and getJobCount (docs/queue.md, "Operations"); PinLater's testGetJobCount. */
 abstract class LookupAndCountContract extends ContractArea {
 
   @Test

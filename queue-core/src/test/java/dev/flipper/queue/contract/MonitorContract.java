@@ -17,7 +17,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The queue monitor over the store: §18 #58-60; §15 BackendQueueMonitorBaseTest. */
+/**
+ * The queue monitor over the store (docs/operations.md, "The queue monitor"); PinLater's
+ * BackendQueueMonitorBaseTest.
+ */
 abstract class MonitorContract extends ContractArea {
 
   @Test

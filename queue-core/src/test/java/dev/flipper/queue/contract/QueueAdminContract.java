@@ -12,7 +12,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** createQueue, deleteQueue, queueNames: §18 #6-9; §15 testCreateQueueThatAlreadyExists and friends. */
+/**
+ * createQueue, deleteQueue, queueNames (docs/queue.md, "Operations"); PinLater's testCreateQueueThatAlreadyExists
+ * and friends.
+ */
 abstract class QueueAdminContract extends ContractArea {
 
   @Test

@@ -28,8 +28,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * <p>Per test: {@link #openStore} is called at most once (lazily), {@link #openSecondStore} at most once,
  * {@link #expose} once per service the test builds; after the test every exposed queue that is
  * {@link AutoCloseable} is closed, then every opened store, then {@link #dropStorage} is called. Tests are grouped by
- * area in nested classes; each area lives in its own {@code *Contract} file. Items "§18 #n" refer to the
- * behaviours checklist of the PinLater reference, "§15" to the original test suite.
+ * area in nested classes; each area lives in its own {@code *Contract} file, whose comment names
+ * the section of docs/queue.md it checks and the tests of PinLater's own suite it carries over.
  */
 @ExtendWith(BackendNameOnFailure.class)
 public abstract class QueueContractTest {

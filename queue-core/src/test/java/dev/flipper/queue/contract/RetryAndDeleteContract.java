@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** retryFailedJobs and deleteJobs: §18 #55-57; §15 testRetryFailedJobs, testDeleteJobs. */
+/** retryFailedJobs and deleteJobs (docs/queue.md, "Operations"); PinLater's testRetryFailedJobs, testDeleteJobs. */
 abstract class RetryAndDeleteContract extends ContractArea {
 
   @Test

@@ -19,8 +19,8 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * scanJobs: §18 #52-54; §15 testScanJobs, testScanJobsBadContinuation. Fix over the original: scans page
- * with a continuation, and paging returns every job exactly once.
+ * scanJobs (docs/queue.md, "Operations"); PinLater's testScanJobs, testScanJobsBadContinuation. Fix over the
+ * original: scans page with a continuation, and paging returns every job exactly once.
  */
 abstract class ScanContract extends ContractArea {
 

@@ -18,8 +18,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Several servers over one storage, and shards that are unhealthy or unreachable (§18 #64-66, with the fix
- * that one bad shard never fails a request the other shards can serve). Tests that need the failure hooks
+ * Several servers over one storage, and shards that are unhealthy or unreachable (docs/queue.md, "Storage",
+ * with the fix that one bad shard never fails a request the other shards can serve). Tests that need the failure hooks
  * are skipped for backends that cannot simulate failures.
  */
 abstract class ShardingContract extends ContractArea {

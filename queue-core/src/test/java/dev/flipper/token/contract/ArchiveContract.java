@@ -9,7 +9,7 @@ import dev.flipper.token.spi.TokenStore;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** archive: tokens leave the active set and are kept unchanged in the archive (§13 #10). */
+/** archive: tokens leave the active set and are kept unchanged in the archive (docs/tokens.md, "Operations"). */
 abstract class ArchiveContract extends TokenContractArea {
 
   TokenStore store() {
@@ -17,7 +17,7 @@ abstract class ArchiveContract extends TokenContractArea {
   }
 
   @Test
-  void archivedTokensLeaveTheMasterAndAreKeptUnchanged() { // §13 #10
+  void archivedTokensLeaveTheMasterAndAreKeptUnchanged() {
     List<Token> instance = insert(Token.of("/workflow/wf/1/job/waiting/a", "{\"a\":1}").withPriority(2),
         Token.of("/workflow/wf/1/job/waiting/b", "{\"b\":2}").withOwner("w", nowSeconds() + 60),
         Token.of("/workflow/wf/1/__SIGNAL__/ARCHIVE", null));
@@ -32,7 +32,7 @@ abstract class ArchiveContract extends TokenContractArea {
   }
 
   @Test
-  void archivingWithAStaleVersionConflictsAndMovesNothing() { // §13 #10
+  void archivingWithAStaleVersionConflictsAndMovesNothing() {
     Token a = insert("/a", "a");
     Token b = insert("/b", "b");
     Token b2 = update(b.withData("b2"));
@@ -56,7 +56,7 @@ abstract class ArchiveContract extends TokenContractArea {
   }
 
   @Test
-  void anEmptyArchiveIsANoOp() { // §10 transaction_test
+  void anEmptyArchiveIsANoOp() { // Pinball's transaction_test
     Token a = insert("/a", "a");
 
     master().archive(List.of());
@@ -90,7 +90,7 @@ abstract class ArchiveContract extends TokenContractArea {
   }
 
   @Test
-  void archiveMovesOnlyWhatItNames() { // §10: active + archived stays the same size
+  void archiveMovesOnlyWhatItNames() { // as Pinball's transaction_test: active + archived stays the same size
     List<Token> tokens = insert(Token.of("/t/1", ""), Token.of("/t/2", ""), Token.of("/t/3", ""),
         Token.of("/t/4", ""));
 

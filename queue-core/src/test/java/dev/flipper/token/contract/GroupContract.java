@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** group: counts by prefix and suffix (§13 #9). */
+/** group: counts by prefix and suffix (docs/tokens.md, "Operations"). */
 abstract class GroupContract extends TokenContractArea {
 
   @Test
-  void workflowsAreGroupedWithoutTheTrailingDelimiter() { // §13 #9
+  void workflowsAreGroupedWithoutTheTrailingDelimiter() {
     insert("/workflow/A/1/job/waiting/x", 0);
     insert("/workflow/A/1/job/runnable/y", 0);
     insert("/workflow/A/2/job/waiting/x", 0);

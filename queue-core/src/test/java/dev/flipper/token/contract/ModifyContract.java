@@ -11,11 +11,11 @@ import java.util.HashSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** modify: inserts, updates, deletes, all or nothing (§13 #1-#4). */
+/** modify: inserts, updates, deletes, all or nothing (docs/tokens.md, "Operations"). */
 abstract class ModifyContract extends TokenContractArea {
 
   @Test
-  void anInsertIntoAFreeNameReturnsTheTokenWithANewPositiveVersion() { // §13 #1
+  void anInsertIntoAFreeNameReturnsTheTokenWithANewPositiveVersion() {
     Token sent = new Token(Token.NO_VERSION, "/workflow/wf/1/job/waiting/a", "someone", 1_900_000_000L, 2.5,
         "{\"kind\":\"job\"}");
 
@@ -27,7 +27,7 @@ abstract class ModifyContract extends TokenContractArea {
   }
 
   @Test
-  void anUpdateWithAStaleVersionConflictsAndNoPartOfTheRequestApplies() { // §13 #2
+  void anUpdateWithAStaleVersionConflictsAndNoPartOfTheRequestApplies() {
     Token a = insert("/a", "a1");
     Token b = insert("/b", "b1");
     update(a.withData("a2"));
@@ -42,14 +42,14 @@ abstract class ModifyContract extends TokenContractArea {
   }
 
   @Test
-  void anUpdateNamingAVersionOfAMissingTokenIsNotFound() { // §13 #3
+  void anUpdateNamingAVersionOfAMissingTokenIsNotFound() {
     assertFails(TokenErrorCode.NOT_FOUND, () -> update(Token.of("/missing", "x").withVersion(42)),
         "'/missing'", "not found");
     assertThat(all()).isEmpty();
   }
 
   @Test
-  void aDeleteWithoutVersionIsAnInputError() { // §13 #3
+  void aDeleteWithoutVersionIsAnInputError() {
     Token a = insert("/a", "a");
 
     assertFails(TokenErrorCode.INPUT_ERROR, () -> master().modify(ModifyParams.deleting(a.withoutVersion())),
@@ -77,7 +77,7 @@ abstract class ModifyContract extends TokenContractArea {
   }
 
   @Test
-  void updatesAndDeletesApplyTogetherWithFreshUniqueVersionsInRequestOrder() { // §13 #4
+  void updatesAndDeletesApplyTogetherWithFreshUniqueVersionsInRequestOrder() {
     List<Token> before = insert(Token.of("/d/1", "1"), Token.of("/d/2", "2"), Token.of("/d/3", "3"),
         Token.of("/d/4", "4"));
     long highestBefore = before.stream().mapToLong(Token::version).max().orElseThrow();
@@ -95,7 +95,7 @@ abstract class ModifyContract extends TokenContractArea {
   }
 
   @Test
-  void aFailingDeleteAtTheEndUndoesEveryUpdateBeforeIt() { // §13 #4
+  void aFailingDeleteAtTheEndUndoesEveryUpdateBeforeIt() {
     Token a = insert("/a", "a");
     Token b = insert("/b", "b");
 
@@ -107,7 +107,7 @@ abstract class ModifyContract extends TokenContractArea {
   }
 
   @Test
-  void anEmptyModifyChangesNothing() { // §10 transaction_test
+  void anEmptyModifyChangesNothing() { // Pinball's transaction_test
     Token a = insert("/a", "a");
 
     assertThat(master().modify(new ModifyParams(null, null))).isEmpty();
@@ -116,7 +116,7 @@ abstract class ModifyContract extends TokenContractArea {
   }
 
   @Test
-  void ownershipDoesNotProtectATokenFromModify() { // §1.4: the original semantics, kept on purpose
+  void ownershipDoesNotProtectATokenFromModify() { // the original's semantics, on purpose (docs/tokens.md)
     Token owned = insert(Token.of("/owned", "x").withOwner("worker-1", nowSeconds() + 3600)).get(0);
 
     Token changed = update(owned.withData("changed by someone else"));

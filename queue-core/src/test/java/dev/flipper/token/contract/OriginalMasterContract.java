@@ -14,7 +14,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The original master's tests (§10: transaction_test, master_handler_test) on the same tree: 10 parents
+ * The original master's tests (Pinball's transaction_test, master_handler_test) on the same tree: 10 parents
  * {@code /some_dir/some_token_i} (priority i), each with 10 children {@code .../some_child_j} (priority j).
  * Parent 0's lease is running, parent 1's has expired. Flipper keeps its version counter outside the token
  * namespace, so there is no {@code /__BLESSED_VERSION__} token: counts are one lower than the original's.

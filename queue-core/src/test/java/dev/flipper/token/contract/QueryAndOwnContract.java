@@ -11,7 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** queryAndOwn: leases, priority order, atomic claims (§13 #7, #8). */
+/** queryAndOwn: leases, priority order, atomic claims (docs/tokens.md, "Operations"). */
 abstract class QueryAndOwnContract extends TokenContractArea {
 
   List<Token> claim(String owner, Query query) {
@@ -19,7 +19,7 @@ abstract class QueryAndOwnContract extends TokenContractArea {
   }
 
   @Test
-  void ownedTokensAreNeverClaimedAndExpiredLeasesAre() { // §13 #7
+  void ownedTokensAreNeverClaimedAndExpiredLeasesAre() {
     long now = nowSeconds();
     insert(Token.of("/c/owned", "x").withOwner("other", now + 1));
     insert(Token.of("/c/owned-forever", "x").withOwner("other", Long.MAX_VALUE));
@@ -41,7 +41,7 @@ abstract class QueryAndOwnContract extends TokenContractArea {
   }
 
   @Test
-  void maxTokensOneTakesTheHighestPriorityThenTheFirstName() { // §13 #8
+  void maxTokensOneTakesTheHighestPriorityThenTheFirstName() {
     insert("/c/low", 1);
     insert("/c/b-high", 5);
     insert("/c/a-high", 5);

@@ -8,11 +8,11 @@ import dev.flipper.token.TokenErrorCode;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** query: prefix matches, the two documented orders, several queries per call (§13 #6). */
+/** query: prefix matches, the two documented orders, several queries per call (docs/tokens.md, "Operations"). */
 abstract class QueryContract extends TokenContractArea {
 
   @Test
-  void withoutMaxTokensEveryPrefixMatchComesBackInNameOrder() { // §13 #6
+  void withoutMaxTokensEveryPrefixMatchComesBackInNameOrder() {
     insert("/q/b", 5);
     insert("/q/a/2", 1);
     insert("/q/c", 9);
@@ -23,7 +23,7 @@ abstract class QueryContract extends TokenContractArea {
   }
 
   @Test
-  void withMaxTokensTheHighestPrioritiesComeFirstThenNames() { // §13 #6
+  void withMaxTokensTheHighestPrioritiesComeFirstThenNames() {
     insert("/q/low", -1);
     insert("/q/b-high", 10);
     insert("/q/a-high", 10);

@@ -25,8 +25,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *
  * <p>Per test: {@link #openStore} is called at most once (lazily), {@link #openStoreOverSameStorage} any number
  * of times; after the test every opened store is closed and {@link #dropStorage} is called. Areas live in their
- * own {@code *Contract} files. "§13 #n" refers to the behaviours checklist of the Pinball reference, "§10" to
- * the original master's tests.
+ * own {@code *Contract} files, each naming the section of docs/tokens.md it checks; "Pinball's ..._test" names
+ * a test of the original master that it carries over.
  */
 @ExtendWith(BackendNameOnFailure.class)
 public abstract class TokenStoreContractTest {

@@ -12,11 +12,14 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Versions: unique, strictly increasing, across restarts and masters (§13 #5, #11; §10 blessed_version). */
+/**
+ * Versions: unique, strictly increasing, across restarts and masters (docs/tokens.md, "Versions"; Pinball's
+ * blessed_version_test).
+ */
 abstract class VersionContract extends TokenContractArea {
 
   @Test
-  void aThousandSuccessiveVersionsStrictlyIncrease() { // §10 blessed_version_test
+  void aThousandSuccessiveVersionsStrictlyIncrease() { // Pinball's blessed_version_test
     Token token = insert("/v", "0");
     List<Long> seen = new ArrayList<>(List.of(token.version()));
     for (int i = 1; i < 1000; i++) {
@@ -45,7 +48,7 @@ abstract class VersionContract extends TokenContractArea {
   }
 
   @Test
-  void afterARestartEveryTokenIsServedUnchangedAndNewVersionsAreHigher() { // §13 #5, #11
+  void afterARestartEveryTokenIsServedUnchangedAndNewVersionsAreHigher() {
     List<Token> written = master().modify(new ModifyParams(List.of(
         new Token(0, "/r/a", "worker", 1_900_000_000L, 2.25, "{\"x\":\"\u00e9\ud83d\ude80\"}"),
         new Token(0, "/r/b", null, 0, -1, null),

@@ -38,6 +38,8 @@ public final class JdbcQueueStore implements QueueStore {
   private static final Logger log = LoggerFactory.getLogger(JdbcQueueStore.class);
   /** Requests already holding a removed shard get this long to finish before its pool closes. */
   private static final Duration REMOVED_SHARD_GRACE = Duration.ofSeconds(5);
+  /** Connections per shard unless {@link Builder#poolSize} says otherwise; the config's storage.jdbc.poolSize. */
+  public static final int DEFAULT_POOL_SIZE = 10;
 
   private final JdbcShardStore.PoolSettings settings;
   private final Object reconfigureLock = new Object();
@@ -204,7 +206,7 @@ public final class JdbcQueueStore implements QueueStore {
   /** Settings of a {@link JdbcQueueStore}; {@link #build()} validates them. Not thread-safe. */
   public static final class Builder {
     private List<JdbcShardConfig> shards = List.of();
-    private int poolSize = 10;
+    private int poolSize = DEFAULT_POOL_SIZE;
     private Duration connectTimeout = Duration.ofSeconds(5);
     private Duration unhealthyCooldown = Duration.ofSeconds(10);
 

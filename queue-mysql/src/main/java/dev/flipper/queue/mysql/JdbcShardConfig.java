@@ -26,6 +26,13 @@ public record JdbcShardConfig(String name, String url, String user, String passw
   }
 
   /**
+   * A writable shard with no user and no password: the defaults of a shard of the config's storage.jdbc.shards.
+   */
+  public static JdbcShardConfig of(String name, String url) {
+    return new JdbcShardConfig(name, url, "", "", false);
+  }
+
+  /**
    * The embedded default: an H2 file database in MySQL mode with {@code AUTO_SERVER=TRUE}, so several
    * processes on one machine can share it.
    */

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,6 +46,7 @@ class H2AutoServerTest {
   }
 
   @Test
+  @Tag("processes")
   void aSecondJvmClaimsWhatThisOneEnqueuedThroughTheAutoServer() throws Exception {
     JdbcShardConfig config = TestDatabases.h2Shard("1", dir);
     try (JdbcQueueStore store = JdbcQueueStore.builder().shards(List.of(config)).poolSize(2).build()) {

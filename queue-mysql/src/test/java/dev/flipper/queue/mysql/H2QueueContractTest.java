@@ -6,8 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 
 /** The storage contract on embedded H2 files (MySQL mode, AUTO_SERVER), a fresh folder per test. */
+@Tag("slow")
 class H2QueueContractTest extends JdbcQueueContractTest {
   private Path dir;
 

@@ -24,7 +24,9 @@ class LayeringTest {
   static final ArchRule noServerRedisOrWorkflowCode = noClasses().that().resideInAnyPackage(STORES)
       .should().dependOnClassesThat().resideInAnyPackage(
           "redis.clients..", "org.apache.thrift..", "dev.flipper.queue.server..", "dev.flipper.queue.redis..",
-          "dev.flipper.queue.client..", "dev.flipper.queue.memory..", "dev.flipper.workflow..", "dev.flipper.dist..");
+          "dev.flipper.queue.client..", "dev.flipper.queue.memory..", "dev.flipper.thrift..",
+          "dev.flipper.queue.wire..", "dev.flipper.workflow..", "dev.flipper.launcher..", "dev.flipper.config..",
+          "dev.flipper.admin..", "dev.flipper.bench..");
 
   @ArchTest
   static final ArchRule driversOnlyThroughJdbc = noClasses().that().resideInAnyPackage(STORES)

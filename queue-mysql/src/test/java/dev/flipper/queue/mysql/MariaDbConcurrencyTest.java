@@ -27,12 +27,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Two stores (as two server processes) with eight threads each claim, time out and delete over one MariaDB
  * database: every job is handled exactly once and none is left claimed.
  */
+@Tag("mariadb")
 class MariaDbConcurrencyTest {
   private static final String QUEUE = "race_q";
   private static final long NOW = 1_000_000L;

@@ -1,8 +1,10 @@
 package dev.flipper.queue.mysql;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 
 /** {@link JdbcShardStoreTest} on MariaDB at 127.0.0.1:3306, a fresh database per test. */
+@Tag("mariadb")
 class MariaDbShardStoreTest extends JdbcShardStoreTest {
   private final TestDatabases databases = new TestDatabases();
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,6 +27,7 @@ class PermanentOpenFailureTest {
   }
 
   @Test
+  @Tag("mariadb")
   void aMariaDbUserThatIsRefusedFailsTheStart() {
     String url = TestDatabases.MARIADB_HOST + "flipper_t_refused"; // never created: the login fails first
 
@@ -35,6 +37,7 @@ class PermanentOpenFailureTest {
   }
 
   @Test
+  @Tag("slow")
   void aShardThatIsDownForNowStillStartsAndReportsUnhealthy() {
     try (JdbcQueueStore store = build(TestDatabases.mariaDbShard("1", TestDatabases.unreachableMysqlUrl()))) {
       assertThat(store.shards()).singleElement().satisfies(shard -> assertThat(shard.healthy()).isFalse());

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,6 +37,7 @@ class ReconfigureTest {
   }
 
   @Test
+  @Tag("mariadb")
   void anAddedShardGetsEveryQueueTheOthersHaveAndUnchangedShardsKeepTheirPool() {
     JdbcShardConfig one = TestDatabases.h2Shard("1", dir);
     JdbcShardConfig two = TestDatabases.mariaDbShard("2", databases.newMariaDb());

@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,6 +35,7 @@ class SchemaMigrationTest {
   }
 
   @Test
+  @Tag("mariadb")
   void migratingTwiceAppliesNothingTheSecondTimeOnMariaDb() throws Exception {
     assertIdempotent(databases.newMariaDb());
   }
@@ -44,6 +46,7 @@ class SchemaMigrationTest {
   }
 
   @Test
+  @Tag("mariadb")
   void concurrentStartsMigrateExactlyOnceOnMariaDb() throws Exception {
     assertConcurrentStartsMigrateOnce(databases.newMariaDb());
   }

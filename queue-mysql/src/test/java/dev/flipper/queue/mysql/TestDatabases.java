@@ -1,5 +1,6 @@
 package dev.flipper.queue.mysql;
 
+import dev.flipper.queue.testing.TestServices;
 import dev.flipper.token.jdbc.JdbcTokenStoreConfig;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -14,7 +15,8 @@ import java.util.UUID;
  * Fresh, isolated databases for tests: MariaDB databases {@code flipper_t_<random>} on 127.0.0.1:3306
  * (root, empty password; the project's test script starts the server) and H2 files in a temporary folder.
  * Drops only what it created. Not thread-safe; one instance per test. Shared with other modules through
- * this module's test jar.
+ * this module's test jar. Tests that call {@link #newMariaDb()} carry {@code @Tag("mariadb")}, so that
+ * {@code ./flipper test --unit} leaves them out; without MariaDB they fail at once (see {@link TestServices}).
  */
 public final class TestDatabases implements AutoCloseable {
   public static final String MARIADB_HOST = "jdbc:mysql://127.0.0.1:3306/";
@@ -62,13 +64,16 @@ public final class TestDatabases implements AutoCloseable {
     return "jdbc:mysql://127.0.0.1:" + port + "/flipper_nowhere"; // closed again: nothing listens there
   }
 
+  /** Runs one statement as root; fails at once, saying what to do, when MariaDB does not answer. */
   public static void execute(String sql) {
+    TestServices.requireMariaDb();
     try (Connection c = DriverManager.getConnection(MARIADB_HOST, "root", "");
         Statement st = c.createStatement()) {
       st.execute(sql);
     } catch (SQLException e) {
       throw new IllegalStateException("MariaDB at 127.0.0.1:3306 (root, empty password) is required by this test"
-          + " and failed: " + e.getMessage() + ". Start it (scripts/ensure-services.sh) and run again.", e);
+          + " and failed: " + e.getMessage() + ". Run scripts/ensure-services.sh, or run the tests that need no"
+          + " service with ./flipper test --unit.", e);
     }
   }
 

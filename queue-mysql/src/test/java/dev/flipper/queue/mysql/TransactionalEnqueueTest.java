@@ -21,6 +21,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -62,6 +63,7 @@ class TransactionalEnqueueTest {
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"h2", "mariadb"})
+  @Tag("mariadb")
   void committedJobsExistWithTheApplicationsRow(String backend) throws Exception {
     String url = url(backend);
     QueueService service = serviceOver(url);
@@ -87,6 +89,7 @@ class TransactionalEnqueueTest {
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"h2", "mariadb"})
+  @Tag("mariadb")
   void rolledBackJobsNeverExist(String backend) throws Exception {
     String url = url(backend);
     QueueService service = serviceOver(url);
@@ -108,6 +111,7 @@ class TransactionalEnqueueTest {
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"h2", "mariadb"})
+  @Tag("mariadb")
   void anUnknownQueueOrAnAutoCommitConnectionIsRefusedAndTheTransactionCanGoOn(String backend) throws Exception {
     String url = url(backend);
     QueueService service = serviceOver(url);

@@ -21,10 +21,12 @@ import java.util.List;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A shard whose server refuses connections is reported unhealthy and fails fast; the others serve. */
+@Tag("slow")
 class UnreachableShardTest {
   private JdbcQueueStore store;
   private ShardStore good;

@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +34,7 @@ class H2RacingWritersTest {
   private static final int COUNTERS = 3;
 
   @Test
+  @Tag("slow")
   void racingReadModifyWritesThroughThreeStoresLoseNothingInManyRuns(@TempDir Path dir) throws Exception {
     for (int run = 0; run < RUNS; run++) {
       JdbcTokenStoreConfig config = TestDatabases.h2Tokens(dir.resolve("run" + run));

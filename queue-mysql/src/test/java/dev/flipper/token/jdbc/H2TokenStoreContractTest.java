@@ -9,8 +9,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 
 /** The token storage contract over {@link JdbcTokenStore} on an embedded H2 file database. */
+@Tag("slow")
 class H2TokenStoreContractTest extends TokenStoreContractTest {
   private Path dir;
 

@@ -19,12 +19,14 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * What only MariaDB shows: prefix reads and claims are index ranges on the primary key (never a scan of every
  * token), rows are readable with plain SQL, and 1024-character names are indexed whole.
  */
+@Tag("mariadb")
 class MariaDbTokenStoreTest {
   private final TestDatabases databases = new TestDatabases();
   private String url;

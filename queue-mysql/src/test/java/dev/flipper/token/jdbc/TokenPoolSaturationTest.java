@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,6 +33,7 @@ class TokenPoolSaturationTest {
   }
 
   @Test
+  @Tag("mariadb")
   void aFullPoolIsBusyNotUnreachable() throws Exception {
     store = JdbcTokenStore.open(new JdbcTokenStoreConfig(databases.newMariaDb(), "root", "", 2, Duration.ofMillis(300)));
     DataSource pool = store.database().dataSource();

@@ -37,6 +37,9 @@ import org.slf4j.LoggerFactory;
  * See docs/redis.md for the key layout and what a Redis crash can lose.
  */
 public final class RedisQueueStore implements QueueStore {
+  /** Prefix of every key unless {@link Builder#keyPrefix} says otherwise; the config's storage.redis.keyPrefix. */
+  public static final String DEFAULT_KEY_PREFIX = "flipper:";
+
   private static final Logger log = LoggerFactory.getLogger(RedisQueueStore.class);
 
   private final String keyPrefix;
@@ -184,7 +187,7 @@ public final class RedisQueueStore implements QueueStore {
    */
   public static final class Builder {
     private List<RedisShardConfig> shards = List.of();
-    private String keyPrefix = "flipper:";
+    private String keyPrefix = DEFAULT_KEY_PREFIX;
     private int poolSize = 16;
     private Duration healthCheckInterval = Duration.ofSeconds(2);
     private int deadAfterFailures = 3;

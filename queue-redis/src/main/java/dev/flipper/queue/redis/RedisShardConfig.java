@@ -17,6 +17,9 @@ import java.util.Objects;
 public record RedisShardConfig(
     String name, String host, int port, int database, String password, boolean dequeueOnly) {
 
+  /** Redis's own port. */
+  public static final int DEFAULT_PORT = 6379;
+
   public RedisShardConfig {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(host, "host");
@@ -39,6 +42,14 @@ public record RedisShardConfig(
   /** A writable shard on database 0 without a password. */
   public static RedisShardConfig of(String name, String host, int port) {
     return new RedisShardConfig(name, host, port, 0, "", false);
+  }
+
+  /**
+   * A writable shard on {@value #DEFAULT_PORT}, database 0, without a password: the defaults of a shard of the
+   * config's storage.redis.shards.
+   */
+  public static RedisShardConfig of(String name, String host) {
+    return of(name, host, DEFAULT_PORT);
   }
 
   public RedisShardConfig withDequeueOnly(boolean newDequeueOnly) {

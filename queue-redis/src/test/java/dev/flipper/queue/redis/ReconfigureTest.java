@@ -11,9 +11,11 @@ import dev.flipper.queue.spi.ShardStore;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The shard list changes at run time: pools of unchanged shards are kept, new shards get the queues. */
+@Tag("redis")
 class ReconfigureTest {
   private String prefix;
   private RedisQueueStore store;

@@ -5,11 +5,13 @@ import dev.flipper.queue.contract.TestShard;
 import dev.flipper.queue.spi.QueueStore;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The storage contract on the local Redis (127.0.0.1:6379): every shard of a test is a shard name on
  * database 0 under the test's own key prefix, whose keys are deleted afterwards.
  */
+@Tag("redis")
 class RedisQueueContractTest extends QueueContractTest {
   private String prefix;
   private List<RedisShardConfig> shards;

@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * connection: after a connection error, and when the shard is live again, the idle pooled connections to the
  * old server process are dropped. On a private redis-server (stopping the shared one would disturb others).
  */
+@Tag("redis")
 class RedisRestartTest {
   private static final int POOL = 8;
 

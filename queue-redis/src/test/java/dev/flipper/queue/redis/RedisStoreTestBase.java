@@ -11,9 +11,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import redis.clients.jedis.Jedis;
 
 /** A store with one shard "1" over a fresh key prefix, and helpers that talk SPI. */
+@Tag("redis")
 abstract class RedisStoreTestBase {
   static final String QUEUE = "q";
   static final long T0 = 1_710_072_000_123L; // 2024-03-10T12:00:00.123Z, not on a whole second

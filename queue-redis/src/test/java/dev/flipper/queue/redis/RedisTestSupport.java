@@ -1,5 +1,6 @@
 package dev.flipper.queue.redis;
 
+import dev.flipper.queue.testing.TestServices;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,13 +21,18 @@ public final class RedisTestSupport {
 
   private RedisTestSupport() {}
 
-  /** Fails (never skips) with a message saying how to start Redis. */
+  /**
+   * Fails (never skips) with a message saying what to do; at once when nothing listens on the port. The tests
+   * that call it carry {@code @Tag("redis")}, which {@code ./flipper test --unit} leaves out.
+   */
   public static void requireRedis() {
+    TestServices.requireRedis();
     try (Jedis jedis = new Jedis(HOST, PORT)) {
       jedis.ping();
     } catch (JedisConnectionException e) {
       throw new AssertionError("the queue-redis tests need Redis 7+ on " + HOST + ":" + PORT + " and cannot reach it ("
-          + e.getMessage() + "); start it with: redis-server --daemonize yes --port 6379 --save '' --appendonly no", e);
+          + e.getMessage() + "): run scripts/ensure-services.sh, or run the tests that need no service with"
+          + " ./flipper test --unit", e);
     }
   }
 

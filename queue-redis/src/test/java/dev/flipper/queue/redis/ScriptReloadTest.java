@@ -9,6 +9,7 @@ import dev.flipper.queue.spi.NewJobRecord;
 import dev.flipper.queue.spi.ShardStore;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
@@ -16,6 +17,7 @@ import redis.clients.jedis.Jedis;
  * Scripts are called by EVALSHA and reloaded transparently after NOSCRIPT. SCRIPT FLUSH empties the script
  * cache of the whole server, so this test runs on a private redis-server instead of the shared one.
  */
+@Tag("redis")
 class ScriptReloadTest {
 
   @Test

@@ -23,9 +23,11 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Dead shards report unhealthy and fail with SHARD_CONNECTION_FAILED; live shards are not disturbed. */
+@Tag("redis")
 class ShardHealthTest {
   private String prefix;
 

@@ -13,7 +13,6 @@ import dev.flipper.queue.server.internal.InlineInvoker;
 import dev.flipper.queue.server.internal.LongPoll;
 import dev.flipper.queue.server.internal.PinLaterHandler;
 import dev.flipper.queue.server.internal.QuietAsyncProcessor;
-import dev.flipper.queue.server.internal.RateLimitFile;
 import dev.flipper.queue.server.internal.ServerMetrics;
 import dev.flipper.queue.server.internal.WatchedFile;
 import dev.flipper.queue.thrift.PinLater;
@@ -63,6 +62,20 @@ public final class QueueServer implements AutoCloseable {
   private static final int MAX_FRAME_BYTES_LIMIT = 100 * 1024 * 1024;
   /** A hand-off to a worker thread and back costs tens of microseconds; a store call this short is not worth it. */
   public static final Duration DEFAULT_DIRECT_CALL_LIMIT = Duration.ofNanos(200_000);
+  /*
+   * The builder's defaults. The shared config's queue.* keys take theirs from these (dist's ConfigSchema), and
+   * dist's DefaultsAgreementTest checks that the two agree.
+   */
+  /** This machine only, as the config's network.bindAddress. */
+  public static final String DEFAULT_BIND_HOST = "127.0.0.1";
+  /** PinLater's port. */
+  public static final int DEFAULT_PORT = 9010;
+  public static final int DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
+  /** An empty dequeue answers at once. */
+  public static final Duration DEFAULT_LONG_POLL_TIMEOUT = Duration.ZERO;
+  /** PinLater's idle time-out. */
+  public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(5);
+  public static final Duration DEFAULT_FRAME_READ_TIMEOUT = Duration.ofSeconds(60);
   private static final Duration MAX_DIRECT_CALL_LIMIT = Duration.ofMillis(10);
 
   private final Settings config;
@@ -270,9 +283,9 @@ public final class QueueServer implements AutoCloseable {
   /** Settings of a {@link QueueServer}; {@link #build()} validates them. Not thread-safe. */
   public static final class Builder {
     private final QueueService service;
-    private String bindHost = "0.0.0.0";
-    private int port = 9010;
-    private int maxFrameBytes = 16 * 1024 * 1024;
+    private String bindHost = DEFAULT_BIND_HOST;
+    private int port = DEFAULT_PORT;
+    private int maxFrameBytes = DEFAULT_MAX_FRAME_BYTES;
     private long maxReadBufferBytes = -1;
     private int workerThreads = 32;
     private int selectorThreads = 2;
@@ -282,19 +295,19 @@ public final class QueueServer implements AutoCloseable {
     private Path rateLimitFile;
     private Path serverSetFile;
     private Duration configReloadInterval = Duration.ofSeconds(5);
-    private Duration longPollTimeout = Duration.ZERO;
+    private Duration longPollTimeout = DEFAULT_LONG_POLL_TIMEOUT;
     private Duration shutdownGracePeriod = Duration.ofSeconds(10);
     private Clock clock = Clock.systemUTC();
     private int maxConnections = 4096;
     private int maxConnectionsPerPeer = 512;
-    private Duration idleTimeout = Duration.ofMinutes(5);
-    private Duration frameReadTimeout = Duration.ofSeconds(60);
+    private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
+    private Duration frameReadTimeout = DEFAULT_FRAME_READ_TIMEOUT;
 
     private Builder(QueueService service) {
       this.service = Objects.requireNonNull(service, "service");
     }
 
-    /** Address to listen on. Default 0.0.0.0 (all interfaces). */
+    /** Address to listen on. Default 127.0.0.1 (this machine only); 0.0.0.0 = every IPv4 interface. */
     public Builder bindHost(String host) {
       this.bindHost = host;
       return this;

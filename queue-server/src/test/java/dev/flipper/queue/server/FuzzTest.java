@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.layered.TFramedTransport;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Timeout;
  * the run), leak threads or memory, leak its frame-buffer budget, or write more than a few log lines. Bounds: heap
  * growth after GC under 64 MiB, process RSS under 1.5 GiB (the test JVM has -Xmx1g), at most 20 log lines.
  */
+@Tag("slow")
 class FuzzTest {
   private static final int MAX_FRAME = 64 * 1024;
   private static final int INPUTS = Integer.getInteger("fuzz.inputs", 100_000);

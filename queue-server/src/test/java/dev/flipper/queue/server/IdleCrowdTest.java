@@ -15,6 +15,7 @@ import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.layered.TFramedTransport;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * 16 MiB held open (from 127.0.0.6): a normal client from 127.0.0.1 is still served, each call within 1 s.
  * Needs about 4,100 file descriptors.
  */
+@Tag("slow")
 class IdleCrowdTest {
   private final List<Socket> crowd = new ArrayList<>();
   private TestServer server;

@@ -23,6 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * python3-thrift enqueues and looks up jobs; a Java {@link QueueWorker} runs them. Needs thrift and
  * /usr/bin/python3 with the thrift module; without them the test fails: run scripts/ensure-services.sh.
  */
+@Tag("tools")
 class PythonClientTest {
   private static final Path IDL = Path.of("").toAbsolutePath().resolveSibling("queue-client")
       .resolve("src/main/thrift/pinlater.thrift");

@@ -26,7 +26,7 @@ import org.assertj.core.data.Percentage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Dequeue rate limits through the Thrift server (§8, §18 items 26-28). */
+/** Dequeue rate limits through the Thrift server (docs/thrift.md, "Dequeue rate limits"). */
 class RateLimitTest {
   @TempDir
   Path dir;

@@ -11,7 +11,7 @@ import dev.flipper.queue.client.QueueClient;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** PinLater-named metrics (§12) land in the server's registry. */
+/** PinLater-named metrics (docs/thrift.md, "Metrics") land in the server's registry. */
 class ServerMetricsTest {
 
   @Test

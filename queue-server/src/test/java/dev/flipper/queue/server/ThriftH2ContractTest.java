@@ -7,8 +7,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 
 /** The queue contract through Thrift on embedded H2 files (MySQL mode), a fresh folder per test. */
+@Tag("slow")
 class ThriftH2ContractTest extends ThriftJdbcContractTest {
   private Path dir;
 

@@ -7,6 +7,7 @@ import dev.flipper.queue.contract.TestShard;
 import dev.flipper.queue.memory.InMemoryQueueStore;
 import dev.flipper.queue.spi.QueueStore;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The whole queue contract through the wire, over the in-memory store: every service of a test sits behind
@@ -14,6 +15,7 @@ import java.util.List;
  * {@link dev.flipper.queue.client.ThriftJobQueue}, so every argument, result and error crosses Thrift both
  * ways. The store's failure injection runs the unhealthy and unreachable shard tests too.
  */
+@Tag("slow")
 class ThriftInMemoryContractTest extends QueueContractTest {
   private InMemoryQueueStore store;
 

@@ -9,8 +9,10 @@ import dev.flipper.queue.contract.TestShard;
 import dev.flipper.queue.redis.RedisQueueStore;
 import dev.flipper.queue.redis.RedisShardConfig;
 import dev.flipper.queue.spi.QueueStore;
+import dev.flipper.queue.testing.TestServices;
 import java.util.List;
 import java.util.UUID;
+import org.junit.jupiter.api.Tag;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
@@ -19,6 +21,7 @@ import redis.clients.jedis.resps.ScanResult;
  * The whole queue contract through the wire on the local Redis (127.0.0.1:6379): each test's shards live
  * under its own key prefix, deleted afterwards (SCAN + DEL; nothing else on the server is touched).
  */
+@Tag("redis")
 class ThriftRedisContractTest extends QueueContractTest {
   private static final String HOST = "127.0.0.1";
   private static final int PORT = 6379;
@@ -28,6 +31,7 @@ class ThriftRedisContractTest extends QueueContractTest {
 
   @Override
   protected QueueStore openStore(List<TestShard> testShards) {
+    TestServices.requireRedis();
     try (Jedis jedis = new Jedis(HOST, PORT)) {
       jedis.ping();
     } catch (RuntimeException e) {

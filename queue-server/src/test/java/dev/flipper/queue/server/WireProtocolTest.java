@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The wire contract of §2 and §18 items 1-5, over real TCP. */
+/** The wire contract (docs/thrift.md, "Transport and protocol" and "Compatibility notes"), over real TCP. */
 class WireProtocolTest {
   private final TestServer server = TestServer.start(b -> b.maxFrameBytes(64 * 1024));
 

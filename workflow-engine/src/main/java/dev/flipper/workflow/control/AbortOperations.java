@@ -19,13 +19,13 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * {@code abort} and {@code unabort} at global, workflow or instance scope (Pinball §3.6 step 6). Abort sets the
- * ABORT signal (one atomic change): workers start nothing in the covered instances and kill the running jobs
- * at their next lease renewal; an instance ends as ABORTED, and is archived at once, when no worker holds one
- * of its jobs any more. Right after the signal, abort ends the covered instances in which nothing runs (each its
- * own atomic change, as a worker would); the others end when their last running job is finished. Unabort
- * removes the signal and releases the jobs held {@code aborted} in instances that have not ended; an ended
- * instance stays ABORTED (retry runs it again). Thread-safe.
+ * {@code abort} and {@code unabort} at global, workflow or instance scope (docs/workflows.md, "Control operations").
+ * Abort sets the ABORT signal (one atomic change): workers start nothing in the covered instances and kill the
+ * running jobs at their next lease renewal; an instance ends as ABORTED, and is archived at once, when no worker
+ * holds one of its jobs any more. Right after the signal, abort ends the covered instances in which nothing runs
+ * (each its own atomic change, as a worker would); the others end when their last running job is finished. Unabort
+ * removes the signal and releases the jobs held {@code aborted} in instances that have not ended; an ended instance
+ * stays ABORTED (retry runs it again). Thread-safe.
  */
 final class AbortOperations {
   private final WorkflowEngine engine;

@@ -19,10 +19,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * {@code cleanup} (Pinball §3.7): deletes for good the archived instances that ended more than {@code age}
- * ago (default 28 days, at least 7), each instance's archived tokens by prefix. Archived tokens are written by
- * nobody, so the deletes need no version check; a repeated call finds nothing. The result lists the log URLs
- * of the deleted executions, for whoever deletes the log files on the workers. Thread-safe.
+ * {@code cleanup} (docs/workflows.md, "Control operations"): deletes for good the archived instances that ended more
+ * than {@code age} ago (default 28 days, at least 7), each instance's archived tokens by prefix. Archived tokens are
+ * written by nobody, so the deletes need no version check; a repeated call finds nothing. The result lists the log
+ * URLs of the deleted executions, for whoever deletes the log files on the workers. Thread-safe.
  */
 final class CleanupOperation {
   static final Duration DEFAULT_AGE = Duration.ofDays(28);

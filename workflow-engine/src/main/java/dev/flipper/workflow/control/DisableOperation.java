@@ -9,9 +9,9 @@ import java.time.Clock;
 import java.util.List;
 
 /**
- * {@code disable} and {@code enable} of jobs in an active instance (Pinball §3.7), in one modify. A disabled
- * job still waits for its inputs; when it becomes runnable it succeeds at once without running anything.
- * Refused if a listed job is running now. Jobs already in the wanted state are left alone. Thread-safe.
+ * {@code disable} and {@code enable} of jobs in an active instance (docs/workflows.md, "Control operations"), in one
+ * modify. A disabled job still waits for its inputs; when it becomes runnable it succeeds at once without running
+ * anything. Refused if a listed job is running now. Jobs already in the wanted state are left alone. Thread-safe.
  */
 final class DisableOperation {
   private final WorkflowEngine engine;

@@ -25,13 +25,13 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * {@code poison} (Pinball §3.7): runs the given jobs and everything downstream of them again in an active
- * instance, leaving the other jobs as they are. The set S is the given jobs and their descendants, read from
- * this instance's own job tokens (Pinball read the graph of every instance of the workflow). Each input of a
- * job in S that comes from outside S and has no event waiting gets a synthetic {@code poison} event; a job of
- * S whose inputs all come from outside S becomes runnable at once, consuming one event per input; the others
- * run when their parents in S succeed. Refused if a job of S is runnable or running. An ended instance is
- * RUNNING again (within the {@link RunningLimit}). One modify.
+ * {@code poison} (docs/workflows.md, "Control operations"): runs the given jobs and everything downstream of them
+ * again in an active instance, leaving the other jobs as they are. The set S is the given jobs and their descendants,
+ * read from this instance's own job tokens (Pinball read the graph of every instance of the workflow). Each input of
+ * a job in S that comes from outside S and has no event waiting gets a synthetic {@code poison} event; a job of S
+ * whose inputs all come from outside S becomes runnable at once, consuming one event per input; the others run when
+ * their parents in S succeed. Refused if a job of S is runnable or running. An ended instance is RUNNING again
+ * (within the {@link RunningLimit}). One modify.
  *
  * <p>An archived instance (or, with {@link #poisonNew}, the stored definition when there is no instance) is
  * not changed: a new instance is made of its graph in which only S runs ({@link PoisonedCopy}), as Pinball

@@ -15,12 +15,12 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The tokens of a new instance in which only the poisoned jobs run (Pinball's poison of an archived instance or
- * of a workflow without one, §3.7): every job of the source graph is there, the jobs outside the set S wait
- * without events and never run (their history, if any, stays for reference); each job of S gets, on every input
- * from outside S, the event its last execution consumed on it (so it runs with the same parameters), else the
- * event it holds (a root's start event), else a synthetic {@code poison} event. Jobs of S whose inputs all
- * come from outside S are runnable at once. Stateless.
+ * The tokens of a new instance in which only the poisoned jobs run (Pinball's poison of an archived instance or of a
+ * workflow without one; docs/workflows.md, "Control operations"): every job of the source graph is there, the jobs
+ * outside the set S wait without events and never run (their history, if any, stays for reference); each job of S
+ * gets, on every input from outside S, the event its last execution consumed on it (so it runs with the same
+ * parameters), else the event it holds (a root's start event), else a synthetic {@code poison} event. Jobs of S whose
+ * inputs all come from outside S are runnable at once. Stateless.
  */
 final class PoisonedCopy {
   private PoisonedCopy() {}

@@ -11,10 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code redo} of one execution of one job (Pinball §3.7): the waiting job becomes runnable with that
- * execution's events, so it runs again with the same inputs, and keeps its priority (Pinball dropped it). An
- * ended instance is RUNNING again (within the {@link RunningLimit}). A job that is runnable or running is left
- * alone, so a second identical call changes nothing. One modify. Thread-safe.
+ * {@code redo} of one execution of one job (docs/workflows.md, "Control operations"): the waiting job becomes
+ * runnable with that execution's events, so it runs again with the same inputs, and keeps its priority (Pinball
+ * dropped it). An ended instance is RUNNING again (within the {@link RunningLimit}). A job that is runnable or
+ * running is left alone, so a second identical call changes nothing. One modify. Thread-safe.
  */
 final class RedoOperation {
   private final WorkflowEngine engine;

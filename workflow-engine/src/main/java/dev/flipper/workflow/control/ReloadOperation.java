@@ -15,10 +15,10 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * {@code reload} (Pinball §3.7): copies from the stored definition into the jobs of an active instance what
- * may change while it runs: command, cleanup, e-mails, attempts, retry delay, time-outs and priority. The
- * instance's topology (inputs, outputs), history and disabled flags stay. All jobs, or the listed ones; refused
- * if one of them is running now. Unchanged jobs are not written. One modify. Thread-safe.
+ * {@code reload} (docs/workflows.md, "Control operations"): copies from the stored definition into the jobs of an
+ * active instance what may change while it runs: command, cleanup, e-mails, attempts, retry delay, time-outs and
+ * priority. The instance's topology (inputs, outputs), history and disabled flags stay. All jobs, or the listed ones;
+ * refused if one of them is running now. Unchanged jobs are not written. One modify. Thread-safe.
  */
 final class ReloadOperation {
   private final WorkflowEngine engine;

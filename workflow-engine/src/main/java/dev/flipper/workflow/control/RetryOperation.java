@@ -20,7 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * {@code retry} of an instance (Pinball §3.7), in one modify:
+ * {@code retry} of an instance (docs/workflows.md, "Control operations"), in one modify:
  *
  * <ul>
  *   <li>active: every job whose last execution failed becomes runnable again with the same priority and the

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The operators' control of running workflows (docs/workflows.md, "Control operations"; Pinball §3.7 with its
+ * The operators' control of running workflows (docs/workflows.md, "Control operations": Pinball's with its
  * defects fixed): what {@code flipper workflow drain|pause|retry|...} and the UI call. Every operation is one
  * atomic change in the master, retried whole when another writer got there first, returns what it changed as a
  * {@link ControlResult}, and changes nothing when called a second time. Operations that find the state wrong

@@ -1,8 +1,9 @@
 package dev.flipper.workflow.engine;
 
 /**
- * What a signal asks for; the name is also the last component of the signal's token. A signal applies at
- * its own scope and below: a global DRAIN drains every instance (Pinball §3.3). Stable names: stored.
+ * What a signal asks for; the name is also the last component of the signal's token. A signal applies at its own
+ * scope and below: a global DRAIN drains every instance (as in Pinball; docs/tokens.md, "Workflow token names").
+ * Stable names: stored.
  */
 public enum SignalAction {
   /** Start nothing new in the covered instances; running jobs finish and their results are kept. */

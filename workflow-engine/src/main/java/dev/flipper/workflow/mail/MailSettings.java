@@ -34,6 +34,8 @@ public record MailSettings(
     Duration retryDelay,
     Duration timeout) {
 
+  /** Plain SMTP's port. */
+  public static final int DEFAULT_SMTP_PORT = 25;
   public static final int DEFAULT_ATTEMPTS = 4;
   public static final Duration DEFAULT_RETRY_DELAY = Duration.ofSeconds(5);
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
@@ -63,9 +65,9 @@ public record MailSettings(
     }
   }
 
-  /** Mail off. */
+  /** Mail off, every other setting at its default: the defaults of the launcher's {@code email} section. */
   public static MailSettings disabled() {
-    return new MailSettings(false, "", 25, "", "", MailSecurity.NONE, "", List.of(), DEFAULT_ATTEMPTS,
+    return new MailSettings(false, "", DEFAULT_SMTP_PORT, "", "", MailSecurity.NONE, "", List.of(), DEFAULT_ATTEMPTS,
         DEFAULT_RETRY_DELAY, DEFAULT_TIMEOUT);
   }
 

@@ -11,9 +11,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The four notification messages, as plain text and HTML with links into the UI (Pinball's e-mails, reference
- * §5.4): job failure, time-out warning, instance end and too many instances. Everything taken from a workflow is
- * escaped in the HTML part. Immutable and thread-safe.
+ * The four notification messages, as plain text and HTML with links into the UI (Pinball's e-mails;
+ * docs/workflows.md, "E-mail", and docs/scheduler.md, "E-mail"): job failure, time-out warning, instance end and too
+ * many instances. Everything taken from a workflow is escaped in the HTML part. Immutable and thread-safe.
  */
 public final class Notifications {
 

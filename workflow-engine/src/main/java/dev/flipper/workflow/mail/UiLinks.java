@@ -15,6 +15,8 @@ import java.nio.charset.StandardCharsets;
  * An empty base URL gives paths without a host. Immutable.
  */
 public record UiLinks(String baseUrl) {
+  /** No base URL: links are paths without a host. */
+  public static final UiLinks NONE = new UiLinks("");
 
   public UiLinks {
     baseUrl = baseUrl == null ? "" : baseUrl.strip().replaceAll("/+$", "");

@@ -8,8 +8,10 @@ import dev.flipper.workflow.engine.SettableClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import org.junit.jupiter.api.Tag;
 
 /** The control operations on the SQL token store over an H2 file of its own. */
+@Tag("slow")
 class H2ControlTest extends ControlContractTest {
   private JdbcTokenStore store;
 

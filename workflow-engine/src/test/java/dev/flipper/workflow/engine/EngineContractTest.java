@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -582,6 +583,7 @@ abstract class EngineContractTest {
   static final int WORKERS = 8;
 
   @Test
+  @Tag("slow")
   void eightWorkersDrainAThousandJobFanOutExactlyOnce() throws Exception { // one root, 998 parallel, one join
     WorkflowDefinition.Builder builder = WorkflowDefinition.builder("fan").job(job("root"));
     List<String> middle = new ArrayList<>();

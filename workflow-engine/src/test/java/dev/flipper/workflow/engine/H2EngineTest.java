@@ -8,8 +8,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 
 /** The engine on the SQL token store over an H2 file of its own. */
+@Tag("slow")
 class H2EngineTest extends EngineContractTest {
   private JdbcTokenStore store;
 

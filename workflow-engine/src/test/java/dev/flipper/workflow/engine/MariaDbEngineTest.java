@@ -4,8 +4,10 @@ import dev.flipper.queue.mysql.TestDatabases;
 import dev.flipper.token.TokenMaster;
 import dev.flipper.token.TokenService;
 import dev.flipper.token.jdbc.JdbcTokenStore;
+import org.junit.jupiter.api.Tag;
 
 /** The engine on the SQL token store over a MariaDB database of its own (127.0.0.1:3306). */
+@Tag("mariadb")
 class MariaDbEngineTest extends EngineContractTest {
   private final TestDatabases databases = new TestDatabases();
   private JdbcTokenStore store;

@@ -39,9 +39,17 @@ public final class MasterDaemon implements Daemon<MasterDaemon.Config> {
       Objects.requireNonNull(messageReadTimeout, "messageReadTimeout");
     }
 
-    /** With the default idle timeout of 5 min and message-read time-out of 60 s. */
+    /** With the server's default idle timeout (5 min) and message-read time-out (60 s). */
     public Config(String bindAddress, int port) {
-      this(bindAddress, port, Duration.ofMinutes(5), Duration.ofSeconds(60));
+      this(bindAddress, port, TokenMasterServer.DEFAULT_IDLE_TIMEOUT, TokenMasterServer.DEFAULT_MESSAGE_READ_TIMEOUT);
+    }
+
+    /**
+     * The server's defaults: 127.0.0.1, port {@value TokenMasterServer#DEFAULT_PORT}. The {@code master} section of
+     * the launcher's config takes its defaults from these.
+     */
+    public static Config defaults() {
+      return new Config(TokenMasterServer.DEFAULT_BIND_HOST, TokenMasterServer.DEFAULT_PORT);
     }
   }
 

@@ -5,8 +5,10 @@ import dev.flipper.token.TokenService;
 import dev.flipper.token.memory.InMemoryTokenStore;
 import dev.flipper.workflow.master.client.TokenMasterClient;
 import dev.flipper.workflow.master.server.TokenMasterServer;
+import org.junit.jupiter.api.Tag;
 
 /** The engine through the wire: a Thrift master on an ephemeral port, as remote workers use it. */
+@Tag("slow")
 class ThriftEngineTest extends EngineContractTest {
   private TokenMasterServer server;
   private TokenMasterClient client;

@@ -50,6 +50,7 @@ public final class SchedulerDaemon implements Daemon<Void> {
       }
     }
 
+    /** The defaults; the {@code scheduler} section of the launcher's config takes its defaults from these. */
     public static Config defaults() {
       return new Config("127.0.0.1", 1, Duration.ofSeconds(60), 60, Duration.ofSeconds(30), Duration.ofSeconds(5));
     }

@@ -29,6 +29,7 @@ import java.util.concurrent.Phaser;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -39,6 +40,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Leases are whole seconds, so a slot may be claimed up to a second late, by which time the next slot of a fast
  * schedule may be due too: {@code catchUp: 3} fires such late slots instead of skipping them.
  */
+@Tag("slow")
 class ConcurrentSchedulersTest {
   private static final Instant T0 = Instant.parse("2026-11-24T00:00:00Z");
   private static final int SCHEDULES = 20;

@@ -42,8 +42,16 @@ public record UiAuth(List<User> users, String trustedUserHeader, List<String> tr
 
   /** @param role {@code viewer} or {@code operator} */
   public record User(String name, String passwordHash, String role) {
+    /** The role of a user whose entry names none (ui.users[].role): read only. */
+    public static final String DEFAULT_ROLE = "viewer";
+
     public User {
       Role.of(role);
+    }
+
+    /** A user with the {@value #DEFAULT_ROLE} role. */
+    public User(String name, String passwordHash) {
+      this(name, passwordHash, DEFAULT_ROLE);
     }
 
     @Override

@@ -7,11 +7,9 @@ import dev.flipper.lifecycle.RunState;
 import dev.flipper.token.TokenMaster;
 import dev.flipper.workflow.control.WorkflowControl;
 import dev.flipper.workflow.engine.WorkflowEngine;
-import dev.flipper.workflow.master.client.TokenMasterClient;
 import dev.flipper.workflow.ui.queue.QueueServers;
 import dev.flipper.workflow.ui.queue.RateLimits;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -20,8 +18,10 @@ import java.util.concurrent.Executors;
 
 /**
  * The workflow web UI as a daemon: serves the pages and their JSON API (docs/ui.md) on
- * {@code bindAddress:port}, reading the master over Thrift at each request. Starts without the master: pages then
- * show "master unreachable" until it answers. Thread-safe; {@link #close()} is idempotent.
+ * {@code bindAddress:port}, reading the {@link TokenMaster} it is given at each request. The launcher opens that
+ * (a Thrift client of the master daemon), as it opens the stores, and closes it after this daemon; this module
+ * builds no client. Starts without the master: pages then show "master unreachable" until it answers. Thread-safe;
+ * {@link #close()} is idempotent.
  */
 public final class UiDaemon implements Daemon<UiDaemon.Config> {
   private static final int READERS = 4;
@@ -33,11 +33,21 @@ public final class UiDaemon implements Daemon<UiDaemon.Config> {
    * @param port the web UI port; 0 = any free port
    * @param masterHost the host of the token master (its port is {@code master.port})
    */
-  public record Config(String bindAddress, int port, String masterHost) {}
+  public record Config(String bindAddress, int port, String masterHost) {
+    /** The web UI's usual port. */
+    public static final int DEFAULT_PORT = 8080;
+
+    /**
+     * This machine only, port {@value #DEFAULT_PORT}, the master on this machine. The {@code ui} section of the
+     * launcher's config takes its defaults from these.
+     */
+    public static Config defaults() {
+      return new Config("127.0.0.1", DEFAULT_PORT, "127.0.0.1");
+    }
+  }
 
   private final Config config;
   private final RunState state = new RunState("ui daemon");
-  private final TokenMasterClient client;
   private final UiServer server;
   private final QueueRoutes queueRoutes;
   /** Reads of the master side by side; a few, so one page cannot flood the master. */
@@ -45,33 +55,12 @@ public final class UiDaemon implements Daemon<UiDaemon.Config> {
   private volatile int boundPort;
 
   /**
-   * A UI reading the master at {@code masterHost:masterPort}. Port 0 (master.port 0 with no master in this
-   * process) starts the UI anyway; its pages then say what to configure.
+   * A UI without sign-in (loopback only) reading {@code master}, in-process or a client the caller made.
+   *
+   * @param master read at each request; not closed by this daemon. A client should fail fast (the launcher's makes
+   *     one connection attempt per call), so that a page answers "master unreachable" within seconds
+   * @param masterAddress where the master is, as the pages show it (e.g. {@code host:port})
    */
-  public UiDaemon(Config config, UiAuth auth, int masterPort, MetricRegistry metrics) {
-    this(config, auth, masterPort, QueueServers.NONE, RateLimits.NONE, metrics);
-  }
-
-  /**
-   * As above, with the queue dashboard over {@code queues} ({@code ui.queueServers} or its server-set file),
-   * showing the rate limits of {@code rateLimits}.
-   */
-  public UiDaemon(Config config, UiAuth auth, int masterPort, QueueServers queues, RateLimits rateLimits,
-      MetricRegistry metrics) {
-    this(config, auth, masterPort == 0 ? new NoMaster() : masterClient(config.masterHost(), masterPort),
-        config.masterHost() + ":" + masterPort, queues, rateLimits, metrics);
-  }
-
-  /**
-   * A client of the master as the UI needs it: one quick connection attempt per call, so a page answers "master
-   * unreachable" within seconds instead of waiting out a reconnect backoff.
-   */
-  public static TokenMasterClient masterClient(String host, int port) {
-    return TokenMasterClient.builder(host, port).connectAttempts(1).connectTimeout(Duration.ofSeconds(2))
-        .maxBackoff(Duration.ofSeconds(1)).build();
-  }
-
-  /** A UI without sign-in (loopback only) reading {@code master}, in-process or a client the caller made. */
   public UiDaemon(Config config, TokenMaster master, String masterAddress, MetricRegistry metrics) {
     this(config, UiAuth.NONE, master, masterAddress, metrics);
   }
@@ -98,7 +87,6 @@ public final class UiDaemon implements Daemon<UiDaemon.Config> {
       RateLimits rateLimits, MetricRegistry metrics) {
     this.config = Objects.requireNonNull(config, "config");
     auth.checkBind(config.bindAddress());
-    this.client = master instanceof TokenMasterClient c ? c : null;
     WorkflowEngine engine = WorkflowEngine.builder(master).build();
     this.queueRoutes = QueueRoutes.over(queues, rateLimits, readers, Clock.systemUTC());
     this.server = new UiServer(new Views(engine, Clock.systemUTC(), readers),
@@ -139,8 +127,5 @@ public final class UiDaemon implements Daemon<UiDaemon.Config> {
     server.close();
     readers.shutdownNow();
     queueRoutes.dashboard().close();
-    if (client != null) {
-      client.close();
-    }
   }
 }

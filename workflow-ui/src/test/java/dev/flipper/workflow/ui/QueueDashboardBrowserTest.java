@@ -13,6 +13,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.openqa.selenium.By;
@@ -29,6 +30,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * target/screenshots/queue-*.png. The tests build on each other.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Tag("browser")
 class QueueDashboardBrowserTest {
   private static QueueUiFixture fixture;
   private static ChromeDriver chrome;

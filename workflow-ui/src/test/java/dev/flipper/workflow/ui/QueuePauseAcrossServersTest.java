@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * lives with the queue in the store both share, and each server re-reads it every second. Resuming likewise.
  * Prints how long each took to reach "b".
  */
+@Tag("slow")
 class QueuePauseAcrossServersTest {
   private static final HttpClient HTTP = HttpClient.newHttpClient();
   private QueueUiFixture fixture;

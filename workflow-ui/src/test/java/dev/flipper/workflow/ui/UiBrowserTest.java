@@ -9,6 +9,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.openqa.selenium.By;
@@ -24,6 +25,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * The last two tests change the running instance.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Tag("browser")
 class UiBrowserTest {
   private static UiFixture fixture;
   private static ChromeDriver chrome;

@@ -51,6 +51,8 @@ final class UiFixture implements AutoCloseable {
 
   final TokenMasterServer server;
   final TokenMasterClient client;
+  /** The UI's own client, made as the launcher makes it: one quick connection attempt per call. */
+  final TokenMasterClient uiClient;
   final WorkflowEngine engine;
   final UiDaemon ui;
   final Javalin logServer;
@@ -71,7 +73,8 @@ final class UiFixture implements AutoCloseable {
     engine = WorkflowEngine.builder(client).build();
     logServer = Javalin.create(c -> c.showJavalinBanner = false).get("/logs/<path>", this::serveLog)
         .start("127.0.0.1", 0);
-    TokenMasterClient uiClient = UiDaemon.masterClient("127.0.0.1", server.port());
+    uiClient = TokenMasterClient.builder("127.0.0.1", server.port()).connectAttempts(1)
+        .connectTimeout(Duration.ofSeconds(2)).maxBackoff(Duration.ofSeconds(1)).build();
     ui = new UiDaemon(new UiDaemon.Config("127.0.0.1", 0, "127.0.0.1"), auth, uiClient,
         "127.0.0.1:" + server.port(), new MetricRegistry());
     ui.start();
@@ -203,6 +206,7 @@ final class UiFixture implements AutoCloseable {
   @Override
   public void close() {
     ui.close();
+    uiClient.close();
     logServer.stop();
     client.close();
     server.close();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
@@ -17,6 +18,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * workers page through its confirmation and seen in the banner and the worker's state, a workflow unscheduled
  * from the schedules page. Screenshots go to target/screenshots/.
  */
+@Tag("browser")
 class UiFleetBrowserTest {
   private static UiFixture fixture;
   private static ChromeDriver chrome;

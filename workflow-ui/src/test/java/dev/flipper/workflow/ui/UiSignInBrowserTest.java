@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -12,6 +13,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.security.crypto.bcrypt.BCrypt;
 
 /** Sign-in in a real headless Chromium: the login form, back to the page asked for, the user in the header. */
+@Tag("browser")
 class UiSignInBrowserTest {
   private static UiFixture fixture;
   private static ChromeDriver chrome;

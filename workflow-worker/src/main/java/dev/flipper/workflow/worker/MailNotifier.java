@@ -19,8 +19,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The workers' e-mail (Pinball's, reference §5.4), sent by the worker whose engine call caused the event, so
- * once across all workers:
+ * The workers' e-mail (Pinball's; docs/workflows.md, "E-mail"), sent by the worker whose engine call caused the
+ * event, so once across all workers:
  *
  * <ul>
  *   <li>a job failed for good: to the job's {@code emails}, plus the workflow's at the instance's first failure;

@@ -9,6 +9,9 @@ import dev.flipper.token.TokenMaster;
 import dev.flipper.workflow.engine.EngineListener;
 import dev.flipper.workflow.engine.WorkflowEngine;
 import dev.flipper.workflow.fleet.Heartbeats;
+import dev.flipper.workflow.mail.MailSettings;
+import dev.flipper.workflow.mail.Mailer;
+import dev.flipper.workflow.mail.UiLinks;
 import dev.flipper.workflow.worker.exec.LogFiles;
 import dev.flipper.workflow.worker.exec.ShellExecutor;
 import dev.flipper.workflow.worker.internal.HeartbeatLoop;
@@ -19,6 +22,8 @@ import dev.flipper.workflow.worker.internal.Slot;
 import dev.flipper.workflow.worker.internal.WorkerIdentity;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -100,6 +105,14 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
       }
     }
 
+    /**
+     * The defaults: 2 slots and those of {@link #of}. The {@code workers} section of the launcher's config takes
+     * its defaults from these.
+     */
+    public static Config defaults() {
+      return of(2);
+    }
+
     /** Defaults for embedding and tests: leases of 60s, archive after 12h, 20s grace, logs under ./data/logs. */
     public static Config of(int count) {
       return new Config(count, Duration.ofSeconds(60), WorkflowEngine.DEFAULT_ARCHIVE_DELAY, Duration.ofSeconds(20),
@@ -134,6 +147,8 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
   private Supplier<String> logBaseUrl = () -> null;
   private WarnTimeoutAlert alert = WarnTimeoutAlert.LOG_ONLY;
   private EngineListener engineListener = EngineListener.NONE;
+  /** The mailer of {@link #mailWith}, closed after the slots; null without e-mail. */
+  private volatile Mailer mailer;
   private ShellExecutor executor;
   private ScheduledThreadPoolExecutor timer;
 
@@ -179,6 +194,53 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
   public WorkerDaemon serveLogsAt(Supplier<String> baseUrl) {
     this.logBaseUrl = Objects.requireNonNull(baseUrl, "baseUrl");
     return this;
+  }
+
+  /**
+   * The logs are served by an HTTP server listening on {@code bindAddress:port} (the launcher's admin server of the
+   * workers, under {@code /logs/}): their URLs name {@link Config#advertisedHost()}; when that is "", the
+   * {@code bindAddress} unless it is a wildcard, else this machine's host name. Call before {@link #start()}.
+   */
+  public WorkerDaemon serveLogsAt(String bindAddress, int port) {
+    String logBase = "http://" + urlHost(advertisedHost(config.advertisedHost(), bindAddress)) + ":" + port;
+    return serveLogsAt(() -> logBase);
+  }
+
+  /** workers.advertisedHost; else the bind address unless it is a wildcard; else this machine's host name. */
+  static String advertisedHost(String configured, String bindAddress) {
+    if (!configured.isEmpty()) {
+      return configured;
+    }
+    if (!List.of("0.0.0.0", "::", "0:0:0:0:0:0:0:0").contains(bindAddress)) {
+      return bindAddress;
+    }
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException e) {
+      return "localhost";
+    }
+  }
+
+  private static String urlHost(String host) {
+    return host.contains(":") ? "[" + host + "]" : host;
+  }
+
+  /**
+   * With {@code mail.enabled()}, e-mail about job failures, warn time-outs and instance ends ({@link MailNotifier},
+   * linking to the UI at {@code links}) through a {@link Mailer} of this daemon's, closed after the slots so that
+   * their last messages still go out (5 s at most). Replaces {@link #warnTimeoutAlert} and {@link #engineListener}.
+   * Disabled: nothing changes. Call before {@link #start()}.
+   */
+  public WorkerDaemon mailWith(MailSettings mail, UiLinks links) {
+    if (!mail.enabled()) {
+      return this;
+    }
+    if (mailer != null) {
+      throw new IllegalStateException("the workers' mail is already set up");
+    }
+    mailer = new Mailer(mail);
+    MailNotifier notifier = new MailNotifier(mailer, links, WorkflowEngine.builder(master).build().status());
+    return warnTimeoutAlert(notifier).engineListener(notifier);
   }
 
   /** What to do beyond a log line when a job passes its warn time-out. Call before {@link #start()}. */
@@ -322,6 +384,7 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
   @Override
   public void close() {
     if (!state.close()) {
+      closeMailer();
       return;
     }
     stopping = true;
@@ -343,6 +406,14 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
     }
     executor.close();
     LOG.info("worker slots ended");
+    closeMailer();
+  }
+
+  private void closeMailer() {
+    Mailer m = mailer;
+    if (m != null) {
+      m.close(); // after the slots: their last messages still go out (5s at most)
+    }
   }
 
   private void joinUntil(long deadlineNanos) {

@@ -24,10 +24,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The worker daemon in-process on an in-memory master, with real shell jobs. */
+@Tag("processes")
 class WorkerDaemonTest {
   private final MetricRegistry metrics = new MetricRegistry();
   private final TokenService master = TokenService.builder(InMemoryTokenStore.create()).build();

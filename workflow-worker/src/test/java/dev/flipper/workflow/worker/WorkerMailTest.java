@@ -27,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * would be) on one master, real shell jobs, GreenMail on an ephemeral port. Each event is mailed once, to the
  * job's and the workflow's recipients, with links into the UI and escaped HTML.
  */
+@Tag("processes")
 class WorkerMailTest {
   @RegisterExtension
   static final GreenMailExtension smtp =

@@ -22,10 +22,12 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Heartbeats and retirement on an EXIT signal, in-process on an in-memory master with real shell jobs. */
+@Tag("processes")
 class WorkerRetirementTest {
   private final TokenService master = TokenService.builder(InMemoryTokenStore.create()).build();
   private final WorkflowEngine engine = WorkflowEngine.builder(master).build();

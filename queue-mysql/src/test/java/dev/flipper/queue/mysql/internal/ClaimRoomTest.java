@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,6 +36,7 @@ class ClaimRoomTest {
   }
 
   @Test
+  @Tag("mariadb")
   void upgradeFromVersionOneOnMariaDb() throws Exception {
     assertUpgradeAndClaim(databases.newMariaDb());
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flipper.jdbc.Dialect;
 import dev.flipper.queue.spi.ScanBound;
+import dev.flipper.queue.testing.TestServices;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -17,12 +18,14 @@ import javax.sql.DataSource;
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The hot and the monitor's queries read an index in order and stop at the LIMIT: no filesort, no scan of
  * the whole table. (Naming the leading index columns in ORDER BY, as H2 needs, made MariaDB sort.)
  */
+@Tag("mariadb")
 class MariaDbQueryPlanTest {
   private static final String SERVER = "jdbc:mysql://127.0.0.1:3306/";
   private final Dialect dialect = Dialect.MYSQL;
@@ -31,6 +34,7 @@ class MariaDbQueryPlanTest {
 
   @BeforeEach
   void createSchemaWithRows() throws Exception {
+    TestServices.requireMariaDb();
     database = "flipper_t_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
     try (Connection c = DriverManager.getConnection(SERVER, "root", ""); Statement st = c.createStatement()) {
       st.execute("CREATE DATABASE " + database);

@@ -3,6 +3,7 @@ package dev.flipper.queue.server.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flipper.queue.server.RateLimitFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

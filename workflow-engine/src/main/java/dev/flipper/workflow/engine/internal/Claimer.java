@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  *   <li>a job whose instance is drained, aborted (a signal at any scope) or paused is held (owner {@code
  *       drained}, {@code aborted} or {@code paused}, lease forever) for the control operations to release;
  *   <li>a job whose last execution is still open lost its worker: the record is closed as failed ("lease
- *       lost") and the retry rules apply (Pinball §4.7);
+ *       lost") and the retry rules apply (docs/workflows.md, "How an instance runs");
  *   <li>a disabled job succeeds at once with a {@code DISABLED} record.
  * </ul>
  *

@@ -487,7 +487,7 @@ public final class JobTransitions {
 
   /**
    * {@code EVENT_ATTR:name} properties as event attributes: a scalar per name (several values comma-joined),
-   * never the list's text form that Pinball rendered (reference §4.6).
+   * never the list's text form that Pinball rendered (docs/workflows.md, "Passing data between jobs").
    */
   static Map<String, String> eventAttributes(Map<String, List<String>> properties) {
     Map<String, String> attributes = new LinkedHashMap<>();

@@ -43,6 +43,11 @@ import org.slf4j.LoggerFactory;
 public final class TokenMasterServer implements AutoCloseable {
   /** Pinball's master port. */
   public static final int DEFAULT_PORT = 9090;
+  /** This machine only, as the shared config's network.bindAddress. */
+  public static final String DEFAULT_BIND_HOST = "127.0.0.1";
+  /** Above the longest claim wait, {@link dev.flipper.token.TokenService#DEFAULT_MAX_WAIT_TIME}. */
+  public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(5);
+  public static final Duration DEFAULT_MESSAGE_READ_TIMEOUT = Duration.ofSeconds(60);
   /** As the queue server's default {@code maxFrameBytes}. */
   public static final int DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
@@ -253,12 +258,12 @@ public final class TokenMasterServer implements AutoCloseable {
   public static final class Builder {
     private final TokenMaster master;
     private int port = DEFAULT_PORT;
-    private String bindHost = "0.0.0.0";
+    private String bindHost = DEFAULT_BIND_HOST;
     private int maxConnections = 512;
     private int maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
     private int maxConnectionsPerPeer = 64;
-    private Duration idleTimeout = Duration.ofMinutes(5);
-    private Duration messageReadTimeout = Duration.ofSeconds(60);
+    private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
+    private Duration messageReadTimeout = DEFAULT_MESSAGE_READ_TIMEOUT;
     private Duration shutdownGracePeriod = Duration.ofSeconds(5);
     private MetricRegistry metrics = new MetricRegistry();
 
@@ -272,7 +277,7 @@ public final class TokenMasterServer implements AutoCloseable {
       return this;
     }
 
-    /** Address to listen on; default 0.0.0.0 (all interfaces). */
+    /** Address to listen on; default 127.0.0.1 (this machine only); 0.0.0.0 = every IPv4 interface. */
     public Builder bindHost(String newBindHost) {
       this.bindHost = Objects.requireNonNull(newBindHost, "bindHost");
       return this;

@@ -25,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,6 +36,8 @@ import org.junit.jupiter.api.Test;
  * <p>Each client thread owns its tokens and keeps what it knows of them: the last acknowledged write, or after
  * a call whose outcome is unknown (the master died under it), what it reads back once a master answers.
  */
+@Tag("mariadb")
+@Tag("processes")
 class MasterKillTest {
   static final int MASTERS = 3;
   static final int THREADS = 9;

@@ -22,6 +22,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,6 +37,8 @@ import org.junit.jupiter.api.Test;
  *   <li>versions never reused: every acknowledged write has a distinct version, and each thread sees them rise.
  * </ul>
  */
+@Tag("mariadb")
+@Tag("processes")
 class MultiMasterRaceTest {
   static final int MASTERS = 3;
   static final int THREADS = 16;

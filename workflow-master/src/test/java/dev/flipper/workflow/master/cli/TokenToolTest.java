@@ -16,7 +16,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
-/** pinball_util's commands (§10 pinball_util_test): ls, cat, rm, update, recursive and not. */
+/**
+ * pinball_util's commands (Pinball's pinball_util_test; docs/tokens.md, "Token tool"): ls, cat, rm, update, recursive
+ * and not.
+ */
 class TokenToolTest {
   private final TokenService master = TokenService.builder(InMemoryTokenStore.create()).build();
   private String out;

@@ -18,6 +18,7 @@ import java.util.List;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.transport.TSocket;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
  * served, each call within 1 s. The master runs a thread per connection, so this test raises its connection
  * limits to 2,100 (default 512 in all, 64 per peer); its memory stays what the peers sent, not what they declared.
  */
+@Tag("slow")
 class IdleCrowdTest {
   private final List<Socket> crowd = new ArrayList<>();
   private TokenMasterServer server;

@@ -29,6 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.transport.TSocket;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.Timeout;
  * during the run, heap growth after GC stays under 64 MiB, process RSS under 1.5 GiB (-Xmx1g), the log under 20
  * lines.
  */
+@Tag("slow")
 class MasterFuzzTest {
   private static final int LIMIT = 64 * 1024;
   private static final int INPUTS = Integer.getInteger("fuzz.inputs", 100_000);

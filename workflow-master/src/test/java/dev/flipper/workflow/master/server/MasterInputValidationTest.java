@@ -19,10 +19,12 @@ import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.transport.TSocket;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
 /** Requests a hostile or buggy client may send get INPUT_ERROR naming the problem, never UNKNOWN or a wrong answer. */
+@Tag("mariadb")
 class MasterInputValidationTest {
   private final TestDatabases databases = new TestDatabases();
   private JdbcTokenStore store;

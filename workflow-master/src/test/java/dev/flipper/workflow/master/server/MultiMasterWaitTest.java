@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * learns of the other's writes only by re-reading the database every re-check interval (250 ms), so waiters on
  * it get those tokens that late at most, and still each token exactly once.
  */
+@Tag("mariadb")
 class MultiMasterWaitTest {
   private final TestDatabases databases = new TestDatabases();
   private final List<AutoCloseable> toClose = new ArrayList<>();

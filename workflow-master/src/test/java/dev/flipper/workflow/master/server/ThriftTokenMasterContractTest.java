@@ -7,11 +7,13 @@ import dev.flipper.token.memory.InMemoryTokenStore;
 import dev.flipper.token.spi.TokenStore;
 import dev.flipper.workflow.engine.ForwardingTokenMaster;
 import dev.flipper.workflow.master.client.TokenMasterClient;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The whole token contract through the wire: each master is a {@link TokenMasterServer} on an ephemeral port and
  * the tests talk to it with a {@link TokenMasterClient}, so every field and error crosses Thrift both ways.
  */
+@Tag("slow")
 class ThriftTokenMasterContractTest extends TokenStoreContractTest {
   private InMemoryTokenStore store;
 

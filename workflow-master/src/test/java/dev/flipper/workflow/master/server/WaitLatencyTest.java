@@ -25,6 +25,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -81,6 +82,7 @@ class WaitLatencyTest {
 
   @ParameterizedTest(name = "{0}, through Thrift: {1}")
   @MethodSource("setups")
+  @Tag("mariadb")
   void aWaitingClaimAnswersWithinMillisecondsOfAMatchingInsert(Backend backend, boolean thrift) throws Exception {
     TokenService service = TokenService.builder(open(backend)).build();
     TokenMaster master = thrift ? overThrift(service) : service;

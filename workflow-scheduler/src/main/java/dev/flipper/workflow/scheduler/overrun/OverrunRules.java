@@ -4,7 +4,8 @@ import dev.flipper.workflow.definition.OverrunPolicy;
 
 /**
  * Decides what a due slot does, from the workflow's overrun policy, its {@code maxRunning} and its instances:
- * Pinball's meanings (reference §5.2), with {@code maxRunning} enforced exactly. Pure and stateless.
+ * Pinball's meanings (docs/scheduler.md, "Overrun policies"), with {@code maxRunning} enforced exactly. Pure and
+ * stateless.
  *
  * <table>
  *   <caption>Decisions</caption>

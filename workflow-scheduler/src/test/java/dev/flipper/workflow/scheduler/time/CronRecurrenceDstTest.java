@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -82,6 +83,7 @@ class CronRecurrenceDstTest {
   }
 
   @Test
+  @Tag("slow")
   void nextAndLastAgreeAtEveryMinuteOfBothTransitionDays() {
     for (String cron : new String[] {"30 2 * * *", "0 * * * *", "*/7 1-3 * * *", "15 3 * * 0"}) {
       CronRecurrence r = CronRecurrence.parse(cron, BERLIN);

@@ -1,4 +1,4 @@
-package dev.flipper.launcher.modes;
+package dev.flipper.launcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -18,9 +18,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * A stopping scheduler does not wait out the claim it has waiting in the master: its client cuts the wait short,
- * so its loop has ended when close() returns. The claim here may wait 30 s (the master's limit; scheduler.maxWait
- * asks for more), longer than close() waits for the loop (10 s): without the cut, the loop would outlive it.
+ * A stopping scheduler does not wait out the claim it has waiting in the master: the client the launcher opened for
+ * it cuts the wait short, so its loop has ended when close() returns. The claim here may wait 30 s (the master's
+ * limit; scheduler.maxWait asks for more), longer than close() waits for the loop (10 s): without the cut, the loop
+ * would outlive it.
  */
 class SchedulerModeStopTest {
   @Test
@@ -30,8 +31,9 @@ class SchedulerModeStopTest {
       FlipperConfig config = ConfigLoader.defaults(
           List.of("master.port=" + master.port(), "scheduler.maxWait=10m"), Map.of());
       Set<Thread> before = Thread.getAllStackTraces().keySet();
-      SchedulerModeDaemon scheduler = new SchedulerModeDaemon(config, new MetricRegistry(), 0);
-      scheduler.start();
+      ModeDaemon<?> scheduler = Mode.SCHEDULER.create(new Mode.Context(config, new MetricRegistry(), 0, 0, 0));
+      assertThat(scheduler.masterClient()).as("the client the launcher opened").isNotNull();
+      scheduler.daemon().start();
       List<Thread> loops = Thread.getAllStackTraces().keySet().stream()
           .filter(t -> !before.contains(t) && t.getName().startsWith("flipper-scheduler-")).toList();
       assertThat(loops).hasSize(1);
@@ -41,7 +43,7 @@ class SchedulerModeStopTest {
 
       closing.get(60, TimeUnit.SECONDS);
       assertThat(loops.get(0).isAlive()).as("the loop waits in the master no more").isFalse();
-      assertThat(scheduler.readiness()).containsEntry("scheduler", false);
+      assertThat(scheduler.daemon().readiness()).containsEntry("scheduler", false);
     }
   }
 }

@@ -1,4 +1,4 @@
-package dev.flipper.queue.server.internal;
+package dev.flipper.queue.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

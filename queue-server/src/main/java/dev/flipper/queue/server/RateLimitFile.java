@@ -1,4 +1,4 @@
-package dev.flipper.queue.server.internal;
+package dev.flipper.queue.server;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.core.JsonProcessingException;
