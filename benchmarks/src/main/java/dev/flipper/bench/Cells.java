@@ -2,7 +2,10 @@ package dev.flipper.bench;
 
 import java.util.Locale;
 
-/** Cells of the benchmarks' tables: a figure, or "-" where nothing was measured, never NaN. Stateless. */
+/**
+ * Cells of the benchmarks' tables: a figure, or "-" where nothing was measured, never NaN.
+ * Stateless.
+ */
 final class Cells {
   static final String NONE = "-";
 

@@ -9,7 +9,10 @@ import java.util.List;
 import java.util.SortedMap;
 import java.util.concurrent.atomic.LongAdder;
 
-/** A {@link TokenMaster} that counts the calls it passes on (one call = one round trip to a remote master). */
+/**
+ * A {@link TokenMaster} that counts the calls it passes on (one call = one round trip to a remote
+ * master).
+ */
 final class CountingTokenMaster implements TokenMaster {
   private final TokenMaster delegate;
   private final LongAdder calls = new LongAdder();

@@ -24,11 +24,11 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code flipper bench faults}: jobs enqueued and processed while the queue server is SIGKILLed and
- * restarted, worker processes are SIGKILLed and replaced, and the store is restarted; then every job is
- * looked up in the workers' records: lost, run again, run after a confirmed ack, and the recovery time of
- * each fault. Runs its own MariaDB and Redis on spare loopback ports with data in a temporary folder, never
- * a shared instance; the queue server and the workers are JVMs on this distribution's classpath.
- * Exit code 0 when no job was lost, 1 otherwise.
+ * restarted, worker processes are SIGKILLed and replaced, and the store is restarted; then every
+ * job is looked up in the workers' records: lost, run again, run after a confirmed ack, and the
+ * recovery time of each fault. Runs its own MariaDB and Redis on spare loopback ports with data in
+ * a temporary folder, never a shared instance; the queue server and the workers are JVMs on this
+ * distribution's classpath. Exit code 0 when no job was lost, 1 otherwise.
  */
 @Command(
     name = "faults",
@@ -48,28 +48,52 @@ public final class FaultBenchmark implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--store", defaultValue = "both", description = "mariadb, redis or both. Default: ${DEFAULT-VALUE}")
+  @Option(
+      names = "--store",
+      defaultValue = "both",
+      description = "mariadb, redis or both. Default: ${DEFAULT-VALUE}")
   String store;
 
-  @Option(names = "--jobs", defaultValue = "100000", description = "Jobs to process. Default: ${DEFAULT-VALUE}")
+  @Option(
+      names = "--jobs",
+      defaultValue = "100000",
+      description = "Jobs to process. Default: ${DEFAULT-VALUE}")
   int jobs;
 
-  @Option(names = "--server-kills", defaultValue = "5", description = "Queue server SIGKILLs. Default: ${DEFAULT-VALUE}")
+  @Option(
+      names = "--server-kills",
+      defaultValue = "5",
+      description = "Queue server SIGKILLs. Default: ${DEFAULT-VALUE}")
   int serverKills;
 
-  @Option(names = "--worker-kills", defaultValue = "10", description = "Worker SIGKILLs. Default: ${DEFAULT-VALUE}")
+  @Option(
+      names = "--worker-kills",
+      defaultValue = "10",
+      description = "Worker SIGKILLs. Default: ${DEFAULT-VALUE}")
   int workerKills;
 
-  @Option(names = "--store-restarts", defaultValue = "1", description = "Store restarts. Default: ${DEFAULT-VALUE}")
+  @Option(
+      names = "--store-restarts",
+      defaultValue = "1",
+      description = "Store restarts. Default: ${DEFAULT-VALUE}")
   int storeRestarts;
 
-  @Option(names = "--workers", defaultValue = "3", description = "Worker processes. Default: ${DEFAULT-VALUE}")
+  @Option(
+      names = "--workers",
+      defaultValue = "3",
+      description = "Worker processes. Default: ${DEFAULT-VALUE}")
   int workers;
 
-  @Option(names = "--batch", defaultValue = "50", description = "Jobs per worker dequeue. Default: ${DEFAULT-VALUE}")
+  @Option(
+      names = "--batch",
+      defaultValue = "50",
+      description = "Jobs per worker dequeue. Default: ${DEFAULT-VALUE}")
   int batch;
 
-  @Option(names = "--timeout", defaultValue = "30m", paramLabel = "DURATION",
+  @Option(
+      names = "--timeout",
+      defaultValue = "30m",
+      paramLabel = "DURATION",
       description = "Longest run per store (ISO-8601 or 30m, 90s). Default: ${DEFAULT-VALUE}")
   String timeout;
 
@@ -78,14 +102,23 @@ public final class FaultBenchmark implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    List<String> stores = switch (store) {
-      case "both" -> List.of("mariadb", "redis");
-      case "mariadb", "redis" -> List.of(store);
-      default -> throw new ParameterException(spec.commandLine(),
-          "--store: '" + store + "' is not one of mariadb, redis, both");
-    };
-    if (jobs < 1 || workers < 1 || batch < 1 || serverKills < 0 || workerKills < 0 || storeRestarts < 0) {
-      throw new ParameterException(spec.commandLine(),
+    List<String> stores =
+        switch (store) {
+          case "both" -> List.of("mariadb", "redis");
+          case "mariadb", "redis" -> List.of(store);
+          default ->
+              throw new ParameterException(
+                  spec.commandLine(),
+                  "--store: '" + store + "' is not one of mariadb, redis, both");
+        };
+    if (jobs < 1
+        || workers < 1
+        || batch < 1
+        || serverKills < 0
+        || workerKills < 0
+        || storeRestarts < 0) {
+      throw new ParameterException(
+          spec.commandLine(),
           "--jobs, --workers and --batch must be at least 1; kill and restart counts at least 0");
     }
     Duration limit = parseDuration(timeout);
@@ -93,8 +126,10 @@ public final class FaultBenchmark implements Callable<Integer> {
     List<FaultRun.Result> results = new ArrayList<>();
     for (String name : stores) {
       Path dir = Files.createTempDirectory("flipper-faults-" + name + "-");
-      try (LocalStore local = name.equals("redis") ? new LocalStore.Redis(dir.resolve("store"))
-          : new LocalStore.MariaDb(dir.resolve("store"))) {
+      try (LocalStore local =
+          name.equals("redis")
+              ? new LocalStore.Redis(dir.resolve("store"))
+              : new LocalStore.MariaDb(dir.resolve("store"))) {
         FaultRun run = new FaultRun(local, dir, classpath(), out);
         results.add(run.run(jobs, workers, batch, serverKills, workerKills, storeRestarts, limit));
       } finally {
@@ -105,7 +140,8 @@ public final class FaultBenchmark implements Callable<Integer> {
         }
       }
     }
-    FaultReport.print(out, results, jobs, ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    FaultReport.print(
+        out, results, jobs, ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     out.flush();
     return results.stream().allMatch(r -> r.lost() == 0 && !r.timedOut()) ? 0 : 1;
   }
@@ -120,7 +156,8 @@ public final class FaultBenchmark implements Callable<Integer> {
       }
       return Duration.parse(text);
     } catch (RuntimeException e) {
-      throw new ParameterException(spec.commandLine(), "--timeout: '" + text + "' is not a duration like 90s or 30m");
+      throw new ParameterException(
+          spec.commandLine(), "--timeout: '" + text + "' is not a duration like 90s or 30m");
     }
   }
 
@@ -135,11 +172,13 @@ public final class FaultBenchmark implements Callable<Integer> {
     }
   }
 
-  static void awaitTrue(String what, Duration limit, BooleanSupplier condition) throws InterruptedException {
+  static void awaitTrue(String what, Duration limit, BooleanSupplier condition)
+      throws InterruptedException {
     long deadline = System.nanoTime() + limit.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("faults: timed out after " + limit + " waiting for " + what);
+        throw new IllegalStateException(
+            "faults: timed out after " + limit + " waiting for " + what);
       }
       Thread.sleep(10);
     }
@@ -165,7 +204,8 @@ public final class FaultBenchmark implements Callable<Integer> {
           break;
         } catch (RuntimeException e) {
           try {
-            Thread.sleep(50); // server or store down: retry (a lost reply may enqueue the batch twice)
+            Thread.sleep(
+                50); // server or store down: retry (a lost reply may enqueue the batch twice)
           } catch (InterruptedException interrupted) {
             return;
           }

@@ -11,16 +11,25 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * One store's run of {@code flipper bench faults}: its store, queue server and workers as child processes,
- * a producer thread, and the faults fired at evenly spread points of progress, each awaited until jobs run
- * again. Not thread-safe; one run per instance.
+ * One store's run of {@code flipper bench faults}: its store, queue server and workers as child
+ * processes, a producer thread, and the faults fired at evenly spread points of progress, each
+ * awaited until jobs run again. Not thread-safe; one run per instance.
  */
 final class FaultRun {
   /** A fault and what it cost: the time from the fault to the first job run after the recovery. */
   record Fault(String kind, long atJobs, long recoveryMillis, int inFlightBound) {}
 
-  record Result(String store, long millis, int lost, long runs, long reruns, long runsAfterAck, long doubleEnqueues,
-      int duplicateBound, List<Fault> faults, boolean timedOut) {}
+  record Result(
+      String store,
+      long millis,
+      int lost,
+      long runs,
+      long reruns,
+      long runsAfterAck,
+      long doubleEnqueues,
+      int duplicateBound,
+      List<Fault> faults,
+      boolean timedOut) {}
 
   private final LocalStore store;
   private final Path dir;
@@ -41,22 +50,41 @@ final class FaultRun {
     this.serverPort = LocalStore.sparePort();
   }
 
-  Result run(int jobs, int workers, int batch, int serverKills, int workerKills, int storeRestarts, Duration limit)
+  Result run(
+      int jobs,
+      int workers,
+      int batch,
+      int serverKills,
+      int workerKills,
+      int storeRestarts,
+      Duration limit)
       throws Exception {
     this.jobs = jobs;
     store.init();
     store.start();
-    Files.writeString(dir.resolve("queue.yaml"), store.storageYaml()
-        + "queue:\n  port: " + serverPort + "\n  adminPort: 0\n  claimTimeout: 10s\n  monitorInterval: 1s\n"
-        + "logging:\n  file: " + dir.resolve("queue-server.log") + "\n");
+    Files.writeString(
+        dir.resolve("queue.yaml"),
+        store.storageYaml()
+            + "queue:\n  port: "
+            + serverPort
+            + "\n  adminPort: 0\n  claimTimeout: 10s\n  monitorInterval: 1s\n"
+            + "logging:\n  file: "
+            + dir.resolve("queue-server.log")
+            + "\n");
     startServer();
     AtomicBoolean stop = new AtomicBoolean();
     Thread producer = null;
     long started = System.currentTimeMillis();
     boolean timedOut = false;
     List<Fault> faults = new ArrayList<>();
-    try (QueueClient client = QueueClient.builder().server("127.0.0.1", serverPort).source("fault-harness")
-        .connectTimeout(Duration.ofSeconds(2)).requestTimeout(Duration.ofSeconds(10)).maxAttempts(1).build()) {
+    try (QueueClient client =
+        QueueClient.builder()
+            .server("127.0.0.1", serverPort)
+            .source("fault-harness")
+            .connectTimeout(Duration.ofSeconds(2))
+            .requestTimeout(Duration.ofSeconds(10))
+            .maxAttempts(1)
+            .build()) {
       awaitServer(client);
       client.createQueue(FaultBenchmark.queue());
       for (int i = 0; i < workers; i++) {
@@ -68,11 +96,19 @@ final class FaultRun {
       long deadline = System.nanoTime() + limit.toNanos();
       try {
         for (int i = 0; i < plan.size(); i++) {
-          long due = (long) jobs * (i + 1) / (plan.size() + 2); // room after the last fault to see it recover
+          long due =
+              (long) jobs
+                  * (i + 1)
+                  / (plan.size() + 2); // room after the last fault to see it recover
           awaitProgress(() -> records.distinctNumbersRun() >= due, deadline);
           faults.add(fire(plan.get(i), client, batch, workers, deadline));
-          out.println(FaultBenchmark.format("faults: %s %s after %d jobs, recovered in %d ms", store.name(),
-              plan.get(i), faults.get(i).atJobs(), faults.get(i).recoveryMillis()));
+          out.println(
+              FaultBenchmark.format(
+                  "faults: %s %s after %d jobs, recovered in %d ms",
+                  store.name(),
+                  plan.get(i),
+                  faults.get(i).atJobs(),
+                  faults.get(i).recoveryMillis()));
           out.flush();
         }
         awaitProgress(() -> records.distinctNumbersRun() >= jobs, deadline);
@@ -98,8 +134,17 @@ final class FaultRun {
     }
     long millis = System.currentTimeMillis() - started;
     int bound = faults.stream().mapToInt(Fault::inFlightBound).sum();
-    return new Result(store.name(), millis, records.lost(jobs), records.runs(), records.reruns(),
-        records.runsAfterConfirmedAck(), records.doubleEnqueues(), bound, faults, timedOut);
+    return new Result(
+        store.name(),
+        millis,
+        records.lost(jobs),
+        records.runs(),
+        records.reruns(),
+        records.runsAfterConfirmedAck(),
+        records.doubleEnqueues(),
+        bound,
+        faults,
+        timedOut);
   }
 
   /** The faults, spread: server kills and the store restarts evenly among the worker kills. */
@@ -125,7 +170,8 @@ final class FaultRun {
     return plan;
   }
 
-  private Fault fire(String kind, QueueClient client, int batch, int workers, long deadline) throws Exception {
+  private Fault fire(String kind, QueueClient client, int batch, int workers, long deadline)
+      throws Exception {
     long atJobs = records.distinctNumbersRun();
     long t0 = System.currentTimeMillis();
     switch (kind) {
@@ -146,12 +192,17 @@ final class FaultRun {
         victim.waitFor();
         Path file = startWorker(batch);
         awaitProgress(() -> records.firstRunOf(file) != null || allRan(), deadline);
-        return new Fault(kind, atJobs, records.firstRunOf(file) == null ? -1 : records.firstRunOf(file) - t0, batch);
+        return new Fault(
+            kind,
+            atJobs,
+            records.firstRunOf(file) == null ? -1 : records.firstRunOf(file) - t0,
+            batch);
       }
     }
   }
 
-  private Fault recovered(String kind, long atJobs, long t0, long backUp, int inFlight, long deadline)
+  private Fault recovered(
+      String kind, long atJobs, long t0, long backUp, int inFlight, long deadline)
       throws Exception {
     records.armAfter(backUp);
     awaitProgress(() -> records.firstRunAfterArmed() != null || allRan(), deadline);
@@ -164,52 +215,74 @@ final class FaultRun {
     return records.distinctNumbersRun() >= jobs;
   }
 
-  private void awaitProgress(java.util.function.BooleanSupplier done, long deadline) throws Exception {
+  private void awaitProgress(java.util.function.BooleanSupplier done, long deadline)
+      throws Exception {
     while (true) {
       records.poll();
       if (done.getAsBoolean()) {
         return;
       }
       if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("timed out after " + records.distinctNumbersRun() + " jobs run");
+        throw new IllegalStateException(
+            "timed out after " + records.distinctNumbersRun() + " jobs run");
       }
       Thread.sleep(10);
     }
   }
 
   private static void awaitServer(QueueClient client) throws InterruptedException {
-    FaultBenchmark.awaitTrue("the queue server", Duration.ofSeconds(120), () -> {
-      try {
-        client.queueNames();
-        return true;
-      } catch (RuntimeException e) {
-        return false;
-      }
-    });
+    FaultBenchmark.awaitTrue(
+        "the queue server",
+        Duration.ofSeconds(120),
+        () -> {
+          try {
+            client.queueNames();
+            return true;
+          } catch (RuntimeException e) {
+            return false;
+          }
+        });
   }
 
   private void startServer() throws IOException {
-    server = java(dir.resolve("queue-server.out"), List.of("-Xmx384m", "-XX:+UseSerialGC"), "dev.flipper.launcher.Launcher",
-        "-c", dir.resolve("queue.yaml").toString(), "-m", "queue");
+    server =
+        java(
+            dir.resolve("queue-server.out"),
+            List.of("-Xmx384m", "-XX:+UseSerialGC"),
+            "dev.flipper.launcher.Launcher",
+            "-c",
+            dir.resolve("queue.yaml").toString(),
+            "-m",
+            "queue");
   }
 
   private Path startWorker(int batch) throws IOException {
     Path file = dir.resolve("worker-" + (workerFiles++) + ".records");
     records.watch(file);
-    workerProcesses.add(java(dir.resolve(file.getFileName() + ".out"), List.of("-Xmx128m", "-XX:+UseSerialGC",
-        "-XX:TieredStopAtLevel=1"), FaultWorker.class.getName(), "127.0.0.1", Integer.toString(serverPort),
-        FaultBenchmark.queue(), Integer.toString(batch), file.toString()));
+    workerProcesses.add(
+        java(
+            dir.resolve(file.getFileName() + ".out"),
+            List.of("-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
+            FaultWorker.class.getName(),
+            "127.0.0.1",
+            Integer.toString(serverPort),
+            FaultBenchmark.queue(),
+            Integer.toString(batch),
+            file.toString()));
     return file;
   }
 
-  private Process java(Path output, List<String> jvmFlags, String mainClass, String... args) throws IOException {
+  private Process java(Path output, List<String> jvmFlags, String mainClass, String... args)
+      throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(jvmFlags);
     command.addAll(List.of("-cp", classpath, mainClass));
     command.addAll(List.of(args));
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()));
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()));
     builder.environment().remove("JAVA_TOOL_OPTIONS");
     return builder.start();
   }

@@ -14,10 +14,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One worker process of {@code flipper bench faults}, started (and SIGKILLed) by {@link FaultBenchmark}: it
- * dequeues through the public client, records every run before its ack and every confirmed ack after it, in
- * its own file, fsync'd per batch, so the harness can count lost and duplicate runs whatever was killed.
- * Lines: {@code R <epochMillis> <jobNumber> <descriptor>} and {@code A <epochMillis> <descriptor>}.
+ * One worker process of {@code flipper bench faults}, started (and SIGKILLed) by {@link
+ * FaultBenchmark}: it dequeues through the public client, records every run before its ack and
+ * every confirmed ack after it, in its own file, fsync'd per batch, so the harness can count lost
+ * and duplicate runs whatever was killed. Lines: {@code R <epochMillis> <jobNumber> <descriptor>}
+ * and {@code A <epochMillis> <descriptor>}.
  *
  * <p>Arguments: host port queue batch recordFile.
  */
@@ -30,10 +31,20 @@ public final class FaultWorker {
     String queue = args[2];
     int batch = Integer.parseInt(args[3]);
     Path file = Path.of(args[4]);
-    try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-            StandardOpenOption.APPEND);
-        QueueClient client = QueueClient.builder().server(host, port).source("fault-worker")
-            .connectTimeout(Duration.ofSeconds(2)).requestTimeout(Duration.ofSeconds(5)).maxAttempts(1).build()) {
+    try (FileChannel out =
+            FileChannel.open(
+                file,
+                StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE,
+                StandardOpenOption.APPEND);
+        QueueClient client =
+            QueueClient.builder()
+                .server(host, port)
+                .source("fault-worker")
+                .connectTimeout(Duration.ofSeconds(2))
+                .requestTimeout(Duration.ofSeconds(5))
+                .maxAttempts(1)
+                .build()) {
       while (true) {
         List<DequeuedJob> jobs;
         try {
@@ -50,8 +61,13 @@ public final class FaultWorker {
         List<AckParams.Item> acks = new ArrayList<>(jobs.size());
         for (DequeuedJob job : jobs) {
           // The no-op handler: the run is its record.
-          runs.append("R ").append(System.currentTimeMillis()).append(' ')
-              .append(new String(job.body(), StandardCharsets.UTF_8)).append(' ').append(job.descriptor()).append('\n');
+          runs.append("R ")
+              .append(System.currentTimeMillis())
+              .append(' ')
+              .append(new String(job.body(), StandardCharsets.UTF_8))
+              .append(' ')
+              .append(job.descriptor())
+              .append('\n');
           acks.add(AckParams.Item.of(job.descriptor()));
         }
         write(out, runs);
@@ -66,8 +82,12 @@ public final class FaultWorker {
     }
   }
 
-  /** Retries an ack through server and store restarts for a while: a lost ack means the job runs again. */
-  private static void ackUntilConfirmed(QueueClient client, AckParams ack) throws InterruptedException {
+  /**
+   * Retries an ack through server and store restarts for a while: a lost ack means the job runs
+   * again.
+   */
+  private static void ackUntilConfirmed(QueueClient client, AckParams ack)
+      throws InterruptedException {
     long giveUp = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (true) {
       try {

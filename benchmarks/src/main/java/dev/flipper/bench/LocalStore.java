@@ -11,8 +11,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A MariaDB or Redis server of the fault harness's own: a child process on a spare loopback port with its
- * data under a temporary folder, never the shared instances. It can be restarted on the same port and data.
+ * A MariaDB or Redis server of the fault harness's own: a child process on a spare loopback port
+ * with its data under a temporary folder, never the shared instances. It can be restarted on the
+ * same port and data.
  */
 abstract class LocalStore implements AutoCloseable {
   final Path dir;
@@ -35,18 +36,25 @@ abstract class LocalStore implements AutoCloseable {
   void init() throws IOException, InterruptedException {}
 
   final void start() throws IOException, InterruptedException {
-    process = new ProcessBuilder(command()).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve(name() + ".out").toFile())).start();
+    process =
+        new ProcessBuilder(command())
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve(name() + ".out").toFile()))
+            .start();
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (!accepts(port)) {
       if (!process.isAlive() || System.nanoTime() > deadline) {
-        throw new IllegalStateException(name() + " did not start on port " + port + "; see " + dir.resolve(name() + ".out"));
+        throw new IllegalStateException(
+            name() + " did not start on port " + port + "; see " + dir.resolve(name() + ".out"));
       }
       Thread.sleep(50);
     }
   }
 
-  /** A clean stop (SIGTERM: Redis writes its AOF, MariaDB its buffers), then a start on the same data. */
+  /**
+   * A clean stop (SIGTERM: Redis writes its AOF, MariaDB its buffers), then a start on the same
+   * data.
+   */
   final void restart() throws IOException, InterruptedException {
     stop();
     start();
@@ -81,7 +89,9 @@ abstract class LocalStore implements AutoCloseable {
     }
   }
 
-  /** {@code redis-server} with the AOF fsync'd every second, the durability the harness measures. */
+  /**
+   * {@code redis-server} with the AOF fsync'd every second, the durability the harness measures.
+   */
   static final class Redis extends LocalStore {
     Redis(Path dir) throws IOException {
       super(dir);
@@ -94,14 +104,28 @@ abstract class LocalStore implements AutoCloseable {
 
     @Override
     List<String> command() {
-      return List.of("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1", "--appendonly", "yes",
-          "--appendfsync", "everysec", "--dir", dir.toString(), "--save", "");
+      return List.of(
+          "redis-server",
+          "--port",
+          Integer.toString(port),
+          "--bind",
+          "127.0.0.1",
+          "--appendonly",
+          "yes",
+          "--appendfsync",
+          "everysec",
+          "--dir",
+          dir.toString(),
+          "--save",
+          "");
     }
 
     @Override
     String storageYaml() {
       return "storage:\n  backend: redis\n  redis:\n    shards:\n      - name: \"1\"\n        host: 127.0.0.1\n"
-          + "        port: " + port + "\n        database: 0\n    keyPrefix: \"faults:\"\n";
+          + "        port: "
+          + port
+          + "\n        database: 0\n    keyPrefix: \"faults:\"\n";
     }
   }
 
@@ -118,28 +142,48 @@ abstract class LocalStore implements AutoCloseable {
 
     @Override
     void init() throws IOException, InterruptedException {
-      List<String> install = new ArrayList<>(List.of("mariadb-install-db", "--no-defaults",
-          "--datadir=" + dir.resolve("data"), "--auth-root-authentication-method=normal", "--skip-test-db"));
+      List<String> install =
+          new ArrayList<>(
+              List.of(
+                  "mariadb-install-db",
+                  "--no-defaults",
+                  "--datadir=" + dir.resolve("data"),
+                  "--auth-root-authentication-method=normal",
+                  "--skip-test-db"));
       install.add("--user=" + System.getProperty("user.name"));
-      Process p = new ProcessBuilder(install).redirectErrorStream(true)
-          .redirectOutput(dir.resolve("install.out").toFile()).start();
+      Process p =
+          new ProcessBuilder(install)
+              .redirectErrorStream(true)
+              .redirectOutput(dir.resolve("install.out").toFile())
+              .start();
       if (p.waitFor() != 0) {
-        throw new IllegalStateException("mariadb-install-db failed; see " + dir.resolve("install.out"));
+        throw new IllegalStateException(
+            "mariadb-install-db failed; see " + dir.resolve("install.out"));
       }
     }
 
     @Override
     List<String> command() {
-      return List.of("mariadbd", "--no-defaults", "--datadir=" + dir.resolve("data"), "--port=" + port,
-          "--bind-address=127.0.0.1", "--socket=" + dir.resolve("mysqld.sock"), "--pid-file=" + dir.resolve("mysqld.pid"),
-          "--user=" + System.getProperty("user.name"), "--skip-name-resolve", "--innodb-flush-log-at-trx-commit=1",
+      return List.of(
+          "mariadbd",
+          "--no-defaults",
+          "--datadir=" + dir.resolve("data"),
+          "--port=" + port,
+          "--bind-address=127.0.0.1",
+          "--socket=" + dir.resolve("mysqld.sock"),
+          "--pid-file=" + dir.resolve("mysqld.pid"),
+          "--user=" + System.getProperty("user.name"),
+          "--skip-name-resolve",
+          "--innodb-flush-log-at-trx-commit=1",
           "--max-connections=200");
     }
 
     @Override
     String storageYaml() {
       return "storage:\n  backend: jdbc\n  jdbc:\n    shards:\n      - name: \"1\"\n"
-          + "        url: \"jdbc:mysql://127.0.0.1:" + port + "/flipper_faults?createDatabaseIfNotExist=true\"\n"
+          + "        url: \"jdbc:mysql://127.0.0.1:"
+          + port
+          + "/flipper_faults?createDatabaseIfNotExist=true\"\n"
           + "        user: root\n        password: \"\"\n    poolSize: 10\n";
     }
   }

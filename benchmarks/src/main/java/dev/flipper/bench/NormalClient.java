@@ -7,8 +7,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A well-behaved client that calls a server every 20 ms over one connection with a 1 s read time-out while a
- * benchmark hurts the server; notes each failed call (and stops at the first) and the slowest call.
+ * A well-behaved client that calls a server every 20 ms over one connection with a 1 s read
+ * time-out while a benchmark hurts the server; notes each failed call (and stops at the first) and
+ * the slowest call.
  */
 final class NormalClient {
   /** A call that may fail. */

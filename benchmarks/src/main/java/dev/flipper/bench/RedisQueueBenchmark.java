@@ -20,24 +20,24 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
-import redis.clients.jedis.Jedis;
-import redis.clients.jedis.params.ScanParams;
-import redis.clients.jedis.resps.ScanResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
 
 /**
- * {@code flipper bench redis}: throughput of the full job cycle on Redis through {@link QueueService}: each
- * thread enqueues a batch, dequeues a batch and acks it as succeeded, in a loop. Then, for comparison,
- * {@code redis-benchmark} figures for single commands against the same server, on key names under the same
- * prefix. Not a test.
+ * {@code flipper bench redis}: throughput of the full job cycle on Redis through {@link
+ * QueueService}: each thread enqueues a batch, dequeues a batch and acks it as succeeded, in a
+ * loop. Then, for comparison, {@code redis-benchmark} figures for single commands against the same
+ * server, on key names under the same prefix. Not a test.
  *
- * <p>It WRITES to the Redis database it is pointed at, only keys under its key prefix (unique by default; a
- * prefix that has keys already is refused), and deletes every key under that prefix at the end (SCAN + DEL).
- * Not thread-safe; one run per instance.
+ * <p>It WRITES to the Redis database it is pointed at, only keys under its key prefix (unique by
+ * default; a prefix that has keys already is refused), and deletes every key under that prefix at
+ * the end (SCAN + DEL). Not thread-safe; one run per instance.
  */
 @Command(
     name = "redis",
@@ -56,42 +56,76 @@ public final class RedisQueueBenchmark implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--host", defaultValue = "127.0.0.1", description = "Redis host. Default: ${DEFAULT-VALUE}")
+  @Option(
+      names = "--host",
+      defaultValue = "127.0.0.1",
+      description = "Redis host. Default: ${DEFAULT-VALUE}")
   String host;
 
-  @Option(names = "--port", defaultValue = "6379", description = "Redis port. Default: ${DEFAULT-VALUE}")
+  @Option(
+      names = "--port",
+      defaultValue = "6379",
+      description = "Redis port. Default: ${DEFAULT-VALUE}")
   int port;
 
-  @Option(names = "--db", defaultValue = "0", paramLabel = "INDEX",
+  @Option(
+      names = "--db",
+      defaultValue = "0",
+      paramLabel = "INDEX",
       description = "Redis database index the benchmark writes to. Default: ${DEFAULT-VALUE}")
   int db;
 
-  @Option(names = "--key-prefix", paramLabel = "PREFIX",
-      description = "Prefix of every key written; must have no keys yet. Default: a unique "
-          + BenchDatabase.NAME_PREFIX + "...:")
+  @Option(
+      names = "--key-prefix",
+      paramLabel = "PREFIX",
+      description =
+          "Prefix of every key written; must have no keys yet. Default: a unique "
+              + BenchDatabase.NAME_PREFIX
+              + "...:")
   String keyPrefix;
 
-  @Option(names = "--threads", defaultValue = "4", description = "Client threads. Default: ${DEFAULT-VALUE}")
+  @Option(
+      names = "--threads",
+      defaultValue = "4",
+      description = "Client threads. Default: ${DEFAULT-VALUE}")
   int threads;
 
-  @Option(names = "--batch", defaultValue = "100", description = "Jobs per enqueue, dequeue and ack. Default: ${DEFAULT-VALUE}")
+  @Option(
+      names = "--batch",
+      defaultValue = "100",
+      description = "Jobs per enqueue, dequeue and ack. Default: ${DEFAULT-VALUE}")
   int batch;
 
-  @Option(names = "--seconds", defaultValue = "20", description = "Length of the measured run. Default: ${DEFAULT-VALUE}")
+  @Option(
+      names = "--seconds",
+      defaultValue = "20",
+      description = "Length of the measured run. Default: ${DEFAULT-VALUE}")
   int seconds;
 
-  @Option(names = "--warmup", defaultValue = "5", paramLabel = "SECONDS",
+  @Option(
+      names = "--warmup",
+      defaultValue = "5",
+      paramLabel = "SECONDS",
       description = "Untimed run before it; 0 skips it. Default: ${DEFAULT-VALUE}")
   int warmup;
 
-  @Option(names = "--body-bytes", defaultValue = "64", description = "Size of each job body. Default: ${DEFAULT-VALUE}")
+  @Option(
+      names = "--body-bytes",
+      defaultValue = "64",
+      description = "Size of each job body. Default: ${DEFAULT-VALUE}")
   int bodyBytes;
 
-  @Option(names = "--shards", defaultValue = "1",
-      description = "Shards, all on the same database (the shard name is part of every key). Default: ${DEFAULT-VALUE}")
+  @Option(
+      names = "--shards",
+      defaultValue = "1",
+      description =
+          "Shards, all on the same database (the shard name is part of every key). Default: ${DEFAULT-VALUE}")
   int shards;
 
-  @Option(names = "--redis-benchmark-requests", defaultValue = "100000", paramLabel = "N",
+  @Option(
+      names = "--redis-benchmark-requests",
+      defaultValue = "100000",
+      paramLabel = "N",
       description = "Requests per redis-benchmark command (its -n). Default: ${DEFAULT-VALUE}")
   int redisBenchmarkRequests;
 
@@ -107,8 +141,17 @@ public final class RedisQueueBenchmark implements Callable<Integer> {
     String prefix = keyPrefix != null ? keyPrefix : BenchDatabase.uniqueName() + ":";
     try (Jedis jedis = jedis()) {
       if (countKeys(jedis, prefix) > 0) {
-        throw new ParameterException(spec.commandLine(), "Redis " + host + ":" + port + "/" + db + " has keys under '"
-            + prefix + "'; the benchmark deletes every key under its prefix at the end: choose a new --key-prefix");
+        throw new ParameterException(
+            spec.commandLine(),
+            "Redis "
+                + host
+                + ":"
+                + port
+                + "/"
+                + db
+                + " has keys under '"
+                + prefix
+                + "'; the benchmark deletes every key under its prefix at the end: choose a new --key-prefix");
       }
     }
     try {
@@ -132,15 +175,20 @@ public final class RedisQueueBenchmark implements Callable<Integer> {
     atLeast("--shards", shards, 1);
     atLeast("--db", db, 0);
     atLeast("--redis-benchmark-requests", redisBenchmarkRequests, 1);
-    if (keyPrefix != null && (keyPrefix.isEmpty() || keyPrefix.contains("{") || keyPrefix.contains("}"))) {
-      throw new ParameterException(spec.commandLine(),
-          "--key-prefix must not be empty nor contain '{' or '}' (hash tags), was '" + keyPrefix + "'");
+    if (keyPrefix != null
+        && (keyPrefix.isEmpty() || keyPrefix.contains("{") || keyPrefix.contains("}"))) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--key-prefix must not be empty nor contain '{' or '}' (hash tags), was '"
+              + keyPrefix
+              + "'");
     }
   }
 
   private void atLeast(String option, int value, int minimum) {
     if (value < minimum) {
-      throw new ParameterException(spec.commandLine(), option + " must be at least " + minimum + ", was " + value);
+      throw new ParameterException(
+          spec.commandLine(), option + " must be at least " + minimum + ", was " + value);
     }
   }
 
@@ -151,21 +199,36 @@ public final class RedisQueueBenchmark implements Callable<Integer> {
   }
 
   private void runQueue(String prefix) throws Exception {
-    out.printf(Locale.ROOT, "Flipper Redis benchmark: %s:%d/%d, %d threads, batch %d, %d-byte bodies, %d shard(s), "
-        + "%d s warm-up + %d s measured, key prefix %s (deleted at the end)%n", host, port, db, threads, batch,
-        bodyBytes, shards, warmup, seconds, prefix);
-    out.printf(Locale.ROOT, "Java %s, %d cores%n", System.getProperty("java.version"),
+    out.printf(
+        Locale.ROOT,
+        "Flipper Redis benchmark: %s:%d/%d, %d threads, batch %d, %d-byte bodies, %d shard(s), "
+            + "%d s warm-up + %d s measured, key prefix %s (deleted at the end)%n",
+        host,
+        port,
+        db,
+        threads,
+        batch,
+        bodyBytes,
+        shards,
+        warmup,
+        seconds,
+        prefix);
+    out.printf(
+        Locale.ROOT,
+        "Java %s, %d cores%n",
+        System.getProperty("java.version"),
         Runtime.getRuntime().availableProcessors());
     out.flush();
     List<RedisShardConfig> configs = new ArrayList<>();
     for (int i = 1; i <= shards; i++) {
       configs.add(new RedisShardConfig(Integer.toString(i), host, port, db, "", false));
     }
-    try (RedisQueueStore store = RedisQueueStore.builder()
-        .shards(configs)
-        .keyPrefix(prefix)
-        .poolSize(Math.max(16, threads * 2))
-        .build()) {
+    try (RedisQueueStore store =
+        RedisQueueStore.builder()
+            .shards(configs)
+            .keyPrefix(prefix)
+            .poolSize(Math.max(16, threads * 2))
+            .build()) {
       QueueService service = QueueService.builder(store).serverId("bench").build();
       service.createQueue(QUEUE);
       if (warmup > 0) {
@@ -179,52 +242,92 @@ public final class RedisQueueBenchmark implements Callable<Integer> {
       double clientCpu = (clientCpuNanos() - clientCpuBefore) / 1e9;
       double[] after = redisCpuSeconds();
       double redisCpu = (after[0] - before[0]) + (after[1] - before[1]);
-      double machineBusy = machineBefore == null || machineAfter == null ? Double.NaN
-          : 1.0 - (double) (machineAfter[1] - machineBefore[1]) / (machineAfter[0] - machineBefore[0]);
-      out.printf(Locale.ROOT, "%nRESULT: %,.0f jobs/s (enqueue + dequeue + ack per job; %,d jobs in %.1f s)%n",
-          result.jobs / result.seconds, result.jobs, result.seconds);
-      out.printf(Locale.ROOT, "  mean latency per batch call: enqueue %s ms, dequeue %s ms, ack %s ms%n",
+      double machineBusy =
+          machineBefore == null || machineAfter == null
+              ? Double.NaN
+              : 1.0
+                  - (double) (machineAfter[1] - machineBefore[1])
+                      / (machineAfter[0] - machineBefore[0]);
+      out.printf(
+          Locale.ROOT,
+          "%nRESULT: %,.0f jobs/s (enqueue + dequeue + ack per job; %,d jobs in %.1f s)%n",
+          result.jobs / result.seconds,
+          result.jobs,
+          result.seconds);
+      out.printf(
+          Locale.ROOT,
+          "  mean latency per batch call: enqueue %s ms, dequeue %s ms, ack %s ms%n",
           Cells.of("%.2f", result.enqueueNanos / 1e6 / result.cycles),
           Cells.of("%.2f", result.dequeueNanos / 1e6 / result.cycles),
           Cells.of("%.2f", result.ackNanos / 1e6 / result.cycles));
-      out.printf(Locale.ROOT, "  Redis server CPU: %.2f s in %.1f s (%.0f%% of one core), %s µs per job%n", redisCpu,
-          result.seconds, 100 * redisCpu / result.seconds, Cells.of("%.1f", redisCpu * 1e6 / result.jobs));
-      out.printf(Locale.ROOT, "  benchmark JVM CPU: %.2f s (%.0f%% of one core), %s µs per job%n", clientCpu,
-          100 * clientCpu / result.seconds, Cells.of("%.1f", clientCpu * 1e6 / result.jobs));
-      out.printf(Locale.ROOT, "  whole machine busy: %s%% of %d cores (other processes included)%n",
-          Cells.of("%.0f", 100 * machineBusy), Runtime.getRuntime().availableProcessors());
+      out.printf(
+          Locale.ROOT,
+          "  Redis server CPU: %.2f s in %.1f s (%.0f%% of one core), %s µs per job%n",
+          redisCpu,
+          result.seconds,
+          100 * redisCpu / result.seconds,
+          Cells.of("%.1f", redisCpu * 1e6 / result.jobs));
+      out.printf(
+          Locale.ROOT,
+          "  benchmark JVM CPU: %.2f s (%.0f%% of one core), %s µs per job%n",
+          clientCpu,
+          100 * clientCpu / result.seconds,
+          Cells.of("%.1f", clientCpu * 1e6 / result.jobs));
+      out.printf(
+          Locale.ROOT,
+          "  whole machine busy: %s%% of %d cores (other processes included)%n",
+          Cells.of("%.0f", 100 * machineBusy),
+          Runtime.getRuntime().availableProcessors());
       out.flush();
     }
   }
 
   /**
-   * redis-benchmark's own tests (-t set,lpush,...) write fixed key names (key:__rand_int__, mylist, ...) that
-   * may be someone's data, so it runs as custom commands on key names under the prefix instead, in the same
-   * database. Without -r, __rand_int__ stays literal, as in those tests.
+   * redis-benchmark's own tests (-t set,lpush,...) write fixed key names (key:__rand_int__, mylist,
+   * ...) that may be someone's data, so it runs as custom commands on key names under the prefix
+   * instead, in the same database. Without -r, __rand_int__ stays literal, as in those tests.
    */
   private void runRedisBenchmark(String prefix) throws IOException, InterruptedException {
-    List<String> base = List.of("redis-benchmark", "-h", host, "-p", Integer.toString(port),
-        "--dbnum", Integer.toString(db), "-q", "-n", Integer.toString(redisBenchmarkRequests));
-    List<List<String>> commands = List.of(
-        List.of("SET", prefix + "rb:key:__rand_int__", "xxx"),
-        List.of("LPUSH", prefix + "rb:list", "xxx"),
-        List.of("ZADD", prefix + "rb:zset", "0", "element:__rand_int__"),
-        List.of("HSET", prefix + "rb:hash", "element:__rand_int__", "xxx"));
+    List<String> base =
+        List.of(
+            "redis-benchmark",
+            "-h",
+            host,
+            "-p",
+            Integer.toString(port),
+            "--dbnum",
+            Integer.toString(db),
+            "-q",
+            "-n",
+            Integer.toString(redisBenchmarkRequests));
+    List<List<String>> commands =
+        List.of(
+            List.of("SET", prefix + "rb:key:__rand_int__", "xxx"),
+            List.of("LPUSH", prefix + "rb:list", "xxx"),
+            List.of("ZADD", prefix + "rb:zset", "0", "element:__rand_int__"),
+            List.of("HSET", prefix + "rb:hash", "element:__rand_int__", "xxx"));
     for (List<String> command : commands) {
       if (!redisBenchmark(concat(base, command))) {
         return;
       }
     }
-    for (List<String> command : commands.subList(2, 4)) { // pipelined: the batched writes a script does
+    for (List<String> command :
+        commands.subList(2, 4)) { // pipelined: the batched writes a script does
       redisBenchmark(concat(concat(base, List.of("-P", "100")), command));
     }
     redisBenchmark(concat(base, List.of("EVAL", "return 1", "0")));
   }
 
-  private record Result(long jobs, long cycles, double seconds, long enqueueNanos, long dequeueNanos,
+  private record Result(
+      long jobs,
+      long cycles,
+      double seconds,
+      long enqueueNanos,
+      long dequeueNanos,
       long ackNanos) {}
 
-  private Result runCycles(QueueService service, int durationSeconds, String phase) throws InterruptedException {
+  private Result runCycles(QueueService service, int durationSeconds, String phase)
+      throws InterruptedException {
     LongAdder jobs = new LongAdder();
     LongAdder cycles = new LongAdder();
     LongAdder enqueueNanos = new LongAdder();
@@ -242,32 +345,36 @@ public final class RedisQueueBenchmark implements Callable<Integer> {
     long start = System.nanoTime();
     for (int t = 0; t < threads; t++) {
       String source = "bench-" + t;
-      Thread thread = new Thread(() -> {
-        try {
-          while (!stop.get()) {
-            long t0 = System.nanoTime();
-            service.enqueue(QUEUE, newJobs);
-            long t1 = System.nanoTime();
-            List<DequeuedJob> claimed = service.dequeue(DequeueParams.of(QUEUE, batch, source));
-            long t2 = System.nanoTime();
-            List<AckParams.Item> acks = new ArrayList<>(claimed.size());
-            for (DequeuedJob job : claimed) {
-              acks.add(AckParams.Item.of(job.descriptor()));
-            }
-            service.ack(new AckParams(QUEUE, acks, List.of()));
-            long t3 = System.nanoTime();
-            jobs.add(claimed.size());
-            cycles.increment();
-            enqueueNanos.add(t1 - t0);
-            dequeueNanos.add(t2 - t1);
-            ackNanos.add(t3 - t2);
-          }
-        } catch (Throwable e) {
-          errors.add(e);
-        } finally {
-          done.countDown();
-        }
-      }, "bench-" + t);
+      Thread thread =
+          new Thread(
+              () -> {
+                try {
+                  while (!stop.get()) {
+                    long t0 = System.nanoTime();
+                    service.enqueue(QUEUE, newJobs);
+                    long t1 = System.nanoTime();
+                    List<DequeuedJob> claimed =
+                        service.dequeue(DequeueParams.of(QUEUE, batch, source));
+                    long t2 = System.nanoTime();
+                    List<AckParams.Item> acks = new ArrayList<>(claimed.size());
+                    for (DequeuedJob job : claimed) {
+                      acks.add(AckParams.Item.of(job.descriptor()));
+                    }
+                    service.ack(new AckParams(QUEUE, acks, List.of()));
+                    long t3 = System.nanoTime();
+                    jobs.add(claimed.size());
+                    cycles.increment();
+                    enqueueNanos.add(t1 - t0);
+                    dequeueNanos.add(t2 - t1);
+                    ackNanos.add(t3 - t2);
+                  }
+                } catch (Throwable e) {
+                  errors.add(e);
+                } finally {
+                  done.countDown();
+                }
+              },
+              "bench-" + t);
       thread.start();
     }
     Thread.sleep(Duration.ofSeconds(durationSeconds).toMillis());
@@ -279,18 +386,24 @@ public final class RedisQueueBenchmark implements Callable<Integer> {
     }
     out.printf(Locale.ROOT, "%s: %,.0f jobs/s%n", phase, jobs.sum() / elapsed);
     out.flush();
-    return new Result(jobs.sum(), cycles.sum(), elapsed, enqueueNanos.sum(), dequeueNanos.sum(), ackNanos.sum());
+    return new Result(
+        jobs.sum(), cycles.sum(), elapsed, enqueueNanos.sum(), dequeueNanos.sum(), ackNanos.sum());
   }
 
   private static long clientCpuNanos() {
-    java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    java.lang.management.OperatingSystemMXBean os =
+        java.lang.management.ManagementFactory.getOperatingSystemMXBean();
     return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() : 0;
   }
 
   /** Total and idle (idle + iowait) jiffies of all cores from /proc/stat, or null off Linux. */
   private static long[] machineTicks() {
     try {
-      String[] cpu = java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/stat")).get(0).trim().split("\\s+");
+      String[] cpu =
+          java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/stat"))
+              .get(0)
+              .trim()
+              .split("\\s+");
       long total = 0;
       for (int i = 1; i < cpu.length; i++) {
         total += Long.parseLong(cpu[i]);
@@ -362,18 +475,29 @@ public final class RedisQueueBenchmark implements Callable<Integer> {
     return all;
   }
 
-  /** Runs one redis-benchmark command and prints its figures; false if redis-benchmark is not installed. */
+  /**
+   * Runs one redis-benchmark command and prints its figures; false if redis-benchmark is not
+   * installed.
+   */
   private boolean redisBenchmark(List<String> command) throws IOException, InterruptedException {
     out.println();
-    out.println("$ " + String.join(" ", command.stream().map(a -> a.contains(" ") ? "'" + a + "'" : a).toList()));
+    out.println(
+        "$ "
+            + String.join(
+                " ", command.stream().map(a -> a.contains(" ") ? "'" + a + "'" : a).toList()));
     Process process;
     try {
       process = new ProcessBuilder(command).redirectErrorStream(true).start();
     } catch (IOException e) {
-      out.println("redis-benchmark not run (" + e.getMessage() + "); install it or use --skip-redis-benchmark");
+      out.println(
+          "redis-benchmark not run ("
+              + e.getMessage()
+              + "); install it or use --skip-redis-benchmark");
       return false;
     }
-    try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+    try (BufferedReader lines =
+        new BufferedReader(
+            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = lines.readLine()) != null) {
         // redis-benchmark -q redraws a progress line ("... rps=...") before each final figure.

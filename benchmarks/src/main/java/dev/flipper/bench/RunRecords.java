@@ -14,8 +14,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The {@link FaultWorker} record files, read as they grow: which job numbers ran, under which descriptors,
- * and which runs came after a confirmed ack of the same job. Not thread-safe.
+ * The {@link FaultWorker} record files, read as they grow: which job numbers ran, under which
+ * descriptors, and which runs came after a confirmed ack of the same job. Not thread-safe.
  */
 final class RunRecords {
   private final Map<Path, Long> offsets = new LinkedHashMap<>();

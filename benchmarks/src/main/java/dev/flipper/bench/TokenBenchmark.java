@@ -29,12 +29,13 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flipper bench tokens}: the token master's write paths on a database: modify (one token updated per
- * call, no conflicts: each thread owns its tokens) and queryAndOwn (one token claimed per call, burning down
- * a pool of unowned tokens). Prints ops/s and latencies.
+ * {@code flipper bench tokens}: the token master's write paths on a database: modify (one token
+ * updated per call, no conflicts: each thread owns its tokens) and queryAndOwn (one token claimed
+ * per call, burning down a pool of unowned tokens). Prints ops/s and latencies.
  *
- * <p>It WRITES DATA, only to a database it creates (see {@link BenchDatabase}; by default a new H2 file in
- * the temporary folder) and deletes at the end. Not a test. Not thread-safe; one run per instance.
+ * <p>It WRITES DATA, only to a database it creates (see {@link BenchDatabase}; by default a new H2
+ * file in the temporary folder) and deletes at the end. Not a test. Not thread-safe; one run per
+ * instance.
  */
 @Command(
     name = "tokens",
@@ -47,22 +48,32 @@ import picocli.CommandLine.Spec;
           + "database or file that exists is refused."
     })
 public final class TokenBenchmark implements Callable<Integer> {
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
   @Mixin NewDatabaseOptions db;
 
-  @Option(names = "--threads", defaultValue = "16", description = "Client threads. Default: ${DEFAULT-VALUE}")
+  @Option(
+      names = "--threads",
+      defaultValue = "16",
+      description = "Client threads. Default: ${DEFAULT-VALUE}")
   int threads;
 
-  @Option(names = "--seconds", defaultValue = "10", description = "Length of each phase. Default: ${DEFAULT-VALUE}")
+  @Option(
+      names = "--seconds",
+      defaultValue = "10",
+      description = "Length of each phase. Default: ${DEFAULT-VALUE}")
   int seconds;
 
-  @Option(names = "--claim-tokens", defaultValue = "50000",
-      description = "Unowned tokens to burn down in the queryAndOwn phase. Default: ${DEFAULT-VALUE}")
+  @Option(
+      names = "--claim-tokens",
+      defaultValue = "50000",
+      description =
+          "Unowned tokens to burn down in the queryAndOwn phase. Default: ${DEFAULT-VALUE}")
   int claimTokens;
 
-  @Option(names = "--thrift", description = "Go through a local Thrift server and client, as remote clients do.")
+  @Option(
+      names = "--thrift",
+      description = "Go through a local Thrift server and client, as remote clients do.")
   boolean thrift;
 
   @Override
@@ -73,23 +84,40 @@ public final class TokenBenchmark implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     String prefix = "/__bench__/" + UUID.randomUUID().toString().substring(0, 8) + "/";
     try (BenchDatabase database = db.create(spec)) {
-      JdbcTokenStoreConfig config = new JdbcTokenStoreConfig(database.url(), db.user, db.password,
-          Math.max(threads, 2),
-          JdbcTokenStoreConfig.DEFAULT_CONNECT_TIMEOUT);
-      out.printf(Locale.ROOT, "token benchmark: %s, %d threads, %d s per phase%s; writes under %s%n",
-          database.describe(), threads, seconds, thrift ? ", through Thrift" : "", prefix);
+      JdbcTokenStoreConfig config =
+          new JdbcTokenStoreConfig(
+              database.url(),
+              db.user,
+              db.password,
+              Math.max(threads, 2),
+              JdbcTokenStoreConfig.DEFAULT_CONNECT_TIMEOUT);
+      out.printf(
+          Locale.ROOT,
+          "token benchmark: %s, %d threads, %d s per phase%s; writes under %s%n",
+          database.describe(),
+          threads,
+          seconds,
+          thrift ? ", through Thrift" : "",
+          prefix);
       out.flush();
       try (JdbcTokenStore store = JdbcTokenStore.open(config)) {
         TokenService service = TokenService.builder(store).build();
-        TokenMasterServer server = thrift ? TokenMasterServer.builder(service).port(0).bindHost("127.0.0.1").build()
-            .start() : null;
-        TokenMasterClient client = thrift ? TokenMasterClient.builder("127.0.0.1", server.port())
-            .maxIdleConnections(threads).build() : null;
+        TokenMasterServer server =
+            thrift
+                ? TokenMasterServer.builder(service).port(0).bindHost("127.0.0.1").build().start()
+                : null;
+        TokenMasterClient client =
+            thrift
+                ? TokenMasterClient.builder("127.0.0.1", server.port())
+                    .maxIdleConnections(threads)
+                    .build()
+                : null;
         TokenMaster master = thrift ? client : service;
         try {
           out.println(modifyPhase(master, prefix + "modify/").format("modify (1 update per call)"));
           out.flush();
-          out.println(claimPhase(master, prefix + "claim/").format("queryAndOwn (1 token per call)"));
+          out.println(
+              claimPhase(master, prefix + "claim/").format("queryAndOwn (1 token per call)"));
         } finally {
           if (client != null) {
             client.close();
@@ -104,7 +132,8 @@ public final class TokenBenchmark implements Callable<Integer> {
 
   private void atLeast(String option, int value, int minimum) {
     if (value < minimum) {
-      throw new ParameterException(spec.commandLine(), option + " must be at least " + minimum + ", was " + value);
+      throw new ParameterException(
+          spec.commandLine(), option + " must be at least " + minimum + ", was " + value);
     }
   }
 
@@ -118,46 +147,52 @@ public final class TokenBenchmark implements Callable<Integer> {
       }
       owned.add(new ArrayList<>(master.modify(new ModifyParams(tokens, List.of()))));
     }
-    return run((thread, deadline, latencies) -> {
-      List<Token> mine = owned.get(thread);
-      int ops = 0;
-      for (int i = 0; System.nanoTime() < deadline; i++) {
-        int slot = i % mine.size();
-        Token current = mine.get(slot);
-        long start = System.nanoTime();
-        Token written = master.modify(ModifyParams.updating(current.withData(Integer.toString(i)))).get(0);
-        latencies.add(System.nanoTime() - start);
-        mine.set(slot, written);
-        ops++;
-      }
-      return ops;
-    });
+    return run(
+        (thread, deadline, latencies) -> {
+          List<Token> mine = owned.get(thread);
+          int ops = 0;
+          for (int i = 0; System.nanoTime() < deadline; i++) {
+            int slot = i % mine.size();
+            Token current = mine.get(slot);
+            long start = System.nanoTime();
+            Token written =
+                master.modify(ModifyParams.updating(current.withData(Integer.toString(i)))).get(0);
+            latencies.add(System.nanoTime() - start);
+            mine.set(slot, written);
+            ops++;
+          }
+          return ops;
+        });
   }
 
   private Result claimPhase(TokenMaster master, String prefix) throws Exception {
     List<Token> batch = new ArrayList<>();
     for (int i = 0; i < claimTokens; i++) {
-      batch.add(Token.of(prefix + String.format(Locale.ROOT, "%07d", i), "job " + i).withPriority(i % 10));
+      batch.add(
+          Token.of(prefix + String.format(Locale.ROOT, "%07d", i), "job " + i)
+              .withPriority(i % 10));
       if (batch.size() == 500 || i == claimTokens - 1) {
         master.modify(new ModifyParams(batch, List.of()));
         batch.clear();
       }
     }
     long leaseEnd = System.currentTimeMillis() / 1000 + 3600;
-    return run((thread, deadline, latencies) -> {
-      int ops = 0;
-      while (System.nanoTime() < deadline) {
-        long start = System.nanoTime();
-        List<Token> claimed = master.queryAndOwn(new QueryAndOwnParams("bench-" + thread, leaseEnd,
-            Query.top(prefix, 1)));
-        latencies.add(System.nanoTime() - start);
-        if (claimed.isEmpty()) {
-          break; // burnt down
-        }
-        ops++;
-      }
-      return ops;
-    });
+    return run(
+        (thread, deadline, latencies) -> {
+          int ops = 0;
+          while (System.nanoTime() < deadline) {
+            long start = System.nanoTime();
+            List<Token> claimed =
+                master.queryAndOwn(
+                    new QueryAndOwnParams("bench-" + thread, leaseEnd, Query.top(prefix, 1)));
+            latencies.add(System.nanoTime() - start);
+            if (claimed.isEmpty()) {
+              break; // burnt down
+            }
+            ops++;
+          }
+          return ops;
+        });
   }
 
   interface Worker {
@@ -183,29 +218,40 @@ public final class TokenBenchmark implements Callable<Integer> {
     }
     long elapsed = System.nanoTime() - start;
     pool.shutdown();
-    long[] all = latencies.stream().flatMap(List::stream).mapToLong(Long::longValue).sorted().toArray();
+    long[] all =
+        latencies.stream().flatMap(List::stream).mapToLong(Long::longValue).sorted().toArray();
     return new Result(ops, elapsed, all);
   }
 
   record Result(long ops, long elapsedNanos, long[] sortedLatencies) {
     String format(String phase) {
       double secs = elapsedNanos / 1e9;
-      return String.format(Locale.ROOT, "%-32s %8.0f ops/s  (%d ops in %.1f s; latency p50 %s ms, p99 %s ms,"
-          + " max %s ms)", phase, ops / secs, ops, secs, Cells.of("%.2f", percentile(0.50)),
-          Cells.of("%.2f", percentile(0.99)), Cells.of("%.2f", percentile(1.0)));
+      return String.format(
+          Locale.ROOT,
+          "%-32s %8.0f ops/s  (%d ops in %.1f s; latency p50 %s ms, p99 %s ms," + " max %s ms)",
+          phase,
+          ops / secs,
+          ops,
+          secs,
+          Cells.of("%.2f", percentile(0.50)),
+          Cells.of("%.2f", percentile(0.99)),
+          Cells.of("%.2f", percentile(1.0)));
     }
 
     private double percentile(double p) {
       if (sortedLatencies.length == 0) {
         return Double.NaN;
       }
-      int index = (int) Math.min(sortedLatencies.length - 1, Math.ceil(p * sortedLatencies.length) - 1);
+      int index =
+          (int) Math.min(sortedLatencies.length - 1, Math.ceil(p * sortedLatencies.length) - 1);
       return sortedLatencies[Math.max(0, index)] / 1e6;
     }
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof Result r && r.ops == ops && r.elapsedNanos == elapsedNanos
+      return o instanceof Result r
+          && r.ops == ops
+          && r.elapsedNanos == elapsedNanos
           && Arrays.equals(r.sortedLatencies, sortedLatencies);
     }
 

@@ -29,9 +29,9 @@ import picocli.CommandLine.Spec;
 import redis.clients.jedis.Jedis;
 
 /**
- * Drains a pre-filled queue with a {@link QueueWorker} (no-op handler) through a queue server in this process,
- * over Thrift on loopback, on Redis or MariaDB/MySQL: the worker's throughput at a given number of jobs in
- * flight. Not a test.
+ * Drains a pre-filled queue with a {@link QueueWorker} (no-op handler) through a queue server in
+ * this process, over Thrift on loopback, on Redis or MariaDB/MySQL: the worker's throughput at a
+ * given number of jobs in flight. Not a test.
  */
 @Command(
     name = "worker",
@@ -50,74 +50,125 @@ public final class WorkerBenchmark implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--store", defaultValue = "redis", description = "redis or jdbc. Default: ${DEFAULT-VALUE}")
+  @Option(
+      names = "--store",
+      defaultValue = "redis",
+      description = "redis or jdbc. Default: ${DEFAULT-VALUE}")
   String store;
 
-  @Option(names = "--url", defaultValue = "jdbc:mysql://127.0.0.1:3306/", paramLabel = "URL",
-      description = "For --store jdbc: as for `bench jdbc` (a new database, dropped at the end). Default: ${DEFAULT-VALUE}")
+  @Option(
+      names = "--url",
+      defaultValue = "jdbc:mysql://127.0.0.1:3306/",
+      paramLabel = "URL",
+      description =
+          "For --store jdbc: as for `bench jdbc` (a new database, dropped at the end). Default: ${DEFAULT-VALUE}")
   String url;
 
-  @Option(names = "--user", defaultValue = "root", description = "Database user. Default: ${DEFAULT-VALUE}")
+  @Option(
+      names = "--user",
+      defaultValue = "root",
+      description = "Database user. Default: ${DEFAULT-VALUE}")
   String user;
 
   @Option(names = "--password", defaultValue = "", description = "Database password. Default: none")
   String password;
 
-  @Option(names = "--host", defaultValue = "127.0.0.1", description = "Redis host. Default: ${DEFAULT-VALUE}")
+  @Option(
+      names = "--host",
+      defaultValue = "127.0.0.1",
+      description = "Redis host. Default: ${DEFAULT-VALUE}")
   String host;
 
-  @Option(names = "--port", defaultValue = "6379", description = "Redis port. Default: ${DEFAULT-VALUE}")
+  @Option(
+      names = "--port",
+      defaultValue = "6379",
+      description = "Redis port. Default: ${DEFAULT-VALUE}")
   int port;
 
-  @Option(names = "--jobs", defaultValue = "30000", description = "Jobs drained per round. Default: ${DEFAULT-VALUE}")
+  @Option(
+      names = "--jobs",
+      defaultValue = "30000",
+      description = "Jobs drained per round. Default: ${DEFAULT-VALUE}")
   int jobs;
 
-  @Option(names = "--rounds", defaultValue = "3", description = "Measured rounds, after one warm-up. Default: ${DEFAULT-VALUE}")
+  @Option(
+      names = "--rounds",
+      defaultValue = "3",
+      description = "Measured rounds, after one warm-up. Default: ${DEFAULT-VALUE}")
   int rounds;
 
-  @Option(names = "--concurrency", defaultValue = "16", description = "The worker's concurrency (jobs in flight). Default: ${DEFAULT-VALUE}")
+  @Option(
+      names = "--concurrency",
+      defaultValue = "16",
+      description = "The worker's concurrency (jobs in flight). Default: ${DEFAULT-VALUE}")
   int concurrency;
 
-  @Option(names = "--batch", defaultValue = "10", description = "The worker's batch size. Default: ${DEFAULT-VALUE}")
+  @Option(
+      names = "--batch",
+      defaultValue = "10",
+      description = "The worker's batch size. Default: ${DEFAULT-VALUE}")
   int batch;
 
-  @Option(names = "--prefetch", description = "The worker's prefetch. Default: the worker's default")
+  @Option(
+      names = "--prefetch",
+      description = "The worker's prefetch. Default: the worker's default")
   Integer prefetch;
 
-  @Option(names = "--dequeues-in-flight", description = "The worker's dequeuesInFlight. Default: the worker's default")
+  @Option(
+      names = "--dequeues-in-flight",
+      description = "The worker's dequeuesInFlight. Default: the worker's default")
   Integer dequeuesInFlight;
 
-  @Option(names = "--job-millis", defaultValue = "0", paramLabel = "MILLIS",
-      description = "Each job sleeps this long (a job waiting on I/O); 0: a no-op. Default: ${DEFAULT-VALUE}")
+  @Option(
+      names = "--job-millis",
+      defaultValue = "0",
+      paramLabel = "MILLIS",
+      description =
+          "Each job sleeps this long (a job waiting on I/O); 0: a no-op. Default: ${DEFAULT-VALUE}")
   int jobMillis;
 
-  @Option(names = "--body-bytes", defaultValue = "200", description = "Size of each job body. Default: ${DEFAULT-VALUE}")
+  @Option(
+      names = "--body-bytes",
+      defaultValue = "200",
+      description = "Size of each job body. Default: ${DEFAULT-VALUE}")
   int bodyBytes;
 
   @Override
   public Integer call() throws Exception {
     if (!store.equals("redis") && !store.equals("jdbc")) {
-      throw new ParameterException(spec.commandLine(), "--store must be redis or jdbc, was '" + store + "'");
+      throw new ParameterException(
+          spec.commandLine(), "--store must be redis or jdbc, was '" + store + "'");
     }
     if (jobs < 1 || rounds < 1 || concurrency < 1 || batch < 1 || bodyBytes < 0 || jobMillis < 0) {
-      throw new ParameterException(spec.commandLine(), "--jobs, --rounds, --concurrency and --batch must be at least 1, "
-          + "--body-bytes and --job-millis at least 0");
+      throw new ParameterException(
+          spec.commandLine(),
+          "--jobs, --rounds, --concurrency and --batch must be at least 1, "
+              + "--body-bytes and --job-millis at least 0");
     }
     PrintWriter out = spec.commandLine().getOut();
     if (store.equals("redis")) {
       String prefix = BenchDatabase.uniqueName() + ":";
-      try (RedisQueueStore redis = RedisQueueStore.builder()
-          .shards(List.of(new RedisShardConfig("1", host, port, 0, "", false))).keyPrefix(prefix).build()) {
+      try (RedisQueueStore redis =
+          RedisQueueStore.builder()
+              .shards(List.of(new RedisShardConfig("1", host, port, 0, "", false)))
+              .keyPrefix(prefix)
+              .build()) {
         run(out, redis, "Redis " + host + ":" + port + ", key prefix " + prefix);
       } finally {
         try (Jedis jedis = new Jedis(host, port)) {
-          out.printf(Locale.ROOT, "deleted %,d keys under %s%n", RedisQueueBenchmark.deleteKeys(jedis, prefix), prefix);
+          out.printf(
+              Locale.ROOT,
+              "deleted %,d keys under %s%n",
+              RedisQueueBenchmark.deleteKeys(jedis, prefix),
+              prefix);
         }
       }
     } else {
       try (BenchDatabase database = BenchDatabase.create(spec, url, user, password);
-           JdbcQueueStore jdbc = JdbcQueueStore.builder()
-               .shards(List.of(new JdbcShardConfig("1", database.url(), user, password, false))).build()) {
+          JdbcQueueStore jdbc =
+              JdbcQueueStore.builder()
+                  .shards(List.of(new JdbcShardConfig("1", database.url(), user, password, false)))
+                  .build()) {
         run(out, jdbc, database.describe());
       }
     }
@@ -130,14 +181,27 @@ public final class WorkerBenchmark implements Callable<Integer> {
     service.createQueue(QUEUE);
     byte[] body = new byte[bodyBytes];
     Arrays.fill(body, (byte) 'x');
-    out.printf(Locale.ROOT, "Flipper worker drain: %s; %,d jobs per round, concurrency %d, batch %d, prefetch %s, "
-            + "dequeues in flight %s, jobs of %d ms, %d-byte bodies; load average %s%n", where, jobs, concurrency, batch,
-        prefetch == null ? "default" : prefetch, dequeuesInFlight == null ? "default" : dequeuesInFlight, jobMillis, bodyBytes,
+    out.printf(
+        Locale.ROOT,
+        "Flipper worker drain: %s; %,d jobs per round, concurrency %d, batch %d, prefetch %s, "
+            + "dequeues in flight %s, jobs of %d ms, %d-byte bodies; load average %s%n",
+        where,
+        jobs,
+        concurrency,
+        batch,
+        prefetch == null ? "default" : prefetch,
+        dequeuesInFlight == null ? "default" : dequeuesInFlight,
+        jobMillis,
+        bodyBytes,
         loadAverage());
     out.flush();
     QueueServer server = QueueServer.builder(service).bindHost("127.0.0.1").port(0).build().start();
-    try (ThriftJobQueue remote = ThriftJobQueue.over(QueueClient.builder().server("127.0.0.1", server.port())
-        .source("bench-worker").build())) {
+    try (ThriftJobQueue remote =
+        ThriftJobQueue.over(
+            QueueClient.builder()
+                .server("127.0.0.1", server.port())
+                .source("bench-worker")
+                .build())) {
       List<Double> rates = new ArrayList<>();
       for (int round = 0; round <= rounds; round++) {
         fill(service, body);
@@ -147,8 +211,13 @@ public final class WorkerBenchmark implements Callable<Integer> {
         double seconds = (System.nanoTime() - began) / 1e9;
         double cpuMicrosPerJob = (processCpuNanos() - cpuBefore) / 1e3 / jobs;
         double rate = jobs / seconds;
-        out.printf(Locale.ROOT, "%-8s %9.0f jobs/s  %5.1f dequeue calls/100 jobs  %6.1f us CPU/job  load %s%n",
-            round == 0 ? "warm-up" : "round " + round, rate, 100.0 * stats.dequeueCalls() / jobs, cpuMicrosPerJob,
+        out.printf(
+            Locale.ROOT,
+            "%-8s %9.0f jobs/s  %5.1f dequeue calls/100 jobs  %6.1f us CPU/job  load %s%n",
+            round == 0 ? "warm-up" : "round " + round,
+            rate,
+            100.0 * stats.dequeueCalls() / jobs,
+            cpuMicrosPerJob,
             loadAverage());
         out.flush();
         if (round > 0) {
@@ -156,7 +225,11 @@ public final class WorkerBenchmark implements Callable<Integer> {
         }
       }
       rates.sort(null);
-      out.printf(Locale.ROOT, "median %.0f jobs/s (min %.0f, max %.0f)%n", rates.get(rates.size() / 2), rates.get(0),
+      out.printf(
+          Locale.ROOT,
+          "median %.0f jobs/s (min %.0f, max %.0f)%n",
+          rates.get(rates.size() / 2),
+          rates.get(0),
           rates.get(rates.size() - 1));
     } finally {
       server.close();
@@ -176,12 +249,18 @@ public final class WorkerBenchmark implements Callable<Integer> {
 
   /** Runs a worker until it has run and acked every job; returns its counters. */
   private WorkerStats drain(ThriftJobQueue remote) throws InterruptedException {
-    QueueWorker.Builder builder = QueueWorker.builder(remote, QUEUE, job -> {
-      if (jobMillis > 0) {
-        Thread.sleep(jobMillis);
-      }
-    }).source("bench-worker")
-        .concurrency(concurrency).batchSize(batch);
+    QueueWorker.Builder builder =
+        QueueWorker.builder(
+                remote,
+                QUEUE,
+                job -> {
+                  if (jobMillis > 0) {
+                    Thread.sleep(jobMillis);
+                  }
+                })
+            .source("bench-worker")
+            .concurrency(concurrency)
+            .batchSize(batch);
     if (prefetch != null) {
       builder.prefetch(prefetch);
     }
@@ -191,7 +270,8 @@ public final class WorkerBenchmark implements Callable<Integer> {
     QueueWorker worker = builder.build().start();
     try {
       while (worker.stats().jobsSucceeded() < jobs || worker.stats().pendingAcks() > 0) {
-        Thread.sleep(5); // a benchmark polls its own progress; the figure is the rate, not this wait
+        Thread.sleep(
+            5); // a benchmark polls its own progress; the figure is the rate, not this wait
       }
       return worker.stats();
     } finally {
@@ -200,8 +280,10 @@ public final class WorkerBenchmark implements Callable<Integer> {
   }
 
   private static long processCpuNanos() {
-    return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean sun
-        ? sun.getProcessCpuTime() : 0;
+    return ManagementFactory.getOperatingSystemMXBean()
+            instanceof com.sun.management.OperatingSystemMXBean sun
+        ? sun.getProcessCpuTime()
+        : 0;
   }
 
   private static String loadAverage() {

@@ -5,8 +5,8 @@ import io.javalin.http.HandlerType;
 import java.util.Objects;
 
 /**
- * An extra route a daemon serves on its admin port, next to /health and /metrics (the workers' /logs).
- * Immutable.
+ * An extra route a daemon serves on its admin port, next to /health and /metrics (the workers'
+ * /logs). Immutable.
  *
  * @param method GET, or DELETE for the workers' log cleanup
  * @param path a Javalin path, e.g. {@code /logs/<path>}

@@ -22,10 +22,13 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * The admin HTTP endpoint of one daemon, on its own port:
  *
  * <ul>
- *   <li>{@code /health}: 200 when every component reports ready, else 503; JSON body with each component;
- *   <li>{@code /metrics}: the daemon's metrics in Prometheus text format 0.0.4, named the Prometheus way
- *       ({@link PrometheusExporter}), plus JVM and process metrics ({@link JvmMetrics}); see docs/operations.md;
- *   <li>{@code /stats.txt}: the same metrics as sorted {@code name: value} lines ({@link StatsText}).
+ *   <li>{@code /health}: 200 when every component reports ready, else 503; JSON body with each
+ *       component;
+ *   <li>{@code /metrics}: the daemon's metrics in Prometheus text format 0.0.4, named the
+ *       Prometheus way ({@link PrometheusExporter}), plus JVM and process metrics ({@link
+ *       JvmMetrics}); see docs/operations.md;
+ *   <li>{@code /stats.txt}: the same metrics as sorted {@code name: value} lines ({@link
+ *       StatsText}).
  * </ul>
  *
  * <p>Thread-safe. {@link #close()} is idempotent.
@@ -47,13 +50,24 @@ public final class AdminServer implements AutoCloseable {
    * @param readiness each component's readiness; the daemon is ready when all are true
    */
   public AdminServer(
-      String name, String host, int port, MetricRegistry registry, Supplier<Map<String, Boolean>> readiness) {
+      String name,
+      String host,
+      int port,
+      MetricRegistry registry,
+      Supplier<Map<String, Boolean>> readiness) {
     this(name, host, port, registry, readiness, List.of());
   }
 
-  /** @param routes extra routes of this daemon (the workers' {@code /logs/...}) */
-  public AdminServer(String name, String host, int port, MetricRegistry registry,
-      Supplier<Map<String, Boolean>> readiness, List<AdminRoute> routes) {
+  /**
+   * @param routes extra routes of this daemon (the workers' {@code /logs/...})
+   */
+  public AdminServer(
+      String name,
+      String host,
+      int port,
+      MetricRegistry registry,
+      Supplier<Map<String, Boolean>> readiness,
+      List<AdminRoute> routes) {
     this.routes = List.copyOf(routes);
     this.name = Objects.requireNonNull(name, "name");
     this.host = Objects.requireNonNull(host, "host");
@@ -83,13 +97,23 @@ public final class AdminServer implements AutoCloseable {
     created.get("/health", this::health);
     created.get("/metrics", this::metrics);
     routes.forEach(route -> created.addHttpHandler(route.method(), route.path(), route.handler()));
-    created.get("/stats.txt", ctx -> ctx.contentType(ContentType.TEXT_PLAIN).result(StatsText.render(registry)));
+    created.get(
+        "/stats.txt",
+        ctx -> ctx.contentType(ContentType.TEXT_PLAIN).result(StatsText.render(registry)));
     try {
       created.start(host, requestedPort);
     } catch (RuntimeException e) {
       created.stop();
       throw new IllegalStateException(
-          "admin server '" + name + "' cannot listen on " + host + ":" + requestedPort + ": " + rootMessage(e), e);
+          "admin server '"
+              + name
+              + "' cannot listen on "
+              + host
+              + ":"
+              + requestedPort
+              + ": "
+              + rootMessage(e),
+          e);
     }
     app = created;
   }
@@ -116,7 +140,8 @@ public final class AdminServer implements AutoCloseable {
   }
 
   private void index(Context ctx) {
-    ctx.contentType(ContentType.TEXT_PLAIN).result("flipper " + name + " admin: /health /metrics /stats.txt\n");
+    ctx.contentType(ContentType.TEXT_PLAIN)
+        .result("flipper " + name + " admin: /health /metrics /stats.txt\n");
   }
 
   private void health(Context ctx) {

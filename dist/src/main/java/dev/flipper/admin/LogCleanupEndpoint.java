@@ -8,10 +8,11 @@ import java.io.IOException;
 import java.util.Map;
 
 /**
- * {@code DELETE /logs/<path>}: deletes job logs a worker wrote, for the cleanup of archived instances: the
- * path of one log (as in an execution record's log URL) or an instance's directory {@code <workflow>/<instance>}.
- * Confined to {@code workers.logDir} ({@link LogCleaner}). 200 with {@code {"path": ..., "deleted": N}}
- * (0 when already gone, so a repeated cleanup is harmless); 400 for any other path. Thread-safe.
+ * {@code DELETE /logs/<path>}: deletes job logs a worker wrote, for the cleanup of archived
+ * instances: the path of one log (as in an execution record's log URL) or an instance's directory
+ * {@code <workflow>/<instance>}. Confined to {@code workers.logDir} ({@link LogCleaner}). 200 with
+ * {@code {"path": ..., "deleted": N}} (0 when already gone, so a repeated cleanup is harmless); 400
+ * for any other path. Thread-safe.
  */
 public final class LogCleanupEndpoint {
   private final LogCleaner cleaner;

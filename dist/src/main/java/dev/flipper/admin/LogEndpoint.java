@@ -9,15 +9,17 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 
 /**
- * {@code GET /logs/<path>}: the job logs a worker wrote, so the CLI and the UI read logs of workers on other
- * hosts. Paths are relative to {@code workers.logDir} and confined to it ({@link LogFiles#resolve}).
+ * {@code GET /logs/<path>}: the job logs a worker wrote, so the CLI and the UI read logs of workers
+ * on other hosts. Paths are relative to {@code workers.logDir} and confined to it ({@link
+ * LogFiles#resolve}).
  *
  * <ul>
  *   <li>without parameters: the whole file ({@code Content-Length} set);
- *   <li>{@code ?offset=N&max=M}: at most M bytes (default 64 KiB, at most 1 MiB) from byte N; a negative N
- *       counts from the end ({@code -4096} = the last 4 KiB). The answer carries the bytes and the headers
- *       {@code X-Log-Offset} (where they start), {@code X-Log-Next-Offset} (where to ask next: a tail asks
- *       again from there) and {@code X-Log-Size} (the file size now).
+ *   <li>{@code ?offset=N&max=M}: at most M bytes (default 64 KiB, at most 1 MiB) from byte N; a
+ *       negative N counts from the end ({@code -4096} = the last 4 KiB). The answer carries the
+ *       bytes and the headers {@code X-Log-Offset} (where they start), {@code X-Log-Next-Offset}
+ *       (where to ask next: a tail asks again from there) and {@code X-Log-Size} (the file size
+ *       now).
  * </ul>
  *
  * 400 for a path outside the log directory, 404 for a missing log. Thread-safe.
@@ -47,7 +49,9 @@ public final class LogEndpoint {
       if (offset == null && max == null) {
         long size = Files.size(logs.resolve(path));
         InputStream in = logs.open(path);
-        ctx.contentType("text/plain; charset=utf-8").header("Content-Length", Long.toString(size)).result(in);
+        ctx.contentType("text/plain; charset=utf-8")
+            .header("Content-Length", Long.toString(size))
+            .result(in);
         return;
       }
       long from = offset == null ? 0 : Long.parseLong(offset);
@@ -61,7 +65,8 @@ public final class LogEndpoint {
     } catch (NoSuchFileException e) {
       ctx.status(HttpStatus.NOT_FOUND).result("no log " + path + "\n");
     } catch (NumberFormatException e) {
-      ctx.status(HttpStatus.BAD_REQUEST).result("offset and max must be integers: " + e.getMessage() + "\n");
+      ctx.status(HttpStatus.BAD_REQUEST)
+          .result("offset and max must be integers: " + e.getMessage() + "\n");
     } catch (IllegalArgumentException e) {
       ctx.status(HttpStatus.BAD_REQUEST).result(e.getMessage() + "\n");
     }

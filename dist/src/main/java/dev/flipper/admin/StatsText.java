@@ -15,10 +15,10 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Renders a metric registry as flat {@code name: value} lines sorted by name, the /stats.txt format that
- * is easy to grep and diff. Counters and gauges give one line; meters, histograms and timers one line per
- * statistic ({@code name.count}, {@code name.m1_rate}, {@code name.p99}, ...; timer times in
- * milliseconds). Stateless.
+ * Renders a metric registry as flat {@code name: value} lines sorted by name, the /stats.txt format
+ * that is easy to grep and diff. Counters and gauges give one line; meters, histograms and timers
+ * one line per statistic ({@code name.count}, {@code name.m1_rate}, {@code name.p99}, ...; timer
+ * times in milliseconds). Stateless.
  */
 public final class StatsText {
   private StatsText() {}

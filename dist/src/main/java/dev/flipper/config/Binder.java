@@ -22,9 +22,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Checks a {@link RawNode} tree against {@link ConfigSchema} and converts it to {@link ConfigValues}:
- * unknown keys, wrong shapes and types, ranges, required keys and unique shard names. Every problem goes to
- * {@link Problems} so that one run reports them all. One instance per load; not thread-safe.
+ * Checks a {@link RawNode} tree against {@link ConfigSchema} and converts it to {@link
+ * ConfigValues}: unknown keys, wrong shapes and types, ranges, required keys and unique shard
+ * names. Every problem goes to {@link Problems} so that one run reports them all. One instance per
+ * load; not thread-safe.
  */
 final class Binder {
   private final String fileLabel;
@@ -44,8 +45,12 @@ final class Binder {
     if (file.isPresent() && file.get() instanceof Mapping mapping) {
       root = mapping;
     } else if (file.isPresent()) {
-      problems.add(file.get().where(), "the file must be a map of sections ("
-          + String.join(", ", ConfigSchema.children("")) + "), got " + RawNode.describe(file.get()));
+      problems.add(
+          file.get().where(),
+          "the file must be a map of sections ("
+              + String.join(", ", ConfigSchema.children(""))
+              + "), got "
+              + RawNode.describe(file.get()));
     }
     for (SetOverride override : overrides) {
       put(root, override);
@@ -56,7 +61,9 @@ final class Binder {
     for (Setting setting : ConfigSchema.SETTINGS) {
       Optional<RawNode> node = lookup(root, setting.key());
       ConfigValues.Value value =
-          node.isPresent() ? convert(setting, setting.key(), node.get()) : defaultValue(setting, setting.key());
+          node.isPresent()
+              ? convert(setting, setting.key(), node.get())
+              : defaultValue(setting, setting.key());
       if (value != null) {
         values.put(setting.key(), value);
       }
@@ -70,13 +77,18 @@ final class Binder {
     return problems.isEmpty() ? Optional.of(result) : Optional.empty();
   }
 
-  /** An empty value that has a fallback key takes that key's value, e.g. queue.bindAddress "" = network.bindAddress. */
+  /**
+   * An empty value that has a fallback key takes that key's value, e.g. queue.bindAddress "" =
+   * network.bindAddress.
+   */
   private static void applyFallbacks(Map<String, ConfigValues.Value> values) {
     for (Map.Entry<String, ConfigValues.Value> entry : values.entrySet()) {
       ConfigValues.Value value = entry.getValue();
       Optional<ConfigValues.Value> from = ConfigSchema.fallback(entry.getKey()).map(values::get);
       if ("".equals(value.value()) && from.isPresent()) {
-        entry.setValue(new ConfigValues.Value(value.setting(), from.get().value(), value.where(), value.isDefault()));
+        entry.setValue(
+            new ConfigValues.Value(
+                value.setting(), from.get().value(), value.where(), value.isDefault()));
       }
     }
   }
@@ -109,13 +121,20 @@ final class Binder {
           checkKeys(mapping, child);
         } else if (!isNull(entry.value())) {
           String what = path.isEmpty() ? "section '" : "'";
-          problems.add(entry.value().where(),
-              what + child + "' must be a map of keys (" + String.join(", ", ConfigSchema.children(child))
-                  + "), got " + RawNode.describe(entry.value()));
+          problems.add(
+              entry.value().where(),
+              what
+                  + child
+                  + "' must be a map of keys ("
+                  + String.join(", ", ConfigSchema.children(child))
+                  + "), got "
+                  + RawNode.describe(entry.value()));
         }
       } else if (ConfigSchema.find(child).isEmpty()) {
-        problems.add(entry.keyWhere(),
-            Suggestions.unknownKey(path, entry.key(), ConfigSchema.children(path), ConfigSchema.keys()));
+        problems.add(
+            entry.keyWhere(),
+            Suggestions.unknownKey(
+                path, entry.key(), ConfigSchema.children(path), ConfigSchema.keys()));
       }
     }
   }
@@ -140,8 +159,14 @@ final class Binder {
       return texts(setting, path, node);
     }
     if (!(node instanceof Scalar scalar)) {
-      problems.add(node.where(),
-          "'" + path + "' must be " + ScalarTypes.expected(type) + ", got " + RawNode.describe(node));
+      problems.add(
+          node.where(),
+          "'"
+              + path
+              + "' must be "
+              + ScalarTypes.expected(type)
+              + ", got "
+              + RawNode.describe(node));
       return null;
     }
     if (scalar.isNull()) {
@@ -150,15 +175,21 @@ final class Binder {
       } else if (type instanceof TextType) {
         return new ConfigValues.Value(setting, "", node.where(), false);
       } else {
-        problems.add(node.where(), "'" + path + "' has no value (remove the key to use the default, "
-            + setting.docDefault() + ")");
+        problems.add(
+            node.where(),
+            "'"
+                + path
+                + "' has no value (remove the key to use the default, "
+                + setting.docDefault()
+                + ")");
       }
       return null;
     }
     try {
       String text = EnvSubstitution.apply(scalar.text(), env);
       try {
-        return new ConfigValues.Value(setting, ScalarTypes.convert(type, text), node.where(), false);
+        return new ConfigValues.Value(
+            setting, ScalarTypes.convert(type, text), node.where(), false);
       } catch (BadValue e) {
         String from = text.equals(scalar.text()) ? "" : " (from '" + scalar.text() + "')";
         problems.add(node.where(), "'" + path + "' " + e.getMessage() + from);
@@ -174,7 +205,8 @@ final class Binder {
       return new ConfigValues.Value(setting, List.of(), node.where(), false);
     }
     if (!(node instanceof Sequence sequence)) {
-      problems.add(node.where(), "'" + path + "' must be a list like [a, b], got " + RawNode.describe(node));
+      problems.add(
+          node.where(), "'" + path + "' must be a list like [a, b], got " + RawNode.describe(node));
       return null;
     }
     List<String> texts = new ArrayList<>();
@@ -182,7 +214,8 @@ final class Binder {
       RawNode item = sequence.items().get(i);
       String itemPath = path + "[" + i + "]";
       if (!(item instanceof Scalar scalar) || scalar.isNull()) {
-        problems.add(item.where(), "'" + itemPath + "' must be a string, got " + RawNode.describe(item));
+        problems.add(
+            item.where(), "'" + itemPath + "' must be a string, got " + RawNode.describe(item));
         continue;
       }
       try {
@@ -194,14 +227,21 @@ final class Binder {
     return new ConfigValues.Value(setting, List.copyOf(texts), node.where(), false);
   }
 
-  private ConfigValues.Value items(Setting setting, ObjectListType type, String path, RawNode node) {
+  private ConfigValues.Value items(
+      Setting setting, ObjectListType type, String path, RawNode node) {
     if (isNull(node) || (node instanceof Sequence s && s.items().isEmpty() && !type.mayBeEmpty())) {
       problems.add(node.where(), "'" + path + "' must list at least one " + type.itemName());
       return null;
     }
     if (!(node instanceof Sequence sequence)) {
-      problems.add(node.where(),
-          "'" + path + "' must be a list of " + type.itemName() + "s, got " + RawNode.describe(node));
+      problems.add(
+          node.where(),
+          "'"
+              + path
+              + "' must be a list of "
+              + type.itemName()
+              + "s, got "
+              + RawNode.describe(node));
       return null;
     }
     List<String> itemKeys = type.items().stream().map(Setting::key).toList();
@@ -211,13 +251,20 @@ final class Binder {
       RawNode itemNode = sequence.items().get(i);
       String itemPath = path + "[" + i + "]";
       if (!(itemNode instanceof Mapping map)) {
-        problems.add(itemNode.where(), "'" + itemPath + "' must be a map with keys " + String.join(", ", itemKeys)
-            + "; got " + RawNode.describe(itemNode));
+        problems.add(
+            itemNode.where(),
+            "'"
+                + itemPath
+                + "' must be a map with keys "
+                + String.join(", ", itemKeys)
+                + "; got "
+                + RawNode.describe(itemNode));
         continue;
       }
       for (Entry entry : map.entries().values()) {
         if (type.item(entry.key()).isEmpty()) {
-          problems.add(entry.keyWhere(), Suggestions.unknownKey(itemPath, entry.key(), itemKeys, List.of()));
+          problems.add(
+              entry.keyWhere(), Suggestions.unknownKey(itemPath, entry.key(), itemKeys, List.of()));
         }
       }
       Map<String, ConfigValues.Value> fields = new LinkedHashMap<>();
@@ -241,8 +288,21 @@ final class Binder {
       if (unique != null) {
         String first = seen.putIfAbsent(unique.value(), itemPath);
         if (first != null) {
-          problems.add(unique.where(), "'" + itemPath + "." + type.uniqueKey() + "' repeats the " + type.uniqueKey()
-              + " '" + unique.value() + "' of " + first + "; each " + type.itemName() + " needs its own");
+          problems.add(
+              unique.where(),
+              "'"
+                  + itemPath
+                  + "."
+                  + type.uniqueKey()
+                  + "' repeats the "
+                  + type.uniqueKey()
+                  + " '"
+                  + unique.value()
+                  + "' of "
+                  + first
+                  + "; each "
+                  + type.itemName()
+                  + " needs its own");
         }
       }
       if (fields.size() == type.items().size()) {
@@ -252,15 +312,20 @@ final class Binder {
     return new ConfigValues.Value(setting, List.copyOf(items), node.where(), false);
   }
 
-  /** The default, parsed and converted like a user's value; a default that fails is a bug in the schema. */
+  /**
+   * The default, parsed and converted like a user's value; a default that fails is a bug in the
+   * schema.
+   */
   private ConfigValues.Value defaultValue(Setting setting, String path) {
     Where where = new Where(fileLabel, Integer.MAX_VALUE);
     Problems own = new Problems();
     String yaml = setting.defaultYaml().orElseThrow();
-    RawNode node = YamlTreeReader.read("default", false, path, yaml, own).orElse(new Scalar(null, where));
+    RawNode node =
+        YamlTreeReader.read("default", false, path, yaml, own).orElse(new Scalar(null, where));
     ConfigValues.Value value = new Binder(fileLabel, Map.of(), own).convert(setting, path, node);
     if (value == null || !own.isEmpty()) {
-      throw new IllegalStateException("Default of '" + path + "' in ConfigSchema is invalid; indicates a bug");
+      throw new IllegalStateException(
+          "Default of '" + path + "' in ConfigSchema is invalid; indicates a bug");
     }
     return new ConfigValues.Value(setting, value.value(), where, true);
   }

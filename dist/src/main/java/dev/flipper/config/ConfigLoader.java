@@ -17,9 +17,9 @@ import java.util.Optional;
 
 /**
  * Loads the shared YAML configuration: reads the file, substitutes {@code ${ENV:-default}}, applies
- * {@code --set KEY=VALUE} overrides, checks everything against {@link ConfigSchema} and returns typed,
- * immutable settings. Every problem found is reported at once in one {@link ConfigException}. Stateless and
- * thread-safe.
+ * {@code --set KEY=VALUE} overrides, checks everything against {@link ConfigSchema} and returns
+ * typed, immutable settings. Every problem found is reported at once in one {@link
+ * ConfigException}. Stateless and thread-safe.
  *
  * <pre>{@code
  * FlipperConfig config = ConfigLoader.load(Path.of("conf/flipper.yaml"), List.of("queue.port=9011"), System.getenv());
@@ -28,15 +28,21 @@ import java.util.Optional;
 public final class ConfigLoader {
   private ConfigLoader() {}
 
-  /** Loads {@code file}; error lines start with the path as given, e.g. {@code conf/flipper.yaml:12:}. */
+  /**
+   * Loads {@code file}; error lines start with the path as given, e.g. {@code
+   * conf/flipper.yaml:12:}.
+   */
   public static FlipperConfig load(Path file, List<String> setOverrides, Map<String, String> env) {
     String label = file.toString();
     String text;
     try {
       text = Files.readString(file, StandardCharsets.UTF_8);
     } catch (NoSuchFileException e) {
-      throw new ConfigException(label + ": cannot read the config file: no such file (working directory "
-          + Path.of("").toAbsolutePath() + ")");
+      throw new ConfigException(
+          label
+              + ": cannot read the config file: no such file (working directory "
+              + Path.of("").toAbsolutePath()
+              + ")");
     } catch (AccessDeniedException e) {
       throw new ConfigException(label + ": cannot read the config file: permission denied");
     } catch (CharacterCodingException e) {

@@ -15,15 +15,17 @@ import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.Yaml;
 
 /**
- * The validated value of every key (defaults filled in), in schema order, each with where it came from.
- * The typed records are built from it; it also prints the effective configuration with secrets masked.
- * Values never change; the record of which keys were read (a check that no key is forgotten) is
- * thread-safe.
+ * The validated value of every key (defaults filled in), in schema order, each with where it came
+ * from. The typed records are built from it; it also prints the effective configuration with
+ * secrets masked. Values never change; the record of which keys were read (a check that no key is
+ * forgotten) is thread-safe.
  */
 public final class ConfigValues {
   static final String MASK = "*****";
 
-  /** One value: Integer, Boolean, String, Duration, List of String, or List of ConfigValues (items). */
+  /**
+   * One value: Integer, Boolean, String, Duration, List of String, or List of ConfigValues (items).
+   */
   record Value(Setting setting, Object value, Where where, boolean isDefault) {}
 
   private final Map<String, Value> values;
@@ -64,7 +66,8 @@ public final class ConfigValues {
   Value value(String key) {
     Value value = values.get(key);
     if (value == null) {
-      throw new IllegalStateException("No config key '" + key + "' in ConfigSchema; indicates a bug");
+      throw new IllegalStateException(
+          "No config key '" + key + "' in ConfigSchema; indicates a bug");
     }
     return value;
   }
@@ -75,7 +78,10 @@ public final class ConfigValues {
     return v;
   }
 
-  /** Keys (items as {@code list[].key}) that the typed records never read; empty unless there is a bug. */
+  /**
+   * Keys (items as {@code list[].key}) that the typed records never read; empty unless there is a
+   * bug.
+   */
   public Set<String> unreadKeys() {
     Set<String> unread = new TreeSet<>();
     for (String key : order) {
@@ -91,12 +97,15 @@ public final class ConfigValues {
   }
 
   /**
-   * The keys whose values differ from {@code other}'s, in schema order; a list of shards counts as one key
-   * ({@code storage.jdbc.shards}).
+   * The keys whose values differ from {@code other}'s, in schema order; a list of shards counts as
+   * one key ({@code storage.jdbc.shards}).
    */
   public List<String> changedKeys(ConfigValues other) {
     return order.stream()
-        .filter(key -> !java.util.Objects.equals(plain(values.get(key), false), plain(other.values.get(key), false)))
+        .filter(
+            key ->
+                !java.util.Objects.equals(
+                    plain(values.get(key), false), plain(other.values.get(key), false)))
         .toList();
   }
 
@@ -124,7 +133,8 @@ public final class ConfigValues {
       String[] parts = key.split("\\.");
       for (int i = 0; i < parts.length - 1; i++) {
         @SuppressWarnings("unchecked")
-        Map<String, Object> child = (Map<String, Object>) parent.computeIfAbsent(parts[i], k -> new LinkedHashMap<>());
+        Map<String, Object> child =
+            (Map<String, Object>) parent.computeIfAbsent(parts[i], k -> new LinkedHashMap<>());
         parent = child;
       }
       parent.put(parts[parts.length - 1], plain(values.get(key), maskSecrets));

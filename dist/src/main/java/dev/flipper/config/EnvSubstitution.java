@@ -54,7 +54,12 @@ final class EnvSubstitution {
       return reference.substring(dash + 2);
     }
     throw new BadValue(
-        "uses ${" + name + "}, but environment variable " + name + " is not set (give a default: ${" + name
+        "uses ${"
+            + name
+            + "}, but environment variable "
+            + name
+            + " is not set (give a default: ${"
+            + name
             + ":-value})");
   }
 }

@@ -14,14 +14,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The whole validated configuration: one typed section per daemon plus the shared ones. Where a module has
- * its own settings type (the shards, the queue, the master, scheduler, workers and UI), the section is bound
- * straight into it by {@link RecordBinder}. Built only by {@link ConfigLoader}. {@link #values()} prints it
- * (secrets masked). Immutable and thread-safe.
+ * The whole validated configuration: one typed section per daemon plus the shared ones. Where a
+ * module has its own settings type (the shards, the queue, the master, scheduler, workers and UI),
+ * the section is bound straight into it by {@link RecordBinder}. Built only by {@link
+ * ConfigLoader}. {@link #values()} prints it (secrets masked). Immutable and thread-safe.
  *
- * @param uiQueueServers the queue dashboard's servers ({@code ui.queueServers}, {@code ui.queueServerSetFile})
+ * @param uiQueueServers the queue dashboard's servers ({@code ui.queueServers}, {@code
+ *     ui.queueServerSetFile})
  * @param uiLinks addresses of UI pages for links in e-mail ({@code ui.baseUrl})
- * @param admin where each daemon's admin server listens, by section name ({@code queue}, {@code master}, ...)
+ * @param admin where each daemon's admin server listens, by section name ({@code queue}, {@code
+ *     master}, ...)
  * @param email the {@code email} section, bound straight into the mailer's settings
  */
 public record FlipperConfig(
@@ -42,7 +44,8 @@ public record FlipperConfig(
     ConfigValues values) {
 
   /** The sections of the daemons, each with its own admin port. */
-  static final List<String> DAEMON_SECTIONS = List.of("queue", "master", "scheduler", "workers", "ui");
+  static final List<String> DAEMON_SECTIONS =
+      List.of("queue", "master", "scheduler", "workers", "ui");
 
   public FlipperConfig {
     admin = Map.copyOf(admin);
@@ -75,7 +78,8 @@ public record FlipperConfig(
   public AdminConfig admin(String section) {
     AdminConfig config = admin.get(section);
     if (config == null) {
-      throw new IllegalArgumentException("no daemon section '" + section + "'; sections: " + DAEMON_SECTIONS);
+      throw new IllegalArgumentException(
+          "no daemon section '" + section + "'; sections: " + DAEMON_SECTIONS);
     }
     return config;
   }

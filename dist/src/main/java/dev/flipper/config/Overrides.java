@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Parses {@code --set KEY=VALUE} arguments. A scalar key takes VALUE as it is; a list key reads VALUE as
- * YAML, for example {@code --set email.to=[a@example.com,b@example.com]}. Stateless.
+ * Parses {@code --set KEY=VALUE} arguments. A scalar key takes VALUE as it is; a list key reads
+ * VALUE as YAML, for example {@code --set email.to=[a@example.com,b@example.com]}. Stateless.
  */
 final class Overrides {
   /** One valid override: a known key and its value, located at the argument. */
@@ -50,10 +50,16 @@ final class Overrides {
     return overrides;
   }
 
-  /** The message for a key that is not a setting: a section, or unknown at its first unknown part. */
+  /**
+   * The message for a key that is not a setting: a section, or unknown at its first unknown part.
+   */
   private static String unknown(String key) {
     if (ConfigSchema.groups().contains(key)) {
-      return "'" + key + "' is a section, not a key (its keys: " + String.join(", ", ConfigSchema.children(key)) + ")";
+      return "'"
+          + key
+          + "' is a section, not a key (its keys: "
+          + String.join(", ", ConfigSchema.children(key))
+          + ")";
     }
     String parent = "";
     for (String part : key.split("\\.", -1)) {
@@ -62,7 +68,8 @@ final class Overrides {
         return "'" + path + "' is a key, not a section; there is no '" + key + "'";
       }
       if (!ConfigSchema.groups().contains(path)) {
-        return Suggestions.unknownKey(parent, part, ConfigSchema.children(parent), ConfigSchema.keys());
+        return Suggestions.unknownKey(
+            parent, part, ConfigSchema.children(parent), ConfigSchema.keys());
       }
       parent = path;
     }

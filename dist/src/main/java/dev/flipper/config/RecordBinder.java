@@ -13,23 +13,29 @@ import java.util.Locale;
 
 /**
  * Builds a settings record from validated {@link ConfigValues} by component name: a record bound at
- * {@code queue} reads its component {@code port} from the key {@code queue.port}. This is why the modules'
- * own settings types (for example {@code JdbcShardConfig} or {@code WorkerDaemon.Config}) can be bound
- * directly: a new setting is a component of that type plus its {@link ConfigSchema} entry, with no
- * mapping code in between. Supported component types: int, boolean, String, Duration, enums (by name,
- * ignoring case), List of String, List of records (the items of a list of maps) and nested records (the
- * keys under {@code prefix.component}). Stateless.
+ * {@code queue} reads its component {@code port} from the key {@code queue.port}. This is why the
+ * modules' own settings types (for example {@code JdbcShardConfig} or {@code WorkerDaemon.Config})
+ * can be bound directly: a new setting is a component of that type plus its {@link ConfigSchema}
+ * entry, with no mapping code in between. Supported component types: int, boolean, String,
+ * Duration, enums (by name, ignoring case), List of String, List of records (the items of a list of
+ * maps) and nested records (the keys under {@code prefix.component}). Stateless.
  */
 final class RecordBinder {
   private RecordBinder() {}
 
-  /** The record of type {@code type} whose components are the keys under {@code prefix} ("" = top level). */
+  /**
+   * The record of type {@code type} whose components are the keys under {@code prefix} ("" = top
+   * level).
+   */
   static <R extends Record> R bind(ConfigValues values, String prefix, Class<R> type) {
     return bind(values, prefix, type, "'" + prefix + "'");
   }
 
-  /** @param context where the values came from, to start the message if the record refuses them */
-  private static <R extends Record> R bind(ConfigValues values, String prefix, Class<R> type, String context) {
+  /**
+   * @param context where the values came from, to start the message if the record refuses them
+   */
+  private static <R extends Record> R bind(
+      ConfigValues values, String prefix, Class<R> type, String context) {
     RecordComponent[] components = type.getRecordComponents();
     Object[] arguments = new Object[components.length];
     for (int i = 0; i < components.length; i++) {
@@ -39,13 +45,16 @@ final class RecordBinder {
     }
     try {
       Constructor<R> constructor =
-          type.getDeclaredConstructor(Arrays.stream(components).map(RecordComponent::getType).toArray(Class<?>[]::new));
+          type.getDeclaredConstructor(
+              Arrays.stream(components).map(RecordComponent::getType).toArray(Class<?>[]::new));
       return constructor.newInstance(arguments);
     } catch (InvocationTargetException e) {
-      // The module's own checks refused a value the schema let through: report it like a config error.
+      // The module's own checks refused a value the schema let through: report it like a config
+      // error.
       throw new ConfigException(context + ": " + e.getCause().getMessage());
     } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("cannot build " + type.getName() + " from '" + prefix + "'; indicates a bug", e);
+      throw new IllegalStateException(
+          "cannot build " + type.getName() + " from '" + prefix + "'; indicates a bug", e);
     }
   }
 
@@ -82,7 +91,8 @@ final class RecordBinder {
     if (type.isRecord()) {
       return bind(values, key, type.asSubclass(Record.class));
     }
-    throw new IllegalStateException("no binding for " + type.getName() + " at '" + key + "'; indicates a bug");
+    throw new IllegalStateException(
+        "no binding for " + type.getName() + " at '" + key + "'; indicates a bug");
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
@@ -91,9 +101,11 @@ final class RecordBinder {
   }
 
   private static Class<?> listItem(String key, Type genericType) {
-    if (genericType instanceof ParameterizedType p && p.getActualTypeArguments()[0] instanceof Class<?> item) {
+    if (genericType instanceof ParameterizedType p
+        && p.getActualTypeArguments()[0] instanceof Class<?> item) {
       return item;
     }
-    throw new IllegalStateException("the list at '" + key + "' needs a concrete item type; indicates a bug");
+    throw new IllegalStateException(
+        "the list at '" + key + "' needs a concrete item type; indicates a bug");
   }
 }

@@ -7,19 +7,21 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Checks the files and folders a configuration names, as {@code flipper config-check} does before a deploy:
- * files the daemons read ({@code queue.rateLimitFile}, {@code queue.serverSetFile}) must exist and be
- * readable; places they write ({@code workers.logDir}, {@code workers.workDir}, {@code logging.file}, embedded
- * H2 databases) must be a folder (or file) that can be written, or be creatable in the nearest folder that
- * exists. Relative paths are taken from the working directory, as the daemons take them. Only the daemons named
- * are checked: a queue host needs no workers' log folder. Not part of {@link ConfigLoader}: the files may
- * legitimately appear later on another host. Stateless.
+ * Checks the files and folders a configuration names, as {@code flipper config-check} does before a
+ * deploy: files the daemons read ({@code queue.rateLimitFile}, {@code queue.serverSetFile}) must
+ * exist and be readable; places they write ({@code workers.logDir}, {@code workers.workDir}, {@code
+ * logging.file}, embedded H2 databases) must be a folder (or file) that can be written, or be
+ * creatable in the nearest folder that exists. Relative paths are taken from the working directory,
+ * as the daemons take them. Only the daemons named are checked: a queue host needs no workers' log
+ * folder. Not part of {@link ConfigLoader}: the files may legitimately appear later on another
+ * host. Stateless.
  */
 public final class ReferencedFiles {
   private ReferencedFiles() {}
 
   /**
-   * @param sections the daemons that will run with this config (queue, master, scheduler, workers, ui)
+   * @param sections the daemons that will run with this config (queue, master, scheduler, workers,
+   *     ui)
    * @return one line per problem, {@code file:line: 'key' ...}; empty when every file is in place
    */
   public static List<String> problems(FlipperConfig config, List<String> sections) {
@@ -37,7 +39,11 @@ public final class ReferencedFiles {
     }
     if (sections.contains("master")) {
       if (values.text("master.jdbcUrl").isEmpty()) {
-        h2File(values.items("storage.jdbc.shards").get(0), "url", "storage.jdbc.shards[0].url", problems);
+        h2File(
+            values.items("storage.jdbc.shards").get(0),
+            "url",
+            "storage.jdbc.shards[0].url",
+            problems);
       } else {
         h2File(values, "master.jdbcUrl", "master.jdbcUrl", problems);
       }
@@ -59,11 +65,15 @@ public final class ReferencedFiles {
       return;
     }
     Path path = Path.of(text);
-    String problem = !Files.exists(path) ? "does not exist"
-        : Files.isDirectory(path) ? "is a folder, not a file"
-        : !Files.isReadable(path) ? "cannot be read (permissions)" : null;
+    String problem =
+        !Files.exists(path)
+            ? "does not exist"
+            : Files.isDirectory(path)
+                ? "is a folder, not a file"
+                : !Files.isReadable(path) ? "cannot be read (permissions)" : null;
     if (problem != null) {
-      problems.add(values.value(key).where(), "'" + key + "' names " + shown(path) + ", which " + problem);
+      problems.add(
+          values.value(key).where(), "'" + key + "' names " + shown(path) + ", which " + problem);
     }
   }
 
@@ -74,7 +84,10 @@ public final class ReferencedFiles {
     }
   }
 
-  /** An embedded H2 database file ({@code jdbc:h2:file:PATH;...} or {@code jdbc:h2:PATH}): its folder must be writable. */
+  /**
+   * An embedded H2 database file ({@code jdbc:h2:file:PATH;...} or {@code jdbc:h2:PATH}): its
+   * folder must be writable.
+   */
   private static void h2File(ConfigValues values, String key, String shownKey, Problems problems) {
     String url = values.text(key);
     String lower = url.toLowerCase(Locale.ROOT);
@@ -95,19 +108,24 @@ public final class ReferencedFiles {
     Path database = Path.of(file + ".mv.db");
     String problem = whyNotWritable(database, false);
     if (problem != null) {
-      problems.add(values.value(key).where(), "'" + shownKey + "' is an H2 database at " + shown(database)
-          + ", which " + problem);
+      problems.add(
+          values.value(key).where(),
+          "'" + shownKey + "' is an H2 database at " + shown(database) + ", which " + problem);
     }
   }
 
-  private static void writable(ConfigValues values, String key, Path path, boolean folder, Problems problems) {
+  private static void writable(
+      ConfigValues values, String key, Path path, boolean folder, Problems problems) {
     String problem = whyNotWritable(path, folder);
     if (problem != null) {
-      problems.add(values.value(key).where(), "'" + key + "' names " + shown(path) + ", which " + problem);
+      problems.add(
+          values.value(key).where(), "'" + key + "' names " + shown(path) + ", which " + problem);
     }
   }
 
-  /** Null if {@code path} can be written, or created in the nearest existing folder; else why not. */
+  /**
+   * Null if {@code path} can be written, or created in the nearest existing folder; else why not.
+   */
   private static String whyNotWritable(Path path, boolean folder) {
     Path absolute = path.toAbsolutePath().normalize();
     if (Files.exists(absolute)) {
@@ -126,12 +144,18 @@ public final class ReferencedFiles {
     if (!Files.isDirectory(existing)) {
       return "cannot be created: " + existing + " is a file, not a folder";
     }
-    return Files.isWritable(existing) ? null
+    return Files.isWritable(existing)
+        ? null
         : "does not exist and cannot be created: " + existing + " cannot be written (permissions)";
   }
 
-  /** The path as written, with the absolute form when it is relative (the working directory decides). */
+  /**
+   * The path as written, with the absolute form when it is relative (the working directory
+   * decides).
+   */
   private static String shown(Path path) {
-    return path.isAbsolute() ? path.toString() : path + " (" + path.toAbsolutePath().normalize() + ")";
+    return path.isAbsolute()
+        ? path.toString()
+        : path + " (" + path.toAbsolutePath().normalize() + ")";
   }
 }

@@ -1,11 +1,11 @@
 package dev.flipper.config;
 
-import dev.flipper.jdbc.MariaDbUrls;
 import dev.flipper.config.SettingType.BoolType;
 import dev.flipper.config.SettingType.DurationType;
 import dev.flipper.config.SettingType.EnumType;
 import dev.flipper.config.SettingType.IntType;
 import dev.flipper.config.SettingType.TextType;
+import dev.flipper.jdbc.MariaDbUrls;
 import dev.flipper.text.DurationText;
 import java.time.Duration;
 import java.util.Optional;
@@ -49,9 +49,11 @@ final class ScalarTypes {
     }
     if (type instanceof DurationType t) {
       Duration d =
-          DurationText.parse(text).orElseThrow(() -> new BadValue("must be " + expected(t) + ", got '" + text + "'"));
+          DurationText.parse(text)
+              .orElseThrow(() -> new BadValue("must be " + expected(t) + ", got '" + text + "'"));
       if (d.compareTo(t.min()) < 0) {
-        throw new BadValue("must be at least " + DurationText.format(t.min()) + ", got " + text.strip());
+        throw new BadValue(
+            "must be at least " + DurationText.format(t.min()) + ", got " + text.strip());
       }
       return d;
     }
@@ -67,7 +69,8 @@ final class ScalarTypes {
       if (mariaDb.isPresent()) {
         throw new BadValue(mariaDb.get());
       }
-      throw new BadValue("must be " + t.rule() + ", got '" + (t.secret() ? ConfigValues.MASK : text) + "'");
+      throw new BadValue(
+          "must be " + t.rule() + ", got '" + (t.secret() ? ConfigValues.MASK : text) + "'");
     }
     return text;
   }

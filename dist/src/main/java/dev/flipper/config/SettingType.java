@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The type of one configuration key, with its allowed range. {@link #docName()} is the text shown in the
- * Type column of docs/configuration.md; a test keeps the two equal. Immutable.
+ * The type of one configuration key, with its allowed range. {@link #docName()} is the text shown
+ * in the Type column of docs/configuration.md; a test keeps the two equal. Immutable.
  */
 public sealed interface SettingType {
 
@@ -36,8 +36,8 @@ public sealed interface SettingType {
   }
 
   /**
-   * A string, optionally restricted to a regular expression that {@code rule} explains in words. A secret
-   * string is masked in printed configuration.
+   * A string, optionally restricted to a regular expression that {@code rule} explains in words. A
+   * secret string is masked in printed configuration.
    */
   record TextType(boolean secret, Optional<String> pattern, String rule) implements SettingType {
     static TextType any() {
@@ -84,8 +84,8 @@ public sealed interface SettingType {
   }
 
   /**
-   * A YAML list of maps (for example storage shards) whose keys are {@code items}, with {@code uniqueKey}
-   * distinct across the list; non-empty unless {@code mayBeEmpty}.
+   * A YAML list of maps (for example storage shards) whose keys are {@code items}, with {@code
+   * uniqueKey} distinct across the list; non-empty unless {@code mayBeEmpty}.
    */
   record ObjectListType(String itemName, List<Setting> items, String uniqueKey, boolean mayBeEmpty)
       implements SettingType {

@@ -1,4 +1,5 @@
 package dev.flipper.config;
 
 /** The {@code storage} section: the backend in use and the settings of both. Immutable. */
-public record StorageConfig(StorageBackend backend, JdbcStorageConfig jdbc, RedisStorageConfig redis) {}
+public record StorageConfig(
+    StorageBackend backend, JdbcStorageConfig jdbc, RedisStorageConfig redis) {}

@@ -15,12 +15,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flipper bench jdbc|redis|tokens|workflows|schedules|ui|worker|filters|faults|fuzz [options]}: the
- * benchmarks, which print figures.
- * Each is a picocli command of its own, so {@code --help} helps and an unknown option is an error before
- * anything is written.
- * They WRITE to the database or Redis they are pointed at, only to their own database, H2 file or key
- * prefix, which they delete at the end. Not tests.
+ * {@code flipper bench jdbc|redis|tokens|workflows|schedules|ui|worker|filters|faults|fuzz
+ * [options]}: the benchmarks, which print figures. Each is a picocli command of its own, so {@code
+ * --help} helps and an unknown option is an error before anything is written. They WRITE to the
+ * database or Redis they are pointed at, only to their own database, H2 file or key prefix, which
+ * they delete at the end. Not tests.
  */
 @Command(
     name = "bench",
@@ -31,9 +30,18 @@ import picocli.CommandLine.Spec;
       "WRITES DATA to the store it is pointed at (only to its own database, H2 file or key prefix, deleted at the "
           + "end)."
     },
-    subcommands = {JdbcQueueBenchmark.class, RedisQueueBenchmark.class, TokenBenchmark.class, WorkflowBenchmark.class,
-        ScheduleBenchmark.class, UiBenchmark.class, WorkerBenchmark.class, FilterBenchmark.class,
-        FaultBenchmark.class, FuzzBenchmark.class})
+    subcommands = {
+      JdbcQueueBenchmark.class,
+      RedisQueueBenchmark.class,
+      TokenBenchmark.class,
+      WorkflowBenchmark.class,
+      ScheduleBenchmark.class,
+      UiBenchmark.class,
+      WorkerBenchmark.class,
+      FilterBenchmark.class,
+      FaultBenchmark.class,
+      FuzzBenchmark.class
+    })
 final class BenchCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 

@@ -16,8 +16,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flipper config-check -c FILE}: validates the config (keys, values, port clashes) and the files it
- * names, then prints a one-line summary, or with {@code --print} the whole effective config, secrets masked.
+ * {@code flipper config-check -c FILE}: validates the config (keys, values, port clashes) and the
+ * files it names, then prints a one-line summary, or with {@code --print} the whole effective
+ * config, secrets masked.
  */
 @Command(
     name = "config-check",
@@ -31,17 +32,29 @@ import picocli.CommandLine.Spec;
           + "masked). Exit code 0 if valid; 2 and the errors on stderr if not."
     })
 final class ConfigCheckCommand implements Callable<Integer> {
-  @Option(names = {"-c", "--config"}, paramLabel = "FILE", required = true, description = "The YAML config file.")
+  @Option(
+      names = {"-c", "--config"},
+      paramLabel = "FILE",
+      required = true,
+      description = "The YAML config file.")
   Path config;
 
-  @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Overrides one config key. Repeatable.")
+  @Option(
+      names = "--set",
+      paramLabel = "KEY=VALUE",
+      description = "Overrides one config key. Repeatable.")
   List<String> sets = new ArrayList<>();
 
-  @Option(names = {"-m", "--mode"}, paramLabel = "MODE[,MODE...]",
-      description = "Checks the files of these daemons only (default: all), as on a host that runs them.")
+  @Option(
+      names = {"-m", "--mode"},
+      paramLabel = "MODE[,MODE...]",
+      description =
+          "Checks the files of these daemons only (default: all), as on a host that runs them.")
   List<String> modes = new ArrayList<>();
 
-  @Option(names = "--print", description = "Prints every key of the effective configuration as YAML.")
+  @Option(
+      names = "--print",
+      description = "Prints every key of the effective configuration as YAML.")
   boolean print;
 
   @Spec CommandLine.Model.CommandSpec spec;
@@ -52,7 +65,10 @@ final class ConfigCheckCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     List<String> sections;
     try {
-      sections = Mode.parse(modes.isEmpty() ? List.of(Mode.ALL) : modes).stream().map(Mode::modeName).toList();
+      sections =
+          Mode.parse(modes.isEmpty() ? List.of(Mode.ALL) : modes).stream()
+              .map(Mode::modeName)
+              .toList();
     } catch (IllegalArgumentException e) {
       return Launcher.usageError(err, e.getMessage());
     }

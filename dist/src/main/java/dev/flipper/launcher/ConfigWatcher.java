@@ -22,11 +22,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Re-reads the config file when its content changes and hands the new config to the running daemons, so
- * shards can be added or made dequeue-only without a restart. Every change is reported in one log line naming
- * the keys applied at once and, as a warning, those that wait for a restart (every other key: the daemons
- * read them only at start). A file that no longer validates is reported in one log line and the running config
- * stays. Polls on one daemon thread; {@link #close()} stops it.
+ * Re-reads the config file when its content changes and hands the new config to the running
+ * daemons, so shards can be added or made dequeue-only without a restart. Every change is reported
+ * in one log line naming the keys applied at once and, as a warning, those that wait for a restart
+ * (every other key: the daemons read them only at start). A file that no longer validates is
+ * reported in one log line and the running config stays. Polls on one daemon thread; {@link
+ * #close()} stops it.
  */
 final class ConfigWatcher implements AutoCloseable {
   static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(10);
@@ -45,10 +46,16 @@ final class ConfigWatcher implements AutoCloseable {
 
   /**
    * @param started the config the daemons started with
-   * @param liveKeys the keys the running daemons apply without a restart (see {@link Mode#liveKeys()})
+   * @param liveKeys the keys the running daemons apply without a restart (see {@link
+   *     Mode#liveKeys()})
    */
-  ConfigWatcher(Path file, List<String> overrides, Map<String, String> env, FlipperConfig started,
-      Set<String> liveKeys, Consumer<FlipperConfig> apply) {
+  ConfigWatcher(
+      Path file,
+      List<String> overrides,
+      Map<String, String> env,
+      FlipperConfig started,
+      Set<String> liveKeys,
+      Consumer<FlipperConfig> apply) {
     this.file = file;
     this.overrides = List.copyOf(overrides);
     this.env = Map.copyOf(env);
@@ -57,14 +64,19 @@ final class ConfigWatcher implements AutoCloseable {
     this.current = started;
     this.liveKeys = Set.copyOf(liveKeys);
     this.lastDigest = digest();
-    this.timer = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("flipper-config-watcher"));
+    this.timer =
+        Executors.newSingleThreadScheduledExecutor(
+            new NamedThreadFactory("flipper-config-watcher"));
   }
 
   void start(Duration interval) {
-    timer.scheduleWithFixedDelay(this::checkOnce, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    timer.scheduleWithFixedDelay(
+        this::checkOnce, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
   }
 
-  /** Reloads if the content changed since the last look; returns true if a new config was applied. */
+  /**
+   * Reloads if the content changed since the last look; returns true if a new config was applied.
+   */
   boolean checkOnce() {
     byte[] now = digest();
     if (now == null || Arrays.equals(now, lastDigest)) {
@@ -83,7 +95,9 @@ final class ConfigWatcher implements AutoCloseable {
       apply.accept(config);
       return true;
     } catch (ConfigException e) {
-      log.warn("config file {} changed but is not valid, keeping the running config: {}", file,
+      log.warn(
+          "config file {} changed but is not valid, keeping the running config: {}",
+          file,
           e.getMessage().replace('\n', ' '));
       return false;
     } catch (RuntimeException e) {
@@ -104,30 +118,43 @@ final class ConfigWatcher implements AutoCloseable {
   }
 
   /**
-   * What a reload means: {@code applied}, the live keys changed since the last reload; {@code needRestart}, the
-   * other keys that differ from the config the daemons started with (still listed at later reloads, until a
-   * restart or until they are changed back).
+   * What a reload means: {@code applied}, the live keys changed since the last reload; {@code
+   * needRestart}, the other keys that differ from the config the daemons started with (still listed
+   * at later reloads, until a restart or until they are changed back).
    */
   record Change(List<String> applied, List<String> needRestart) {
-    static Change of(FlipperConfig started, FlipperConfig current, FlipperConfig next, Set<String> liveKeys) {
-      // A changed backend is a different store: its shards wait for the restart too. The shards of the backend
+    static Change of(
+        FlipperConfig started, FlipperConfig current, FlipperConfig next, Set<String> liveKeys) {
+      // A changed backend is a different store: its shards wait for the restart too. The shards of
+      // the backend
       // not in use change nothing now, and wait for a restart that switches to it.
       boolean sameBackend = started.storage().backend() == next.storage().backend();
-      String inUse = "storage." + next.storage().backend().name().toLowerCase(java.util.Locale.ROOT) + ".";
-      java.util.function.Predicate<String> live = key -> sameBackend && liveKeys.contains(key) && key.startsWith(inUse);
-      List<String> applied = current.values().changedKeys(next.values()).stream().filter(live).toList();
-      List<String> needRestart = started.values().changedKeys(next.values()).stream().filter(live.negate()).toList();
+      String inUse =
+          "storage." + next.storage().backend().name().toLowerCase(java.util.Locale.ROOT) + ".";
+      java.util.function.Predicate<String> live =
+          key -> sameBackend && liveKeys.contains(key) && key.startsWith(inUse);
+      List<String> applied =
+          current.values().changedKeys(next.values()).stream().filter(live).toList();
+      List<String> needRestart =
+          started.values().changedKeys(next.values()).stream().filter(live.negate()).toList();
       return new Change(applied, needRestart);
     }
 
     /** The one log line. */
     String describe(Path file) {
-      String what = applied.isEmpty() ? "nothing to apply now" : "applied " + String.join(", ", applied);
+      String what =
+          applied.isEmpty() ? "nothing to apply now" : "applied " + String.join(", ", applied);
       if (needRestart.isEmpty()) {
         return "config file " + file + " changed: " + what;
       }
-      return "config file " + file + " changed: " + what + "; " + String.join(", ", needRestart)
-          + (needRestart.size() == 1 ? " takes" : " take") + " effect only after a restart (the running daemons "
+      return "config file "
+          + file
+          + " changed: "
+          + what
+          + "; "
+          + String.join(", ", needRestart)
+          + (needRestart.size() == 1 ? " takes" : " take")
+          + " effect only after a restart (the running daemons "
           + "keep the values they started with)";
     }
   }
@@ -136,7 +163,8 @@ final class ConfigWatcher implements AutoCloseable {
   public void close() {
     timer.shutdownNow();
     try {
-      timer.awaitTermination(5, TimeUnit.SECONDS); // a reload in progress finishes before the daemons stop
+      timer.awaitTermination(
+          5, TimeUnit.SECONDS); // a reload in progress finishes before the daemons stop
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -16,12 +16,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The demo's workflows: {@code examples/workflows/*.yaml} in a source checkout, else the copies bundled in the
- * jar. Applied to the master; one instance of {@link #STARTED} runs to SUCCESS by itself. Stateless.
+ * The demo's workflows: {@code examples/workflows/*.yaml} in a source checkout, else the copies
+ * bundled in the jar. Applied to the master; one instance of {@link #STARTED} runs to SUCCESS by
+ * itself. Stateless.
  */
 final class DemoWorkflows {
   /** The workflow the demo starts: short shell jobs that pass data, done in a few seconds. */
   static final String STARTED = "etl";
+
   static final Path CHECKOUT_DIR = Path.of("examples", "workflows");
   private static final List<String> BUNDLED = List.of("etl", "diamond", "sensor");
 
@@ -49,7 +51,9 @@ final class DemoWorkflows {
         if (in == null) {
           throw new IllegalStateException("the jar lacks " + resource + " (a build problem)");
         }
-        definitions.add(WorkflowParser.parse(name + ".yaml", new String(in.readAllBytes(), StandardCharsets.UTF_8)));
+        definitions.add(
+            WorkflowParser.parse(
+                name + ".yaml", new String(in.readAllBytes(), StandardCharsets.UTF_8)));
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }

@@ -9,9 +9,10 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * The rate limits the queue dashboard shows: the config's {@code queue.rateLimitFile}, read at each page with the
- * queue server's own parser, so the UI and a queue server on the same host agree. A file that cannot be read or
- * parsed shows no limits and says why on the page; the UI keeps serving. Thread-safe.
+ * The rate limits the queue dashboard shows: the config's {@code queue.rateLimitFile}, read at each
+ * page with the queue server's own parser, so the UI and a queue server on the same host agree. A
+ * file that cannot be read or parsed shows no limits and says why on the page; the UI keeps
+ * serving. Thread-safe.
  */
 final class FileRateLimits implements RateLimits {
   private final Path file;
@@ -22,7 +23,8 @@ final class FileRateLimits implements RateLimits {
 
   /** The file of {@code queue.rateLimitFile}, or {@link RateLimits#NONE} when it is "". */
   static RateLimits of(String rateLimitFile) {
-    return rateLimitFile == null || rateLimitFile.isBlank() ? RateLimits.NONE
+    return rateLimitFile == null || rateLimitFile.isBlank()
+        ? RateLimits.NONE
         : new FileRateLimits(Path.of(rateLimitFile.trim()));
   }
 
@@ -37,8 +39,10 @@ final class FileRateLimits implements RateLimits {
 
   @Override
   public String describe() {
-    String where = "Rate limits (dequeues per second, the whole cluster) from " + file
-        + " as this UI's host reads it (queue.rateLimitFile; each queue server reads its own copy)";
+    String where =
+        "Rate limits (dequeues per second, the whole cluster) from "
+            + file
+            + " as this UI's host reads it (queue.rateLimitFile; each queue server reads its own copy)";
     try {
       RateLimitFile.parse(Files.readString(file, StandardCharsets.UTF_8));
       return where + ".";

@@ -31,7 +31,8 @@ final class HashPasswordCommand implements Callable<Integer> {
   @Option(
       names = {"-p", "--password"},
       paramLabel = "PASSWORD",
-      description = "The password (visible in the process list and shell history: prefer standard input).")
+      description =
+          "The password (visible in the process list and shell history: prefer standard input).")
   String password;
 
   @Option(names = "--bcrypt", description = "A BCrypt hash (cost 12), for ui.users[].passwordHash.")
@@ -43,9 +44,12 @@ final class HashPasswordCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     String secret = password != null ? password : read();
     if (secret == null || secret.isEmpty()) {
-      return Launcher.usageError(spec.commandLine().getErr(), "hash-password: the password must not be empty");
+      return Launcher.usageError(
+          spec.commandLine().getErr(), "hash-password: the password must not be empty");
     }
-    spec.commandLine().getOut().println(bcrypt ? BCrypt.hashpw(secret, BCrypt.gensalt(12)) : PasswordHash.of(secret));
+    spec.commandLine()
+        .getOut()
+        .println(bcrypt ? BCrypt.hashpw(secret, BCrypt.gensalt(12)) : PasswordHash.of(secret));
     return 0;
   }
 
@@ -55,7 +59,8 @@ final class HashPasswordCommand implements Callable<Integer> {
       char[] typed = console.readPassword("Password: ");
       return typed == null ? null : new String(typed);
     }
-    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    BufferedReader in =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     return in.readLine();
   }
 }

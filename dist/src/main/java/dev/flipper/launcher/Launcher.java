@@ -18,10 +18,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code flipper} command: {@code flipper -c FILE -m MODE[,MODE...]} runs daemons until SIGTERM;
- * subcommands {@code demo}, {@code config-check} and {@code hash-password} do the rest. Exit codes: 0 after
- * a clean run or stop, 1 when a daemon failed, 2 for a bad command line or config (only the error lines
- * are printed, on stderr).
+ * The {@code flipper} command: {@code flipper -c FILE -m MODE[,MODE...]} runs daemons until
+ * SIGTERM; subcommands {@code demo}, {@code config-check} and {@code hash-password} do the rest.
+ * Exit codes: 0 after a clean run or stop, 1 when a daemon failed, 2 for a bad command line or
+ * config (only the error lines are printed, on stderr).
  */
 @Command(
     name = "flipper",
@@ -41,8 +41,13 @@ import picocli.CommandLine.Spec;
       "  flipper config-check -c conf/flipper.yaml"
     },
     subcommands = {
-      DemoCommand.class, ConfigCheckCommand.class, HashPasswordCommand.class, QueueTool.class, TokenTool.class,
-      BenchCommand.class, WorkflowCommand.class
+      DemoCommand.class,
+      ConfigCheckCommand.class,
+      HashPasswordCommand.class,
+      QueueTool.class,
+      TokenTool.class,
+      BenchCommand.class,
+      WorkflowCommand.class
     })
 public final class Launcher implements Callable<Integer> {
   static final int EXIT_USAGE = 2;
@@ -68,7 +73,8 @@ public final class Launcher implements Callable<Integer> {
   @Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
-    System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    System.exit(
+        execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
   }
 
   /** Runs the command line and returns the exit code; for mains and tests. */
@@ -78,25 +84,31 @@ public final class Launcher implements Callable<Integer> {
     commandLine.setUsageHelpAutoWidth(true); // every subcommand wraps at the terminal's width
     commandLine.setOut(out);
     commandLine.setErr(err);
-    commandLine.setExecutionExceptionHandler((e, cl, parsed) -> {
-      // One line, like every other launcher error; the log has the stack trace at DEBUG.
-      cl.getErr().println("flipper: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
-      LoggerFactory.getLogger(Launcher.class).debug("command failed", e);
-      return 1;
-    });
-    commandLine.setExecutionStrategy(parsed -> {
-      if (!runsDaemons(parsed)) {
-        LoggingSetup.forCommandLine(); // stdout is the command's output alone
-      }
-      return new CommandLine.RunLast().execute(parsed);
-    });
+    commandLine.setExecutionExceptionHandler(
+        (e, cl, parsed) -> {
+          // One line, like every other launcher error; the log has the stack trace at DEBUG.
+          cl.getErr()
+              .println("flipper: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
+          LoggerFactory.getLogger(Launcher.class).debug("command failed", e);
+          return 1;
+        });
+    commandLine.setExecutionStrategy(
+        parsed -> {
+          if (!runsDaemons(parsed)) {
+            LoggingSetup.forCommandLine(); // stdout is the command's output alone
+          }
+          return new CommandLine.RunLast().execute(parsed);
+        });
     int code = commandLine.execute(args);
     out.flush();
     err.flush();
     return code;
   }
 
-  /** Whether the command runs daemons ({@code flipper -c FILE -m MODE}, {@code demo}), which log at INFO to stdout. */
+  /**
+   * Whether the command runs daemons ({@code flipper -c FILE -m MODE}, {@code demo}), which log at
+   * INFO to stdout.
+   */
   private static boolean runsDaemons(CommandLine.ParseResult parsed) {
     List<CommandLine> chain = parsed.asCommandLineList();
     Object command = chain.get(chain.size() - 1).getCommand();
@@ -134,7 +146,8 @@ public final class Launcher implements Callable<Integer> {
       err.println(e.getMessage());
       return EXIT_USAGE;
     }
-    return DaemonRunner.run(loaded, config, sets, parsed, spec.commandLine().getOut(), err, running -> {});
+    return DaemonRunner.run(
+        loaded, config, sets, parsed, spec.commandLine().getOut(), err, running -> {});
   }
 
   static int usageError(PrintWriter err, String message) {

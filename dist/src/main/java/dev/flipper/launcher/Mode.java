@@ -43,15 +43,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The daemons the launcher can run, in start order (the queue first, the UI last; stop is the reverse).
- * Several may share one JVM; each keeps its own metric registry and admin port. Each mode's daemon is the one its
- * module gives; the launcher only reads the config, opens the stores and clients of the master that the daemon
- * takes, and closes the clients after it ({@link ModeDaemon#close}).
+ * The daemons the launcher can run, in start order (the queue first, the UI last; stop is the
+ * reverse). Several may share one JVM; each keeps its own metric registry and admin port. Each
+ * mode's daemon is the one its module gives; the launcher only reads the config, opens the stores
+ * and clients of the master that the daemon takes, and closes the clients after it ({@link
+ * ModeDaemon#close}).
  */
 public enum Mode {
   QUEUE("queue", Mode::queue),
-  MASTER("master", x -> new ModeDaemon<>(
-      new MasterDaemon(x.config().master(), TokenStores.open(x.config()), x.metrics()), FlipperConfig::master)),
+  MASTER(
+      "master",
+      x ->
+          new ModeDaemon<>(
+              new MasterDaemon(x.config().master(), TokenStores.open(x.config()), x.metrics()),
+              FlipperConfig::master)),
   SCHEDULER("scheduler", Mode::scheduler),
   WORKERS("workers", Mode::workers, Mode::workerLogRoutes),
   UI("ui", Mode::ui);
@@ -65,18 +70,27 @@ public enum Mode {
    * @param localMasterPort the port of the master started before in this JVM, 0 = none
    * @param localQueuePort the Thrift port of the queue server started before in this JVM, 0 = none
    */
-  record Context(FlipperConfig config, MetricRegistry metrics, int adminPort, int localMasterPort,
+  record Context(
+      FlipperConfig config,
+      MetricRegistry metrics,
+      int adminPort,
+      int localMasterPort,
       int localQueuePort) {
     /** master.port, or with 0 the port of the master started in this JVM (a demo on free ports). */
     int masterPort() {
       return config.master().port() != 0 ? config.master().port() : localMasterPort;
     }
 
-    /** ui.queueServers (or its server-set file), or else the queue server started in this JVM (a demo). */
+    /**
+     * ui.queueServers (or its server-set file), or else the queue server started in this JVM (a
+     * demo).
+     */
     QueueServers uiQueueServers() {
       QueueServers configured = config.uiQueueServers();
-      return configured.configured() || localQueuePort == 0 ? configured
-          : QueueServers.of(ModeRunner.reachableHost(config.queue().bindAddress()) + ":" + localQueuePort);
+      return configured.configured() || localQueuePort == 0
+          ? configured
+          : QueueServers.of(
+              ModeRunner.reachableHost(config.queue().bindAddress()) + ":" + localQueuePort);
     }
   }
 
@@ -91,7 +105,9 @@ public enum Mode {
     this(modeName, factory, config -> List.of());
   }
 
-  Mode(String modeName, Function<Context, ModeDaemon<?>> factory,
+  Mode(
+      String modeName,
+      Function<Context, ModeDaemon<?>> factory,
       Function<FlipperConfig, List<AdminRoute>> adminRoutes) {
     this.modeName = modeName;
     this.factory = factory;
@@ -109,42 +125,49 @@ public enum Mode {
   }
 
   /**
-   * Extra routes of this mode's admin server (the workers' job logs, read and deleted). They depend on the
-   * config only, since the admin server starts before the daemon is created.
+   * Extra routes of this mode's admin server (the workers' job logs, read and deleted). They depend
+   * on the config only, since the admin server starts before the daemon is created.
    */
   List<AdminRoute> adminRoutes(FlipperConfig config) {
     return adminRoutes.apply(config);
   }
 
   /**
-   * The config keys that running daemons of these modes apply when the config file changes: the queue's shards
-   * (same backend). Every other key takes effect at the next start.
+   * The config keys that running daemons of these modes apply when the config file changes: the
+   * queue's shards (same backend). Every other key takes effect at the next start.
    */
   static Set<String> liveKeys(List<Mode> modes) {
     return modes.contains(QUEUE) ? Set.of("storage.jdbc.shards", "storage.redis.shards") : Set.of();
   }
 
-  /** A new, not yet started daemon for this mode (the stores and clients of the master are opened here). */
+  /**
+   * A new, not yet started daemon for this mode (the stores and clients of the master are opened
+   * here).
+   */
   ModeDaemon<?> create(Context context) {
     return factory.apply(context);
   }
 
   /**
-   * The queue daemon over the store that {@code storage} describes, which it owns; shard changes in the config file
-   * apply without a restart ({@link QueueStores#reconfigure}). Its labelled metrics are the admin server's own.
+   * The queue daemon over the store that {@code storage} describes, which it owns; shard changes in
+   * the config file apply without a restart ({@link QueueStores#reconfigure}). Its labelled metrics
+   * are the admin server's own.
    */
   private static ModeDaemon<?> queue(Context x) {
     StorageConfig storage = x.config().storage();
     QueueStore store = QueueStores.open(storage);
     try {
       QueueDaemon<StorageConfig> daemon =
-          new QueueDaemon<>(x.config().queue(), store, storage, QueueStores::reconfigure, x.metrics())
-              .startedMetrics((service, monitor) -> {
-                Map<String, Metric> metrics = new LinkedHashMap<>();
-                metrics.put("queue.backlog", new QueueBacklogMetrics(service, Clock.systemUTC()));
-                metrics.put("queue.monitor", new QueueMonitorMetrics(monitor));
-                return metrics;
-              });
+          new QueueDaemon<>(
+                  x.config().queue(), store, storage, QueueStores::reconfigure, x.metrics())
+              .startedMetrics(
+                  (service, monitor) -> {
+                    Map<String, Metric> metrics = new LinkedHashMap<>();
+                    metrics.put(
+                        "queue.backlog", new QueueBacklogMetrics(service, Clock.systemUTC()));
+                    metrics.put("queue.monitor", new QueueMonitorMetrics(monitor));
+                    return metrics;
+                  });
       return new ModeDaemon<>(daemon, FlipperConfig::storage);
     } catch (RuntimeException e) {
       store.close();
@@ -153,64 +176,97 @@ public enum Mode {
   }
 
   /**
-   * The scheduler with a Thrift client of the master ({@code scheduler.masterHost}, {@code master.port}) that
-   * reconnects by itself. With {@code master.port} 0 and no master in this JVM there is nothing to connect to, and
-   * the scheduler only reports ready (saying so in its log). With {@code email.enabled} it mails the
-   * too-many-instances notice, linking to {@code ui.baseUrl}.
+   * The scheduler with a Thrift client of the master ({@code scheduler.masterHost}, {@code
+   * master.port}) that reconnects by itself. With {@code master.port} 0 and no master in this JVM
+   * there is nothing to connect to, and the scheduler only reports ready (saying so in its log).
+   * With {@code email.enabled} it mails the too-many-instances notice, linking to {@code
+   * ui.baseUrl}.
    */
   private static ModeDaemon<?> scheduler(Context x) {
     SchedulerDaemon.Config settings = x.config().scheduler();
     TokenMasterClient client = MasterClients.reconnecting(settings.masterHost(), x.masterPort());
     if (client != null) {
-      log.info("scheduler: master at {}", client.address()); // endpoints() are where a daemon serves; this it calls
+      log.info(
+          "scheduler: master at {}",
+          client.address()); // endpoints() are where a daemon serves; this it calls
     }
-    return withClient(client, () -> new ModeDaemon<>(new SchedulerDaemon(x.metrics(), client, x.config().email(),
-        x.config().uiLinks().baseUrl(), settings), config -> null, client)); // it changes nothing at run time
+    return withClient(
+        client,
+        () ->
+            new ModeDaemon<>(
+                new SchedulerDaemon(
+                    x.metrics(),
+                    client,
+                    x.config().email(),
+                    x.config().uiLinks().baseUrl(),
+                    settings),
+                config -> null,
+                client)); // it changes nothing at run time
   }
 
   /**
-   * The workers with a Thrift client of the master ({@code workers.masterHost}, {@code master.port}) that reconnects
-   * by itself, and log URLs naming the admin port, where {@link #workerLogRoutes} serves the job logs under
-   * {@code /logs/}; with {@code email.enabled}, e-mail about job failures, warn time-outs and instance ends.
+   * The workers with a Thrift client of the master ({@code workers.masterHost}, {@code
+   * master.port}) that reconnects by itself, and log URLs naming the admin port, where {@link
+   * #workerLogRoutes} serves the job logs under {@code /logs/}; with {@code email.enabled}, e-mail
+   * about job failures, warn time-outs and instance ends.
    */
   private static ModeDaemon<?> workers(Context x) {
     WorkerDaemon.Config settings = x.config().workers();
     TokenMasterClient client = MasterClients.reconnecting(settings.masterHost(), x.masterPort());
-    return withClient(client, () -> new ModeDaemon<>(
-        new WorkerDaemon(settings, client != null ? client : NoMaster.forWorkers(), x.metrics())
-            .serveLogsAt(x.config().admin("workers").bindAddress(), x.adminPort())
-            .mailWith(x.config().email(), x.config().uiLinks()),
-        FlipperConfig::workers, client));
+    return withClient(
+        client,
+        () ->
+            new ModeDaemon<>(
+                new WorkerDaemon(
+                        settings, client != null ? client : NoMaster.forWorkers(), x.metrics())
+                    .serveLogsAt(x.config().admin("workers").bindAddress(), x.adminPort())
+                    .mailWith(x.config().email(), x.config().uiLinks()),
+                FlipperConfig::workers,
+                client));
   }
 
   /**
-   * The admin routes of the workers: their job logs under {@code workers.logDir}, read by {@link LogEndpoint}
-   * and deleted by {@link LogCleanupEndpoint}.
+   * The admin routes of the workers: their job logs under {@code workers.logDir}, read by {@link
+   * LogEndpoint} and deleted by {@link LogCleanupEndpoint}.
    */
   private static List<AdminRoute> workerLogRoutes(FlipperConfig config) {
     try {
       LogFiles logs = new LogFiles(Path.of(config.workers().logDir()));
-      return List.of(new LogEndpoint(logs).route(), new LogCleanupEndpoint(new LogCleaner(logs)).route());
+      return List.of(
+          new LogEndpoint(logs).route(), new LogCleanupEndpoint(new LogCleaner(logs)).route());
     } catch (IOException e) {
-      throw new UncheckedIOException("workers.logDir " + config.workers().logDir() + " cannot be created: " + e, e);
+      throw new UncheckedIOException(
+          "workers.logDir " + config.workers().logDir() + " cannot be created: " + e, e);
     }
   }
 
   /**
-   * The UI with a Thrift client of the master ({@code ui.masterHost}, {@code master.port}) that fails fast. Port 0
-   * (master.port 0 with no master in this process) starts the UI anyway; its pages then say what to configure.
+   * The UI with a Thrift client of the master ({@code ui.masterHost}, {@code master.port}) that
+   * fails fast. Port 0 (master.port 0 with no master in this process) starts the UI anyway; its
+   * pages then say what to configure.
    */
   private static ModeDaemon<?> ui(Context x) {
     UiDaemon.Config settings = x.config().ui();
     TokenMasterClient client = MasterClients.quick(settings.masterHost(), x.masterPort());
-    return withClient(client, () -> new ModeDaemon<>(new UiDaemon(settings, x.config().uiAuth(),
-        client != null ? client : NoMaster.forUi(), settings.masterHost() + ":" + x.masterPort(),
-        x.uiQueueServers(), FileRateLimits.of(x.config().queue().rateLimitFile()), x.metrics()),
-        FlipperConfig::ui, client));
+    return withClient(
+        client,
+        () ->
+            new ModeDaemon<>(
+                new UiDaemon(
+                    settings,
+                    x.config().uiAuth(),
+                    client != null ? client : NoMaster.forUi(),
+                    settings.masterHost() + ":" + x.masterPort(),
+                    x.uiQueueServers(),
+                    FileRateLimits.of(x.config().queue().rateLimitFile()),
+                    x.metrics()),
+                FlipperConfig::ui,
+                client));
   }
 
   /** {@code create}'s daemon, closing {@code client} (if any) when it cannot be created. */
-  private static ModeDaemon<?> withClient(TokenMasterClient client, Supplier<ModeDaemon<?>> create) {
+  private static ModeDaemon<?> withClient(
+      TokenMasterClient client, Supplier<ModeDaemon<?>> create) {
     try {
       return create.get();
     } catch (RuntimeException e) {
@@ -234,11 +290,14 @@ public enum Mode {
         if (name.equals(ALL)) {
           modes.addAll(EnumSet.allOf(Mode.class));
         } else if (!name.isEmpty()) {
-          modes.add(Arrays.stream(values())
-              .filter(m -> m.modeName.equals(name))
-              .findFirst()
-              .orElseThrow(() -> new IllegalArgumentException(
-                  "unknown mode '" + raw.strip() + "' (modes: " + validNames() + ")")));
+          modes.add(
+              Arrays.stream(values())
+                  .filter(m -> m.modeName.equals(name))
+                  .findFirst()
+                  .orElseThrow(
+                      () ->
+                          new IllegalArgumentException(
+                              "unknown mode '" + raw.strip() + "' (modes: " + validNames() + ")")));
         }
       }
     }
@@ -248,7 +307,10 @@ public enum Mode {
     return new ArrayList<>(modes);
   }
 
-  /** How a set of modes is named in log lines and {@code {mode}}: {@code queue}, {@code master-ui}, {@code all}. */
+  /**
+   * How a set of modes is named in log lines and {@code {mode}}: {@code queue}, {@code master-ui},
+   * {@code all}.
+   */
   public static String label(List<Mode> modes) {
     if (modes.size() == values().length) {
       return ALL;
@@ -257,6 +319,8 @@ public enum Mode {
   }
 
   static String validNames() {
-    return Arrays.stream(values()).map(Mode::modeName).collect(Collectors.joining(", ")) + ", " + ALL;
+    return Arrays.stream(values()).map(Mode::modeName).collect(Collectors.joining(", "))
+        + ", "
+        + ALL;
   }
 }

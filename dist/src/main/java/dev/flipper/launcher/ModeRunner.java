@@ -5,8 +5,8 @@ import dev.flipper.admin.AdminServer;
 import dev.flipper.admin.metrics.BucketedTimers;
 import dev.flipper.config.AdminConfig;
 import dev.flipper.config.FlipperConfig;
-import dev.flipper.lifecycle.Daemon;
 import dev.flipper.launcher.logging.ModeConverter;
+import dev.flipper.lifecycle.Daemon;
 import dev.flipper.queue.server.QueueDaemon;
 import dev.flipper.workflow.master.MasterDaemon;
 import dev.flipper.workflow.worker.WorkerDaemon;
@@ -23,8 +23,9 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 /**
- * Starts modes one after the other, each with its own metric registry and admin server, prints one ready
- * line per mode, and closes them in reverse order. Used by one thread (the launcher's main thread).
+ * Starts modes one after the other, each with its own metric registry and admin server, prints one
+ * ready line per mode, and closes them in reverse order. Used by one thread (the launcher's main
+ * thread).
  */
 final class ModeRunner implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ModeRunner.class);
@@ -43,7 +44,10 @@ final class ModeRunner implements AutoCloseable {
 
   private static final List<String> WILDCARDS = List.of("0.0.0.0", "::", "0:0:0:0:0:0:0:0");
 
-  /** The host to print for a server bound to {@code bindAddress}: a wildcard address is reached through loopback. */
+  /**
+   * The host to print for a server bound to {@code bindAddress}: a wildcard address is reached
+   * through loopback.
+   */
   static String reachableHost(String bindAddress) {
     return WILDCARDS.contains(bindAddress) ? "127.0.0.1" : bindAddress;
   }
@@ -57,7 +61,10 @@ final class ModeRunner implements AutoCloseable {
     this(config, out, why -> log.info("{}; the other modes of this process keep running", why));
   }
 
-  /** @param requestStop stops the process, given why: how retired workers end it (see {@link WorkerDaemon#onRetired}) */
+  /**
+   * @param requestStop stops the process, given why: how retired workers end it (see {@link
+   *     WorkerDaemon#onRetired})
+   */
   ModeRunner(FlipperConfig config, PrintWriter out, Consumer<String> requestStop) {
     this.config = config;
     this.out = out;
@@ -65,43 +72,72 @@ final class ModeRunner implements AutoCloseable {
   }
 
   /**
-   * Starts the modes in order. The admin server starts first, so /health answers 503 while the daemon is
-   * created (its store or client of the master is opened then) and starts. On failure the modes already
-   * started keep running; {@link #close()} stops them.
+   * Starts the modes in order. The admin server starts first, so /health answers 503 while the
+   * daemon is created (its store or client of the master is opened then) and starts. On failure the
+   * modes already started keep running; {@link #close()} stops them.
    */
   void start(List<Mode> modes) throws ModeStartException {
     for (Mode mode : modes) {
       MDC.put(ModeConverter.MDC_KEY, mode.modeName());
       try {
-        MetricRegistry metrics = new BucketedTimers(); // timers become Prometheus histograms on /metrics
+        MetricRegistry metrics =
+            new BucketedTimers(); // timers become Prometheus histograms on /metrics
         AtomicReference<Daemon<?>> created = new AtomicReference<>();
         AdminConfig adminConfig = mode.admin(config);
-        AdminServer admin = new AdminServer(mode.modeName(), adminConfig.bindAddress(), adminConfig.adminPort(),
-            metrics, () -> created.get() == null ? Map.of(mode.modeName(), false) : created.get().readiness(),
-            mode.adminRoutes(config));
+        AdminServer admin =
+            new AdminServer(
+                mode.modeName(),
+                adminConfig.bindAddress(),
+                adminConfig.adminPort(),
+                metrics,
+                () ->
+                    created.get() == null
+                        ? Map.of(mode.modeName(), false)
+                        : created.get().readiness(),
+                mode.adminRoutes(config));
         admin.start();
         ModeDaemon<?> daemon;
         try {
-          daemon = mode.create(new Mode.Context(config, metrics, admin.port(), localMasterPort(), localQueuePort()));
+          daemon =
+              mode.create(
+                  new Mode.Context(
+                      config, metrics, admin.port(), localMasterPort(), localQueuePort()));
         } catch (RuntimeException e) {
           admin.close();
           throw e;
         }
-        if (daemon.daemon() instanceof WorkerDaemon workers) { // an EXIT signal for a newer generation ends them
-          workers.onRetired(() -> requestStop.accept("EXIT signal: workers of generation "
-              + workers.config().generation() + " retired"));
+        if (daemon.daemon()
+            instanceof WorkerDaemon workers) { // an EXIT signal for a newer generation ends them
+          workers.onRetired(
+              () ->
+                  requestStop.accept(
+                      "EXIT signal: workers of generation "
+                          + workers.config().generation()
+                          + " retired"));
         }
         created.set(daemon.daemon());
         Running started = new Running(mode, daemon, admin, adminConfig.bindAddress());
         running.push(started);
         daemon.daemon().start();
         String state = admin.isReady() ? "ready" : "started, not ready yet";
-        StringBuilder line = new StringBuilder("flipper: " + mode.modeName() + " " + state + ", admin "
-            + started.adminUrl() + "/health");
+        StringBuilder line =
+            new StringBuilder(
+                "flipper: "
+                    + mode.modeName()
+                    + " "
+                    + state
+                    + ", admin "
+                    + started.adminUrl()
+                    + "/health");
         daemon.daemon().endpoints().forEach(endpoint -> line.append(", ").append(endpoint));
         out.println(line);
         out.flush();
-        log.info("{} {}; admin on {}:{}", mode.modeName(), state, adminConfig.bindAddress(), admin.port());
+        log.info(
+            "{} {}; admin on {}:{}",
+            mode.modeName(),
+            state,
+            adminConfig.bindAddress(),
+            admin.port());
       } catch (Exception e) {
         throw new ModeStartException(mode, e);
       } finally {
@@ -113,7 +149,11 @@ final class ModeRunner implements AutoCloseable {
   /** The Thrift port of the master started in this JVM, 0 if none runs here. */
   private int localMasterPort() {
     return running.stream()
-        .filter(r -> r.mode() == Mode.MASTER && r.daemon() instanceof MasterDaemon && r.daemon().isReady())
+        .filter(
+            r ->
+                r.mode() == Mode.MASTER
+                    && r.daemon() instanceof MasterDaemon
+                    && r.daemon().isReady())
         .mapToInt(r -> ((MasterDaemon) r.daemon()).port())
         .findFirst()
         .orElse(0);
@@ -147,8 +187,8 @@ final class ModeRunner implements AutoCloseable {
   }
 
   /**
-   * Closes every started mode, the last started first: daemon, then its admin server (so /health reports
-   * the stop). Returns false if any close failed; the others are still closed.
+   * Closes every started mode, the last started first: daemon, then its admin server (so /health
+   * reports the stop). Returns false if any close failed; the others are still closed.
    */
   boolean closeAll() {
     boolean clean = true;

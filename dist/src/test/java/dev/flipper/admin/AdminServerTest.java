@@ -26,12 +26,18 @@ class AdminServerTest {
 
   @BeforeEach
   void start() {
-    server = new AdminServer("queue", "127.0.0.1", 0, registry, () -> {
-      Map<String, Boolean> components = new LinkedHashMap<>();
-      components.put("store", storeReady.get());
-      components.put("monitor", true);
-      return components;
-    });
+    server =
+        new AdminServer(
+            "queue",
+            "127.0.0.1",
+            0,
+            registry,
+            () -> {
+              Map<String, Boolean> components = new LinkedHashMap<>();
+              components.put("store", storeReady.get());
+              components.put("monitor", true);
+              return components;
+            });
     server.start();
   }
 
@@ -50,15 +56,18 @@ class AdminServerTest {
     HttpResponse<String> starting = get("/health");
     assertThat(starting.statusCode()).isEqualTo(503);
     assertThat(starting.body())
-        .isEqualTo("{\"daemon\":\"queue\",\"status\":\"not ready\",\"components\":{\"store\":false,\"monitor\":true}}");
+        .isEqualTo(
+            "{\"daemon\":\"queue\",\"status\":\"not ready\",\"components\":{\"store\":false,\"monitor\":true}}");
 
     storeReady.set(true);
 
     HttpResponse<String> ready = get("/health");
     assertThat(ready.statusCode()).isEqualTo(200);
-    assertThat(ready.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("application/json"));
+    assertThat(ready.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(v -> assertThat(v).startsWith("application/json"));
     assertThat(ready.body())
-        .isEqualTo("{\"daemon\":\"queue\",\"status\":\"ready\",\"components\":{\"store\":true,\"monitor\":true}}");
+        .isEqualTo(
+            "{\"daemon\":\"queue\",\"status\":\"ready\",\"components\":{\"store\":true,\"monitor\":true}}");
     assertThat(server.isReady()).isTrue();
   }
 
@@ -70,9 +79,12 @@ class AdminServerTest {
     HttpResponse<String> response = get("/metrics");
 
     assertThat(response.statusCode()).isEqualTo(200);
-    assertThat(response.headers().firstValue("Content-Type")).hasValue("text/plain; version=0.0.4; charset=utf-8");
+    assertThat(response.headers().firstValue("Content-Type"))
+        .hasValue("text/plain; version=0.0.4; charset=utf-8");
     assertThat(response.body().lines())
-        .contains("# TYPE flipper_queue_jobs_enqueued_total counter", "flipper_queue_jobs_enqueued_total 3.0",
+        .contains(
+            "# TYPE flipper_queue_jobs_enqueued_total counter",
+            "flipper_queue_jobs_enqueued_total 3.0",
             "# HELP flipper_queue_shards_healthy Shards of the queue store reachable now.",
             "flipper_queue_shards_healthy 2.0");
   }
@@ -87,11 +99,17 @@ class AdminServerTest {
     HttpResponse<String> response = get("/stats.txt");
 
     assertThat(response.statusCode()).isEqualTo(200);
-    assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("text/plain"));
+    assertThat(response.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(v -> assertThat(v).startsWith("text/plain"));
     assertThat(response.body().lines()).isSorted();
     assertThat(response.body().lines())
-        .contains("a.ratio: 0.250", "queue.jobs.enqueued: 3", "queue.shards.healthy: 2", "queue.dequeue.count: 1",
-            "queue.dequeue.max_ms: 4", "queue.dequeue.p99_ms: 4");
+        .contains(
+            "a.ratio: 0.250",
+            "queue.jobs.enqueued: 3",
+            "queue.shards.healthy: 2",
+            "queue.dequeue.count: 1",
+            "queue.dequeue.max_ms: 4",
+            "queue.dequeue.p99_ms: 4");
   }
 
   @Test
@@ -99,7 +117,8 @@ class AdminServerTest {
     AdminServer second = new AdminServer("master", "127.0.0.1", server.port(), registry, Map::of);
 
     assertThatThrownBy(second::start)
-        .hasMessageStartingWith("admin server 'master' cannot listen on 127.0.0.1:" + server.port() + ": ");
+        .hasMessageStartingWith(
+            "admin server 'master' cannot listen on 127.0.0.1:" + server.port() + ": ");
     second.close();
   }
 
@@ -113,8 +132,13 @@ class AdminServerTest {
     AdminServer again = new AdminServer("queue", "127.0.0.1", port, registry, Map::of);
     again.start();
     try {
-      assertThat(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health")).build(),
-          HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+      assertThat(
+              http.send(
+                      HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health"))
+                          .build(),
+                      HttpResponse.BodyHandlers.ofString())
+                  .statusCode())
+          .isEqualTo(200);
     } finally {
       again.close();
     }

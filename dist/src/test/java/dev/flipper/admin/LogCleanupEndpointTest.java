@@ -19,8 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * DELETE /logs/... on the workers' admin server: one execution's log or an instance's directory, nothing
- * outside the log directory or at another level, no link followed, a repeat deletes nothing.
+ * DELETE /logs/... on the workers' admin server: one execution's log or an instance's directory,
+ * nothing outside the log directory or at another level, no link followed, a repeat deletes
+ * nothing.
  */
 class LogCleanupEndpointTest {
   private final HttpClient http = HttpClient.newHttpClient();
@@ -42,8 +43,16 @@ class LogCleanupEndpointTest {
       Files.writeString(attempt.stderr(), "err\n");
     }
     Files.writeString(dir.resolve("secret.txt"), "secret\n");
-    server = new AdminServer("workers", "127.0.0.1", 0, new MetricRegistry(), () -> Map.of("workers", true),
-        List.of(new LogEndpoint(logs).route(), new LogCleanupEndpoint(new LogCleaner(logs)).route()));
+    server =
+        new AdminServer(
+            "workers",
+            "127.0.0.1",
+            0,
+            new MetricRegistry(),
+            () -> Map.of("workers", true),
+            List.of(
+                new LogEndpoint(logs).route(),
+                new LogCleanupEndpoint(new LogCleaner(logs)).route()));
     server.start();
   }
 
@@ -54,7 +63,8 @@ class LogCleanupEndpointTest {
 
   private HttpResponse<String> delete(String path) throws Exception {
     URI uri = URI.create("http://127.0.0.1:" + server.port() + path);
-    return http.send(HttpRequest.newBuilder(uri).DELETE().build(), HttpResponse.BodyHandlers.ofString());
+    return http.send(
+        HttpRequest.newBuilder(uri).DELETE().build(), HttpResponse.BodyHandlers.ofString());
   }
 
   @Test
@@ -66,7 +76,9 @@ class LogCleanupEndpointTest {
     assertThat(first.stdout()).doesNotExist();
     assertThat(first.stderr()).exists();
     assertThat(second.stdout()).exists();
-    assertThat(delete("/logs/etl/17/extract.1.stdout").body()).as("a repeat").contains("\"deleted\":0");
+    assertThat(delete("/logs/etl/17/extract.1.stdout").body())
+        .as("a repeat")
+        .contains("\"deleted\":0");
   }
 
   @Test
@@ -82,8 +94,13 @@ class LogCleanupEndpointTest {
 
   @Test
   void refusesPathsOutsideTheLogDirectoryOrAtAnotherLevel() throws Exception {
-    for (String path : List.of("/logs/..%2Fsecret.txt", "/logs/etl/..%2F..%2Fsecret.txt", "/logs/etl",
-        "/logs/etl/17/extract.1.stdout/x", "/logs/%2Ftmp/x")) {
+    for (String path :
+        List.of(
+            "/logs/..%2Fsecret.txt",
+            "/logs/etl/..%2F..%2Fsecret.txt",
+            "/logs/etl",
+            "/logs/etl/17/extract.1.stdout/x",
+            "/logs/%2Ftmp/x")) {
       HttpResponse<String> response = delete(path);
       assertThat(response.statusCode()).as(path + ": " + response.body()).isEqualTo(400);
     }

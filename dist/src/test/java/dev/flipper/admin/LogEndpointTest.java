@@ -17,7 +17,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The workers' /logs endpoint on an admin server: whole file, tail with offsets, confinement to the log dir. */
+/**
+ * The workers' /logs endpoint on an admin server: whole file, tail with offsets, confinement to the
+ * log dir.
+ */
 class LogEndpointTest {
   private final HttpClient http = HttpClient.newHttpClient();
   @TempDir Path dir;
@@ -30,8 +33,14 @@ class LogEndpointTest {
     LogFiles.AttemptLogs attempt = logs.create("etl", "17", "my job", 1);
     Files.writeString(attempt.stdout(), "line one\nline two\n");
     Files.writeString(dir.resolve("secret.txt"), "secret\n");
-    server = new AdminServer("workers", "127.0.0.1", 0, new MetricRegistry(), () -> Map.of("workers", true),
-        List.of(new LogEndpoint(logs).route()));
+    server =
+        new AdminServer(
+            "workers",
+            "127.0.0.1",
+            0,
+            new MetricRegistry(),
+            () -> Map.of("workers", true),
+            List.of(new LogEndpoint(logs).route()));
     server.start();
   }
 

@@ -11,9 +11,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The module table of docs/architecture.md ("Modules"): a markdown table whose header names the columns
- * {@code module}, {@code depends on (Flipper modules)} and {@code libraries}; names in those cells are written in
- * backticks, and "—" is none.
+ * The module table of docs/architecture.md ("Modules"): a markdown table whose header names the
+ * columns {@code module}, {@code depends on (Flipper modules)} and {@code libraries}; names in
+ * those cells are written in backticks, and "—" is none.
  */
 final class ModuleTable {
   static final Path DOC = Poms.ROOT.resolve("docs/architecture.md");
@@ -50,19 +50,34 @@ final class ModuleTable {
       for (int j = i + 2; j < lines.size() && lines.get(j).startsWith("|"); j++) {
         List<String> row = cells(lines.get(j));
         if (row.size() != header.size()) {
-          throw new IllegalStateException(DOC + " line " + (j + 1) + ": " + row.size() + " cells, the header has "
-              + header.size() + " (a '|' inside a cell?)");
+          throw new IllegalStateException(
+              DOC
+                  + " line "
+                  + (j + 1)
+                  + ": "
+                  + row.size()
+                  + " cells, the header has "
+                  + header.size()
+                  + " (a '|' inside a cell?)");
         }
         List<String> names = names(row.get(module));
         if (names.size() != 1) {
-          throw new IllegalStateException(DOC + " line " + (j + 1) + ": the module cell must be one `name`");
+          throw new IllegalStateException(
+              DOC + " line " + (j + 1) + ": the module cell must be one `name`");
         }
         rows.add(new Row(names.get(0), names(row.get(dependsOn)), names(row.get(libraries))));
       }
       return rows;
     }
-    throw new IllegalStateException(DOC + " has no table with the columns '" + MODULE + "', '" + DEPENDS_ON
-        + "' and '" + LIBRARIES + "'");
+    throw new IllegalStateException(
+        DOC
+            + " has no table with the columns '"
+            + MODULE
+            + "', '"
+            + DEPENDS_ON
+            + "' and '"
+            + LIBRARIES
+            + "'");
   }
 
   private static List<String> cells(String line) {
@@ -70,7 +85,9 @@ final class ModuleTable {
     if (!trimmed.startsWith("|") || !trimmed.endsWith("|") || trimmed.length() < 2) {
       return List.of();
     }
-    return Arrays.stream(trimmed.substring(1, trimmed.length() - 1).split("\\|", -1)).map(String::trim).toList();
+    return Arrays.stream(trimmed.substring(1, trimmed.length() - 1).split("\\|", -1))
+        .map(String::trim)
+        .toList();
   }
 
   private static List<String> names(String cell) {

@@ -18,7 +18,10 @@ final class Poms {
   /** The repository's root; tests run in the dist module's directory. */
   static final Path ROOT = Path.of("..");
 
-  /** One {@code <dependency>} of a pom's {@code <project><dependencies>}; scope "compile" when the pom names none. */
+  /**
+   * One {@code <dependency>} of a pom's {@code <project><dependencies>}; scope "compile" when the
+   * pom names none.
+   */
   record Dependency(String groupId, String artifactId, String scope) {
     boolean isFlipper() {
       return groupId.equals("dev.flipper");
@@ -42,7 +45,10 @@ final class Poms {
     return modules;
   }
 
-  /** The dependencies the module's pom declares itself (not those of its profiles or plugins, not inherited). */
+  /**
+   * The dependencies the module's pom declares itself (not those of its profiles or plugins, not
+   * inherited).
+   */
   static List<Dependency> dependencies(String module) {
     return dependencies(read(ROOT.resolve(module).resolve("pom.xml")));
   }
@@ -52,14 +58,20 @@ final class Poms {
     for (Element list : children(pom.getDocumentElement(), "dependencies")) {
       for (Element dependency : children(list, "dependency")) {
         String scope = text(dependency, "scope");
-        found.add(new Dependency(text(dependency, "groupId"), text(dependency, "artifactId"),
-            scope.isEmpty() ? "compile" : scope));
+        found.add(
+            new Dependency(
+                text(dependency, "groupId"),
+                text(dependency, "artifactId"),
+                scope.isEmpty() ? "compile" : scope));
       }
     }
     return found;
   }
 
-  /** The Flipper modules the pom depends on in compile scope (no scope, or {@code compile}), in pom order. */
+  /**
+   * The Flipper modules the pom depends on in compile scope (no scope, or {@code compile}), in pom
+   * order.
+   */
   static List<String> compileFlipperModules(List<Dependency> dependencies) {
     return dependencies.stream()
         .filter(d -> d.isFlipper() && d.scope().equals("compile"))

@@ -15,17 +15,24 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * The workflow modules (engine, master, scheduler, worker, UI) use stores only through queue-core's SPIs: the
- * launcher (dist) opens the stores and hands them in. So neither their classes nor their poms' compile or runtime
- * scope reach queue-mysql or queue-redis (and with them HikariCP, Connector/J, H2, Jedis); tests may use them.
- * Lives in dist because dist is the one module that sees every workflow module.
+ * The workflow modules (engine, master, scheduler, worker, UI) use stores only through queue-core's
+ * SPIs: the launcher (dist) opens the stores and hands them in. So neither their classes nor their
+ * poms' compile or runtime scope reach queue-mysql or queue-redis (and with them HikariCP,
+ * Connector/J, H2, Jedis); tests may use them. Lives in dist because dist is the one module that
+ * sees every workflow module.
  */
 class WorkflowLayeringTest {
   static final Set<String> WORKFLOW_MODULES =
-      Set.of("workflow-engine", "workflow-master", "workflow-scheduler", "workflow-worker", "workflow-ui");
+      Set.of(
+          "workflow-engine",
+          "workflow-master",
+          "workflow-scheduler",
+          "workflow-worker",
+          "workflow-ui");
   static final Set<String> STORAGE_MODULES = Set.of("queue-mysql", "queue-redis");
-  private static final String[] STORAGE_LIBRARIES =
-      {"com.zaxxer.hikari..", "org.h2..", "com.mysql..", "org.mariadb..", "redis.clients.."};
+  private static final String[] STORAGE_LIBRARIES = {
+    "com.zaxxer.hikari..", "org.h2..", "com.mysql..", "org.mariadb..", "redis.clients.."
+  };
 
   @Test
   void workflowClassesDoNotUseStorageModules() {
@@ -34,7 +41,9 @@ class WorkflowLayeringTest {
 
   @Test
   void theRuleCatchesAClassThatUsesAStore() {
-    ModuleLayeringTest.assertViolates(noStorage(equivalentTo(UsesAStore.class)), UsesAStore.class,
+    ModuleLayeringTest.assertViolates(
+        noStorage(equivalentTo(UsesAStore.class)),
+        UsesAStore.class,
         "dev.flipper.queue.mysql.JdbcQueueStore");
   }
 
@@ -49,22 +58,28 @@ class WorkflowLayeringTest {
 
   @Test
   void thePomCheckCatchesAStorageModuleInCompileScope() {
-    List<Poms.Dependency> dependencies = List.of(
-        new Poms.Dependency("dev.flipper", "queue-core", "compile"),
-        new Poms.Dependency("dev.flipper", "queue-redis", "test"),
-        new Poms.Dependency("dev.flipper", "queue-mysql", "compile"));
+    List<Poms.Dependency> dependencies =
+        List.of(
+            new Poms.Dependency("dev.flipper", "queue-core", "compile"),
+            new Poms.Dependency("dev.flipper", "queue-redis", "test"),
+            new Poms.Dependency("dev.flipper", "queue-mysql", "compile"));
 
     assertThat(storageOutsideTestScope("workflow-x", dependencies))
         .containsExactly("workflow-x/pom.xml: queue-mysql in compile scope");
   }
 
   static ArchRule noStorage(DescribedPredicate<? super JavaClass> workflowClasses) {
-    return noClasses().that(workflowClasses)
-        .should().dependOnClassesThat(FlipperModules.in(STORAGE_MODULES).or(resideInAnyPackage(STORAGE_LIBRARIES)))
-        .because("the launcher opens stores and hands the workflow daemons queue-core SPIs (TokenStore, ...)");
+    return noClasses()
+        .that(workflowClasses)
+        .should()
+        .dependOnClassesThat(
+            FlipperModules.in(STORAGE_MODULES).or(resideInAnyPackage(STORAGE_LIBRARIES)))
+        .because(
+            "the launcher opens stores and hands the workflow daemons queue-core SPIs (TokenStore, ...)");
   }
 
-  private static List<String> storageOutsideTestScope(String module, List<Poms.Dependency> dependencies) {
+  private static List<String> storageOutsideTestScope(
+      String module, List<Poms.Dependency> dependencies) {
     return dependencies.stream()
         .filter(d -> d.isFlipper() && STORAGE_MODULES.contains(d.artifactId()) && !d.isTestScope())
         .map(d -> module + "/pom.xml: " + d.artifactId() + " in " + d.scope() + " scope")

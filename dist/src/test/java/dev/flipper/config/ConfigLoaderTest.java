@@ -53,26 +53,58 @@ class ConfigLoaderTest {
 
       assertThat(config.storage().backend()).isEqualTo(StorageBackend.JDBC);
       assertThat(config.storage().jdbc().shards())
-          .containsExactly(new JdbcShardConfig("1", "jdbc:h2:file:./data/flipper;MODE=MySQL;AUTO_SERVER=TRUE", "", "", false));
+          .containsExactly(
+              new JdbcShardConfig(
+                  "1", "jdbc:h2:file:./data/flipper;MODE=MySQL;AUTO_SERVER=TRUE", "", "", false));
       assertThat(config.storage().jdbc().poolSize()).isEqualTo(10);
-      assertThat(config.storage().redis().shards()).containsExactly(new RedisShardConfig("1", "127.0.0.1", 6379, 0, "", false));
+      assertThat(config.storage().redis().shards())
+          .containsExactly(new RedisShardConfig("1", "127.0.0.1", 6379, 0, "", false));
       assertThat(config.storage().redis().keyPrefix()).isEqualTo("flipper:");
       assertThat(config.queue())
-          .isEqualTo(new QueueDaemon.Config("127.0.0.1", 9010, 3, 1_048_576, 16_777_216, Duration.ofMinutes(10), Duration.ofHours(24),
-              Duration.ofDays(7), Duration.ofMinutes(1), 5000, "", "", "", Duration.ZERO, 200, Duration.ofMinutes(5),
-              Duration.ofSeconds(60), 10_000_000, Duration.ofSeconds(10)));
+          .isEqualTo(
+              new QueueDaemon.Config(
+                  "127.0.0.1",
+                  9010,
+                  3,
+                  1_048_576,
+                  16_777_216,
+                  Duration.ofMinutes(10),
+                  Duration.ofHours(24),
+                  Duration.ofDays(7),
+                  Duration.ofMinutes(1),
+                  5000,
+                  "",
+                  "",
+                  "",
+                  Duration.ZERO,
+                  200,
+                  Duration.ofMinutes(5),
+                  Duration.ofSeconds(60),
+                  10_000_000,
+                  Duration.ofSeconds(10)));
       assertThat(config.network()).isEqualTo(new NetworkConfig("127.0.0.1"));
       assertThat(config.master()).isEqualTo(new MasterDaemon.Config("127.0.0.1", 9090));
       assertThat(config.masterStore()).isEqualTo(new MasterStoreConfig("", "", ""));
-      assertThat(config.workers()).isEqualTo(new WorkerDaemon.Config(2, Duration.ofSeconds(60), Duration.ofHours(12),
-          Duration.ofSeconds(20), "./data/logs", "", "", "127.0.0.1"));
+      assertThat(config.workers())
+          .isEqualTo(
+              new WorkerDaemon.Config(
+                  2,
+                  Duration.ofSeconds(60),
+                  Duration.ofHours(12),
+                  Duration.ofSeconds(20),
+                  "./data/logs",
+                  "",
+                  "",
+                  "127.0.0.1"));
       assertThat(config.ui()).isEqualTo(new UiDaemon.Config("127.0.0.1", 8080, "127.0.0.1"));
-      assertThat(config.admin()).isEqualTo(Map.of(
-          "queue", new AdminConfig("127.0.0.1", 9999),
-          "master", new AdminConfig("127.0.0.1", 9091),
-          "scheduler", new AdminConfig("127.0.0.1", 9092),
-          "workers", new AdminConfig("127.0.0.1", 9093),
-          "ui", new AdminConfig("127.0.0.1", 9094)));
+      assertThat(config.admin())
+          .isEqualTo(
+              Map.of(
+                  "queue", new AdminConfig("127.0.0.1", 9999),
+                  "master", new AdminConfig("127.0.0.1", 9091),
+                  "scheduler", new AdminConfig("127.0.0.1", 9092),
+                  "workers", new AdminConfig("127.0.0.1", 9093),
+                  "ui", new AdminConfig("127.0.0.1", 9094)));
       assertThat(config.email()).isEqualTo(MailSettings.disabled());
       assertThat(config.uiLinks()).isEqualTo(new UiLinks(""));
       assertThat(config.logging()).isEqualTo(new LoggingConfig("INFO", ""));
@@ -130,17 +162,30 @@ class ConfigLoaderTest {
           .containsExactly(
               new JdbcShardConfig("a", "jdbc:mysql://db1/flipper", "flipper", "s3cret", false),
               new JdbcShardConfig("b", "jdbc:mysql://db2/flipper", "", "", true));
-      assertThat(config.storage().redis()).isEqualTo(new RedisStorageConfig(
-          List.of(new RedisShardConfig("r1", "redis1", 6380, 2, "", false)), "test"));
+      assertThat(config.storage().redis())
+          .isEqualTo(
+              new RedisStorageConfig(
+                  List.of(new RedisShardConfig("r1", "redis1", 6380, 2, "", false)), "test"));
       assertThat(config.queue().port()).isZero();
       assertThat(config.queue().priorityLevels()).isEqualTo(5);
       assertThat(config.queue().maxBodyBytes()).isEqualTo(2_000_000);
       assertThat(config.queue().claimTimeout()).isEqualTo(Duration.ofHours(2));
       assertThat(config.queue().failedTtl()).isEqualTo(Duration.ofDays(30));
       assertThat(config.queue().longPollTimeout()).isEqualTo(Duration.ofMillis(500));
-      assertThat(config.email()).isEqualTo(new MailSettings(true, "mail.example.com", 587, "flipper", "s3cret",
-          MailSecurity.STARTTLS, "flipper@example.com", List.of("ops@example.com", "dev@example.com"), 2,
-          Duration.ofSeconds(1), Duration.ofSeconds(3)));
+      assertThat(config.email())
+          .isEqualTo(
+              new MailSettings(
+                  true,
+                  "mail.example.com",
+                  587,
+                  "flipper",
+                  "s3cret",
+                  MailSecurity.STARTTLS,
+                  "flipper@example.com",
+                  List.of("ops@example.com", "dev@example.com"),
+                  2,
+                  Duration.ofSeconds(1),
+                  Duration.ofSeconds(3)));
       assertThat(config.uiLinks().instance("etl", "17"))
           .isEqualTo("https://flipper.example.com/workflows/etl/instances/17");
       assertThat(config.logging()).isEqualTo(new LoggingConfig("DEBUG", "logs/{mode}.log"));
@@ -156,11 +201,13 @@ class ConfigLoaderTest {
 
     @Test
     void bodyFilterBudgetsReachTheQueueConfig() {
-      FlipperConfig config = parse("queue:\n  bodyFilterStepsPerBody: 50000\n  bodyFilterTimePerCall: 2s\n");
+      FlipperConfig config =
+          parse("queue:\n  bodyFilterStepsPerBody: 50000\n  bodyFilterTimePerCall: 2s\n");
 
       assertThat(config.queue().bodyFilterStepsPerBody()).isEqualTo(50_000);
       assertThat(config.queue().bodyFilterTimePerCall()).isEqualTo(Duration.ofSeconds(2));
-      assertThat(error("queue:\n  bodyFilterStepsPerBody: 10\n")).contains("queue.bodyFilterStepsPerBody");
+      assertThat(error("queue:\n  bodyFilterStepsPerBody: 10\n"))
+          .contains("queue.bodyFilterStepsPerBody");
     }
 
     @Test
@@ -180,11 +227,14 @@ class ConfigLoaderTest {
               shards: [{name: "1", url: "jdbc:mysql://${DB_HOST:-localhost}/flipper", password: "${DB_PASSWORD}"}]
           """;
 
-      FlipperConfig config = parse(yaml, Map.of("QUEUE_PORT", "7000", "ADMIN_PORT", "", "DB_PASSWORD", "pw"));
+      FlipperConfig config =
+          parse(yaml, Map.of("QUEUE_PORT", "7000", "ADMIN_PORT", "", "DB_PASSWORD", "pw"));
 
       assertThat(config.queue().port()).isEqualTo(7000);
-      assertThat(config.admin("queue").adminPort()).isEqualTo(9012); // empty counts as unset, as in the shell
-      assertThat(config.storage().jdbc().shards().get(0).url()).isEqualTo("jdbc:mysql://localhost/flipper");
+      assertThat(config.admin("queue").adminPort())
+          .isEqualTo(9012); // empty counts as unset, as in the shell
+      assertThat(config.storage().jdbc().shards().get(0).url())
+          .isEqualTo("jdbc:mysql://localhost/flipper");
       assertThat(config.storage().jdbc().shards().get(0).password()).isEqualTo("pw");
     }
 
@@ -207,7 +257,8 @@ class ConfigLoaderTest {
       assertThat(config.queue().port()).isEqualTo(9011);
       assertThat(config.workers().count()).isEqualTo(7);
       assertThat(config.email().to()).containsExactly("a@example.com", "b@example.com");
-      assertThat(config.storage().jdbc().shards()).containsExactly(new JdbcShardConfig("x", "jdbc:h2:mem:x", "", "", false));
+      assertThat(config.storage().jdbc().shards())
+          .containsExactly(new JdbcShardConfig("x", "jdbc:h2:mem:x", "", "", false));
       assertThat(config.logging().file()).isEmpty();
     }
 
@@ -232,7 +283,8 @@ class ConfigLoaderTest {
 
     @Test
     void sharedBindAddressAppliesToEveryDaemonUnlessItsSectionSetsItsOwn() {
-      FlipperConfig config = parse("network: {bindAddress: 0.0.0.0}\nqueue: {bindAddress: 10.1.2.3}\n");
+      FlipperConfig config =
+          parse("network: {bindAddress: 0.0.0.0}\nqueue: {bindAddress: 10.1.2.3}\n");
 
       assertThat(config.queue().bindAddress()).isEqualTo("10.1.2.3");
       assertThat(config.admin("queue").bindAddress()).isEqualTo("10.1.2.3");
@@ -248,7 +300,9 @@ class ConfigLoaderTest {
     void printedConfigShowsTheAddressEachDaemonGot() {
       String printed = parse("network: {bindAddress: 0.0.0.0}\n").values().toOneLine(true);
 
-      assertThat(printed).contains("network.bindAddress=0.0.0.0", "queue.bindAddress=0.0.0.0", "ui.bindAddress=0.0.0.0");
+      assertThat(printed)
+          .contains(
+              "network.bindAddress=0.0.0.0", "queue.bindAddress=0.0.0.0", "ui.bindAddress=0.0.0.0");
     }
 
     @Test
@@ -266,7 +320,10 @@ class ConfigLoaderTest {
                   .formatted("ab".repeat(32)));
 
       String masked = config.values().toYaml(true);
-      assertThat(masked).doesNotContain("hunter2").doesNotContain("ab".repeat(32)).contains("*****");
+      assertThat(masked)
+          .doesNotContain("hunter2")
+          .doesNotContain("ab".repeat(32))
+          .contains("*****");
       assertThat(config.toString()).doesNotContain("hunter2").doesNotContain("ab".repeat(32));
       assertThat(config.storage().jdbc().shards().get(0).toString()).doesNotContain("hunter2");
 
@@ -283,15 +340,18 @@ class ConfigLoaderTest {
     @Test
     void aValueTheModuleRefusesIsReportedWithItsPlace() {
       assertThat(error("storage:\n  redis:\n    shards: [{name: r1, host: \"\"}]\n"))
-          .isEqualTo("conf.yaml:3: 'storage.redis.shards[0]': Redis shard 'r1': host must not be blank");
+          .isEqualTo(
+              "conf.yaml:3: 'storage.redis.shards[0]': Redis shard 'r1': host must not be blank");
     }
 
     @Test
     void aBindAddressMustLookLikeAnAddress() {
       assertThat(error("network:\n  bindAddress: \"\"\n"))
-          .isEqualTo("conf.yaml:2: 'network.bindAddress' must be an IP address or host name, got ''");
+          .isEqualTo(
+              "conf.yaml:2: 'network.bindAddress' must be an IP address or host name, got ''");
       assertThat(error("queue:\n  bindAddress: \"10.0.0.1 10.0.0.2\"\n"))
-          .isEqualTo("conf.yaml:2: 'queue.bindAddress' must be empty or an IP address or host name, got '10.0.0.1 10.0.0.2'");
+          .isEqualTo(
+              "conf.yaml:2: 'queue.bindAddress' must be empty or an IP address or host name, got '10.0.0.1 10.0.0.2'");
     }
 
     @Test
@@ -312,28 +372,33 @@ class ConfigLoaderTest {
             prot: 9011
           """;
 
-      assertThat(error(yaml)).isEqualTo("conf.yaml:12: unknown key 'queue.prot' (did you mean 'queue.port'?)");
+      assertThat(error(yaml))
+          .isEqualTo("conf.yaml:12: unknown key 'queue.prot' (did you mean 'queue.port'?)");
     }
 
     @Test
     void unknownKeyWithoutCloseMatchListsTheValidKeys() {
       assertThat(error("ui:\n  colour: blue\n"))
-          .isEqualTo("conf.yaml:2: unknown key 'ui.colour' (valid keys in 'ui': bindAddress, port, masterHost, adminPort, "
-              + "baseUrl, users, trustedUserHeader, trustedProxies, allowAnonymous, queueServers, queueServerSetFile)");
+          .isEqualTo(
+              "conf.yaml:2: unknown key 'ui.colour' (valid keys in 'ui': bindAddress, port, masterHost, adminPort, "
+                  + "baseUrl, users, trustedUserHeader, trustedProxies, allowAnonymous, queueServers, queueServerSetFile)");
     }
 
     @Test
     void queueServersOfTheDashboardMustBeHostPortAndOneWay() {
       assertThat(error("ui:\n  queueServers: [\"queue1:9010\", \"queue2\"]\n"))
           .contains("ui.queueServers[1]: server address 'queue2' must look like host:port");
-      assertThat(error("ui:\n  queueServers: [\"queue1:9010\"]\n  queueServerSetFile: /etc/flipper/servers\n"))
+      assertThat(
+              error(
+                  "ui:\n  queueServers: [\"queue1:9010\"]\n  queueServerSetFile: /etc/flipper/servers\n"))
           .contains("ui.queueServers and ui.queueServerSetFile are both set");
     }
 
     @Test
     void keyInTheWrongSectionSuggestsTheRightOne() {
       assertThat(error("master:\n  priorityLevels: 3\n"))
-          .isEqualTo("conf.yaml:2: unknown key 'master.priorityLevels' (did you mean 'queue.priorityLevels'?)");
+          .isEqualTo(
+              "conf.yaml:2: unknown key 'master.priorityLevels' (did you mean 'queue.priorityLevels'?)");
     }
 
     @Test
@@ -341,37 +406,43 @@ class ConfigLoaderTest {
       assertThat(error("quee:\n  port: 1\n"))
           .isEqualTo("conf.yaml:1: unknown section 'quee' (did you mean 'queue'?)");
       assertThat(error("metrics: {}\n"))
-          .isEqualTo("conf.yaml:1: unknown section 'metrics' (sections: storage, network, queue, master, scheduler, workers,"
-              + " ui, email, logging)");
+          .isEqualTo(
+              "conf.yaml:1: unknown section 'metrics' (sections: storage, network, queue, master, scheduler, workers,"
+                  + " ui, email, logging)");
     }
 
     @Test
     void stringWhereAnIntegerIsExpected() {
-      assertThat(error("queue:\n  port: abc\n")).isEqualTo("conf.yaml:2: 'queue.port' must be an integer, got 'abc'");
+      assertThat(error("queue:\n  port: abc\n"))
+          .isEqualTo("conf.yaml:2: 'queue.port' must be an integer, got 'abc'");
     }
 
     @Test
     void listWhereASectionIsExpected() {
       assertThat(error("queue: [1, 2]\n"))
-          .isEqualTo("conf.yaml:1: section 'queue' must be a map of keys (bindAddress, port, adminPort, priorityLevels,"
-              + " maxBodyBytes, maxFrameBytes, claimTimeout, succeededTtl, failedTtl, monitorInterval,"
-              + " monitorBatchSize, rateLimitFile, serverSetFile, adminPasswordHash, longPollTimeout,"
-              + " directCallLimitMicros, idleTimeout, frameReadTimeout, bodyFilterStepsPerBody, bodyFilterTimePerCall),"
-              + " got a list");
+          .isEqualTo(
+              "conf.yaml:1: section 'queue' must be a map of keys (bindAddress, port, adminPort, priorityLevels,"
+                  + " maxBodyBytes, maxFrameBytes, claimTimeout, succeededTtl, failedTtl, monitorInterval,"
+                  + " monitorBatchSize, rateLimitFile, serverSetFile, adminPasswordHash, longPollTimeout,"
+                  + " directCallLimitMicros, idleTimeout, frameReadTimeout, bodyFilterStepsPerBody, bodyFilterTimePerCall),"
+                  + " got a list");
       assertThat(error("storage:\n  jdbc: 5\n"))
-          .isEqualTo("conf.yaml:2: 'storage.jdbc' must be a map of keys (shards, poolSize), got '5'");
+          .isEqualTo(
+              "conf.yaml:2: 'storage.jdbc' must be a map of keys (shards, poolSize), got '5'");
     }
 
     @Test
     void mapWhereAScalarIsExpected() {
       assertThat(error("queue:\n  claimTimeout: {minutes: 10}\n"))
-          .isEqualTo("conf.yaml:2: 'queue.claimTimeout' must be a duration like 500ms, 30s, 10m, 24h or 7d, got a map");
+          .isEqualTo(
+              "conf.yaml:2: 'queue.claimTimeout' must be a duration like 500ms, 30s, 10m, 24h or 7d, got a map");
     }
 
     @Test
     void valueLeftEmpty() {
       assertThat(error("queue:\n  port:\n"))
-          .isEqualTo("conf.yaml:2: 'queue.port' has no value (remove the key to use the default, 9010)");
+          .isEqualTo(
+              "conf.yaml:2: 'queue.port' has no value (remove the key to use the default, 9010)");
     }
 
     @Test
@@ -401,11 +472,13 @@ class ConfigLoaderTest {
     @Test
     void badDuration() {
       assertThat(error("queue:\n  claimTimeout: 10 minutes\n"))
-          .isEqualTo("conf.yaml:2: 'queue.claimTimeout' must be a duration like 500ms, 30s, 10m, 24h or 7d,"
-              + " got '10 minutes'");
+          .isEqualTo(
+              "conf.yaml:2: 'queue.claimTimeout' must be a duration like 500ms, 30s, 10m, 24h or 7d,"
+                  + " got '10 minutes'");
       assertThat(error("queue:\n  claimTimeout: 600\n"))
-          .isEqualTo("conf.yaml:2: 'queue.claimTimeout' must be a duration like 500ms, 30s, 10m, 24h or 7d,"
-              + " got '600'");
+          .isEqualTo(
+              "conf.yaml:2: 'queue.claimTimeout' must be a duration like 500ms, 30s, 10m, 24h or 7d,"
+                  + " got '600'");
     }
 
     @Test
@@ -417,24 +490,29 @@ class ConfigLoaderTest {
     @Test
     void twoPortsWithTheSameNumber() {
       assertThat(error("queue:\n  port: 9010\n  adminPort: 9010\n"))
-          .isEqualTo("conf.yaml:3: 'queue.adminPort' and 'queue.port' are both 9010; every port of the config must"
-              + " differ (0 = any free port)");
+          .isEqualTo(
+              "conf.yaml:3: 'queue.adminPort' and 'queue.port' are both 9010; every port of the config must"
+                  + " differ (0 = any free port)");
       assertThat(error("master:\n  port: 9010\n"))
-          .isEqualTo("conf.yaml:2: 'master.port' and 'queue.port' are both 9010; every port of the config must"
-              + " differ (0 = any free port)");
+          .isEqualTo(
+              "conf.yaml:2: 'master.port' and 'queue.port' are both 9010; every port of the config must"
+                  + " differ (0 = any free port)");
       assertThat(parse("queue:\n  port: 0\n  adminPort: 0\n").queue().port()).isZero();
     }
 
     @Test
     void mariaDbUrlIsRefusedWithTheMysqlUrlToWriteInstead() {
-      assertThat(error("storage:\n  jdbc:\n    shards: [{name: a, url: \"jdbc:mariadb://db1:3306/flipper?x=1\"}]\n"
-          + "master:\n  jdbcUrl: JDBC:MariaDB://db2/tokens\n"))
-          .isEqualTo("conf.yaml:3: 'storage.jdbc.shards[0].url' is a jdbc:mariadb: URL, whose driver (MariaDB "
-              + "Connector/J) is not bundled: write 'jdbc:mysql://db1:3306/flipper?x=1' instead (mysql-connector-j "
-              + "is bundled and works with MariaDB 10.6+)\n"
-              + "conf.yaml:5: 'master.jdbcUrl' is a jdbc:mariadb: URL, whose driver (MariaDB Connector/J) is not "
-              + "bundled: write 'jdbc:mysql://db2/tokens' instead (mysql-connector-j is bundled and works with "
-              + "MariaDB 10.6+)");
+      assertThat(
+              error(
+                  "storage:\n  jdbc:\n    shards: [{name: a, url: \"jdbc:mariadb://db1:3306/flipper?x=1\"}]\n"
+                      + "master:\n  jdbcUrl: JDBC:MariaDB://db2/tokens\n"))
+          .isEqualTo(
+              "conf.yaml:3: 'storage.jdbc.shards[0].url' is a jdbc:mariadb: URL, whose driver (MariaDB "
+                  + "Connector/J) is not bundled: write 'jdbc:mysql://db1:3306/flipper?x=1' instead (mysql-connector-j "
+                  + "is bundled and works with MariaDB 10.6+)\n"
+                  + "conf.yaml:5: 'master.jdbcUrl' is a jdbc:mariadb: URL, whose driver (MariaDB Connector/J) is not "
+                  + "bundled: write 'jdbc:mysql://db2/tokens' instead (mysql-connector-j is bundled and works with "
+                  + "MariaDB 10.6+)");
     }
 
     @Test
@@ -451,11 +529,13 @@ class ConfigLoaderTest {
 
     @Test
     void unsetEnvironmentVariableWithoutDefault() {
-      String yaml = "storage:\n  jdbc:\n    shards: [{name: a, url: \"jdbc:h2:mem:a\", password: \"${DB_PASSWORD}\"}]\n";
+      String yaml =
+          "storage:\n  jdbc:\n    shards: [{name: a, url: \"jdbc:h2:mem:a\", password: \"${DB_PASSWORD}\"}]\n";
 
       assertThat(error(yaml))
-          .isEqualTo("conf.yaml:3: 'storage.jdbc.shards[0].password' uses ${DB_PASSWORD}, but environment variable"
-              + " DB_PASSWORD is not set (give a default: ${DB_PASSWORD:-value})");
+          .isEqualTo(
+              "conf.yaml:3: 'storage.jdbc.shards[0].password' uses ${DB_PASSWORD}, but environment variable"
+                  + " DB_PASSWORD is not set (give a default: ${DB_PASSWORD:-value})");
     }
 
     @Test
@@ -467,8 +547,9 @@ class ConfigLoaderTest {
     @Test
     void malformedVariableReference() {
       assertThat(error("email:\n  from: ${1X}\n"))
-          .isEqualTo("conf.yaml:2: 'email.from' has a bad variable reference '${1X}' (write ${NAME} or"
-              + " ${NAME:-default})");
+          .isEqualTo(
+              "conf.yaml:2: 'email.from' has a bad variable reference '${1X}' (write ${NAME} or"
+                  + " ${NAME:-default})");
     }
 
     @Test
@@ -480,9 +561,11 @@ class ConfigLoaderTest {
     @Test
     void setOfAnUnknownKey() {
       assertThat(error("", "queue.prot=9011"))
-          .isEqualTo("--set queue.prot=9011: unknown key 'queue.prot' (did you mean 'queue.port'?)");
+          .isEqualTo(
+              "--set queue.prot=9011: unknown key 'queue.prot' (did you mean 'queue.port'?)");
       assertThat(error("", "queue=1"))
-          .startsWith("--set queue=1: 'queue' is a section, not a key (its keys: bindAddress, port, adminPort,");
+          .startsWith(
+              "--set queue=1: 'queue' is a section, not a key (its keys: bindAddress, port, adminPort,");
     }
 
     @Test
@@ -500,7 +583,8 @@ class ConfigLoaderTest {
     @Test
     void yamlSyntaxError() {
       assertThat(error("queue:\n  port: 1\n   adminPort: 2\n"))
-          .isEqualTo("conf.yaml:3: YAML syntax error: mapping values are not allowed here (column 13)");
+          .isEqualTo(
+              "conf.yaml:3: YAML syntax error: mapping values are not allowed here (column 13)");
     }
 
     @Test
@@ -526,14 +610,17 @@ class ConfigLoaderTest {
           """;
 
       assertThat(error(yaml))
-          .isEqualTo("conf.yaml:5: 'storage.redis.shards[1].name' repeats the name '1' of storage.redis.shards[0];"
-              + " each redis shard needs its own");
+          .isEqualTo(
+              "conf.yaml:5: 'storage.redis.shards[1].name' repeats the name '1' of storage.redis.shards[0];"
+                  + " each redis shard needs its own");
     }
 
     @Test
     void shardNameWithAColon() {
-      assertThat(error("storage:\n  jdbc:\n    shards: [{name: \"a:b\", url: \"jdbc:h2:mem:a\"}]\n"))
-          .isEqualTo("conf.yaml:3: 'storage.jdbc.shards[0].name' must be 1-32 letters, digits or _, got 'a:b'");
+      assertThat(
+              error("storage:\n  jdbc:\n    shards: [{name: \"a:b\", url: \"jdbc:h2:mem:a\"}]\n"))
+          .isEqualTo(
+              "conf.yaml:3: 'storage.jdbc.shards[0].name' must be 1-32 letters, digits or _, got 'a:b'");
     }
 
     @Test
@@ -548,8 +635,9 @@ class ConfigLoaderTest {
     @Test
     void shardThatIsNotAMap() {
       assertThat(error("storage:\n  jdbc:\n    shards: [db1]\n"))
-          .isEqualTo("conf.yaml:3: 'storage.jdbc.shards[0]' must be a map with keys name, url, user, password,"
-              + " dequeueOnly; got 'db1'");
+          .isEqualTo(
+              "conf.yaml:3: 'storage.jdbc.shards[0]' must be a map with keys name, url, user, password,"
+                  + " dequeueOnly; got 'db1'");
     }
 
     @Test
@@ -561,14 +649,16 @@ class ConfigLoaderTest {
     @Test
     void passwordHashMustBeHexAndIsNotEchoed() {
       assertThat(error("queue:\n  adminPasswordHash: letmein\n"))
-          .isEqualTo("conf.yaml:2: 'queue.adminPasswordHash' must be empty or 64 hex digits, got '*****'");
+          .isEqualTo(
+              "conf.yaml:2: 'queue.adminPasswordHash' must be empty or 64 hex digits, got '*****'");
     }
 
     @Test
     void bodyLimitMustBeBelowFrameLimit() {
       assertThat(error("queue:\n  maxBodyBytes: 20000000\n"))
-          .isEqualTo("conf.yaml:2: 'queue.maxBodyBytes' (20000000) must be less than 'queue.maxFrameBytes'"
-              + " (16777216)");
+          .isEqualTo(
+              "conf.yaml:2: 'queue.maxBodyBytes' (20000000) must be less than 'queue.maxFrameBytes'"
+                  + " (16777216)");
     }
 
     @Test
@@ -584,8 +674,9 @@ class ConfigLoaderTest {
     @Test
     void fileThatIsNotAMap() {
       assertThat(error("- queue\n- master\n"))
-          .isEqualTo("conf.yaml:1: the file must be a map of sections (storage, network, queue, master, scheduler, workers,"
-              + " ui, email, logging), got a list");
+          .isEqualTo(
+              "conf.yaml:1: the file must be a map of sections (storage, network, queue, master, scheduler, workers,"
+                  + " ui, email, logging), got a list");
     }
 
     @Test
@@ -598,8 +689,7 @@ class ConfigLoaderTest {
               conf.yaml:2: 'queue.port' must be an integer, got 'x'
               conf.yaml:3: unknown key 'queue.prot' (did you mean 'queue.port'?)
               conf.yaml:5: 'ui.adminPort' must be between 0 and 65535, got -1
-              --set master.port=y: 'master.port' must be an integer, got 'y'"""
-          );
+              --set master.port=y: 'master.port' must be an integer, got 'y'""");
     }
 
     @Test
@@ -608,7 +698,8 @@ class ConfigLoaderTest {
 
       assertThatThrownBy(() -> ConfigLoader.load(missing, List.of(), Map.of()))
           .isInstanceOf(ConfigException.class)
-          .hasMessageStartingWith(missing + ": cannot read the config file: no such file (working directory ");
+          .hasMessageStartingWith(
+              missing + ": cannot read the config file: no such file (working directory ");
     }
 
     @Test

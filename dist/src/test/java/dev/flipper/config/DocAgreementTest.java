@@ -16,8 +16,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * docs/configuration.md documents every key of {@link ConfigSchema} with the same type and default, and
- * nothing else: each table with the columns Key | Type | Default | Meaning is read, row by row.
+ * docs/configuration.md documents every key of {@link ConfigSchema} with the same type and default,
+ * and nothing else: each table with the columns Key | Type | Default | Meaning is read, row by row.
  */
 class DocAgreementTest {
   private static final Path DOC = Path.of("..", "docs", "configuration.md");
@@ -49,7 +49,9 @@ class DocAgreementTest {
 
   @Test
   void everyDocumentedKeyExistsInTheCode() {
-    assertThat(inCode.keySet()).as("keys in " + DOC + " that the code does not know").containsAll(documented.keySet());
+    assertThat(inCode.keySet())
+        .as("keys in " + DOC + " that the code does not know")
+        .containsAll(documented.keySet());
   }
 
   @Test
@@ -62,12 +64,30 @@ class DocAgreementTest {
       }
       Setting setting = entry.getValue();
       if (!row.type().equals(setting.type().docName())) {
-        disagreements.add(DOC + ":" + row.line() + ": type of " + row.key() + " is '" + row.type() + "', code says '"
-            + setting.type().docName() + "'");
+        disagreements.add(
+            DOC
+                + ":"
+                + row.line()
+                + ": type of "
+                + row.key()
+                + " is '"
+                + row.type()
+                + "', code says '"
+                + setting.type().docName()
+                + "'");
       }
       if (!sameDefault(setting, row.defaultValue())) {
-        disagreements.add(DOC + ":" + row.line() + ": default of " + row.key() + " is '" + row.defaultValue()
-            + "', code says '" + setting.docDefault() + "'");
+        disagreements.add(
+            DOC
+                + ":"
+                + row.line()
+                + ": default of "
+                + row.key()
+                + " is '"
+                + row.defaultValue()
+                + "', code says '"
+                + setting.docDefault()
+                + "'");
       }
     }
     assertThat(disagreements).isEmpty();
@@ -77,20 +97,24 @@ class DocAgreementTest {
   void everySectionHasAHeading() throws IOException {
     List<String> lines = Files.readAllLines(DOC);
     for (ConfigSchema.Section section : ConfigSchema.SECTIONS) {
-      assertThat(lines).as("heading for section " + section.name()).contains("## " + section.name());
+      assertThat(lines)
+          .as("heading for section " + section.name())
+          .contains("## " + section.name());
     }
   }
 
   /**
-   * The page writes the code's default, or for a duration the same length in another unit: the code writes a
-   * module's constant in the shortest exact unit (1d, 1m), the page may say 24h or 60s.
+   * The page writes the code's default, or for a duration the same length in another unit: the code
+   * writes a module's constant in the shortest exact unit (1d, 1m), the page may say 24h or 60s.
    */
   private static boolean sameDefault(Setting setting, String documented) {
     if (documented.equals(setting.docDefault())) {
       return true;
     }
-    return setting.type() instanceof DurationType && DurationText.parse(documented).isPresent()
-        && DurationText.parse(documented).equals(setting.defaultYaml().flatMap(DurationText::parse));
+    return setting.type() instanceof DurationType
+        && DurationText.parse(documented).isPresent()
+        && DurationText.parse(documented)
+            .equals(setting.defaultYaml().flatMap(DurationText::parse));
   }
 
   /** Rows of every Key | Type | Default | Meaning table; a key documented twice fails. */
@@ -111,7 +135,9 @@ class DocAgreementTest {
       String[] cells = line.substring(1, line.length() - 1).split("\\|", -1);
       assertThat(cells).as(DOC + ":" + (i + 1) + " must have 4 cells").hasSize(4);
       Row row = new Row(unquote(cells[0]), cells[1].strip(), unquote(cells[2]), i + 1);
-      assertThat(rows.put(row.key(), row)).as(DOC + ":" + (i + 1) + " documents " + row.key() + " twice").isNull();
+      assertThat(rows.put(row.key(), row))
+          .as(DOC + ":" + (i + 1) + " documents " + row.key() + " twice")
+          .isNull();
     }
     assertThat(rows).as("tables found in " + DOC).isNotEmpty();
     return rows;
@@ -119,6 +145,8 @@ class DocAgreementTest {
 
   private static String unquote(String cell) {
     String text = cell.strip();
-    return text.startsWith("`") && text.endsWith("`") && text.length() >= 2 ? text.substring(1, text.length() - 1) : text;
+    return text.startsWith("`") && text.endsWith("`") && text.length() >= 2
+        ? text.substring(1, text.length() - 1)
+        : text;
   }
 }

@@ -29,9 +29,10 @@ import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
 
 /**
- * {@code flipper bench ...} through the launcher, in-process: help and bad options touch nothing, and a
- * short run writes only under its own prefix, file or database and removes it. Uses the Redis on
- * 127.0.0.1:6379 (under this test's key prefix) and the MariaDB on 127.0.0.1:3306 (a database of its own).
+ * {@code flipper bench ...} through the launcher, in-process: help and bad options touch nothing,
+ * and a short run writes only under its own prefix, file or database and removes it. Uses the Redis
+ * on 127.0.0.1:6379 (under this test's key prefix) and the MariaDB on 127.0.0.1:3306 (a database of
+ * its own).
  */
 // A benchmark that ignores its options runs for half a minute: fail instead of waiting for it.
 @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -44,7 +45,10 @@ class BenchCommandTest {
   private final StringWriter out = new StringWriter();
   private final StringWriter err = new StringWriter();
 
-  /** The tests tagged redis or mariadb need that service (./flipper test --unit leaves them out); the others none. */
+  /**
+   * The tests tagged redis or mariadb need that service (./flipper test --unit leaves them out);
+   * the others none.
+   */
   @BeforeEach
   void requireServices(TestInfo test) {
     if (test.getTags().contains("redis")) {
@@ -84,13 +88,24 @@ class BenchCommandTest {
     long benchKeys = countKeys("flipper_bench_*");
 
     assertThat(run("bench", "redis", "--key-prefix", prefix, "--help")).isZero();
-    assertThat(run("bench", "jdbc", "--url", "jdbc:h2:file:" + dir.resolve("queue"), "--help")).isZero();
-    assertThat(run("bench", "tokens", "--url", "jdbc:h2:file:" + dir.resolve("tokens"), "--help")).isZero();
-    assertThat(run("bench", "workflows", "--url", "jdbc:h2:file:" + dir.resolve("wf"), "--help")).isZero();
+    assertThat(run("bench", "jdbc", "--url", "jdbc:h2:file:" + dir.resolve("queue"), "--help"))
+        .isZero();
+    assertThat(run("bench", "tokens", "--url", "jdbc:h2:file:" + dir.resolve("tokens"), "--help"))
+        .isZero();
+    assertThat(run("bench", "workflows", "--url", "jdbc:h2:file:" + dir.resolve("wf"), "--help"))
+        .isZero();
 
-    assertThat(out.toString()).contains("Usage: flipper bench redis", "--key-prefix", "--db",
-        "Usage: flipper bench jdbc", "--url", "Usage: flipper bench tokens", "WRITES DATA",
-        "Usage: flipper bench workflows", "--fanout");
+    assertThat(out.toString())
+        .contains(
+            "Usage: flipper bench redis",
+            "--key-prefix",
+            "--db",
+            "Usage: flipper bench jdbc",
+            "--url",
+            "Usage: flipper bench tokens",
+            "WRITES DATA",
+            "Usage: flipper bench workflows",
+            "--fanout");
     assertThat(err.toString()).isEmpty();
     assertThat(countKeys(prefix + "*")).isZero();
     assertThat(countKeys("flipper_bench_*")).isEqualTo(benchKeys);
@@ -101,32 +116,60 @@ class BenchCommandTest {
   @Tag("redis")
   void misspelledOptionIsAnErrorThatNamesIt() {
     assertThat(run("bench", "redis", "--key-prefix", prefix, "--sekonds", "1")).isEqualTo(2);
-    assertThat(err.toString()).contains("Unknown option", "'--sekonds'", "Possible solutions: --seconds");
+    assertThat(err.toString())
+        .contains("Unknown option", "'--sekonds'", "Possible solutions: --seconds");
     assertThat(countKeys(prefix + "*")).isZero();
 
-    assertThat(run("bench", "jdbc", "--url", "jdbc:h2:file:" + dir.resolve("queue"), "--sekonds=1")).isEqualTo(2);
-    assertThat(run("bench", "tokens", "--url", "jdbc:h2:file:" + dir.resolve("tokens"), "--thrfit")).isEqualTo(2);
-    assertThat(run("bench", "workflows", "--url", "jdbc:h2:file:" + dir.resolve("wf"), "--fanuot", "5")).isEqualTo(2);
-    assertThat(err.toString()).contains("'--sekonds=1'", "'--thrfit'", "--thrift", "'--fanuot'", "--fanout");
+    assertThat(run("bench", "jdbc", "--url", "jdbc:h2:file:" + dir.resolve("queue"), "--sekonds=1"))
+        .isEqualTo(2);
+    assertThat(run("bench", "tokens", "--url", "jdbc:h2:file:" + dir.resolve("tokens"), "--thrfit"))
+        .isEqualTo(2);
+    assertThat(
+            run(
+                "bench",
+                "workflows",
+                "--url",
+                "jdbc:h2:file:" + dir.resolve("wf"),
+                "--fanuot",
+                "5"))
+        .isEqualTo(2);
+    assertThat(err.toString())
+        .contains("'--sekonds=1'", "'--thrfit'", "--thrift", "'--fanuot'", "--fanout");
     assertThat(out.toString()).isEmpty();
     assertThat(filesIn(dir)).isEmpty();
   }
 
   @Test
   void mariaDbUrlIsRefusedWithTheMysqlUrlToUse() {
-    assertThat(run("bench", "jdbc", "--url", "jdbc:mariadb://127.0.0.1:3306/", "--seconds", "1")).isEqualTo(2);
-    assertThat(err.toString()).contains("--url is a jdbc:mariadb: URL", "write 'jdbc:mysql://127.0.0.1:3306/'");
+    assertThat(run("bench", "jdbc", "--url", "jdbc:mariadb://127.0.0.1:3306/", "--seconds", "1"))
+        .isEqualTo(2);
+    assertThat(err.toString())
+        .contains("--url is a jdbc:mariadb: URL", "write 'jdbc:mysql://127.0.0.1:3306/'");
     assertThat(out.toString()).isEmpty();
   }
 
   @Test
   @Tag("redis")
   void redisRunDeletesEveryKeyItWrote() {
-    int code = run("bench", "redis", "--key-prefix", prefix, "--seconds", "1", "--warmup", "0", "--threads", "2",
-        "--redis-benchmark-requests", "200");
+    int code =
+        run(
+            "bench",
+            "redis",
+            "--key-prefix",
+            prefix,
+            "--seconds",
+            "1",
+            "--warmup",
+            "0",
+            "--threads",
+            "2",
+            "--redis-benchmark-requests",
+            "200");
 
     assertThat(code).as(err.toString()).isZero();
-    assertThat(out.toString()).contains("RESULT:", "key prefix " + prefix, "deleted ").doesNotContain("NaN");
+    assertThat(out.toString())
+        .contains("RESULT:", "key prefix " + prefix, "deleted ")
+        .doesNotContain("NaN");
     // redis-benchmark ran, on key names under the prefix only.
     assertThat(out.toString().lines().filter(l -> l.startsWith("$ redis-benchmark")).toList())
         .hasSize(7)
@@ -142,7 +185,15 @@ class BenchCommandTest {
       jedis.set(prefix + "someone", "data");
     }
 
-    assertThat(run("bench", "redis", "--key-prefix", prefix, "--seconds", "1", "--skip-redis-benchmark"))
+    assertThat(
+            run(
+                "bench",
+                "redis",
+                "--key-prefix",
+                prefix,
+                "--seconds",
+                "1",
+                "--skip-redis-benchmark"))
         .isEqualTo(2);
 
     assertThat(err.toString()).contains("has keys under '" + prefix + "'", "--key-prefix");
@@ -155,13 +206,42 @@ class BenchCommandTest {
   @Tag("slow")
   void h2RunsDeleteTheirFiles() {
     Path queueDb = dir.resolve("made/by/bench/queue");
-    assertThat(run("bench", "jdbc", "--url", "jdbc:h2:file:" + queueDb, "--seconds", "1", "--warmup", "0",
-        "--repeat", "1", "--threads", "2", "--phases", "enqueue100,cycle")).as(err.toString()).isZero();
-    assertThat(run("bench", "tokens", "--url", "jdbc:h2:file:" + dir.resolve("tokens"), "--seconds", "1",
-        "--threads", "2", "--claim-tokens", "20")).as(err.toString()).isZero();
+    assertThat(
+            run(
+                "bench",
+                "jdbc",
+                "--url",
+                "jdbc:h2:file:" + queueDb,
+                "--seconds",
+                "1",
+                "--warmup",
+                "0",
+                "--repeat",
+                "1",
+                "--threads",
+                "2",
+                "--phases",
+                "enqueue100,cycle"))
+        .as(err.toString())
+        .isZero();
+    assertThat(
+            run(
+                "bench",
+                "tokens",
+                "--url",
+                "jdbc:h2:file:" + dir.resolve("tokens"),
+                "--seconds",
+                "1",
+                "--threads",
+                "2",
+                "--claim-tokens",
+                "20"))
+        .as(err.toString())
+        .isZero();
 
     assertThat(out.toString())
-        .contains("full cycle, batch 100", "modify (1 update per call)", "queryAndOwn (1 token per call)")
+        .contains(
+            "full cycle, batch 100", "modify (1 update per call)", "queryAndOwn (1 token per call)")
         .doesNotContain("NaN");
     assertThat(filesIn(dir)).isEmpty();
   }
@@ -169,13 +249,29 @@ class BenchCommandTest {
   @Test
   @Tag("slow")
   void workflowsRunDeletesItsH2FileAndJobLogs() {
-    assertThat(run("bench", "workflows", "--url", "jdbc:h2:file:" + dir.resolve("made/wf"), "--workers", "2",
-        "--chain", "3", "--fanout", "4", "--thrift")).as(err.toString()).isZero();
+    assertThat(
+            run(
+                "bench",
+                "workflows",
+                "--url",
+                "jdbc:h2:file:" + dir.resolve("made/wf"),
+                "--workers",
+                "2",
+                "--chain",
+                "3",
+                "--fanout",
+                "4",
+                "--thrift"))
+        .as(err.toString())
+        .isZero();
 
-    assertThat(out.toString()).contains("H2 file " + dir.resolve("made/wf"), "chain of 3", "fan-out of 4",
-        "master calls/job").doesNotContain("NaN");
+    assertThat(out.toString())
+        .contains(
+            "H2 file " + dir.resolve("made/wf"), "chain of 3", "fan-out of 4", "master calls/job")
+        .doesNotContain("NaN");
     assertThat(filesIn(dir)).isEmpty();
-    // The run's own log directory, as printed: other runs on this machine may hold theirs meanwhile.
+    // The run's own log directory, as printed: other runs on this machine may hold theirs
+    // meanwhile.
     Path logs = Path.of(printed("job logs in (\\S+),"));
     assertThat(logs.getFileName().toString()).startsWith("flipper-bench-wf-");
     assertThat(logs).doesNotExist();
@@ -186,25 +282,33 @@ class BenchCommandTest {
     Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
 
     assertThat(run("bench", "tokens", "--seconds", "1", "--threads", "2", "--claim-tokens", "20"))
-        .as(err.toString()).isZero();
+        .as(err.toString())
+        .isZero();
 
     // Only this run's file is checked: other runs on this machine may hold theirs meanwhile.
-    Path file = Path.of(printed("H2 file (" + Pattern.quote(tmp.toAbsolutePath() + "/flipper_bench_")
-        + "\\w+)"));
-    assertThat(filesIn(tmp).stream().filter(p -> p.getFileName().toString().startsWith(file.getFileName().toString())))
+    Path file =
+        Path.of(
+            printed(
+                "H2 file (" + Pattern.quote(tmp.toAbsolutePath() + "/flipper_bench_") + "\\w+)"));
+    assertThat(
+            filesIn(tmp).stream()
+                .filter(p -> p.getFileName().toString().startsWith(file.getFileName().toString())))
         .isEmpty();
   }
 
   @Test
   @Tag("slow")
   void fuzzSendsItsInputsToBothServersAndPrintsTheirFigures() {
-    assertThat(run("bench", "fuzz", "--inputs", "2000", "--clients", "2", "--seed", "7")).as(err.toString()).isZero();
+    assertThat(run("bench", "fuzz", "--inputs", "2000", "--clients", "2", "--seed", "7"))
+        .as(err.toString())
+        .isZero();
 
     assertThat(printed("queue server: (\\d+) inputs in")).isEqualTo("2000");
     assertThat(printed("token master: (\\d+) inputs in")).isEqualTo("2000");
     assertThat(printed("queue server: .*normal client: \\d+ calls, (\\d+) failed")).isEqualTo("0");
     assertThat(printed("token master: .*normal client: \\d+ calls, (\\d+) failed")).isEqualTo("0");
-    assertThat(out.toString()).contains("seed 7", "inputs/s", "slowest", "heap growth", "RSS", "log")
+    assertThat(out.toString())
+        .contains("seed 7", "inputs/s", "slowest", "heap growth", "RSS", "log")
         .doesNotContain("STOPPED");
     assertThat(run("bench", "fuzz", "--inputs", "0")).isEqualTo(2);
     assertThat(err.toString()).contains("--inputs must be >= 1");
@@ -214,7 +318,8 @@ class BenchCommandTest {
   void h2RefusesAnExistingFile() throws Exception {
     Path existing = Files.writeString(dir.resolve("data.mv.db"), "someone's data");
 
-    assertThat(run("bench", "jdbc", "--url", "jdbc:h2:file:" + dir.resolve("data"), "--seconds", "1"))
+    assertThat(
+            run("bench", "jdbc", "--url", "jdbc:h2:file:" + dir.resolve("data"), "--seconds", "1"))
         .isEqualTo(2);
 
     assertThat(err.toString()).contains("exists", "name a new one");
@@ -224,13 +329,30 @@ class BenchCommandTest {
   @Test
   @Tag("mariadb")
   void mariaDbRunDropsItsDatabase() throws Exception {
-    String database = "flipper_bench_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+    String database =
+        "flipper_bench_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
 
-    int code = run("bench", "jdbc", "--url", MARIADB + database, "--seconds", "1", "--warmup", "0",
-        "--repeat", "1", "--threads", "2", "--phases", "cycle");
+    int code =
+        run(
+            "bench",
+            "jdbc",
+            "--url",
+            MARIADB + database,
+            "--seconds",
+            "1",
+            "--warmup",
+            "0",
+            "--repeat",
+            "1",
+            "--threads",
+            "2",
+            "--phases",
+            "cycle");
 
     assertThat(code).as(err.toString()).isZero();
-    assertThat(out.toString()).contains("database " + database, "full cycle, batch 100").doesNotContain("NaN");
+    assertThat(out.toString())
+        .contains("database " + database, "full cycle, batch 100")
+        .doesNotContain("NaN");
     try (Connection c = DriverManager.getConnection(MARIADB, "root", "");
         ResultSet rs = c.createStatement().executeQuery("SHOW DATABASES LIKE '" + database + "'")) {
       assertThat(rs.next()).as("database left behind").isFalse();

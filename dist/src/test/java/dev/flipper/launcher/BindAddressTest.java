@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every daemon's ports (service and admin) listen on the configured address and nowhere else. 127.0.0.1 and
- * 127.0.0.2 are both this machine (Linux routes all of 127/8 to loopback) but distinct addresses, so a port
- * bound to one refuses connections to the other.
+ * Every daemon's ports (service and admin) listen on the configured address and nowhere else.
+ * 127.0.0.1 and 127.0.0.2 are both this machine (Linux routes all of 127/8 to loopback) but
+ * distinct addresses, so a port bound to one refuses connections to the other.
  */
 class BindAddressTest {
   @TempDir Path dir;
@@ -32,10 +32,20 @@ class BindAddressTest {
   }
 
   private ModeRunner runner(String... sets) {
-    List<String> all = new ArrayList<>(List.of(
-        "storage.jdbc.shards=[{name: '1', url: 'jdbc:h2:file:" + dir.resolve("flipper") + ";MODE=MySQL'}]",
-        "queue.port=0", "master.port=0", "ui.port=0",
-        "queue.adminPort=0", "master.adminPort=0", "scheduler.adminPort=0", "workers.adminPort=0", "ui.adminPort=0"));
+    List<String> all =
+        new ArrayList<>(
+            List.of(
+                "storage.jdbc.shards=[{name: '1', url: 'jdbc:h2:file:"
+                    + dir.resolve("flipper")
+                    + ";MODE=MySQL'}]",
+                "queue.port=0",
+                "master.port=0",
+                "ui.port=0",
+                "queue.adminPort=0",
+                "master.adminPort=0",
+                "scheduler.adminPort=0",
+                "workers.adminPort=0",
+                "ui.adminPort=0"));
     all.addAll(List.of(sets));
     FlipperConfig config = ConfigLoader.defaults(all, Map.of());
     return new ModeRunner(config, new PrintWriter(new StringWriter()));
@@ -45,8 +55,10 @@ class BindAddressTest {
   void theUiOnTheWildcardAddressWithoutSignInRefusesToStart() {
     ModeRunner runner = runner("network.bindAddress=0.0.0.0");
     try {
-      assertThatThrownBy(() -> runner.start(List.of(Mode.UI))).isInstanceOf(ModeRunner.ModeStartException.class)
-          .hasStackTraceContaining("without sign-in").hasStackTraceContaining("ui.allowAnonymous: true");
+      assertThatThrownBy(() -> runner.start(List.of(Mode.UI)))
+          .isInstanceOf(ModeRunner.ModeStartException.class)
+          .hasStackTraceContaining("without sign-in")
+          .hasStackTraceContaining("ui.allowAnonymous: true");
     } finally {
       assertThat(runner.closeAll()).isTrue();
     }
@@ -84,14 +96,17 @@ class BindAddressTest {
     try {
       for (ModeRunner.Running r : runner.running()) {
         assertThat(r.adminUrl()).startsWith("http://127.0.0.1:");
-        assertThat(accepts("127.0.0.2", r.admin().port())).as(r.mode() + " admin on every interface").isTrue();
+        assertThat(accepts("127.0.0.2", r.admin().port()))
+            .as(r.mode() + " admin on every interface")
+            .isTrue();
       }
     } finally {
       assertThat(runner.closeAll()).isTrue();
     }
   }
 
-  private static void assertEveryPortListensOn(ModeRunner runner, String address, String otherAddress) {
+  private static void assertEveryPortListensOn(
+      ModeRunner runner, String address, String otherAddress) {
     assertThat(runner.running()).hasSize(Mode.values().length);
     for (ModeRunner.Running r : runner.running()) {
       assertListensOn(r, address, otherAddress);
@@ -103,11 +118,14 @@ class BindAddressTest {
     ports.add(r.admin().port());
     for (String endpoint : r.daemon().endpoints()) {
       // "thrift port 9010", or a URL such as the workers' "logs http://127.0.0.1:9093/logs/"
-      ports.add(Integer.parseInt(endpoint.replaceAll(".* port (\\d+)$|.*://[^/]*:(\\d+)/.*", "$1$2")));
+      ports.add(
+          Integer.parseInt(endpoint.replaceAll(".* port (\\d+)$|.*://[^/]*:(\\d+)/.*", "$1$2")));
     }
     for (int port : ports) {
       assertThat(accepts(address, port)).as(r.mode() + " port " + port + " on " + address).isTrue();
-      assertThat(accepts(otherAddress, port)).as(r.mode() + " port " + port + " on " + otherAddress).isFalse();
+      assertThat(accepts(otherAddress, port))
+          .as(r.mode() + " port " + port + " on " + otherAddress)
+          .isFalse();
     }
   }
 

@@ -12,9 +12,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The command-line tools in their own JVM, as the launcher runs them, against a master that is not there:
- * the client's reconnect attempts must not reach stdout (only warnings and errors are logged, on stderr),
- * so that {@code --json} output stays parseable and the error is on stderr with a non-zero exit code.
+ * The command-line tools in their own JVM, as the launcher runs them, against a master that is not
+ * there: the client's reconnect attempts must not reach stdout (only warnings and errors are
+ * logged, on stderr), so that {@code --json} output stays parseable and the error is on stderr with
+ * a non-zero exit code.
  */
 @Tag("processes")
 class CommandLineOutputTest {
@@ -23,13 +24,15 @@ class CommandLineOutputTest {
   @Test
   void workflowStatusJsonAgainstAnAbsentMasterKeepsStdoutClean() throws Exception {
     int dead = deadPort();
-    try (FlipperProcess tool = FlipperProcess.start(dir, "workflow", "status", "--json", "--set",
-        "master.port=" + dead)) {
+    try (FlipperProcess tool =
+        FlipperProcess.start(dir, "workflow", "status", "--json", "--set", "master.port=" + dead)) {
       int exit = tool.awaitExit(Duration.ofSeconds(60));
 
       assertThat(exit).as(tool.output()).isNotZero();
       assertStdoutEmptyOrJson(tool.out());
-      assertThat(String.join("\n", tool.err())).as(tool.output()).contains(":" + dead)
+      assertThat(String.join("\n", tool.err()))
+          .as(tool.output())
+          .contains(":" + dead)
           .doesNotContain("INFO");
     }
   }
@@ -37,13 +40,16 @@ class CommandLineOutputTest {
   @Test
   void tokensJsonAgainstAnAbsentMasterKeepsStdoutClean() throws Exception {
     int dead = deadPort();
-    try (FlipperProcess tool = FlipperProcess.start(dir, "tokens", "--json", "--port", Integer.toString(dead),
-        "ls", "/")) {
+    try (FlipperProcess tool =
+        FlipperProcess.start(
+            dir, "tokens", "--json", "--port", Integer.toString(dead), "ls", "/")) {
       int exit = tool.awaitExit(Duration.ofSeconds(60));
 
       assertThat(exit).as(tool.output()).isNotZero();
       assertStdoutEmptyOrJson(tool.out());
-      assertThat(String.join("\n", tool.err())).as(tool.output()).contains(Integer.toString(dead))
+      assertThat(String.join("\n", tool.err()))
+          .as(tool.output())
+          .contains(Integer.toString(dead))
           .doesNotContain("INFO");
     }
   }

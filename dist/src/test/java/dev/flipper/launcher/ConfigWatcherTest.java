@@ -43,17 +43,20 @@ class ConfigWatcherTest {
     logger.setLevel(levelBefore);
   }
 
-  private ConfigWatcher watcher(Path file, List<String> overrides, Set<String> liveKeys, List<FlipperConfig> applied) {
+  private ConfigWatcher watcher(
+      Path file, List<String> overrides, Set<String> liveKeys, List<FlipperConfig> applied) {
     FlipperConfig started = ConfigLoader.load(file, overrides, Map.of());
     return new ConfigWatcher(file, overrides, Map.of(), started, liveKeys, applied::add);
   }
 
   @Test
-  void appliesAChangedFileWithTheSameOverridesAndKeepsTheRunningConfigWhenTheFileIsInvalid() throws Exception {
+  void appliesAChangedFileWithTheSameOverridesAndKeepsTheRunningConfigWhenTheFileIsInvalid()
+      throws Exception {
     Path file = dir.resolve("flipper.yaml");
     Files.writeString(file, "queue:\n  priorityLevels: 3\n");
     List<FlipperConfig> applied = new ArrayList<>();
-    try (ConfigWatcher watcher = watcher(file, List.of("queue.port=9011"), QUEUE_LIVE_KEYS, applied)) {
+    try (ConfigWatcher watcher =
+        watcher(file, List.of("queue.port=9011"), QUEUE_LIVE_KEYS, applied)) {
       assertThat(watcher.checkOnce()).as("unchanged file").isFalse();
 
       Files.writeString(file, "queue:\n  priorityLevels: 5\n");
@@ -75,40 +78,60 @@ class ConfigWatcherTest {
   @Test
   void saysInOneLineWhichChangedKeysWaitForARestart() throws Exception {
     Path file = dir.resolve("flipper.yaml");
-    String shard = "storage:\n  jdbc:\n    shards:\n      - {name: \"1\", url: \"jdbc:h2:mem:a\"}\n";
+    String shard =
+        "storage:\n  jdbc:\n    shards:\n      - {name: \"1\", url: \"jdbc:h2:mem:a\"}\n";
     Files.writeString(file, shard);
     try (ConfigWatcher watcher = watcher(file, List.of(), QUEUE_LIVE_KEYS, new ArrayList<>())) {
       Files.writeString(file, shard + "      - {name: \"2\", url: \"jdbc:h2:mem:b\"}\n");
       assertThat(watcher.checkOnce()).isTrue();
 
-      Files.writeString(file, shard + "      - {name: \"2\", url: \"jdbc:h2:mem:b\"}\n"
-          + "queue:\n  port: 9011\n  claimTimeout: 5m\n# a comment\n");
+      Files.writeString(
+          file,
+          shard
+              + "      - {name: \"2\", url: \"jdbc:h2:mem:b\"}\n"
+              + "queue:\n  port: 9011\n  claimTimeout: 5m\n# a comment\n");
       assertThat(watcher.checkOnce()).isTrue();
 
-      Files.writeString(file, shard + "      - {name: \"2\", url: \"jdbc:h2:mem:b\"}\n"
-          + "queue:\n  port: 9011\n  claimTimeout: 5m\n# another comment\n");
+      Files.writeString(
+          file,
+          shard
+              + "      - {name: \"2\", url: \"jdbc:h2:mem:b\"}\n"
+              + "queue:\n  port: 9011\n  claimTimeout: 5m\n# another comment\n");
       assertThat(watcher.checkOnce()).isTrue();
     }
 
-    assertThat(logged.list).extracting(e -> e.getLevel() + " " + e.getFormattedMessage()).containsExactly(
-        "INFO config file " + file + " changed: applied storage.jdbc.shards",
-        "WARN config file " + file + " changed: nothing to apply now; queue.port, queue.claimTimeout take effect "
-            + "only after a restart (the running daemons keep the values they started with)",
-        "WARN config file " + file + " changed: nothing to apply now; queue.port, queue.claimTimeout take effect "
-            + "only after a restart (the running daemons keep the values they started with)");
+    assertThat(logged.list)
+        .extracting(e -> e.getLevel() + " " + e.getFormattedMessage())
+        .containsExactly(
+            "INFO config file " + file + " changed: applied storage.jdbc.shards",
+            "WARN config file "
+                + file
+                + " changed: nothing to apply now; queue.port, queue.claimTimeout take effect "
+                + "only after a restart (the running daemons keep the values they started with)",
+            "WARN config file "
+                + file
+                + " changed: nothing to apply now; queue.port, queue.claimTimeout take effect "
+                + "only after a restart (the running daemons keep the values they started with)");
   }
 
   @Test
   void withoutTheQueueModeShardsWaitForARestartToo() throws Exception {
     Path file = dir.resolve("flipper.yaml");
     Files.writeString(file, "workers:\n  count: 2\n");
-    try (ConfigWatcher watcher = watcher(file, List.of(), Mode.liveKeys(List.of(Mode.WORKERS)), new ArrayList<>())) {
-      Files.writeString(file, "workers:\n  count: 4\nstorage:\n  jdbc:\n    shards: [{name: b, url: \"jdbc:h2:mem:b\"}]\n");
+    try (ConfigWatcher watcher =
+        watcher(file, List.of(), Mode.liveKeys(List.of(Mode.WORKERS)), new ArrayList<>())) {
+      Files.writeString(
+          file,
+          "workers:\n  count: 4\nstorage:\n  jdbc:\n    shards: [{name: b, url: \"jdbc:h2:mem:b\"}]\n");
       assertThat(watcher.checkOnce()).isTrue();
     }
 
-    assertThat(logged.list).extracting(e -> e.getLevel() + " " + e.getFormattedMessage()).containsExactly(
-        "WARN config file " + file + " changed: nothing to apply now; storage.jdbc.shards, workers.count take "
-            + "effect only after a restart (the running daemons keep the values they started with)");
+    assertThat(logged.list)
+        .extracting(e -> e.getLevel() + " " + e.getFormattedMessage())
+        .containsExactly(
+            "WARN config file "
+                + file
+                + " changed: nothing to apply now; storage.jdbc.shards, workers.count take "
+                + "effect only after a restart (the running daemons keep the values they started with)");
   }
 }

@@ -15,9 +15,9 @@ import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
 /**
- * The distribution (folder and tarball) carries README, LICENSE, CHANGELOG, the docs and the systemd units.
- * Tests run before the package phase builds the tarball, so this reads the assembly descriptors that build it
- * and checks that everything they name exists in the checkout.
+ * The distribution (folder and tarball) carries README, LICENSE, CHANGELOG, the docs and the
+ * systemd units. Tests run before the package phase builds the tarball, so this reads the assembly
+ * descriptors that build it and checks that everything they name exists in the checkout.
  */
 class DistributionContentsTest {
   private static final Path MODULE = Path.of("").toAbsolutePath();
@@ -27,7 +27,8 @@ class DistributionContentsTest {
   void tarballAndFolderShareTheContentsDescriptor() throws Exception {
     for (String descriptor : new String[] {"tarball.xml", "dir.xml"}) {
       assertThat(texts(parse(ASSEMBLY.resolve(descriptor)), "componentDescriptor"))
-          .as(descriptor).containsExactly("src/assembly/contents.xml");
+          .as(descriptor)
+          .containsExactly("src/assembly/contents.xml");
     }
   }
 
@@ -52,13 +53,19 @@ class DistributionContentsTest {
       Element set = (Element) setNodes.item(i);
       fileSets.put(text(set, "directory"), text(set, "outputDirectory"));
     }
-    assertThat(fileSets).containsEntry("${project.basedir}/../docs", "docs")
-        .containsEntry("src/main/dist/systemd", "systemd").containsEntry("src/main/dist/bin", "bin");
+    assertThat(fileSets)
+        .containsEntry("${project.basedir}/../docs", "docs")
+        .containsEntry("src/main/dist/systemd", "systemd")
+        .containsEntry("src/main/dist/bin", "bin");
     assertThat(resolve("${project.basedir}/../docs").resolve("operations.md")).isRegularFile();
     try (var units = Files.list(resolve("src/main/dist/systemd"))) {
       assertThat(units.map(p -> p.getFileName().toString()))
-          .contains("flipper-queue.service", "flipper-master.service", "flipper-scheduler.service",
-              "flipper-workers.service", "flipper-ui.service");
+          .contains(
+              "flipper-queue.service",
+              "flipper-master.service",
+              "flipper-scheduler.service",
+              "flipper-workers.service",
+              "flipper-ui.service");
     }
   }
 

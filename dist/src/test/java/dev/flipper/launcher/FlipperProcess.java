@@ -23,12 +23,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The launcher in a separate JVM (the test's classpath), as a user runs it: its output lines, the admin
- * URLs it printed, SIGTERM and its exit code. Test helper; not thread-safe.
+ * The launcher in a separate JVM (the test's classpath), as a user runs it: its output lines, the
+ * admin URLs it printed, SIGTERM and its exit code. Test helper; not thread-safe.
  */
 final class FlipperProcess implements AutoCloseable {
-  private static final Pattern READY = Pattern.compile("flipper: (\\w+) ready, admin (http://\\S+)/health(, .+)?");
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private static final Pattern READY =
+      Pattern.compile("flipper: (\\w+) ready, admin (http://\\S+)/health(, .+)?");
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   private final Process process;
   private final List<String> out = Collections.synchronizedList(new ArrayList<>());
@@ -50,24 +52,31 @@ final class FlipperProcess implements AutoCloseable {
     command.addAll(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k"));
     command.add("-cp");
     // Surefire may hide the real classpath behind a manifest-only jar; it exposes it here.
-    command.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
+    command.add(
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
     command.add(Launcher.class.getName());
     command.addAll(List.of(args));
     ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile());
-    builder.environment().remove("JAVA_TOOL_OPTIONS"); // its "Picked up" notice would land on stderr
+    builder
+        .environment()
+        .remove("JAVA_TOOL_OPTIONS"); // its "Picked up" notice would land on stderr
     return new FlipperProcess(builder.start());
   }
 
   private static Thread pump(InputStream stream, List<String> lines, String name) {
-    Thread thread = new Thread(() -> {
-      try (BufferedReader reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
-        for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-          lines.add(line);
-        }
-      } catch (IOException e) {
-        lines.add("<" + name + " closed: " + e + ">");
-      }
-    }, "flipper-process-" + name);
+    Thread thread =
+        new Thread(
+            () -> {
+              try (BufferedReader reader =
+                  new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
+                for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                  lines.add(line);
+                }
+              } catch (IOException e) {
+                lines.add("<" + name + " closed: " + e + ">");
+              }
+            },
+            "flipper-process-" + name);
     thread.setDaemon(true);
     thread.start();
     return thread;
@@ -75,12 +84,19 @@ final class FlipperProcess implements AutoCloseable {
 
   /** Waits until every mode printed its ready line; returns mode to admin base URL. */
   Map<String, String> awaitReady(List<String> modes) {
-    await("ready lines of " + modes + "; output so far:\n" + String.join("\n", out) + "\n" + String.join("\n", err))
+    await(
+            "ready lines of "
+                + modes
+                + "; output so far:\n"
+                + String.join("\n", out)
+                + "\n"
+                + String.join("\n", err))
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(100))
         .until(() -> adminUrls().keySet().containsAll(modes) || !process.isAlive());
     if (!process.isAlive()) {
-      throw new AssertionError("flipper exited with " + process.exitValue() + " before it was ready:\n" + output());
+      throw new AssertionError(
+          "flipper exited with " + process.exitValue() + " before it was ready:\n" + output());
     }
     return adminUrls();
   }
@@ -99,30 +115,36 @@ final class FlipperProcess implements AutoCloseable {
   }
 
   static HttpResponse<String> get(String url) throws IOException, InterruptedException {
-    return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+    return HTTP.send(
+        HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
   /**
-   * Sends SIGTERM. Through the ProcessHandle: Process.destroy() sends the same signal but also closes our
-   * end of the pipes, losing what the process prints while it stops.
+   * Sends SIGTERM. Through the ProcessHandle: Process.destroy() sends the same signal but also
+   * closes our end of the pipes, losing what the process prints while it stops.
    */
   void sigterm() {
     process.toHandle().destroy();
   }
 
-  /** SIGKILL: the process dies at once, as on a crash (its job processes, in their own groups, live on). */
+  /**
+   * SIGKILL: the process dies at once, as on a crash (its job processes, in their own groups, live
+   * on).
+   */
   void kill() throws InterruptedException {
     process.toHandle().destroyForcibly();
     process.waitFor();
   }
 
   /**
-   * SIGSTOP ({@code stop}) or SIGCONT: a frozen process does nothing, as a worker between two lease renewals,
-   * so a test decides what happens before it next looks (its job processes, in their own groups, run on).
+   * SIGSTOP ({@code stop}) or SIGCONT: a frozen process does nothing, as a worker between two lease
+   * renewals, so a test decides what happens before it next looks (its job processes, in their own
+   * groups, run on).
    */
   void freeze(boolean stop) throws Exception {
-    Process kill = new ProcessBuilder("kill", stop ? "-STOP" : "-CONT", Long.toString(process.pid())).start();
+    Process kill =
+        new ProcessBuilder("kill", stop ? "-STOP" : "-CONT", Long.toString(process.pid())).start();
     if (kill.waitFor() != 0) {
       throw new AssertionError("kill " + (stop ? "-STOP " : "-CONT ") + process.pid() + " failed");
     }

@@ -18,12 +18,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The repository's {@code ./flipper} script in a copy of a fresh clone (the script and the root pom, no
- * {@code target/}), with a fake {@code mvn} on the PATH that prints Maven's reactor lines and makes a stub
- * distribution whose {@code bin/flipper} echoes its arguments. Runs in a second, not two minutes.
+ * The repository's {@code ./flipper} script in a copy of a fresh clone (the script and the root
+ * pom, no {@code target/}), with a fake {@code mvn} on the PATH that prints Maven's reactor lines
+ * and makes a stub distribution whose {@code bin/flipper} echoes its arguments. Runs in a second,
+ * not two minutes.
  */
 class FlipperScriptTest {
-  private static final Path REPO = Path.of(System.getProperty("user.dir")).getParent(); // surefire runs in dist/
+  private static final Path REPO =
+      Path.of(System.getProperty("user.dir")).getParent(); // surefire runs in dist/
 
   @TempDir Path clone;
   @TempDir Path bin;
@@ -36,7 +38,9 @@ class FlipperScriptTest {
     Files.copy(REPO.resolve("pom.xml"), clone.resolve("pom.xml"));
     Files.createDirectories(clone.resolve("queue-core/src/main/java"));
     mvnCalls = bin.resolve("mvn-calls");
-    executable(bin.resolve("mvn"), """
+    executable(
+        bin.resolve("mvn"),
+        """
         #!/bin/sh
         echo "$*" >> "$FAKE_MVN_CALLS"
         echo "[INFO] Scanning for projects..."
@@ -61,13 +65,23 @@ class FlipperScriptTest {
 
     assertThat(demo.exit).as(demo.toString()).isZero();
     assertThat(demo.out).isEqualTo("distribution: demo --set queue.port=0\n");
-    assertThat(demo.err.lines().toList()).as(demo.toString())
-        .startsWith("flipper: building the distribution (mvn package -pl dist -am -DskipTests; log in target/flipper-build.log) ...")
-        .contains("flipper:   [1/3] Flipper", "flipper:   [2/3] queue-core", "flipper:   [3/3] dist")
-        .anyMatch(l -> l.startsWith("flipper: built dist/target/flipper-" + VersionProvider.version() + " in "))
+    assertThat(demo.err.lines().toList())
+        .as(demo.toString())
+        .startsWith(
+            "flipper: building the distribution (mvn package -pl dist -am -DskipTests; log in target/flipper-build.log) ...")
+        .contains(
+            "flipper:   [1/3] Flipper", "flipper:   [2/3] queue-core", "flipper:   [3/3] dist")
+        .anyMatch(
+            l ->
+                l.startsWith(
+                    "flipper: built dist/target/flipper-" + VersionProvider.version() + " in "))
         .noneMatch(l -> l.contains("[INFO]"));
-    assertThat(Files.readAllLines(mvnCalls)).as("one build, nothing installed into ~/.m2")
-        .singleElement().asString().contains("package").doesNotContain("install");
+    assertThat(Files.readAllLines(mvnCalls))
+        .as("one build, nothing installed into ~/.m2")
+        .singleElement()
+        .asString()
+        .contains("package")
+        .doesNotContain("install");
   }
 
   @Test
@@ -91,11 +105,14 @@ class FlipperScriptTest {
 
     assertThat(demo.exit).isEqualTo(1);
     assertThat(demo.out).isEmpty();
-    assertThat(demo.err).contains(
-        "flipper:   [2/3] queue-core\nflipper: the build failed:\n"
-            + "[ERROR] /src/Broken.java:[3,1] class, interface, enum, or record expected\n[ERROR] BUILD FAILURE\n"
-            + "flipper: the whole Maven output is in target/flipper-build.log\n");
-    assertThat(clone.resolve("target/flipper-build.log")).content().contains("[INFO] Scanning for projects...");
+    assertThat(demo.err)
+        .contains(
+            "flipper:   [2/3] queue-core\nflipper: the build failed:\n"
+                + "[ERROR] /src/Broken.java:[3,1] class, interface, enum, or record expected\n[ERROR] BUILD FAILURE\n"
+                + "flipper: the whole Maven output is in target/flipper-build.log\n");
+    assertThat(clone.resolve("target/flipper-build.log"))
+        .content()
+        .contains("[INFO] Scanning for projects...");
   }
 
   @Test
@@ -119,7 +136,8 @@ class FlipperScriptTest {
     command.addAll(List.of(args));
     Path out = bin.resolve("out");
     Path err = bin.resolve("err");
-    ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+    ProcessBuilder builder =
+        new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
     builder.environment().put("PATH", bin + ":" + System.getenv("PATH"));
     builder.environment().put("FAKE_MVN_CALLS", mvnCalls.toString());
     builder.environment().put("FAKE_VERSION", VersionProvider.version());
@@ -127,9 +145,12 @@ class FlipperScriptTest {
     Process process = builder.start();
     if (!process.waitFor(30, TimeUnit.SECONDS)) {
       process.destroyForcibly();
-      throw new AssertionError("./flipper " + String.join(" ", args) + " did not finish within 30 s");
+      throw new AssertionError(
+          "./flipper " + String.join(" ", args) + " did not finish within 30 s");
     }
-    return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+    return new Result(
+        process.exitValue(),
+        Files.readString(out, StandardCharsets.UTF_8),
         Files.readString(err, StandardCharsets.UTF_8));
   }
 

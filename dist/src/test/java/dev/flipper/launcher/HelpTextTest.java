@@ -9,9 +9,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * The help of every command and subcommand: each summary (the line a parent's command list shows) is one whole
- * sentence, every description paragraph ends a sentence (picocli wraps paragraphs, so a sentence split over two
- * elements shows as a ragged break), and no line of the help is wider than the terminal.
+ * The help of every command and subcommand: each summary (the line a parent's command list shows)
+ * is one whole sentence, every description paragraph ends a sentence (picocli wraps paragraphs, so
+ * a sentence split over two elements shows as a ragged break), and no line of the help is wider
+ * than the terminal.
  */
 class HelpTextTest {
   private static final int WIDTH = 100;
@@ -26,11 +27,16 @@ class HelpTextTest {
         continue;
       }
       String summary = description[0];
-      if (!summary.endsWith(".") || summary.length() > 100 || summary.matches(".*[a-z)]\\. [A-Z].*")) {
+      if (!summary.endsWith(".")
+          || summary.length() > 100
+          || summary.matches(".*[a-z)]\\. [A-Z].*")) {
         problems.add(spec.qualifiedName() + ": summary is not one short sentence: " + summary);
       }
       for (String paragraph : description) {
-        if (!(paragraph.endsWith(".") || paragraph.endsWith(":") || paragraph.endsWith(")") || paragraph.isEmpty())) {
+        if (!(paragraph.endsWith(".")
+            || paragraph.endsWith(":")
+            || paragraph.endsWith(")")
+            || paragraph.isEmpty())) {
           problems.add(spec.qualifiedName() + ": paragraph ends mid-sentence: " + paragraph);
         }
       }
@@ -44,8 +50,11 @@ class HelpTextTest {
     for (CommandSpec spec : allCommands()) {
       spec.usageMessage().width(WIDTH).autoWidth(false);
       String help = spec.commandLine().getUsageMessage(CommandLine.Help.Ansi.OFF);
-      help.lines().filter(line -> line.length() > WIDTH)
-          .forEach(line -> problems.add(spec.qualifiedName() + ": " + line.length() + " columns: " + line));
+      help.lines()
+          .filter(line -> line.length() > WIDTH)
+          .forEach(
+              line ->
+                  problems.add(spec.qualifiedName() + ": " + line.length() + " columns: " + line));
     }
     assertThat(problems).isEmpty();
   }
@@ -58,6 +67,9 @@ class HelpTextTest {
 
   private static void collect(CommandSpec spec, List<CommandSpec> all) {
     all.add(spec);
-    spec.subcommands().values().stream().map(CommandLine::getCommandSpec).distinct().forEach(s -> collect(s, all));
+    spec.subcommands().values().stream()
+        .map(CommandLine::getCommandSpec)
+        .distinct()
+        .forEach(s -> collect(s, all));
   }
 }

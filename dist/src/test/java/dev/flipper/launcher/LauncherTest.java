@@ -34,8 +34,15 @@ class LauncherTest {
   @Test
   void helpListsOptionsAndCommands() {
     assertThat(run("--help")).isZero();
-    assertThat(out.toString()).contains("Usage: flipper", "--config=FILE", "--mode=MODE[,MODE...]", "--set=KEY=VALUE",
-        "demo", "config-check", "hash-password");
+    assertThat(out.toString())
+        .contains(
+            "Usage: flipper",
+            "--config=FILE",
+            "--mode=MODE[,MODE...]",
+            "--set=KEY=VALUE",
+            "demo",
+            "config-check",
+            "hash-password");
   }
 
   @Test
@@ -44,14 +51,17 @@ class LauncherTest {
       assertThat(run(command, "--help")).as(command + " --help").isZero();
       assertThat(run(command, "--version")).as(command + " --version").isZero();
     }
-    assertThat(out.toString()).contains("Usage: flipper demo", "Usage: flipper config-check", "Usage: flipper hash-password");
+    assertThat(out.toString())
+        .contains(
+            "Usage: flipper demo", "Usage: flipper config-check", "Usage: flipper hash-password");
   }
 
   @Test
   void unknownModeListsTheValidOnes() throws Exception {
     assertThat(run("-c", validConfig().toString(), "-m", "queue,scheduler,mastr")).isEqualTo(2);
     assertThat(err.toString())
-        .startsWith("flipper: unknown mode 'mastr' (modes: queue, master, scheduler, workers, ui, all)\n");
+        .startsWith(
+            "flipper: unknown mode 'mastr' (modes: queue, master, scheduler, workers, ui, all)\n");
     assertThat(out.toString()).isEmpty();
   }
 
@@ -61,7 +71,8 @@ class LauncherTest {
     assertThat(err.toString()).startsWith("flipper: missing -c FILE");
 
     assertThat(run("-c", validConfig().toString())).isEqualTo(2);
-    assertThat(err.toString()).contains("flipper: missing -m MODE (modes: queue, master, scheduler, workers, ui, all)");
+    assertThat(err.toString())
+        .contains("flipper: missing -m MODE (modes: queue, master, scheduler, workers, ui, all)");
   }
 
   @Test
@@ -72,22 +83,30 @@ class LauncherTest {
     assertThat(run("-c", config.toString(), "-m", "queue", "--set", "ui.prt=1")).isEqualTo(2);
 
     assertThat(err.toString())
-        .isEqualTo(config + ":2: 'queue.port' must be an integer, got 'x'\n"
-            + config + ":3: 'queue.claimTimeout' must be a duration like 500ms, 30s, 10m, 24h or 7d, got '5'\n"
-            + "--set ui.prt=1: unknown key 'ui.prt' (did you mean 'ui.port'?)\n");
+        .isEqualTo(
+            config
+                + ":2: 'queue.port' must be an integer, got 'x'\n"
+                + config
+                + ":3: 'queue.claimTimeout' must be a duration like 500ms, 30s, 10m, 24h or 7d, got '5'\n"
+                + "--set ui.prt=1: unknown key 'ui.prt' (did you mean 'ui.port'?)\n");
     assertThat(out.toString()).isEmpty();
   }
 
   @Test
   void configCheckPrintsTheEffectiveConfigWithSecretsMasked() throws Exception {
     Path config = dir.resolve("conf.yaml");
-    Files.writeString(config,
+    Files.writeString(
+        config,
         "storage:\n  jdbc:\n    shards: [{name: a, url: \"jdbc:h2:mem:a\", password: hunter2}]\n");
 
-    assertThat(run("config-check", "-c", config.toString(), "--set", "queue.port=9011", "--print")).isZero();
+    assertThat(run("config-check", "-c", config.toString(), "--set", "queue.port=9011", "--print"))
+        .isZero();
 
     assertThat(out.toString())
-        .startsWith("# " + config + " is valid. Effective configuration, secrets masked:\nstorage:\n  backend: jdbc\n")
+        .startsWith(
+            "# "
+                + config
+                + " is valid. Effective configuration, secrets masked:\nstorage:\n  backend: jdbc\n")
         .contains("password: '*****'", "  port: 9011\n", "  claimTimeout: 10m\n")
         .doesNotContain("hunter2");
   }
@@ -95,7 +114,9 @@ class LauncherTest {
   @Test
   void configCheckSummarizesTheConfigInOneLine() throws Exception {
     Path config = dir.resolve("conf.yaml");
-    Files.writeString(config, """
+    Files.writeString(
+        config,
+        """
         storage:
           jdbc:
             shards:
@@ -103,15 +124,21 @@ class LauncherTest {
               - {name: b, url: "jdbc:mysql://db2/flipper", dequeueOnly: true}
         workers:
           logDir: %s
-        """.formatted(dir.resolve("logs")));
+        """
+            .formatted(dir.resolve("logs")));
 
     assertThat(run("config-check", "-c", config.toString())).as(err.toString()).isZero();
 
-    assertThat(out.toString()).isEqualTo(config + " is valid: queue: port 9010, admin 9999, store jdbc 2 shards "
-        + "(a=db1:3306/flipper, b=db2/flipper dequeue-only), pool 10; master: port 9090, admin 9091, tokens in "
-        + "db1:3306/flipper; scheduler: admin 9092, master 127.0.0.1:9090, 1 loop; workers: admin 9093, master "
-        + "127.0.0.1:9090, 2 slots, logs " + dir.resolve("logs") + "; ui: port 8080, admin 9094, master "
-        + "127.0.0.1:9090 (on 127.0.0.1)\n");
+    assertThat(out.toString())
+        .isEqualTo(
+            config
+                + " is valid: queue: port 9010, admin 9999, store jdbc 2 shards "
+                + "(a=db1:3306/flipper, b=db2/flipper dequeue-only), pool 10; master: port 9090, admin 9091, tokens in "
+                + "db1:3306/flipper; scheduler: admin 9092, master 127.0.0.1:9090, 1 loop; workers: admin 9093, master "
+                + "127.0.0.1:9090, 2 slots, logs "
+                + dir.resolve("logs")
+                + "; ui: port 8080, admin 9094, master "
+                + "127.0.0.1:9090 (on 127.0.0.1)\n");
     assertThat(out.toString()).doesNotContain("hunter2");
   }
 
@@ -121,8 +148,11 @@ class LauncherTest {
     Files.writeString(config, "ui:\n  port: 9090\n");
 
     assertThat(run("config-check", "-c", config.toString())).isEqualTo(2);
-    assertThat(err.toString()).isEqualTo(config + ":2: 'ui.port' and 'master.port' are both 9090; every port of "
-        + "the config must differ (0 = any free port)\n");
+    assertThat(err.toString())
+        .isEqualTo(
+            config
+                + ":2: 'ui.port' and 'master.port' are both 9090; every port of "
+                + "the config must differ (0 = any free port)\n");
     assertThat(out.toString()).isEmpty();
   }
 
@@ -130,7 +160,9 @@ class LauncherTest {
   void configCheckRefusesMissingFilesAndUnwritablePlaces() throws Exception {
     Path config = dir.resolve("conf.yaml");
     Path aFile = Files.writeString(dir.resolve("a-file"), "x");
-    Files.writeString(config, """
+    Files.writeString(
+        config,
+        """
         storage:
           jdbc:
             shards: [{name: "1", url: "jdbc:h2:file:%s/sub/flipper;MODE=MySQL"}]
@@ -142,25 +174,51 @@ class LauncherTest {
           workDir: %s
         logging:
           file: %s/{mode}.log
-        """.formatted(aFile, dir.resolve("no-such-rates"), dir, aFile, dir.resolve("new/work"), aFile));
+        """
+            .formatted(
+                aFile, dir.resolve("no-such-rates"), dir, aFile, dir.resolve("new/work"), aFile));
 
     assertThat(run("config-check", "-c", config.toString())).isEqualTo(2);
 
-    assertThat(err.toString()).isEqualTo(
-        config + ":3: 'storage.jdbc.shards[0].url' is an H2 database at " + aFile + "/sub/flipper.mv.db, which "
-            + "cannot be created: " + aFile + " is a file, not a folder\n"
-        + config + ":5: 'queue.rateLimitFile' names " + dir.resolve("no-such-rates") + ", which does not exist\n"
-        + config + ":6: 'queue.serverSetFile' names " + dir + ", which is a folder, not a file\n"
-        + config + ":8: 'workers.logDir' names " + aFile + ", which is a file, not a folder\n"
-        + config + ":11: 'logging.file' names " + aFile + "/queue.log, which cannot be created: " + aFile
-            + " is a file, not a folder\n");
+    assertThat(err.toString())
+        .isEqualTo(
+            config
+                + ":3: 'storage.jdbc.shards[0].url' is an H2 database at "
+                + aFile
+                + "/sub/flipper.mv.db, which "
+                + "cannot be created: "
+                + aFile
+                + " is a file, not a folder\n"
+                + config
+                + ":5: 'queue.rateLimitFile' names "
+                + dir.resolve("no-such-rates")
+                + ", which does not exist\n"
+                + config
+                + ":6: 'queue.serverSetFile' names "
+                + dir
+                + ", which is a folder, not a file\n"
+                + config
+                + ":8: 'workers.logDir' names "
+                + aFile
+                + ", which is a file, not a folder\n"
+                + config
+                + ":11: 'logging.file' names "
+                + aFile
+                + "/queue.log, which cannot be created: "
+                + aFile
+                + " is a file, not a folder\n");
     assertThat(out.toString()).isEmpty();
 
     // A host that runs only the UI needs none of those, except the log file.
     StringWriter uiErr = new StringWriter();
-    assertThat(Launcher.execute(new String[] {"config-check", "-c", config.toString(), "-m", "ui"},
-        new PrintWriter(new StringWriter()), new PrintWriter(uiErr))).isEqualTo(2);
-    assertThat(uiErr.toString()).startsWith(config + ":11: 'logging.file' names " + aFile + "/ui.log");
+    assertThat(
+            Launcher.execute(
+                new String[] {"config-check", "-c", config.toString(), "-m", "ui"},
+                new PrintWriter(new StringWriter()),
+                new PrintWriter(uiErr)))
+        .isEqualTo(2);
+    assertThat(uiErr.toString())
+        .startsWith(config + ":11: 'logging.file' names " + aFile + "/ui.log");
   }
 
   @Test
@@ -169,7 +227,8 @@ class LauncherTest {
     Files.writeString(config, "storage:\n  backend: postgres\n");
 
     assertThat(run("config-check", "-c", config.toString())).isEqualTo(2);
-    assertThat(err.toString()).isEqualTo(config + ":2: 'storage.backend' must be one of jdbc, redis, got 'postgres'\n");
+    assertThat(err.toString())
+        .isEqualTo(config + ":2: 'storage.backend' must be one of jdbc, redis, got 'postgres'\n");
   }
 
   @Test
@@ -208,7 +267,8 @@ class LauncherTest {
   @Test
   void hashPasswordRefusesAnEmptyPassword() {
     assertThat(run("hash-password", "--password", "")).isEqualTo(2);
-    assertThat(err.toString()).startsWith("flipper: hash-password: the password must not be empty\n");
+    assertThat(err.toString())
+        .startsWith("flipper: hash-password: the password must not be empty\n");
   }
 
   private Path validConfig() throws Exception {

@@ -22,10 +22,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every daemon's /metrics passes {@code promtool check metrics} without a lint warning (promtool comes from
- * Debian's prometheus package, installed by scripts/ensure-services.sh; without it the test fails), and the
- * queue server's metrics follow the conventions in docs/operations.md: names without queue names,
- * {@code _total} counters, latency histograms per method, backlog gauges per queue and priority.
+ * Every daemon's /metrics passes {@code promtool check metrics} without a lint warning (promtool
+ * comes from Debian's prometheus package, installed by scripts/ensure-services.sh; without it the
+ * test fails), and the queue server's metrics follow the conventions in docs/operations.md: names
+ * without queue names, {@code _total} counters, latency histograms per method, backlog gauges per
+ * queue and priority.
  */
 @Tag("tools")
 class MetricsLintTest {
@@ -42,33 +43,56 @@ class MetricsLintTest {
 
   @Test
   void everyDaemonsMetricsPassPromtoolAndFollowTheConventions() throws Exception {
-    FlipperConfig config = ConfigLoader.defaults(List.of(
-        "storage.jdbc.shards=[{name: '1', url: 'jdbc:h2:file:" + dir.resolve("flipper") + ";MODE=MySQL'}]",
-        "queue.port=0", "master.port=0", "ui.port=0",
-        "queue.adminPort=0", "master.adminPort=0", "scheduler.adminPort=0", "workers.adminPort=0", "ui.adminPort=0"),
-        Map.of());
+    FlipperConfig config =
+        ConfigLoader.defaults(
+            List.of(
+                "storage.jdbc.shards=[{name: '1', url: 'jdbc:h2:file:"
+                    + dir.resolve("flipper")
+                    + ";MODE=MySQL'}]",
+                "queue.port=0",
+                "master.port=0",
+                "ui.port=0",
+                "queue.adminPort=0",
+                "master.adminPort=0",
+                "scheduler.adminPort=0",
+                "workers.adminPort=0",
+                "ui.adminPort=0"),
+            Map.of());
     runner = new ModeRunner(config, new java.io.PrintWriter(new java.io.StringWriter()));
     runner.start(List.of(Mode.values()));
     exerciseTheQueueServer(thriftPort(runner.running().get(0)));
 
     List<String> modes = new ArrayList<>();
-    String operationsDoc = Files.readString(Path.of("").toAbsolutePath().getParent().resolve("docs/operations.md"));
+    String operationsDoc =
+        Files.readString(Path.of("").toAbsolutePath().getParent().resolve("docs/operations.md"));
     for (ModeRunner.Running running : runner.running()) {
       if (running.mode() == Mode.MASTER) {
         // The workers daemon, started after the master, polls it; wait until a call has been timed.
-        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).until(() ->
-            FlipperProcess.get(running.adminUrl() + "/metrics").body()
-                .contains("flipper_master_request_duration_seconds_count"));
+        org.awaitility.Awaitility.await()
+            .atMost(java.time.Duration.ofSeconds(60))
+            .until(
+                () ->
+                    FlipperProcess.get(running.adminUrl() + "/metrics")
+                        .body()
+                        .contains("flipper_master_request_duration_seconds_count"));
       }
       String text = FlipperProcess.get(running.adminUrl() + "/metrics").body();
       modes.add(running.mode().modeName());
-      assertThat(promtool(text)).as("promtool check metrics on the %s daemon's /metrics:\n%s",
-          running.mode().modeName(), text).isEmpty();
-      assertThat(text).contains("# TYPE process_cpu_seconds_total counter", "jvm_memory_bytes_used{area=\"heap\",}",
-          "flipper_build_info{");
+      assertThat(promtool(text))
+          .as(
+              "promtool check metrics on the %s daemon's /metrics:\n%s",
+              running.mode().modeName(), text)
+          .isEmpty();
+      assertThat(text)
+          .contains(
+              "# TYPE process_cpu_seconds_total counter",
+              "jvm_memory_bytes_used{area=\"heap\",}",
+              "flipper_build_info{");
       // docs/operations.md lists every metric family a daemon exports.
       assertThat(text.lines().filter(l -> l.startsWith("# TYPE ")).map(l -> l.split(" ")[2]))
-          .as("metric families of the %s daemon missing from docs/operations.md", running.mode().modeName())
+          .as(
+              "metric families of the %s daemon missing from docs/operations.md",
+              running.mode().modeName())
           .allSatisfy(family -> assertThat(operationsDoc).contains("`" + family + "`"));
       if (running.mode() == Mode.QUEUE) {
         assertQueueConventions(text);
@@ -87,8 +111,10 @@ class MetricsLintTest {
         .contains("flipper_queue_jobs_dequeued_total{queue=\"lint_q\",} 1.0")
         .contains("# TYPE flipper_queue_request_duration_seconds histogram")
         // two enqueue calls, one of them failed
-        .contains("flipper_queue_request_duration_seconds_bucket{method=\"enqueueJobs\",le=\"+Inf\",} 2.0")
-        .contains("flipper_queue_request_errors_total{method=\"enqueueJobs\",code=\"QUEUE_NOT_FOUND\",} 1.0")
+        .contains(
+            "flipper_queue_request_duration_seconds_bucket{method=\"enqueueJobs\",le=\"+Inf\",} 2.0")
+        .contains(
+            "flipper_queue_request_errors_total{method=\"enqueueJobs\",code=\"QUEUE_NOT_FOUND\",} 1.0")
         .contains("flipper_queue_depth{queue=\"lint_q\",priority=\"1\",} 2.0")
         .contains("flipper_queue_depth{queue=\"lint_q\",priority=\"2\",} 0.0")
         .contains("flipper_queue_oldest_pending_age_seconds{queue=\"lint_q\",priority=\"1\",}")
@@ -102,9 +128,11 @@ class MetricsLintTest {
   }
 
   private static void exerciseTheQueueServer(int port) {
-    try (QueueClient client = QueueClient.builder().server("127.0.0.1", port).source("lint").maxAttempts(1).build()) {
+    try (QueueClient client =
+        QueueClient.builder().server("127.0.0.1", port).source("lint").maxAttempts(1).build()) {
       client.createQueue("lint_q");
-      List<JobDescriptor> jobs = client.enqueue("lint_q", List.of(NewJob.of("a"), NewJob.of("b"), NewJob.of("c")));
+      List<JobDescriptor> jobs =
+          client.enqueue("lint_q", List.of(NewJob.of("a"), NewJob.of("b"), NewJob.of("c")));
       assertThat(jobs).hasSize(3);
       assertThat(client.dequeue("lint_q", 1)).hasSize(1);
       try {
@@ -123,8 +151,11 @@ class MetricsLintTest {
   /** promtool's complaints (problems and lint warnings); empty when the text is clean. */
   private String promtool(String metrics) throws IOException, InterruptedException {
     Path input = Files.writeString(dir.resolve("metrics.txt"), metrics);
-    Process process = new ProcessBuilder("promtool", "check", "metrics").redirectInput(input.toFile())
-        .redirectErrorStream(true).start();
+    Process process =
+        new ProcessBuilder("promtool", "check", "metrics")
+            .redirectInput(input.toFile())
+            .redirectErrorStream(true)
+            .start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
     return process.exitValue() == 0 ? output.trim() : "exit " + process.exitValue() + ": " + output;

@@ -16,12 +16,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Each mode, alone and all together in one JVM, starts as a separate process, answers /health with 200
- * and stops on SIGTERM with exit code 0. The single-mode processes run side by side to keep the test short.
+ * Each mode, alone and all together in one JVM, starts as a separate process, answers /health with
+ * 200 and stops on SIGTERM with exit code 0. The single-mode processes run side by side to keep the
+ * test short.
  */
 @Tag("processes")
 class ModeLifecycleTest {
-  private static final List<String> MODES = Arrays.stream(Mode.values()).map(Mode::modeName).toList();
+  private static final List<String> MODES =
+      Arrays.stream(Mode.values()).map(Mode::modeName).toList();
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
 
   @TempDir Path dir;
@@ -39,7 +41,7 @@ class ModeLifecycleTest {
         workers: {adminPort: 0}
         ui: {port: 0, adminPort: 0}
         """
-            .formatted(dir.resolve("data").resolve("flipper").toAbsolutePath())
+                .formatted(dir.resolve("data").resolve("flipper").toAbsolutePath())
             + String.join("\n", extraLines);
     Path file = dir.resolve("conf.yaml");
     Files.writeString(file, yaml);
@@ -72,8 +74,10 @@ class ModeLifecycleTest {
   @Test
   void allModesShareOneJvmAndStopInReverseOrder() throws Exception {
     Path logFile = dir.resolve("logs").resolve("flipper-all.log");
-    Path config = config("logging: {file: \"" + dir.resolve("logs").resolve("flipper-{mode}.log") + "\"}");
-    try (FlipperProcess flipper = FlipperProcess.start(dir, "-c", config.toString(), "-m", String.join(",", MODES))) {
+    Path config =
+        config("logging: {file: \"" + dir.resolve("logs").resolve("flipper-{mode}.log") + "\"}");
+    try (FlipperProcess flipper =
+        FlipperProcess.start(dir, "-c", config.toString(), "-m", String.join(",", MODES))) {
       Map<String, String> urls = flipper.awaitReady(MODES);
 
       assertThat(urls.keySet()).containsExactlyElementsOf(MODES);
@@ -85,7 +89,9 @@ class ModeLifecycleTest {
       flipper.sigterm();
 
       assertStoppedCleanly("all", flipper);
-      assertThat(flipper.out()).as("with logging.file, stdout has only the launcher's lines").allMatch(l -> l.startsWith("flipper: "));
+      assertThat(flipper.out())
+          .as("with logging.file, stdout has only the launcher's lines")
+          .allMatch(l -> l.startsWith("flipper: "));
       List<String> stopped =
           Files.readAllLines(logFile).stream()
               .filter(l -> l.matches(".* - \\w+ stopped"))
@@ -95,7 +101,9 @@ class ModeLifecycleTest {
       for (int i = MODES.size() - 1; i >= 0; i--) {
         reversed.add(MODES.get(i) + "=" + MODES.get(i));
       }
-      assertThat(stopped).as("stop order, each logged under its mode").containsExactlyElementsOf(reversed);
+      assertThat(stopped)
+          .as("stop order, each logged under its mode")
+          .containsExactlyElementsOf(reversed);
     }
   }
 
@@ -106,7 +114,8 @@ class ModeLifecycleTest {
 
     try (FlipperProcess flipper = FlipperProcess.start(dir, "-c", "conf.yaml", "-m", "queue")) {
       assertThat(flipper.awaitExit(STOP_TIMEOUT)).isEqualTo(2);
-      assertThat(flipper.err()).containsExactly("conf.yaml:2: unknown key 'queue.prot' (did you mean 'queue.port'?)");
+      assertThat(flipper.err())
+          .containsExactly("conf.yaml:2: unknown key 'queue.prot' (did you mean 'queue.port'?)");
       assertThat(flipper.out()).isEmpty();
     }
   }
@@ -115,14 +124,21 @@ class ModeLifecycleTest {
     HttpResponse<String> health = FlipperProcess.get(adminUrl + "/health");
     assertThat(health.statusCode()).as("/health of " + mode + ": " + health.body()).isEqualTo(200);
     assertThat(health.body()).contains("\"daemon\":\"" + mode + "\"", "\"status\":\"ready\"");
-    assertThat(FlipperProcess.get(adminUrl + "/metrics").statusCode()).as("/metrics of " + mode).isEqualTo(200);
-    assertThat(FlipperProcess.get(adminUrl + "/stats.txt").statusCode()).as("/stats.txt of " + mode).isEqualTo(200);
+    assertThat(FlipperProcess.get(adminUrl + "/metrics").statusCode())
+        .as("/metrics of " + mode)
+        .isEqualTo(200);
+    assertThat(FlipperProcess.get(adminUrl + "/stats.txt").statusCode())
+        .as("/stats.txt of " + mode)
+        .isEqualTo(200);
   }
 
-  private static void assertStoppedCleanly(String what, FlipperProcess flipper) throws InterruptedException {
+  private static void assertStoppedCleanly(String what, FlipperProcess flipper)
+      throws InterruptedException {
     int exit = flipper.awaitExit(STOP_TIMEOUT);
     assertThat(exit).as("exit code of " + what + "\n" + flipper.output()).isZero();
-    assertThat(flipper.out()).as("output of " + what).contains("flipper: stopping on SIGTERM", "flipper: stopped cleanly");
+    assertThat(flipper.out())
+        .as("output of " + what)
+        .contains("flipper: stopping on SIGTERM", "flipper: stopped cleanly");
     assertThat(flipper.err()).as("stderr of " + what).isEmpty();
   }
 }

@@ -19,12 +19,25 @@ import org.junit.jupiter.api.io.TempDir;
 class ModeRunnerTest {
   @TempDir Path dir;
 
-  /** Every port 0 and the H2 database under the temp dir, so a demo on the default ports can run beside. */
+  /**
+   * Every port 0 and the H2 database under the temp dir, so a demo on the default ports can run
+   * beside.
+   */
   private FlipperConfig config(String... sets) {
-    List<String> all = new java.util.ArrayList<>(List.of(
-        "storage.jdbc.shards=[{name: '1', url: 'jdbc:h2:file:" + dir.resolve("flipper") + ";MODE=MySQL'}]",
-        "queue.port=0", "master.port=0", "ui.port=0",
-        "queue.adminPort=0", "master.adminPort=0", "scheduler.adminPort=0", "workers.adminPort=0", "ui.adminPort=0"));
+    List<String> all =
+        new java.util.ArrayList<>(
+            List.of(
+                "storage.jdbc.shards=[{name: '1', url: 'jdbc:h2:file:"
+                    + dir.resolve("flipper")
+                    + ";MODE=MySQL'}]",
+                "queue.port=0",
+                "master.port=0",
+                "ui.port=0",
+                "queue.adminPort=0",
+                "master.adminPort=0",
+                "scheduler.adminPort=0",
+                "workers.adminPort=0",
+                "ui.adminPort=0"));
     all.addAll(List.of(sets));
     return ConfigLoader.defaults(all, Map.of());
   }
@@ -33,18 +46,26 @@ class ModeRunnerTest {
   void aModeThatCannotStartIsNamedAndTheStartedOnesStop() throws Exception {
     StringWriter out = new StringWriter();
     try (ServerSocket taken = new ServerSocket(0)) {
-      ModeRunner runner = new ModeRunner(config("scheduler.adminPort=" + taken.getLocalPort()), new PrintWriter(out));
+      ModeRunner runner =
+          new ModeRunner(
+              config("scheduler.adminPort=" + taken.getLocalPort()), new PrintWriter(out));
 
       assertThatThrownBy(() -> runner.start(List.of(Mode.MASTER, Mode.SCHEDULER, Mode.UI)))
           .isInstanceOf(ModeRunner.ModeStartException.class)
-          .hasMessageStartingWith("scheduler failed to start: admin server 'scheduler' cannot listen on 127.0.0.1:"
-              + taken.getLocalPort() + ": ");
+          .hasMessageStartingWith(
+              "scheduler failed to start: admin server 'scheduler' cannot listen on 127.0.0.1:"
+                  + taken.getLocalPort()
+                  + ": ");
 
-      assertThat(out.toString()).startsWith("flipper: master ready, admin http://127.0.0.1:").doesNotContain("ui ready");
+      assertThat(out.toString())
+          .startsWith("flipper: master ready, admin http://127.0.0.1:")
+          .doesNotContain("ui ready");
       String masterHealth = runner.running().get(0).adminUrl() + "/health";
       assertThat(runner.closeAll()).isTrue();
       assertThat(runner.running()).isEmpty();
-      assertThatThrownBy(() -> FlipperProcess.get(masterHealth)).as("admin server closed").isInstanceOf(java.io.IOException.class);
+      assertThatThrownBy(() -> FlipperProcess.get(masterHealth))
+          .as("admin server closed")
+          .isInstanceOf(java.io.IOException.class);
     }
   }
 
@@ -54,7 +75,9 @@ class ModeRunnerTest {
     runner.start(List.of(Mode.QUEUE));
     try {
       ModeRunner.Running queue = runner.running().get(0);
-      assertThat(queue.daemon().readiness()).containsEntry("store", true).containsEntry("shards", true)
+      assertThat(queue.daemon().readiness())
+          .containsEntry("store", true)
+          .containsEntry("shards", true)
           .containsEntry("monitor", true);
       HttpResponse<String> stats = FlipperProcess.get(queue.adminUrl() + "/stats.txt");
       assertThat(stats.body().lines()).contains("queue.shards.healthy: 1", "queue.shards.total: 1");
@@ -70,14 +93,19 @@ class ModeRunnerTest {
     try {
       String thrift = runner.running().get(0).daemon().endpoints().get(0);
       int queuePort = Integer.parseInt(thrift.substring("thrift port ".length()));
-      try (dev.flipper.queue.client.QueueClient client = dev.flipper.queue.client.QueueClient.builder()
-          .server("127.0.0.1", queuePort).source("test").build()) {
+      try (dev.flipper.queue.client.QueueClient client =
+          dev.flipper.queue.client.QueueClient.builder()
+              .server("127.0.0.1", queuePort)
+              .source("test")
+              .build()) {
         client.createQueue("demo");
       }
       String web = runner.running().get(1).daemon().endpoints().get(0);
-      HttpResponse<String> queues = FlipperProcess.get(web.substring("web UI ".length()) + "api/queues");
+      HttpResponse<String> queues =
+          FlipperProcess.get(web.substring("web UI ".length()) + "api/queues");
       assertThat(queues.statusCode()).as(queues.body()).isEqualTo(200);
-      assertThat(queues.body()).contains("\"servers\":\"127.0.0.1:" + queuePort + "\"", "\"name\":\"demo\"");
+      assertThat(queues.body())
+          .contains("\"servers\":\"127.0.0.1:" + queuePort + "\"", "\"name\":\"demo\"");
     } finally {
       assertThat(runner.closeAll()).isTrue();
     }
@@ -90,7 +118,8 @@ class ModeRunnerTest {
     try {
       String web = runner.running().get(1).daemon().endpoints().get(0);
       assertThat(web).startsWith("web UI http://127.0.0.1:");
-      HttpResponse<String> status = FlipperProcess.get(web.substring("web UI ".length()) + "api/status");
+      HttpResponse<String> status =
+          FlipperProcess.get(web.substring("web UI ".length()) + "api/status");
       assertThat(status.statusCode()).isEqualTo(200);
       assertThat(status.body()).isEqualTo("{\"signals\":[],\"masterProblem\":null}");
     } finally {

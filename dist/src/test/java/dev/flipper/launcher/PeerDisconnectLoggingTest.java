@@ -18,22 +18,30 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A master in its own JVM, whose clients reset their connections (as a killed client does): nothing is logged
- * for them, while the master keeps serving.
+ * A master in its own JVM, whose clients reset their connections (as a killed client does): nothing
+ * is logged for them, while the master keeps serving.
  */
 @Tag("processes")
 class PeerDisconnectLoggingTest {
-  private static final Pattern THRIFT_PORT = Pattern.compile("flipper: master ready, .*thrift port (\\d+)");
+  private static final Pattern THRIFT_PORT =
+      Pattern.compile("flipper: master ready, .*thrift port (\\d+)");
 
   @TempDir Path dir;
 
   @Test
   void clientsThatResetTheirConnectionAreNotLogged() throws Exception {
-    Path config = Files.writeString(dir.resolve("flipper.yaml"), "master:\n  port: 0\n  adminPort: 0\n");
-    try (FlipperProcess master = FlipperProcess.start(dir, "-c", config.toString(), "-m", "master")) {
+    Path config =
+        Files.writeString(dir.resolve("flipper.yaml"), "master:\n  port: 0\n  adminPort: 0\n");
+    try (FlipperProcess master =
+        FlipperProcess.start(dir, "-c", config.toString(), "-m", "master")) {
       master.awaitReady(List.of("master"));
-      int port = master.out().stream().map(THRIFT_PORT::matcher).filter(Matcher::find)
-          .mapToInt(m -> Integer.parseInt(m.group(1))).findFirst().orElseThrow();
+      int port =
+          master.out().stream()
+              .map(THRIFT_PORT::matcher)
+              .filter(Matcher::find)
+              .mapToInt(m -> Integer.parseInt(m.group(1)))
+              .findFirst()
+              .orElseThrow();
 
       for (int i = 0; i < 3; i++) {
         try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {

@@ -18,24 +18,29 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * A stopping scheduler does not wait out the claim it has waiting in the master: the client the launcher opened for
- * it cuts the wait short, so its loop has ended when close() returns. The claim here may wait 30 s (the master's
- * limit; scheduler.maxWait asks for more), longer than close() waits for the loop (10 s): without the cut, the loop
- * would outlive it.
+ * A stopping scheduler does not wait out the claim it has waiting in the master: the client the
+ * launcher opened for it cuts the wait short, so its loop has ended when close() returns. The claim
+ * here may wait 30 s (the master's limit; scheduler.maxWait asks for more), longer than close()
+ * waits for the loop (10 s): without the cut, the loop would outlive it.
  */
 class SchedulerModeStopTest {
   @Test
   void closeCutsTheClaimWaitingInTheMasterShort() throws Exception {
     TokenService service = TokenService.builder(InMemoryTokenStore.create()).build();
-    try (TokenMasterServer master = TokenMasterServer.builder(service).port(0).bindHost("127.0.0.1").build().start()) {
-      FlipperConfig config = ConfigLoader.defaults(
-          List.of("master.port=" + master.port(), "scheduler.maxWait=10m"), Map.of());
+    try (TokenMasterServer master =
+        TokenMasterServer.builder(service).port(0).bindHost("127.0.0.1").build().start()) {
+      FlipperConfig config =
+          ConfigLoader.defaults(
+              List.of("master.port=" + master.port(), "scheduler.maxWait=10m"), Map.of());
       Set<Thread> before = Thread.getAllStackTraces().keySet();
-      ModeDaemon<?> scheduler = Mode.SCHEDULER.create(new Mode.Context(config, new MetricRegistry(), 0, 0, 0));
+      ModeDaemon<?> scheduler =
+          Mode.SCHEDULER.create(new Mode.Context(config, new MetricRegistry(), 0, 0, 0));
       assertThat(scheduler.masterClient()).as("the client the launcher opened").isNotNull();
       scheduler.daemon().start();
-      List<Thread> loops = Thread.getAllStackTraces().keySet().stream()
-          .filter(t -> !before.contains(t) && t.getName().startsWith("flipper-scheduler-")).toList();
+      List<Thread> loops =
+          Thread.getAllStackTraces().keySet().stream()
+              .filter(t -> !before.contains(t) && t.getName().startsWith("flipper-scheduler-"))
+              .toList();
       assertThat(loops).hasSize(1);
       await().atMost(Duration.ofSeconds(30)).until(() -> service.waitingClaims() > 0);
 

@@ -16,9 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The systemd unit files shipped in the distribution: one per daemon, graceful on SIGTERM, and accepted by
- * {@code systemd-analyze verify} (where systemd is installed; with ExecStart pointed at this checkout's
- * bin/flipper, since verify checks that the program exists).
+ * The systemd unit files shipped in the distribution: one per daemon, graceful on SIGTERM, and
+ * accepted by {@code systemd-analyze verify} (where systemd is installed; with ExecStart pointed at
+ * this checkout's bin/flipper, since verify checks that the program exists).
  */
 class SystemdUnitsTest {
   private static final Path UNITS = Path.of("src/main/dist/systemd");
@@ -31,8 +31,12 @@ class SystemdUnitsTest {
     List<String> modes = Arrays.stream(Mode.values()).map(Mode::modeName).toList();
     for (String mode : modes) {
       String unit = Files.readString(UNITS.resolve("flipper-" + mode + ".service"));
-      assertThat(unit).contains("ExecStart=/opt/flipper/bin/flipper -c /etc/flipper/flipper.yaml -m " + mode + "\n",
-          "KillSignal=SIGTERM", "User=flipper", "WantedBy=multi-user.target");
+      assertThat(unit)
+          .contains(
+              "ExecStart=/opt/flipper/bin/flipper -c /etc/flipper/flipper.yaml -m " + mode + "\n",
+              "KillSignal=SIGTERM",
+              "User=flipper",
+              "WantedBy=multi-user.target");
     }
     try (Stream<Path> files = Files.list(UNITS)) {
       assertThat(files.count()).isEqualTo(modes.size());
@@ -42,13 +46,18 @@ class SystemdUnitsTest {
   @Test
   @Tag("tools")
   void systemdAnalyzeVerifyAcceptsEveryUnit() throws Exception {
-    assumeTrue(Files.isExecutable(Path.of("/usr/bin/systemd-analyze")), "systemd-analyze is not installed");
+    assumeTrue(
+        Files.isExecutable(Path.of("/usr/bin/systemd-analyze")),
+        "systemd-analyze is not installed");
     try (Stream<Path> files = Files.list(UNITS)) {
       for (Path unit : files.toList()) {
         Path copy = dir.resolve(unit.getFileName());
-        Files.writeString(copy, Files.readString(unit).replace("/opt/flipper/bin/flipper", LAUNCHER.toString()));
-        Process verify = new ProcessBuilder("systemd-analyze", "verify", copy.toString()).redirectErrorStream(true)
-            .start();
+        Files.writeString(
+            copy, Files.readString(unit).replace("/opt/flipper/bin/flipper", LAUNCHER.toString()));
+        Process verify =
+            new ProcessBuilder("systemd-analyze", "verify", copy.toString())
+                .redirectErrorStream(true)
+                .start();
         String output = new String(verify.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(verify.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(verify.exitValue()).as("systemd-analyze verify %s:\n%s", unit, output).isZero();

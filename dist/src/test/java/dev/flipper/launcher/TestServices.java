@@ -7,10 +7,10 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * MariaDB on 127.0.0.1:3306 and Redis on 127.0.0.1:6379 for this module's tests tagged {@code mariadb} or
- * {@code redis} (which {@code ./flipper test --unit} leaves out): a missing service fails each of them at once
- * with what to do, never skips it. The same check as queue-core's test jar has, which this module does not
- * depend on. One probe per address and JVM.
+ * MariaDB on 127.0.0.1:3306 and Redis on 127.0.0.1:6379 for this module's tests tagged {@code
+ * mariadb} or {@code redis} (which {@code ./flipper test --unit} leaves out): a missing service
+ * fails each of them at once with what to do, never skips it. The same check as queue-core's test
+ * jar has, which this module does not depend on. One probe per address and JVM.
  */
 final class TestServices {
   private static final Map<String, String> PROBES = new ConcurrentHashMap<>();
@@ -28,8 +28,15 @@ final class TestServices {
   private static void require(String service, String host, int port) {
     String failure = PROBES.computeIfAbsent(host + ":" + port, address -> probe(host, port));
     if (!failure.isEmpty()) {
-      throw new AssertionError(service + " is not reachable on " + host + ":" + port + " (" + failure
-          + "): run scripts/ensure-services.sh, or run the tests that need no service with ./flipper test --unit");
+      throw new AssertionError(
+          service
+              + " is not reachable on "
+              + host
+              + ":"
+              + port
+              + " ("
+              + failure
+              + "): run scripts/ensure-services.sh, or run the tests that need no service with ./flipper test --unit");
     }
   }
 

@@ -22,8 +22,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code flipper demo} outside a source checkout (the bundled example workflows), every port 0: its etl
- * instance runs to SUCCESS by itself and the printed commands name it; SIGTERM still stops it cleanly.
+ * {@code flipper demo} outside a source checkout (the bundled example workflows), every port 0: its
+ * etl instance runs to SUCCESS by itself and the printed commands name it; SIGTERM still stops it
+ * cleanly.
  */
 @Tag("processes")
 class WorkerDemoTest {
@@ -34,11 +35,29 @@ class WorkerDemoTest {
 
   @Test
   void theDemosEtlInstanceRunsToSuccessByItself() throws Exception {
-    try (FlipperProcess demo = FlipperProcess.start(dir, "demo", "--set", "queue.port=0", "--set",
-        "queue.adminPort=0", "--set", "master.port=0", "--set", "master.adminPort=0", "--set",
-        "scheduler.adminPort=0", "--set", "workers.adminPort=0", "--set", "ui.port=0", "--set", "ui.adminPort=0")) {
+    try (FlipperProcess demo =
+        FlipperProcess.start(
+            dir,
+            "demo",
+            "--set",
+            "queue.port=0",
+            "--set",
+            "queue.adminPort=0",
+            "--set",
+            "master.port=0",
+            "--set",
+            "master.adminPort=0",
+            "--set",
+            "scheduler.adminPort=0",
+            "--set",
+            "workers.adminPort=0",
+            "--set",
+            "ui.port=0",
+            "--set",
+            "ui.adminPort=0")) {
       demo.awaitReady(List.of("queue", "master", "scheduler", "workers", "ui"));
-      await("the demo's hints").atMost(Duration.ofSeconds(30))
+      await("the demo's hints")
+          .atMost(Duration.ofSeconds(30))
           .until(() -> demo.out().stream().anyMatch(l -> STARTED.matcher(l).matches()));
       String instance = null;
       int port = 0;
@@ -54,27 +73,58 @@ class WorkerDemoTest {
       }
       String id = instance;
       assertThat(demo.out()).anyMatch(l -> l.contains("flipper workflow status -w etl -i " + id));
-      assertThat(demo.out()).anyMatch(l -> l.contains("flipper workflow logs -w etl -i " + id + " -j load"));
       assertThat(demo.out())
-          .anyMatch(l -> l.startsWith("flipper: workers ready") && l.contains("logs http://127.0.0.1:"));
+          .anyMatch(l -> l.contains("flipper workflow logs -w etl -i " + id + " -j load"));
+      assertThat(demo.out())
+          .anyMatch(
+              l -> l.startsWith("flipper: workers ready") && l.contains("logs http://127.0.0.1:"));
       try (TokenMasterClient client = TokenMasterClient.builder("127.0.0.1", port).build()) {
         WorkflowEngine engine = WorkflowEngine.builder(client).build();
-        await("etl " + id + " ends").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(
-            () -> engine.status().instance("etl", id).orElseThrow().summary().status() != InstanceStatus.RUNNING);
+        await("etl " + id + " ends")
+            .atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(200))
+            .until(
+                () ->
+                    engine.status().instance("etl", id).orElseThrow().summary().status()
+                        != InstanceStatus.RUNNING);
         assertThat(engine.status().instance("etl", id).orElseThrow().summary().status())
-            .as(demo.output()).isEqualTo(InstanceStatus.SUCCESS);
+            .as(demo.output())
+            .isEqualTo(InstanceStatus.SUCCESS);
         assertThat(engine.definitions().list()).hasSize(3);
-        String uiHint = demo.out().stream().filter(l -> l.endsWith("# in the web UI")).findFirst().orElseThrow();
+        String uiHint =
+            demo.out().stream()
+                .filter(l -> l.endsWith("# in the web UI"))
+                .findFirst()
+                .orElseThrow();
         URI instancePage = URI.create(uiHint.strip().split("\\s+")[1]);
         assertThat(instancePage.getPath()).isEqualTo("/workflows/etl/instances/" + id);
-        HttpResponse<String> page = HttpClient.newHttpClient()
-            .send(HttpRequest.newBuilder(instancePage).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> page =
+            HttpClient.newHttpClient()
+                .send(
+                    HttpRequest.newBuilder(instancePage).build(),
+                    HttpResponse.BodyHandlers.ofString());
         assertThat(page.statusCode()).isEqualTo(200);
         assertThat(page.body()).contains(id, "SUCCESS");
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int code = Launcher.execute(new String[] {"workflow", "logs", "-w", "etl", "-i", id, "-j", "load", "--set",
-            "master.port=" + port, "--host", "127.0.0.1"}, new PrintWriter(out), new PrintWriter(err));
+        int code =
+            Launcher.execute(
+                new String[] {
+                  "workflow",
+                  "logs",
+                  "-w",
+                  "etl",
+                  "-i",
+                  id,
+                  "-j",
+                  "load",
+                  "--set",
+                  "master.port=" + port,
+                  "--host",
+                  "127.0.0.1"
+                },
+                new PrintWriter(out),
+                new PrintWriter(err));
         assertThat(code).as(err.toString()).isZero();
         assertThat(out.toString()).startsWith("loading 3 rows from ").contains("1,ADA");
       }

@@ -10,9 +10,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 
 /**
- * On a fresh MariaDB database at 127.0.0.1:3306 (root, no password), dropped after the test. Not through
- * queue-mysql's TestDatabases: its test jar's logback-test.xml would replace the launcher's logging in the
- * processes this test starts.
+ * On a fresh MariaDB database at 127.0.0.1:3306 (root, no password), dropped after the test. Not
+ * through queue-mysql's TestDatabases: its test jar's logback-test.xml would replace the launcher's
+ * logging in the processes this test starts.
  */
 @Tag("mariadb")
 class WorkerProcessesMariaDbTest extends WorkerProcessesContract {
@@ -35,14 +35,18 @@ class WorkerProcessesMariaDbTest extends WorkerProcessesContract {
     }
   }
 
-  /** Runs one statement on the MariaDB server (other process tests create and drop their databases with it). */
+  /**
+   * Runs one statement on the MariaDB server (other process tests create and drop their databases
+   * with it).
+   */
   static void execute(String sql) {
     TestServices.requireMariaDb();
     try (Connection c = DriverManager.getConnection(SERVER, "root", "");
         Statement st = c.createStatement()) {
       st.execute(sql);
     } catch (SQLException e) {
-      throw new IllegalStateException("MariaDB at 127.0.0.1:3306 (root, empty password) is required: " + e, e);
+      throw new IllegalStateException(
+          "MariaDB at 127.0.0.1:3306 (root, empty password) is required: " + e, e);
     }
   }
 }

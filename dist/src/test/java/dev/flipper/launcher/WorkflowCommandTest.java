@@ -26,7 +26,9 @@ class WorkflowCommandTest {
 
     assertThat(run("workflow", "validate", examples.toString())).as(err.toString()).isZero();
 
-    assertThat(out.toString()).isEqualTo("""
+    assertThat(out.toString())
+        .isEqualTo(
+            """
         ok: workflow 'diamond' (4 jobs)
         ok: workflow 'etl' (3 jobs)
         ok: workflow 'sensor' (3 jobs)
@@ -37,29 +39,37 @@ class WorkflowCommandTest {
 
   @Test
   void anInvalidDirectoryPrintsEveryProblemAndExits1() throws Exception {
-    Files.writeString(dir.resolve("good.yaml"), "workflow: good\njobs:\n  a:\n    command: \"true\"\n");
-    Files.writeString(dir.resolve("loop.yaml"),
+    Files.writeString(
+        dir.resolve("good.yaml"), "workflow: good\njobs:\n  a:\n    command: \"true\"\n");
+    Files.writeString(
+        dir.resolve("loop.yaml"),
         "workflow: loop\njobs:\n  a:\n    needs: [b]\n    command: \"true\"\n  b:\n    needs: [a]\n    comand: x\n");
 
     assertThat(run("workflow", "validate", dir.toString())).isEqualTo(1);
 
     Path loop = dir.resolve("loop.yaml");
-    assertThat(err.toString()).isEqualTo(
-        loop + ":4: cycle: a -> b -> a\n"
-            + loop + ":6: 'jobs.b.command' is required (the shell command to run)\n"
-            + loop + ":8: unknown key 'jobs.b.comand' (did you mean 'jobs.b.command'?)\n"
-            + "3 problems in 2 files\n");
+    assertThat(err.toString())
+        .isEqualTo(
+            loop
+                + ":4: cycle: a -> b -> a\n"
+                + loop
+                + ":6: 'jobs.b.command' is required (the shell command to run)\n"
+                + loop
+                + ":8: unknown key 'jobs.b.comand' (did you mean 'jobs.b.command'?)\n"
+                + "3 problems in 2 files\n");
     assertThat(out.toString()).isEqualTo("ok: workflow 'good' (1 job)\n");
   }
 
   @Test
   void aCronExpressionTheSchedulerCannotReadIsAProblem() throws Exception {
-    Files.writeString(dir.resolve("odd.yaml"),
+    Files.writeString(
+        dir.resolve("odd.yaml"),
         "workflow: odd\nschedule:\n  cron: \"0 0 L/2 * *\"\njobs:\n  a:\n    command: \"true\"\n");
 
     assertThat(run("workflow", "validate", dir.toString())).isEqualTo(1);
 
-    assertThat(err.toString()).startsWith("workflow 'odd': schedule.cron '0 0 L/2 * *' is not valid: ")
+    assertThat(err.toString())
+        .startsWith("workflow 'odd': schedule.cron '0 0 L/2 * *' is not valid: ")
         .endsWith("1 problem in 1 file\n");
     assertThat(out.toString()).isEmpty();
   }
@@ -71,7 +81,8 @@ class WorkflowCommandTest {
 
     assertThat(run("workflow")).isEqualTo(2);
     assertThat(err.toString())
-        .contains("flipper: missing subcommand (validate, apply, start, status, unschedule, backfill, logs, ");
+        .contains(
+            "flipper: missing subcommand (validate, apply, start, status, unschedule, backfill, logs, ");
 
     assertThat(run("workflow", "validate", "--nope", "x.yaml")).isEqualTo(2);
   }
@@ -79,12 +90,14 @@ class WorkflowCommandTest {
   @Test
   void aMissingFileIsAProblemNotAUsageError() {
     assertThat(run("workflow", "validate", dir.resolve("nope.yaml").toString())).isEqualTo(1);
-    assertThat(err.toString()).startsWith(dir.resolve("nope.yaml") + ": no such file or directory\n");
+    assertThat(err.toString())
+        .startsWith(dir.resolve("nope.yaml") + ": no such file or directory\n");
   }
 
   @Test
   void helpDescribesTheCommand() {
     assertThat(run("workflow", "validate", "--help")).isZero();
-    assertThat(out.toString()).contains("Usage: flipper workflow validate", "FILE|DIR", "Exit code 0");
+    assertThat(out.toString())
+        .contains("Usage: flipper workflow validate", "FILE|DIR", "Exit code 0");
   }
 }

@@ -15,9 +15,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The queue inside an application, with no daemon: an H2 file in MySQL mode, the same JDBC code as a
- * MariaDB deployment, and {@link EmbeddedQueue} running the same {@link QueueWorker} that runs against a
- * server, here on the in-process {@link QueueService}, plus the monitor. How to run it: see examples/README.md.
+ * The queue inside an application, with no daemon: an H2 file in MySQL mode, the same JDBC code as
+ * a MariaDB deployment, and {@link EmbeddedQueue} running the same {@link QueueWorker} that runs
+ * against a server, here on the in-process {@link QueueService}, plus the monitor. How to run it:
+ * see examples/README.md.
  */
 public final class EmbeddedQueueExample {
   private EmbeddedQueueExample() {}
@@ -29,22 +30,38 @@ public final class EmbeddedQueueExample {
 
   /** Enqueues three jobs, works through the due ones, and returns what lookup says about them. */
   static Map<JobDescriptor, JobInfo> run(Path dataDir) throws InterruptedException {
-    String url = "jdbc:h2:file:" + dataDir.toAbsolutePath().resolve("queue") + ";MODE=MySQL;AUTO_SERVER=TRUE";
-    JdbcQueueStore store = JdbcQueueStore.builder()
-        .shards(List.of(new JdbcShardConfig("1", url, "", "", false)))
-        .build();
+    String url =
+        "jdbc:h2:file:"
+            + dataDir.toAbsolutePath().resolve("queue")
+            + ";MODE=MySQL;AUTO_SERVER=TRUE";
+    JdbcQueueStore store =
+        JdbcQueueStore.builder()
+            .shards(List.of(new JdbcShardConfig("1", url, "", "", false)))
+            .build();
     // One builder: the queue service, a worker for "emails" in this process, and the monitor (claim
     // time-outs, deletion of old finished jobs). close() stops them and closes the store.
-    try (EmbeddedQueue app = EmbeddedQueue.builder(store)
-        .worker("emails", job -> System.out.println("sending: " + job.bodyAsString()),
-            w -> w.source("example:" + ProcessHandle.current().pid()).pollInterval(Duration.ofMillis(50)))
-        .build()
-        .start()) {
+    try (EmbeddedQueue app =
+        EmbeddedQueue.builder(store)
+            .worker(
+                "emails",
+                job -> System.out.println("sending: " + job.bodyAsString()),
+                w ->
+                    w.source("example:" + ProcessHandle.current().pid())
+                        .pollInterval(Duration.ofMillis(50)))
+            .build()
+            .start()) {
       QueueService queue = app.queue();
-      List<JobDescriptor> ids = queue.enqueue("emails", List.of(
-          NewJob.of("welcome ada@example.com"),
-          NewJob.of("password reset for bob@example.com").withPriority(1).withAttemptsAllowed(5),
-          NewJob.of("weekly digest").withPriority(3).withRunAfter(Instant.now().plusSeconds(3600))));
+      List<JobDescriptor> ids =
+          queue.enqueue(
+              "emails",
+              List.of(
+                  NewJob.of("welcome ada@example.com"),
+                  NewJob.of("password reset for bob@example.com")
+                      .withPriority(1)
+                      .withAttemptsAllowed(5),
+                  NewJob.of("weekly digest")
+                      .withPriority(3)
+                      .withRunAfter(Instant.now().plusSeconds(3600))));
       System.out.println("enqueued " + ids);
 
       QueueWorker worker = app.worker("emails");
@@ -55,7 +72,9 @@ public final class EmbeddedQueueExample {
       worker.close(); // finishes and acks what is running, so lookup sees the final states
 
       Map<JobDescriptor, JobInfo> states = queue.lookup(ids, false);
-      states.forEach((id, info) -> System.out.println(id + " is " + info.state() + ", runs after " + info.runAfter()));
+      states.forEach(
+          (id, info) ->
+              System.out.println(id + " is " + info.state() + ", runs after " + info.runAfter()));
       return states;
     }
   }

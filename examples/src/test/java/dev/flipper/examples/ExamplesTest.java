@@ -21,14 +21,16 @@ class ExamplesTest {
   void embeddedExampleRunsTheDueJobsAndLeavesTheDelayedOnePending() throws Exception {
     Map<?, JobInfo> states = EmbeddedQueueExample.run(dataDir);
 
-    assertThat(states.values()).extracting(JobInfo::state)
+    assertThat(states.values())
+        .extracting(JobInfo::state)
         .containsExactly(JobState.SUCCEEDED, JobState.SUCCEEDED, JobState.PENDING);
   }
 
   @Test
   void wordCountWorkerCountsEverySentenceAndRetriesTheFailedOnes() throws Exception {
     InMemoryQueueStore store = InMemoryQueueStore.withShards("1", "2");
-    try (QueueServer server = QueueServer.builder(QueueService.builder(store).build()).port(0).build().start()) {
+    try (QueueServer server =
+        QueueServer.builder(QueueService.builder(store).build()).port(0).build().start()) {
       Map<String, Integer> counts = WordCountWorkerExample.run("127.0.0.1", server.port(), 30);
 
       assertThat(counts).hasSize(30);

@@ -20,7 +20,10 @@ import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The README's Embedding section: its Java program compiles against the modules as they are, and runs. */
+/**
+ * The README's Embedding section: its Java program compiles against the modules as they are, and
+ * runs.
+ */
 class ReadmeEmbeddingTest {
   private static final Path README = Path.of("").toAbsolutePath().getParent().resolve("README.md");
 
@@ -29,25 +32,41 @@ class ReadmeEmbeddingTest {
   @Test
   void theEmbeddingProgramCompilesAndRunsBothJobs() throws Exception {
     String source = embeddingProgram(Files.readString(README));
-    Path file = Files.writeString(Files.createDirectories(dir.resolve("src")).resolve("ShopApp.java"), source);
+    Path file =
+        Files.writeString(
+            Files.createDirectories(dir.resolve("src")).resolve("ShopApp.java"), source);
     Path classes = Files.createDirectories(dir.resolve("classes"));
 
     JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
     StringWriter diagnostics = new StringWriter();
-    String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-    boolean compiled = compiler.getTask(diagnostics, null, null,
-        List.of("-classpath", classpath, "-d", classes.toString(), "-proc:none"), null,
-        compiler.getStandardFileManager(null, null, StandardCharsets.UTF_8).getJavaFileObjects(file.toFile()))
-        .call();
+    String classpath =
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    boolean compiled =
+        compiler
+            .getTask(
+                diagnostics,
+                null,
+                null,
+                List.of("-classpath", classpath, "-d", classes.toString(), "-proc:none"),
+                null,
+                compiler
+                    .getStandardFileManager(null, null, StandardCharsets.UTF_8)
+                    .getJavaFileObjects(file.toFile()))
+            .call();
     assertThat(compiled).as("javac on the README's embedding program:\n%s", diagnostics).isTrue();
 
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
     PrintStream original = System.out;
-    try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, getClass().getClassLoader())) {
+    try (URLClassLoader loader =
+        new URLClassLoader(new URL[] {classes.toUri().toURL()}, getClass().getClassLoader())) {
       System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
-      assertTimeoutPreemptively(Duration.ofSeconds(60), () ->
-          loader.loadClass("ShopApp").getMethod("main", String[].class)
-              .invoke(null, (Object) new String[] {dir.resolve("data").toString()}));
+      assertTimeoutPreemptively(
+          Duration.ofSeconds(60),
+          () ->
+              loader
+                  .loadClass("ShopApp")
+                  .getMethod("main", String[].class)
+                  .invoke(null, (Object) new String[] {dir.resolve("data").toString()}));
     } finally {
       System.setOut(original);
     }

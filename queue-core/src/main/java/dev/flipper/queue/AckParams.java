@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Arguments of {@link QueueService#ack}: jobs that succeeded and jobs that failed. Acks of jobs that are not
- * IN_PROGRESS are silent no-ops, so a repeated ack is harmless.
+ * Arguments of {@link QueueService#ack}: jobs that succeeded and jobs that failed. Acks of jobs
+ * that are not IN_PROGRESS are silent no-ops, so a repeated ack is harmless.
  */
 public record AckParams(String queue, List<Item> succeeded, List<Item> failed) {
 
@@ -26,7 +26,9 @@ public record AckParams(String queue, List<Item> succeeded, List<Item> failed) {
    * @param retryDelay for a failed job that has attempts left: how long before it may run again
    */
   public record Item(JobDescriptor job, String appendCustomStatus, Duration retryDelay) {
-    /** Longest retry delay: far beyond any use, and now + it can never overflow epoch milliseconds. */
+    /**
+     * Longest retry delay: far beyond any use, and now + it can never overflow epoch milliseconds.
+     */
     public static final Duration MAX_RETRY_DELAY = Duration.ofDays(3650);
 
     public Item {
@@ -36,8 +38,16 @@ public record AckParams(String queue, List<Item> succeeded, List<Item> failed) {
       appendCustomStatus = appendCustomStatus == null ? "" : appendCustomStatus;
       retryDelay = retryDelay == null ? Duration.ZERO : retryDelay;
       if (retryDelay.isNegative() || retryDelay.compareTo(MAX_RETRY_DELAY) > 0) {
-        throw QueueException.invalid("retry delay for job " + job + " must be 0.." + MAX_RETRY_DELAY.toMillis()
-            + " ms (" + MAX_RETRY_DELAY.toDays() + " days), was " + retryDelay.toMillis() + " ms");
+        throw QueueException.invalid(
+            "retry delay for job "
+                + job
+                + " must be 0.."
+                + MAX_RETRY_DELAY.toMillis()
+                + " ms ("
+                + MAX_RETRY_DELAY.toDays()
+                + " days), was "
+                + retryDelay.toMillis()
+                + " ms");
       }
     }
 

@@ -3,9 +3,9 @@ package dev.flipper.queue;
 import java.time.Instant;
 
 /**
- * One checkpoint of a running job. It applies only while the job is IN_PROGRESS under a claim made by the
- * same source; otherwise it is a silent no-op (a stale worker cannot disturb the new owner). Attempts are
- * never decremented by a checkpoint.
+ * One checkpoint of a running job. It applies only while the job is IN_PROGRESS under a claim made
+ * by the same source; otherwise it is a silent no-op (a stale worker cannot disturb the new owner).
+ * Attempts are never decremented by a checkpoint.
  *
  * @param job the job to checkpoint
  * @param newBody replaces the body; null keeps it
@@ -27,7 +27,8 @@ public record CheckpointParams(
       throw QueueException.invalid("a checkpoint needs a job descriptor");
     }
     if (attemptsAllowed != null && attemptsAllowed < 1) {
-      throw QueueException.invalid("attempts allowed for job " + job + " must be >= 1, was " + attemptsAllowed);
+      throw QueueException.invalid(
+          "attempts allowed for job " + job + " must be >= 1, was " + attemptsAllowed);
     }
   }
 

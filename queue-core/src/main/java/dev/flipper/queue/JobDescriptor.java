@@ -3,8 +3,8 @@ package dev.flipper.queue;
 import java.util.Objects;
 
 /**
- * Identifies one job: {@code <queue>:s<shard>:p<priority>:<localId>}, for example {@code mail:s1:p2:1042}.
- * The local id is unique within its queue and shard. Immutable.
+ * Identifies one job: {@code <queue>:s<shard>:p<priority>:<localId>}, for example {@code
+ * mail:s1:p2:1042}. The local id is unique within its queue and shard. Immutable.
  */
 public record JobDescriptor(String queue, String shard, int priority, long localId) {
 
@@ -12,10 +12,12 @@ public record JobDescriptor(String queue, String shard, int priority, long local
     Objects.requireNonNull(queue, "queue");
     Objects.requireNonNull(shard, "shard");
     if (queue.isEmpty() || queue.indexOf(':') >= 0) {
-      throw QueueException.invalid("queue name '" + queue + "' in a job descriptor must be non-empty and contain no ':'");
+      throw QueueException.invalid(
+          "queue name '" + queue + "' in a job descriptor must be non-empty and contain no ':'");
     }
     if (shard.isEmpty() || shard.indexOf(':') >= 0) {
-      throw QueueException.invalid("shard name '" + shard + "' in a job descriptor must be non-empty and contain no ':'");
+      throw QueueException.invalid(
+          "shard name '" + shard + "' in a job descriptor must be non-empty and contain no ':'");
     }
     if (priority < 0) {
       throw QueueException.invalid("priority in a job descriptor must be >= 0, was " + priority);
@@ -26,8 +28,8 @@ public record JobDescriptor(String queue, String shard, int priority, long local
   }
 
   /**
-   * Parses a descriptor. Every malformed input, including null, gives a {@link QueueException} that quotes
-   * the input and the expected form; never a NullPointerException.
+   * Parses a descriptor. Every malformed input, including null, gives a {@link QueueException} that
+   * quotes the input and the expected form; never a NullPointerException.
    */
   public static JobDescriptor parse(String text) {
     if (text == null) {
@@ -45,10 +47,15 @@ public record JobDescriptor(String queue, String shard, int priority, long local
     }
     // One spelling per job: "p01", "01" or "+1" would name the same job as "p1" and "1".
     if (!isCanonicalNumber(parts[2].substring(1))) {
-      throw malformed(text, "the priority '" + parts[2].substring(1) + "' must be digits without a sign or leading 0");
+      throw malformed(
+          text,
+          "the priority '"
+              + parts[2].substring(1)
+              + "' must be digits without a sign or leading 0");
     }
     if (!isCanonicalNumber(parts[3])) {
-      throw malformed(text, "the local id '" + parts[3] + "' must be digits without a sign or leading 0");
+      throw malformed(
+          text, "the local id '" + parts[3] + "' must be digits without a sign or leading 0");
     }
     int priority;
     long localId;
@@ -83,7 +90,11 @@ public record JobDescriptor(String queue, String shard, int priority, long local
 
   private static QueueException malformed(String text, String why) {
     return QueueException.invalid(
-        "malformed job descriptor '" + text + "': " + why + " (form: <queue>:s<shard>:p<priority>:<localId>)");
+        "malformed job descriptor '"
+            + text
+            + "': "
+            + why
+            + " (form: <queue>:s<shard>:p<priority>:<localId>)");
   }
 
   @Override

@@ -29,7 +29,10 @@ public enum JobState {
     return code;
   }
 
-  /** Returns the state for a wire value, or throws a {@link QueueException} naming the allowed values. */
+  /**
+   * Returns the state for a wire value, or throws a {@link QueueException} naming the allowed
+   * values.
+   */
   public static JobState fromCode(int code) {
     for (JobState state : values()) {
       if (state.code == code) {
@@ -37,7 +40,9 @@ public enum JobState {
       }
     }
     throw QueueException.invalid(
-        "job state " + code + " is not valid; allowed: 0 (PENDING), 1 (IN_PROGRESS), 2 (SUCCEEDED), 3 (FAILED)");
+        "job state "
+            + code
+            + " is not valid; allowed: 0 (PENDING), 1 (IN_PROGRESS), 2 (SUCCEEDED), 3 (FAILED)");
   }
 
   /** True for SUCCEEDED and FAILED, the states that garbage collection removes. */

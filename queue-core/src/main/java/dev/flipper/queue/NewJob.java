@@ -12,9 +12,11 @@ import java.util.Objects;
  * @param priority 1 is the highest; valid values are 1..priorityLevels of the service
  * @param runAfter the job is not dequeued before this instant; null means now
  * @param attemptsAllowed total attempts including the first; at least 1
- * @param customStatus free text kept with the job, truncated to {@value #CUSTOM_STATUS_MAX_CHARS} chars
+ * @param customStatus free text kept with the job, truncated to {@value #CUSTOM_STATUS_MAX_CHARS}
+ *     chars
  */
-public record NewJob(byte[] body, int priority, Instant runAfter, int attemptsAllowed, String customStatus) {
+public record NewJob(
+    byte[] body, int priority, Instant runAfter, int attemptsAllowed, String customStatus) {
   public static final int DEFAULT_PRIORITY = 1;
   public static final int DEFAULT_ATTEMPTS_ALLOWED = 2;
   public static final int CUSTOM_STATUS_MAX_CHARS = 5000;
@@ -31,7 +33,8 @@ public record NewJob(byte[] body, int priority, Instant runAfter, int attemptsAl
   }
 
   public static NewJob of(String utf8Body) {
-    return of(Objects.requireNonNull(utf8Body, "body").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    return of(
+        Objects.requireNonNull(utf8Body, "body").getBytes(java.nio.charset.StandardCharsets.UTF_8));
   }
 
   public NewJob withPriority(int newPriority) {

@@ -6,15 +6,16 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * The admin password hash that guards deleteQueue: lowercase hex SHA-256 of the UTF-8 password. Generate
- * one with {@code flipper hash-password}.
+ * The admin password hash that guards deleteQueue: lowercase hex SHA-256 of the UTF-8 password.
+ * Generate one with {@code flipper hash-password}.
  */
 public final class PasswordHash {
   private PasswordHash() {}
 
   public static String of(String password) {
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(password.getBytes(StandardCharsets.UTF_8));
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256").digest(password.getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is missing from this JVM", e);

@@ -9,10 +9,10 @@ import java.util.TreeSet;
 import java.util.function.Supplier;
 
 /**
- * Which queues are paused, as the store says, re-read at most once per {@code refresh} so that dequeues do
- * not pay a store round trip each. A pause set on any server (or the dashboard) thus reaches every server
- * sharing the store within {@code refresh}. A queue counts as paused if any reachable shard says so. When
- * no shard answers, the last known set stays. Thread-safe.
+ * Which queues are paused, as the store says, re-read at most once per {@code refresh} so that
+ * dequeues do not pay a store round trip each. A pause set on any server (or the dashboard) thus
+ * reaches every server sharing the store within {@code refresh}. A queue counts as paused if any
+ * reachable shard says so. When no shard answers, the last known set stays. Thread-safe.
  */
 final class PausedQueues {
   private final Supplier<List<ShardStore>> shards;

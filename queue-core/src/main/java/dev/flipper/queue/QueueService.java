@@ -30,14 +30,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The in-process implementation of {@link JobQueue}: PinLater's operations over any {@link QueueStore}. All
- * backend-independent logic lives here: validation, priority order across shards, piggy-backed acks, scan
- * paging. Thread-safe; one instance per process is enough, and many processes may share one store. The
- * operations' contract is documented on {@link JobQueue}.
+ * The in-process implementation of {@link JobQueue}: PinLater's operations over any {@link
+ * QueueStore}. All backend-independent logic lives here: validation, priority order across shards,
+ * piggy-backed acks, scan paging. Thread-safe; one instance per process is enough, and many
+ * processes may share one store. The operations' contract is documented on {@link JobQueue}.
  *
  * <p>Claim descriptors, stored on the jobs of one dequeue call and shown by lookup, have the form
- * {@code <serverId>:<serverStartMillis>:<counter>:<source>}; the counter increases with every dequeue call of
- * this instance.
+ * {@code <serverId>:<serverStartMillis>:<counter>:<source>}; the counter increases with every
+ * dequeue call of this instance.
  *
  * <pre>{@code
  * QueueService queue = QueueService.builder(store).priorityLevels(3).build();
@@ -48,13 +48,23 @@ import org.slf4j.LoggerFactory;
 public final class QueueService implements JobQueue {
   /** Queue names: letters, digits and '_', at most this many characters. */
   public static final int MAX_QUEUE_NAME_LENGTH = 100;
+
   /** The most jobs one scan page may return. */
   public static final int MAX_SCAN_LIMIT = Validation.MAX_SCAN_LIMIT;
+
   /** Sources (who dequeues and checkpoints) are at most this many characters. */
   public static final int MAX_SOURCE_LENGTH = Validation.MAX_SOURCE_LENGTH;
-  /** Priorities 1..3 unless {@link Builder#priorityLevels} says otherwise (the config's queue.priorityLevels). */
+
+  /**
+   * Priorities 1..3 unless {@link Builder#priorityLevels} says otherwise (the config's
+   * queue.priorityLevels).
+   */
   public static final int DEFAULT_PRIORITY_LEVELS = 3;
-  /** Largest job body unless {@link Builder#maxBodyBytes} says otherwise: 1 MiB (queue.maxBodyBytes). */
+
+  /**
+   * Largest job body unless {@link Builder#maxBodyBytes} says otherwise: 1 MiB
+   * (queue.maxBodyBytes).
+   */
   public static final int DEFAULT_MAX_BODY_BYTES = 1 << 20;
 
   private static final Logger log = LoggerFactory.getLogger(QueueService.class);
@@ -94,8 +104,9 @@ public final class QueueService implements JobQueue {
   }
 
   /**
-   * Checks who calls: non-blank, at most {@value #MAX_SOURCE_LENGTH} characters. Dequeue and checkpoint check it
-   * themselves; a server calls this for every other call so that all of them treat a source alike.
+   * Checks who calls: non-blank, at most {@value #MAX_SOURCE_LENGTH} characters. Dequeue and
+   * checkpoint check it themselves; a server calls this for every other call so that all of them
+   * treat a source alike.
    */
   public static void requireSource(String source) {
     Validation.source(source);
@@ -128,11 +139,13 @@ public final class QueueService implements JobQueue {
   public void deleteQueue(String queue, String password) {
     Validation.queueName(queue);
     if (adminPasswordHash.isEmpty()) {
-      throw new QueueException(ErrorCode.PASSWORD_INVALID,
+      throw new QueueException(
+          ErrorCode.PASSWORD_INVALID,
           "deleteQueue is disabled until queue.adminPasswordHash is set (generate one with `flipper hash-password`)");
     }
     if (!PasswordHash.matches(password, adminPasswordHash)) {
-      throw new QueueException(ErrorCode.PASSWORD_INVALID,
+      throw new QueueException(
+          ErrorCode.PASSWORD_INVALID,
           "wrong admin password for deleteQueue of queue '" + queue + "'");
     }
     for (ShardStore shard : shards.all()) {
@@ -177,8 +190,12 @@ public final class QueueService implements JobQueue {
       if (other.isEmpty()) {
         throw e;
       }
-      log.warn("enqueue to queue '{}': shard {} failed ({}); retrying on shard {}",
-          queue, shard.name(), e.getMessage(), other.get().name());
+      log.warn(
+          "enqueue to queue '{}': shard {} failed ({}); retrying on shard {}",
+          queue,
+          shard.name(),
+          e.getMessage(),
+          other.get().name());
       shard = other.get();
       ids = shard.enqueue(queue, records);
     }
@@ -186,11 +203,13 @@ public final class QueueService implements JobQueue {
   }
 
   /**
-   * Enqueues on the named shard through {@code insert} instead of the shard's own connection: how a store
-   * inserts jobs inside the caller's transaction (see queue-mysql's {@code TransactionalEnqueue}). Validates
-   * and stamps the jobs exactly as {@link #enqueue} does; {@code insert} returns the new local ids in order.
+   * Enqueues on the named shard through {@code insert} instead of the shard's own connection: how a
+   * store inserts jobs inside the caller's transaction (see queue-mysql's {@code
+   * TransactionalEnqueue}). Validates and stamps the jobs exactly as {@link #enqueue} does; {@code
+   * insert} returns the new local ids in order.
    */
-  public List<JobDescriptor> enqueueOn(String shardName, String queue, List<NewJob> jobs, JobInsert insert) {
+  public List<JobDescriptor> enqueueOn(
+      String shardName, String queue, List<NewJob> jobs, JobInsert insert) {
     List<NewJobRecord> records = records(queue, jobs);
     if (records.isEmpty()) {
       return List.of();
@@ -204,11 +223,19 @@ public final class QueueService implements JobQueue {
   }
 
   /** The descriptors of jobs just inserted into one shard, in request order. */
-  private static List<JobDescriptor> descriptors(String queue, String shard, List<NewJobRecord> records,
-      List<Long> ids) {
+  private static List<JobDescriptor> descriptors(
+      String queue, String shard, List<NewJobRecord> records, List<Long> ids) {
     if (ids.size() != records.size()) {
-      throw new IllegalStateException("shard " + shard + " returned " + ids.size() + " ids for "
-          + records.size() + " jobs enqueued to queue '" + queue + "'; indicates a bug in the store");
+      throw new IllegalStateException(
+          "shard "
+              + shard
+              + " returned "
+              + ids.size()
+              + " ids for "
+              + records.size()
+              + " jobs enqueued to queue '"
+              + queue
+              + "'; indicates a bug in the store");
     }
     List<JobDescriptor> descriptors = new ArrayList<>(ids.size());
     for (int i = 0; i < ids.size(); i++) {
@@ -223,7 +250,9 @@ public final class QueueService implements JobQueue {
     List<Long> insert(String queue, List<NewJobRecord> records);
   }
 
-  /** Validates the jobs and stamps them (run-after now unless given, created now) as store records. */
+  /**
+   * Validates the jobs and stamps them (run-after now unless given, created now) as store records.
+   */
   private List<NewJobRecord> records(String queue, List<NewJob> jobs) {
     Validation.queueName(queue);
     Validation.required(jobs, "the list of jobs to enqueue");
@@ -238,8 +267,14 @@ public final class QueueService implements JobQueue {
     List<NewJobRecord> records = new ArrayList<>(jobs.size());
     for (NewJob job : jobs) {
       long runAfter = job.runAfter() == null ? now : job.runAfter().toEpochMilli();
-      records.add(new NewJobRecord(job.priority(), job.body(), runAfter, job.attemptsAllowed(),
-          Validation.truncate(job.customStatus(), NewJob.CUSTOM_STATUS_MAX_CHARS), now));
+      records.add(
+          new NewJobRecord(
+              job.priority(),
+              job.body(),
+              runAfter,
+              job.attemptsAllowed(),
+              Validation.truncate(job.customStatus(), NewJob.CUSTOM_STATUS_MAX_CHARS),
+              now));
     }
     return records;
   }
@@ -269,15 +304,19 @@ public final class QueueService implements JobQueue {
       return List.of(); // paused: acks above still apply, no job leaves the queue
     }
     long now = clock.millis();
-    Claim claim = params.dryRun() ? null : new Claim(nextClaimDescriptor(params.source()), params.source(), now);
+    Claim claim =
+        params.dryRun()
+            ? null
+            : new Claim(nextClaimDescriptor(params.source()), params.source(), now);
     return take(queue, params.limit(), shards.forDequeue(params.coverage()), claim, now);
   }
 
   /**
-   * Claims (or, without a claim, peeks at) up to {@code limit} jobs: priority by priority, shard by shard.
-   * An unreachable shard is skipped for the rest of the request.
+   * Claims (or, without a claim, peeks at) up to {@code limit} jobs: priority by priority, shard by
+   * shard. An unreachable shard is skipped for the rest of the request.
    */
-  private List<DequeuedJob> take(String queue, int limit, List<ShardStore> shardsToVisit, Claim claim, long now) {
+  private List<DequeuedJob> take(
+      String queue, int limit, List<ShardStore> shardsToVisit, Claim claim, long now) {
     List<ShardStore> visit = new ArrayList<>(shardsToVisit);
     List<DequeuedJob> result = new ArrayList<>();
     ShardFailures failures = new ShardFailures("dequeue from queue '" + queue + "'");
@@ -287,7 +326,10 @@ public final class QueueService implements JobQueue {
         int needed = limit - result.size();
         List<StoredJob> jobs;
         try {
-          jobs = claim == null ? shard.peek(queue, priority, needed, now) : shard.claim(queue, priority, needed, claim);
+          jobs =
+              claim == null
+                  ? shard.peek(queue, priority, needed, now)
+                  : shard.claim(queue, priority, needed, claim);
           failures.answered();
         } catch (QueueException e) {
           failures.skip(shard, e);
@@ -295,8 +337,12 @@ public final class QueueService implements JobQueue {
           continue;
         }
         for (StoredJob job : jobs) {
-          result.add(new DequeuedJob(new JobDescriptor(queue, shard.name(), priority, job.localId()),
-              job.body(), job.attemptsAllowed(), job.attemptsRemaining()));
+          result.add(
+              new DequeuedJob(
+                  new JobDescriptor(queue, shard.name(), priority, job.localId()),
+                  job.body(),
+                  job.attemptsAllowed(),
+                  job.attemptsRemaining()));
         }
       }
     }
@@ -341,12 +387,19 @@ public final class QueueService implements JobQueue {
       if (shard == null) {
         continue; // the job cannot exist
       }
-      String prepend = checkpoint.prependCustomStatus() == null
-          ? null
-          : Validation.truncate(checkpoint.prependCustomStatus(), ShardStore.CUSTOM_STATUS_MAX_CHARS);
-      CheckpointRecord record = new CheckpointRecord(ref(checkpoint.job()), checkpoint.newBody(),
-          checkpoint.moveToPending(), checkpoint.runAfter() == null ? now : checkpoint.runAfter().toEpochMilli(),
-          checkpoint.attemptsAllowed(), prepend);
+      String prepend =
+          checkpoint.prependCustomStatus() == null
+              ? null
+              : Validation.truncate(
+                  checkpoint.prependCustomStatus(), ShardStore.CUSTOM_STATUS_MAX_CHARS);
+      CheckpointRecord record =
+          new CheckpointRecord(
+              ref(checkpoint.job()),
+              checkpoint.newBody(),
+              checkpoint.moveToPending(),
+              checkpoint.runAfter() == null ? now : checkpoint.runAfter().toEpochMilli(),
+              checkpoint.attemptsAllowed(),
+              prepend);
       if (shard.checkpoint(queue, source, record, now)) {
         applied++;
       }
@@ -371,7 +424,8 @@ public final class QueueService implements JobQueue {
       if (shard == null || found.containsKey(job)) {
         continue;
       }
-      shard.lookup(job.queue(), ref(job), includeBody)
+      shard
+          .lookup(job.queue(), ref(job), includeBody)
           .ifPresent(stored -> found.put(job, toInfo(job, stored, includeBody)));
     }
     return Collections.unmodifiableMap(found);
@@ -390,7 +444,15 @@ public final class QueueService implements JobQueue {
     for (ShardStore shard : shards.healthyShuffled("count")) {
       try {
         for (int priority : priorities(params.priority())) {
-          int n = shard.count(params.queue(), priority, params.state(), params.future(), filter, now, countLimit);
+          int n =
+              shard.count(
+                  params.queue(),
+                  priority,
+                  params.state(),
+                  params.future(),
+                  filter,
+                  now,
+                  countLimit);
           total += Math.min(n, countLimit);
         }
         failures.answered();
@@ -417,7 +479,8 @@ public final class QueueService implements JobQueue {
     if (ScanParams.END.equals(continuation)) {
       return new ScanPage(List.of(), ScanParams.END);
     }
-    ScanCursor cursor = ScanParams.START.equals(continuation) ? null : ScanCursor.parse(continuation);
+    ScanCursor cursor =
+        ScanParams.START.equals(continuation) ? null : ScanCursor.parse(continuation);
 
     long now = clock.millis();
     int limit = params.limit();
@@ -426,10 +489,19 @@ public final class QueueService implements JobQueue {
     for (ShardStore shard : shards.healthyShuffled("scan")) {
       try {
         for (int priority : priorities(params.priority())) {
-          ScanBound after = cursor == null ? ScanBound.START : cursor.boundFor(shard.name(), priority);
+          ScanBound after =
+              cursor == null ? ScanBound.START : cursor.boundFor(shard.name(), priority);
           // One more than a page tells whether anything is left after this page.
-          for (StoredJob job : shard.scan(params.queue(), priority, params.state(), params.future(), filter, now,
-              after, limit + 1)) {
+          for (StoredJob job :
+              shard.scan(
+                  params.queue(),
+                  priority,
+                  params.state(),
+                  params.future(),
+                  filter,
+                  now,
+                  after,
+                  limit + 1)) {
             merged.add(new Scanned(shard.name(), job));
           }
         }
@@ -447,10 +519,14 @@ public final class QueueService implements JobQueue {
     List<JobInfo> jobs = new ArrayList<>(page.size());
     for (Scanned scanned : page) {
       JobDescriptor descriptor =
-          new JobDescriptor(params.queue(), scanned.shard(), scanned.job().priority(), scanned.job().localId());
+          new JobDescriptor(
+              params.queue(), scanned.shard(), scanned.job().priority(), scanned.job().localId());
       jobs.add(toInfo(descriptor, scanned.job(), false));
     }
-    String next = merged.size() > limit ? ScanCursor.after(page.get(page.size() - 1).key()).token() : ScanParams.END;
+    String next =
+        merged.size() > limit
+            ? ScanCursor.after(page.get(page.size() - 1).key()).token()
+            : ScanParams.END;
     return new ScanPage(List.copyOf(jobs), next);
   }
 
@@ -470,8 +546,14 @@ public final class QueueService implements JobQueue {
         break;
       }
       try {
-        remaining -= shard.retryFailed(params.queue(), params.priority(), params.attemptsToAllow(), runAfter,
-            remaining, now);
+        remaining -=
+            shard.retryFailed(
+                params.queue(),
+                params.priority(),
+                params.attemptsToAllow(),
+                runAfter,
+                remaining,
+                now);
         failures.answered();
       } catch (QueueException e) {
         failures.skip(shard, e);
@@ -495,7 +577,8 @@ public final class QueueService implements JobQueue {
         break;
       }
       try {
-        remaining -= shard.deleteJobs(params.queue(), params.priority(), params.state(), filter, remaining);
+        remaining -=
+            shard.deleteJobs(params.queue(), params.priority(), params.state(), filter, remaining);
         failures.answered();
       } catch (QueueException e) {
         failures.skip(shard, e);
@@ -523,7 +606,8 @@ public final class QueueService implements JobQueue {
 
   private void validateAckItems(String queue, List<AckParams.Item> items, String list) {
     for (int i = 0; i < items.size(); i++) {
-      AckParams.Item item = Validation.required(items.get(i), "ack #" + i + " of the " + list + " list");
+      AckParams.Item item =
+          Validation.required(items.get(i), "ack #" + i + " of the " + list + " list");
       String where = "ack #" + i + " of the " + list + " list (" + item.job() + ")";
       requireSameQueue(queue, item.job(), where);
       validation.priority(item.job().priority(), where);
@@ -532,12 +616,20 @@ public final class QueueService implements JobQueue {
 
   private static void requireSameQueue(String queue, JobDescriptor job, String where) {
     if (!queue.equals(job.queue())) {
-      throw QueueException.invalid(where + " names queue '" + job.queue() + "' but the request is for queue '"
-          + queue + "'; send one request per queue");
+      throw QueueException.invalid(
+          where
+              + " names queue '"
+              + job.queue()
+              + "' but the request is for queue '"
+              + queue
+              + "'; send one request per queue");
     }
   }
 
-  /** Applies a validated ack: groups the jobs by shard, one ackSucceeded and one ackFailed call per shard. */
+  /**
+   * Applies a validated ack: groups the jobs by shard, one ackSucceeded and one ackFailed call per
+   * shard.
+   */
   private void applyAck(AckParams params) {
     String queue = params.queue();
     long now = clock.millis();
@@ -575,22 +667,25 @@ public final class QueueService implements JobQueue {
     }
   }
 
-  private static Map<String, List<AckRecord>> groupByShard(List<AckParams.Item> items, Map<String, ShardStore> shards) {
+  private static Map<String, List<AckRecord>> groupByShard(
+      List<AckParams.Item> items, Map<String, ShardStore> shards) {
     Map<String, List<AckRecord>> groups = new HashMap<>();
     for (AckParams.Item item : items) {
       if (!shards.containsKey(item.job().shard())) {
         continue; // the job cannot exist
       }
-      String append = Validation.truncate(item.appendCustomStatus(), ShardStore.CUSTOM_STATUS_MAX_CHARS);
-      groups.computeIfAbsent(item.job().shard(), k -> new ArrayList<>())
+      String append =
+          Validation.truncate(item.appendCustomStatus(), ShardStore.CUSTOM_STATUS_MAX_CHARS);
+      groups
+          .computeIfAbsent(item.job().shard(), k -> new ArrayList<>())
           .add(new AckRecord(ref(item.job()), append, item.retryDelay().toMillis()));
     }
     return groups;
   }
 
   /**
-   * QUEUE_NOT_FOUND unless the queue exists. Called only after an operation found or changed less than
-   * asked, so that requests that did work pay no extra round trip.
+   * QUEUE_NOT_FOUND unless the queue exists. Called only after an operation found or changed less
+   * than asked, so that requests that did work pay no extra round trip.
    */
   private void requireQueue(String queue) {
     for (ShardStore shard : shards.all()) {
@@ -638,9 +733,17 @@ public final class QueueService implements JobQueue {
     List<ShardStore> all = shards.all();
     long dequeueOnly = all.stream().filter(ShardStore::dequeueOnly).count();
     long healthy = all.stream().filter(ShardStore::healthy).count();
-    return new QueueException(ErrorCode.NO_HEALTHY_SHARDS, "enqueue to queue '" + queue
-        + "': no healthy shard takes new jobs (" + all.size() + " shards, " + healthy + " healthy, " + dequeueOnly
-        + " dequeue-only)");
+    return new QueueException(
+        ErrorCode.NO_HEALTHY_SHARDS,
+        "enqueue to queue '"
+            + queue
+            + "': no healthy shard takes new jobs ("
+            + all.size()
+            + " shards, "
+            + healthy
+            + " healthy, "
+            + dequeueOnly
+            + " dequeue-only)");
   }
 
   private static JobRef ref(JobDescriptor job) {
@@ -648,10 +751,17 @@ public final class QueueService implements JobQueue {
   }
 
   private static JobInfo toInfo(JobDescriptor descriptor, StoredJob job, boolean includeBody) {
-    return new JobInfo(descriptor, job.state(), job.attemptsAllowed(), job.attemptsRemaining(),
-        job.customStatus() == null ? "" : job.customStatus(), Instant.ofEpochMilli(job.createdAtMillis()),
-        Instant.ofEpochMilli(job.runAfterMillis()), Instant.ofEpochMilli(job.updatedAtMillis()),
-        job.claimDescriptor(), includeBody ? job.body() : null);
+    return new JobInfo(
+        descriptor,
+        job.state(),
+        job.attemptsAllowed(),
+        job.attemptsRemaining(),
+        job.customStatus() == null ? "" : job.customStatus(),
+        Instant.ofEpochMilli(job.createdAtMillis()),
+        Instant.ofEpochMilli(job.runAfterMillis()),
+        Instant.ofEpochMilli(job.updatedAtMillis()),
+        job.claimDescriptor(),
+        includeBody ? job.body() : null);
   }
 
   /** A scanned job with the shard it came from. */
@@ -665,10 +775,11 @@ public final class QueueService implements JobQueue {
   // Administration: pause and resume, delete or retry one job
 
   /**
-   * Pauses ({@code true}) or resumes dequeues of a queue: a paused queue's dequeues return no job, while
-   * enqueue, ack, lookup and the rest work as usual. The flag is stored with the queue on every shard, so every
-   * server sharing the store applies it within its pause refresh interval (this one at once). Every shard must
-   * answer; otherwise the error is thrown and the call may be repeated.
+   * Pauses ({@code true}) or resumes dequeues of a queue: a paused queue's dequeues return no job,
+   * while enqueue, ack, lookup and the rest work as usual. The flag is stored with the queue on
+   * every shard, so every server sharing the store applies it within its pause refresh interval
+   * (this one at once). Every shard must answer; otherwise the error is thrown and the call may be
+   * repeated.
    */
   public void setPaused(String queue, boolean paused) {
     Validation.queueName(queue);
@@ -684,7 +795,10 @@ public final class QueueService implements JobQueue {
     return Collections.unmodifiableSet(pausedQueues.read(clock.millis()));
   }
 
-  /** Deletes one job in any state; false if it does not exist. QUEUE_NOT_FOUND if its queue does not. */
+  /**
+   * Deletes one job in any state; false if it does not exist. QUEUE_NOT_FOUND if its queue does
+   * not.
+   */
   public boolean deleteJob(JobDescriptor job) {
     Validation.required(job, "the job to delete");
     Validation.queueName(job.queue());
@@ -705,7 +819,8 @@ public final class QueueService implements JobQueue {
     Validation.attemptsAllowed(attemptsToAllow, "retryJob of " + job);
     long now = clock.millis();
     ShardStore shard = shardsByName().get(job.shard());
-    boolean retried = shard != null && shard.retryJob(job.queue(), ref(job), attemptsToAllow, now, now);
+    boolean retried =
+        shard != null && shard.retryJob(job.queue(), ref(job), attemptsToAllow, now, now);
     if (!retried) {
       requireQueue(job.queue());
     }
@@ -771,8 +886,8 @@ public final class QueueService implements JobQueue {
     }
 
     /**
-     * How often dequeues re-read which queues are paused from the store: a pause or resume made on another
-     * server takes effect here within this time. Default 1 s; zero reads on every dequeue.
+     * How often dequeues re-read which queues are paused from the store: a pause or resume made on
+     * another server takes effect here within this time. Default 1 s; zero reads on every dequeue.
      */
     public Builder pauseRefresh(Duration refresh) {
       this.pauseRefresh = refresh;
@@ -780,8 +895,8 @@ public final class QueueService implements JobQueue {
     }
 
     /**
-     * The budgets of a body filter (see {@link BodyFilter}): characters one search may read in one body, and
-     * time for all bodies of one call. Defaults {@link BodyFilter#STEPS_PER_BODY} and
+     * The budgets of a body filter (see {@link BodyFilter}): characters one search may read in one
+     * body, and time for all bodies of one call. Defaults {@link BodyFilter#STEPS_PER_BODY} and
      * {@link BodyFilter#TIME_PER_CALL}.
      */
     public Builder bodyFilterBudgets(long stepsPerBody, Duration timePerCall) {
@@ -810,10 +925,14 @@ public final class QueueService implements JobQueue {
         throw new IllegalArgumentException("pauseRefresh must be >= 0, was " + pauseRefresh);
       }
       if (bodyFilterStepsPerBody < 1) {
-        throw new IllegalArgumentException("bodyFilterStepsPerBody must be > 0, was " + bodyFilterStepsPerBody);
+        throw new IllegalArgumentException(
+            "bodyFilterStepsPerBody must be > 0, was " + bodyFilterStepsPerBody);
       }
-      if (bodyFilterTimePerCall == null || bodyFilterTimePerCall.isNegative() || bodyFilterTimePerCall.isZero()) {
-        throw new IllegalArgumentException("bodyFilterTimePerCall must be > 0, was " + bodyFilterTimePerCall);
+      if (bodyFilterTimePerCall == null
+          || bodyFilterTimePerCall.isNegative()
+          || bodyFilterTimePerCall.isZero()) {
+        throw new IllegalArgumentException(
+            "bodyFilterTimePerCall must be > 0, was " + bodyFilterTimePerCall);
       }
       return new QueueService(this);
     }

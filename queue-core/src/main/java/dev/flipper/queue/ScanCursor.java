@@ -4,10 +4,10 @@ import dev.flipper.queue.spi.ScanBound;
 import java.util.Comparator;
 
 /**
- * The position of the last job of a scan page, and the continuation token that carries it. Global scan order
- * is run-after descending, then shard name ascending, then priority ascending, then local id descending; a
- * page continues strictly after the cursor. Token form: {@code v1.<runAfter>.<priority>.<localId>.<shard>}
- * (shard last because it may contain dots). Immutable.
+ * The position of the last job of a scan page, and the continuation token that carries it. Global
+ * scan order is run-after descending, then shard name ascending, then priority ascending, then
+ * local id descending; a page continues strictly after the cursor. Token form: {@code
+ * v1.<runAfter>.<priority>.<localId>.<shard>} (shard last because it may contain dots). Immutable.
  */
 record ScanCursor(long runAfterMillis, String shard, int priority, long localId) {
   private static final String VERSION = "v1";
@@ -15,26 +15,33 @@ record ScanCursor(long runAfterMillis, String shard, int priority, long localId)
   /** A job of a scan page, with its source, in global scan order. */
   record Entry(String shard, int priority, long runAfterMillis, long localId) {}
 
-  static final Comparator<Entry> ORDER = Comparator.comparingLong(Entry::runAfterMillis).reversed()
-      .thenComparing(Entry::shard)
-      .thenComparingInt(Entry::priority)
-      .thenComparing(Comparator.comparingLong(Entry::localId).reversed());
+  static final Comparator<Entry> ORDER =
+      Comparator.comparingLong(Entry::runAfterMillis)
+          .reversed()
+          .thenComparing(Entry::shard)
+          .thenComparingInt(Entry::priority)
+          .thenComparing(Comparator.comparingLong(Entry::localId).reversed());
 
   static ScanCursor after(Entry last) {
     return new ScanCursor(last.runAfterMillis(), last.shard(), last.priority(), last.localId());
   }
 
-  /** Where the scan of one (shard, priority) continues so that together they resume right after this cursor. */
+  /**
+   * Where the scan of one (shard, priority) continues so that together they resume right after this
+   * cursor.
+   */
   ScanBound boundFor(String otherShard, int otherPriority) {
     int cmp = otherShard.compareTo(shard);
     if (cmp == 0) {
       cmp = Integer.compare(otherPriority, priority);
     }
     if (cmp < 0) {
-      return new ScanBound(runAfterMillis, 0); // sorts before the cursor at equal run-after: already returned
+      return new ScanBound(
+          runAfterMillis, 0); // sorts before the cursor at equal run-after: already returned
     }
     if (cmp > 0) {
-      return new ScanBound(runAfterMillis, Long.MAX_VALUE); // sorts after: its jobs at this run-after are due
+      return new ScanBound(
+          runAfterMillis, Long.MAX_VALUE); // sorts after: its jobs at this run-after are due
     }
     return new ScanBound(runAfterMillis, localId);
   }
@@ -63,8 +70,12 @@ record ScanCursor(long runAfterMillis, String shard, int priority, long localId)
   }
 
   private static QueueException invalid(String token) {
-    return new QueueException(ErrorCode.CONTINUATION_INVALID,
-        "scan continuation '" + token + "' is not valid; pass \"" + ScanParams.START
+    return new QueueException(
+        ErrorCode.CONTINUATION_INVALID,
+        "scan continuation '"
+            + token
+            + "' is not valid; pass \""
+            + ScanParams.START
             + "\" to begin, or the continuation returned by the previous page");
   }
 }

@@ -5,9 +5,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The shards one request had to skip because they could not be reached (SHARD_CONNECTION_FAILED) or were
- * busy (SHARD_BUSY). Every other error is rethrown at once. When no shard answered at all, the request fails with the first such
- * error instead of returning a made-up empty result. Not thread-safe; one per request.
+ * The shards one request had to skip because they could not be reached (SHARD_CONNECTION_FAILED) or
+ * were busy (SHARD_BUSY). Every other error is rethrown at once. When no shard answered at all, the
+ * request fails with the first such error instead of returning a made-up empty result. Not
+ * thread-safe; one per request.
  */
 final class ShardFailures {
   private static final Logger log = LoggerFactory.getLogger(QueueService.class);

@@ -33,7 +33,8 @@ final class ShardPicker {
       }
     }
     if (healthy.isEmpty()) {
-      throw new QueueException(ErrorCode.NO_HEALTHY_SHARDS,
+      throw new QueueException(
+          ErrorCode.NO_HEALTHY_SHARDS,
           operation + ": none of the " + shards.size() + " shards is healthy");
     }
     Collections.shuffle(healthy, random);
@@ -47,7 +48,10 @@ final class ShardPicker {
     return healthy.subList(0, visit);
   }
 
-  /** A random healthy shard that takes new jobs, other than the one named {@code excluded} (may be null). */
+  /**
+   * A random healthy shard that takes new jobs, other than the one named {@code excluded} (may be
+   * null).
+   */
   Optional<ShardStore> forEnqueue(String excluded) {
     List<ShardStore> eligible = new ArrayList<>();
     for (ShardStore shard : store.shards()) {
@@ -55,6 +59,8 @@ final class ShardPicker {
         eligible.add(shard);
       }
     }
-    return eligible.isEmpty() ? Optional.empty() : Optional.of(eligible.get(random.nextInt(eligible.size())));
+    return eligible.isEmpty()
+        ? Optional.empty()
+        : Optional.of(eligible.get(random.nextInt(eligible.size())));
   }
 }

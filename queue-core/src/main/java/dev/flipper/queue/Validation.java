@@ -3,8 +3,8 @@ package dev.flipper.queue;
 import java.util.regex.Pattern;
 
 /**
- * Argument checks shared by the operations of {@link QueueService}. Every check throws a
- * {@link QueueException} that names the value, where it was found and what is allowed. Stateless.
+ * Argument checks shared by the operations of {@link QueueService}. Every check throws a {@link
+ * QueueException} that names the value, where it was found and what is allowed. Stateless.
  */
 final class Validation {
   static final int MAX_SCAN_LIMIT = 10_000;
@@ -22,24 +22,40 @@ final class Validation {
 
   static void queueName(String queue) {
     if (queue == null || queue.isEmpty()) {
-      throw new QueueException(ErrorCode.QUEUE_NAME_INVALID,
+      throw new QueueException(
+          ErrorCode.QUEUE_NAME_INVALID,
           "a queue name is required; allowed: letters, digits and '_'");
     }
     if (queue.length() > QueueService.MAX_QUEUE_NAME_LENGTH) {
-      throw new QueueException(ErrorCode.QUEUE_NAME_TOO_LONG,
-          "queue name '" + queue.substring(0, 20) + "...' has " + queue.length() + " characters; at most "
-              + QueueService.MAX_QUEUE_NAME_LENGTH + " are allowed");
+      throw new QueueException(
+          ErrorCode.QUEUE_NAME_TOO_LONG,
+          "queue name '"
+              + queue.substring(0, 20)
+              + "...' has "
+              + queue.length()
+              + " characters; at most "
+              + QueueService.MAX_QUEUE_NAME_LENGTH
+              + " are allowed");
     }
     if (!QUEUE_NAME.matcher(queue).matches()) {
-      throw new QueueException(ErrorCode.QUEUE_NAME_INVALID,
-          "queue name '" + queue + "' is invalid; allowed: letters, digits and '_' ([A-Za-z0-9_]+)");
+      throw new QueueException(
+          ErrorCode.QUEUE_NAME_INVALID,
+          "queue name '"
+              + queue
+              + "' is invalid; allowed: letters, digits and '_' ([A-Za-z0-9_]+)");
     }
   }
 
   void priority(int priority, String where) {
     if (priority < 1 || priority > priorityLevels) {
-      throw new QueueException(ErrorCode.PRIORITY_NOT_SUPPORTED,
-          "priority " + priority + " of " + where + " is not supported; allowed: 1.." + priorityLevels);
+      throw new QueueException(
+          ErrorCode.PRIORITY_NOT_SUPPORTED,
+          "priority "
+              + priority
+              + " of "
+              + where
+              + " is not supported; allowed: 1.."
+              + priorityLevels);
     }
   }
 
@@ -51,15 +67,21 @@ final class Validation {
 
   void body(byte[] body, String where) {
     if (body.length > maxBodyBytes) {
-      throw new QueueException(ErrorCode.ENQUEUE_REJECTED,
-          where + " has a body of " + body.length + " bytes; the limit is " + maxBodyBytes
+      throw new QueueException(
+          ErrorCode.ENQUEUE_REJECTED,
+          where
+              + " has a body of "
+              + body.length
+              + " bytes; the limit is "
+              + maxBodyBytes
               + " bytes (queue.maxBodyBytes)");
     }
   }
 
   static void attemptsAllowed(int attempts, String where) {
     if (attempts < 1) {
-      throw QueueException.invalid("attempts allowed of " + where + " must be >= 1, was " + attempts);
+      throw QueueException.invalid(
+          "attempts allowed of " + where + " must be >= 1, was " + attempts);
     }
   }
 
@@ -72,7 +94,8 @@ final class Validation {
 
   static void coverage(double coverage) {
     if (!(coverage >= 0.0 && coverage <= 1.0)) {
-      throw QueueException.invalid("dequeue coverage must be 0..1 (fraction of shards to visit), was " + coverage);
+      throw QueueException.invalid(
+          "dequeue coverage must be 0..1 (fraction of shards to visit), was " + coverage);
     }
   }
 
@@ -81,14 +104,21 @@ final class Validation {
       throw QueueException.invalid("a source is required, for example 'mailer:host7'");
     }
     if (source.length() > MAX_SOURCE_LENGTH) {
-      throw QueueException.invalid("source '" + source.substring(0, 20) + "...' has " + source.length()
-          + " characters; at most " + MAX_SOURCE_LENGTH + " are allowed");
+      throw QueueException.invalid(
+          "source '"
+              + source.substring(0, 20)
+              + "...' has "
+              + source.length()
+              + " characters; at most "
+              + MAX_SOURCE_LENGTH
+              + " are allowed");
     }
   }
 
   static void state(JobState state, String operation) {
     if (state == null) {
-      throw QueueException.invalid(operation + " needs a job state (PENDING, IN_PROGRESS, SUCCEEDED or FAILED)");
+      throw QueueException.invalid(
+          operation + " needs a job state (PENDING, IN_PROGRESS, SUCCEEDED or FAILED)");
     }
   }
 

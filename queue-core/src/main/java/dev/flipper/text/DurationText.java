@@ -6,9 +6,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Durations as written in the config and in workflow files: a whole number and one unit, {@code 500ms}, {@code 30s}, {@code 10m},
- * {@code 24h} or {@code 7d}. Nothing else is accepted, so {@code 10} (no unit) or {@code 1.5h} are errors
- * rather than guesses. Stateless.
+ * Durations as written in the config and in workflow files: a whole number and one unit, {@code
+ * 500ms}, {@code 30s}, {@code 10m}, {@code 24h} or {@code 7d}. Nothing else is accepted, so {@code
+ * 10} (no unit) or {@code 1.5h} are errors rather than guesses. Stateless.
  */
 public final class DurationText {
   /** The accepted forms, as shown in error messages. */
@@ -35,7 +35,9 @@ public final class DurationText {
         });
   }
 
-  /** The shortest accepted form that is exact, e.g. 7d, 90s, 1500ms; {@link #parse} reads it back. */
+  /**
+   * The shortest accepted form that is exact, e.g. 7d, 90s, 1500ms; {@link #parse} reads it back.
+   */
   public static String format(Duration duration) {
     long ms = duration.toMillis();
     if (ms != 0 && ms % 86_400_000L == 0) {

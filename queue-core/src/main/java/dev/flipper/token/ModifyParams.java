@@ -8,10 +8,10 @@ import java.util.List;
 /**
  * One atomic change: every update and delete applies, or none does.
  *
- * <p>An update whose name exists must carry the stored version (else VERSION_CONFLICT); one whose name does
- * not exist must carry no version and is an insert (with a version it is NOT_FOUND). A delete must carry the
- * stored version (none: INPUT_ERROR; wrong: VERSION_CONFLICT; missing token: NOT_FOUND). A name may appear
- * once per request. Immutable; null lists mean empty.
+ * <p>An update whose name exists must carry the stored version (else VERSION_CONFLICT); one whose
+ * name does not exist must carry no version and is an insert (with a version it is NOT_FOUND). A
+ * delete must carry the stored version (none: INPUT_ERROR; wrong: VERSION_CONFLICT; missing token:
+ * NOT_FOUND). A name may appear once per request. Immutable; null lists mean empty.
  *
  * @param updates tokens to insert or update, written with all their fields
  * @param deletes tokens to delete; only name and version matter
@@ -19,7 +19,8 @@ import java.util.List;
 public record ModifyParams(List<Token> updates, List<Token> deletes) {
 
   public ModifyParams {
-    // Not List.copyOf: a null element must reach validation and come back as INPUT_ERROR, not an NPE here.
+    // Not List.copyOf: a null element must reach validation and come back as INPUT_ERROR, not an
+    // NPE here.
     updates = updates == null ? List.of() : Collections.unmodifiableList(new ArrayList<>(updates));
     deletes = deletes == null ? List.of() : Collections.unmodifiableList(new ArrayList<>(deletes));
   }

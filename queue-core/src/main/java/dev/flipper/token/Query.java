@@ -3,9 +3,9 @@ package dev.flipper.token;
 /**
  * Which tokens to read: those whose name starts with {@code namePrefix}. Immutable.
  *
- * <p>Order: without {@code maxTokens}, every match in name order (lexicographic by UTF-16 unit, which for the
- * visible-ASCII names tokens have is byte order). With {@code maxTokens = k}, the k matches of highest priority,
- * ordered by priority descending, then name ascending.
+ * <p>Order: without {@code maxTokens}, every match in name order (lexicographic by UTF-16 unit,
+ * which for the visible-ASCII names tokens have is byte order). With {@code maxTokens = k}, the k
+ * matches of highest priority, ordered by priority descending, then name ascending.
  *
  * @param namePrefix the name prefix; "" (or null) matches every token
  * @param maxTokens at most this many, the highest priorities first; null means all; 0 gives none

@@ -4,7 +4,9 @@ package dev.flipper.token;
 public enum TokenErrorCode {
   /** Anything else, including a store that cannot be reached; the message says what happened. */
   UNKNOWN(0),
-  /** A token's version in the request is not the stored one: someone changed it since it was read. */
+  /**
+   * A token's version in the request is not the stored one: someone changed it since it was read.
+   */
   VERSION_CONFLICT(1),
   /** A token the request names by version does not exist. */
   NOT_FOUND(2),

@@ -1,9 +1,9 @@
 package dev.flipper.token;
 
 /**
- * A token master request failed. The {@link #errorCode()} is the Pinball master's; the message names the
- * token and says what was expected. A failed request changed nothing, except for {@link TokenErrorCode#UNKNOWN}
- * errors whose message says the outcome is unknown.
+ * A token master request failed. The {@link #errorCode()} is the Pinball master's; the message
+ * names the token and says what was expected. A failed request changed nothing, except for {@link
+ * TokenErrorCode#UNKNOWN} errors whose message says the outcome is unknown.
  */
 public class TokenException extends RuntimeException {
   private static final long serialVersionUID = 1L;

@@ -13,16 +13,16 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * The token master over a {@link TokenStore}: validates every request completely, then lets the store check
- * versions and write atomically. Holds no state of its own, so any number of services in any number of
- * processes may share one store; the store is the only authority. Thread-safe.
+ * The token master over a {@link TokenStore}: validates every request completely, then lets the
+ * store check versions and write atomically. Holds no state of its own, so any number of services
+ * in any number of processes may share one store; the store is the only authority. Thread-safe.
  *
- * <p><b>Waiting claims.</b> A {@link QueryAndOwnParams#waitTime() waiting} queryAndOwn that finds nothing
- * claimable blocks its thread until something may have become claimable, then tries again. A modify through
- * this service that writes an unowned token under its prefix wakes it at once. Nothing tells this service
- * about writes through other services (other masters over the same database) or about leases that expire, so
- * a waiting call also tries again every {@link Builder#waitRecheckInterval waitRecheckInterval} (default
- * 250 ms). See docs/tokens.md.
+ * <p><b>Waiting claims.</b> A {@link QueryAndOwnParams#waitTime() waiting} queryAndOwn that finds
+ * nothing claimable blocks its thread until something may have become claimable, then tries again.
+ * A modify through this service that writes an unowned token under its prefix wakes it at once.
+ * Nothing tells this service about writes through other services (other masters over the same
+ * database) or about leases that expire, so a waiting call also tries again every {@link
+ * Builder#waitRecheckInterval waitRecheckInterval} (default 250 ms). See docs/tokens.md.
  *
  * <pre>{@code
  * TokenMaster master = TokenService.builder(store).build();
@@ -32,10 +32,16 @@ import java.util.TreeMap;
 public final class TokenService implements TokenMaster {
   /** Default longest data, in characters. */
   public static final int DEFAULT_MAX_DATA_CHARS = 4 * 1024 * 1024;
+
   /** Default longest wait of a queryAndOwn. */
   public static final Duration DEFAULT_MAX_WAIT_TIME = Duration.ofSeconds(30);
-  /** The most archived tokens one {@link #queryArchived} page holds: a huge archive is read in pages. */
+
+  /**
+   * The most archived tokens one {@link #queryArchived} page holds: a huge archive is read in
+   * pages.
+   */
   public static final int MAX_ARCHIVED_PAGE = 1000;
+
   /** Default interval at which a waiting queryAndOwn reads the store again without being woken. */
   public static final Duration DEFAULT_WAIT_RECHECK_INTERVAL = Duration.ofMillis(250);
 
@@ -81,9 +87,10 @@ public final class TokenService implements TokenMaster {
   }
 
   /**
-   * Ends every queryAndOwn waiting now: each returns what it has, nothing, once its claim attempt in progress (if
-   * any) is done. Calls that start later wait as usual. A server in front of this service calls it when it shuts
-   * down, so that waiting clients get an empty answer instead of a broken connection.
+   * Ends every queryAndOwn waiting now: each returns what it has, nothing, once its claim attempt
+   * in progress (if any) is done. Calls that start later wait as usual. A server in front of this
+   * service calls it when it shuts down, so that waiting clients get an empty answer instead of a
+   * broken connection.
    */
   public void endWaits() {
     waiters.endAll();
@@ -101,8 +108,12 @@ public final class TokenService implements TokenMaster {
     for (Token update : params.updates()) {
       checkToken(update, "update", seen);
       if (update.version() < 0) {
-        throw TokenException.inputError("token '" + update.name() + "' has version " + update.version()
-            + "; versions are positive, or 0 for an insert");
+        throw TokenException.inputError(
+            "token '"
+                + update.name()
+                + "' has version "
+                + update.version()
+                + "; versions are positive, or 0 for an insert");
       }
     }
     for (Token delete : params.deletes()) {
@@ -142,13 +153,19 @@ public final class TokenService implements TokenMaster {
       throw TokenException.inputError("a queryAndOwn request is required");
     }
     if (params.owner() == null || params.owner().isEmpty()) {
-      throw TokenException.inputError("queryAndOwn needs a non-empty owner (who claims the tokens)");
+      throw TokenException.inputError(
+          "queryAndOwn needs a non-empty owner (who claims the tokens)");
     }
     checkOwner(params.owner(), "queryAndOwn");
     checkExpirationTime(params.expirationTime(), "queryAndOwn");
     if (params.waitTime().isNegative()) {
-      throw TokenException.inputError("queryAndOwn has waitTime " + params.waitTime() + "; use zero (answer at"
-          + " once) or a positive duration (at most " + maxWaitTime + " is used)");
+      throw TokenException.inputError(
+          "queryAndOwn has waitTime "
+              + params.waitTime()
+              + "; use zero (answer at"
+              + " once) or a positive duration (at most "
+              + maxWaitTime
+              + " is used)");
     }
     Query query = params.query();
     if (query == null) {
@@ -164,18 +181,21 @@ public final class TokenService implements TokenMaster {
     }
     long nowMillis = clock.millis();
     List<Token> claimed = List.copyOf(store.queryAndOwn(params, nowMillis));
-    wakeWaiters(claimed, nowMillis); // a "claim" with a lease already over leaves the tokens claimable
+    wakeWaiters(
+        claimed, nowMillis); // a "claim" with a lease already over leaves the tokens claimable
     return claimed;
   }
 
   /**
-   * Claims until something is claimed or the wait is over. Registers before the first attempt, so a change
-   * committed after an attempt's read is never missed (see {@link ClaimWaiters}). A query that can match
-   * nothing waits too, without reading the store, so that a caller calling again in a loop does not spin.
+   * Claims until something is claimed or the wait is over. Registers before the first attempt, so a
+   * change committed after an attempt's read is never missed (see {@link ClaimWaiters}). A query
+   * that can match nothing waits too, without reading the store, so that a caller calling again in
+   * a loop does not spin.
    */
   private List<Token> claimWaiting(QueryAndOwnParams params) {
     Duration wait = params.waitTime().compareTo(maxWaitTime) > 0 ? maxWaitTime : params.waitTime();
-    long deadline = System.nanoTime() + wait.toNanos(); // a real-time bound, whatever the injected clock says
+    long deadline =
+        System.nanoTime() + wait.toNanos(); // a real-time bound, whatever the injected clock says
     ClaimWaiters.Waiter waiter = waiters.register(params.query().namePrefix());
     try {
       while (true) {
@@ -189,14 +209,18 @@ public final class TokenService implements TokenMaster {
         }
       }
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt(); // the caller's thread is being stopped: answer nothing, keep the flag
+      Thread.currentThread()
+          .interrupt(); // the caller's thread is being stopped: answer nothing, keep the flag
       return List.of();
     } finally {
       waiters.remove(waiter);
     }
   }
 
-  /** Wakes the waiting claims that the written tokens may interest: those unowned now (leases need no wake-up). */
+  /**
+   * Wakes the waiting claims that the written tokens may interest: those unowned now (leases need
+   * no wake-up).
+   */
   private void wakeWaiters(List<Token> written, long nowMillis) {
     if (written.isEmpty() || waiters.count() == 0) {
       return;
@@ -217,8 +241,10 @@ public final class TokenService implements TokenMaster {
       return Collections.emptySortedMap();
     }
     // A suffix no name can contain is never found: every name is its own group.
-    String suffix = groupSuffix == null || groupSuffix.isEmpty() || !TokenNames.canOccurInName(groupSuffix)
-        ? null : groupSuffix;
+    String suffix =
+        groupSuffix == null || groupSuffix.isEmpty() || !TokenNames.canOccurInName(groupSuffix)
+            ? null
+            : groupSuffix;
     return Collections.unmodifiableSortedMap(new TreeMap<>(store.group(namePrefix, suffix)));
   }
 
@@ -237,7 +263,8 @@ public final class TokenService implements TokenMaster {
         throw TokenException.inputError("archive: " + problem);
       }
       if (!seen.add(token.name())) {
-        throw TokenException.inputError("token '" + token.name() + "' appears twice in one archive request");
+        throw TokenException.inputError(
+            "token '" + token.name() + "' appears twice in one archive request");
       }
       requireVersion(token, "archive");
     }
@@ -247,8 +274,14 @@ public final class TokenService implements TokenMaster {
   @Override
   public List<Token> queryArchived(String namePrefix, Token after, int maxTokens) {
     if (maxTokens < 1 || maxTokens > MAX_ARCHIVED_PAGE) {
-      throw TokenException.inputError("queryArchived of prefix '" + namePrefix + "' has maxTokens " + maxTokens
-          + "; use 1 to " + MAX_ARCHIVED_PAGE + " and read the rest in further pages");
+      throw TokenException.inputError(
+          "queryArchived of prefix '"
+              + namePrefix
+              + "' has maxTokens "
+              + maxTokens
+              + "; use 1 to "
+              + MAX_ARCHIVED_PAGE
+              + " and read the rest in further pages");
     }
     String prefix = namePrefix == null ? "" : namePrefix;
     if (!TokenNames.canOccurInName(prefix)) {
@@ -275,67 +308,102 @@ public final class TokenService implements TokenMaster {
   @Override
   public int deleteArchived(String namePrefix) {
     if (namePrefix == null || namePrefix.isEmpty()) {
-      throw TokenException.inputError("deleteArchived needs a non-empty name prefix; an empty one would delete"
-          + " the whole archive");
+      throw TokenException.inputError(
+          "deleteArchived needs a non-empty name prefix; an empty one would delete"
+              + " the whole archive");
     }
-    if (!TokenNames.canOccurInName(namePrefix) || namePrefix.length() > TokenNames.MAX_NAME_LENGTH) {
-      throw TokenException.inputError("deleteArchived: prefix '" + namePrefix + "' matches no token name; names"
-          + " are visible ASCII, at most " + TokenNames.MAX_NAME_LENGTH + " characters");
+    if (!TokenNames.canOccurInName(namePrefix)
+        || namePrefix.length() > TokenNames.MAX_NAME_LENGTH) {
+      throw TokenException.inputError(
+          "deleteArchived: prefix '"
+              + namePrefix
+              + "' matches no token name; names"
+              + " are visible ASCII, at most "
+              + TokenNames.MAX_NAME_LENGTH
+              + " characters");
     }
     return store.deleteArchived(namePrefix);
   }
 
   private void checkToken(Token token, String operation, Set<String> seen) {
     if (token == null) {
-      throw TokenException.inputError("the modify request holds a null token in its " + operation + "s");
+      throw TokenException.inputError(
+          "the modify request holds a null token in its " + operation + "s");
     }
     String problem = TokenNames.problem(token.name());
     if (problem != null) {
       throw TokenException.inputError(operation + ": " + problem);
     }
     if (!seen.add(token.name())) {
-      throw TokenException.inputError("token '" + token.name() + "' appears twice in one modify request;"
-          + " each name may be updated or deleted once per request");
+      throw TokenException.inputError(
+          "token '"
+              + token.name()
+              + "' appears twice in one modify request;"
+              + " each name may be updated or deleted once per request");
     }
     if (!Double.isFinite(token.priority())) {
-      throw TokenException.inputError("token '" + token.name() + "' has priority " + token.priority()
-          + "; priorities must be finite numbers");
+      throw TokenException.inputError(
+          "token '"
+              + token.name()
+              + "' has priority "
+              + token.priority()
+              + "; priorities must be finite numbers");
     }
     checkOwner(token.owner(), "token '" + token.name() + "'");
     if (token.data() != null && token.data().length() > maxDataChars) {
-      throw TokenException.inputError("token '" + token.name() + "' has " + token.data().length()
-          + " characters of data; at most " + maxDataChars + " are allowed (TokenService maxDataChars)");
+      throw TokenException.inputError(
+          "token '"
+              + token.name()
+              + "' has "
+              + token.data().length()
+              + " characters of data; at most "
+              + maxDataChars
+              + " are allowed (TokenService maxDataChars)");
     }
   }
 
   private static void checkOwner(String owner, String where) {
     if (owner != null && owner.length() > TokenNames.MAX_OWNER_LENGTH) {
-      throw TokenException.inputError(where + ": the owner is " + owner.length() + " characters long; at most "
-          + TokenNames.MAX_OWNER_LENGTH + " are allowed");
+      throw TokenException.inputError(
+          where
+              + ": the owner is "
+              + owner.length()
+              + " characters long; at most "
+              + TokenNames.MAX_OWNER_LENGTH
+              + " are allowed");
     }
   }
 
   /**
-   * A claim's lease end in epoch seconds: a negative one would claim for a lease that ended before 1970. (modify
-   * stores any value as sent, as Pinball's master: there a negative one simply reads as not owned.)
+   * A claim's lease end in epoch seconds: a negative one would claim for a lease that ended before
+   * 1970. (modify stores any value as sent, as Pinball's master: there a negative one simply reads
+   * as not owned.)
    */
   private static void checkExpirationTime(long expirationTime, String where) {
     if (expirationTime < 0) {
-      throw TokenException.inputError(where + " has expirationTime " + expirationTime
-          + "; use the lease end in epoch seconds (>= 0)");
+      throw TokenException.inputError(
+          where
+              + " has expirationTime "
+              + expirationTime
+              + "; use the lease end in epoch seconds (>= 0)");
     }
   }
 
   private static void requireVersion(Token token, String operation) {
     if (!token.hasVersion()) {
-      throw TokenException.inputError("token '" + token.name() + "' does not have a version set; a " + operation
-          + " needs the token's current version");
+      throw TokenException.inputError(
+          "token '"
+              + token.name()
+              + "' does not have a version set; a "
+              + operation
+              + " needs the token's current version");
     }
   }
 
   /** False if the query cannot return anything: a prefix no name can start with, or maxTokens 0. */
   private static boolean canMatch(Query query) {
-    return TokenNames.canOccurInName(query.namePrefix()) && !(query.isLimited() && query.maxTokens() == 0);
+    return TokenNames.canOccurInName(query.namePrefix())
+        && !(query.isLimited() && query.maxTokens() == 0);
   }
 
   private static void checkQuery(Query query) {
@@ -343,8 +411,12 @@ public final class TokenService implements TokenMaster {
       throw TokenException.inputError("the query list holds a null query");
     }
     if (query.isLimited() && query.maxTokens() < 0) {
-      throw TokenException.inputError("query of prefix '" + query.namePrefix() + "' has maxTokens "
-          + query.maxTokens() + "; use a number >= 0, or none for all matches");
+      throw TokenException.inputError(
+          "query of prefix '"
+              + query.namePrefix()
+              + "' has maxTokens "
+              + query.maxTokens()
+              + "; use a number >= 0, or none for all matches");
     }
   }
 
@@ -360,7 +432,10 @@ public final class TokenService implements TokenMaster {
       this.store = Objects.requireNonNull(store, "store");
     }
 
-    /** The master's clock: lease checks (whole seconds) and the floor of new versions. Default: system UTC. */
+    /**
+     * The master's clock: lease checks (whole seconds) and the floor of new versions. Default:
+     * system UTC.
+     */
     public Builder clock(Clock newClock) {
       this.clock = Objects.requireNonNull(newClock, "clock");
       return this;
@@ -373,9 +448,10 @@ public final class TokenService implements TokenMaster {
     }
 
     /**
-     * The longest a waiting queryAndOwn waits; a longer {@link QueryAndOwnParams#waitTime()} is shortened to this
-     * (not an error: a wait may always end early, and callers call again). Zero: claims never wait. A waiting
-     * call holds a thread (over Thrift, its connection's thread) for up to this long. Default 30 s.
+     * The longest a waiting queryAndOwn waits; a longer {@link QueryAndOwnParams#waitTime()} is
+     * shortened to this (not an error: a wait may always end early, and callers call again). Zero:
+     * claims never wait. A waiting call holds a thread (over Thrift, its connection's thread) for
+     * up to this long. Default 30 s.
      */
     public Builder maxWaitTime(Duration newMaxWaitTime) {
       this.maxWaitTime = Objects.requireNonNull(newMaxWaitTime, "maxWaitTime");
@@ -383,11 +459,11 @@ public final class TokenService implements TokenMaster {
     }
 
     /**
-     * How often a waiting queryAndOwn reads the store again although no modify through this service woke it:
-     * the delay until it sees tokens written through other masters over the same database, and leases that
-     * expire. Each waiting call costs one claim attempt (one indexed read when nothing is claimable) per
-     * interval. With a single master, writes wake waiters at once, and only lease expiries wait for this.
-     * Default 250 ms.
+     * How often a waiting queryAndOwn reads the store again although no modify through this service
+     * woke it: the delay until it sees tokens written through other masters over the same database,
+     * and leases that expire. Each waiting call costs one claim attempt (one indexed read when
+     * nothing is claimable) per interval. With a single master, writes wake waiters at once, and
+     * only lease expiries wait for this. Default 250 ms.
      */
     public Builder waitRecheckInterval(Duration newInterval) {
       this.waitRecheckInterval = Objects.requireNonNull(newInterval, "waitRecheckInterval");
@@ -396,16 +472,27 @@ public final class TokenService implements TokenMaster {
 
     public TokenService build() {
       if (maxDataChars < 1) {
-        throw new IllegalArgumentException("maxDataChars is " + maxDataChars + "; it must be at least 1");
+        throw new IllegalArgumentException(
+            "maxDataChars is " + maxDataChars + "; it must be at least 1");
       }
       if (maxWaitTime.isNegative() || maxWaitTime.compareTo(Duration.ofHours(1)) > 0) {
-        throw new IllegalArgumentException("maxWaitTime is " + maxWaitTime + "; use 0 (claims never wait) up to"
-            + " 1 hour; waits of seconds are usual (default " + DEFAULT_MAX_WAIT_TIME + ")");
+        throw new IllegalArgumentException(
+            "maxWaitTime is "
+                + maxWaitTime
+                + "; use 0 (claims never wait) up to"
+                + " 1 hour; waits of seconds are usual (default "
+                + DEFAULT_MAX_WAIT_TIME
+                + ")");
       }
       if (waitRecheckInterval.compareTo(Duration.ofMillis(1)) < 0
           || waitRecheckInterval.compareTo(Duration.ofMinutes(1)) > 0) {
-        throw new IllegalArgumentException("waitRecheckInterval is " + waitRecheckInterval + "; use 1 ms to 1 min"
-            + " (default " + DEFAULT_WAIT_RECHECK_INTERVAL + "; other masters' writes are seen this late)");
+        throw new IllegalArgumentException(
+            "waitRecheckInterval is "
+                + waitRecheckInterval
+                + "; use 1 ms to 1 min"
+                + " (default "
+                + DEFAULT_WAIT_RECHECK_INTERVAL
+                + "; other masters' writes are seen this late)");
       }
       return new TokenService(this);
     }

@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * Collects problems found in a file so that one run reports all of them, in file order, each as one line
- * {@code file:line: message}. Not thread-safe.
+ * Collects problems found in a file so that one run reports all of them, in file order, each as one
+ * line {@code file:line: message}. Not thread-safe.
  */
 public final class Problems {
   private record Problem(Where where, String message) {}
@@ -24,18 +24,22 @@ public final class Problems {
   }
 
   /**
-   * The problems, one line each: sorted by line (problems on one line keep the order they were found in),
-   * without repeats. A problem at {@link Where#NOWHERE} is its bare message.
+   * The problems, one line each: sorted by line (problems on one line keep the order they were
+   * found in), without repeats. A problem at {@link Where#NOWHERE} is its bare message.
    */
   public List<String> lines() {
     return problems.stream()
         .sorted(Comparator.comparingInt(p -> p.where().order()))
-        .map(p -> p.where().label().isEmpty() ? p.message() : p.where().label() + ": " + p.message())
+        .map(
+            p -> p.where().label().isEmpty() ? p.message() : p.where().label() + ": " + p.message())
         .distinct()
         .toList();
   }
 
-  /** Throws the exception that {@code toException} makes of {@link #lines()}, if there are any problems. */
+  /**
+   * Throws the exception that {@code toException} makes of {@link #lines()}, if there are any
+   * problems.
+   */
   public <E extends RuntimeException> void throwIfAny(Function<List<String>, E> toException) {
     if (!problems.isEmpty()) {
       throw toException.apply(lines());

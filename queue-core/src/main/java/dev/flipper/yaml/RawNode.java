@@ -5,10 +5,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A YAML document as a tree of plain nodes that remember where they were written, so every error can name
- * the file and line. Scalars keep their text; typing is the reader's caller's job (the config binder, the
- * workflow parser). Nodes are records; a {@link Mapping}'s entry map is mutable only so that a caller can
- * merge overrides into a freshly read tree, so do not share a tree between threads while changing it.
+ * A YAML document as a tree of plain nodes that remember where they were written, so every error
+ * can name the file and line. Scalars keep their text; typing is the reader's caller's job (the
+ * config binder, the workflow parser). Nodes are records; a {@link Mapping}'s entry map is mutable
+ * only so that a caller can merge overrides into a freshly read tree, so do not share a tree
+ * between threads while changing it.
  */
 public sealed interface RawNode {
 
@@ -16,8 +17,9 @@ public sealed interface RawNode {
   Where where();
 
   /**
-   * A location plus an ordering key (the line number) so that problems print in file order. An empty label
-   * means "nowhere": problems there print as the bare message (used for objects built in Java).
+   * A location plus an ordering key (the line number) so that problems print in file order. An
+   * empty label means "nowhere": problems there print as the bare message (used for objects built
+   * in Java).
    */
   record Where(String label, int order) {
     /** No location: problems print without a {@code file:line:} prefix. */
@@ -53,7 +55,10 @@ public sealed interface RawNode {
   /** One key of a mapping, with where the key itself was written. */
   record Entry(String key, Where keyWhere, RawNode value) {}
 
-  /** How a node is named in "got ..." messages: {@code a list}, {@code a map}, {@code nothing}, {@code 'x'}. */
+  /**
+   * How a node is named in "got ..." messages: {@code a list}, {@code a map}, {@code nothing},
+   * {@code 'x'}.
+   */
   static String describe(RawNode node) {
     if (node instanceof Sequence) {
       return "a list";

@@ -6,21 +6,26 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * "Did you mean" for unknown names: a close sibling name, or the one key elsewhere with that name. Stateless.
+ * "Did you mean" for unknown names: a close sibling name, or the one key elsewhere with that name.
+ * Stateless.
  */
 public final class Suggestions {
   private Suggestions() {}
 
   /**
-   * The message for an unknown key {@code leaf} under {@code parent} ("" at the top level, where keys are
-   * sections, as in the daemons' configuration). {@code siblings} are the valid names there; {@code allKeys}
-   * the full paths searched when the key looks like it belongs to another section.
+   * The message for an unknown key {@code leaf} under {@code parent} ("" at the top level, where
+   * keys are sections, as in the daemons' configuration). {@code siblings} are the valid names
+   * there; {@code allKeys} the full paths searched when the key looks like it belongs to another
+   * section.
    */
-  public static String unknownKey(String parent, String leaf, List<String> siblings, Collection<String> allKeys) {
+  public static String unknownKey(
+      String parent, String leaf, List<String> siblings, Collection<String> allKeys) {
     String path = parent.isEmpty() ? leaf : parent + "." + leaf;
     String what = parent.isEmpty() ? "unknown section '" : "unknown key '";
     Optional<String> suggestion =
-        closest(leaf, siblings).map(s -> parent.isEmpty() ? s : parent + "." + s).or(() -> sameLeaf(leaf, allKeys));
+        closest(leaf, siblings)
+            .map(s -> parent.isEmpty() ? s : parent + "." + s)
+            .or(() -> sameLeaf(leaf, allKeys));
     if (suggestion.isPresent()) {
       return what + path + "' (did you mean '" + suggestion.get() + "'?)";
     }
@@ -29,8 +34,8 @@ public final class Suggestions {
   }
 
   /**
-   * The candidate closest to {@code wrong} (ignoring case) if it is close: a few edits away, or one is a
-   * prefix of at least 4 characters of the other.
+   * The candidate closest to {@code wrong} (ignoring case) if it is close: a few edits away, or one
+   * is a prefix of at least 4 characters of the other.
    */
   public static Optional<String> closest(String wrong, Collection<String> candidates) {
     String w = wrong.toLowerCase(Locale.ROOT);
@@ -39,7 +44,8 @@ public final class Suggestions {
     for (String candidate : candidates) {
       String c = candidate.toLowerCase(Locale.ROOT);
       int distance = distance(w, c);
-      boolean close = distance <= Math.max(1, c.length() / 3) || isLongPrefix(w, c) || isLongPrefix(c, w);
+      boolean close =
+          distance <= Math.max(1, c.length() / 3) || isLongPrefix(w, c) || isLongPrefix(c, w);
       if (close && distance < bestDistance) {
         best = candidate;
         bestDistance = distance;
@@ -50,7 +56,9 @@ public final class Suggestions {
 
   private static Optional<String> sameLeaf(String leaf, Collection<String> allKeys) {
     List<String> matches =
-        allKeys.stream().filter(k -> k.substring(k.lastIndexOf('.') + 1).equalsIgnoreCase(leaf)).toList();
+        allKeys.stream()
+            .filter(k -> k.substring(k.lastIndexOf('.') + 1).equalsIgnoreCase(leaf))
+            .toList();
     return matches.size() == 1 ? Optional.of(matches.get(0)) : Optional.empty();
   }
 
@@ -71,7 +79,10 @@ public final class Suggestions {
       for (int j = 1; j <= b.length(); j++) {
         int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
         d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
-        if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+        if (i > 1
+            && j > 1
+            && a.charAt(i - 1) == b.charAt(j - 2)
+            && a.charAt(i - 2) == b.charAt(j - 1)) {
           d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
         }
       }

@@ -24,17 +24,17 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
 import org.yaml.snakeyaml.nodes.Tag;
 
 /**
- * Turns YAML text into a {@link RawNode} tree with line numbers, using snakeyaml's composer (no object
- * construction, so no tags are ever instantiated and {@code 2026-01-01} stays text). Duplicate keys are
- * problems, not silent overwrites. Stateless and thread-safe.
+ * Turns YAML text into a {@link RawNode} tree with line numbers, using snakeyaml's composer (no
+ * object construction, so no tags are ever instantiated and {@code 2026-01-01} stays text).
+ * Duplicate keys are problems, not silent overwrites. Stateless and thread-safe.
  */
 public final class YamlTreeReader {
   private YamlTreeReader() {}
 
   /**
-   * Reads {@code text}; {@code source} names it in messages ({@code conf.yaml}, or {@code --set k=v} with
-   * {@code lineNumbers} false) and {@code path} is the key path of the root ("" for a file). An empty
-   * document, or one that does not parse, returns empty.
+   * Reads {@code text}; {@code source} names it in messages ({@code conf.yaml}, or {@code --set
+   * k=v} with {@code lineNumbers} false) and {@code path} is the key path of the root ("" for a
+   * file). An empty document, or one that does not parse, returns empty.
    */
   public static Optional<RawNode> read(
       String source, boolean lineNumbers, String path, String text, Problems problems) {
@@ -47,14 +47,19 @@ public final class YamlTreeReader {
     } catch (MarkedYAMLException e) {
       Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
       String problem = e.getProblem() != null ? e.getProblem() : e.getContext();
-      problems.add(where(source, lineNumbers, mark), "YAML syntax error: " + oneLine(problem)
-          + (mark != null ? " (column " + (mark.getColumn() + 1) + ")" : ""));
+      problems.add(
+          where(source, lineNumbers, mark),
+          "YAML syntax error: "
+              + oneLine(problem)
+              + (mark != null ? " (column " + (mark.getColumn() + 1) + ")" : ""));
       return Optional.empty();
     } catch (YAMLException e) {
       problems.add(new Where(source, 0), "YAML error: " + oneLine(e.getMessage()));
       return Optional.empty();
     }
-    return root == null ? Optional.empty() : Optional.of(convert(root, path, source, lineNumbers, problems));
+    return root == null
+        ? Optional.empty()
+        : Optional.of(convert(root, path, source, lineNumbers, problems));
   }
 
   private static RawNode convert(

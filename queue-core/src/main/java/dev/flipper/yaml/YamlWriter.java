@@ -9,9 +9,10 @@ import org.yaml.snakeyaml.nodes.Tag;
 import org.yaml.snakeyaml.representer.Representer;
 
 /**
- * Writes a tree of maps, lists, strings, numbers and booleans as block YAML that people read: maps in block
- * style in their iteration order, lists of scalars inline ({@code needs: [a, b]}), strings quoted only where
- * YAML needs it, no line wrapping. The same tree always gives the same text. Stateless and thread-safe.
+ * Writes a tree of maps, lists, strings, numbers and booleans as block YAML that people read: maps
+ * in block style in their iteration order, lists of scalars inline ({@code needs: [a, b]}), strings
+ * quoted only where YAML needs it, no line wrapping. The same tree always gives the same text.
+ * Stateless and thread-safe.
  */
 public final class YamlWriter {
   private YamlWriter() {}

@@ -15,7 +15,8 @@ class RunStateTest {
 
     state.start();
     assertThat(state.isRunning()).isTrue();
-    assertThatThrownBy(state::start).isInstanceOf(IllegalStateException.class)
+    assertThatThrownBy(state::start)
+        .isInstanceOf(IllegalStateException.class)
         .hasMessage("test server can be started once; it is RUNNING");
 
     assertThat(state.close()).isTrue();

@@ -16,8 +16,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Service logic that the contract suite cannot see from outside: which shards are asked, how often, and
- * what is left alone. Uses the in-memory store's call counters and hooks.
+ * Service logic that the contract suite cannot see from outside: which shards are asked, how often,
+ * and what is left alone. Uses the in-memory store's call counters and hooks.
  */
 class QueueServiceTest {
   private final MutableClock clock = MutableClock.startingAt(Instant.parse("2024-01-01T00:00:00Z"));
@@ -35,23 +35,34 @@ class QueueServiceTest {
 
     List<JobDescriptor> ids = service.enqueue("q", Jobs.numbered("j", 5));
     List<DequeuedJob> jobs = service.dequeue(DequeueParams.of("q", 3, "w"));
-    service.ack(new AckParams("q", List.of(AckParams.Item.of(jobs.get(0).descriptor())), List.of()));
+    service.ack(
+        new AckParams("q", List.of(AckParams.Item.of(jobs.get(0).descriptor())), List.of()));
     service.count(CountParams.of("q", JobState.PENDING));
     service.lookup(ids, true);
 
     assertThat(calls(store, "queueExists")).isZero();
 
-    service.dequeue(DequeueParams.of("q", 3, "w").withAck(new AckParams("q", List.of(), List.of())));
-    service.ack(new AckParams("q", List.of(AckParams.Item.of(jobs.get(0).descriptor())), List.of()));
-    assertThat(calls(store, "queueExists")).as("only the dequeue and ack that changed less than asked")
+    service.dequeue(
+        DequeueParams.of("q", 3, "w").withAck(new AckParams("q", List.of(), List.of())));
+    service.ack(
+        new AckParams("q", List.of(AckParams.Item.of(jobs.get(0).descriptor())), List.of()));
+    assertThat(calls(store, "queueExists"))
+        .as("only the dequeue and ack that changed less than asked")
         .isBetween(1L, 2L);
   }
 
-  /** queue.bodyFilterStepsPerBody reaches the filters of count: a smaller budget stops a search sooner. */
+  /**
+   * queue.bodyFilterStepsPerBody reaches the filters of count: a smaller budget stops a search
+   * sooner.
+   */
   @Test
   void bodyFiltersUseTheBudgetsTheServiceWasBuiltWith() {
-    QueueService service = QueueService.builder(InMemoryQueueStore.withShards("1")).clock(clock)
-        .serverId("host:9010").bodyFilterBudgets(1_000, Duration.ofSeconds(30)).build();
+    QueueService service =
+        QueueService.builder(InMemoryQueueStore.withShards("1"))
+            .clock(clock)
+            .serverId("host:9010")
+            .bodyFilterBudgets(1_000, Duration.ofSeconds(30))
+            .build();
     service.createQueue("q");
     service.enqueue("q", List.of(aJob("x".repeat(2_000) + "needle")));
     CountParams count = new CountParams("q", JobState.PENDING, null, false, "ne+dle");
@@ -75,8 +86,10 @@ class QueueServiceTest {
     service.dequeue(DequeueParams.of("q", 1, "mailer:host7"));
     service.dequeue(DequeueParams.of("q", 1, "mailer:host7"));
 
-    assertThat(service.lookup(ids, false).values()).extracting(JobInfo::claimDescriptor)
-        .containsExactly("host:9010:" + start + ":1:mailer:host7", "host:9010:" + start + ":2:mailer:host7");
+    assertThat(service.lookup(ids, false).values())
+        .extracting(JobInfo::claimDescriptor)
+        .containsExactly(
+            "host:9010:" + start + ":1:mailer:host7", "host:9010:" + start + ":2:mailer:host7");
   }
 
   @Test
@@ -92,16 +105,19 @@ class QueueServiceTest {
 
     assertThat(onTwo.get(0).shard()).isEqualTo("2");
     assertThat(onOne.get(0).shard()).isEqualTo("1");
-    assertThat(service.dequeue(DequeueParams.of("q", 10, "w"))).extracting(DequeuedJob::descriptor)
+    assertThat(service.dequeue(DequeueParams.of("q", 10, "w")))
+        .extracting(DequeuedJob::descriptor)
         .containsExactlyInAnyOrder(onTwo.get(0), onOne.get(0));
   }
 
   @Test
   void withOnlyDequeueOnlyShardsEnqueueHasNoShard() {
-    InMemoryQueueStore store = InMemoryQueueStore.builder().dequeueOnlyShard("1").dequeueOnlyShard("2").build();
+    InMemoryQueueStore store =
+        InMemoryQueueStore.builder().dequeueOnlyShard("1").dequeueOnlyShard("2").build();
     QueueService service = serviceOver(store);
 
-    QueueException e = catchThrowableOfType(QueueException.class, () -> service.enqueue("q", List.of(aJob())));
+    QueueException e =
+        catchThrowableOfType(QueueException.class, () -> service.enqueue("q", List.of(aJob())));
 
     assertThat(e.errorCode()).isEqualTo(ErrorCode.NO_HEALTHY_SHARDS);
     assertThat(e.getMessage()).contains("2 shards, 2 healthy, 2 dequeue-only");
@@ -115,7 +131,8 @@ class QueueServiceTest {
       store.shard(shard).setReachable(false);
     }
 
-    QueueException e = catchThrowableOfType(QueueException.class, () -> service.enqueue("q", List.of(aJob())));
+    QueueException e =
+        catchThrowableOfType(QueueException.class, () -> service.enqueue("q", List.of(aJob())));
 
     assertThat(e.errorCode()).isEqualTo(ErrorCode.SHARD_CONNECTION_FAILED);
     assertThat(calls(store, "enqueue")).isEqualTo(2);
@@ -131,15 +148,19 @@ class QueueServiceTest {
     }
     store.shard("1").setBusy(true);
 
-    assertThat(service.dequeue(DequeueParams.of("q", 100, "w"))).extracting(d -> d.descriptor().shard())
-        .isNotEmpty().containsOnly("2");
+    assertThat(service.dequeue(DequeueParams.of("q", 100, "w")))
+        .extracting(d -> d.descriptor().shard())
+        .isNotEmpty()
+        .containsOnly("2");
     for (int i = 0; i < 10; i++) {
       assertThat(service.enqueue("q", List.of(aJob())).get(0).shard()).isEqualTo("2");
     }
     assertThat(store.shard("1").healthy()).isTrue();
 
     store.shard("2").setBusy(true);
-    QueueException e = catchThrowableOfType(QueueException.class, () -> service.dequeue(DequeueParams.of("q", 1, "w")));
+    QueueException e =
+        catchThrowableOfType(
+            QueueException.class, () -> service.dequeue(DequeueParams.of("q", 1, "w")));
     assertThat(e.errorCode()).isEqualTo(ErrorCode.SHARD_BUSY);
   }
 
@@ -151,7 +172,8 @@ class QueueServiceTest {
     store.shard("1").setReachable(false);
     store.shard("2").setReachable(false);
 
-    catchThrowableOfType(QueueException.class, () -> service.dequeue(DequeueParams.of("q", 10, "w")));
+    catchThrowableOfType(
+        QueueException.class, () -> service.dequeue(DequeueParams.of("q", 10, "w")));
 
     assertThat(store.shard("1").calls("claim")).isEqualTo(1);
     assertThat(store.shard("2").calls("claim")).isEqualTo(1);
@@ -164,8 +186,10 @@ class QueueServiceTest {
 
     service.dequeue(DequeueParams.of("q", 10, "w").withCoverage(0.5));
 
-    long visited = store.shards().stream()
-        .filter(shard -> ((InMemoryShardStore) shard).calls("claim") > 0).count();
+    long visited =
+        store.shards().stream()
+            .filter(shard -> ((InMemoryShardStore) shard).calls("claim") > 0)
+            .count();
     assertThat(visited).isEqualTo(2);
   }
 
@@ -196,7 +220,8 @@ class QueueServiceTest {
     store.removeShard(removed);
     service.ack(new AckParams("q", ids.stream().map(AckParams.Item::of).toList(), List.of()));
 
-    assertThat(service.lookup(ids, false).keySet()).allSatisfy(id -> assertThat(id.shard()).isNotEqualTo(removed));
+    assertThat(service.lookup(ids, false).keySet())
+        .allSatisfy(id -> assertThat(id.shard()).isNotEqualTo(removed));
     assertThat(service.count(CountParams.of("q", JobState.SUCCEEDED)))
         .isEqualTo((int) ids.stream().filter(id -> !id.shard().equals(removed)).count());
   }
@@ -204,12 +229,21 @@ class QueueServiceTest {
   @Test
   void builderRejectsBadSettings() {
     InMemoryQueueStore store = InMemoryQueueStore.withShards("1");
-    assertThat(catchThrowableOfType(IllegalArgumentException.class,
-        () -> QueueService.builder(store).priorityLevels(0).build())).hasMessageContaining("priorityLevels");
-    assertThat(catchThrowableOfType(IllegalArgumentException.class,
-        () -> QueueService.builder(store).maxBodyBytes(0).build())).hasMessageContaining("maxBodyBytes");
-    assertThat(catchThrowableOfType(IllegalArgumentException.class,
-        () -> QueueService.builder(store).serverId(" ").build())).hasMessageContaining("serverId");
+    assertThat(
+            catchThrowableOfType(
+                IllegalArgumentException.class,
+                () -> QueueService.builder(store).priorityLevels(0).build()))
+        .hasMessageContaining("priorityLevels");
+    assertThat(
+            catchThrowableOfType(
+                IllegalArgumentException.class,
+                () -> QueueService.builder(store).maxBodyBytes(0).build()))
+        .hasMessageContaining("maxBodyBytes");
+    assertThat(
+            catchThrowableOfType(
+                IllegalArgumentException.class,
+                () -> QueueService.builder(store).serverId(" ").build()))
+        .hasMessageContaining("serverId");
   }
 
   private static long calls(InMemoryQueueStore store, String method) {

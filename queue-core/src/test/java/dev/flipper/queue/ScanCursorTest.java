@@ -19,12 +19,26 @@ class ScanCursorTest {
 
     assertThat(cursor.token()).isEqualTo("v1.1710072000123.2.42.shard.7");
     assertThat(ScanCursor.parse(cursor.token())).isEqualTo(cursor);
-    assertThat(ScanCursor.parse(new ScanCursor(-5, "1", 1, 0).token())).isEqualTo(new ScanCursor(-5, "1", 1, 0));
+    assertThat(ScanCursor.parse(new ScanCursor(-5, "1", 1, 0).token()))
+        .isEqualTo(new ScanCursor(-5, "1", 1, 0));
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "0x", "-2", "v1", "v1.1.1.1", "v1.1.1.1.", "v2.1.1.1.s", "v1.a.1.1.s",
-      "v1.1.b.1.s", "v1.1.1.c.s", "v1.1.1.-1.s", "V1.1.1.1.s"})
+  @ValueSource(
+      strings = {
+        "",
+        "0x",
+        "-2",
+        "v1",
+        "v1.1.1.1",
+        "v1.1.1.1.",
+        "v2.1.1.1.s",
+        "v1.a.1.1.s",
+        "v1.1.b.1.s",
+        "v1.1.1.c.s",
+        "v1.1.1.-1.s",
+        "V1.1.1.1.s"
+      })
   void malformedTokensAreContinuationInvalid(String token) {
     QueueException e = catchThrowableOfType(QueueException.class, () -> ScanCursor.parse(token));
 
@@ -34,23 +48,26 @@ class ScanCursorTest {
 
   @Test
   void orderIsRunAfterDescendingThenShardThenPriorityThenLocalIdDescending() {
-    List<ScanCursor.Entry> entries = new ArrayList<>(List.of(
-        new ScanCursor.Entry("2", 1, 100, 5),
-        new ScanCursor.Entry("1", 2, 100, 9),
-        new ScanCursor.Entry("1", 1, 100, 3),
-        new ScanCursor.Entry("1", 1, 100, 7),
-        new ScanCursor.Entry("9", 3, 200, 1),
-        new ScanCursor.Entry("1", 1, 50, 99)));
+    List<ScanCursor.Entry> entries =
+        new ArrayList<>(
+            List.of(
+                new ScanCursor.Entry("2", 1, 100, 5),
+                new ScanCursor.Entry("1", 2, 100, 9),
+                new ScanCursor.Entry("1", 1, 100, 3),
+                new ScanCursor.Entry("1", 1, 100, 7),
+                new ScanCursor.Entry("9", 3, 200, 1),
+                new ScanCursor.Entry("1", 1, 50, 99)));
 
     entries.sort(ScanCursor.ORDER);
 
-    assertThat(entries).containsExactly(
-        new ScanCursor.Entry("9", 3, 200, 1),
-        new ScanCursor.Entry("1", 1, 100, 7),
-        new ScanCursor.Entry("1", 1, 100, 3),
-        new ScanCursor.Entry("1", 2, 100, 9),
-        new ScanCursor.Entry("2", 1, 100, 5),
-        new ScanCursor.Entry("1", 1, 50, 99));
+    assertThat(entries)
+        .containsExactly(
+            new ScanCursor.Entry("9", 3, 200, 1),
+            new ScanCursor.Entry("1", 1, 100, 7),
+            new ScanCursor.Entry("1", 1, 100, 3),
+            new ScanCursor.Entry("1", 2, 100, 9),
+            new ScanCursor.Entry("2", 1, 100, 5),
+            new ScanCursor.Entry("1", 1, 50, 99));
   }
 
   @Test
@@ -58,7 +75,9 @@ class ScanCursorTest {
     Random random = new Random(7);
     List<ScanCursor.Entry> all = new ArrayList<>();
     for (int i = 0; i < 500; i++) {
-      all.add(new ScanCursor.Entry("s" + random.nextInt(3), 1 + random.nextInt(3), random.nextInt(5), i));
+      all.add(
+          new ScanCursor.Entry(
+              "s" + random.nextInt(3), 1 + random.nextInt(3), random.nextInt(5), i));
     }
     all.sort(ScanCursor.ORDER);
 

@@ -19,7 +19,20 @@ class DurationTextTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "10", "1.5h", "10 m", "10M", "-1s", "1w", "s", "10 minutes", "1h30m", "9999999999d"})
+  @ValueSource(
+      strings = {
+        "",
+        "10",
+        "1.5h",
+        "10 m",
+        "10M",
+        "-1s",
+        "1w",
+        "s",
+        "10 minutes",
+        "1h30m",
+        "9999999999d"
+      })
   void refusesEverythingElse(String text) {
     assertThat(DurationText.parse(text)).isEmpty();
   }
@@ -31,7 +44,8 @@ class DurationTextTest {
     assertThat(DurationText.format(Duration.ofSeconds(90))).isEqualTo("90s");
     assertThat(DurationText.format(Duration.ofMillis(1500))).isEqualTo("1500ms");
     assertThat(DurationText.format(Duration.ZERO)).isEqualTo("0s");
-    for (Duration d : new Duration[] {Duration.ofDays(3), Duration.ofMinutes(61), Duration.ofMillis(7)}) {
+    for (Duration d :
+        new Duration[] {Duration.ofDays(3), Duration.ofMinutes(61), Duration.ofMillis(7)}) {
       assertThat(DurationText.parse(DurationText.format(d))).hasValue(d);
     }
   }

@@ -18,9 +18,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * What the storage contract cannot see of waiting claims: which writes wake a waiter (counted as claim attempts
- * on the store), the limit on waits, ending waits, interruption, settings. The contract's {@code WaitContract}
- * covers the behaviour on every store and over Thrift.
+ * What the storage contract cannot see of waiting claims: which writes wake a waiter (counted as
+ * claim attempts on the store), the limit on waits, ending waits, interruption, settings. The
+ * contract's {@code WaitContract} covers the behaviour on every store and over Thrift.
  */
 class TokenServiceWaitTest {
   private final CountingStore store = new CountingStore(InMemoryTokenStore.create());
@@ -47,21 +47,29 @@ class TokenServiceWaitTest {
   @Test
   void onlyWritesOfUnownedTokensUnderThePrefixWakeAWaiter() throws Exception {
     // A re-check interval longer than the test: every further attempt comes from a wake-up.
-    TokenService service = TokenService.builder(store).waitRecheckInterval(Duration.ofMinutes(1)).build();
-    CompletableFuture<List<Token>> claim = inBackground(service, claimOne("/jobs/runnable/", Duration.ofSeconds(30)));
+    TokenService service =
+        TokenService.builder(store).waitRecheckInterval(Duration.ofMinutes(1)).build();
+    CompletableFuture<List<Token>> claim =
+        inBackground(service, claimOne("/jobs/runnable/", Duration.ofSeconds(30)));
     awaitWaiting(service);
 
     for (int i = 0; i < 20; i++) {
-      service.modify(ModifyParams.updating(Token.of("/jobs/waiting/" + i, "x"), Token.of("/jobs/runnable" + i, "x"),
-          Token.of("/jobs/runnable/leased-" + i, "x").withOwner("other", Long.MAX_VALUE)));
+      service.modify(
+          ModifyParams.updating(
+              Token.of("/jobs/waiting/" + i, "x"),
+              Token.of("/jobs/runnable" + i, "x"),
+              Token.of("/jobs/runnable/leased-" + i, "x").withOwner("other", Long.MAX_VALUE)));
     }
     Token deleted = service.modify(ModifyParams.updating(Token.of("/elsewhere", "x"))).get(0);
     service.modify(new ModifyParams(List.of(), List.of(deleted)));
     assertThat(claim).isNotDone();
     service.modify(ModifyParams.updating(Token.of("/jobs/runnable/a", "x")));
 
-    assertThat(claim.get(20, TimeUnit.SECONDS)).extracting(Token::name).containsExactly("/jobs/runnable/a");
-    assertThat(store.claimAttempts.get()).as("the first attempt and the one after the matching insert")
+    assertThat(claim.get(20, TimeUnit.SECONDS))
+        .extracting(Token::name)
+        .containsExactly("/jobs/runnable/a");
+    assertThat(store.claimAttempts.get())
+        .as("the first attempt and the one after the matching insert")
         .isLessThanOrEqualTo(2);
   }
 
@@ -87,13 +95,15 @@ class TokenServiceWaitTest {
   @Test
   void endWaitsEndsTheWaitsInProgressButNotLaterOnes() throws Exception {
     TokenService service = TokenService.builder(store).build();
-    CompletableFuture<List<Token>> claim = inBackground(service, claimOne("/jobs/", Duration.ofSeconds(30)));
+    CompletableFuture<List<Token>> claim =
+        inBackground(service, claimOne("/jobs/", Duration.ofSeconds(30)));
     awaitWaiting(service);
 
     service.endWaits();
 
     assertThat(claim.get(10, TimeUnit.SECONDS)).isEmpty();
-    CompletableFuture<List<Token>> later = inBackground(service, claimOne("/jobs/", Duration.ofSeconds(30)));
+    CompletableFuture<List<Token>> later =
+        inBackground(service, claimOne("/jobs/", Duration.ofSeconds(30)));
     awaitWaiting(service);
     service.modify(ModifyParams.updating(Token.of("/jobs/a", "x")));
     assertThat(later.get(10, TimeUnit.SECONDS)).hasSize(1);
@@ -103,10 +113,13 @@ class TokenServiceWaitTest {
   void anInterruptedWaitAnswersNothingAndKeepsTheInterrupt() throws Exception {
     TokenService service = TokenService.builder(store).build();
     CompletableFuture<Boolean> interruptedAfter = new CompletableFuture<>();
-    Thread waiter = new Thread(() -> {
-      List<Token> claimed = service.queryAndOwn(claimOne("/jobs/", Duration.ofSeconds(30)));
-      interruptedAfter.complete(claimed.isEmpty() && Thread.currentThread().isInterrupted());
-    });
+    Thread waiter =
+        new Thread(
+            () -> {
+              List<Token> claimed = service.queryAndOwn(claimOne("/jobs/", Duration.ofSeconds(30)));
+              interruptedAfter.complete(
+                  claimed.isEmpty() && Thread.currentThread().isInterrupted());
+            });
     waiter.start();
     awaitWaiting(service);
 
@@ -118,14 +131,17 @@ class TokenServiceWaitTest {
 
   @Test
   void settingsAreValidatedWithTheirBounds() {
-    assertThat(TokenService.builder(store).build().waitRecheckInterval()).isEqualTo(Duration.ofMillis(250));
+    assertThat(TokenService.builder(store).build().waitRecheckInterval())
+        .isEqualTo(Duration.ofMillis(250));
     assertThat(TokenService.builder(store).build().maxWaitTime()).isEqualTo(Duration.ofSeconds(30));
-    assertThatThrownBy(() -> TokenService.builder(store).maxWaitTime(Duration.ofSeconds(-1)).build())
+    assertThatThrownBy(
+            () -> TokenService.builder(store).maxWaitTime(Duration.ofSeconds(-1)).build())
         .hasMessageContaining("maxWaitTime is PT-1S");
     assertThatThrownBy(() -> TokenService.builder(store).maxWaitTime(Duration.ofHours(2)).build())
         .hasMessageContaining("1 hour");
     assertThatThrownBy(() -> TokenService.builder(store).waitRecheckInterval(Duration.ZERO).build())
-        .hasMessageContaining("waitRecheckInterval is PT0S").hasMessageContaining("1 ms to 1 min");
+        .hasMessageContaining("waitRecheckInterval is PT0S")
+        .hasMessageContaining("1 ms to 1 min");
   }
 
   /** Counts claim attempts that reach the store. */

@@ -7,8 +7,18 @@ import org.junit.jupiter.api.Test;
 
 class SuggestionsTest {
   private static final List<String> QUEUE_KEYS =
-      List.of("port", "adminPort", "priorityLevels", "maxBodyBytes", "maxFrameBytes", "claimTimeout",
-          "succeededTtl", "failedTtl", "monitorInterval", "monitorBatchSize", "rateLimitFile");
+      List.of(
+          "port",
+          "adminPort",
+          "priorityLevels",
+          "maxBodyBytes",
+          "maxFrameBytes",
+          "claimTimeout",
+          "succeededTtl",
+          "failedTtl",
+          "monitorInterval",
+          "monitorBatchSize",
+          "rateLimitFile");
 
   @Test
   void suggestsTyposSwapsCaseAndPrefixes() {
@@ -38,7 +48,9 @@ class SuggestionsTest {
         .isEqualTo("unknown section 'qeue' (did you mean 'queue'?)");
     assertThat(Suggestions.unknownKey("master", "colour", List.of("port"), List.of()))
         .isEqualTo("unknown key 'master.colour' (valid keys in 'master': port)");
-    assertThat(Suggestions.unknownKey("master", "claimTimeout", List.of("port"), List.of("queue.claimTimeout")))
+    assertThat(
+            Suggestions.unknownKey(
+                "master", "claimTimeout", List.of("port"), List.of("queue.claimTimeout")))
         .isEqualTo("unknown key 'master.claimTimeout' (did you mean 'queue.claimTimeout'?)");
   }
 }

@@ -23,7 +23,8 @@ class YamlTreeReaderTest {
     assertThat(root.entries().get("a").keyWhere()).isEqualTo(Where.line("f.yaml", 2));
     Sequence list = (Sequence) a.entries().get("list").value();
     assertThat(list.where().label()).isEqualTo("f.yaml:3");
-    assertThat(((Scalar) list.items().get(1)).text()).isEqualTo("2026-01-01T00:00:00Z"); // no timestamp typing
+    assertThat(((Scalar) list.items().get(1)).text())
+        .isEqualTo("2026-01-01T00:00:00Z"); // no timestamp typing
     assertThat(((Scalar) a.entries().get("empty").value()).isNull()).isTrue();
   }
 
@@ -32,7 +33,9 @@ class YamlTreeReaderTest {
     YamlTreeReader.read("f.yaml", true, "", "a: 1\nb:\n  c: 1\n  c: 2\na: 3\n", problems);
 
     assertThat(problems.lines())
-        .containsExactly("f.yaml:4: duplicate key 'b.c' (first at line 3)", "f.yaml:5: duplicate key 'a' (first at line 1)");
+        .containsExactly(
+            "f.yaml:4: duplicate key 'b.c' (first at line 3)",
+            "f.yaml:5: duplicate key 'a' (first at line 1)");
   }
 
   @Test
@@ -40,7 +43,10 @@ class YamlTreeReaderTest {
     assertThat(YamlTreeReader.read("f.yaml", true, "", "a: [1, 2\nb: 3\n", problems)).isEmpty();
 
     assertThat(problems.lines()).hasSize(1);
-    assertThat(problems.lines().get(0)).startsWith("f.yaml:").contains("YAML syntax error").contains("(column ");
+    assertThat(problems.lines().get(0))
+        .startsWith("f.yaml:")
+        .contains("YAML syntax error")
+        .contains("(column ");
   }
 
   @Test
@@ -56,6 +62,7 @@ class YamlTreeReaderTest {
     problems.add(Where.line("f.yaml", 2), "early");
     problems.add(Where.line("f.yaml", 2), "early");
 
-    assertThat(problems.lines()).isEqualTo(List.of("f.yaml:2: early", "f.yaml:9: late", "built in Java"));
+    assertThat(problems.lines())
+        .isEqualTo(List.of("f.yaml:2: early", "f.yaml:9: late", "built in Java"));
   }
 }

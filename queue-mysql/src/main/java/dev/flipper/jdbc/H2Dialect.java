@@ -9,19 +9,20 @@ import java.util.Set;
 /** H2 2.x in MySQL mode, the embedded default. Thread-safe. */
 final class H2Dialect implements Dialect {
   // org.h2.api.ErrorCode values, copied so that this class needs no H2 on the compile path.
-  private static final ErrorCodes CODES = new ErrorCodes(
-      Set.of(
-          90067, // connection broken
-          90020, // database may be already in use
-          90098, // database has been closed
-          90121, // database called at VM shutdown
-          90135), // database is in exclusive mode
-      Set.of(
-          40001, // DEADLOCK_1
-          50200, // LOCK_TIMEOUT_1
-          90131), // CONCURRENT_UPDATE_1
-      23505, // DUPLICATE_KEY_1
-      42121); // DUPLICATE_COLUMN_NAME_1
+  private static final ErrorCodes CODES =
+      new ErrorCodes(
+          Set.of(
+              90067, // connection broken
+              90020, // database may be already in use
+              90098, // database has been closed
+              90121, // database called at VM shutdown
+              90135), // database is in exclusive mode
+          Set.of(
+              40001, // DEADLOCK_1
+              50200, // LOCK_TIMEOUT_1
+              90131), // CONCURRENT_UPDATE_1
+          23505, // DUPLICATE_KEY_1
+          42121); // DUPLICATE_COLUMN_NAME_1
 
   @Override
   public String name() {
@@ -35,7 +36,8 @@ final class H2Dialect implements Dialect {
     defaults.put("MODE", "MySQL");
     // H2 waits only 1 s for a row lock by default; concurrent enqueues of one queue need longer.
     defaults.put("LOCK_TIMEOUT", "10000");
-    // Write each commit to the file before it is acknowledged (H2's default is up to 500 ms later), so a
+    // Write each commit to the file before it is acknowledged (H2's default is up to 500 ms later),
+    // so a
     // crash never loses an acknowledged enqueue or ack.
     defaults.put("WRITE_DELAY", "0");
     if (url.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:mem:")) {
@@ -45,9 +47,10 @@ final class H2Dialect implements Dialect {
   }
 
   /**
-   * Opening a database file is no network connect: a cold start on a busy machine, or recovery of a large
-   * file after a crash, can take much longer than a TCP connect time-out, so file (and server) databases wait
-   * at least 30 s. An in-memory database has nothing to recover and waits the connect time-out.
+   * Opening a database file is no network connect: a cold start on a busy machine, or recovery of a
+   * large file after a crash, can take much longer than a TCP connect time-out, so file (and
+   * server) databases wait at least 30 s. An in-memory database has nothing to recover and waits
+   * the connect time-out.
    */
   @Override
   public Duration poolConnectionTimeout(String url, Duration connectTimeout) {
@@ -70,7 +73,8 @@ final class H2Dialect implements Dialect {
 
   @Override
   public String queueIndexOrder(boolean descending) {
-    // H2 reads the index in order only when the ORDER BY names its columns, even those the WHERE fixes.
+    // H2 reads the index in order only when the ORDER BY names its columns, even those the WHERE
+    // fixes.
     return descending
         ? "queue_name DESC, priority DESC, state DESC, run_after DESC, local_id DESC"
         : "queue_name, priority, state, run_after";
@@ -98,7 +102,8 @@ final class H2Dialect implements Dialect {
 
   @Override
   public String tokenNames() {
-    return "flipper_tokens_active"; // H2's indexes other than the row key hold their columns: names are covered
+    return "flipper_tokens_active"; // H2's indexes other than the row key hold their columns: names
+    // are covered
   }
 
   @Override
@@ -128,8 +133,10 @@ final class H2Dialect implements Dialect {
 
   @Override
   public boolean writersTakeTurns() {
-    // H2 (2.3.232 up to 2.5.252) can let two transactions that race on one row both pass a version-conditional
-    // UPDATE, so an update is lost, and can hand out one version twice. Its row locks did not prevent it;
+    // H2 (2.3.232 up to 2.5.252) can let two transactions that race on one row both pass a
+    // version-conditional
+    // UPDATE, so an update is lost, and can hand out one version twice. Its row locks did not
+    // prevent it;
     // writers taking turns outside the database did. See docs/tokens.md.
     return true;
   }

@@ -6,17 +6,18 @@ import java.util.regex.Pattern;
 
 /** Small helpers for JDBC URL text. Stateless. */
 public final class JdbcUrl {
-  private static final Pattern PASSWORD_PARAM =
-      Pattern.compile("(?i)(password[0-9]*=)[^&;]*");
+  private static final Pattern PASSWORD_PARAM = Pattern.compile("(?i)(password[0-9]*=)[^&;]*");
   private static final Pattern USER_INFO = Pattern.compile("(//[^/@:]*:)[^/@]*@");
 
   private JdbcUrl() {}
 
   /**
-   * Appends each default {@code key=value} whose key (case-insensitive) is not in the URL yet. The first
-   * parameter follows {@code firstSeparator} ('?' for MySQL, ';' for H2), the others {@code separator}.
+   * Appends each default {@code key=value} whose key (case-insensitive) is not in the URL yet. The
+   * first parameter follows {@code firstSeparator} ('?' for MySQL, ';' for H2), the others {@code
+   * separator}.
    */
-  public static String withDefaults(String url, char firstSeparator, char separator, Map<String, String> defaults) {
+  public static String withDefaults(
+      String url, char firstSeparator, char separator, Map<String, String> defaults) {
     StringBuilder result = new StringBuilder(url);
     int start = url.indexOf(firstSeparator);
     String params = start < 0 ? "" : url.substring(start + 1).toLowerCase(Locale.ROOT);
@@ -28,7 +29,8 @@ public final class JdbcUrl {
       if (!hasParams) {
         result.append(firstSeparator);
         hasParams = true;
-      } else if (result.charAt(result.length() - 1) != separator && result.charAt(result.length() - 1) != firstSeparator) {
+      } else if (result.charAt(result.length() - 1) != separator
+          && result.charAt(result.length() - 1) != firstSeparator) {
         result.append(separator);
       }
       result.append(entry.getKey()).append('=').append(entry.getValue());

@@ -8,13 +8,14 @@ import java.util.Set;
 
 /** MySQL 8 and MariaDB 10.6+ (both have SKIP LOCKED and LOCK IN SHARE MODE). Thread-safe. */
 final class MysqlDialect implements Dialect {
-  private static final ErrorCodes CODES = new ErrorCodes(
-      Set.of(), // a lost or refused connection always has a connection SQLSTATE (08...)
-      Set.of(
-          1205, // ER_LOCK_WAIT_TIMEOUT
-          1213), // ER_LOCK_DEADLOCK
-      1062, // ER_DUP_ENTRY
-      1060); // ER_DUP_FIELDNAME
+  private static final ErrorCodes CODES =
+      new ErrorCodes(
+          Set.of(), // a lost or refused connection always has a connection SQLSTATE (08...)
+          Set.of(
+              1205, // ER_LOCK_WAIT_TIMEOUT
+              1213), // ER_LOCK_DEADLOCK
+          1062, // ER_DUP_ENTRY
+          1060); // ER_DUP_FIELDNAME
 
   @Override
   public String name() {
@@ -30,9 +31,12 @@ final class MysqlDialect implements Dialect {
     defaults.put("connectTimeout", Long.toString(connectTimeout.toMillis()));
     defaults.put("characterEncoding", "UTF-8");
     defaults.put("createDatabaseIfNotExist", "true");
-    // Speed: multi-row inserts from batches, statements parsed once on the client, no redundant round
-    // trips for session state the driver already knows. Client-side prepared statements cost MariaDB
-    // less CPU per job than server-side ones in JdbcQueueBenchmark (about 85 vs 100 us per full cycle).
+    // Speed: multi-row inserts from batches, statements parsed once on the client, no redundant
+    // round
+    // trips for session state the driver already knows. Client-side prepared statements cost
+    // MariaDB
+    // less CPU per job than server-side ones in JdbcQueueBenchmark (about 85 vs 100 us per full
+    // cycle).
     defaults.put("rewriteBatchedStatements", "true");
     defaults.put("useServerPrepStmts", "false");
     defaults.put("cachePrepStmts", "true");
@@ -44,8 +48,10 @@ final class MysqlDialect implements Dialect {
     defaults.put("cacheResultSetMetadata", "true");
     defaults.put("elideSetAutoCommits", "true");
     defaults.put("maintainTimeStats", "false");
-    // A row lock is waited for at most 10 s, as on H2 (LOCK_TIMEOUT), instead of InnoDB's 50 s; the time-out
-    // is retried like a deadlock. Claims never wait (SKIP LOCKED), so only hot rows (a queue row during
+    // A row lock is waited for at most 10 s, as on H2 (LOCK_TIMEOUT), instead of InnoDB's 50 s; the
+    // time-out
+    // is retried like a deadlock. Claims never wait (SKIP LOCKED), so only hot rows (a queue row
+    // during
     // deleteQueue, the token version row) are ever waited for.
     defaults.put("sessionVariables", "innodb_lock_wait_timeout=10");
     return JdbcUrl.withDefaults(url, '?', '&', defaults);
@@ -63,7 +69,8 @@ final class MysqlDialect implements Dialect {
 
   @Override
   public String queueIndexOrder(boolean descending) {
-    // The leading index columns are fixed by the WHERE. Naming them in the ORDER BY makes MariaDB sort.
+    // The leading index columns are fixed by the WHERE. Naming them in the ORDER BY makes MariaDB
+    // sort.
     return descending ? "run_after DESC, local_id DESC" : "run_after";
   }
 
@@ -104,12 +111,14 @@ final class MysqlDialect implements Dialect {
 
   @Override
   public boolean insertSelectLocksQueueRow() {
-    return true; // also under READ COMMITTED: the explicit LOCK IN SHARE MODE makes the read a locking one
+    return true; // also under READ COMMITTED: the explicit LOCK IN SHARE MODE makes the read a
+    // locking one
   }
 
   @Override
   public String asciiKeyColumn(int length) {
-    // ascii + binary collation: 1024 characters are 1024 bytes, within InnoDB's 3072-byte key limit (utf8mb4
+    // ascii + binary collation: 1024 characters are 1024 bytes, within InnoDB's 3072-byte key limit
+    // (utf8mb4
     // would need 4096), and comparisons are byte order.
     return "VARCHAR(" + length + ") CHARACTER SET ascii COLLATE ascii_bin";
   }

@@ -8,8 +8,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Counts connections a server closed at once because it or their peer was at its connection limit, and says so
- * in one log line a minute at most: a flood of connections must not become a flood of log lines. Thread-safe.
+ * Counts connections a server closed at once because it or their peer was at its connection limit,
+ * and says so in one log line a minute at most: a flood of connections must not become a flood of
+ * log lines. Thread-safe.
  */
 public final class ConnectionRefusals {
   private static final Logger log = LoggerFactory.getLogger(ConnectionRefusals.class);
@@ -37,9 +38,14 @@ public final class ConnectionRefusals {
     long now = System.nanoTime();
     if (now - next >= 0 && nextLogNanos.compareAndSet(next, now + LOG_EVERY_NANOS)) {
       unlogged.addAndGet(-refused);
-      log.warn("{} refused {} new connection(s) at its connection limits ({} open; last: {} from {}); "
-          + "connections already open are still served. Next such line in 1 min at the earliest", server, refused,
-          openConnections, reason.replace('_', ' '), peer == null ? "?" : peer.getHostAddress());
+      log.warn(
+          "{} refused {} new connection(s) at its connection limits ({} open; last: {} from {}); "
+              + "connections already open are still served. Next such line in 1 min at the earliest",
+          server,
+          refused,
+          openConnections,
+          reason.replace('_', ' '),
+          peer == null ? "?" : peer.getHostAddress());
     }
   }
 }

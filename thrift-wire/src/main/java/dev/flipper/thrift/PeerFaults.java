@@ -9,10 +9,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Connections a server closed (or frames it refused) because of what their peer sent: garbage, an oversized or
- * stalled frame, a malformed call. Each costs a counter; the log gets one summary line a minute at most, with the
- * counts by reason and the last peer, never a stack trace: 100,000 bad inputs must not become 100,000 log lines.
- * Thread-safe.
+ * Connections a server closed (or frames it refused) because of what their peer sent: garbage, an
+ * oversized or stalled frame, a malformed call. Each costs a counter; the log gets one summary line
+ * a minute at most, with the counts by reason and the last peer, never a stack trace: 100,000 bad
+ * inputs must not become 100,000 log lines. Thread-safe.
  */
 public final class PeerFaults {
   private static final Logger log = LoggerFactory.getLogger(PeerFaults.class);
@@ -32,7 +32,10 @@ public final class PeerFaults {
     this.count = count;
   }
 
-  /** One fault of {@code reason} (a metric label such as frame_too_large), from {@code peer} (may be null). */
+  /**
+   * One fault of {@code reason} (a metric label such as frame_too_large), from {@code peer} (may be
+   * null).
+   */
   public void fault(String reason, InetAddress peer, String detail) {
     count.accept(reason);
     String line;
@@ -46,7 +49,13 @@ public final class PeerFaults {
       line = unlogged.toString();
       unlogged.clear();
     }
-    log.warn("{} closed connections or refused frames of misbehaving peers: {} (last: {} from {}: {}). Next such "
-        + "line in 1 min at the earliest", server, line, reason, peer == null ? "?" : peer.getHostAddress(), detail);
+    log.warn(
+        "{} closed connections or refused frames of misbehaving peers: {} (last: {} from {}: {}). Next such "
+            + "line in 1 min at the earliest",
+        server,
+        line,
+        reason,
+        peer == null ? "?" : peer.getHostAddress(),
+        detail);
   }
 }

@@ -11,11 +11,15 @@ public record ServerAddress(String host, int port) {
       throw new IllegalArgumentException("server host must not be blank");
     }
     if (port < 1 || port > 65535) {
-      throw new IllegalArgumentException("server port must be 1..65535, was " + port + " (host " + host + ")");
+      throw new IllegalArgumentException(
+          "server port must be 1..65535, was " + port + " (host " + host + ")");
     }
   }
 
-  /** Parses {@code host:port}; the last ':' splits host from port, so bracket-less IPv6 hosts work too. */
+  /**
+   * Parses {@code host:port}; the last ':' splits host from port, so bracket-less IPv6 hosts work
+   * too.
+   */
   public static ServerAddress parse(String text) {
     String trimmed = text == null ? "" : text.trim();
     int colon = trimmed.lastIndexOf(':');
@@ -29,8 +33,12 @@ public record ServerAddress(String host, int port) {
     try {
       return new ServerAddress(host, Integer.parseInt(trimmed.substring(colon + 1)));
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("server address '" + text + "': port '" + trimmed.substring(colon + 1)
-          + "' is not a number");
+      throw new IllegalArgumentException(
+          "server address '"
+              + text
+              + "': port '"
+              + trimmed.substring(colon + 1)
+              + "' is not a number");
     }
   }
 

@@ -9,9 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A server-set file, PinLater's file-based discovery: one {@code host:port} per line; blank lines and lines
- * starting with '#' are skipped. Servers use it to divide rate limits by the number of live servers, clients
- * to find servers. Stateless.
+ * A server-set file, PinLater's file-based discovery: one {@code host:port} per line; blank lines
+ * and lines starting with '#' are skipped. Servers use it to divide rate limits by the number of
+ * live servers, clients to find servers. Stateless.
  */
 public final class ServerSetFile {
   private ServerSetFile() {}
@@ -20,7 +20,8 @@ public final class ServerSetFile {
     try {
       return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString());
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read server-set file " + file + ": " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "cannot read server-set file " + file + ": " + e.getMessage(), e);
     }
   }
 

@@ -10,10 +10,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The lifecycle every Flipper Thrift server shares, whatever its libthrift server type (the queue's
- * non-blocking selector server, the master's thread-per-connection server): run {@link TServer#serve()} on
- * its own thread and return once it serves; on stop, stop accepting, let calls in flight finish for up to a
- * grace period, then stop the server and its thread. The servers keep what differs: sockets, worker pools
- * and how they stop accepting. Thread-safe for one start and one stop.
+ * non-blocking selector server, the master's thread-per-connection server): run {@link
+ * TServer#serve()} on its own thread and return once it serves; on stop, stop accepting, let calls
+ * in flight finish for up to a grace period, then stop the server and its thread. The servers keep
+ * what differs: sockets, worker pools and how they stop accepting. Thread-safe for one start and
+ * one stop.
  */
 public final class ThriftServing {
   private static final Logger log = LoggerFactory.getLogger(ThriftServing.class);
@@ -39,9 +40,10 @@ public final class ThriftServing {
   }
 
   /**
-   * Starts serving on a thread named {@code threadName}; returns once the server loop runs. Waiting matters:
-   * libthrift servers clear their stop flag when the loop starts, so a stop before that moment would be
-   * forgotten and the loop would spin on a closed socket. IllegalStateException if it does not serve in 10 s.
+   * Starts serving on a thread named {@code threadName}; returns once the server loop runs. Waiting
+   * matters: libthrift servers clear their stop flag when the loop starts, so a stop before that
+   * moment would be forgotten and the loop would spin on a closed socket. IllegalStateException if
+   * it does not serve in 10 s.
    */
   public void start(String threadName) {
     serveThread = new Thread(server::serve, threadName);
@@ -51,7 +53,8 @@ public final class ThriftServing {
     while (!server.isServing()) {
       if (!serveThread.isAlive() || System.nanoTime() > deadline) {
         server.stop();
-        throw new IllegalStateException(name + " did not start serving within " + START_TIMEOUT.toSeconds() + " s");
+        throw new IllegalStateException(
+            name + " did not start serving within " + START_TIMEOUT.toSeconds() + " s");
       }
       pause(1);
     }
@@ -62,8 +65,8 @@ public final class ThriftServing {
   }
 
   /**
-   * Stops taking new work with {@code stopAccepting}, then waits until no call runs or the grace period ends
-   * (logging the calls still running then). Returns what is left of the grace period.
+   * Stops taking new work with {@code stopAccepting}, then waits until no call runs or the grace
+   * period ends (logging the calls still running then). Returns what is left of the grace period.
    */
   public Duration drain(Runnable stopAccepting) {
     long deadline = System.nanoTime() + grace.toNanos();
@@ -73,7 +76,11 @@ public final class ThriftServing {
     }
     int running = inFlight.getAsInt();
     if (running > 0) {
-      log.warn("closing the {} with {} call(s) still running after the grace period of {}", name, running, grace);
+      log.warn(
+          "closing the {} with {} call(s) still running after the grace period of {}",
+          name,
+          running,
+          grace);
     }
     return Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
   }

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
 
 class BoundedBinaryProtocolTest {
   private static final int DECLARED = 10 * 1024 * 1024;
-  private static final TProtocolFactory BOUNDED = BoundedBinaryProtocol.factory(false, true, 16 << 20, 1 << 20);
+  private static final TProtocolFactory BOUNDED =
+      BoundedBinaryProtocol.factory(false, true, 16 << 20, 1 << 20);
 
   @Test
   void aDeclaredLengthCostsOnlyTheBytesThatArrived() throws Exception {
@@ -35,10 +36,12 @@ class BoundedBinaryProtocolTest {
 
   @Test
   void aLengthAboveTheLimitFailsBeforeReading() throws Exception {
-    TProtocol protocol = BoundedBinaryProtocol.factory(false, true, 1024, 16).getProtocol(
-        stream(declaredStringOf(1025, 1025)));
+    TProtocol protocol =
+        BoundedBinaryProtocol.factory(false, true, 1024, 16)
+            .getProtocol(stream(declaredStringOf(1025, 1025)));
 
-    assertThatThrownBy(protocol::readString).isInstanceOf(TProtocolException.class)
+    assertThatThrownBy(protocol::readString)
+        .isInstanceOf(TProtocolException.class)
         .hasMessageContaining("1025 bytes is longer than the limit of 1024 bytes");
   }
 
@@ -53,14 +56,16 @@ class BoundedBinaryProtocolTest {
     writer.writeBinary(ByteBuffer.wrap(binary));
     byte[] bytes = written.getArray();
 
-    TProtocol reader = BOUNDED.getProtocol(stream(java.util.Arrays.copyOf(bytes, written.length())));
+    TProtocol reader =
+        BOUNDED.getProtocol(stream(java.util.Arrays.copyOf(bytes, written.length())));
 
     assertThat(reader.readString()).isEqualTo(text);
     assertThat(reader.readBinary().array()).isEqualTo(binary);
   }
 
   private static long bytesAllocatedReading(TProtocol protocol) {
-    com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    com.sun.management.ThreadMXBean threads =
+        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     long before = threads.getCurrentThreadAllocatedBytes();
     assertThatThrownBy(protocol::readString).isInstanceOf(TTransportException.class);
     return threads.getCurrentThreadAllocatedBytes() - before;

@@ -4,8 +4,9 @@ import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
 
 /**
- * A daemon's metric registry whose timers count into {@link LatencyBuckets}, so that every timer a module
- * creates with {@code registry.timer(name)} becomes a Prometheus histogram on /metrics. Thread-safe.
+ * A daemon's metric registry whose timers count into {@link LatencyBuckets}, so that every timer a
+ * module creates with {@code registry.timer(name)} becomes a Prometheus histogram on /metrics.
+ * Thread-safe.
  */
 public final class BucketedTimers extends MetricRegistry {
 

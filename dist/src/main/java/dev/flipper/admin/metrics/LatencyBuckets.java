@@ -6,14 +6,16 @@ import com.codahale.metrics.Snapshot;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * A timer's reservoir that also counts every duration into fixed cumulative buckets, so /metrics can
- * export a real Prometheus histogram (rates and {@code histogram_quantile} over any window), while
- * /stats.txt keeps the recent percentiles of the decaying sample. Values are nanoseconds. Thread-safe.
+ * A timer's reservoir that also counts every duration into fixed cumulative buckets, so /metrics
+ * can export a real Prometheus histogram (rates and {@code histogram_quantile} over any window),
+ * while /stats.txt keeps the recent percentiles of the decaying sample. Values are nanoseconds.
+ * Thread-safe.
  */
 public final class LatencyBuckets implements Reservoir {
   /** Upper bounds in seconds: 0.5 ms to 30 s, roughly ×2.5 apart. */
   static final double[] BOUNDS_SECONDS = {
-      0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30};
+    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30
+  };
 
   private final Reservoir sample = new ExponentiallyDecayingReservoir();
   private final LongAdder[] counts = new LongAdder[BOUNDS_SECONDS.length + 1];

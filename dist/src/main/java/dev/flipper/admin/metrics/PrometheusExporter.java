@@ -14,10 +14,10 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Exports a daemon's Dropwizard registry the Prometheus way: names and labels from {@link MetricNames},
- * counters (and meters) as {@code counter} families ending in {@code _total}, bucketed timers as
- * {@code histogram} in seconds, other timers and histograms as {@code summary}, numeric gauges as
- * {@code gauge}; {@link LabeledMetric}s add their own families. Thread-safe.
+ * Exports a daemon's Dropwizard registry the Prometheus way: names and labels from {@link
+ * MetricNames}, counters (and meters) as {@code counter} families ending in {@code _total},
+ * bucketed timers as {@code histogram} in seconds, other timers and histograms as {@code summary},
+ * numeric gauges as {@code gauge}; {@link LabeledMetric}s add their own families. Thread-safe.
  */
 public final class PrometheusExporter extends Collector {
   private static final double NANOS_PER_SECOND = 1e9;
@@ -44,14 +44,34 @@ public final class PrometheusExporter extends Collector {
       } else if (metric instanceof Histogram histogram) {
         summary(families, MetricNames.map(name, "histogram"), histogram, 1);
       } else if (metric instanceof Counter counter) {
-        add(families, MetricNames.map(name, "counter"), Type.COUNTER, "_total", List.of(), List.of(),
+        add(
+            families,
+            MetricNames.map(name, "counter"),
+            Type.COUNTER,
+            "_total",
+            List.of(),
+            List.of(),
             counter.getCount());
       } else if (metric instanceof Meter meter) {
-        add(families, MetricNames.map(name, "meter"), Type.COUNTER, "_total", List.of(), List.of(), meter.getCount());
+        add(
+            families,
+            MetricNames.map(name, "meter"),
+            Type.COUNTER,
+            "_total",
+            List.of(),
+            List.of(),
+            meter.getCount());
       } else if (metric instanceof Gauge<?> gauge) {
         Double value = number(gauge.getValue());
         if (value != null) {
-          add(families, MetricNames.map(name, "gauge"), Type.GAUGE, "", List.of(), List.of(), value);
+          add(
+              families,
+              MetricNames.map(name, "gauge"),
+              Type.GAUGE,
+              "",
+              List.of(),
+              List.of(),
+              value);
         }
       }
     }
@@ -61,36 +81,68 @@ public final class PrometheusExporter extends Collector {
     return all;
   }
 
-  private static void histogram(Map<String, Family> families, MetricNames.Mapped name, LatencyBuckets buckets) {
+  private static void histogram(
+      Map<String, Family> families, MetricNames.Mapped name, LatencyBuckets buckets) {
     long[] cumulative = buckets.cumulativeCounts();
     for (int i = 0; i < cumulative.length; i++) {
-      String le = i < LatencyBuckets.BOUNDS_SECONDS.length
-          ? Collector.doubleToGoString(LatencyBuckets.BOUNDS_SECONDS[i]) : "+Inf";
+      String le =
+          i < LatencyBuckets.BOUNDS_SECONDS.length
+              ? Collector.doubleToGoString(LatencyBuckets.BOUNDS_SECONDS[i])
+              : "+Inf";
       add(families, name, Type.HISTOGRAM, "_bucket", List.of("le"), List.of(le), cumulative[i]);
     }
-    add(families, name, Type.HISTOGRAM, "_count", List.of(), List.of(), cumulative[cumulative.length - 1]);
+    add(
+        families,
+        name,
+        Type.HISTOGRAM,
+        "_count",
+        List.of(),
+        List.of(),
+        cumulative[cumulative.length - 1]);
     add(families, name, Type.HISTOGRAM, "_sum", List.of(), List.of(), buckets.sumSeconds());
   }
 
-  private static void summary(Map<String, Family> families, MetricNames.Mapped name,
-      com.codahale.metrics.Sampling sampling, double scale) {
+  private static void summary(
+      Map<String, Family> families,
+      MetricNames.Mapped name,
+      com.codahale.metrics.Sampling sampling,
+      double scale) {
     var snapshot = sampling.getSnapshot();
     for (double q : new double[] {0.5, 0.99}) {
-      add(families, name, Type.SUMMARY, "", List.of("quantile"), List.of(Collector.doubleToGoString(q)),
+      add(
+          families,
+          name,
+          Type.SUMMARY,
+          "",
+          List.of("quantile"),
+          List.of(Collector.doubleToGoString(q)),
           snapshot.getValue(q) * scale);
     }
-    add(families, name, Type.SUMMARY, "_count", List.of(), List.of(),
+    add(
+        families,
+        name,
+        Type.SUMMARY,
+        "_count",
+        List.of(),
+        List.of(),
         ((com.codahale.metrics.Counting) sampling).getCount());
   }
 
-  private static void add(Map<String, Family> families, MetricNames.Mapped name, Type type, String suffix,
-      List<String> extraLabels, List<String> extraValues, double value) {
+  private static void add(
+      Map<String, Family> families,
+      MetricNames.Mapped name,
+      Type type,
+      String suffix,
+      List<String> extraLabels,
+      List<String> extraValues,
+      double value) {
     Family family = families.computeIfAbsent(name.family(), f -> new Family(f, type, name.help()));
     List<String> labels = new ArrayList<>(name.labelNames());
     labels.addAll(extraLabels);
     List<String> values = new ArrayList<>(name.labelValues());
     values.addAll(extraValues);
-    family.samples.add(new MetricFamilySamples.Sample(name.family() + suffix, labels, values, value));
+    family.samples.add(
+        new MetricFamilySamples.Sample(name.family() + suffix, labels, values, value));
   }
 
   private static Double number(Object value) {
@@ -103,7 +155,8 @@ public final class PrometheusExporter extends Collector {
     return null;
   }
 
-  private record Family(String name, Type type, String help, List<MetricFamilySamples.Sample> samples) {
+  private record Family(
+      String name, Type type, String help, List<MetricFamilySamples.Sample> samples) {
     Family(String name, Type type, String help) {
       this(name, type, help, new ArrayList<>());
     }

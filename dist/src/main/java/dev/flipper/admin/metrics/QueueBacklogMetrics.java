@@ -15,10 +15,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The queue server's view of its store, read on each scrape: per queue and priority the due pending jobs
- * (depth, capped like counts) and how long the oldest of them has waited since its run-after; per queue
- * whether it is paused; per shard whether it is reachable. Shards that fail are skipped (their
- * {@code flipper_queue_shard_up} is 0). Thread-safe.
+ * The queue server's view of its store, read on each scrape: per queue and priority the due pending
+ * jobs (depth, capped like counts) and how long the oldest of them has waited since its run-after;
+ * per queue whether it is paused; per shard whether it is reachable. Shards that fail are skipped
+ * (their {@code flipper_queue_shard_up} is 0). Thread-safe.
  */
 public final class QueueBacklogMetrics implements LabeledMetric {
   /** Counts stop here per shard and priority: the gauge says "at least", not an exact backlog. */
@@ -41,7 +41,12 @@ public final class QueueBacklogMetrics implements LabeledMetric {
     List<Sample> age = new ArrayList<>();
     List<Sample> paused = new ArrayList<>();
     for (ShardStore shard : shards) {
-      up.add(new Sample("flipper_queue_shard_up", List.of("shard"), List.of(shard.name()), shard.healthy() ? 1 : 0));
+      up.add(
+          new Sample(
+              "flipper_queue_shard_up",
+              List.of("shard"),
+              List.of(shard.name()),
+              shard.healthy() ? 1 : 0));
     }
     Set<String> queues;
     Set<String> pausedQueues;
@@ -53,8 +58,12 @@ public final class QueueBacklogMetrics implements LabeledMetric {
       pausedQueues = Set.of();
     }
     for (String queue : queues) {
-      paused.add(new Sample("flipper_queue_paused", List.of("queue"), List.of(queue),
-          pausedQueues.contains(queue) ? 1 : 0));
+      paused.add(
+          new Sample(
+              "flipper_queue_paused",
+              List.of("queue"),
+              List.of(queue),
+              pausedQueues.contains(queue) ? 1 : 0));
       for (int priority = 1; priority <= service.priorityLevels(); priority++) {
         long jobs = 0;
         long oldestRunAfter = Long.MAX_VALUE;
@@ -63,7 +72,9 @@ public final class QueueBacklogMetrics implements LabeledMetric {
             continue;
           }
           try {
-            jobs += shard.count(queue, priority, JobState.PENDING, false, BodyFilter.ALL, now, DEPTH_CAP);
+            jobs +=
+                shard.count(
+                    queue, priority, JobState.PENDING, false, BodyFilter.ALL, now, DEPTH_CAP);
             for (StoredJob next : shard.peek(queue, priority, 1, now)) {
               oldestRunAfter = Math.min(oldestRunAfter, next.runAfterMillis());
             }
@@ -73,20 +84,39 @@ public final class QueueBacklogMetrics implements LabeledMetric {
         }
         List<String> labels = List.of(queue, String.valueOf(priority));
         depth.add(new Sample("flipper_queue_depth", List.of("queue", "priority"), labels, jobs));
-        double waited = oldestRunAfter == Long.MAX_VALUE ? 0 : Math.max(0, now - oldestRunAfter) / 1e3;
-        age.add(new Sample("flipper_queue_oldest_pending_age_seconds", List.of("queue", "priority"), labels, waited));
+        double waited =
+            oldestRunAfter == Long.MAX_VALUE ? 0 : Math.max(0, now - oldestRunAfter) / 1e3;
+        age.add(
+            new Sample(
+                "flipper_queue_oldest_pending_age_seconds",
+                List.of("queue", "priority"),
+                labels,
+                waited));
       }
     }
     return List.of(
-        new MetricFamilySamples("flipper_queue_shard_up", Type.GAUGE,
-            "1 if the queue server can reach the shard now, else 0.", up),
-        new MetricFamilySamples("flipper_queue_depth", Type.GAUGE,
+        new MetricFamilySamples(
+            "flipper_queue_shard_up",
+            Type.GAUGE,
+            "1 if the queue server can reach the shard now, else 0.",
+            up),
+        new MetricFamilySamples(
+            "flipper_queue_depth",
+            Type.GAUGE,
             "Pending jobs whose run-after has come (due, not yet dequeued), by queue and priority; counted up to "
-                + DEPTH_CAP + " per shard.", depth),
-        new MetricFamilySamples("flipper_queue_oldest_pending_age_seconds", Type.GAUGE,
+                + DEPTH_CAP
+                + " per shard.",
+            depth),
+        new MetricFamilySamples(
+            "flipper_queue_oldest_pending_age_seconds",
+            Type.GAUGE,
             "How long the oldest due pending job has waited since its run-after, by queue and priority; 0 when "
-                + "none waits.", age),
-        new MetricFamilySamples("flipper_queue_paused", Type.GAUGE,
-            "1 if the queue is paused (dequeues return no job), else 0.", paused));
+                + "none waits.",
+            age),
+        new MetricFamilySamples(
+            "flipper_queue_paused",
+            Type.GAUGE,
+            "1 if the queue is paused (dequeues return no job), else 0.",
+            paused));
   }
 }

@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the queue monitor of this process did since it started, per queue: claims timed out (retried or
- * failed) and finished jobs deleted after their TTL. Thread-safe.
+ * What the queue monitor of this process did since it started, per queue: claims timed out (retried
+ * or failed) and finished jobs deleted after their TTL. Thread-safe.
  */
 public final class QueueMonitorMetrics implements LabeledMetric {
   private static final String NAME = "flipper_queue_monitor_jobs";
@@ -25,19 +25,25 @@ public final class QueueMonitorMetrics implements LabeledMetric {
   @Override
   public List<MetricFamilySamples> collect() {
     List<Sample> samples = new ArrayList<>();
-    for (Map.Entry<String, MonitorReport.QueueCounts> entry : monitor.totalSinceCreated().queues().entrySet()) {
+    for (Map.Entry<String, MonitorReport.QueueCounts> entry :
+        monitor.totalSinceCreated().queues().entrySet()) {
       MonitorReport.QueueCounts counts = entry.getValue();
       add(samples, entry.getKey(), "claim_timed_out_retried", counts.timedOutRetried());
       add(samples, entry.getKey(), "claim_timed_out_failed", counts.timedOutFailed());
       add(samples, entry.getKey(), "succeeded_deleted", counts.succeededDeleted());
       add(samples, entry.getKey(), "failed_deleted", counts.failedDeleted());
     }
-    return List.of(new MetricFamilySamples(NAME, Type.COUNTER,
-        "Jobs the queue monitor of this process moved: claims timed out (back to PENDING or FAILED) and "
-            + "finished jobs deleted after their TTL, by queue and action.", samples));
+    return List.of(
+        new MetricFamilySamples(
+            NAME,
+            Type.COUNTER,
+            "Jobs the queue monitor of this process moved: claims timed out (back to PENDING or FAILED) and "
+                + "finished jobs deleted after their TTL, by queue and action.",
+            samples));
   }
 
   private static void add(List<Sample> samples, String queue, String action, long value) {
-    samples.add(new Sample(NAME + "_total", List.of("queue", "action"), List.of(queue, action), value));
+    samples.add(
+        new Sample(NAME + "_total", List.of("queue", "action"), List.of(queue, action), value));
   }
 }

@@ -17,9 +17,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Applies the {@code logging} section to logback at start-up: the level of Flipper's loggers, and
- * optionally a log file instead of the console. logback.xml holds the pattern (daemons log to stdout); this
- * class only changes what the config controls, and quiets the command-line tools ({@link #forCommandLine}).
- * Not thread-safe: call once, from the launcher, before daemons start.
+ * optionally a log file instead of the console. logback.xml holds the pattern (daemons log to
+ * stdout); this class only changes what the config controls, and quiets the command-line tools
+ * ({@link #forCommandLine}). Not thread-safe: call once, from the launcher, before daemons start.
  */
 public final class LoggingSetup {
   /** The one line per event pattern, shared by console and file. */
@@ -29,8 +29,8 @@ public final class LoggingSetup {
   private LoggingSetup() {}
 
   /**
-   * @param modes the process's mode(s), e.g. {@code queue} or {@code all}: shown in each line and put in
-   *     place of {@code {mode}} in {@code logging.file}
+   * @param modes the process's mode(s), e.g. {@code queue} or {@code all}: shown in each line and
+   *     put in place of {@code {mode}} in {@code logging.file}
    */
   public static void apply(LoggingConfig config, String modes) {
     ModeConverter.setProcessModes(modes);
@@ -48,9 +48,9 @@ public final class LoggingSetup {
   }
 
   /**
-   * For the command-line tools (queue-tool, tokens, workflow, config-check, bench, ...): only warnings and
-   * errors, on stderr, so that stdout holds nothing but the command's output (--json stays parseable while a
-   * client retries an absent server).
+   * For the command-line tools (queue-tool, tokens, workflow, config-check, bench, ...): only
+   * warnings and errors, on stderr, so that stdout holds nothing but the command's output (--json
+   * stays parseable while a client retries an absent server).
    */
   public static void forCommandLine() {
     if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
@@ -74,8 +74,14 @@ public final class LoggingSetup {
     }
   }
 
-  /** Starts {@code appender} with the one-line pattern; if it started, it replaces the root's appenders. */
-  private static void replaceAppenders(LoggerContext context, Logger root, OutputStreamAppender<ILoggingEvent> appender,
+  /**
+   * Starts {@code appender} with the one-line pattern; if it started, it replaces the root's
+   * appenders.
+   */
+  private static void replaceAppenders(
+      LoggerContext context,
+      Logger root,
+      OutputStreamAppender<ILoggingEvent> appender,
       String name) {
     PatternLayoutEncoder encoder = new PatternLayoutEncoder();
     encoder.setContext(context);

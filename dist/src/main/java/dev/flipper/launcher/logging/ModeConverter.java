@@ -4,8 +4,9 @@ import ch.qos.logback.classic.pattern.ClassicConverter;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 
 /**
- * {@code %mode} in the log pattern: the daemon mode that logged the event. The launcher puts the mode in
- * the MDC while it starts or stops a mode; other threads show the process's mode(s). Thread-safe.
+ * {@code %mode} in the log pattern: the daemon mode that logged the event. The launcher puts the
+ * mode in the MDC while it starts or stops a mode; other threads show the process's mode(s).
+ * Thread-safe.
  */
 public final class ModeConverter extends ClassicConverter {
   /** MDC key for the mode being started or stopped. */

@@ -12,10 +12,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * {@code %onceEx} in the log pattern: prints a stack trace the first time a distinct failure (exception
- * class plus top frame) is logged, or always when the event's logger is at DEBUG. Repeats get one line,
- * {@code  [IOException: message; stack trace logged before]}, so a failing dependency does not flood the
- * log. Thread-safe.
+ * {@code %onceEx} in the log pattern: prints a stack trace the first time a distinct failure
+ * (exception class plus top frame) is logged, or always when the event's logger is at DEBUG.
+ * Repeats get one line, {@code [IOException: message; stack trace logged before]}, so a failing
+ * dependency does not flood the log. Thread-safe.
  */
 public final class OnceThrowableConverter extends ThrowableHandlingConverter {
   private static final int MAX_REMEMBERED = 10_000;
@@ -54,7 +54,8 @@ public final class OnceThrowableConverter extends ThrowableHandlingConverter {
 
   private static String summary(IThrowableProxy thrown) {
     String name = thrown.getClassName().substring(thrown.getClassName().lastIndexOf('.') + 1);
-    String message = thrown.getMessage() == null ? "" : ": " + thrown.getMessage().replace('\n', ' ');
+    String message =
+        thrown.getMessage() == null ? "" : ": " + thrown.getMessage().replace('\n', ' ');
     return name + message;
   }
 }

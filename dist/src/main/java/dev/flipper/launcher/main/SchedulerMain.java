@@ -4,8 +4,8 @@ import dev.flipper.launcher.Launcher;
 import dev.flipper.launcher.Mode;
 
 /**
- * Main class of {@code flipper-scheduler.jar}: runs the workflow scheduler.
- * Usage: {@code java -jar flipper-scheduler.jar -c FILE}.
+ * Main class of {@code flipper-scheduler.jar}: runs the workflow scheduler. Usage: {@code java -jar
+ * flipper-scheduler.jar -c FILE}.
  */
 public final class SchedulerMain {
   private SchedulerMain() {}

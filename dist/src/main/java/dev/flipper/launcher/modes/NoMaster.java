@@ -12,8 +12,8 @@ import java.util.SortedMap;
 import java.util.function.Supplier;
 
 /**
- * The master of a daemon started with master.port 0 and no master in its process (a test starting each mode alone):
- * the daemon starts, and every call fails saying what to configure. Stateless.
+ * The master of a daemon started with master.port 0 and no master in its process (a test starting
+ * each mode alone): the daemon starts, and every call fails saying what to configure. Stateless.
  */
 public final class NoMaster implements TokenMaster {
   private final Supplier<RuntimeException> missing;
@@ -24,14 +24,20 @@ public final class NoMaster implements TokenMaster {
 
   /** The UI's: its pages say it (TokenException UNKNOWN, as an unreachable master). */
   public static TokenMaster forUi() {
-    return new NoMaster(() -> new TokenException(TokenErrorCode.UNKNOWN,
-        "master.port is 0 and no master runs in this process: set master.port to the port of the master"));
+    return new NoMaster(
+        () ->
+            new TokenException(
+                TokenErrorCode.UNKNOWN,
+                "master.port is 0 and no master runs in this process: set master.port to the port of the master"));
   }
 
   /** The workers': each claim fails with this message, logged once per slot. */
   public static TokenMaster forWorkers() {
-    return new NoMaster(() -> new IllegalStateException("master.port is 0 and no master runs in this process: set "
-        + "master.port to the port of the master the workers should use"));
+    return new NoMaster(
+        () ->
+            new IllegalStateException(
+                "master.port is 0 and no master runs in this process: set "
+                    + "master.port to the port of the master the workers should use"));
   }
 
   @Override

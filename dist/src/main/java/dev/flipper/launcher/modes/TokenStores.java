@@ -8,8 +8,9 @@ import dev.flipper.token.jdbc.JdbcTokenStoreConfig;
 import dev.flipper.token.spi.TokenStore;
 
 /**
- * Opens the master's token store from the config. The launcher does this, not the master, so that the
- * workflow modules need no storage library (as the queue server gets a ready {@code QueueService}).
+ * Opens the master's token store from the config. The launcher does this, not the master, so that
+ * the workflow modules need no storage library (as the queue server gets a ready {@code
+ * QueueService}).
  */
 public final class TokenStores {
   private TokenStores() {}

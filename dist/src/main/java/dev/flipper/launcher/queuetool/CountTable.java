@@ -10,8 +10,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The job counts of one queue, per priority and state, each split into due jobs (run-after reached) and
- * future jobs: what {@code --mode count} prints as one table. Immutable.
+ * The job counts of one queue, per priority and state, each split into due jobs (run-after reached)
+ * and future jobs: what {@code --mode count} prints as one table. Immutable.
  */
 record CountTable(String queue, JobState onlyState, List<Row> rows) {
   /** Counts of one priority: {@code due[state.code()]} and {@code future[state.code()]}. */
@@ -19,7 +19,11 @@ record CountTable(String queue, JobState onlyState, List<Row> rows) {
 
   private static final JobState[] STATES = JobState.values();
 
-  static CountTable query(QueueClient client, String queue, List<Integer> priorities, JobState onlyState,
+  static CountTable query(
+      QueueClient client,
+      String queue,
+      List<Integer> priorities,
+      JobState onlyState,
       String bodyRegex) {
     List<Row> rows = new ArrayList<>();
     for (int priority : priorities) {
@@ -27,8 +31,10 @@ record CountTable(String queue, JobState onlyState, List<Row> rows) {
       int[] future = new int[STATES.length];
       for (JobState state : STATES) {
         if (onlyState == null || onlyState == state) {
-          due[state.code()] = client.count(new CountParams(queue, state, priority, false, bodyRegex));
-          future[state.code()] = client.count(new CountParams(queue, state, priority, true, bodyRegex));
+          due[state.code()] =
+              client.count(new CountParams(queue, state, priority, false, bodyRegex));
+          future[state.code()] =
+              client.count(new CountParams(queue, state, priority, true, bodyRegex));
         }
       }
       rows.add(new Row(priority, due, future));
@@ -37,8 +43,8 @@ record CountTable(String queue, JobState onlyState, List<Row> rows) {
   }
 
   /**
-   * Columns: each counted state's due jobs, then "(+N later)" when some of them run in the future; a total
-   * row.
+   * Columns: each counted state's due jobs, then "(+N later)" when some of them run in the future;
+   * a total row.
    */
   String text() {
     StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%-9s", "priority"));
@@ -68,13 +74,17 @@ record CountTable(String queue, JobState onlyState, List<Row> rows) {
     StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%-9s", label));
     for (JobState state : counted()) {
       int i = state.code();
-      String cell = future[i] == 0 ? String.valueOf(due[i]) : due[i] + " (+" + future[i] + " later)";
+      String cell =
+          future[i] == 0 ? String.valueOf(due[i]) : due[i] + " (+" + future[i] + " later)";
       out.append(String.format(Locale.ROOT, "%22s", cell));
     }
     return out.append('\n').toString();
   }
 
-  /** For {@code --json}: {queue, counts: [{priority, state, due, future}, ...]}, only the states counted. */
+  /**
+   * For {@code --json}: {queue, counts: [{priority, state, due, future}, ...]}, only the states
+   * counted.
+   */
   Map<String, Object> json() {
     List<Object> counts = new ArrayList<>();
     for (Row row : rows) {

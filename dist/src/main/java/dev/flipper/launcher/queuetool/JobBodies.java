@@ -13,21 +13,29 @@ import java.util.List;
 
 /**
  * Where the bodies of {@code --mode enqueue} come from: one {@code --body} argument, one whole
- * {@code --body_file}, or one job per non-empty line of standard input ({@code --stdin}). Stateless.
+ * {@code --body_file}, or one job per non-empty line of standard input ({@code --stdin}).
+ * Stateless.
  */
 final class JobBodies {
   private JobBodies() {}
 
-  /** True when any body source is given: enqueue then adds these jobs instead of generating load. */
+  /**
+   * True when any body source is given: enqueue then adds these jobs instead of generating load.
+   */
   static boolean given(String body, Path file, boolean stdin) {
     return body != null || file != null || stdin;
   }
 
-  /** The bodies; throws IllegalArgumentException with the fix when the sources clash or a file is missing. */
-  static List<byte[]> read(String body, Path file, boolean stdin, InputStream in) throws IOException {
+  /**
+   * The bodies; throws IllegalArgumentException with the fix when the sources clash or a file is
+   * missing.
+   */
+  static List<byte[]> read(String body, Path file, boolean stdin, InputStream in)
+      throws IOException {
     int sources = (body != null ? 1 : 0) + (file != null ? 1 : 0) + (stdin ? 1 : 0);
     if (sources != 1) {
-      throw new IllegalArgumentException("give exactly one of --body, --body_file and --stdin (got " + sources + ")");
+      throw new IllegalArgumentException(
+          "give exactly one of --body, --body_file and --stdin (got " + sources + ")");
     }
     if (body != null) {
       return List.of(body.getBytes(StandardCharsets.UTF_8));

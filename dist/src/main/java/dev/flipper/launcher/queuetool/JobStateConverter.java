@@ -23,7 +23,10 @@ final class JobStateConverter implements ITypeConverter<JobState> {
   }
 
   private static TypeConversionException badState(String value) {
-    return new TypeConversionException("'" + value + "' is not a job state; allowed: 0 PENDING, 1 IN_PROGRESS, "
-        + "2 SUCCEEDED, 3 FAILED (number or name)");
+    return new TypeConversionException(
+        "'"
+            + value
+            + "' is not a job state; allowed: 0 PENDING, 1 IN_PROGRESS, "
+            + "2 SUCCEEDED, 3 FAILED (number or name)");
   }
 }

@@ -12,9 +12,9 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
 /**
- * Issues a query {@code numQueries} times (−1 = until the process is stopped) from {@code concurrency}
- * threads, printing QPS and latency once a second and a summary at the end, also when the process is stopped
- * (Ctrl-C, SIGTERM: a shutdown hook prints it). Thread-safe.
+ * Issues a query {@code numQueries} times (−1 = until the process is stopped) from {@code
+ * concurrency} threads, printing QPS and latency once a second and a summary at the end, also when
+ * the process is stopped (Ctrl-C, SIGTERM: a shutdown hook prints it). Thread-safe.
  */
 final class LoadLoop {
   /** One query; throws on failure. */
@@ -38,26 +38,28 @@ final class LoadLoop {
   /** Runs the loop; returns the number of failed queries. */
   long run(long numQueries, int concurrency, Query query) throws InterruptedException {
     long start = System.nanoTime();
-    ScheduledExecutorService reporter = Executors.newSingleThreadScheduledExecutor(daemon("queue-tool-stats"));
+    ScheduledExecutorService reporter =
+        Executors.newSingleThreadScheduledExecutor(daemon("queue-tool-stats"));
     long[] lastReport = {start};
     reporter.scheduleAtFixedRate(() -> report(lastReport), 1, 1, TimeUnit.SECONDS);
     ExecutorService threads = Executors.newFixedThreadPool(concurrency, daemon("queue-tool-query"));
     for (int i = 0; i < concurrency; i++) {
-      threads.execute(() -> {
-        while (numQueries < 0 || issued.incrementAndGet() <= numQueries) {
-          long began = System.nanoTime();
-          try {
-            query.run();
-          } catch (Exception e) {
-            failed.incrementAndGet();
-            synchronized (err) {
-              err.println("query failed: " + e);
-              err.flush();
+      threads.execute(
+          () -> {
+            while (numQueries < 0 || issued.incrementAndGet() <= numQueries) {
+              long began = System.nanoTime();
+              try {
+                query.run();
+              } catch (Exception e) {
+                failed.incrementAndGet();
+                synchronized (err) {
+                  err.println("query failed: " + e);
+                  err.flush();
+                }
+              }
+              recorder.recordValue(Math.max(1, (System.nanoTime() - began) / 1000));
             }
-          }
-          recorder.recordValue(Math.max(1, (System.nanoTime() - began) / 1000));
-        }
-      });
+          });
     }
     Thread onStop = new Thread(() -> summarize(start, lastReport), "queue-tool-summary");
     Runtime.getRuntime().addShutdownHook(onStop);
@@ -74,7 +76,10 @@ final class LoadLoop {
     return failed.get();
   }
 
-  /** Prints the last window and the summary, once: at the end of the run or when the process is stopped. */
+  /**
+   * Prints the last window and the summary, once: at the end of the run or when the process is
+   * stopped.
+   */
   private void summarize(long start, long[] lastReport) {
     if (!summarized.compareAndSet(false, true)) {
       return;
@@ -82,9 +87,16 @@ final class LoadLoop {
     report(lastReport);
     double seconds = (System.nanoTime() - start) / 1e9;
     synchronized (out) {
-      out.printf(Locale.ROOT, "Summary: %d queries (%d failed) in %.2f s, QPS: %.1f, latency (ms) p50: %.3f "
-              + "p99: %.3f max: %.3f%n", total.getTotalCount(), failed.get(), seconds, total.getTotalCount() / seconds,
-          total.getValueAtPercentile(50) / 1000.0, total.getValueAtPercentile(99) / 1000.0,
+      out.printf(
+          Locale.ROOT,
+          "Summary: %d queries (%d failed) in %.2f s, QPS: %.1f, latency (ms) p50: %.3f "
+              + "p99: %.3f max: %.3f%n",
+          total.getTotalCount(),
+          failed.get(),
+          seconds,
+          total.getTotalCount() / seconds,
+          total.getValueAtPercentile(50) / 1000.0,
+          total.getValueAtPercentile(99) / 1000.0,
           total.getMaxValue() / 1000.0);
       out.flush();
     }
@@ -101,9 +113,13 @@ final class LoadLoop {
       return;
     }
     synchronized (out) {
-      out.printf(Locale.ROOT, "QPS: %d Avg Latency (ms): %.5f p50 (ms): %.3f p99 (ms): %.3f%n",
-          Math.round(window.getTotalCount() / seconds), window.getMean() / 1000.0,
-          window.getValueAtPercentile(50) / 1000.0, window.getValueAtPercentile(99) / 1000.0);
+      out.printf(
+          Locale.ROOT,
+          "QPS: %d Avg Latency (ms): %.5f p50 (ms): %.3f p99 (ms): %.3f%n",
+          Math.round(window.getTotalCount() / seconds),
+          window.getMean() / 1000.0,
+          window.getValueAtPercentile(50) / 1000.0,
+          window.getValueAtPercentile(99) / 1000.0);
       out.flush();
     }
   }

@@ -9,9 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The priorities an admin operation covers: the one given, or every level the server supports. The Thrift
- * interface does not report the number of levels, so it is found by asking for counts of priority 1, 2, ...
- * until the server answers PRIORITY_NOT_SUPPORTED (cheap: counts are capped and indexed). Stateless.
+ * The priorities an admin operation covers: the one given, or every level the server supports. The
+ * Thrift interface does not report the number of levels, so it is found by asking for counts of
+ * priority 1, 2, ... until the server answers PRIORITY_NOT_SUPPORTED (cheap: counts are capped and
+ * indexed). Stateless.
  */
 final class Priorities {
   /** PinLater priorities are one byte. */

@@ -44,131 +44,193 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * The queue's admin and load tool, with PinLater's flags and modes (scripts written for PinLater's tool keep
- * working) plus what an operator needs: enqueue of given bodies, lookup by descriptor alone, paged scans, a
- * count table, bulk retry and delete over all priorities, delete of one job, pause and resume, {@code --json}.
- * {@code enqueue} and {@code dequeue} without bodies are PinLater's load generators. Exit codes: 0 done,
- * 1 the server refused (its error code and message on stderr) or the job was not found, 2 a bad command line.
- * It lives in dist, not in the queue-client SDK, so applications do not pull picocli and HdrHistogram.
+ * The queue's admin and load tool, with PinLater's flags and modes (scripts written for PinLater's
+ * tool keep working) plus what an operator needs: enqueue of given bodies, lookup by descriptor
+ * alone, paged scans, a count table, bulk retry and delete over all priorities, delete of one job,
+ * pause and resume, {@code --json}. {@code enqueue} and {@code dequeue} without bodies are
+ * PinLater's load generators. Exit codes: 0 done, 1 the server refused (its error code and message
+ * on stderr) or the job was not found, 2 a bad command line. It lives in dist, not in the
+ * queue-client SDK, so applications do not pull picocli and HdrHistogram.
  */
-@Command(name = "queue-tool", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-    sortOptions = false, usageHelpAutoWidth = true,
+@Command(
+    name = "queue-tool",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    sortOptions = false,
+    usageHelpAutoWidth = true,
     description = "Administers a queue server over Thrift; also PinLater's load tool.",
-    footer = {"", "Modes:",
-        "  create, delete_queue, get_queue_names       queues",
-        "  enqueue --body/--body_file/--stdin          add jobs, print their descriptors",
-        "  lookup --job_descriptor D                   one job (the queue is in the descriptor)",
-        "  scan [--continuation C]                     one page of jobs and the command for the next page",
-        "  count                                       jobs per priority x state, due and future",
-        "  get_job_count                               one number (PinLater)",
-        "  retry_failed, delete_jobs --job_state S     all priorities unless --priority; delete asks first",
-        "  delete_job --job_descriptor D               delete one job",
-        "  retry_job --job_descriptor D                one FAILED job back to PENDING (--attempts_to_allow)",
-        "  pause, resume, get_paused_queues            stop or restart dequeues of a queue on every server",
-        "  check_dequeue; enqueue/dequeue without bodies: load (QPS, p50/p99 each second, summary at the end)",
-        "",
-        "Examples:",
-        "  flipper queue-tool -c conf/flipper.yaml --mode enqueue --queue emails --body '{\"to\":1}' --delay 5m",
-        "  flipper queue-tool --mode count --queue emails",
-        "  flipper queue-tool --host localhost --port 9010 --mode enqueue --queue test_queue --num_queries 1000"})
+    footer = {
+      "",
+      "Modes:",
+      "  create, delete_queue, get_queue_names       queues",
+      "  enqueue --body/--body_file/--stdin          add jobs, print their descriptors",
+      "  lookup --job_descriptor D                   one job (the queue is in the descriptor)",
+      "  scan [--continuation C]                     one page of jobs and the command for the next page",
+      "  count                                       jobs per priority x state, due and future",
+      "  get_job_count                               one number (PinLater)",
+      "  retry_failed, delete_jobs --job_state S     all priorities unless --priority; delete asks first",
+      "  delete_job --job_descriptor D               delete one job",
+      "  retry_job --job_descriptor D                one FAILED job back to PENDING (--attempts_to_allow)",
+      "  pause, resume, get_paused_queues            stop or restart dequeues of a queue on every server",
+      "  check_dequeue; enqueue/dequeue without bodies: load (QPS, p50/p99 each second, summary at the end)",
+      "",
+      "Examples:",
+      "  flipper queue-tool -c conf/flipper.yaml --mode enqueue --queue emails --body '{\"to\":1}' --delay 5m",
+      "  flipper queue-tool --mode count --queue emails",
+      "  flipper queue-tool --host localhost --port 9010 --mode enqueue --queue test_queue --num_queries 1000"
+    })
 public final class QueueTool implements Callable<Integer> {
   static final int EXIT_FAILED = 1;
   static final int EXIT_USAGE = 2;
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Option(names = {"-c", "--config"}, paramLabel = "FILE",
+  @Option(
+      names = {"-c", "--config"},
+      paramLabel = "FILE",
       description = "The daemons' YAML config; --host and --port default to its queue server.")
   Path config;
 
-  @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Overrides one config key. Repeatable.")
+  @Option(
+      names = "--set",
+      paramLabel = "KEY=VALUE",
+      description = "Overrides one config key. Repeatable.")
   List<String> sets = new ArrayList<>();
 
-  @Option(names = "--host", description = "Server host (default: queue.bindAddress of the config, or localhost).")
+  @Option(
+      names = "--host",
+      description = "Server host (default: queue.bindAddress of the config, or localhost).")
   String host;
 
-  @Option(names = "--port", description = "Server Thrift port (default: queue.port of the config, 9010 without one).")
+  @Option(
+      names = "--port",
+      description = "Server Thrift port (default: queue.port of the config, 9010 without one).")
   Integer port;
 
   @Option(names = "--mode", required = true, description = "What to do (see the list below).")
   String mode;
 
-  @Option(names = "--queue", description = "Queue name; needed by every mode except get_queue_names, lookup and "
-      + "delete_job.")
+  @Option(
+      names = "--queue",
+      description =
+          "Queue name; needed by every mode except get_queue_names, lookup and " + "delete_job.")
   String queue;
 
   @Option(names = "--body", description = "enqueue: the body of one job.")
   String body;
 
-  @Option(names = "--body_file", paramLabel = "FILE", description = "enqueue: one job whose body is the file.")
+  @Option(
+      names = "--body_file",
+      paramLabel = "FILE",
+      description = "enqueue: one job whose body is the file.")
   Path bodyFile;
 
   @Option(names = "--stdin", description = "enqueue: one job per non-empty line of standard input.")
   boolean stdin;
 
-  @Option(names = "--delay", paramLabel = "DURATION", description = "enqueue: run after this delay, e.g. 30s, 5m, 2h.")
+  @Option(
+      names = "--delay",
+      paramLabel = "DURATION",
+      description = "enqueue: run after this delay, e.g. 30s, 5m, 2h.")
   String delay;
 
-  @Option(names = "--run_at", paramLabel = "TIME", description = "enqueue: run at this ISO-8601 time, e.g. "
-      + "2026-01-31T08:00:00Z.")
+  @Option(
+      names = "--run_at",
+      paramLabel = "TIME",
+      description = "enqueue: run at this ISO-8601 time, e.g. " + "2026-01-31T08:00:00Z.")
   String runAt;
 
   @Option(names = "--attempts", description = "enqueue: attempts allowed (default 2).")
   Integer attempts;
 
-  @Option(names = "--concurrency", defaultValue = "1", description = "Requests in flight (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--concurrency",
+      defaultValue = "1",
+      description = "Requests in flight (default ${DEFAULT-VALUE}).")
   int concurrency;
 
-  @Option(names = "--batch_size", defaultValue = "1", description = "Jobs per enqueue, or the dequeue limit.")
+  @Option(
+      names = "--batch_size",
+      defaultValue = "1",
+      description = "Jobs per enqueue, or the dequeue limit.")
   int batchSize;
 
-  @Option(names = "--num_queries", defaultValue = "1", description = "Requests to send; -1 = until stopped.")
+  @Option(
+      names = "--num_queries",
+      defaultValue = "1",
+      description = "Requests to send; -1 = until stopped.")
   long numQueries;
 
-  @Option(names = "--dequeue_success_percent", defaultValue = "100",
+  @Option(
+      names = "--dequeue_success_percent",
+      defaultValue = "100",
       description = "Share of dequeued jobs acked as succeeded; the rest are acked failed.")
   int dequeueSuccessPercent;
 
-  @Option(names = "--job_descriptor", description = "Job to look up, delete or retry, e.g. emails:s1:1:42.")
+  @Option(
+      names = "--job_descriptor",
+      description = "Job to look up, delete or retry, e.g. emails:s1:1:42.")
   String jobDescriptor;
 
-  @Option(names = "--priority", description = "Enqueue priority (default 1); the filter of count, scan, "
-      + "retry_failed and delete_jobs (default: all priorities).")
+  @Option(
+      names = "--priority",
+      description =
+          "Enqueue priority (default 1); the filter of count, scan, "
+              + "retry_failed and delete_jobs (default: all priorities).")
   Integer priority;
 
-  @Option(names = "--job_state", converter = JobStateConverter.class, paramLabel = "STATE",
-      description = "0 PENDING, 1 IN_PROGRESS, 2 SUCCEEDED, 3 FAILED, number or name (get_job_count and scan: "
-          + "default PENDING; count: default all; delete_jobs: required).")
+  @Option(
+      names = "--job_state",
+      converter = JobStateConverter.class,
+      paramLabel = "STATE",
+      description =
+          "0 PENDING, 1 IN_PROGRESS, 2 SUCCEEDED, 3 FAILED, number or name (get_job_count and scan: "
+              + "default PENDING; count: default all; delete_jobs: required).")
   JobState jobState;
 
-  @Option(names = "--count_future_jobs", description = "Count (or scan) jobs that run later instead of due ones.")
+  @Option(
+      names = "--count_future_jobs",
+      description = "Count (or scan) jobs that run later instead of due ones.")
   boolean countFutureJobs;
 
-  @Option(names = "--continuation", description = "scan: where the previous page ended (printed with it).")
+  @Option(
+      names = "--continuation",
+      description = "scan: where the previous page ended (printed with it).")
   String continuation;
 
-  @Option(names = "--limit", description = "Most jobs for scan (default 100), retry_failed and delete_jobs "
-      + "(default 1000).")
+  @Option(
+      names = "--limit",
+      description =
+          "Most jobs for scan (default 100), retry_failed and delete_jobs " + "(default 1000).")
   Integer limit;
 
-  @Option(names = "--body_regex", description = "Only jobs whose body matches (counts, scan, delete_jobs).")
+  @Option(
+      names = "--body_regex",
+      description = "Only jobs whose body matches (counts, scan, delete_jobs).")
   String bodyRegex;
 
-  @Option(names = "--attempts_to_allow", defaultValue = "1",
+  @Option(
+      names = "--attempts_to_allow",
+      defaultValue = "1",
       description = "Attempts given to retried jobs (retry_failed, retry_job).")
   int attemptsToAllow;
 
-  @Option(names = {"-y", "--yes"}, description = "delete_jobs: do not ask for confirmation.")
+  @Option(
+      names = {"-y", "--yes"},
+      description = "delete_jobs: do not ask for confirmation.")
   boolean yes;
 
-  @Option(names = "--json", description = "Print one JSON document instead of text (not for load modes).")
+  @Option(
+      names = "--json",
+      description = "Print one JSON document instead of text (not for load modes).")
   boolean json;
 
   @Option(names = "--password", description = "Admin password (delete_queue).")
   String password;
 
-  @Option(names = "--source", description = "RequestContext source (default flipper-queue-tool:<host name>).")
+  @Option(
+      names = "--source",
+      description = "RequestContext source (default flipper-queue-tool:<host name>).")
   String source;
 
   /** Where confirmations and {@code --stdin} bodies are read from; tests replace it. */
@@ -191,14 +253,27 @@ public final class QueueTool implements Callable<Integer> {
     }
     try {
       ServerTarget target = target();
-      try (QueueClient client = QueueClient.builder().server(target.host(), target.port())
-          .maxConnectionsPerServer(concurrency).maxAttempts(1)
-          .source(source != null ? source : "flipper-queue-tool:" + InetAddress.getLocalHost().getHostName())
-          .build()) {
+      try (QueueClient client =
+          QueueClient.builder()
+              .server(target.host(), target.port())
+              .maxConnectionsPerServer(concurrency)
+              .maxAttempts(1)
+              .source(
+                  source != null
+                      ? source
+                      : "flipper-queue-tool:" + InetAddress.getLocalHost().getHostName())
+              .build()) {
         return run(client, target);
       }
     } catch (QueueClientException e) {
-      err.println(mode + " failed: " + e.errorCode() + " (" + e.errorCode().code() + "): " + e.getMessage());
+      err.println(
+          mode
+              + " failed: "
+              + e.errorCode()
+              + " ("
+              + e.errorCode().code()
+              + "): "
+              + e.getMessage());
       return EXIT_FAILED;
     } catch (IllegalArgumentException | QueueException | dev.flipper.config.ConfigException e) {
       err.println(mode + ": " + e.getMessage());
@@ -210,8 +285,9 @@ public final class QueueTool implements Callable<Integer> {
   }
 
   private String usageProblem() {
-    boolean needsQueue = !List.of("get_queue_names", "get_paused_queues", "lookup", "delete_job", "retry_job")
-        .contains(mode);
+    boolean needsQueue =
+        !List.of("get_queue_names", "get_paused_queues", "lookup", "delete_job", "retry_job")
+            .contains(mode);
     if (needsQueue && (queue == null || queue.isBlank())) {
       return "--queue is required for mode " + mode;
     }
@@ -220,7 +296,9 @@ public final class QueueTool implements Callable<Integer> {
     }
     boolean needsJob = List.of("lookup", "delete_job", "retry_job").contains(mode);
     if (needsJob && (jobDescriptor == null || jobDescriptor.isBlank())) {
-      return "--job_descriptor is required for mode " + mode + ", e.g. --job_descriptor emails:s1:1:42";
+      return "--job_descriptor is required for mode "
+          + mode
+          + ", e.g. --job_descriptor emails:s1:1:42";
     }
     if ("delete_jobs".equals(mode) && jobState == null) {
       return "delete_jobs needs an explicit --job_state (PENDING, IN_PROGRESS, SUCCEEDED or FAILED): "
@@ -237,12 +315,17 @@ public final class QueueTool implements Callable<Integer> {
     if (host != null && port != null) {
       return new ServerTarget(host, port);
     }
-    FlipperConfig loaded = config == null ? ConfigLoader.defaults(sets, System.getenv())
-        : ConfigLoader.load(config, sets, System.getenv());
+    FlipperConfig loaded =
+        config == null
+            ? ConfigLoader.defaults(sets, System.getenv())
+            : ConfigLoader.load(config, sets, System.getenv());
     String bind = loaded.queue().bindAddress();
-    String configHost = bind == null || bind.isBlank() || bind.equals("0.0.0.0") || bind.equals("::")
-        ? "localhost" : bind;
-    return new ServerTarget(host != null ? host : configHost, port != null ? port : loaded.queue().port());
+    String configHost =
+        bind == null || bind.isBlank() || bind.equals("0.0.0.0") || bind.equals("::")
+            ? "localhost"
+            : bind;
+    return new ServerTarget(
+        host != null ? host : configHost, port != null ? port : loaded.queue().port());
   }
 
   record ServerTarget(String host, int port) {}
@@ -262,19 +345,25 @@ public final class QueueTool implements Callable<Integer> {
         print("Queues: " + names, Map.of("queues", names));
       }
       case "check_dequeue" -> {
-        List<DequeuedJob> jobs = client.dequeue(DequeueParams.of(queue, 1, client.source()).withDryRun(true));
-        print("Jobs available for dequeue: " + !jobs.isEmpty(), Map.of("available", !jobs.isEmpty()));
+        List<DequeuedJob> jobs =
+            client.dequeue(DequeueParams.of(queue, 1, client.source()).withDryRun(true));
+        print(
+            "Jobs available for dequeue: " + !jobs.isEmpty(), Map.of("available", !jobs.isEmpty()));
       }
       case "lookup" -> {
         return lookup(client);
       }
       case "get_job_count" -> {
-        int count = client.count(new dev.flipper.queue.CountParams(queue, state(JobState.PENDING), priority,
-            countFutureJobs, bodyRegex));
+        int count =
+            client.count(
+                new dev.flipper.queue.CountParams(
+                    queue, state(JobState.PENDING), priority, countFutureJobs, bodyRegex));
         print("# jobs: " + count, Map.of("count", count));
       }
       case "count" -> {
-        CountTable table = CountTable.query(client, queue, Priorities.of(client, queue, priority), jobState, bodyRegex);
+        CountTable table =
+            CountTable.query(
+                client, queue, Priorities.of(client, queue, priority), jobState, bodyRegex);
         if (json) {
           out.println(ToolJson.write(table.json()));
         } else {
@@ -285,7 +374,9 @@ public final class QueueTool implements Callable<Integer> {
       case "retry_failed" -> {
         int retried = 0;
         for (int p : Priorities.of(client, queue, priority)) {
-          retried += client.retryFailed(new RetryFailedParams(queue, p, attemptsToAllow, null, bulkLimit() - retried));
+          retried +=
+              client.retryFailed(
+                  new RetryFailedParams(queue, p, attemptsToAllow, null, bulkLimit() - retried));
           if (retried >= bulkLimit()) {
             break;
           }
@@ -308,8 +399,10 @@ public final class QueueTool implements Callable<Integer> {
       }
       case "pause", "resume" -> {
         client.setQueuePaused(queue, mode.equals("pause"));
-        String done = mode.equals("pause") ? "Paused queue: " + queue + " (dequeues return no job until resumed)"
-            : "Resumed queue: " + queue;
+        String done =
+            mode.equals("pause")
+                ? "Paused queue: " + queue + " (dequeues return no job until resumed)"
+                : "Resumed queue: " + queue;
         print(done, Map.of("queue", queue, "paused", mode.equals("pause")));
       }
       case "get_paused_queues" -> {
@@ -323,9 +416,12 @@ public final class QueueTool implements Callable<Integer> {
         return load(client, false);
       }
       default -> {
-        err.println("unknown --mode '" + mode + "'; allowed: create, enqueue, dequeue, check_dequeue, lookup, "
-            + "get_job_count, count, get_queue_names, scan, retry_failed, delete_jobs, delete_job, retry_job, "
-            + "delete_queue, pause, resume, get_paused_queues");
+        err.println(
+            "unknown --mode '"
+                + mode
+                + "'; allowed: create, enqueue, dequeue, check_dequeue, lookup, "
+                + "get_job_count, count, get_queue_names, scan, retry_failed, delete_jobs, delete_job, retry_job, "
+                + "delete_queue, pause, resume, get_paused_queues");
         return EXIT_USAGE;
       }
     }
@@ -355,18 +451,23 @@ public final class QueueTool implements Callable<Integer> {
     return 0;
   }
 
-  /** Retries one FAILED job; when nothing moved, says whether the job is missing or in which state it is. */
+  /**
+   * Retries one FAILED job; when nothing moved, says whether the job is missing or in which state
+   * it is.
+   */
   private int retryJob(QueueClient client) {
     JobDescriptor job = JobDescriptor.parse(jobDescriptor);
     if (client.retryJob(job, attemptsToAllow)) {
-      print("Retried job: " + job + " (PENDING, runnable now, " + attemptsToAllow + " attempt(s))",
+      print(
+          "Retried job: " + job + " (PENDING, runnable now, " + attemptsToAllow + " attempt(s))",
           Map.of("retried", true, "job", job.toString()));
       return 0;
     }
     JobInfo found = client.lookup(List.of(job), false).get(job);
     String reason = found == null ? "not found" : "is " + found.state() + ", not FAILED";
     if (json) {
-      out.println(ToolJson.write(Map.of("retried", false, "job", job.toString(), "reason", reason)));
+      out.println(
+          ToolJson.write(Map.of("retried", false, "job", job.toString(), "reason", reason)));
     }
     err.println("Job not retried: " + job + " " + reason);
     return EXIT_FAILED;
@@ -374,9 +475,16 @@ public final class QueueTool implements Callable<Integer> {
 
   private void scan(QueueClient client, ServerTarget target) {
     JobState state = state(JobState.PENDING);
-    ScanPage page = client.scan(new ScanParams(queue, state, priority, countFutureJobs,
-        continuation == null ? ScanParams.START : continuation, limit == null ? ScanParams.DEFAULT_LIMIT : limit,
-        bodyRegex));
+    ScanPage page =
+        client.scan(
+            new ScanParams(
+                queue,
+                state,
+                priority,
+                countFutureJobs,
+                continuation == null ? ScanParams.START : continuation,
+                limit == null ? ScanParams.DEFAULT_LIMIT : limit,
+                bodyRegex));
     if (json) {
       Map<String, Object> result = new LinkedHashMap<>();
       result.put("jobs", page.jobs().stream().map(ToolJson::job).toList());
@@ -387,8 +495,10 @@ public final class QueueTool implements Callable<Integer> {
     for (JobInfo info : page.jobs()) {
       out.println(describe(info, false));
     }
-    out.println("# jobs scanned: " + page.jobs().size()
-        + (page.hasMore() ? " (more: " + page.continuation() + ")" : ""));
+    out.println(
+        "# jobs scanned: "
+            + page.jobs().size()
+            + (page.hasMore() ? " (more: " + page.continuation() + ")" : ""));
     if (page.hasMore()) {
       out.println("# next page: " + nextPageCommand(target, state, page.continuation()));
     }
@@ -396,8 +506,21 @@ public final class QueueTool implements Callable<Integer> {
 
   /** The same scan from where this page ended, as a command to paste. */
   private String nextPageCommand(ServerTarget target, JobState state, String next) {
-    List<String> words = new ArrayList<>(List.of("flipper", "queue-tool", "--host", target.host(), "--port",
-        String.valueOf(target.port()), "--mode", "scan", "--queue", queue, "--job_state", state.name()));
+    List<String> words =
+        new ArrayList<>(
+            List.of(
+                "flipper",
+                "queue-tool",
+                "--host",
+                target.host(),
+                "--port",
+                String.valueOf(target.port()),
+                "--mode",
+                "scan",
+                "--queue",
+                queue,
+                "--job_state",
+                state.name()));
     if (priority != null) {
       words.addAll(List.of("--priority", priority.toString()));
     }
@@ -420,16 +543,26 @@ public final class QueueTool implements Callable<Integer> {
 
   private int deleteJobs(QueueClient client) throws IOException {
     List<Integer> priorities = Priorities.of(client, queue, priority);
-    String what = "up to " + bulkLimit() + " " + jobState + " jobs of queue '" + queue + "' ("
-        + (priority == null ? "all priorities" : "priority " + priority)
-        + (bodyRegex == null ? "" : ", body matching " + bodyRegex) + ")";
+    String what =
+        "up to "
+            + bulkLimit()
+            + " "
+            + jobState
+            + " jobs of queue '"
+            + queue
+            + "' ("
+            + (priority == null ? "all priorities" : "priority " + priority)
+            + (bodyRegex == null ? "" : ", body matching " + bodyRegex)
+            + ")";
     if (!yes && !confirm("Delete " + what + "? [y/N] ")) {
       err.println("Nothing deleted (not confirmed; --yes skips the question).");
       return EXIT_FAILED;
     }
     int deleted = 0;
     for (int p : priorities) {
-      deleted += client.deleteJobs(new DeleteJobsParams(queue, jobState, p, bodyRegex, bulkLimit() - deleted));
+      deleted +=
+          client.deleteJobs(
+              new DeleteJobsParams(queue, jobState, p, bodyRegex, bulkLimit() - deleted));
       if (deleted >= bulkLimit()) {
         break;
       }
@@ -441,7 +574,8 @@ public final class QueueTool implements Callable<Integer> {
   private boolean confirm(String question) throws IOException {
     err.print(question);
     err.flush();
-    String answer = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)).readLine();
+    String answer =
+        new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)).readLine();
     return answer != null && List.of("y", "yes").contains(answer.trim().toLowerCase(Locale.ROOT));
   }
 
@@ -449,13 +583,17 @@ public final class QueueTool implements Callable<Integer> {
     Instant runAfter = runAfter();
     List<NewJob> jobs = new ArrayList<>();
     for (byte[] jobBody : JobBodies.read(body, bodyFile, stdin, in)) {
-      NewJob job = NewJob.of(jobBody).withPriority(priority == null ? NewJob.DEFAULT_PRIORITY : priority)
-          .withRunAfter(runAfter);
+      NewJob job =
+          NewJob.of(jobBody)
+              .withPriority(priority == null ? NewJob.DEFAULT_PRIORITY : priority)
+              .withRunAfter(runAfter);
       jobs.add(attempts == null ? job : job.withAttemptsAllowed(attempts));
     }
     List<JobDescriptor> descriptors = client.enqueue(queue, jobs);
     if (json) {
-      out.println(ToolJson.write(Map.of("jobDescriptors", descriptors.stream().map(Object::toString).toList())));
+      out.println(
+          ToolJson.write(
+              Map.of("jobDescriptors", descriptors.stream().map(Object::toString).toList())));
     } else {
       descriptors.forEach(out::println);
     }
@@ -465,16 +603,25 @@ public final class QueueTool implements Callable<Integer> {
   /** From --delay or --run_at; null = now. */
   private Instant runAfter() {
     if (delay != null) {
-      Duration wait = DurationText.parse(delay).orElseThrow(() -> new IllegalArgumentException(
-          "--delay '" + delay + "' is not a duration; write a number and a unit: 500ms, 30s, 5m, 2h, 1d"));
+      Duration wait =
+          DurationText.parse(delay)
+              .orElseThrow(
+                  () ->
+                      new IllegalArgumentException(
+                          "--delay '"
+                              + delay
+                              + "' is not a duration; write a number and a unit: 500ms, 30s, 5m, 2h, 1d"));
       return clock.instant().plus(wait);
     }
     if (runAt != null) {
       try {
         return Instant.parse(runAt);
       } catch (DateTimeParseException e) {
-        throw new IllegalArgumentException("--run_at '" + runAt + "' is not an ISO-8601 time in UTC; "
-            + "write e.g. 2026-01-31T08:00:00Z");
+        throw new IllegalArgumentException(
+            "--run_at '"
+                + runAt
+                + "' is not an ISO-8601 time in UTC; "
+                + "write e.g. 2026-01-31T08:00:00Z");
       }
     }
     return null;
@@ -484,20 +631,28 @@ public final class QueueTool implements Callable<Integer> {
     LoadLoop loop = new LoadLoop(out, err);
     if (enqueue) {
       long failures = loop.run(numQueries, concurrency, () -> client.enqueue(queue, batch()));
-      out.println("Enqueue queries issued: " + (numQueries < 0 ? "unlimited" : numQueries) + ", failed: " + failures);
+      out.println(
+          "Enqueue queries issued: "
+              + (numQueries < 0 ? "unlimited" : numQueries)
+              + ", failed: "
+              + failures);
       return failures == 0 ? 0 : EXIT_FAILED;
     }
     long failures = loop.run(numQueries, concurrency, () -> dequeueAndAck(client));
-    out.println("Dequeue/ack queries issued: " + (numQueries < 0 ? "unlimited" : numQueries) + ", failed: "
-        + failures);
+    out.println(
+        "Dequeue/ack queries issued: "
+            + (numQueries < 0 ? "unlimited" : numQueries)
+            + ", failed: "
+            + failures);
     return failures == 0 ? 0 : EXIT_FAILED;
   }
 
   private List<NewJob> batch() {
     List<NewJob> jobs = new ArrayList<>(batchSize);
     for (int i = 0; i < batchSize; i++) {
-      jobs.add(NewJob.of("task_" + ThreadLocalRandom.current().nextInt(Integer.MAX_VALUE))
-          .withPriority(priority == null ? 1 : priority));
+      jobs.add(
+          NewJob.of("task_" + ThreadLocalRandom.current().nextInt(Integer.MAX_VALUE))
+              .withPriority(priority == null ? 1 : priority));
     }
     return jobs;
   }
@@ -517,12 +672,21 @@ public final class QueueTool implements Callable<Integer> {
   }
 
   private static String describe(JobInfo info, boolean withBody) {
-    StringBuilder text = new StringBuilder()
-        .append(info.descriptor()).append(' ').append(info.state())
-        .append(" attempts=").append(info.attemptsRemaining()).append('/').append(info.attemptsAllowed())
-        .append(" created=").append(info.createdAt())
-        .append(" runAfter=").append(info.runAfter())
-        .append(" updated=").append(info.updatedAt());
+    StringBuilder text =
+        new StringBuilder()
+            .append(info.descriptor())
+            .append(' ')
+            .append(info.state())
+            .append(" attempts=")
+            .append(info.attemptsRemaining())
+            .append('/')
+            .append(info.attemptsAllowed())
+            .append(" created=")
+            .append(info.createdAt())
+            .append(" runAfter=")
+            .append(info.runAfter())
+            .append(" updated=")
+            .append(info.updatedAt());
     if (info.claimDescriptor() != null) {
       text.append(" claim=").append(info.claimDescriptor());
     }

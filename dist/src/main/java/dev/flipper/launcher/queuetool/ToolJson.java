@@ -10,8 +10,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The {@code --json} output of the queue tool: one compact document per call (one line, for scripts and
- * {@code jq}), times as ISO-8601 UTC text, bodies as UTF-8 text. Field order is fixed. Stateless.
+ * The {@code --json} output of the queue tool: one compact document per call (one line, for scripts
+ * and {@code jq}), times as ISO-8601 UTC text, bodies as UTF-8 text. Field order is fixed.
+ * Stateless.
  */
 final class ToolJson {
   private static final ObjectMapper MAPPER = new ObjectMapper();

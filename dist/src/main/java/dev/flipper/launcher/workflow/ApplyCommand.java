@@ -18,7 +18,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code flipper workflow apply FILE|DIR... [--prune]}: validate every file, then store all in one change. */
+/**
+ * {@code flipper workflow apply FILE|DIR... [--prune]}: validate every file, then store all in one
+ * change.
+ */
 @Command(
     name = "apply",
     aliases = "reschedule",
@@ -29,14 +32,23 @@ import picocli.CommandLine.Spec;
           + "workflows whose schedule was written. 'reschedule' is Pinball's name for the same command.",
       "Exit code 0 when stored; 1 on a problem in a file or with the master; 2 on usage errors."
     },
-    footer = {"", "Examples:", "  flipper workflow apply -c conf/flipper.yaml examples/workflows",
-        "  flipper workflow apply --prune workflows/     also remove workflows not in workflows/"})
+    footer = {
+      "",
+      "Examples:",
+      "  flipper workflow apply -c conf/flipper.yaml examples/workflows",
+      "  flipper workflow apply --prune workflows/     also remove workflows not in workflows/"
+    })
 public final class ApplyCommand implements Callable<Integer> {
-  @Parameters(paramLabel = "FILE|DIR", arity = "1..*", description = "Workflow files or directories of them.")
+  @Parameters(
+      paramLabel = "FILE|DIR",
+      arity = "1..*",
+      description = "Workflow files or directories of them.")
   List<Path> paths = new ArrayList<>();
 
-  @Option(names = "--prune",
-      description = "Also remove stored workflows that are not among these files (running instances finish).")
+  @Option(
+      names = "--prune",
+      description =
+          "Also remove stored workflows that are not among these files (running instances finish).")
   boolean prune;
 
   @Mixin MasterOptions master;
@@ -50,21 +62,27 @@ public final class ApplyCommand implements Callable<Integer> {
     WorkflowFileSet.Result files = WorkflowFileSet.read(paths);
     if (!files.isValid()) {
       files.problems().forEach(err::println);
-      err.println("nothing applied: " + files.problems().size()
-          + (files.problems().size() == 1 ? " problem" : " problems"));
+      err.println(
+          "nothing applied: "
+              + files.problems().size()
+              + (files.problems().size() == 1 ? " problem" : " problems"));
       return 1;
     }
     List<String> scheduleProblems = ScheduleChecks.problems(files.definitions());
     if (!scheduleProblems.isEmpty()) {
       scheduleProblems.forEach(err::println);
-      err.println("nothing applied: " + scheduleProblems.size()
-          + (scheduleProblems.size() == 1 ? " problem" : " problems"));
+      err.println(
+          "nothing applied: "
+              + scheduleProblems.size()
+              + (scheduleProblems.size() == 1 ? " problem" : " problems"));
       return 1;
     }
     try (WorkflowClient client = new WorkflowClient(master)) {
       ApplyResult result = client.engine.definitions().apply(files.definitions(), prune);
-      // Schedules in a second modify (the engine's apply writes definitions only): only changed ones are written.
-      List<String> scheduled = ScheduleTokens.apply(client.master, files.definitions(), Instant.now());
+      // Schedules in a second modify (the engine's apply writes definitions only): only changed
+      // ones are written.
+      List<String> scheduled =
+          ScheduleTokens.apply(client.master, files.definitions(), Instant.now());
       List<String> unscheduled = new ArrayList<>();
       for (String name : result.removed()) {
         if (ScheduleTokens.unschedule(client.master, name)) {
@@ -89,14 +107,26 @@ public final class ApplyCommand implements Callable<Integer> {
       for (String name : unscheduled) {
         out.println("unscheduled: " + name);
       }
-      out.println(result.added().size() + " added, " + result.changed().size() + " changed, "
-          + result.removed().size() + " removed, " + result.unchanged().size() + " unchanged");
+      out.println(
+          result.added().size()
+              + " added, "
+              + result.changed().size()
+              + " changed, "
+              + result.removed().size()
+              + " removed, "
+              + result.unchanged().size()
+              + " unchanged");
       return 0;
     }
   }
 
   private static String version(WorkflowClient client, String name) {
-    return client.engine.definitions().get(name).map(StoredDefinition::version).map(v -> "(version " + v + ")")
+    return client
+        .engine
+        .definitions()
+        .get(name)
+        .map(StoredDefinition::version)
+        .map(v -> "(version " + v + ")")
         .orElse("");
   }
 }

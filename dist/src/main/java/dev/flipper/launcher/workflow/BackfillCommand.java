@@ -26,17 +26,31 @@ import picocli.CommandLine.Spec;
       "The schedule itself is not moved, and overrun policies do not apply.",
       "Exit code 0 when started; 1 on a problem; 2 on usage errors."
     },
-    footer = {"", "Example:",
-        "  flipper workflow backfill -c conf/flipper.yaml -w etl --from 2026-11-01T00:00:00Z --to 2026-11-07T23:59:59Z"})
+    footer = {
+      "",
+      "Example:",
+      "  flipper workflow backfill -c conf/flipper.yaml -w etl --from 2026-11-01T00:00:00Z --to 2026-11-07T23:59:59Z"
+    })
 public final class BackfillCommand implements Callable<Integer> {
-  @Option(names = {"-w", "--workflow"}, required = true, paramLabel = "WF", description = "The workflow.")
+  @Option(
+      names = {"-w", "--workflow"},
+      required = true,
+      paramLabel = "WF",
+      description = "The workflow.")
   String workflow;
 
-  @Option(names = "--from", required = true, paramLabel = "TIME",
+  @Option(
+      names = "--from",
+      required = true,
+      paramLabel = "TIME",
       description = "First time of the range, with an offset: 2026-11-01T00:00:00Z.")
   String from;
 
-  @Option(names = "--to", required = true, paramLabel = "TIME", description = "Last time of the range.")
+  @Option(
+      names = "--to",
+      required = true,
+      paramLabel = "TIME",
+      description = "Last time of the range.")
   String to;
 
   @Mixin MasterOptions master;
@@ -53,16 +67,31 @@ public final class BackfillCommand implements Callable<Integer> {
       start = OffsetDateTime.parse(from).toInstant();
       end = OffsetDateTime.parse(to).toInstant();
     } catch (DateTimeParseException e) {
-      err.println("--from and --to are times with an offset, such as 2026-11-01T00:00:00Z: " + e.getMessage());
+      err.println(
+          "--from and --to are times with an offset, such as 2026-11-01T00:00:00Z: "
+              + e.getMessage());
       return 2;
     }
     Clock clock = Clock.systemUTC();
     try (WorkflowClient client = new WorkflowClient(master)) {
-      List<String> ids = Backfill.run(client.master, new EngineInstanceStarter(client.engine, clock), clock,
-          workflow, start, end);
+      List<String> ids =
+          Backfill.run(
+              client.master,
+              new EngineInstanceStarter(client.engine, clock),
+              clock,
+              workflow,
+              start,
+              end);
       for (String id : ids) {
-        out.println(id + " " + client.engine.status().instance(workflow, id)
-            .map(i -> i.summary().params().getOrDefault("scheduledTime", "")).orElse(""));
+        out.println(
+            id
+                + " "
+                + client
+                    .engine
+                    .status()
+                    .instance(workflow, id)
+                    .map(i -> i.summary().params().getOrDefault("scheduledTime", ""))
+                    .orElse(""));
       }
       out.println(ids.size() + (ids.size() == 1 ? " instance" : " instances") + " started");
       return 0;

@@ -22,29 +22,44 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * The shared part of the control commands ({@code flipper workflow drain|pause|retry|...}, see {@link
- * ControlCommands}): the master options, {@code -w -i -j -e}, {@code --force}, {@code --json}, the confirmation
- * of destructive operations and the output of the {@link ControlResult}. A subclass only says what it needs
- * and which {@link WorkflowControl} call it makes. Exit code 0 when done (changed or not), 1 when refused or
- * on a problem with the master, 2 on usage errors.
+ * The shared part of the control commands ({@code flipper workflow drain|pause|retry|...}, see
+ * {@link ControlCommands}): the master options, {@code -w -i -j -e}, {@code --force}, {@code
+ * --json}, the confirmation of destructive operations and the output of the {@link ControlResult}.
+ * A subclass only says what it needs and which {@link WorkflowControl} call it makes. Exit code 0
+ * when done (changed or not), 1 when refused or on a problem with the master, 2 on usage errors.
  */
 abstract class ControlCommand implements Callable<Integer> {
-  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-  @Option(names = {"-w", "--workflow"}, paramLabel = "WF", description = "The workflow.")
+  @Option(
+      names = {"-w", "--workflow"},
+      paramLabel = "WF",
+      description = "The workflow.")
   String workflow;
 
-  @Option(names = {"-i", "--instance"}, paramLabel = "ID", description = "The instance.")
+  @Option(
+      names = {"-i", "--instance"},
+      paramLabel = "ID",
+      description = "The instance.")
   String instance;
 
-  @Option(names = {"-j", "--job"}, paramLabel = "JOB", split = ",",
+  @Option(
+      names = {"-j", "--job"},
+      paramLabel = "JOB",
+      split = ",",
       description = "A job; repeatable or comma-separated.")
   List<String> jobs = new ArrayList<>();
 
-  @Option(names = {"-e", "--execution"}, paramLabel = "N", description = "An execution number of the job (redo).")
+  @Option(
+      names = {"-e", "--execution"},
+      paramLabel = "N",
+      description = "An execution number of the job (redo).")
   Integer execution;
 
-  @Option(names = "--force", description = "Do not ask for confirmation (needed without a terminal).")
+  @Option(
+      names = "--force",
+      description = "Do not ask for confirmation (needed without a terminal).")
   boolean force;
 
   @Option(names = "--json", description = "Print the result as JSON.")
@@ -55,12 +70,22 @@ abstract class ControlCommand implements Callable<Integer> {
   @Spec CommandLine.Model.CommandSpec spec;
 
   /** What the operation needs of -w -i -j -e; checked before anything else. */
-  enum Needs { SCOPE, WORKFLOW, INSTANCE, JOBS, WORKFLOW_JOBS, EXECUTION, NOTHING }
+  enum Needs {
+    SCOPE,
+    WORKFLOW,
+    INSTANCE,
+    JOBS,
+    WORKFLOW_JOBS,
+    EXECUTION,
+    NOTHING
+  }
 
   private final Needs needs;
   private final boolean destructive;
 
-  /** @param destructive ask for confirmation unless --force */
+  /**
+   * @param destructive ask for confirmation unless --force
+   */
   ControlCommand(Needs needs, boolean destructive) {
     this.needs = needs;
     this.destructive = destructive;
@@ -77,7 +102,10 @@ abstract class ControlCommand implements Callable<Integer> {
       return 1;
     }
     try (WorkflowClient client = new WorkflowClient(master)) {
-      print(run(WorkflowControl.builder(client.engine).build())); // the master serves archived tokens too
+      print(
+          run(
+              WorkflowControl.builder(client.engine)
+                  .build())); // the master serves archived tokens too
       return 0;
     }
   }
@@ -85,15 +113,19 @@ abstract class ControlCommand implements Callable<Integer> {
   private boolean confirmed(String name) {
     PrintWriter err = spec.commandLine().getErr();
     if (System.console() == null || System.getenv("CI") != null) {
-      err.println("flipper: " + name + " changes running workflows and needs a confirmation, but there is no"
-          + " terminal to ask; add --force to run it without asking");
+      err.println(
+          "flipper: "
+              + name
+              + " changes running workflows and needs a confirmation, but there is no"
+              + " terminal to ask; add --force to run it without asking");
       return false;
     }
     PrintWriter out = spec.commandLine().getOut();
     out.print(name + " " + target() + "? [y/N] ");
     out.flush();
     try {
-      String answer = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+      String answer =
+          new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
       if (answer != null && (answer.equalsIgnoreCase("y") || answer.equalsIgnoreCase("yes"))) {
         return true;
       }
@@ -135,9 +167,14 @@ abstract class ControlCommand implements Callable<Integer> {
       }
       return;
     }
-    out.println(result.operation() + " " + result.target() + ": "
-        + (result.changed() ? result.changes().size() + (result.changes().size() == 1 ? " change" : " changes")
-            : "nothing changed"));
+    out.println(
+        result.operation()
+            + " "
+            + result.target()
+            + ": "
+            + (result.changed()
+                ? result.changes().size() + (result.changes().size() == 1 ? " change" : " changes")
+                : "nothing changed"));
     result.instance().ifPresent(id -> out.println("  instance " + id));
     result.changes().forEach(change -> out.println("  " + change));
     result.notes().forEach(note -> out.println("  note: " + note));
@@ -149,20 +186,28 @@ abstract class ControlCommand implements Callable<Integer> {
   }
 
   private void check(Needs needs) {
-    String usage = switch (needs) {
-      case SCOPE, NOTHING -> null;
-      case WORKFLOW -> workflow == null ? "-w WF" : null;
-      case INSTANCE -> workflow == null || instance == null ? "-w WF -i ID" : null;
-      case JOBS -> workflow == null || instance == null || jobs.isEmpty() ? "-w WF -i ID -j JOB[,JOB...]" : null;
-      case WORKFLOW_JOBS -> workflow == null || jobs.isEmpty() ? "-w WF [-i ID] -j JOB[,JOB...]" : null;
-      case EXECUTION -> workflow == null || instance == null || jobs.size() != 1 || execution == null
-          ? "-w WF -i ID -j JOB -e N (one job, one execution number)" : null;
-    };
+    String usage =
+        switch (needs) {
+          case SCOPE, NOTHING -> null;
+          case WORKFLOW -> workflow == null ? "-w WF" : null;
+          case INSTANCE -> workflow == null || instance == null ? "-w WF -i ID" : null;
+          case JOBS ->
+              workflow == null || instance == null || jobs.isEmpty()
+                  ? "-w WF -i ID -j JOB[,JOB...]"
+                  : null;
+          case WORKFLOW_JOBS ->
+              workflow == null || jobs.isEmpty() ? "-w WF [-i ID] -j JOB[,JOB...]" : null;
+          case EXECUTION ->
+              workflow == null || instance == null || jobs.size() != 1 || execution == null
+                  ? "-w WF -i ID -j JOB -e N (one job, one execution number)"
+                  : null;
+        };
     if (usage != null) {
       throw new CommandLine.ParameterException(spec.commandLine(), spec.name() + " needs " + usage);
     }
     if (needs == Needs.SCOPE && instance != null && workflow == null) {
-      throw new CommandLine.ParameterException(spec.commandLine(), spec.name() + ": -i needs -w WF");
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), spec.name() + ": -i needs -w WF");
     }
   }
 }

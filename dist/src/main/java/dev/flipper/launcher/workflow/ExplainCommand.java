@@ -29,18 +29,33 @@ import picocli.CommandLine.Spec;
           + "running instances). The first word is a code (docs/operations.md).",
       "Exit code 0; 1 if the workflow, instance or job is not found or the master fails."
     },
-    footer = {"", "Examples:", "  flipper workflow explain -w etl -i 1764000000000",
-        "  flipper workflow explain -w etl -i 1764000000000 -j load --json"})
+    footer = {
+      "",
+      "Examples:",
+      "  flipper workflow explain -w etl -i 1764000000000",
+      "  flipper workflow explain -w etl -i 1764000000000 -j load --json"
+    })
 public final class ExplainCommand implements Callable<Integer> {
-  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-  @Option(names = {"-w", "--workflow"}, required = true, paramLabel = "WF", description = "The workflow.")
+  @Option(
+      names = {"-w", "--workflow"},
+      required = true,
+      paramLabel = "WF",
+      description = "The workflow.")
   String workflow;
 
-  @Option(names = {"-i", "--instance"}, paramLabel = "ID", description = "An instance of the workflow.")
+  @Option(
+      names = {"-i", "--instance"},
+      paramLabel = "ID",
+      description = "An instance of the workflow.")
   String instance;
 
-  @Option(names = {"-j", "--job"}, paramLabel = "JOB", description = "A job of the instance.")
+  @Option(
+      names = {"-j", "--job"},
+      paramLabel = "JOB",
+      description = "A job of the instance.")
   String job;
 
   @Option(names = "--json", description = "Print the explanation as JSON.")
@@ -57,9 +72,11 @@ public final class ExplainCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     try (WorkflowClient client = new WorkflowClient(master)) {
-      Explanation explanation = Explainer.explain(
-          ExplainSnapshot.read(client.engine, Clock.systemUTC(), workflow, Optional.ofNullable(instance)),
-          Optional.ofNullable(job));
+      Explanation explanation =
+          Explainer.explain(
+              ExplainSnapshot.read(
+                  client.engine, Clock.systemUTC(), workflow, Optional.ofNullable(instance)),
+              Optional.ofNullable(job));
       if (json) {
         out.println(JSON.writeValueAsString(explanation));
       } else {

@@ -22,9 +22,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flipper workflow logs -w WF -i ID -j JOB [-e N] [--stderr] [--follow]}: prints a job's log, read from the
- * worker that wrote it through the URL in the execution record (the worker's admin port, {@code /logs/...}),
- * so no shared filesystem is needed.
+ * {@code flipper workflow logs -w WF -i ID -j JOB [-e N] [--stderr] [--follow]}: prints a job's
+ * log, read from the worker that wrote it through the URL in the execution record (the worker's
+ * admin port, {@code /logs/...}), so no shared filesystem is needed.
  */
 @Command(
     name = "logs",
@@ -33,31 +33,53 @@ import picocli.CommandLine.Spec;
       "Prints the stdout (or --stderr) log of one execution of a job, read from the worker that ran it.",
       "Exit code 0; 1 if the job, execution or log is not found or the worker cannot be reached."
     },
-    footer = {"", "Examples:", "  flipper workflow logs -w etl -i 1764000000000 -j extract",
-        "  flipper workflow logs -w etl -i 1764000000000 -j extract -e 1 --stderr --follow"})
+    footer = {
+      "",
+      "Examples:",
+      "  flipper workflow logs -w etl -i 1764000000000 -j extract",
+      "  flipper workflow logs -w etl -i 1764000000000 -j extract -e 1 --stderr --follow"
+    })
 public final class LogsCommand implements Callable<Integer> {
   /** How often --follow asks for more while the execution runs. */
   static final Duration FOLLOW_INTERVAL = Duration.ofMillis(500);
-  private static final int CHUNK = 1 << 20;
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-  @Option(names = {"-w", "--workflow"}, paramLabel = "WF", required = true, description = "The workflow.")
+  private static final int CHUNK = 1 << 20;
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  @Option(
+      names = {"-w", "--workflow"},
+      paramLabel = "WF",
+      required = true,
+      description = "The workflow.")
   String workflow;
 
-  @Option(names = {"-i", "--instance"}, paramLabel = "ID", required = true, description = "The instance.")
+  @Option(
+      names = {"-i", "--instance"},
+      paramLabel = "ID",
+      required = true,
+      description = "The instance.")
   String instance;
 
-  @Option(names = {"-j", "--job"}, paramLabel = "JOB", required = true, description = "The job.")
+  @Option(
+      names = {"-j", "--job"},
+      paramLabel = "JOB",
+      required = true,
+      description = "The job.")
   String job;
 
-  @Option(names = {"-e", "--execution"}, paramLabel = "N",
+  @Option(
+      names = {"-e", "--execution"},
+      paramLabel = "N",
       description = "The execution number (1 = the first, as in status); default: the last.")
   Integer execution;
 
   @Option(names = "--stderr", description = "The stderr log instead of stdout.")
   boolean stderr;
 
-  @Option(names = {"-f", "--follow"}, description = "Keep printing what the job writes until the execution ends.")
+  @Option(
+      names = {"-f", "--follow"},
+      description = "Keep printing what the job writes until the execution ends.")
   boolean follow;
 
   @Mixin MasterOptions master;
@@ -78,8 +100,19 @@ public final class LogsCommand implements Callable<Integer> {
       ExecutionDetail record = found.get();
       String url = record.logs().get(stream);
       if (url == null) {
-        err.println("execution " + record.execution() + " of " + workflow + "/" + instance + "/" + job
-            + " has no " + stream + " log" + (record.command().equals("DISABLED") ? " (the job is disabled)" : ""));
+        err.println(
+            "execution "
+                + record.execution()
+                + " of "
+                + workflow
+                + "/"
+                + instance
+                + "/"
+                + job
+                + " has no "
+                + stream
+                + " log"
+                + (record.command().equals("DISABLED") ? " (the job is disabled)" : ""));
         return 1;
       }
       try {
@@ -94,13 +127,15 @@ public final class LogsCommand implements Callable<Integer> {
         }
         return follow(status, record, url, out, err);
       } catch (IOException e) {
-        err.println("cannot read " + url + ": " + e + " (is the worker that ran the job still up?)");
+        err.println(
+            "cannot read " + url + ": " + e + " (is the worker that ran the job still up?)");
         return 1;
       }
     }
   }
 
-  private int follow(StatusReader status, ExecutionDetail record, String url, PrintWriter out, PrintWriter err)
+  private int follow(
+      StatusReader status, ExecutionDetail record, String url, PrintWriter out, PrintWriter err)
       throws IOException, InterruptedException {
     long offset = 0;
     boolean ended = !record.running();
@@ -117,7 +152,8 @@ public final class LogsCommand implements Callable<Integer> {
       byte[] data = response.body();
       out.print(new String(data, StandardCharsets.UTF_8));
       out.flush();
-      offset = response.headers().firstValueAsLong("X-Log-Next-Offset").orElse(offset + data.length);
+      offset =
+          response.headers().firstValueAsLong("X-Log-Next-Offset").orElse(offset + data.length);
       long size = response.headers().firstValueAsLong("X-Log-Size").orElse(offset);
       if (offset < size) {
         continue;
@@ -132,15 +168,23 @@ public final class LogsCommand implements Callable<Integer> {
   }
 
   private Optional<ExecutionDetail> current(StatusReader status, ExecutionDetail record) {
-    return status.instance(workflow, instance).flatMap(d -> d.job(job)).flatMap(
-        j -> j.executions().stream().filter(e -> e.execution() == record.execution()).findFirst());
+    return status
+        .instance(workflow, instance)
+        .flatMap(d -> d.job(job))
+        .flatMap(
+            j ->
+                j.executions().stream()
+                    .filter(e -> e.execution() == record.execution())
+                    .findFirst());
   }
 
-  private Optional<ExecutionDetail> find(WorkflowClient client, StatusReader status, PrintWriter err) {
+  private Optional<ExecutionDetail> find(
+      WorkflowClient client, StatusReader status, PrintWriter err) {
     Optional<InstanceDetail> detail = status.instance(workflow, instance);
     if (detail.isEmpty()) {
       // Archived: its records (with their log URLs) are in the master's archive.
-      detail = client.readArchive(r -> r.archivedInstance(workflow, instance), Optional.empty(), err);
+      detail =
+          client.readArchive(r -> r.archivedInstance(workflow, instance), Optional.empty(), err);
     }
     if (detail.isEmpty()) {
       err.println("no instance " + workflow + "/" + instance);
@@ -148,34 +192,65 @@ public final class LogsCommand implements Callable<Integer> {
     }
     Optional<JobDetail> found = detail.get().job(job);
     if (found.isEmpty()) {
-      err.println("no job '" + job + "' in " + workflow + "/" + instance + "; jobs: "
-          + detail.get().jobs().stream().map(JobDetail::name).toList());
+      err.println(
+          "no job '"
+              + job
+              + "' in "
+              + workflow
+              + "/"
+              + instance
+              + "; jobs: "
+              + detail.get().jobs().stream().map(JobDetail::name).toList());
       return Optional.empty();
     }
     List<ExecutionDetail> executions = found.get().executions();
     if (executions.isEmpty()) {
-      err.println(workflow + "/" + instance + "/" + job + " has not run yet (" + found.get().status() + ")");
+      err.println(
+          workflow
+              + "/"
+              + instance
+              + "/"
+              + job
+              + " has not run yet ("
+              + found.get().status()
+              + ")");
       return Optional.empty();
     }
     if (execution == null) {
       return Optional.of(executions.get(executions.size() - 1));
     }
-    Optional<ExecutionDetail> numbered = executions.stream().filter(e -> e.execution() == execution).findFirst();
+    Optional<ExecutionDetail> numbered =
+        executions.stream().filter(e -> e.execution() == execution).findFirst();
     if (numbered.isEmpty()) {
-      err.println("no execution " + execution + " of " + workflow + "/" + instance + "/" + job + "; executions: "
-          + executions.stream().map(ExecutionDetail::execution).toList());
+      err.println(
+          "no execution "
+              + execution
+              + " of "
+              + workflow
+              + "/"
+              + instance
+              + "/"
+              + job
+              + "; executions: "
+              + executions.stream().map(ExecutionDetail::execution).toList());
     }
     return numbered;
   }
 
   private static HttpResponse<byte[]> get(String url) throws IOException, InterruptedException {
-    HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).GET().build();
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).GET().build();
     return HTTP.send(request, HttpResponse.BodyHandlers.ofByteArray());
   }
 
   private static int httpError(PrintWriter err, String url, HttpResponse<byte[]> response) {
-    err.println("cannot read " + url + ": HTTP " + response.statusCode() + " "
-        + new String(response.body(), StandardCharsets.UTF_8).strip());
+    err.println(
+        "cannot read "
+            + url
+            + ": HTTP "
+            + response.statusCode()
+            + " "
+            + new String(response.body(), StandardCharsets.UTF_8).strip());
     return 1;
   }
 }

@@ -10,31 +10,46 @@ import java.util.List;
 import picocli.CommandLine.Option;
 
 /**
- * How a {@code flipper workflow} command finds the token master: the port from the config, exactly as the
- * daemons read it ({@code -c FILE}, {@code --set KEY=VALUE}; without {@code -c}, the defaults), the host from
- * {@code --host}. A picocli mixin.
+ * How a {@code flipper workflow} command finds the token master: the port from the config, exactly
+ * as the daemons read it ({@code -c FILE}, {@code --set KEY=VALUE}; without {@code -c}, the
+ * defaults), the host from {@code --host}. A picocli mixin.
  */
 public final class MasterOptions {
-  @Option(names = {"-c", "--config"}, paramLabel = "FILE",
-      description = "The YAML config file the daemons use; the master's port is master.port (default 9090).")
+  @Option(
+      names = {"-c", "--config"},
+      paramLabel = "FILE",
+      description =
+          "The YAML config file the daemons use; the master's port is master.port (default 9090).")
   Path config;
 
-  @Option(names = "--set", paramLabel = "KEY=VALUE",
+  @Option(
+      names = "--set",
+      paramLabel = "KEY=VALUE",
       description = "Overrides one config key, e.g. --set master.port=9190. Repeatable.")
   List<String> sets = new ArrayList<>();
 
-  @Option(names = "--host", paramLabel = "HOST", defaultValue = "localhost",
+  @Option(
+      names = "--host",
+      paramLabel = "HOST",
+      defaultValue = "localhost",
       description = "Host of the token master (default ${DEFAULT-VALUE}).")
   String host;
 
-  /** The master's port from the config; a bad config throws {@code ConfigException} naming the problem. */
+  /**
+   * The master's port from the config; a bad config throws {@code ConfigException} naming the
+   * problem.
+   */
   int port() {
     return loadConfig().master().port();
   }
 
-  /** The config as the daemons read it; a bad config throws {@code ConfigException} naming the problem. */
+  /**
+   * The config as the daemons read it; a bad config throws {@code ConfigException} naming the
+   * problem.
+   */
   FlipperConfig loadConfig() {
-    return config == null ? ConfigLoader.defaults(sets, System.getenv())
+    return config == null
+        ? ConfigLoader.defaults(sets, System.getenv())
         : ConfigLoader.load(config, sets, System.getenv());
   }
 

@@ -25,16 +25,26 @@ import picocli.CommandLine.Spec;
     },
     footer = {"", "Example:", "  flipper workflow start -c conf/flipper.yaml -w etl --wait"})
 public final class StartCommand implements Callable<Integer> {
-  /** Between two status reads while waiting: short, so the end is seen quickly, but no busy loop. */
+  /**
+   * Between two status reads while waiting: short, so the end is seen quickly, but no busy loop.
+   */
   static final Duration WAIT_POLL = Duration.ofMillis(250);
 
-  @Option(names = {"-w", "--workflow"}, required = true, paramLabel = "WF", description = "The workflow.")
+  @Option(
+      names = {"-w", "--workflow"},
+      required = true,
+      paramLabel = "WF",
+      description = "The workflow.")
   String workflow;
 
-  @Option(names = "--wait", description = "Wait for the instance to end; exit 0 on SUCCESS, 1 otherwise.")
+  @Option(
+      names = "--wait",
+      description = "Wait for the instance to end; exit 0 on SUCCESS, 1 otherwise.")
   boolean waitForEnd;
 
-  @Option(names = "--param", paramLabel = "KEY=VALUE",
+  @Option(
+      names = "--param",
+      paramLabel = "KEY=VALUE",
       description = "A parameter kept in the instance record. Repeatable.")
   Map<String, String> params = new LinkedHashMap<>();
 
@@ -47,19 +57,30 @@ public final class StartCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     try (WorkflowClient client = new WorkflowClient(master)) {
-      // Through the control: refused when the schedule's maxRunning is reached, works without a schedule.
-      String instance = WorkflowControl.builder(client.engine).build().start(workflow, "cli", params).instance()
-          .orElseThrow();
+      // Through the control: refused when the schedule's maxRunning is reached, works without a
+      // schedule.
+      String instance =
+          WorkflowControl.builder(client.engine)
+              .build()
+              .start(workflow, "cli", params)
+              .instance()
+              .orElseThrow();
       out.println(instance);
       out.flush();
       if (!waitForEnd) {
         return 0;
       }
-      // The bounded long-poll of the master is not there yet; a status read every 250 ms costs little.
+      // The bounded long-poll of the master is not there yet; a status read every 250 ms costs
+      // little.
       while (true) {
         Optional<InstanceDetail> detail = client.engine.status().instance(workflow, instance);
         if (detail.isEmpty()) {
-          err.println("instance " + workflow + "/" + instance + " is gone (stopped or archived) before it ended");
+          err.println(
+              "instance "
+                  + workflow
+                  + "/"
+                  + instance
+                  + " is gone (stopped or archived) before it ended");
           return 1;
         }
         InstanceStatus status = detail.get().summary().status();

@@ -31,19 +31,32 @@ import picocli.CommandLine.Spec;
           + "are shown too, which the master serves from its archive; --active skips them.",
       "Exit code 0; 1 if the workflow or instance is not found or the master fails."
     },
-    footer = {"", "Examples:", "  flipper workflow status", "  flipper workflow status -w etl",
-        "  flipper workflow status -w etl -i 1764000000000 --json"})
+    footer = {
+      "",
+      "Examples:",
+      "  flipper workflow status",
+      "  flipper workflow status -w etl",
+      "  flipper workflow status -w etl -i 1764000000000 --json"
+    })
 public final class StatusCommand implements Callable<Integer> {
-  @Option(names = {"-w", "--workflow"}, paramLabel = "WF", description = "A workflow: list its instances.")
+  @Option(
+      names = {"-w", "--workflow"},
+      paramLabel = "WF",
+      description = "A workflow: list its instances.")
   String workflow;
 
-  @Option(names = {"-i", "--instance"}, paramLabel = "ID", description = "An instance of -w WF: list its jobs.")
+  @Option(
+      names = {"-i", "--instance"},
+      paramLabel = "ID",
+      description = "An instance of -w WF: list its jobs.")
   String instance;
 
   @Option(names = "--json", description = "Print one JSON document instead of a table.")
   boolean json;
 
-  @Option(names = "--active", description = "Only active instances: do not read the master's archive.")
+  @Option(
+      names = "--active",
+      description = "Only active instances: do not read the master's archive.")
   boolean activeOnly;
 
   @Mixin MasterOptions master;
@@ -66,30 +79,42 @@ public final class StatusCommand implements Callable<Integer> {
       }
       if (instance == null) {
         List<InstanceSummary> active = status.instances(workflow);
-        List<InstanceSummary> archived = archived(err, client, r -> r.archivedInstances(workflow), List.of());
-        if (active.isEmpty() && archived.isEmpty() && client.engine.definitions().get(workflow).isEmpty()) {
+        List<InstanceSummary> archived =
+            archived(err, client, r -> r.archivedInstances(workflow), List.of());
+        if (active.isEmpty()
+            && archived.isEmpty()
+            && client.engine.definitions().get(workflow).isEmpty()) {
           err.println("no workflow '" + workflow + "' in the master at " + master.where());
           return 1;
         }
-        out.println(json ? StatusJson.instances(workflow, active, archived) : instancesTable(active, archived));
+        out.println(
+            json
+                ? StatusJson.instances(workflow, active, archived)
+                : instancesTable(active, archived));
         return 0;
       }
       Optional<InstanceDetail> detail = status.instance(workflow, instance);
       boolean isArchived = detail.isEmpty();
       if (isArchived) {
-        detail = archived(err, client, r -> r.archivedInstance(workflow, instance), Optional.empty());
+        detail =
+            archived(err, client, r -> r.archivedInstance(workflow, instance), Optional.empty());
       }
       if (detail.isEmpty()) {
-        err.println("no instance " + workflow + "/" + instance + (activeOnly ? " active (--active)" : ""));
+        err.println(
+            "no instance " + workflow + "/" + instance + (activeOnly ? " active (--active)" : ""));
         return 1;
       }
-      out.println(json ? StatusJson.instance(detail.get(), isArchived) : instanceTable(detail.get(), isArchived));
+      out.println(
+          json
+              ? StatusJson.instance(detail.get(), isArchived)
+              : instanceTable(detail.get(), isArchived));
       return 0;
     }
   }
 
   /** {@code read} over the master's archived tokens; {@code none} with --active. */
-  private <T> T archived(PrintWriter err, WorkflowClient client, Function<StatusReader, T> read, T none) {
+  private <T> T archived(
+      PrintWriter err, WorkflowClient client, Function<StatusReader, T> read, T none) {
     return activeOnly ? none : client.readArchive(read, none, err);
   }
 
@@ -98,10 +123,15 @@ public final class StatusCommand implements Callable<Integer> {
     rows.add(List.of("WORKFLOW", "VERSION", "STATUS", "RUNNING", "LAST INSTANCE", "START", "END"));
     for (WorkflowSummary w : workflows) {
       Optional<InstanceSummary> last = w.lastInstance();
-      rows.add(List.of(w.name(), w.definitionVersion().orElse("(removed)"),
-          w.status().map(Enum::name).orElse("-"), Integer.toString(w.runningInstances()),
-          last.map(InstanceSummary::instance).orElse("-"), last.map(i -> time(i.start())).orElse("-"),
-          last.flatMap(InstanceSummary::end).map(StatusCommand::time).orElse("-")));
+      rows.add(
+          List.of(
+              w.name(),
+              w.definitionVersion().orElse("(removed)"),
+              w.status().map(Enum::name).orElse("-"),
+              Integer.toString(w.runningInstances()),
+              last.map(InstanceSummary::instance).orElse("-"),
+              last.map(i -> time(i.start())).orElse("-"),
+              last.flatMap(InstanceSummary::end).map(StatusCommand::time).orElse("-")));
     }
     return table(rows);
   }
@@ -112,9 +142,14 @@ public final class StatusCommand implements Callable<Integer> {
     rows.add(List.of("INSTANCE", "STATUS", "START", "END", "ARCHIVED", "FAILED JOBS"));
     for (List<InstanceSummary> group : List.of(archived, active)) {
       for (InstanceSummary i : group) {
-        rows.add(List.of(i.instance(), i.status().name(), time(i.start()),
-            i.end().map(StatusCommand::time).orElse("-"), group == archived ? "yes" : "no",
-            i.failedJobs().isEmpty() ? "-" : String.join(",", i.failedJobs())));
+        rows.add(
+            List.of(
+                i.instance(),
+                i.status().name(),
+                time(i.start()),
+                i.end().map(StatusCommand::time).orElse("-"),
+                group == archived ? "yes" : "no",
+                i.failedJobs().isEmpty() ? "-" : String.join(",", i.failedJobs())));
       }
     }
     return table(rows);
@@ -123,18 +158,37 @@ public final class StatusCommand implements Callable<Integer> {
   static String instanceTable(InstanceDetail detail, boolean archived) {
     InstanceSummary s = detail.summary();
     StringBuilder text = new StringBuilder();
-    text.append("workflow ").append(s.workflow()).append(", instance ").append(s.instance()).append(": ")
-        .append(s.status()).append(" (start ").append(time(s.start())).append(", end ")
-        .append(s.end().map(StatusCommand::time).orElse("-")).append(archived ? ", archived" : "").append(")\n");
+    text.append("workflow ")
+        .append(s.workflow())
+        .append(", instance ")
+        .append(s.instance())
+        .append(": ")
+        .append(s.status())
+        .append(" (start ")
+        .append(time(s.start()))
+        .append(", end ")
+        .append(s.end().map(StatusCommand::time).orElse("-"))
+        .append(archived ? ", archived" : "")
+        .append(")\n");
     List<List<String>> rows = new ArrayList<>();
     rows.add(List.of("JOB", "STATUS", "ATTEMPTS", "EXIT", "START", "END", "LOGS"));
     for (JobDetail job : detail.jobs()) {
       Optional<ExecutionDetail> last = job.lastExecution();
-      rows.add(List.of(job.name(), job.status().name(), job.attempt() + "/" + job.maxAttempts(),
-          last.map(StatusCommand::exit).orElse("-"), last.map(e -> time(e.start())).orElse("-"),
-          last.flatMap(ExecutionDetail::end).map(StatusCommand::time).orElse("-"),
-          last.map(e -> e.logs().entrySet().stream().map(l -> l.getKey() + "=" + l.getValue())
-              .collect(Collectors.joining(" "))).filter(l -> !l.isEmpty()).orElse("-")));
+      rows.add(
+          List.of(
+              job.name(),
+              job.status().name(),
+              job.attempt() + "/" + job.maxAttempts(),
+              last.map(StatusCommand::exit).orElse("-"),
+              last.map(e -> time(e.start())).orElse("-"),
+              last.flatMap(ExecutionDetail::end).map(StatusCommand::time).orElse("-"),
+              last.map(
+                      e ->
+                          e.logs().entrySet().stream()
+                              .map(l -> l.getKey() + "=" + l.getValue())
+                              .collect(Collectors.joining(" ")))
+                  .filter(l -> !l.isEmpty())
+                  .orElse("-")));
     }
     return text.append(table(rows)).toString();
   }
@@ -163,7 +217,10 @@ public final class StatusCommand implements Callable<Integer> {
     for (List<String> row : rows) {
       StringBuilder line = new StringBuilder();
       for (int c = 0; c < columns; c++) {
-        line.append(c == columns - 1 ? row.get(c) : String.format("%-" + (widths[c] + 2) + "s", row.get(c)));
+        line.append(
+            c == columns - 1
+                ? row.get(c)
+                : String.format("%-" + (widths[c] + 2) + "s", row.get(c)));
       }
       text.append(line.toString().stripTrailing()).append('\n');
     }

@@ -16,11 +16,13 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The JSON of {@code flipper workflow status --json}: one document per call, times as ISO-8601 UTC text
- * (null when not reached), status values as in docs/workflows.md. Field order is fixed. Stateless.
+ * The JSON of {@code flipper workflow status --json}: one document per call, times as ISO-8601 UTC
+ * text (null when not reached), status values as in docs/workflows.md. Field order is fixed.
+ * Stateless.
  */
 final class StatusJson {
-  private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper MAPPER =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   private StatusJson() {}
 
@@ -39,7 +41,8 @@ final class StatusJson {
   }
 
   /** Archived instances first (the older ones), each with {@code "archived"}. */
-  static String instances(String workflow, List<InstanceSummary> active, List<InstanceSummary> archived) {
+  static String instances(
+      String workflow, List<InstanceSummary> active, List<InstanceSummary> archived) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("workflow", workflow);
     List<Object> list = new ArrayList<>();

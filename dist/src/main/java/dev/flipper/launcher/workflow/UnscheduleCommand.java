@@ -10,7 +10,10 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code flipper workflow unschedule -w WF}: remove a workflow's schedule; its instances are untouched. */
+/**
+ * {@code flipper workflow unschedule -w WF}: remove a workflow's schedule; its instances are
+ * untouched.
+ */
 @Command(
     name = "unschedule",
     mixinStandardHelpOptions = true,
@@ -23,7 +26,11 @@ import picocli.CommandLine.Spec;
     },
     footer = {"", "Example:", "  flipper workflow unschedule -c conf/flipper.yaml -w etl"})
 public final class UnscheduleCommand implements Callable<Integer> {
-  @Option(names = {"-w", "--workflow"}, required = true, paramLabel = "WF", description = "The workflow.")
+  @Option(
+      names = {"-w", "--workflow"},
+      required = true,
+      paramLabel = "WF",
+      description = "The workflow.")
   String workflow;
 
   @Mixin MasterOptions master;

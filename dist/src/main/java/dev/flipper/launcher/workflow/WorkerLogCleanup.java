@@ -12,17 +12,21 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Deletes the job logs of cleaned-up executions on the workers that wrote them: {@code DELETE} on each log URL
- * (the workers' {@code LogCleanupEndpoint}). Hosts share no filesystem, so only the worker can delete its files.
- * A worker that does not answer is skipped after its first failure and named in the notes; its files stay
- * (a later cleanup no longer knows them: the notes say which worker still holds them).
+ * Deletes the job logs of cleaned-up executions on the workers that wrote them: {@code DELETE} on
+ * each log URL (the workers' {@code LogCleanupEndpoint}). Hosts share no filesystem, so only the
+ * worker can delete its files. A worker that does not answer is skipped after its first failure and
+ * named in the notes; its files stay (a later cleanup no longer knows them: the notes say which
+ * worker still holds them).
  */
 final class WorkerLogCleanup {
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
 
-  /** Deletes each log; returns notes for the operation's result: how many were deleted, what was left. */
+  /**
+   * Deletes each log; returns notes for the operation's result: how many were deleted, what was
+   * left.
+   */
   List<String> delete(List<String> logUrls) {
     int deleted = 0;
     Map<String, Integer> left = new TreeMap<>(); // worker (or reason) -> logs left
@@ -43,7 +47,9 @@ final class WorkerLogCleanup {
     if (!logUrls.isEmpty()) {
       notes.add("deleted " + deleted + " of " + logUrls.size() + " log files on the workers");
     }
-    left.forEach((worker, count) -> notes.add(count + " log files not deleted: " + worker + " did not delete them"));
+    left.forEach(
+        (worker, count) ->
+            notes.add(count + " log files not deleted: " + worker + " did not delete them"));
     return notes;
   }
 

@@ -32,16 +32,25 @@ import picocli.CommandLine.Spec;
           + "jobs); dead, an older heartbeat. A worker that stopped cleanly is not listed; --forget-dead "
           + "deletes the heartbeats of dead ones. Exit code 0; 1 if the master fails."
     },
-    footer = {"", "Examples:", "  flipper workflow workers", "  flipper workflow workers --json",
-        "  flipper workflow workers --forget-dead"})
+    footer = {
+      "",
+      "Examples:",
+      "  flipper workflow workers",
+      "  flipper workflow workers --json",
+      "  flipper workflow workers --forget-dead"
+    })
 public final class WorkersCommand implements Callable<Integer> {
-  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   @Option(names = "--json", description = "Print one JSON document instead of a table.")
   boolean json;
 
-  @Option(names = "--forget-dead", description = "Delete the heartbeats of dead workers first (killed processes "
-      + "leave theirs), and say which.")
+  @Option(
+      names = "--forget-dead",
+      description =
+          "Delete the heartbeats of dead workers first (killed processes "
+              + "leave theirs), and say which.")
   boolean forgetDead;
 
   @Mixin MasterOptions master;
@@ -81,17 +90,33 @@ public final class WorkersCommand implements Callable<Integer> {
         return 0;
       }
       forgotten.forEach(name -> out.println("forgot dead worker " + name));
-      exit.ifPresent(g -> out.println("EXIT signal: workers older than generation " + g + " finish their jobs and exit"
-          + " (flipper workflow unexit removes it)"));
+      exit.ifPresent(
+          g ->
+              out.println(
+                  "EXIT signal: workers older than generation "
+                      + g
+                      + " finish their jobs and exit"
+                      + " (flipper workflow unexit removes it)"));
       if (workers.isEmpty()) {
         out.println("no worker has published a heartbeat");
         return 0;
       }
-      out.println(String.format("%-40s %-20s %4s %7s %-9s %9s  %s", "WORKER", "HOST", "GEN", "RUNNING", "STATE",
-          "LAST BEAT", "JOBS"));
+      out.println(
+          String.format(
+              "%-40s %-20s %4s %7s %-9s %9s  %s",
+              "WORKER", "HOST", "GEN", "RUNNING", "STATE", "LAST BEAT", "JOBS"));
       for (Heartbeat w : workers) {
-        out.println(String.format("%-40s %-20s %4d %3d/%-3d %-9s %8ss  %s", w.name(), w.host(), w.generation(),
-            w.running().size(), w.slots(), state(w, now), w.age(now).toSeconds(), String.join(" ", w.running())));
+        out.println(
+            String.format(
+                "%-40s %-20s %4d %3d/%-3d %-9s %8ss  %s",
+                w.name(),
+                w.host(),
+                w.generation(),
+                w.running().size(),
+                w.slots(),
+                state(w, now),
+                w.age(now).toSeconds(),
+                String.join(" ", w.running())));
       }
       return 0;
     }

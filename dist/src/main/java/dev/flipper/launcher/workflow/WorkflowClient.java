@@ -19,8 +19,9 @@ final class WorkflowClient implements AutoCloseable {
   }
 
   /**
-   * {@code read} over the status with the master's archived tokens. A master that cannot serve them (Pinball's
-   * has no archive method) is reported once on stderr and gives {@code none}, so the active state still shows.
+   * {@code read} over the status with the master's archived tokens. A master that cannot serve them
+   * (Pinball's has no archive method) is reported once on stderr and gives {@code none}, so the
+   * active state still shows.
    */
   <T> T readArchive(Function<StatusReader, T> read, T none, PrintWriter err) {
     try {

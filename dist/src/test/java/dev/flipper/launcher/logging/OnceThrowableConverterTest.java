@@ -24,7 +24,8 @@ class OnceThrowableConverterTest {
   }
 
   private String render(Throwable thrown) {
-    return converter.convert(new LoggingEvent("fqcn", logger, Level.WARN, "shard down", thrown, null));
+    return converter.convert(
+        new LoggingEvent("fqcn", logger, Level.WARN, "shard down", thrown, null));
   }
 
   private static IOException failure(String message) {
@@ -36,7 +37,9 @@ class OnceThrowableConverterTest {
     String first = render(failure("connection refused"));
     String second = render(failure("connection reset"));
 
-    assertThat(first).startsWith(System.lineSeparator() + "java.io.IOException: connection refused").contains("\tat ");
+    assertThat(first)
+        .startsWith(System.lineSeparator() + "java.io.IOException: connection refused")
+        .contains("\tat ");
     assertThat(second).isEqualTo(" [IOException: connection reset; stack trace logged before]");
   }
 
@@ -44,7 +47,8 @@ class OnceThrowableConverterTest {
   void aDifferentFailurePrintsItsOwnTrace() {
     render(failure("connection refused"));
 
-    assertThat(render(new IllegalStateException("bad state"))).contains("java.lang.IllegalStateException: bad state", "\tat ");
+    assertThat(render(new IllegalStateException("bad state")))
+        .contains("java.lang.IllegalStateException: bad state", "\tat ");
   }
 
   @Test

@@ -26,36 +26,48 @@ class PeerDisconnectFilterTest {
 
   private FilterReply decide(String loggerName, Throwable thrown) {
     Logger logger = context.getLogger(loggerName);
-    return filter.decide(null, logger, Level.WARN, "Got an Exception in internalRead", null, thrown);
+    return filter.decide(
+        null, logger, Level.WARN, "Got an Exception in internalRead", null, thrown);
   }
 
   @Test
   void aClientThatResetsItsConnectionIsNotLogged() throws Exception {
     SocketException reset = realConnectionReset();
 
-    assertThat(decide("org.apache.thrift.server.TThreadPoolServer", reset)).isEqualTo(FilterReply.DENY);
-    assertThat(decide("org.apache.thrift.server.AbstractNonblockingServer$AsyncFrameBuffer",
-        new TTransportException(reset))).isEqualTo(FilterReply.DENY);
-    assertThat(decide("org.apache.thrift.server.TThreadPoolServer",
-        new TTransportException(TTransportException.END_OF_FILE, "socket closed"))).isEqualTo(FilterReply.DENY);
+    assertThat(decide("org.apache.thrift.server.TThreadPoolServer", reset))
+        .isEqualTo(FilterReply.DENY);
+    assertThat(
+            decide(
+                "org.apache.thrift.server.AbstractNonblockingServer$AsyncFrameBuffer",
+                new TTransportException(reset)))
+        .isEqualTo(FilterReply.DENY);
+    assertThat(
+            decide(
+                "org.apache.thrift.server.TThreadPoolServer",
+                new TTransportException(TTransportException.END_OF_FILE, "socket closed")))
+        .isEqualTo(FilterReply.DENY);
   }
 
   @Test
   void otherFailuresAndOtherLoggersAndDebugStillLog() throws Exception {
     assertThat(decide("org.apache.thrift.server.TThreadPoolServer", new IOException("disk full")))
         .isEqualTo(FilterReply.NEUTRAL);
-    assertThat(decide("org.apache.thrift.server.TThreadPoolServer", null)).isEqualTo(FilterReply.NEUTRAL);
-    assertThat(decide("dev.flipper.queue.server.QueueServer", realConnectionReset())).isEqualTo(FilterReply.NEUTRAL);
+    assertThat(decide("org.apache.thrift.server.TThreadPoolServer", null))
+        .isEqualTo(FilterReply.NEUTRAL);
+    assertThat(decide("dev.flipper.queue.server.QueueServer", realConnectionReset()))
+        .isEqualTo(FilterReply.NEUTRAL);
 
     context.getLogger("org.apache.thrift").setLevel(Level.DEBUG);
     assertThat(decide("org.apache.thrift.server.TThreadPoolServer", realConnectionReset()))
-        .as("logging.level DEBUG shows them").isEqualTo(FilterReply.NEUTRAL);
+        .as("logging.level DEBUG shows them")
+        .isEqualTo(FilterReply.NEUTRAL);
   }
 
   @Test
   void logbackXmlInstallsTheFilter() {
     LoggerContext configured = (LoggerContext) LoggerFactory.getILoggerFactory();
-    assertThat(configured.getTurboFilterList()).hasAtLeastOneElementOfType(PeerDisconnectFilter.class);
+    assertThat(configured.getTurboFilterList())
+        .hasAtLeastOneElementOfType(PeerDisconnectFilter.class);
   }
 
   /** The exception a server's read gets when its client closes with SO_LINGER 0 (a TCP reset). */

@@ -26,9 +26,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The control commands against a real master over Thrift on an ephemeral port, its tokens in an H2 file. The
- * CLI's config names a database nobody can open: the commands (archived retry and cleanup too) go through the
- * master only. A test thread plays the worker.
+ * The control commands against a real master over Thrift on an ephemeral port, its tokens in an H2
+ * file. The CLI's config names a database nobody can open: the commands (archived retry and cleanup
+ * too) go through the master only. A test thread plays the worker.
  */
 class ControlCommandsTest {
   @TempDir Path dir;
@@ -42,7 +42,8 @@ class ControlCommandsTest {
 
   @BeforeEach
   void master() throws Exception {
-    String url = "jdbc:h2:file:" + dir.resolve("tokens").toAbsolutePath() + ";MODE=MySQL;AUTO_SERVER=TRUE";
+    String url =
+        "jdbc:h2:file:" + dir.resolve("tokens").toAbsolutePath() + ";MODE=MySQL;AUTO_SERVER=TRUE";
     store = JdbcTokenStore.open(JdbcTokenStoreConfig.of(url, "", ""));
     TokenService service = TokenService.builder(store).build();
     server = TokenMasterServer.builder(service).port(0).bindHost("127.0.0.1").build().start();
@@ -68,9 +69,14 @@ class ControlCommandsTest {
   }
 
   private String start() {
-    engine.definitions().apply(List.of(WorkflowDefinition.builder("wf")
-        .job(JobDefinition.builder("a").command("true"))
-        .job(JobDefinition.builder("b").command("true").needs("a")).build()));
+    engine
+        .definitions()
+        .apply(
+            List.of(
+                WorkflowDefinition.builder("wf")
+                    .job(JobDefinition.builder("a").command("true"))
+                    .job(JobDefinition.builder("b").command("true").needs("a"))
+                    .build()));
     return engine.instances().start("wf");
   }
 
@@ -78,9 +84,13 @@ class ControlCommandsTest {
   void drainPrintsWhatChangedAndNothingTheSecondTime() {
     start();
     assertThat(run("drain", "-w", "wf")).as(err).isZero();
-    assertThat(out).isEqualTo("drain workflow wf: 1 change\n  added /signal/workflow/wf/DRAIN: DRAIN signal set\n");
+    assertThat(out)
+        .isEqualTo(
+            "drain workflow wf: 1 change\n  added /signal/workflow/wf/DRAIN: DRAIN signal set\n");
     assertThat(run("drain", "-w", "wf")).as(err).isZero();
-    assertThat(out).startsWith("drain workflow wf: nothing changed\n  note: DRAIN is already set at workflow wf");
+    assertThat(out)
+        .startsWith(
+            "drain workflow wf: nothing changed\n  note: DRAIN is already set at workflow wf");
   }
 
   @Test
@@ -90,7 +100,8 @@ class ControlCommandsTest {
     JsonNode json = new ObjectMapper().readTree(out);
     assertThat(json.get("operation").asText()).isEqualTo("pause");
     assertThat(json.get("changed").asBoolean()).isTrue();
-    assertThat(json.get("changes").get(0).get("token").asText()).isEqualTo("/signal/instance/wf/" + inst + "/PAUSE");
+    assertThat(json.get("changes").get(0).get("token").asText())
+        .isEqualTo("/signal/instance/wf/" + inst + "/PAUSE");
 
     assertThat(run("pause", "-w", "wf")).isEqualTo(2);
     assertThat(err).contains("pause needs -w WF -i ID");
@@ -118,7 +129,8 @@ class ControlCommandsTest {
     String inst = start();
     ClaimedJob a = engine.claim("w1", Duration.ofMinutes(5)).orElseThrow();
     assertThat(run("disable", "-w", "wf", "-i", inst, "-j", "a", "--force")).isEqualTo(1);
-    assertThat(err).startsWith("flipper: disable refused: job a of instance wf/" + inst + " is running");
+    assertThat(err)
+        .startsWith("flipper: disable refused: job a of instance wf/" + inst + " is running");
     assertThat(run("pause", "-w", "wf", "-i", "nope")).isEqualTo(1);
     assertThat(err).contains("no active instance wf/nope");
     engine.release(a);
@@ -134,7 +146,12 @@ class ControlCommandsTest {
     assertThat(engine.archiveDue()).isEqualTo(1);
 
     assertThat(run("retry", "-w", "wf", "-i", inst)).as(err).isZero();
-    String copy = out.lines().filter(l -> l.startsWith("  instance ")).findFirst().orElseThrow().substring(11);
+    String copy =
+        out.lines()
+            .filter(l -> l.startsWith("  instance "))
+            .findFirst()
+            .orElseThrow()
+            .substring(11);
     assertThat(engine.status().instance("wf", copy).orElseThrow().summary().status())
         .isEqualTo(InstanceStatus.RUNNING);
 

@@ -26,8 +26,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code flipper workflow workers|exit|unexit|explain} against a real master over Thrift on an ephemeral port;
- * the heartbeats are written by the test as workers write them.
+ * {@code flipper workflow workers|exit|unexit|explain} against a real master over Thrift on an
+ * ephemeral port; the heartbeats are written by the test as workers write them.
  */
 class FleetCommandsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -64,8 +64,19 @@ class FleetCommandsTest {
   }
 
   private void beat(String name, int generation, Duration age, List<String> running) {
-    new Heartbeats(service).beat(new Heartbeat(name, "h-" + name, Optional.empty(), generation, 2, running, false,
-        Instant.now().minusSeconds(3600), Instant.now().minus(age), Duration.ofSeconds(15)));
+    new Heartbeats(service)
+        .beat(
+            new Heartbeat(
+                name,
+                "h-" + name,
+                Optional.empty(),
+                generation,
+                2,
+                running,
+                false,
+                Instant.now().minusSeconds(3600),
+                Instant.now().minus(age),
+                Duration.ofSeconds(15)));
   }
 
   @Test
@@ -79,7 +90,8 @@ class FleetCommandsTest {
     assertThat(out.lines().toList()).hasSize(3);
     assertThat(out.lines().filter(l -> l.startsWith("w-alive")).findFirst().orElseThrow())
         .contains("h-w-alive", " 1/2 ", "alive", "etl/1/a");
-    assertThat(out.lines().filter(l -> l.startsWith("w-dead")).findFirst().orElseThrow()).contains("dead");
+    assertThat(out.lines().filter(l -> l.startsWith("w-dead")).findFirst().orElseThrow())
+        .contains("dead");
 
     assertThat(run("workers", "--json", "--forget-dead")).as(err).isZero();
     JsonNode json = JSON.readTree(out);
@@ -99,7 +111,8 @@ class FleetCommandsTest {
     assertThat(err).contains("warning: no alive worker takes work");
     assertThat(new ExitSignal(service, Clock.systemUTC()).generation()).contains(3);
     assertThat(run("workers")).isZero();
-    assertThat(out).startsWith("EXIT signal: workers older than generation 3 finish their jobs and exit");
+    assertThat(out)
+        .startsWith("EXIT signal: workers older than generation 3 finish their jobs and exit");
 
     assertThat(run("exit", "--generation", "0", "--force")).isEqualTo(2);
     assertThat(err).contains("--generation is 0; generations start at 1");
@@ -108,25 +121,40 @@ class FleetCommandsTest {
     assertThat(run("unexit", "--force", "--json")).as(err).isZero();
     assertThat(JSON.readTree(out).get("changed").asBoolean()).isTrue();
     assertThat(run("unexit", "--force")).isZero();
-    assertThat(out).isEqualTo("unchanged: EXIT signal none\nalive workers: 0 retiring (they exit after their current "
-        + "jobs), 1 working\n");
+    assertThat(out)
+        .isEqualTo(
+            "unchanged: EXIT signal none\nalive workers: 0 retiring (they exit after their current "
+                + "jobs), 1 working\n");
   }
 
   @Test
   void explainPrintsTheReasonAndItsJobsOrJson() throws Exception {
     WorkflowEngine engine = WorkflowEngine.builder(service).build();
-    engine.definitions().apply(List.of(WorkflowDefinition.builder("etl")
-        .job(JobDefinition.builder("a").command("true"))
-        .job(JobDefinition.builder("b").command("true").needs("a")).build()));
+    engine
+        .definitions()
+        .apply(
+            List.of(
+                WorkflowDefinition.builder("etl")
+                    .job(JobDefinition.builder("a").command("true"))
+                    .job(JobDefinition.builder("b").command("true").needs("a"))
+                    .build()));
     String id = engine.instances().start("etl");
 
     assertThat(run("explain", "-w", "etl", "-i", id)).as(err).isZero();
-    assertThat(out).isEqualTo("etl/" + id + ": NO_WORKER_ALIVE\n"
-        + "  no worker is alive: no worker has published a heartbeat. Start workers (flipper -m workers).\n"
-        + "  etl/" + id + "/a: NO_WORKER_ALIVE\n"
-        + "    no worker is alive: no worker has published a heartbeat. Start workers (flipper -m workers).\n"
-        + "  etl/" + id + "/b: WAITING_FOR_PARENTS\n"
-        + "    waiting for parent a (runnable, not started).\n");
+    assertThat(out)
+        .isEqualTo(
+            "etl/"
+                + id
+                + ": NO_WORKER_ALIVE\n"
+                + "  no worker is alive: no worker has published a heartbeat. Start workers (flipper -m workers).\n"
+                + "  etl/"
+                + id
+                + "/a: NO_WORKER_ALIVE\n"
+                + "    no worker is alive: no worker has published a heartbeat. Start workers (flipper -m workers).\n"
+                + "  etl/"
+                + id
+                + "/b: WAITING_FOR_PARENTS\n"
+                + "    waiting for parent a (runnable, not started).\n");
 
     assertThat(run("explain", "-w", "etl", "-i", id, "-j", "b", "--json")).as(err).isZero();
     JsonNode json = JSON.readTree(out);

@@ -33,21 +33,35 @@ class WorkerLogCleanupTest {
     try (ServerSocket socket = new ServerSocket(0)) {
       gone = socket.getLocalPort(); // closed below: nothing listens there
     }
-    try (AdminServer worker = new AdminServer("workers", "127.0.0.1", 0, new MetricRegistry(),
-        () -> Map.of("workers", true),
-        List.of(new LogEndpoint(logs).route(), new LogCleanupEndpoint(new LogCleaner(logs)).route()))) {
+    try (AdminServer worker =
+        new AdminServer(
+            "workers",
+            "127.0.0.1",
+            0,
+            new MetricRegistry(),
+            () -> Map.of("workers", true),
+            List.of(
+                new LogEndpoint(logs).route(),
+                new LogCleanupEndpoint(new LogCleaner(logs)).route()))) {
       worker.start();
       String base = "http://127.0.0.1:" + worker.port() + "/logs/etl/17/";
 
-      List<String> notes = new WorkerLogCleanup().delete(List.of(base + "extract.1.stdout",
-          base + "extract.1.stderr", "http://127.0.0.1:" + gone + "/logs/etl/17/load.1.stdout",
-          "http://127.0.0.1:" + gone + "/logs/etl/17/load.1.stderr"));
+      List<String> notes =
+          new WorkerLogCleanup()
+              .delete(
+                  List.of(
+                      base + "extract.1.stdout",
+                      base + "extract.1.stderr",
+                      "http://127.0.0.1:" + gone + "/logs/etl/17/load.1.stdout",
+                      "http://127.0.0.1:" + gone + "/logs/etl/17/load.1.stderr"));
 
       assertThat(cleaned.stdout()).doesNotExist();
       assertThat(cleaned.stderr()).doesNotExist();
       assertThat(kept.stdout()).exists();
-      assertThat(notes).containsExactly("deleted 2 of 4 log files on the workers",
-          "2 log files not deleted: http://127.0.0.1:" + gone + " did not delete them");
+      assertThat(notes)
+          .containsExactly(
+              "deleted 2 of 4 log files on the workers",
+              "2 log files not deleted: http://127.0.0.1:" + gone + " did not delete them");
     }
   }
 

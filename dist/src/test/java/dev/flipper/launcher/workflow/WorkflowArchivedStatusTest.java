@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
 import dev.flipper.token.TokenService;
 import dev.flipper.token.jdbc.JdbcTokenStore;
 import dev.flipper.token.jdbc.JdbcTokenStoreConfig;
@@ -13,7 +14,6 @@ import dev.flipper.workflow.engine.ExecutionResult;
 import dev.flipper.workflow.engine.ExecutionStart;
 import dev.flipper.workflow.engine.WorkflowEngine;
 import dev.flipper.workflow.master.server.TokenMasterServer;
-import com.sun.net.httpserver.HttpServer;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,9 +31,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code flipper workflow status} shows archived instances, which the master serves (its tokens in an H2 file,
- * served over Thrift on an ephemeral port by this JVM). The CLI's config names a database nobody can open: the
- * archive comes through the master only.
+ * {@code flipper workflow status} shows archived instances, which the master serves (its tokens in
+ * an H2 file, served over Thrift on an ephemeral port by this JVM). The CLI's config names a
+ * database nobody can open: the archive comes through the master only.
  */
 class WorkflowArchivedStatusTest {
   @TempDir Path dir;
@@ -69,7 +69,8 @@ class WorkflowArchivedStatusTest {
 
   @BeforeEach
   void master() throws Exception {
-    String url = "jdbc:h2:file:" + dir.resolve("tokens").toAbsolutePath() + ";MODE=MySQL;AUTO_SERVER=TRUE";
+    String url =
+        "jdbc:h2:file:" + dir.resolve("tokens").toAbsolutePath() + ";MODE=MySQL;AUTO_SERVER=TRUE";
     store = JdbcTokenStore.open(JdbcTokenStoreConfig.of(url, "", ""));
     TokenService service = TokenService.builder(store).clock(clock).build();
     server = TokenMasterServer.builder(service).port(0).bindHost("127.0.0.1").build().start();
@@ -91,21 +92,35 @@ class WorkflowArchivedStatusTest {
     return run.code();
   }
 
-  /** Runs every job of the instance with exit 0, except {@code failing}; logs at {@code logBase}/job. */
+  /**
+   * Runs every job of the instance with exit 0, except {@code failing}; logs at {@code
+   * logBase}/job.
+   */
   private void runJobs(String failing, String logBase) {
     for (int i = 0; i < 4; i++) {
-      engine.claim("w", Duration.ofMinutes(1)).ifPresent(job -> {
-        engine.start(job, new ExecutionStart(job.command(), "h", Map.of("stdout", logBase + "/" + job.job())));
-        engine.finish(job, ExecutionResult.exit(job.job().equals(failing) ? 4 : 0));
-      });
+      engine
+          .claim("w", Duration.ofMinutes(1))
+          .ifPresent(
+              job -> {
+                engine.start(
+                    job,
+                    new ExecutionStart(
+                        job.command(), "h", Map.of("stdout", logBase + "/" + job.job())));
+                engine.finish(job, ExecutionResult.exit(job.job().equals(failing) ? 4 : 0));
+              });
     }
   }
 
   @Test
   void statusShowsArchivedInstancesBesideActiveOnes() throws Exception {
-    engine.definitions().apply(List.of(WorkflowDefinition.builder("arch")
-        .job(JobDefinition.builder("a").command("run a"))
-        .job(JobDefinition.builder("b").needs("a").command("run b")).build()));
+    engine
+        .definitions()
+        .apply(
+            List.of(
+                WorkflowDefinition.builder("arch")
+                    .job(JobDefinition.builder("a").command("run a"))
+                    .job(JobDefinition.builder("b").needs("a").command("run b"))
+                    .build()));
     String done = engine.instances().start("arch");
     runJobs("b", "http://w");
     clock.now = clock.now.plusSeconds(2); // the archive token's lease ends at the next whole second
@@ -115,9 +130,12 @@ class WorkflowArchivedStatusTest {
     assertThat(run("workflow", "status", "-w", "arch")).as(err).isZero();
     assertThat(out).startsWith("INSTANCE").contains("ARCHIVED");
     assertThat(out.lines().filter(l -> l.startsWith(done)).findFirst().orElseThrow())
-        .contains("FAILURE").contains(" yes ").endsWith(" b");
+        .contains("FAILURE")
+        .contains(" yes ")
+        .endsWith(" b");
     assertThat(out.lines().filter(l -> l.startsWith(running)).findFirst().orElseThrow())
-        .contains("RUNNING").contains(" no ");
+        .contains("RUNNING")
+        .contains(" no ");
 
     assertThat(run("workflow", "status", "-w", "arch", "--json")).as(err).isZero();
     JsonNode instances = new ObjectMapper().readTree(out).get("instances");
@@ -127,11 +145,15 @@ class WorkflowArchivedStatusTest {
     assertThat(instances.get(1).get("archived").asBoolean()).isFalse();
 
     assertThat(run("workflow", "status", "-w", "arch", "-i", done)).as(err).isZero();
-    assertThat(out).contains("instance " + done + ": FAILURE").contains(", archived)").contains("stdout=http://w/b");
+    assertThat(out)
+        .contains("instance " + done + ": FAILURE")
+        .contains(", archived)")
+        .contains("stdout=http://w/b");
     assertThat(run("workflow", "status", "-w", "arch", "-i", done, "--json")).as(err).isZero();
     JsonNode detail = new ObjectMapper().readTree(out);
     assertThat(detail.get("archived").asBoolean()).isTrue();
-    assertThat(detail.get("jobs").get(1).get("executions").get(0).get("exitCode").asInt()).isEqualTo(4);
+    assertThat(detail.get("jobs").get(1).get("executions").get(0).get("exitCode").asInt())
+        .isEqualTo(4);
 
     assertThat(run("workflow", "status", "-w", "arch", "-i", done, "--active")).isEqualTo(1);
     assertThat(err).contains("no instance arch/" + done + " active (--active)");
@@ -142,16 +164,25 @@ class WorkflowArchivedStatusTest {
   @Test
   void logsOfAnArchivedInstanceAreFoundThroughItsRecords() throws Exception {
     HttpServer worker = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    worker.createContext("/logs/", exchange -> {
-      byte[] body = ("log of " + exchange.getRequestURI().getPath() + "\n").getBytes(StandardCharsets.UTF_8);
-      exchange.sendResponseHeaders(200, body.length);
-      exchange.getResponseBody().write(body);
-      exchange.close();
-    });
+    worker.createContext(
+        "/logs/",
+        exchange -> {
+          byte[] body =
+              ("log of " + exchange.getRequestURI().getPath() + "\n")
+                  .getBytes(StandardCharsets.UTF_8);
+          exchange.sendResponseHeaders(200, body.length);
+          exchange.getResponseBody().write(body);
+          exchange.close();
+        });
     worker.start();
     try {
-      engine.definitions().apply(List.of(WorkflowDefinition.builder("old")
-          .job(JobDefinition.builder("a").command("run a")).build()));
+      engine
+          .definitions()
+          .apply(
+              List.of(
+                  WorkflowDefinition.builder("old")
+                      .job(JobDefinition.builder("a").command("run a"))
+                      .build()));
       String done = engine.instances().start("old");
       runJobs("none", "http://127.0.0.1:" + worker.getAddress().getPort() + "/logs");
       clock.now = clock.now.plusSeconds(2);

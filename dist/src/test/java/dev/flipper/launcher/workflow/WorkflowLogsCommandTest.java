@@ -31,8 +31,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code flipper workflow logs} against a master over Thrift and a worker that serves its logs over HTTP, in this
- * JVM: the last execution, a numbered one, stderr, and --follow while the job still writes.
+ * {@code flipper workflow logs} against a master over Thrift and a worker that serves its logs over
+ * HTTP, in this JVM: the last execution, a numbered one, stderr, and --follow while the job still
+ * writes.
  */
 class WorkflowLogsCommandTest {
   @TempDir Path dir;
@@ -48,11 +49,25 @@ class WorkflowLogsCommandTest {
     TokenService service = TokenService.builder(InMemoryTokenStore.create()).build();
     server = TokenMasterServer.builder(service).port(0).bindHost("127.0.0.1").build().start();
     engine = WorkflowEngine.builder(service).build();
-    WorkerDaemon.Config config = new WorkerDaemon.Config(1, Duration.ofSeconds(10), Duration.ofHours(12),
-        Duration.ofSeconds(1), dir.resolve("logs").toString(), "", "", "127.0.0.1");
+    WorkerDaemon.Config config =
+        new WorkerDaemon.Config(
+            1,
+            Duration.ofSeconds(10),
+            Duration.ofHours(12),
+            Duration.ofSeconds(1),
+            dir.resolve("logs").toString(),
+            "",
+            "",
+            "127.0.0.1");
     workers = new WorkerDaemon(config, service, new MetricRegistry());
-    admin = new AdminServer("workers", "127.0.0.1", 0, new MetricRegistry(), () -> Map.of("workers", true),
-        List.of(new LogEndpoint(workers.logFiles()).route()));
+    admin =
+        new AdminServer(
+            "workers",
+            "127.0.0.1",
+            0,
+            new MetricRegistry(),
+            () -> Map.of("workers", true),
+            List.of(new LogEndpoint(workers.logFiles()).route()));
     admin.start();
     workers.serveLogsAt(() -> "http://127.0.0.1:" + admin.port()).start();
   }
@@ -70,7 +85,9 @@ class WorkflowLogsCommandTest {
     List<String> full = new ArrayList<>(List.of("workflow", "logs"));
     full.addAll(List.of(args));
     full.addAll(List.of("--set", "master.port=" + server.port(), "--host", "127.0.0.1"));
-    int code = Launcher.execute(full.toArray(String[]::new), new PrintWriter(outText), new PrintWriter(errText));
+    int code =
+        Launcher.execute(
+            full.toArray(String[]::new), new PrintWriter(outText), new PrintWriter(errText));
     out = outText.toString();
     err = errText.toString();
     return code;
@@ -79,20 +96,43 @@ class WorkflowLogsCommandTest {
   @Test
   @Tag("slow")
   void followPrintsWhatTheJobWritesUntilItEndsAndOtherExecutionsAndStderrAreThere() {
-    engine.definitions().apply(List.of(WorkflowDefinition.builder("talk")
-        .job(JobDefinition.builder("chatty").maxAttempts(2).command(
-            "for i in 1 2 3; do echo line$i; sleep 0.3; done; echo oops >&2; [ \"$FLIPPER_ATTEMPT\" = 2 ]"))
-        .build()));
+    engine
+        .definitions()
+        .apply(
+            List.of(
+                WorkflowDefinition.builder("talk")
+                    .job(
+                        JobDefinition.builder("chatty")
+                            .maxAttempts(2)
+                            .command(
+                                "for i in 1 2 3; do echo line$i; sleep 0.3; done; echo oops >&2; [ \"$FLIPPER_ATTEMPT\" = 2 ]"))
+                    .build()));
     String instance = engine.instances().start("talk");
-    await().atMost(Duration.ofSeconds(20)).until(() -> engine.status().instance("talk", instance).orElseThrow()
-        .job("chatty").flatMap(JobDetail::lastExecution).map(ExecutionDetail::running).orElse(false));
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                engine
+                    .status()
+                    .instance("talk", instance)
+                    .orElseThrow()
+                    .job("chatty")
+                    .flatMap(JobDetail::lastExecution)
+                    .map(ExecutionDetail::running)
+                    .orElse(false));
 
     assertThat(logs("-w", "talk", "-i", instance, "-j", "chatty", "--follow")).as(err).isZero();
     assertThat(out).isEqualTo("line1\nline2\nline3\n");
 
-    await().atMost(Duration.ofSeconds(20)).until(
-        () -> engine.status().instance("talk", instance).orElseThrow().summary().status() == InstanceStatus.SUCCESS);
-    assertThat(logs("-w", "talk", "-i", instance, "-j", "chatty", "-e", "1", "--stderr")).as(err).isZero();
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                engine.status().instance("talk", instance).orElseThrow().summary().status()
+                    == InstanceStatus.SUCCESS);
+    assertThat(logs("-w", "talk", "-i", instance, "-j", "chatty", "-e", "1", "--stderr"))
+        .as(err)
+        .isZero();
     assertThat(out).isEqualTo("oops\n");
     assertThat(logs("-w", "talk", "-i", instance, "-j", "chatty")).as(err).isZero();
     assertThat(out).isEqualTo("line1\nline2\nline3\n");

@@ -23,8 +23,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code flipper workflow apply|start|status} against a real master over Thrift on an ephemeral port, found
- * through {@code -c FILE --set master.port=N} as the daemons find it. A test thread plays the worker.
+ * {@code flipper workflow apply|start|status} against a real master over Thrift on an ephemeral
+ * port, found through {@code -c FILE --set master.port=N} as the daemons find it. A test thread
+ * plays the worker.
  */
 class WorkflowMasterCommandsTest {
   private static final Path EXAMPLES = Path.of("..", "examples", "workflows");
@@ -43,8 +44,10 @@ class WorkflowMasterCommandsTest {
     server = TokenMasterServer.builder(service).port(0).bindHost("127.0.0.1").build().start();
     engine = WorkflowEngine.builder(service).build();
     config = dir.resolve("flipper.yaml");
-    // The port is wrong on purpose: --set must win. The database (for archived instances) does not exist.
-    Files.writeString(config, "master:\n  port: 1\n  jdbcUrl: \"jdbc:h2:file:" + dir.resolve("none") + "\"\n");
+    // The port is wrong on purpose: --set must win. The database (for archived instances) does not
+    // exist.
+    Files.writeString(
+        config, "master:\n  port: 1\n  jdbcUrl: \"jdbc:h2:file:" + dir.resolve("none") + "\"\n");
   }
 
   @AfterEach
@@ -62,17 +65,27 @@ class WorkflowMasterCommandsTest {
   @Test
   void applyStoresEveryFileThenReportsWhatChanged() throws Exception {
     assertThat(run("workflow", "apply", EXAMPLES.toString())).as(err).isZero();
-    assertThat(out).contains("added:     diamond (version ", "added:     etl", "added:     sensor", "schedule:  etl\n")
+    assertThat(out)
+        .contains(
+            "added:     diamond (version ",
+            "added:     etl",
+            "added:     sensor",
+            "schedule:  etl\n")
         .endsWith("3 added, 0 changed, 0 removed, 0 unchanged\n");
 
     Path one = dir.resolve("diamond.yaml");
-    Files.writeString(one, Files.readString(EXAMPLES.resolve("diamond.yaml")).replace("joining", "joined"));
+    Files.writeString(
+        one, Files.readString(EXAMPLES.resolve("diamond.yaml")).replace("joining", "joined"));
     assertThat(run("workflow", "apply", one.toString())).as(err).isZero();
-    assertThat(out).startsWith("changed:   diamond (version ").endsWith("0 added, 1 changed, 0 removed, 0 unchanged\n");
+    assertThat(out)
+        .startsWith("changed:   diamond (version ")
+        .endsWith("0 added, 1 changed, 0 removed, 0 unchanged\n");
 
     assertThat(run("workflow", "apply", "--prune", one.toString())).as(err).isZero();
-    assertThat(out).isEqualTo("removed:   etl\nremoved:   sensor\nunchanged: diamond\nunscheduled: etl\n"
-        + "0 added, 0 changed, 2 removed, 1 unchanged\n");
+    assertThat(out)
+        .isEqualTo(
+            "removed:   etl\nremoved:   sensor\nunchanged: diamond\nunscheduled: etl\n"
+                + "0 added, 0 changed, 2 removed, 1 unchanged\n");
     assertThat(engine.definitions().list()).hasSize(1);
   }
 
@@ -83,13 +96,33 @@ class WorkflowMasterCommandsTest {
     assertThat(out).doesNotContain("schedule:"); // unchanged: not rewritten
 
     // etl runs every day at 03:00Z from 2026-01-01.
-    assertThat(run("workflow", "backfill", "-w", "etl", "--from", "2026-01-01T00:00:00Z", "--to",
-        "2026-01-03T03:00:00Z")).as(err).isZero();
-    assertThat(out).contains(" 2026-01-01T03:00:00Z\n", " 2026-01-02T03:00:00Z\n", " 2026-01-03T03:00:00Z\n")
+    assertThat(
+            run(
+                "workflow",
+                "backfill",
+                "-w",
+                "etl",
+                "--from",
+                "2026-01-01T00:00:00Z",
+                "--to",
+                "2026-01-03T03:00:00Z"))
+        .as(err)
+        .isZero();
+    assertThat(out)
+        .contains(" 2026-01-01T03:00:00Z\n", " 2026-01-02T03:00:00Z\n", " 2026-01-03T03:00:00Z\n")
         .endsWith("3 instances started\n");
     assertThat(engine.status().instances("etl")).hasSize(3);
-    assertThat(run("workflow", "backfill", "-w", "diamond", "--from", "2026-01-01T00:00:00Z", "--to",
-        "2026-01-02T00:00:00Z")).isEqualTo(1);
+    assertThat(
+            run(
+                "workflow",
+                "backfill",
+                "-w",
+                "diamond",
+                "--from",
+                "2026-01-01T00:00:00Z",
+                "--to",
+                "2026-01-02T00:00:00Z"))
+        .isEqualTo(1);
     assertThat(err).contains("workflow 'diamond' has no schedule");
 
     assertThat(run("workflow", "unschedule", "-w", "etl")).as(err).isZero();
@@ -101,11 +134,15 @@ class WorkflowMasterCommandsTest {
   @Test
   void aCronTheSchedulerCannotReadChangesNothing() throws Exception {
     Path odd = dir.resolve("odd.yaml");
-    Files.writeString(odd, "workflow: odd\nschedule:\n  cron: \"0 0 30 2 *\"\njobs:\n  a:\n    command: \"true\"\n");
+    Files.writeString(
+        odd,
+        "workflow: odd\nschedule:\n  cron: \"0 0 30 2 *\"\njobs:\n  a:\n    command: \"true\"\n");
 
     assertThat(run("workflow", "apply", odd.toString())).isEqualTo(1);
 
-    assertThat(err).contains("workflow 'odd': schedule.cron '0 0 30 2 *' never fires").contains("nothing applied");
+    assertThat(err)
+        .contains("workflow 'odd': schedule.cron '0 0 30 2 *' never fires")
+        .contains("nothing applied");
     assertThat(engine.definitions().list()).isEmpty();
   }
 
@@ -129,13 +166,22 @@ class WorkflowMasterCommandsTest {
     drain(Map.of("split", 0, "left", 0, "right", 0, "join", 0));
 
     assertThat(run("workflow", "status")).as(err).isZero();
-    assertThat(out).startsWith("WORKFLOW").contains("diamond").contains("SUCCESS").contains(instance);
+    assertThat(out)
+        .startsWith("WORKFLOW")
+        .contains("diamond")
+        .contains("SUCCESS")
+        .contains(instance);
     assertThat(run("workflow", "status", "-w", "diamond")).as(err).isZero();
     assertThat(out).contains(instance + "  SUCCESS");
     assertThat(run("workflow", "status", "-w", "diamond", "-i", instance)).as(err).isZero();
-    assertThat(out).contains("instance " + instance + ": SUCCESS").contains("join").contains("stdout=http://w/log");
+    assertThat(out)
+        .contains("instance " + instance + ": SUCCESS")
+        .contains("join")
+        .contains("stdout=http://w/log");
 
-    assertThat(run("workflow", "status", "-w", "diamond", "-i", instance, "--json")).as(err).isZero();
+    assertThat(run("workflow", "status", "-w", "diamond", "-i", instance, "--json"))
+        .as(err)
+        .isZero();
     JsonNode json = new ObjectMapper().readTree(out);
     assertThat(json.get("workflow").asText()).isEqualTo("diamond");
     assertThat(json.get("instance").asText()).isEqualTo(instance);
@@ -153,25 +199,28 @@ class WorkflowMasterCommandsTest {
     assertThat(execution.has("end")).isTrue();
 
     assertThat(run("workflow", "status", "--json")).as(err).isZero();
-    assertThat(new ObjectMapper().readTree(out).get("workflows").get(0).get("status").asText()).isEqualTo("SUCCESS");
+    assertThat(new ObjectMapper().readTree(out).get("workflows").get(0).get("status").asText())
+        .isEqualTo("SUCCESS");
   }
 
   @Test
   void startWaitExitsZeroOnSuccessAndOneOnFailure() throws Exception {
     run("workflow", "apply", EXAMPLES.resolve("diamond.yaml").toString());
     AtomicBoolean stop = new AtomicBoolean();
-    Thread worker = new Thread(() -> {
-      while (!stop.get()) {
-        Optional<ClaimedJob> job = engine.claim("test-worker", Duration.ofMinutes(1));
-        if (job.isEmpty()) {
-          Thread.onSpinWait();
-          continue;
-        }
-        engine.start(job.get(), new ExecutionStart(job.get().command(), "w", Map.of()));
-        boolean fail = failRight && job.get().job().equals("right");
-        engine.finish(job.get(), ExecutionResult.exit(fail ? 3 : 0));
-      }
-    });
+    Thread worker =
+        new Thread(
+            () -> {
+              while (!stop.get()) {
+                Optional<ClaimedJob> job = engine.claim("test-worker", Duration.ofMinutes(1));
+                if (job.isEmpty()) {
+                  Thread.onSpinWait();
+                  continue;
+                }
+                engine.start(job.get(), new ExecutionStart(job.get().command(), "w", Map.of()));
+                boolean fail = failRight && job.get().job().equals("right");
+                engine.finish(job.get(), ExecutionResult.exit(fail ? 3 : 0));
+              }
+            });
     worker.start();
     try {
       assertThat(run("workflow", "start", "-w", "diamond", "--wait")).as(err).isZero();
@@ -199,7 +248,9 @@ class WorkflowMasterCommandsTest {
   private void drain(Map<String, Integer> exitCodes) {
     Optional<ClaimedJob> job;
     while ((job = engine.claim("test-worker", Duration.ofMinutes(1))).isPresent()) {
-      engine.start(job.get(), new ExecutionStart(job.get().command(), "w", Map.of("stdout", "http://w/log")));
+      engine.start(
+          job.get(),
+          new ExecutionStart(job.get().command(), "w", Map.of("stdout", "http://w/log")));
       engine.finish(job.get(), ExecutionResult.exit(exitCodes.get(job.get().job()), Map.of()));
     }
   }

@@ -1,6 +1,5 @@
 package dev.flipper.queue.client;
 
-import dev.flipper.thrift.ServerAddress;
 import dev.flipper.queue.AckParams;
 import dev.flipper.queue.CheckpointParams;
 import dev.flipper.queue.CountParams;
@@ -16,15 +15,16 @@ import dev.flipper.queue.ScanParams;
 import dev.flipper.queue.client.internal.EnqueueCoalescer;
 import dev.flipper.queue.client.internal.Transport;
 import dev.flipper.queue.client.internal.Transport.Retry;
-import dev.flipper.queue.wire.WireMapping;
 import dev.flipper.queue.thrift.PinLaterCheckpointJobRequest;
 import dev.flipper.queue.thrift.PinLaterCheckpointJobsRequest;
 import dev.flipper.queue.thrift.PinLaterDequeueResponse;
-import dev.flipper.queue.thrift.PinLaterScanJobsResponse;
 import dev.flipper.queue.thrift.PinLaterEnqueueRequest;
 import dev.flipper.queue.thrift.PinLaterJobInfo;
 import dev.flipper.queue.thrift.PinLaterLookupJobRequest;
+import dev.flipper.queue.thrift.PinLaterScanJobsResponse;
 import dev.flipper.queue.thrift.RequestContext;
+import dev.flipper.queue.wire.WireMapping;
+import dev.flipper.thrift.ServerAddress;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
@@ -37,11 +37,12 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Java client of a Flipper (or PinLater) queue server over Thrift. Keeps a pool of connections per server,
- * spreads calls over one or several servers (a fixed list or a server-set file), and retries only where
- * that is safe: lookups, counts, scans, queue names and createQueue after any transport failure; every
- * other call only when connecting failed, i.e. before anything was sent. Failures are
- * {@link QueueClientException}s carrying the server's error code, or {@link QueueUnavailableException}.
+ * Java client of a Flipper (or PinLater) queue server over Thrift. Keeps a pool of connections per
+ * server, spreads calls over one or several servers (a fixed list or a server-set file), and
+ * retries only where that is safe: lookups, counts, scans, queue names and createQueue after any
+ * transport failure; every other call only when connecting failed, i.e. before anything was sent.
+ * Failures are {@link QueueClientException}s carrying the server's error code, or {@link
+ * QueueUnavailableException}.
  *
  * <pre>{@code
  * try (QueueClient queue = QueueClient.builder().server("queue1", 9010).source("mailer").build()) {
@@ -52,30 +53,45 @@ import java.util.Set;
  * <p>Thread-safe; share one instance.
  */
 public final class QueueClient implements AutoCloseable {
-  /** Limits of one call that carries coalesced single-job enqueues: far below any server's frame limit. */
+  /**
+   * Limits of one call that carries coalesced single-job enqueues: far below any server's frame
+   * limit.
+   */
   private static final int MAX_COALESCED_JOBS = 1000;
+
   private static final long MAX_COALESCED_BYTES = 1 << 20;
 
   private final Transport transport;
   private final String source;
   private final Duration requestTimeout;
   private final Duration dequeueTimeout;
+
   /** False for a {@link #withSource} view: the client it came from closes the connections. */
   private final boolean ownsTransport;
+
   private final int coalescedCallsInFlight;
+
   /** Null when single-job enqueues are not coalesced. */
   private final EnqueueCoalescer coalescer;
 
-  private QueueClient(Transport transport, String source, Duration requestTimeout, Duration dequeueTimeout,
-      boolean ownsTransport, int coalescedCallsInFlight) {
+  private QueueClient(
+      Transport transport,
+      String source,
+      Duration requestTimeout,
+      Duration dequeueTimeout,
+      boolean ownsTransport,
+      int coalescedCallsInFlight) {
     this.transport = transport;
     this.source = source;
     this.requestTimeout = requestTimeout;
     this.dequeueTimeout = dequeueTimeout;
     this.ownsTransport = ownsTransport;
     this.coalescedCallsInFlight = coalescedCallsInFlight;
-    this.coalescer = coalescedCallsInFlight == 0 ? null
-        : new EnqueueCoalescer(this::send, coalescedCallsInFlight, MAX_COALESCED_JOBS, MAX_COALESCED_BYTES);
+    this.coalescer =
+        coalescedCallsInFlight == 0
+            ? null
+            : new EnqueueCoalescer(
+                this::send, coalescedCallsInFlight, MAX_COALESCED_JOBS, MAX_COALESCED_BYTES);
   }
 
   public static Builder builder() {
@@ -88,12 +104,14 @@ public final class QueueClient implements AutoCloseable {
   }
 
   /**
-   * This client's connections and settings under another source, for {@link ThriftJobQueue}: the protocol
-   * carries one source per call. Closing the view does nothing; closing this client closes the connections.
+   * This client's connections and settings under another source, for {@link ThriftJobQueue}: the
+   * protocol carries one source per call. Closing the view does nothing; closing this client closes
+   * the connections.
    */
   QueueClient withSource(String otherSource) {
     Builder.requireSource(otherSource);
-    return new QueueClient(transport, otherSource, requestTimeout, dequeueTimeout, false, coalescedCallsInFlight);
+    return new QueueClient(
+        transport, otherSource, requestTimeout, dequeueTimeout, false, coalescedCallsInFlight);
   }
 
   /** The servers currently in use. */
@@ -103,27 +121,37 @@ public final class QueueClient implements AutoCloseable {
 
   /** Creates the queue; idempotent. */
   public void createQueue(String queue) {
-    transport.call("createQueue", Retry.ALWAYS, requestTimeout, api -> {
-      api.createQueue(context(), queue);
-      return null;
-    });
+    transport.call(
+        "createQueue",
+        Retry.ALWAYS,
+        requestTimeout,
+        api -> {
+          api.createQueue(context(), queue);
+          return null;
+        });
   }
 
   /** Deletes the queue and its jobs; needs the server's admin password. */
   public void deleteQueue(String queue, String password) {
-    transport.call("deleteQueue", Retry.IF_NOT_SENT, requestTimeout, api -> {
-      api.deleteQueue(context(), queue, password);
-      return null;
-    });
+    transport.call(
+        "deleteQueue",
+        Retry.IF_NOT_SENT,
+        requestTimeout,
+        api -> {
+          api.deleteQueue(context(), queue, password);
+          return null;
+        });
   }
 
   public Set<String> queueNames() {
-    return Set.copyOf(transport.call("getQueueNames", Retry.ALWAYS, requestTimeout, api -> api.getQueueNames(context())));
+    return Set.copyOf(
+        transport.call(
+            "getQueueNames", Retry.ALWAYS, requestTimeout, api -> api.getQueueNames(context())));
   }
 
   /**
-   * Enqueues the jobs and returns their descriptors in the same order. A single job may share its call with
-   * the single jobs other threads enqueue into the same queue at the same time (see
+   * Enqueues the jobs and returns their descriptors in the same order. A single job may share its
+   * call with the single jobs other threads enqueue into the same queue at the same time (see
    * {@link Builder#coalesceEnqueues(int)}); each caller gets its own descriptor or failure.
    */
   public List<JobDescriptor> enqueue(String queue, List<NewJob> jobs) {
@@ -139,9 +167,14 @@ public final class QueueClient implements AutoCloseable {
 
   /** One enqueue call with these jobs. */
   private List<JobDescriptor> send(String queue, List<NewJob> jobs) {
-    PinLaterEnqueueRequest request = new PinLaterEnqueueRequest(queue, WireMapping.jobsToThrift(jobs));
-    List<String> ids = transport.call("enqueueJobs", Retry.IF_NOT_SENT, requestTimeout,
-        api -> api.enqueueJobs(context(), request).getJobDescriptors());
+    PinLaterEnqueueRequest request =
+        new PinLaterEnqueueRequest(queue, WireMapping.jobsToThrift(jobs));
+    List<String> ids =
+        transport.call(
+            "enqueueJobs",
+            Retry.IF_NOT_SENT,
+            requestTimeout,
+            api -> api.enqueueJobs(context(), request).getJobDescriptors());
     return WireMapping.descriptorsFromThrift(ids);
   }
 
@@ -151,14 +184,19 @@ public final class QueueClient implements AutoCloseable {
   }
 
   /**
-   * Claims jobs, applying the piggy-backed acks of {@code params} in the same call. The claim is made for
-   * this client's source ({@code params.source()} is not sent: the protocol carries one source per call).
-   * Waits up to the dequeue time-out, which must exceed the server's long-poll time.
+   * Claims jobs, applying the piggy-backed acks of {@code params} in the same call. The claim is
+   * made for this client's source ({@code params.source()} is not sent: the protocol carries one
+   * source per call). Waits up to the dequeue time-out, which must exceed the server's long-poll
+   * time.
    */
   public List<DequeuedJob> dequeue(DequeueParams params) {
     var request = WireMapping.toThrift(params);
-    PinLaterDequeueResponse response = transport.call("dequeueJobs", Retry.IF_NOT_SENT, dequeueTimeout,
-        api -> api.dequeueJobs(context(), request));
+    PinLaterDequeueResponse response =
+        transport.call(
+            "dequeueJobs",
+            Retry.IF_NOT_SENT,
+            dequeueTimeout,
+            api -> api.dequeueJobs(context(), request));
     return WireMapping.fromThrift(response);
   }
 
@@ -167,10 +205,14 @@ public final class QueueClient implements AutoCloseable {
       return;
     }
     var request = WireMapping.toThrift(params);
-    transport.call("ackDequeuedJobs", Retry.IF_NOT_SENT, requestTimeout, api -> {
-      api.ackDequeuedJobs(context(), request);
-      return null;
-    });
+    transport.call(
+        "ackDequeuedJobs",
+        Retry.IF_NOT_SENT,
+        requestTimeout,
+        api -> {
+          api.ackDequeuedJobs(context(), request);
+          return null;
+        });
   }
 
   /** Checkpoints jobs this client's source holds; others are silently left alone by the server. */
@@ -183,10 +225,14 @@ public final class QueueClient implements AutoCloseable {
       items.add(WireMapping.toThrift(checkpoint));
     }
     var request = new PinLaterCheckpointJobsRequest(queue, items);
-    transport.call("checkpointJobs", Retry.IF_NOT_SENT, requestTimeout, api -> {
-      api.checkpointJobs(context(), request);
-      return null;
-    });
+    transport.call(
+        "checkpointJobs",
+        Retry.IF_NOT_SENT,
+        requestTimeout,
+        api -> {
+          api.checkpointJobs(context(), request);
+          return null;
+        });
   }
 
   /** The jobs that exist, in request order; missing jobs are absent. */
@@ -195,9 +241,11 @@ public final class QueueClient implements AutoCloseable {
       return Map.of();
     }
     List<String> ids = WireMapping.descriptorsToThrift(jobs);
-    PinLaterLookupJobRequest request = new PinLaterLookupJobRequest(ids).setIncludeBody(includeBody);
-    Map<String, PinLaterJobInfo> found = transport.call("lookupJobs", Retry.ALWAYS, requestTimeout,
-        api -> api.lookupJobs(context(), request));
+    PinLaterLookupJobRequest request =
+        new PinLaterLookupJobRequest(ids).setIncludeBody(includeBody);
+    Map<String, PinLaterJobInfo> found =
+        transport.call(
+            "lookupJobs", Retry.ALWAYS, requestTimeout, api -> api.lookupJobs(context(), request));
     Map<JobDescriptor, JobInfo> result = new LinkedHashMap<>();
     for (int i = 0; i < jobs.size(); i++) {
       PinLaterJobInfo info = found.get(ids.get(i));
@@ -210,57 +258,80 @@ public final class QueueClient implements AutoCloseable {
 
   public int count(CountParams params) {
     var request = WireMapping.toThrift(params);
-    return transport.call("getJobCount", Retry.ALWAYS, requestTimeout, api -> api.getJobCount(context(), request));
+    return transport.call(
+        "getJobCount", Retry.ALWAYS, requestTimeout, api -> api.getJobCount(context(), request));
   }
 
   public ScanPage scan(ScanParams params) {
     var request = WireMapping.toThrift(params);
-    PinLaterScanJobsResponse response = transport.call("scanJobs", Retry.ALWAYS, requestTimeout,
-        api -> api.scanJobs(context(), request));
+    PinLaterScanJobsResponse response =
+        transport.call(
+            "scanJobs", Retry.ALWAYS, requestTimeout, api -> api.scanJobs(context(), request));
     return WireMapping.fromThrift(response);
   }
 
   public int retryFailed(RetryFailedParams params) {
     var request = WireMapping.toThrift(params);
-    return transport.call("retryFailedJobs", Retry.IF_NOT_SENT, requestTimeout,
+    return transport.call(
+        "retryFailedJobs",
+        Retry.IF_NOT_SENT,
+        requestTimeout,
         api -> api.retryFailedJobs(context(), request));
   }
 
   public int deleteJobs(DeleteJobsParams params) {
     var request = WireMapping.toThrift(params);
-    return transport.call("deleteJobs", Retry.IF_NOT_SENT, requestTimeout, api -> api.deleteJobs(context(), request));
+    return transport.call(
+        "deleteJobs", Retry.IF_NOT_SENT, requestTimeout, api -> api.deleteJobs(context(), request));
   }
 
-  /** Deletes one job in any state; false if it does not exist (a Flipper server call, not in PinLater). */
+  /**
+   * Deletes one job in any state; false if it does not exist (a Flipper server call, not in
+   * PinLater).
+   */
   public boolean deleteJob(JobDescriptor job) {
-    return transport.call("deleteJob", Retry.IF_NOT_SENT, requestTimeout,
+    return transport.call(
+        "deleteJob",
+        Retry.IF_NOT_SENT,
+        requestTimeout,
         api -> api.deleteJob(context(), job.toString()));
   }
 
   /**
-   * Moves one FAILED job back to PENDING, runnable now, with {@code attemptsToAllow} attempts; false if it does
-   * not exist or is not FAILED (a Flipper server call, not in PinLater).
+   * Moves one FAILED job back to PENDING, runnable now, with {@code attemptsToAllow} attempts;
+   * false if it does not exist or is not FAILED (a Flipper server call, not in PinLater).
    */
   public boolean retryJob(JobDescriptor job, int attemptsToAllow) {
-    return transport.call("retryJob", Retry.IF_NOT_SENT, requestTimeout,
+    return transport.call(
+        "retryJob",
+        Retry.IF_NOT_SENT,
+        requestTimeout,
         api -> api.retryJob(context(), job.toString(), attemptsToAllow));
   }
 
   /**
-   * Pauses ({@code true}) or resumes dequeues of the queue on every server sharing the store (a Flipper server
-   * call, not in PinLater).
+   * Pauses ({@code true}) or resumes dequeues of the queue on every server sharing the store (a
+   * Flipper server call, not in PinLater).
    */
   public void setQueuePaused(String queue, boolean paused) {
-    transport.call("setQueuePaused", Retry.ALWAYS, requestTimeout, api -> {
-      api.setQueuePaused(context(), queue, paused);
-      return null;
-    });
+    transport.call(
+        "setQueuePaused",
+        Retry.ALWAYS,
+        requestTimeout,
+        api -> {
+          api.setQueuePaused(context(), queue, paused);
+          return null;
+        });
   }
 
   /** The paused queues (a Flipper server call, not in PinLater). */
   public Set<String> pausedQueues() {
-    return Set.copyOf(transport.call("getPausedQueues", Retry.ALWAYS, requestTimeout,
-        api -> api.getPausedQueues(context())));
+    return Set.copyOf(
+        transport.call(
+            "getPausedQueues",
+            Retry.ALWAYS,
+            requestTimeout,
+            api -> api.getPausedQueues(context())));
   }
 
   @Override
@@ -313,8 +384,8 @@ public final class QueueClient implements AutoCloseable {
     }
 
     /**
-     * Names this client on the wire, for example {@code "mailer:host7"}; checkpoints must come from the
-     * source that dequeued. Default {@code flipper-client:<hostname>}.
+     * Names this client on the wire, for example {@code "mailer:host7"}; checkpoints must come from
+     * the source that dequeued. Default {@code flipper-client:<hostname>}.
      */
     public Builder source(String name) {
       this.source = name;
@@ -327,7 +398,10 @@ public final class QueueClient implements AutoCloseable {
       return this;
     }
 
-    /** Time to wait for an answer (and for a free pooled connection). Default 10 s, as PinLater's client. */
+    /**
+     * Time to wait for an answer (and for a free pooled connection). Default 10 s, as PinLater's
+     * client.
+     */
     public Builder requestTimeout(Duration timeout) {
       this.requestTimeout = timeout;
       return this;
@@ -352,9 +426,10 @@ public final class QueueClient implements AutoCloseable {
     }
 
     /**
-     * Largest answer accepted. Default 100 MiB, the highest frame limit a Flipper queue server takes: a server
-     * never answers above its own {@code maxFrameBytes} (a dequeue returns fewer jobs instead), so the default
-     * reads every answer of any server and a dequeue never claims jobs this client then cannot read.
+     * Largest answer accepted. Default 100 MiB, the highest frame limit a Flipper queue server
+     * takes: a server never answers above its own {@code maxFrameBytes} (a dequeue returns fewer
+     * jobs instead), so the default reads every answer of any server and a dequeue never claims
+     * jobs this client then cannot read.
      */
     public Builder maxFrameBytes(int bytes) {
       this.maxFrameBytes = bytes;
@@ -362,10 +437,10 @@ public final class QueueClient implements AutoCloseable {
     }
 
     /**
-     * Single-job enqueues into one queue that threads make while this many such calls are under way wait and
-     * go together in the next call, so many threads enqueueing one job each cost the server, the store and
-     * the network a fraction of a call per job. A lone enqueue is sent at once, as without it. 0 sends every
-     * enqueue as its own call. Default 2.
+     * Single-job enqueues into one queue that threads make while this many such calls are under way
+     * wait and go together in the next call, so many threads enqueueing one job each cost the
+     * server, the store and the network a fraction of a call per job. A lone enqueue is sent at
+     * once, as without it. 0 sends every enqueue as its own call. Default 2.
      */
     public Builder coalesceEnqueues(int callsInFlightPerQueue) {
       this.coalescedCallsInFlight = callsInFlightPerQueue;
@@ -374,8 +449,10 @@ public final class QueueClient implements AutoCloseable {
 
     public QueueClient build() {
       if (servers.isEmpty() == (serverSetFile == null)) {
-        throw new IllegalArgumentException("queue client: give either servers (server(host, port)) or a "
-            + "serverSetFile, not " + (servers.isEmpty() ? "neither" : "both"));
+        throw new IllegalArgumentException(
+            "queue client: give either servers (server(host, port)) or a "
+                + "serverSetFile, not "
+                + (servers.isEmpty() ? "neither" : "both"));
       }
       String effectiveSource = source != null ? source : "flipper-client:" + localHostName();
       requireSource(effectiveSource);
@@ -383,22 +460,36 @@ public final class QueueClient implements AutoCloseable {
       requirePositive(requestTimeout, "requestTimeout");
       requirePositive(dequeueTimeout, "dequeueTimeout");
       requirePositive(serverSetReloadInterval, "serverSetReloadInterval");
-      require(maxConnectionsPerServer >= 1, "maxConnectionsPerServer must be >= 1, was " + maxConnectionsPerServer);
-      require(maxAttempts >= 1 && maxAttempts <= 10, "maxAttempts must be 1..10, was " + maxAttempts);
+      require(
+          maxConnectionsPerServer >= 1,
+          "maxConnectionsPerServer must be >= 1, was " + maxConnectionsPerServer);
+      require(
+          maxAttempts >= 1 && maxAttempts <= 10, "maxAttempts must be 1..10, was " + maxAttempts);
       require(maxFrameBytes >= 1024, "maxFrameBytes must be >= 1024, was " + maxFrameBytes);
-      require(coalescedCallsInFlight >= 0 && coalescedCallsInFlight <= 64,
-          "coalesceEnqueues must be 0..64 calls in flight per queue, was " + coalescedCallsInFlight);
-      Transport transport = serverSetFile != null
-          ? Transport.serverSet(serverSetFile, serverSetReloadInterval, maxConnectionsPerServer, connectTimeout,
-              maxFrameBytes, maxAttempts)
-          : Transport.fixed(servers, maxConnectionsPerServer, connectTimeout, maxFrameBytes, maxAttempts);
-      return new QueueClient(transport, effectiveSource, requestTimeout, dequeueTimeout, true,
-          coalescedCallsInFlight);
+      require(
+          coalescedCallsInFlight >= 0 && coalescedCallsInFlight <= 64,
+          "coalesceEnqueues must be 0..64 calls in flight per queue, was "
+              + coalescedCallsInFlight);
+      Transport transport =
+          serverSetFile != null
+              ? Transport.serverSet(
+                  serverSetFile,
+                  serverSetReloadInterval,
+                  maxConnectionsPerServer,
+                  connectTimeout,
+                  maxFrameBytes,
+                  maxAttempts)
+              : Transport.fixed(
+                  servers, maxConnectionsPerServer, connectTimeout, maxFrameBytes, maxAttempts);
+      return new QueueClient(
+          transport, effectiveSource, requestTimeout, dequeueTimeout, true, coalescedCallsInFlight);
     }
 
     static void requireSource(String source) {
-      require(source != null && !source.isBlank() && source.length() <= 200,
-          "source must be 1..200 characters, was " + (source == null ? "null" : "'" + source + "'"));
+      require(
+          source != null && !source.isBlank() && source.length() <= 200,
+          "source must be 1..200 characters, was "
+              + (source == null ? "null" : "'" + source + "'"));
     }
 
     private static void requirePositive(Duration value, String name) {

@@ -3,9 +3,9 @@ package dev.flipper.queue.client;
 import dev.flipper.queue.ErrorCode;
 
 /**
- * A queue call failed. When the server answered, {@link #errorCode()} is its PinLater code (for example
- * QUEUE_NOT_FOUND or DEQUEUE_RATE_LIMITED) and the message is the server's. When no server could be reached
- * or the connection broke, the exception is a {@link QueueUnavailableException}.
+ * A queue call failed. When the server answered, {@link #errorCode()} is its PinLater code (for
+ * example QUEUE_NOT_FOUND or DEQUEUE_RATE_LIMITED) and the message is the server's. When no server
+ * could be reached or the connection broke, the exception is a {@link QueueUnavailableException}.
  */
 public class QueueClientException extends RuntimeException {
   private static final long serialVersionUID = 1L;

@@ -32,24 +32,29 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * {@link JobQueue} on a remote queue server: each operation is one Thrift call made with a {@link QueueClient},
- * so code written against {@code JobQueue} runs unchanged against a server. Failures are
- * {@link QueueException}s with the server's {@link ErrorCode} and message; when no server answered
- * (a {@link QueueUnavailableException}, kept as the cause) the code is UNKNOWN.
+ * {@link JobQueue} on a remote queue server: each operation is one Thrift call made with a {@link
+ * QueueClient}, so code written against {@code JobQueue} runs unchanged against a server. Failures
+ * are {@link QueueException}s with the server's {@link ErrorCode} and message; when no server
+ * answered (a {@link QueueUnavailableException}, kept as the cause) the code is UNKNOWN.
  *
  * <p>Where the PinLater protocol cannot say exactly what the Java API can:
+ *
  * <ul>
- *   <li>The source of a dequeue or checkpoint travels in the call's RequestContext, and a QueueClient sends a
- *       fixed one, so this class keeps one client per source it has seen ({@link #over} sends them all over
- *       one client's connections). A source no client can send (blank, over 200 characters) fails as an
- *       invalid request without a call; a null one fails as the in-process queue does.
- *   <li>A checkpoint's new body is a Thrift {@code string}, not {@code binary}: only valid UTF-8 survives the
- *       trip, so other bodies are refused as an invalid request instead of being changed on the way.
- *   <li>A dequeue answer is a map, which loses the order: jobs come back sorted by priority (1 first), in no
- *       particular order within a priority.
- *   <li>Required fields cannot be absent on the wire: a null queue name, job state or list fails here, with
- *       the code the in-process queue gives (QUEUE_NAME_INVALID, or UNKNOWN "invalid request").
- *   <li>An ack or checkpoint with nothing in it is not sent (the client skips it), so it is not validated.
+ *   <li>The source of a dequeue or checkpoint travels in the call's RequestContext, and a
+ *       QueueClient sends a fixed one, so this class keeps one client per source it has seen
+ *       ({@link #over} sends them all over one client's connections). A source no client can send
+ *       (blank, over 200 characters) fails as an invalid request without a call; a null one fails
+ *       as the in-process queue does.
+ *   <li>A checkpoint's new body is a Thrift {@code string}, not {@code binary}: only valid UTF-8
+ *       survives the trip, so other bodies are refused as an invalid request instead of being
+ *       changed on the way.
+ *   <li>A dequeue answer is a map, which loses the order: jobs come back sorted by priority (1
+ *       first), in no particular order within a priority.
+ *   <li>Required fields cannot be absent on the wire: a null queue name, job state or list fails
+ *       here, with the code the in-process queue gives (QUEUE_NAME_INVALID, or UNKNOWN "invalid
+ *       request").
+ *   <li>An ack or checkpoint with nothing in it is not sent (the client skips it), so it is not
+ *       validated.
  * </ul>
  *
  * <p>Thread-safe. {@link #close()} closes every client it holds.
@@ -61,11 +66,11 @@ public final class ThriftJobQueue implements JobQueue, AutoCloseable {
   private volatile boolean closed;
 
   /**
-   * @param client makes the calls that carry no source (all but dequeue and checkpoint) and those whose source
-   *     is its own
-   * @param clientForSource opens a client that sends the given source, for example
-   *     {@code source -> QueueClient.builder().server(host, port).source(source).build()}; called once per
-   *     other source
+   * @param client makes the calls that carry no source (all but dequeue and checkpoint) and those
+   *     whose source is its own
+   * @param clientForSource opens a client that sends the given source, for example {@code source ->
+   *     QueueClient.builder().server(host, port).source(source).build()}; called once per other
+   *     source
    */
   public ThriftJobQueue(QueueClient client, Function<String, QueueClient> clientForSource) {
     this.client = Objects.requireNonNull(client, "client");
@@ -74,8 +79,8 @@ public final class ThriftJobQueue implements JobQueue, AutoCloseable {
   }
 
   /**
-   * Calls through one client's connections; a dequeue or checkpoint of another source than the client's
-   * goes over the same connections with that source. {@link #close()} closes the client.
+   * Calls through one client's connections; a dequeue or checkpoint of another source than the
+   * client's goes over the same connections with that source. {@link #close()} closes the client.
    *
    * <pre>{@code
    * ThriftJobQueue jobs = ThriftJobQueue.over(QueueClient.builder().server("queue1", 9010).build());
@@ -88,18 +93,20 @@ public final class ThriftJobQueue implements JobQueue, AutoCloseable {
 
   @Override
   public void createQueue(String queue) {
-    call(() -> {
-      client.createQueue(queue);
-      return null;
-    });
+    call(
+        () -> {
+          client.createQueue(queue);
+          return null;
+        });
   }
 
   @Override
   public void deleteQueue(String queue, String password) {
-    call(() -> {
-      client.deleteQueue(queue, password);
-      return null;
-    });
+    call(
+        () -> {
+          client.deleteQueue(queue, password);
+          return null;
+        });
   }
 
   @Override
@@ -120,9 +127,10 @@ public final class ThriftJobQueue implements JobQueue, AutoCloseable {
     requireQueueName(params.queue());
     AckParams ack = params.ack();
     // The in-process queue lets a piggy-backed ack leave out its queue; the wire needs it.
-    DequeueParams sent = ack != null && ack.queue() == null
-        ? params.withAck(new AckParams(params.queue(), ack.succeeded(), ack.failed()))
-        : params;
+    DequeueParams sent =
+        ack != null && ack.queue() == null
+            ? params.withAck(new AckParams(params.queue(), ack.succeeded(), ack.failed()))
+            : params;
     QueueClient sender = clientFor(params.source());
     List<DequeuedJob> jobs = new ArrayList<>(call(() -> sender.dequeue(sent)));
     jobs.sort(Comparator.comparingInt(job -> job.descriptor().priority()));
@@ -133,10 +141,11 @@ public final class ThriftJobQueue implements JobQueue, AutoCloseable {
   public void ack(AckParams params) {
     required(params, "ack params");
     requireQueueName(params.queue());
-    call(() -> {
-      client.ack(params);
-      return null;
-    });
+    call(
+        () -> {
+          client.ack(params);
+          return null;
+        });
   }
 
   @Override
@@ -147,10 +156,11 @@ public final class ThriftJobQueue implements JobQueue, AutoCloseable {
       requireUtf8(checkpoint);
     }
     QueueClient sender = clientFor(source);
-    call(() -> {
-      sender.checkpoint(queue, checkpoints);
-      return null;
-    });
+    call(
+        () -> {
+          sender.checkpoint(queue, checkpoints);
+          return null;
+        });
   }
 
   @Override
@@ -219,7 +229,10 @@ public final class ThriftJobQueue implements JobQueue, AutoCloseable {
     return "ThriftJobQueue" + client.servers();
   }
 
-  /** Runs one client call; the server's error becomes the QueueException the in-process queue would throw. */
+  /**
+   * Runs one client call; the server's error becomes the QueueException the in-process queue would
+   * throw.
+   */
   private static <T> T call(Supplier<T> operation) {
     try {
       return operation.get();
@@ -244,14 +257,16 @@ public final class ThriftJobQueue implements JobQueue, AutoCloseable {
 
   private static void requireQueueName(String queue) {
     if (queue == null) {
-      throw new QueueException(ErrorCode.QUEUE_NAME_INVALID,
+      throw new QueueException(
+          ErrorCode.QUEUE_NAME_INVALID,
           "a queue name is required; allowed: letters, digits and '_'");
     }
   }
 
   private static void requireState(JobState state, String operation) {
     if (state == null) {
-      throw QueueException.invalid(operation + " needs a job state (PENDING, IN_PROGRESS, SUCCEEDED or FAILED)");
+      throw QueueException.invalid(
+          operation + " needs a job state (PENDING, IN_PROGRESS, SUCCEEDED or FAILED)");
     }
   }
 
@@ -275,8 +290,11 @@ public final class ThriftJobQueue implements JobQueue, AutoCloseable {
     try {
       StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(checkpoint.newBody()));
     } catch (CharacterCodingException e) {
-      throw QueueException.invalid("the new body of checkpoint " + checkpoint.job() + " is not valid UTF-8; the "
-          + "protocol carries it as a Thrift string, so over Thrift only UTF-8 bodies can be checkpointed");
+      throw QueueException.invalid(
+          "the new body of checkpoint "
+              + checkpoint.job()
+              + " is not valid UTF-8; the "
+              + "protocol carries it as a Thrift string, so over Thrift only UTF-8 bodies can be checkpointed");
     }
   }
 }

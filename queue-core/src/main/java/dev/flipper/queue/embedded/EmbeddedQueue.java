@@ -13,9 +13,10 @@ import java.util.Objects;
 import java.util.function.UnaryOperator;
 
 /**
- * Everything an application that embeds the queue runs, from one builder: the {@link QueueService} over the
- * application's store, an in-process {@link QueueWorker} per handled queue, and the {@link QueueMonitor}
- * (claim time-outs, deletion of old finished jobs), which a queue server would otherwise run.
+ * Everything an application that embeds the queue runs, from one builder: the {@link QueueService}
+ * over the application's store, an in-process {@link QueueWorker} per handled queue, and the {@link
+ * QueueMonitor} (claim time-outs, deletion of old finished jobs), which a queue server would
+ * otherwise run.
  *
  * <pre>{@code
  * EmbeddedQueue jobs = EmbeddedQueue.builder(store)
@@ -27,9 +28,9 @@ import java.util.function.UnaryOperator;
  * jobs.close(); // workers finish their jobs, the monitor stops, the store closes
  * }</pre>
  *
- * <p>{@link #start()} creates every handled queue that does not exist yet. Several application instances over
- * the same store may each run one: workers never run a job twice at once, and monitors never move a job
- * twice. Thread-safe.
+ * <p>{@link #start()} creates every handled queue that does not exist yet. Several application
+ * instances over the same store may each run one: workers never run a job twice at once, and
+ * monitors never move a job twice. Thread-safe.
  */
 public final class EmbeddedQueue implements AutoCloseable {
   private final QueueStore store;
@@ -38,7 +39,11 @@ public final class EmbeddedQueue implements AutoCloseable {
   private final Map<String, QueueWorker> workers;
   private volatile boolean started;
 
-  private EmbeddedQueue(QueueStore store, QueueService queue, QueueMonitor monitor, Map<String, QueueWorker> workers) {
+  private EmbeddedQueue(
+      QueueStore store,
+      QueueService queue,
+      QueueMonitor monitor,
+      Map<String, QueueWorker> workers) {
     this.store = store;
     this.queue = queue;
     this.monitor = monitor;
@@ -70,16 +75,22 @@ public final class EmbeddedQueue implements AutoCloseable {
     return queue;
   }
 
-  /** The worker of a handled queue (its {@code stats()}, say); IllegalArgumentException for another queue. */
+  /**
+   * The worker of a handled queue (its {@code stats()}, say); IllegalArgumentException for another
+   * queue.
+   */
   public QueueWorker worker(String queueName) {
     QueueWorker worker = workers.get(queueName);
     if (worker == null) {
-      throw new IllegalArgumentException("no worker handles queue '" + queueName + "'; workers: " + workers.keySet());
+      throw new IllegalArgumentException(
+          "no worker handles queue '" + queueName + "'; workers: " + workers.keySet());
     }
     return worker;
   }
 
-  /** Stops the workers (running jobs finish and are acked), then the monitor, then closes the store. */
+  /**
+   * Stops the workers (running jobs finish and are acked), then the monitor, then closes the store.
+   */
   @Override
   public void close() {
     List<RuntimeException> failures = new ArrayList<>();
@@ -130,17 +141,29 @@ public final class EmbeddedQueue implements AutoCloseable {
       return worker(queueName, handler, UnaryOperator.identity());
     }
 
-    /** Runs the queue's jobs in this process; {@code settings} tunes the worker, e.g. {@code w -> w.concurrency(8)}. */
-    public Builder worker(String queueName, JobHandler handler, UnaryOperator<QueueWorker.Builder> settings) {
+    /**
+     * Runs the queue's jobs in this process; {@code settings} tunes the worker, e.g. {@code w ->
+     * w.concurrency(8)}.
+     */
+    public Builder worker(
+        String queueName, JobHandler handler, UnaryOperator<QueueWorker.Builder> settings) {
       Objects.requireNonNull(queueName, "queueName");
-      if (workers.put(queueName, new WorkerSpec(Objects.requireNonNull(handler, "handler"),
-          Objects.requireNonNull(settings, "settings"))) != null) {
-        throw new IllegalArgumentException("queue '" + queueName + "' has two workers; give one handler per queue");
+      if (workers.put(
+              queueName,
+              new WorkerSpec(
+                  Objects.requireNonNull(handler, "handler"),
+                  Objects.requireNonNull(settings, "settings")))
+          != null) {
+        throw new IllegalArgumentException(
+            "queue '" + queueName + "' has two workers; give one handler per queue");
       }
       return this;
     }
 
-    /** Monitor settings (claim time-out, TTLs of finished jobs, interval), e.g. {@code m -> m.claimTimeout(...)}. */
+    /**
+     * Monitor settings (claim time-out, TTLs of finished jobs, interval), e.g. {@code m ->
+     * m.claimTimeout(...)}.
+     */
     public Builder monitor(UnaryOperator<QueueMonitor.Builder> settings) {
       this.monitorSettings = Objects.requireNonNull(settings, "settings");
       this.monitorEnabled = true;
@@ -155,10 +178,16 @@ public final class EmbeddedQueue implements AutoCloseable {
 
     public EmbeddedQueue build() {
       QueueService service = serviceSettings.apply(QueueService.builder(store)).build();
-      QueueMonitor monitor = monitorEnabled ? monitorSettings.apply(QueueMonitor.builder(store)).build() : null;
+      QueueMonitor monitor =
+          monitorEnabled ? monitorSettings.apply(QueueMonitor.builder(store)).build() : null;
       Map<String, QueueWorker> built = new LinkedHashMap<>();
-      workers.forEach((name, spec) ->
-          built.put(name, spec.settings().apply(QueueWorker.builder(service, name, spec.handler())).build()));
+      workers.forEach(
+          (name, spec) ->
+              built.put(
+                  name,
+                  spec.settings()
+                      .apply(QueueWorker.builder(service, name, spec.handler()))
+                      .build()));
       return new EmbeddedQueue(store, service, monitor, built);
     }
   }

@@ -8,8 +8,9 @@ import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A {@link QueueStore} that keeps jobs in memory, for tests and demos: several named shards, dequeue-only
- * flags, and hooks to make a shard unhealthy or unreachable. Nothing survives the JVM. Thread-safe.
+ * A {@link QueueStore} that keeps jobs in memory, for tests and demos: several named shards,
+ * dequeue-only flags, and hooks to make a shard unhealthy or unreachable. Nothing survives the JVM.
+ * Thread-safe.
  *
  * <pre>{@code
  * InMemoryQueueStore store = InMemoryQueueStore.builder().shard("1").shard("2").dequeueOnlyShard("3").build();
@@ -37,8 +38,8 @@ public final class InMemoryQueueStore implements QueueStore {
   }
 
   /**
-   * Another store over the same shards, as a second server process would see the same databases. The shard
-   * list is shared too: adding or removing a shard shows in both.
+   * Another store over the same shards, as a second server process would see the same databases.
+   * The shard list is shared too: adding or removing a shard shows in both.
    */
   public InMemoryQueueStore sharingStorage() {
     return new InMemoryQueueStore(shards);
@@ -59,7 +60,10 @@ public final class InMemoryQueueStore implements QueueStore {
     throw new IllegalArgumentException("no shard named '" + name + "'; shards: " + names());
   }
 
-  /** Adds an empty shard, as a configuration reload would; it gets every queue the other shards have. */
+  /**
+   * Adds an empty shard, as a configuration reload would; it gets every queue the other shards
+   * have.
+   */
   public InMemoryShardStore addShard(String name, boolean dequeueOnly) {
     InMemoryShardStore shard = new InMemoryShardStore(name, dequeueOnly);
     synchronized (shards) {
@@ -74,7 +78,10 @@ public final class InMemoryQueueStore implements QueueStore {
     return shard;
   }
 
-  /** Removes a shard from the configuration; its jobs stay reachable through the returned object only. */
+  /**
+   * Removes a shard from the configuration; its jobs stay reachable through the returned object
+   * only.
+   */
   public InMemoryShardStore removeShard(String name) {
     InMemoryShardStore shard = shard(name);
     shards.remove(shard);

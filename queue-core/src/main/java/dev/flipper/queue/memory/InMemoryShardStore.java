@@ -27,16 +27,18 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One in-memory shard. Every operation holds the shard's lock, so each is atomic. Test hooks:
- * {@link #setHealthy} changes only what {@link #healthy()} reports, {@link #setReachable} makes every call
- * fail with SHARD_CONNECTION_FAILED (as an unreachable database would), {@link #setBusy} with SHARD_BUSY (as a
- * full connection pool would), {@link #setDequeueOnly} toggles the
- * flag as a configuration reload would, and {@link #calls} counts calls per method. Thread-safe.
+ * {@link #setHealthy} changes only what {@link #healthy()} reports, {@link #setReachable} makes
+ * every call fail with SHARD_CONNECTION_FAILED (as an unreachable database would), {@link #setBusy}
+ * with SHARD_BUSY (as a full connection pool would), {@link #setDequeueOnly} toggles the flag as a
+ * configuration reload would, and {@link #calls} counts calls per method. Thread-safe.
  */
 public final class InMemoryShardStore implements ShardStore {
   private static final Comparator<Job> DUE_ORDER =
       Comparator.comparingLong((Job job) -> job.runAfter).thenComparingLong(job -> job.id);
   private static final Comparator<Job> SCAN_ORDER =
-      Comparator.comparingLong((Job job) -> job.runAfter).thenComparingLong(job -> job.id).reversed();
+      Comparator.comparingLong((Job job) -> job.runAfter)
+          .thenComparingLong(job -> job.id)
+          .reversed();
 
   private final String name;
   private volatile boolean dequeueOnly;
@@ -51,7 +53,8 @@ public final class InMemoryShardStore implements ShardStore {
 
   InMemoryShardStore(String name, boolean dequeueOnly) {
     if (name.isEmpty() || name.indexOf(':') >= 0) {
-      throw new IllegalArgumentException("shard name '" + name + "' must be non-empty and contain no ':'");
+      throw new IllegalArgumentException(
+          "shard name '" + name + "' must be non-empty and contain no ':'");
     }
     this.name = name;
     this.dequeueOnly = dequeueOnly;
@@ -65,12 +68,17 @@ public final class InMemoryShardStore implements ShardStore {
     this.healthy = newHealthy;
   }
 
-  /** False makes every call fail with SHARD_CONNECTION_FAILED; {@link #healthy()} is not changed. */
+  /**
+   * False makes every call fail with SHARD_CONNECTION_FAILED; {@link #healthy()} is not changed.
+   */
   public void setReachable(boolean newReachable) {
     this.reachable = newReachable;
   }
 
-  /** True makes every call fail with SHARD_BUSY, having done nothing; {@link #healthy()} is not changed. */
+  /**
+   * True makes every call fail with SHARD_BUSY, having done nothing; {@link #healthy()} is not
+   * changed.
+   */
   public void setBusy(boolean newBusy) {
     this.busy = newBusy;
   }
@@ -171,12 +179,14 @@ public final class InMemoryShardStore implements ShardStore {
       List<Job> due = data.due(priority, claim.nowMillis(), limit);
       List<StoredJob> claimed = new ArrayList<>(due.size());
       for (Job job : due) {
-        data.change(job, j -> {
-          j.state = JobState.IN_PROGRESS;
-          j.claimDescriptor = claim.descriptor();
-          j.claimSource = claim.source();
-          j.updatedAt = claim.nowMillis();
-        });
+        data.change(
+            job,
+            j -> {
+              j.state = JobState.IN_PROGRESS;
+              j.claimDescriptor = claim.descriptor();
+              j.claimSource = claim.source();
+              j.updatedAt = claim.nowMillis();
+            });
         claimed.add(job.toStored(true));
       }
       return claimed;
@@ -210,11 +220,13 @@ public final class InMemoryShardStore implements ShardStore {
         if (job == null || job.state != JobState.IN_PROGRESS) {
           continue;
         }
-        data.change(job, j -> {
-          j.state = JobState.SUCCEEDED;
-          j.customStatus = truncate(j.customStatus + ack.appendCustomStatus());
-          j.updatedAt = nowMillis;
-        });
+        data.change(
+            job,
+            j -> {
+              j.state = JobState.SUCCEEDED;
+              j.customStatus = truncate(j.customStatus + ack.appendCustomStatus());
+              j.updatedAt = nowMillis;
+            });
         changed++;
       }
       return changed;
@@ -232,10 +244,12 @@ public final class InMemoryShardStore implements ShardStore {
         if (job == null || job.state != JobState.IN_PROGRESS) {
           continue;
         }
-        data.change(job, j -> {
-          j.customStatus = truncate(j.customStatus + ack.appendCustomStatus());
-          j.fail(nowMillis, nowMillis + ack.retryDelayMillis());
-        });
+        data.change(
+            job,
+            j -> {
+              j.customStatus = truncate(j.customStatus + ack.appendCustomStatus());
+              j.fail(nowMillis, nowMillis + ack.retryDelayMillis());
+            });
         changed++;
       }
       return changed;
@@ -243,7 +257,8 @@ public final class InMemoryShardStore implements ShardStore {
   }
 
   @Override
-  public boolean checkpoint(String queue, String source, CheckpointRecord checkpoint, long nowMillis) {
+  public boolean checkpoint(
+      String queue, String source, CheckpointRecord checkpoint, long nowMillis) {
     enter("checkpoint");
     synchronized (lock) {
       QueueData data = existing(queue);
@@ -251,25 +266,27 @@ public final class InMemoryShardStore implements ShardStore {
       if (job == null || job.state != JobState.IN_PROGRESS || !source.equals(job.claimSource)) {
         return false;
       }
-      data.change(job, j -> {
-        if (checkpoint.newBody() != null) {
-          j.body = checkpoint.newBody().clone();
-        }
-        if (checkpoint.attemptsAllowed() != null) {
-          j.attemptsAllowed = checkpoint.attemptsAllowed();
-          j.attemptsRemaining = checkpoint.attemptsAllowed();
-        }
-        if (checkpoint.prependCustomStatus() != null) {
-          j.customStatus = truncate(checkpoint.prependCustomStatus() + j.customStatus);
-        }
-        if (checkpoint.moveToPending()) {
-          j.state = JobState.PENDING;
-          j.claimDescriptor = null;
-          j.claimSource = null;
-        }
-        j.runAfter = checkpoint.runAfterMillis();
-        j.updatedAt = nowMillis;
-      });
+      data.change(
+          job,
+          j -> {
+            if (checkpoint.newBody() != null) {
+              j.body = checkpoint.newBody().clone();
+            }
+            if (checkpoint.attemptsAllowed() != null) {
+              j.attemptsAllowed = checkpoint.attemptsAllowed();
+              j.attemptsRemaining = checkpoint.attemptsAllowed();
+            }
+            if (checkpoint.prependCustomStatus() != null) {
+              j.customStatus = truncate(checkpoint.prependCustomStatus() + j.customStatus);
+            }
+            if (checkpoint.moveToPending()) {
+              j.state = JobState.PENDING;
+              j.claimDescriptor = null;
+              j.claimSource = null;
+            }
+            j.runAfter = checkpoint.runAfterMillis();
+            j.updatedAt = nowMillis;
+          });
       return true;
     }
   }
@@ -286,7 +303,13 @@ public final class InMemoryShardStore implements ShardStore {
 
   @Override
   public int count(
-      String queue, int priority, JobState state, boolean future, BodyFilter filter, long nowMillis, int cap) {
+      String queue,
+      int priority,
+      JobState state,
+      boolean future,
+      BodyFilter filter,
+      long nowMillis,
+      int cap) {
     enter("count");
     synchronized (lock) {
       int count = 0;
@@ -304,13 +327,20 @@ public final class InMemoryShardStore implements ShardStore {
 
   @Override
   public List<StoredJob> scan(
-      String queue, int priority, JobState state, boolean future, BodyFilter filter, long nowMillis,
-      ScanBound after, int limit) {
+      String queue,
+      int priority,
+      JobState state,
+      boolean future,
+      BodyFilter filter,
+      long nowMillis,
+      ScanBound after,
+      int limit) {
     enter("scan");
     synchronized (lock) {
       List<Job> matching = new ArrayList<>();
       for (Job job : existing(queue).jobs.values()) {
-        if (job.matches(priority, state, future, filter, nowMillis) && after.admits(job.runAfter, job.id)) {
+        if (job.matches(priority, state, future, filter, nowMillis)
+            && after.admits(job.runAfter, job.id)) {
           matching.add(job);
         }
       }
@@ -324,7 +354,12 @@ public final class InMemoryShardStore implements ShardStore {
   }
 
   @Override
-  public int retryFailed(String queue, int priority, int attemptsToAllow, long runAfterMillis, int limit,
+  public int retryFailed(
+      String queue,
+      int priority,
+      int attemptsToAllow,
+      long runAfterMillis,
+      int limit,
       long nowMillis) {
     enter("retryFailed");
     synchronized (lock) {
@@ -339,14 +374,16 @@ public final class InMemoryShardStore implements ShardStore {
         }
       }
       for (Job job : failed) {
-        data.change(job, j -> {
-          j.state = JobState.PENDING;
-          j.attemptsRemaining = attemptsToAllow;
-          j.runAfter = runAfterMillis;
-          j.claimDescriptor = null;
-          j.claimSource = null;
-          j.updatedAt = nowMillis;
-        });
+        data.change(
+            job,
+            j -> {
+              j.state = JobState.PENDING;
+              j.attemptsRemaining = attemptsToAllow;
+              j.runAfter = runAfterMillis;
+              j.claimDescriptor = null;
+              j.claimSource = null;
+              j.updatedAt = nowMillis;
+            });
       }
       return failed.size();
     }
@@ -385,7 +422,8 @@ public final class InMemoryShardStore implements ShardStore {
   }
 
   @Override
-  public boolean retryJob(String queue, JobRef ref, int attemptsToAllow, long runAfterMillis, long nowMillis) {
+  public boolean retryJob(
+      String queue, JobRef ref, int attemptsToAllow, long runAfterMillis, long nowMillis) {
     enter("retryJob");
     synchronized (lock) {
       QueueData data = queues.get(queue);
@@ -393,14 +431,16 @@ public final class InMemoryShardStore implements ShardStore {
       if (job == null || job.state != JobState.FAILED) {
         return false;
       }
-      data.change(job, j -> {
-        j.state = JobState.PENDING;
-        j.attemptsRemaining = attemptsToAllow;
-        j.runAfter = runAfterMillis;
-        j.claimDescriptor = null;
-        j.claimSource = null;
-        j.updatedAt = nowMillis;
-      });
+      data.change(
+          job,
+          j -> {
+            j.state = JobState.PENDING;
+            j.attemptsRemaining = attemptsToAllow;
+            j.runAfter = runAfterMillis;
+            j.claimDescriptor = null;
+            j.claimSource = null;
+            j.updatedAt = nowMillis;
+          });
       return true;
     }
   }
@@ -421,11 +461,12 @@ public final class InMemoryShardStore implements ShardStore {
     enter("pausedQueues");
     synchronized (lock) {
       Set<String> paused = new TreeSet<>();
-      queues.forEach((name, data) -> {
-        if (data.paused) {
-          paused.add(name);
-        }
-      });
+      queues.forEach(
+          (name, data) -> {
+            if (data.paused) {
+              paused.add(name);
+            }
+          });
       return paused;
     }
   }
@@ -498,12 +539,14 @@ public final class InMemoryShardStore implements ShardStore {
   private void enter(String method) {
     calls.computeIfAbsent(method, m -> new AtomicLong()).incrementAndGet();
     if (!reachable) {
-      throw new QueueException(ErrorCode.SHARD_CONNECTION_FAILED,
+      throw new QueueException(
+          ErrorCode.SHARD_CONNECTION_FAILED,
           "in-memory shard " + name + " is unreachable (set by a test) during " + method);
     }
     if (busy) {
-      throw new QueueException(ErrorCode.SHARD_BUSY, "shard '" + name + "' is busy (set by a test), " + method
-          + " not done");
+      throw new QueueException(
+          ErrorCode.SHARD_BUSY,
+          "shard '" + name + "' is busy (set by a test), " + method + " not done");
     }
   }
 
@@ -516,10 +559,15 @@ public final class InMemoryShardStore implements ShardStore {
   }
 
   private static String truncate(String status) {
-    return status.length() <= CUSTOM_STATUS_MAX_CHARS ? status : status.substring(0, CUSTOM_STATUS_MAX_CHARS);
+    return status.length() <= CUSTOM_STATUS_MAX_CHARS
+        ? status
+        : status.substring(0, CUSTOM_STATUS_MAX_CHARS);
   }
 
-  /** The jobs of one queue, with an index of PENDING jobs per priority in due order. Guarded by the lock. */
+  /**
+   * The jobs of one queue, with an index of PENDING jobs per priority in due order. Guarded by the
+   * lock.
+   */
   private static final class QueueData {
     final TreeMap<Long, Job> jobs = new TreeMap<>();
     final Map<Integer, TreeSet<Job>> pending = new HashMap<>();
@@ -606,7 +654,12 @@ public final class InMemoryShardStore implements ShardStore {
       updatedAt = nowMillis;
     }
 
-    boolean matches(int wantedPriority, JobState wantedState, boolean future, BodyFilter filter, long nowMillis) {
+    boolean matches(
+        int wantedPriority,
+        JobState wantedState,
+        boolean future,
+        BodyFilter filter,
+        long nowMillis) {
       return priority == wantedPriority
           && state == wantedState
           && (future ? runAfter > nowMillis : runAfter <= nowMillis)
@@ -614,8 +667,18 @@ public final class InMemoryShardStore implements ShardStore {
     }
 
     StoredJob toStored(boolean includeBody) {
-      return new StoredJob(id, priority, state, attemptsAllowed, attemptsRemaining, customStatus, createdAt,
-          runAfter, updatedAt, claimDescriptor, includeBody ? body.clone() : null);
+      return new StoredJob(
+          id,
+          priority,
+          state,
+          attemptsAllowed,
+          attemptsRemaining,
+          customStatus,
+          createdAt,
+          runAfter,
+          updatedAt,
+          claimDescriptor,
+          includeBody ? body.clone() : null);
     }
   }
 }

@@ -4,7 +4,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * What one {@link QueueMonitor#runOnce()} did, per queue. Queues with nothing done are absent. Immutable.
+ * What one {@link QueueMonitor#runOnce()} did, per queue. Queues with nothing done are absent.
+ * Immutable.
  */
 public record MonitorReport(Map<String, QueueCounts> queues) {
   public static final MonitorReport EMPTY = new MonitorReport(Map.of());
@@ -21,7 +22,8 @@ public record MonitorReport(Map<String, QueueCounts> queues) {
    * @param succeededDeleted SUCCEEDED jobs removed after the succeeded TTL
    * @param failedDeleted FAILED jobs removed after the failed TTL
    */
-  public record QueueCounts(int timedOutRetried, int timedOutFailed, int succeededDeleted, int failedDeleted) {
+  public record QueueCounts(
+      int timedOutRetried, int timedOutFailed, int succeededDeleted, int failedDeleted) {
     public static final QueueCounts NONE = new QueueCounts(0, 0, 0, 0);
 
     public int total() {
@@ -29,8 +31,11 @@ public record MonitorReport(Map<String, QueueCounts> queues) {
     }
 
     QueueCounts plus(QueueCounts other) {
-      return new QueueCounts(timedOutRetried + other.timedOutRetried, timedOutFailed + other.timedOutFailed,
-          succeededDeleted + other.succeededDeleted, failedDeleted + other.failedDeleted);
+      return new QueueCounts(
+          timedOutRetried + other.timedOutRetried,
+          timedOutFailed + other.timedOutFailed,
+          succeededDeleted + other.succeededDeleted,
+          failedDeleted + other.failedDeleted);
     }
   }
 

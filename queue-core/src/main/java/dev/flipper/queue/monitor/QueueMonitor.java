@@ -19,9 +19,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The queue monitor: on every shard, sends IN_PROGRESS jobs whose claim timed out back to PENDING (or to
- * FAILED when no attempt is left), and deletes SUCCEEDED and FAILED jobs after their TTLs. Every server runs
- * one; several at once are safe because the store makes each transition exactly once. Thread-safe.
+ * The queue monitor: on every shard, sends IN_PROGRESS jobs whose claim timed out back to PENDING
+ * (or to FAILED when no attempt is left), and deletes SUCCEEDED and FAILED jobs after their TTLs.
+ * Every server runs one; several at once are safe because the store makes each transition exactly
+ * once. Thread-safe.
  *
  * <pre>{@code
  * QueueMonitor monitor = QueueMonitor.builder(store).claimTimeout(Duration.ofMinutes(10)).build();
@@ -43,7 +44,8 @@ public final class QueueMonitor implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(QueueMonitor.class);
 
   private final QueueStore store;
-  private final AtomicReference<MonitorReport> sinceCreated = new AtomicReference<>(MonitorReport.EMPTY);
+  private final AtomicReference<MonitorReport> sinceCreated =
+      new AtomicReference<>(MonitorReport.EMPTY);
   private final Duration claimTimeout;
   private final Duration succeededTtl;
   private final Duration failedTtl;
@@ -67,14 +69,16 @@ public final class QueueMonitor implements AutoCloseable {
     return new Builder(store);
   }
 
-  /** What every run of this monitor did together, for metrics (counters since the process started). */
+  /**
+   * What every run of this monitor did together, for metrics (counters since the process started).
+   */
   public MonitorReport totalSinceCreated() {
     return sinceCreated.get();
   }
 
   /**
-   * One pass over every healthy shard: claim time-outs, then GC of SUCCEEDED and FAILED jobs, each step at
-   * most {@code batchSize} jobs per shard. A shard that fails is logged and skipped.
+   * One pass over every healthy shard: claim time-outs, then GC of SUCCEEDED and FAILED jobs, each
+   * step at most {@code batchSize} jobs per shard. A shard that fails is logged and skipped.
    */
   public MonitorReport runOnce() {
     long now = clock.millis();
@@ -86,14 +90,21 @@ public final class QueueMonitor implements AutoCloseable {
       }
       try {
         MonitorCounts timedOut = shard.timeOutClaims(now - claimTimeout.toMillis(), batchSize, now);
-        timedOut.retried().forEach((queue, n) -> add(counts, queue, new MonitorReport.QueueCounts(n, 0, 0, 0)));
-        timedOut.failed().forEach((queue, n) -> add(counts, queue, new MonitorReport.QueueCounts(0, n, 0, 0)));
-        shard.deleteFinished(JobState.SUCCEEDED, now - succeededTtl.toMillis(), batchSize)
+        timedOut
+            .retried()
+            .forEach((queue, n) -> add(counts, queue, new MonitorReport.QueueCounts(n, 0, 0, 0)));
+        timedOut
+            .failed()
+            .forEach((queue, n) -> add(counts, queue, new MonitorReport.QueueCounts(0, n, 0, 0)));
+        shard
+            .deleteFinished(JobState.SUCCEEDED, now - succeededTtl.toMillis(), batchSize)
             .forEach((queue, n) -> add(counts, queue, new MonitorReport.QueueCounts(0, 0, n, 0)));
-        shard.deleteFinished(JobState.FAILED, now - failedTtl.toMillis(), batchSize)
+        shard
+            .deleteFinished(JobState.FAILED, now - failedTtl.toMillis(), batchSize)
             .forEach((queue, n) -> add(counts, queue, new MonitorReport.QueueCounts(0, 0, 0, n)));
       } catch (RuntimeException e) {
-        log.warn("queue monitor: shard {} failed, will retry next run: {}", shard.name(), e.toString());
+        log.warn(
+            "queue monitor: shard {} failed, will retry next run: {}", shard.name(), e.toString());
       }
     }
     MonitorReport report = new MonitorReport(counts);
@@ -104,25 +115,34 @@ public final class QueueMonitor implements AutoCloseable {
     return report;
   }
 
-  private static void add(Map<String, MonitorReport.QueueCounts> counts, String queue, MonitorReport.QueueCounts more) {
+  private static void add(
+      Map<String, MonitorReport.QueueCounts> counts, String queue, MonitorReport.QueueCounts more) {
     counts.merge(queue, more, MonitorReport.QueueCounts::plus);
   }
 
   /**
-   * Runs {@link #runOnce()} every interval on one daemon thread; the first run comes after a random fraction
-   * of the interval so that servers started together do not run in step.
+   * Runs {@link #runOnce()} every interval on one daemon thread; the first run comes after a random
+   * fraction of the interval so that servers started together do not run in step.
    */
   public void start() {
     synchronized (lifecycle) {
       if (executor != null) {
         throw new IllegalStateException("the queue monitor is already started");
       }
-      executor = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("flipper-queue-monitor"));
+      executor =
+          Executors.newSingleThreadScheduledExecutor(
+              new NamedThreadFactory("flipper-queue-monitor"));
       long intervalMillis = interval.toMillis();
       long firstDelay = (long) (ThreadLocalRandom.current().nextDouble() * intervalMillis);
-      executor.scheduleWithFixedDelay(this::runSafely, firstDelay, intervalMillis, TimeUnit.MILLISECONDS);
-      log.info("queue monitor started: claimTimeout={}, succeededTtl={}, failedTtl={}, batchSize={}, interval={}",
-          claimTimeout, succeededTtl, failedTtl, batchSize, interval);
+      executor.scheduleWithFixedDelay(
+          this::runSafely, firstDelay, intervalMillis, TimeUnit.MILLISECONDS);
+      log.info(
+          "queue monitor started: claimTimeout={}, succeededTtl={}, failedTtl={}, batchSize={}, interval={}",
+          claimTimeout,
+          succeededTtl,
+          failedTtl,
+          batchSize,
+          interval);
     }
   }
 
@@ -142,7 +162,8 @@ public final class QueueMonitor implements AutoCloseable {
       if (executor == null) {
         return;
       }
-      // shutdown, not shutdownNow: interrupting a run during its file I/O would close an embedded H2 database.
+      // shutdown, not shutdownNow: interrupting a run during its file I/O would close an embedded
+      // H2 database.
       executor.shutdown();
       try {
         executor.awaitTermination(5, TimeUnit.SECONDS);
@@ -167,7 +188,10 @@ public final class QueueMonitor implements AutoCloseable {
       this.store = Objects.requireNonNull(store, "store");
     }
 
-    /** An IN_PROGRESS job not acked or checkpointed for this long is retried or failed. Default 10 min. */
+    /**
+     * An IN_PROGRESS job not acked or checkpointed for this long is retried or failed. Default 10
+     * min.
+     */
     public Builder claimTimeout(Duration timeout) {
       this.claimTimeout = timeout;
       return this;
@@ -185,7 +209,10 @@ public final class QueueMonitor implements AutoCloseable {
       return this;
     }
 
-    /** The most jobs one step (time-out, succeeded GC, failed GC) touches per shard per run. Default 5000. */
+    /**
+     * The most jobs one step (time-out, succeeded GC, failed GC) touches per shard per run. Default
+     * 5000.
+     */
     public Builder batchSize(int size) {
       this.batchSize = size;
       return this;

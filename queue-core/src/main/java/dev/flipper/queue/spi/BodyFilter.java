@@ -9,15 +9,16 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /**
- * A body filter: a Java regular expression searched anywhere in the body decoded as UTF-8 (invalid bytes
- * become U+FFFD). Every backend evaluates it in Java, so it means the same everywhere and never reaches a
- * query string.
+ * A body filter: a Java regular expression searched anywhere in the body decoded as UTF-8 (invalid
+ * bytes become U+FFFD). Every backend evaluates it in Java, so it means the same everywhere and
+ * never reaches a query string.
  *
- * <p>Java's engine backtracks, so an expression like {@code ((a+)+)\2b} can run for hours on a short body.
- * Two budgets bound it: a search may read at most {@link #STEPS_PER_BODY} characters of one body (counted
- * by the text the matcher reads, so it stops inside a runaway search), and all bodies of one call together
- * at most {@link #TIME_PER_CALL} from the first body evaluated. Either failure is a QueueException naming
- * the budget. One instance serves one call (the time budget starts with its first body); thread-safe.
+ * <p>Java's engine backtracks, so an expression like {@code ((a+)+)\2b} can run for hours on a
+ * short body. Two budgets bound it: a search may read at most {@link #STEPS_PER_BODY} characters of
+ * one body (counted by the text the matcher reads, so it stops inside a runaway search), and all
+ * bodies of one call together at most {@link #TIME_PER_CALL} from the first body evaluated. Either
+ * failure is a QueueException naming the budget. One instance serves one call (the time budget
+ * starts with its first body); thread-safe.
  */
 public final class BodyFilter {
   /** Characters one search may read in one body: about 20-50 ms of matching. */
@@ -40,28 +41,39 @@ public final class BodyFilter {
   private final LongSupplier nanoClock;
   private final AtomicLong startedNanos = new AtomicLong(NOT_STARTED);
 
-  private BodyFilter(Pattern pattern, long stepsPerBody, long nanosPerCall, LongSupplier nanoClock) {
+  private BodyFilter(
+      Pattern pattern, long stepsPerBody, long nanosPerCall, LongSupplier nanoClock) {
     this.pattern = pattern;
     this.stepsPerBody = stepsPerBody;
     this.nanosPerCall = nanosPerCall;
     this.nanoClock = nanoClock;
   }
 
-  /** A filter for the regex, {@link #ALL} for null or empty, or a QueueException naming the syntax error. */
+  /**
+   * A filter for the regex, {@link #ALL} for null or empty, or a QueueException naming the syntax
+   * error.
+   */
   public static BodyFilter of(String regex) {
     return of(regex, STEPS_PER_BODY, TIME_PER_CALL, System::nanoTime);
   }
 
   /** {@link #of(String)} with other budgets and clock (tests). */
-  public static BodyFilter of(String regex, long stepsPerBody, Duration timePerCall, LongSupplier nanoClock) {
+  public static BodyFilter of(
+      String regex, long stepsPerBody, Duration timePerCall, LongSupplier nanoClock) {
     if (regex == null || regex.isEmpty()) {
       return ALL;
     }
     try {
-      return new BodyFilter(Pattern.compile(regex, Pattern.DOTALL), stepsPerBody, timePerCall.toNanos(), nanoClock);
+      return new BodyFilter(
+          Pattern.compile(regex, Pattern.DOTALL), stepsPerBody, timePerCall.toNanos(), nanoClock);
     } catch (PatternSyntaxException e) {
-      throw QueueException.invalid("body regex '" + regex + "' is not a valid Java regular expression: "
-          + e.getDescription() + " near index " + e.getIndex());
+      throw QueueException.invalid(
+          "body regex '"
+              + regex
+              + "' is not a valid Java regular expression: "
+              + e.getDescription()
+              + " near index "
+              + e.getIndex());
     }
   }
 
@@ -70,8 +82,8 @@ public final class BodyFilter {
   }
 
   /**
-   * Whether the regex is found in the body; a QueueException when this search exceeds the step budget or
-   * the call its time budget.
+   * Whether the regex is found in the body; a QueueException when this search exceeds the step
+   * budget or the call its time budget.
    */
   public boolean matches(byte[] body) {
     if (pattern == null) {
@@ -83,17 +95,28 @@ public final class BodyFilter {
     try {
       return pattern.matcher(new BudgetedText(new String(body, StandardCharsets.UTF_8))).find();
     } catch (StepsExhausted e) {
-      throw QueueException.invalid("body regex '" + pattern.pattern() + "' read more than " + stepsPerBody
-          + " characters in one job body of " + body.length + " bytes, the step budget of a body filter: it"
-          + " backtracks too much; use an expression without nested repetition or backreferences");
+      throw QueueException.invalid(
+          "body regex '"
+              + pattern.pattern()
+              + "' read more than "
+              + stepsPerBody
+              + " characters in one job body of "
+              + body.length
+              + " bytes, the step budget of a body filter: it"
+              + " backtracks too much; use an expression without nested repetition or backreferences");
     }
   }
 
   private void checkTime(long now) {
     if (now - startedNanos.get() > nanosPerCall) {
-      throw QueueException.invalid("body regex '" + pattern.pattern() + "' ran out of the time budget of a"
-          + " body-filtered call (" + Duration.ofNanos(nanosPerCall).toMillis() + " ms for all bodies it reads):"
-          + " narrow the call with a priority, a state with fewer jobs or a simpler expression");
+      throw QueueException.invalid(
+          "body regex '"
+              + pattern.pattern()
+              + "' ran out of the time budget of a"
+              + " body-filtered call ("
+              + Duration.ofNanos(nanosPerCall).toMillis()
+              + " ms for all bodies it reads):"
+              + " narrow the call with a priority, a state with fewer jobs or a simpler expression");
     }
   }
 

@@ -2,7 +2,10 @@ package dev.flipper.queue.spi;
 
 import java.util.Map;
 
-/** What one claim time-out pass did, per queue: jobs sent back to PENDING and jobs that became FAILED. */
+/**
+ * What one claim time-out pass did, per queue: jobs sent back to PENDING and jobs that became
+ * FAILED.
+ */
 public record MonitorCounts(Map<String, Integer> retried, Map<String, Integer> failed) {
   public static final MonitorCounts NONE = new MonitorCounts(Map.of(), Map.of());
 

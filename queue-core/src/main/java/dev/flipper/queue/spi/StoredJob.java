@@ -3,8 +3,8 @@ package dev.flipper.queue.spi;
 import dev.flipper.queue.JobState;
 
 /**
- * A job as a shard stores it. {@code claimDescriptor} is null when unclaimed; {@code body} is null when not
- * requested.
+ * A job as a shard stores it. {@code claimDescriptor} is null when unclaimed; {@code body} is null
+ * when not requested.
  */
 public record StoredJob(
     long localId,

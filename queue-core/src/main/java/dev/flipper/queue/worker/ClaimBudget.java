@@ -5,17 +5,21 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * How many jobs a {@link QueueWorker} may claim now. Jobs claimed and not finished (waiting for a slot or
- * running) plus jobs asked for by dequeues in flight never exceed the slots plus the prefetch that is safe:
- * the waiting jobs, spread over the slots, must start within {@code startWithinMillis} at the average run
- * time measured so far. Until a job has finished nothing is prefetched, since the run time is unknown (a
- * job may run for hours). A dequeue asks for a full batch while the slots are all busy, and for whatever
- * fits as soon as a slot has nothing to run. Thread-safe.
+ * How many jobs a {@link QueueWorker} may claim now. Jobs claimed and not finished (waiting for a
+ * slot or running) plus jobs asked for by dequeues in flight never exceed the slots plus the
+ * prefetch that is safe: the waiting jobs, spread over the slots, must start within {@code
+ * startWithinMillis} at the average run time measured so far. Until a job has finished nothing is
+ * prefetched, since the run time is unknown (a job may run for hours). A dequeue asks for a full
+ * batch while the slots are all busy, and for whatever fits as soon as a slot has nothing to run.
+ * Thread-safe.
  */
 final class ClaimBudget {
   /** Weight of the newest run time in the moving average. */
   private static final double NEW_SAMPLE_WEIGHT = 0.1;
-  /** A dequeue running longer than this plus twice the usual round trip is taken for a long poll. */
+
+  /**
+   * A dequeue running longer than this plus twice the usual round trip is taken for a long poll.
+   */
   private static final long LONG_POLL_MARGIN_NANOS = 2_000_000;
 
   private final int concurrency;
@@ -39,8 +43,9 @@ final class ClaimBudget {
   }
 
   /**
-   * Waits until a dequeue may be sent and reserves its limit: a full batch, or less as soon as a slot would
-   * otherwise stay idle. Returns 0 once {@code stopping} is released (after {@link #wakeAll()}).
+   * Waits until a dequeue may be sent and reserves its limit: a full batch, or less as soon as a
+   * slot would otherwise stay idle. Returns 0 once {@code stopping} is released (after {@link
+   * #wakeAll()}).
    */
   int awaitClaimable(CountDownLatch stopping) throws InterruptedException {
     lock.lockInterruptibly();
@@ -61,7 +66,10 @@ final class ClaimBudget {
     }
   }
 
-  /** A dequeue that asked for {@code asked} jobs returned {@code got} (0 if it failed) after {@code tookNanos}. */
+  /**
+   * A dequeue that asked for {@code asked} jobs returned {@code got} (0 if it failed) after {@code
+   * tookNanos}.
+   */
   void callEnded(int asked, int got, long tookNanos) {
     lock.lock();
     try {
@@ -77,14 +85,19 @@ final class ClaimBudget {
     }
   }
 
-  /** A claimed job finished after running {@code runMillis}, or was never started ({@code runMillis} < 0). */
+  /**
+   * A claimed job finished after running {@code runMillis}, or was never started ({@code runMillis}
+   * < 0).
+   */
   void jobDone(long runMillis) {
     lock.lock();
     try {
       claimed--;
       if (runMillis >= 0) {
-        averageRunMillis = averageRunMillis < 0 ? runMillis
-            : averageRunMillis + NEW_SAMPLE_WEIGHT * (runMillis - averageRunMillis);
+        averageRunMillis =
+            averageRunMillis < 0
+                ? runMillis
+                : averageRunMillis + NEW_SAMPLE_WEIGHT * (runMillis - averageRunMillis);
       }
       signalIfClaimable();
     } finally {
@@ -106,12 +119,17 @@ final class ClaimBudget {
     queueLooksEmpty = empty;
   }
 
-  /** True after a dequeue found nothing, until one finds jobs: the extra dispatchers rest meanwhile. */
+  /**
+   * True after a dequeue found nothing, until one finds jobs: the extra dispatchers rest meanwhile.
+   */
   boolean queueLooksEmpty() {
     return queueLooksEmpty;
   }
 
-  /** A dequeue in flight for longer than this is waiting for jobs (a long poll), not just travelling. */
+  /**
+   * A dequeue in flight for longer than this is waiting for jobs (a long poll), not just
+   * travelling.
+   */
   long longPollAfterNanos() {
     return (long) (2 * roundTripNanos) + LONG_POLL_MARGIN_NANOS;
   }
@@ -137,8 +155,9 @@ final class ClaimBudget {
   }
 
   /**
-   * Wakes one waiting dispatcher if it may claim now. Not every finished job does: waking the dispatchers for
-   * each one, to find there is still no room for a batch, cost two thread wake-ups per job.
+   * Wakes one waiting dispatcher if it may claim now. Not every finished job does: waking the
+   * dispatchers for each one, to find there is still no room for a batch, cost two thread wake-ups
+   * per job.
    */
   private void signalIfClaimable() {
     if (mayClaim(room())) {
@@ -146,7 +165,10 @@ final class ClaimBudget {
     }
   }
 
-  /** Jobs that may wait for a slot: each slot's share must start within the limit at the average run time. */
+  /**
+   * Jobs that may wait for a slot: each slot's share must start within the limit at the average run
+   * time.
+   */
   private int safePrefetch() {
     if (prefetch == 0 || averageRunMillis < 0) {
       return 0;
@@ -154,6 +176,7 @@ final class ClaimBudget {
     if (averageRunMillis < 1) {
       return prefetch;
     }
-    return (int) Math.min(prefetch, Math.floor(concurrency * (startWithinMillis / averageRunMillis)));
+    return (int)
+        Math.min(prefetch, Math.floor(concurrency * (startWithinMillis / averageRunMillis)));
   }
 }

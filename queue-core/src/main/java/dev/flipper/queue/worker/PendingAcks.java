@@ -10,9 +10,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Acks waiting to be delivered. Each keeps its deadline: the moment the job's claim has surely expired in
- * the queue, after which the queue has already retried or failed the job and the ack must not be sent
- * (acks are not checked against claims, so a late one could close someone else's attempt). Thread-safe.
+ * Acks waiting to be delivered. Each keeps its deadline: the moment the job's claim has surely
+ * expired in the queue, after which the queue has already retried or failed the job and the ack
+ * must not be sent (acks are not checked against claims, so a late one could close someone else's
+ * attempt). Thread-safe.
  */
 final class PendingAcks {
   private static final Logger log = LoggerFactory.getLogger(PendingAcks.class);
@@ -56,8 +57,12 @@ final class PendingAcks {
     while (batch.size() < max && (ack = acks.poll()) != null) {
       if (now > ack.deadlineMillis()) {
         expired.increment();
-        log.warn("giving up the {} ack of job {} on queue {}: its claim has expired, so the queue retries "
-            + "or fails the job itself", ack.succeeded() ? "success" : "failure", ack.item().job(), queue);
+        log.warn(
+            "giving up the {} ack of job {} on queue {}: its claim has expired, so the queue retries "
+                + "or fails the job itself",
+            ack.succeeded() ? "success" : "failure",
+            ack.item().job(),
+            queue);
       } else if (succeededOnly && !ack.succeeded()) {
         skipped.add(ack);
       } else {

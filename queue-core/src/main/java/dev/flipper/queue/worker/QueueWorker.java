@@ -25,29 +25,30 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs the jobs of one queue with a {@link JobHandler}: up to {@code concurrency} at a time, claimed in
- * batches, acked in batches. Works on any {@link JobQueue}: the in-process {@link QueueService} of an
- * application that embeds the queue, or {@code ThriftJobQueue} (queue-client) for a remote server.
+ * Runs the jobs of one queue with a {@link JobHandler}: up to {@code concurrency} at a time,
+ * claimed in batches, acked in batches. Works on any {@link JobQueue}: the in-process {@link
+ * QueueService} of an application that embeds the queue, or {@code ThriftJobQueue} (queue-client)
+ * for a remote server.
  *
- * <p>The pipe is kept full: up to {@link Builder#dequeuesInFlight(int) dequeuesInFlight} dequeue calls run at
- * once, and once the worker knows how long its jobs take it claims up to {@link Builder#prefetch(int) prefetch}
- * jobs beyond its free slots, so the next batch is there when a slot frees. It never claims more than it can
- * start before their claim times out: the jobs waiting for a slot, spread over the slots, must start within
- * half the claim time-out at the jobs' average run time, and they are heartbeat like running jobs meanwhile
- * (a job whose claim surely expired while waiting is not started: the queue retries it).
+ * <p>The pipe is kept full: up to {@link Builder#dequeuesInFlight(int) dequeuesInFlight} dequeue
+ * calls run at once, and once the worker knows how long its jobs take it claims up to {@link
+ * Builder#prefetch(int) prefetch} jobs beyond its free slots, so the next batch is there when a
+ * slot frees. It never claims more than it can start before their claim times out: the jobs waiting
+ * for a slot, spread over the slots, must start within half the claim time-out at the jobs' average
+ * run time, and they are heartbeat like running jobs meanwhile (a job whose claim surely expired
+ * while waiting is not started: the queue retries it).
  *
- * <p>Success acks ride on the next dequeue call when one is due; when none is (the dispatchers pause after
- * an empty answer, or wait in a long-poll dequeue), they are flushed on their own at once. Failure acks (with
- * the retry delay of the handler's {@link RetryPolicy}) are always sent by a separate call, so a refused
- * dequeue can never leave their fate unknown.
- * An ack that cannot be delivered is kept and retried until it is delivered or the job's claim has surely
- * expired (then the queue retries the job itself). Jobs running longer than the heartbeat interval are
+ * <p>Success acks ride on the next dequeue call when one is due; when none is (the dispatchers
+ * pause after an empty answer, or wait in a long-poll dequeue), they are flushed on their own at
+ * once. Failure acks (with the retry delay of the handler's {@link RetryPolicy}) are always sent by
+ * a separate call, so a refused dequeue can never leave their fate unknown. An ack that cannot be
+ * delivered is kept and retried until it is delivered or the job's claim has surely expired (then
+ * the queue retries the job itself). Jobs running longer than the heartbeat interval are
  * checkpointed so their claim does not time out.
  *
  * <pre>{@code
@@ -57,9 +58,9 @@ import org.slf4j.LoggerFactory;
  * worker.close(); // stops dequeuing, finishes and acks the running jobs
  * }</pre>
  *
- * <p>Time: the {@link Builder#clock(Clock) clock} decides when a claim has expired and when a heartbeat is
- * due, so a test can move it; the worker's own waits (poll and ack intervals, the shutdown time-out) are real
- * time. Thread-safe.
+ * <p>Time: the {@link Builder#clock(Clock) clock} decides when a claim has expired and when a
+ * heartbeat is due, so a test can move it; the worker's own waits (poll and ack intervals, the
+ * shutdown time-out) are real time. Thread-safe.
  */
 public final class QueueWorker implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(QueueWorker.class);
@@ -84,8 +85,10 @@ public final class QueueWorker implements AutoCloseable {
   private final ClaimBudget budget;
   private final PendingAcks acks;
   private final Set<RunningJob> running = ConcurrentHashMap.newKeySet();
+
   /** Claimed jobs waiting for a slot: heartbeat like running ones. */
   private final Set<RunningJob> waiting = ConcurrentHashMap.newKeySet();
+
   private final AtomicBoolean ackFlushScheduled = new AtomicBoolean();
   private final CountDownLatch stopping = new CountDownLatch(1);
   private final AtomicBoolean started = new AtomicBoolean();
@@ -104,7 +107,9 @@ public final class QueueWorker implements AutoCloseable {
   private final LongAdder heartbeats = new LongAdder();
   private final LongAdder heartbeatErrors = new LongAdder();
 
-  /** Takes every setting from the (validated) builder; the worker never looks at the builder again. */
+  /**
+   * Takes every setting from the (validated) builder; the worker never looks at the builder again.
+   */
   private QueueWorker(Builder builder, String source, RetryPolicy retryPolicy) {
     this.jobQueue = builder.jobQueue;
     this.queue = builder.queue;
@@ -124,8 +129,10 @@ public final class QueueWorker implements AutoCloseable {
     this.budget = new ClaimBudget(concurrency, prefetch, batchSize, claimTimeout.toMillis() / 2);
     this.acks = new PendingAcks(queue, clock::millis);
     String prefix = "flipper-worker-" + queue;
-    this.jobThreads = Executors.newFixedThreadPool(concurrency, new NamedThreadFactory(prefix + "-job"));
-    this.timer = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory(prefix + "-timer"));
+    this.jobThreads =
+        Executors.newFixedThreadPool(concurrency, new NamedThreadFactory(prefix + "-job"));
+    this.timer =
+        Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory(prefix + "-timer"));
     NamedThreadFactory dispatcherThreads = new NamedThreadFactory(prefix + "-dequeue");
     for (int i = 0; i < dequeuesInFlight; i++) {
       dispatchers.add(new Dispatcher(i, dispatcherThreads));
@@ -135,8 +142,8 @@ public final class QueueWorker implements AutoCloseable {
   /**
    * Settings of a worker that runs the jobs of {@code queue} with {@code handler}.
    *
-   * @param jobQueue where the jobs are: a {@link QueueService} in this process, or {@code ThriftJobQueue}
-   *     (queue-client) for a queue server
+   * @param jobQueue where the jobs are: a {@link QueueService} in this process, or {@code
+   *     ThriftJobQueue} (queue-client) for a queue server
    * @param queue the queue's name
    * @param handler runs one job; called from several threads at once
    */
@@ -152,9 +159,19 @@ public final class QueueWorker implements AutoCloseable {
     long tick = ackInterval.toMillis();
     timer.scheduleWithFixedDelay(this::maintain, tick, tick, TimeUnit.MILLISECONDS);
     dispatchers.forEach(d -> d.thread.start());
-    log.info("worker of queue {} started: source={}, concurrency={}, batchSize={}, prefetch={}, dequeuesInFlight={}, "
-            + "pollInterval={}, heartbeatInterval={}, claimTimeout={}, on {}", queue, source, concurrency, batchSize,
-        prefetch, dequeuesInFlight, pollInterval, heartbeatInterval, claimTimeout, jobQueue);
+    log.info(
+        "worker of queue {} started: source={}, concurrency={}, batchSize={}, prefetch={}, dequeuesInFlight={}, "
+            + "pollInterval={}, heartbeatInterval={}, claimTimeout={}, on {}",
+        queue,
+        source,
+        concurrency,
+        batchSize,
+        prefetch,
+        dequeuesInFlight,
+        pollInterval,
+        heartbeatInterval,
+        claimTimeout,
+        jobQueue);
     return this;
   }
 
@@ -169,15 +186,25 @@ public final class QueueWorker implements AutoCloseable {
   }
 
   public WorkerStats stats() {
-    return new WorkerStats(dequeueCalls.sum(), dequeueErrors.sum(), jobsDequeued.sum(), jobsSucceeded.sum(),
-        jobsFailed.sum(), running.size(), acksDelivered.sum(), ackErrors.sum(), acks.expired.sum(), acks.size(),
-        heartbeats.sum(), heartbeatErrors.sum());
+    return new WorkerStats(
+        dequeueCalls.sum(),
+        dequeueErrors.sum(),
+        jobsDequeued.sum(),
+        jobsSucceeded.sum(),
+        jobsFailed.sum(),
+        running.size(),
+        acksDelivered.sum(),
+        ackErrors.sum(),
+        acks.expired.sum(),
+        acks.size(),
+        heartbeats.sum(),
+        heartbeatErrors.sum());
   }
 
   /**
-   * Stops claiming jobs, waits for the running ones to finish and delivers their acks, for up to the
-   * shutdown time-out (real time) in all; jobs still running then are interrupted and left to the queue's
-   * claim time-out. Idempotent.
+   * Stops claiming jobs, waits for the running ones to finish and delivers their acks, for up to
+   * the shutdown time-out (real time) in all; jobs still running then are interrupted and left to
+   * the queue's claim time-out. Idempotent.
    */
   @Override
   public void close() {
@@ -186,15 +213,20 @@ public final class QueueWorker implements AutoCloseable {
     }
     long deadline = System.nanoTime() + shutdownTimeout.toNanos();
     stopping.countDown();
-    // Wake the dispatchers waiting for room to claim; they see the stop. No interrupt: an interrupt during
+    // Wake the dispatchers waiting for room to claim; they see the stop. No interrupt: an interrupt
+    // during
     // a dequeue's file I/O closes an embedded H2 database (its FileChannel) for everyone.
     budget.wakeAll();
     dispatchers.forEach(d -> joinQuietly(d.thread, deadline));
     jobThreads.shutdown(); // jobs claimed but not started yet still run: their claims are ours
     try {
-      if (!jobThreads.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-        log.warn("worker of queue {}: {} job(s) still running after the shutdown time-out {}; interrupting them",
-            queue, running.size(), shutdownTimeout);
+      if (!jobThreads.awaitTermination(
+          Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+        log.warn(
+            "worker of queue {}: {} job(s) still running after the shutdown time-out {}; interrupting them",
+            queue,
+            running.size(),
+            shutdownTimeout);
         jobThreads.shutdownNow();
       }
     } catch (InterruptedException e) {
@@ -209,12 +241,17 @@ public final class QueueWorker implements AutoCloseable {
     }
     while (!acks.isEmpty() && System.nanoTime() < deadline) {
       if (!sendAcks()) {
-        sleepQuietly(Math.min(200, Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
+        sleepQuietly(
+            Math.min(
+                200, Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
       }
     }
     if (!acks.isEmpty()) {
-      log.warn("worker of queue {} closed with {} undelivered ack(s); the queue retries those jobs after their "
-          + "claim time-out", queue, acks.size());
+      log.warn(
+          "worker of queue {} closed with {} undelivered ack(s); the queue retries those jobs after their "
+              + "claim time-out",
+          queue,
+          acks.size());
     }
     log.info("worker of queue {} closed: {}", queue, stats());
   }
@@ -224,7 +261,10 @@ public final class QueueWorker implements AutoCloseable {
     return "QueueWorker(" + queue + ", source " + source + ")";
   }
 
-  /** True once {@link #close()} has told the dispatcher to stop claiming; for tests that must not race it. */
+  /**
+   * True once {@link #close()} has told the dispatcher to stop claiming; for tests that must not
+   * race it.
+   */
   boolean isStopping() {
     return stopping.getCount() == 0;
   }
@@ -235,14 +275,17 @@ public final class QueueWorker implements AutoCloseable {
   }
 
   /**
-   * One of the dequeue loops. Each claims what the budget allows, at most a batch, while the others' calls are
-   * in flight. The extra loops rest while the queue looks empty, so an idle worker polls with one.
+   * One of the dequeue loops. Each claims what the budget allows, at most a batch, while the
+   * others' calls are in flight. The extra loops rest while the queue looks empty, so an idle
+   * worker polls with one.
    */
   private final class Dispatcher {
     final int index;
     final Thread thread;
+
     /** What this loop does now, for deciding whether a dequeue is due soon (see dequeueDueSoon). */
     volatile long callStartedNanos;
+
     volatile boolean inCall;
     volatile long pauseEndsNanos;
 
@@ -277,7 +320,8 @@ public final class QueueWorker implements AutoCloseable {
         params = params.withAck(acks.toParams(piggyBacked));
       }
       List<DequeuedJob> jobs;
-      // Read before the call: the claim is made during it, so deadlines counted from here err on the safe side.
+      // Read before the call: the claim is made during it, so deadlines counted from here err on
+      // the safe side.
       long claimedAtMillis = clock.millis();
       dequeueCalls.increment();
       long began = System.nanoTime();
@@ -305,7 +349,8 @@ public final class QueueWorker implements AutoCloseable {
         try {
           jobThreads.execute(() -> run(claimed));
         } catch (RejectedExecutionException e) {
-          waiting.remove(claimed); // closing: the claim times out and the queue hands the job out again
+          waiting.remove(
+              claimed); // closing: the claim times out and the queue hands the job out again
           budget.jobDone(-1);
         }
       }
@@ -323,9 +368,10 @@ public final class QueueWorker implements AutoCloseable {
   }
 
   /**
-   * True if some dispatcher will probably send a dequeue (which carries success acks) within the ack
-   * interval: it waits for room to claim (a finishing job makes some), its pause ends within the interval, or
-   * it is in a call that has not yet taken much longer than a usual round trip (a longer one is a long poll).
+   * True if some dispatcher will probably send a dequeue (which carries success acks) within the
+   * ack interval: it waits for room to claim (a finishing job makes some), its pause ends within
+   * the interval, or it is in a call that has not yet taken much longer than a usual round trip (a
+   * longer one is a long poll).
    */
   private boolean dequeueDueSoon() {
     if (isStopping()) {
@@ -348,14 +394,18 @@ public final class QueueWorker implements AutoCloseable {
     return false;
   }
 
-  /** Sends the pending acks soon, on the timer thread: many acks that arrive together go in one call. */
+  /**
+   * Sends the pending acks soon, on the timer thread: many acks that arrive together go in one
+   * call.
+   */
   private void flushAcksSoon() {
     if (ackFlushScheduled.compareAndSet(false, true)) {
       try {
-        timer.execute(() -> {
-          ackFlushScheduled.set(false);
-          sendAcks();
-        });
+        timer.execute(
+            () -> {
+              ackFlushScheduled.set(false);
+              sendAcks();
+            });
       } catch (RejectedExecutionException e) {
         ackFlushScheduled.set(false); // closing: close() delivers what is left
       }
@@ -366,8 +416,12 @@ public final class QueueWorker implements AutoCloseable {
     waiting.remove(job);
     long startedMillis = clock.millis();
     if (startedMillis > job.ackDeadlineMillis()) {
-      // Waited so long that the claim has surely expired (heartbeats failed): the queue retries the job.
-      log.warn("not starting job {} of queue {}: its claim expired while it waited for a slot", job.job, queue);
+      // Waited so long that the claim has surely expired (heartbeats failed): the queue retries the
+      // job.
+      log.warn(
+          "not starting job {} of queue {}: its claim expired while it waited for a slot",
+          job.job,
+          queue);
       budget.jobDone(-1);
       return;
     }
@@ -375,15 +429,22 @@ public final class QueueWorker implements AutoCloseable {
     try {
       handler.handle(job.job);
       jobsSucceeded.increment();
-      acks.add(new PendingAcks.Ack(AckParams.Item.of(job.job.descriptor()), true, job.ackDeadlineMillis()));
+      acks.add(
+          new PendingAcks.Ack(
+              AckParams.Item.of(job.job.descriptor()), true, job.ackDeadlineMillis()));
       if (!dequeueDueSoon()) {
         flushAcksSoon();
       }
     } catch (Exception | Error e) {
       jobsFailed.increment();
       Duration delay = job.job.isLastAttempt() ? Duration.ZERO : retryDelay(job.job);
-      log.info("job {} failed: {}{}", job.job, e, job.job.isLastAttempt() ? " (last attempt)" : ", retry in " + delay);
-      AckParams.Item item = new AckParams.Item(job.job.descriptor(), failureStatus(job.job, e), delay);
+      log.info(
+          "job {} failed: {}{}",
+          job.job,
+          e,
+          job.job.isLastAttempt() ? " (last attempt)" : ", retry in " + delay);
+      AckParams.Item item =
+          new AckParams.Item(job.job.descriptor(), failureStatus(job.job, e), delay);
       acks.add(new PendingAcks.Ack(item, false, job.ackDeadlineMillis()));
       flushAcksSoon(); // never on a dequeue
     } finally {
@@ -411,7 +472,10 @@ public final class QueueWorker implements AutoCloseable {
     }
   }
 
-  /** The timer's task, every ack interval: deliver the acks no dequeue carried, then the due heartbeats. */
+  /**
+   * The timer's task, every ack interval: deliver the acks no dequeue carried, then the due
+   * heartbeats.
+   */
   private void maintain() {
     try {
       sendAcks();
@@ -431,7 +495,11 @@ public final class QueueWorker implements AutoCloseable {
       } catch (RuntimeException e) {
         acks.requeue(batch);
         ackErrors.increment();
-        log.warn("could not deliver {} ack(s) of queue {}, will retry: {}", batch.size(), queue, e.toString());
+        log.warn(
+            "could not deliver {} ack(s) of queue {}, will retry: {}",
+            batch.size(),
+            queue,
+            e.toString());
         return false;
       }
     }
@@ -462,7 +530,11 @@ public final class QueueWorker implements AutoCloseable {
       }
     } catch (RuntimeException e) {
       heartbeatErrors.increment();
-      log.warn("heartbeat of {} running job(s) of queue {} failed, will retry: {}", due.size(), queue, e.toString());
+      log.warn(
+          "heartbeat of {} running job(s) of queue {} failed, will retry: {}",
+          due.size(),
+          queue,
+          e.toString());
     }
   }
 
@@ -504,7 +576,10 @@ public final class QueueWorker implements AutoCloseable {
     }
   }
 
-  /** A job being run and when its claim was last refreshed (claimed or heartbeat), by the worker's clock. */
+  /**
+   * A job being run and when its claim was last refreshed (claimed or heartbeat), by the worker's
+   * clock.
+   */
   private final class RunningJob {
     final WorkerJob job;
     volatile long refreshedAtMillis;
@@ -514,7 +589,10 @@ public final class QueueWorker implements AutoCloseable {
       this.refreshedAtMillis = claimedAtMillis;
     }
 
-    /** After this the queue has surely timed the claim out; the margin covers the call's own duration. */
+    /**
+     * After this the queue has surely timed the claim out; the margin covers the call's own
+     * duration.
+     */
     long ackDeadlineMillis() {
       return refreshedAtMillis + claimTimeout.toMillis() - claimTimeout.toMillis() / 10;
     }
@@ -544,8 +622,9 @@ public final class QueueWorker implements AutoCloseable {
     }
 
     /**
-     * Who claims the jobs, for example {@code "mailer:host7"}: stored in each job's claim descriptor, and
-     * heartbeats count only from the source that claimed. Default {@code flipper-worker:<host name>}.
+     * Who claims the jobs, for example {@code "mailer:host7"}: stored in each job's claim
+     * descriptor, and heartbeats count only from the source that claimed. Default {@code
+     * flipper-worker:<host name>}.
      */
     public Builder source(String name) {
       this.source = name;
@@ -565,9 +644,10 @@ public final class QueueWorker implements AutoCloseable {
     }
 
     /**
-     * Most jobs claimed beyond the free slots, to wait for one: the next batch is at hand when a slot frees.
-     * Only once the worker has measured how long its jobs run, and only as many as start within half the
-     * claim time-out at that pace. 0 claims only for free slots. Default: the batch size.
+     * Most jobs claimed beyond the free slots, to wait for one: the next batch is at hand when a
+     * slot frees. Only once the worker has measured how long its jobs run, and only as many as
+     * start within half the claim time-out at that pace. 0 claims only for free slots. Default: the
+     * batch size.
      */
     public Builder prefetch(int jobs) {
       this.prefetch = jobs;
@@ -580,15 +660,18 @@ public final class QueueWorker implements AutoCloseable {
       return this;
     }
 
-    /** Pause after a dequeue that found nothing or failed (a long-poll dequeue's own wait counts). Default 1 s. */
+    /**
+     * Pause after a dequeue that found nothing or failed (a long-poll dequeue's own wait counts).
+     * Default 1 s.
+     */
     public Builder pollInterval(Duration interval) {
       this.pollInterval = interval;
       return this;
     }
 
     /**
-     * How often acks not yet carried by a dequeue are sent on their own, and how often running jobs are
-     * checked for a due heartbeat. Default 200 ms.
+     * How often acks not yet carried by a dequeue are sent on their own, and how often running jobs
+     * are checked for a due heartbeat. Default 200 ms.
      */
     public Builder ackInterval(Duration interval) {
       this.ackInterval = interval;
@@ -596,8 +679,8 @@ public final class QueueWorker implements AutoCloseable {
     }
 
     /**
-     * A running job's claim is refreshed (checkpointed) about this often; keep it well below the queue's
-     * claim time-out. Default 60 s.
+     * A running job's claim is refreshed (checkpointed) about this often; keep it well below the
+     * queue's claim time-out. Default 60 s.
      */
     public Builder heartbeatInterval(Duration interval) {
       this.heartbeatInterval = interval;
@@ -605,23 +688,26 @@ public final class QueueWorker implements AutoCloseable {
     }
 
     /**
-     * The queue's claim time-out (PinLater and {@code queue.claimTimeout}: 180 s); an undelivered ack is
-     * retried until 90% of it has passed since the claim was last refreshed. Default 180 s.
+     * The queue's claim time-out (PinLater and {@code queue.claimTimeout}: 180 s); an undelivered
+     * ack is retried until 90% of it has passed since the claim was last refreshed. Default 180 s.
      */
     public Builder claimTimeout(Duration timeout) {
       this.claimTimeout = timeout;
       return this;
     }
 
-    /** How long {@link QueueWorker#close()} waits for running jobs and their acks (real time). Default 30 s. */
+    /**
+     * How long {@link QueueWorker#close()} waits for running jobs and their acks (real time).
+     * Default 30 s.
+     */
     public Builder shutdownTimeout(Duration timeout) {
       this.shutdownTimeout = timeout;
       return this;
     }
 
     /**
-     * The clock that dates claims and heartbeats; give the same clock as the {@link QueueService} when both
-     * run in one process under test. Default: the system clock (UTC).
+     * The clock that dates claims and heartbeats; give the same clock as the {@link QueueService}
+     * when both run in one process under test. Default: the system clock (UTC).
      */
     public Builder clock(Clock newClock) {
       this.clock = newClock;
@@ -631,23 +717,46 @@ public final class QueueWorker implements AutoCloseable {
     public QueueWorker build() {
       require(!queue.isBlank(), "queue must not be blank");
       String effectiveSource = source != null ? source : "flipper-worker:" + localHostName();
-      require(!effectiveSource.isBlank() && effectiveSource.length() <= QueueService.MAX_SOURCE_LENGTH,
-          "source must be 1.." + QueueService.MAX_SOURCE_LENGTH + " characters, was '" + effectiveSource + "'");
-      require(concurrency >= 1 && concurrency <= 10_000, "concurrency must be 1..10000, was " + concurrency);
-      require(batchSize >= 1 && batchSize <= 10_000, "batchSize must be 1..10000, was " + batchSize);
-      require(prefetch == null || (prefetch >= 0 && prefetch <= 10_000), "prefetch must be 0..10000, was " + prefetch);
-      require(dequeuesInFlight >= 1 && dequeuesInFlight <= 16,
+      require(
+          !effectiveSource.isBlank() && effectiveSource.length() <= QueueService.MAX_SOURCE_LENGTH,
+          "source must be 1.."
+              + QueueService.MAX_SOURCE_LENGTH
+              + " characters, was '"
+              + effectiveSource
+              + "'");
+      require(
+          concurrency >= 1 && concurrency <= 10_000,
+          "concurrency must be 1..10000, was " + concurrency);
+      require(
+          batchSize >= 1 && batchSize <= 10_000, "batchSize must be 1..10000, was " + batchSize);
+      require(
+          prefetch == null || (prefetch >= 0 && prefetch <= 10_000),
+          "prefetch must be 0..10000, was " + prefetch);
+      require(
+          dequeuesInFlight >= 1 && dequeuesInFlight <= 16,
           "dequeuesInFlight must be 1..16, was " + dequeuesInFlight);
       positive(pollInterval, "pollInterval");
       positive(ackInterval, "ackInterval");
       positive(heartbeatInterval, "heartbeatInterval");
       positive(claimTimeout, "claimTimeout");
-      require(heartbeatInterval.compareTo(claimTimeout) < 0,
-          "heartbeatInterval (" + heartbeatInterval + ") must be shorter than claimTimeout (" + claimTimeout + ")");
-      require(ackInterval.compareTo(heartbeatInterval) <= 0, "ackInterval (" + ackInterval + ") must not exceed "
-          + "heartbeatInterval (" + heartbeatInterval + "): running jobs are checked for a due heartbeat every ack "
-          + "interval");
-      require(shutdownTimeout != null && !shutdownTimeout.isNegative(), "shutdownTimeout must be >= 0");
+      require(
+          heartbeatInterval.compareTo(claimTimeout) < 0,
+          "heartbeatInterval ("
+              + heartbeatInterval
+              + ") must be shorter than claimTimeout ("
+              + claimTimeout
+              + ")");
+      require(
+          ackInterval.compareTo(heartbeatInterval) <= 0,
+          "ackInterval ("
+              + ackInterval
+              + ") must not exceed "
+              + "heartbeatInterval ("
+              + heartbeatInterval
+              + "): running jobs are checked for a due heartbeat every ack "
+              + "interval");
+      require(
+          shutdownTimeout != null && !shutdownTimeout.isNegative(), "shutdownTimeout must be >= 0");
       require(clock != null, "clock must not be null");
       RetryPolicy retryPolicy = handler.retryPolicy();
       require(retryPolicy != null, "the handler's retryPolicy() returned null");
@@ -655,7 +764,9 @@ public final class QueueWorker implements AutoCloseable {
     }
 
     private void positive(Duration value, String name) {
-      require(value != null && !value.isNegative() && !value.isZero(), name + " must be > 0, was " + value);
+      require(
+          value != null && !value.isNegative() && !value.isZero(),
+          name + " must be > 0, was " + value);
     }
 
     private void require(boolean ok, String message) {

@@ -11,7 +11,8 @@ package dev.flipper.queue.worker;
  * @param running jobs running now
  * @param acksDelivered acks the queue confirmed (piggy-backed or sent alone)
  * @param ackErrors ack sends that failed and were kept for another try
- * @param acksExpired acks given up because the job's claim had surely expired (the queue retries the job)
+ * @param acksExpired acks given up because the job's claim had surely expired (the queue retries
+ *     the job)
  * @param pendingAcks acks waiting to be sent now
  * @param heartbeats checkpoint heartbeats delivered for long-running jobs
  * @param heartbeatErrors heartbeat calls that failed

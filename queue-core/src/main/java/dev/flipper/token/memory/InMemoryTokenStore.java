@@ -20,9 +20,9 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * Token storage in memory, for tests and embedding: the equivalent of Pinball's EphemeralStore. One lock
- * serialises all operations. {@link #sharingStorage()} opens a second store over the same tokens, as a second
- * master (or a restarted one) over one database would. Thread-safe.
+ * Token storage in memory, for tests and embedding: the equivalent of Pinball's EphemeralStore. One
+ * lock serialises all operations. {@link #sharingStorage()} opens a second store over the same
+ * tokens, as a second master (or a restarted one) over one database would. Thread-safe.
  */
 public final class InMemoryTokenStore implements TokenStore {
   /** Claim and top-k order: priority descending, then name. */
@@ -45,8 +45,8 @@ public final class InMemoryTokenStore implements TokenStore {
   }
 
   /**
-   * Makes every call fail with UNKNOWN (false) or work again (true), on every store sharing this storage, to
-   * test how callers handle an unreachable store.
+   * Makes every call fail with UNKNOWN (false) or work again (true), on every store sharing this
+   * storage, to test how callers handle an unreachable store.
    */
   public void setReachable(boolean reachable) {
     synchronized (storage) {
@@ -83,8 +83,10 @@ public final class InMemoryTokenStore implements TokenStore {
       List<List<Token>> answers = new ArrayList<>(queries.size());
       for (Query query : queries) {
         Collection<Token> matches = storage.active(query.namePrefix()).values();
-        answers.add(query.maxTokens() == null ? new ArrayList<>(matches)
-            : matches.stream().sorted(PRIORITY_ORDER).limit(query.maxTokens()).toList());
+        answers.add(
+            query.maxTokens() == null
+                ? new ArrayList<>(matches)
+                : matches.stream().sorted(PRIORITY_ORDER).limit(query.maxTokens()).toList());
       }
       return answers;
     }
@@ -96,11 +98,12 @@ public final class InMemoryTokenStore implements TokenStore {
       storage.checkReachable();
       long nowSeconds = Math.floorDiv(nowMillis, 1000);
       Integer max = params.query().maxTokens();
-      List<Token> chosen = storage.active(params.query().namePrefix()).values().stream()
-          .filter(token -> !token.isOwnedAt(nowSeconds))
-          .sorted(PRIORITY_ORDER)
-          .limit(max == null ? Long.MAX_VALUE : max)
-          .toList();
+      List<Token> chosen =
+          storage.active(params.query().namePrefix()).values().stream()
+              .filter(token -> !token.isOwnedAt(nowSeconds))
+              .sorted(PRIORITY_ORDER)
+              .limit(max == null ? Long.MAX_VALUE : max)
+              .toList();
       if (chosen.isEmpty()) {
         return List.of();
       }
@@ -136,7 +139,10 @@ public final class InMemoryTokenStore implements TokenStore {
       TokenChecks.checkArchive(tokens, stored);
       for (Token token : tokens) {
         Token moved = storage.active.remove(token.name());
-        storage.archived.computeIfAbsent(moved.name(), k -> new TreeMap<>()).put(moved.version(), moved);
+        storage
+            .archived
+            .computeIfAbsent(moved.name(), k -> new TreeMap<>())
+            .put(moved.version(), moved);
       }
     }
   }
@@ -188,22 +194,29 @@ public final class InMemoryTokenStore implements TokenStore {
 
     void checkReachable() {
       if (!reachable) {
-        throw new TokenException(TokenErrorCode.UNKNOWN, "the in-memory token store is set unreachable");
+        throw new TokenException(
+            TokenErrorCode.UNKNOWN, "the in-memory token store is set unreachable");
       }
     }
 
-    /** Reserves n versions above every one issued and at least {@code nowMillis}; returns the first. */
+    /**
+     * Reserves n versions above every one issued and at least {@code nowMillis}; returns the first.
+     */
     long allocateVersions(int n, long nowMillis) {
       lastVersion = Math.max(lastVersion + n, nowMillis);
       return lastVersion - n + 1;
     }
 
     NavigableMap<String, Token> active(String prefix) {
-      return prefix.isEmpty() ? active : active.subMap(prefix, true, TokenNames.upperBound(prefix), false);
+      return prefix.isEmpty()
+          ? active
+          : active.subMap(prefix, true, TokenNames.upperBound(prefix), false);
     }
 
     NavigableMap<String, NavigableMap<Long, Token>> archived(String prefix) {
-      return prefix.isEmpty() ? archived : archived.subMap(prefix, true, TokenNames.upperBound(prefix), false);
+      return prefix.isEmpty()
+          ? archived
+          : archived.subMap(prefix, true, TokenNames.upperBound(prefix), false);
     }
   }
 }

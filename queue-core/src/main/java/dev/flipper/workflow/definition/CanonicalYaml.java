@@ -6,9 +6,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The canonical YAML text of a definition, for storing it where people read it (a token in the master):
- * the file format, keys in the documented order, defaults written out except an unset {@code priority}
- * (its default depends on the graph) and empty lists and unset options left out. Stateless.
+ * The canonical YAML text of a definition, for storing it where people read it (a token in the
+ * master): the file format, keys in the documented order, defaults written out except an unset
+ * {@code priority} (its default depends on the graph) and empty lists and unset options left out.
+ * Stateless.
  */
 final class CanonicalYaml {
   private CanonicalYaml() {}
@@ -37,10 +38,12 @@ final class CanonicalYaml {
   private static Map<String, Object> schedule(Schedule s) {
     Map<String, Object> map = new LinkedHashMap<>();
     s.every().ifPresent(d -> map.put("every", DurationText.format(d)));
-    s.cron().ifPresent(c -> {
-      map.put("cron", c);
-      map.put("timezone", s.timezone().getId());
-    });
+    s.cron()
+        .ifPresent(
+            c -> {
+              map.put("cron", c);
+              map.put("timezone", s.timezone().getId());
+            });
     s.start().ifPresent(t -> map.put("start", t.toString()));
     map.put("overrun", s.overrun().name());
     map.put("maxRunning", s.maxRunning());

@@ -9,13 +9,13 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * A shape check of cron expressions, so that a typo fails at validation rather than when the scheduler
- * reads it: 5 fields (minute hour day-of-month month day-of-week), or 6 with seconds first, or a macro such
- * as {@code @daily}. Each field is {@code *}, {@code ?} (day fields), a number or name in range, a range
- * {@code a-b}, a step {@code x/n}, or a comma list of those; {@code L}, {@code W} and {@code #} are accepted
- * in the day fields as Quartz-style cron allows. It does not decide when an expression fires: the scheduler
- * does that with a cron library, which may still refuse a rare combination this check lets through.
- * Stateless.
+ * A shape check of cron expressions, so that a typo fails at validation rather than when the
+ * scheduler reads it: 5 fields (minute hour day-of-month month day-of-week), or 6 with seconds
+ * first, or a macro such as {@code @daily}. Each field is {@code *}, {@code ?} (day fields), a
+ * number or name in range, a range {@code a-b}, a step {@code x/n}, or a comma list of those;
+ * {@code L}, {@code W} and {@code #} are accepted in the day fields as Quartz-style cron allows. It
+ * does not decide when an expression fires: the scheduler does that with a cron library, which may
+ * still refuse a rare combination this check lets through. Stateless.
  */
 final class CronSyntax {
   private record Field(String name, int min, int max, List<String> names) {}
@@ -38,25 +38,42 @@ final class CronSyntax {
 
   private CronSyntax() {}
 
-  /** What is wrong with {@code expression}, as the end of a sentence starting with the key; empty if fine. */
+  /**
+   * What is wrong with {@code expression}, as the end of a sentence starting with the key; empty if
+   * fine.
+   */
   static Optional<String> problem(String expression) {
     String text = expression.strip();
     if (text.startsWith("@")) {
       return MACROS.contains(text.toLowerCase(Locale.ROOT))
           ? Optional.empty()
-          : Optional.of("is not a cron macro: '" + text + "' (macros: @yearly, @monthly, @weekly, @daily, @hourly)");
+          : Optional.of(
+              "is not a cron macro: '"
+                  + text
+                  + "' (macros: @yearly, @monthly, @weekly, @daily, @hourly)");
     }
     String[] parts = text.isEmpty() ? new String[0] : text.split("\\s+");
     if (parts.length != 5 && parts.length != 6) {
-      return Optional.of("must have 5 fields (minute hour day-of-month month day-of-week) or 6 (seconds first), got "
-          + parts.length + " in '" + text + "'");
+      return Optional.of(
+          "must have 5 fields (minute hour day-of-month month day-of-week) or 6 (seconds first), got "
+              + parts.length
+              + " in '"
+              + text
+              + "'");
     }
     List<Field> fields = parts.length == 5 ? FIVE : prepend(SECOND, FIVE);
     for (int i = 0; i < parts.length; i++) {
       Optional<String> problem = field(fields.get(i), parts[i]);
       if (problem.isPresent()) {
-        return Optional.of("has a bad " + fields.get(i).name() + " field '" + parts[i] + "' in '" + text + "': "
-            + problem.get());
+        return Optional.of(
+            "has a bad "
+                + fields.get(i).name()
+                + " field '"
+                + parts[i]
+                + "' in '"
+                + text
+                + "': "
+                + problem.get());
       }
     }
     return Optional.empty();
@@ -93,7 +110,8 @@ final class CronSyntax {
     if (base.equals("*")) {
       return Optional.empty();
     }
-    if (dayField && base.matches("(?i)L|LW|L-\\d{1,2}|\\d{1,2}W|[0-7A-Za-z]{1,3}L|[0-7A-Za-z]{1,3}#[1-5]")) {
+    if (dayField
+        && base.matches("(?i)L|LW|L-\\d{1,2}|\\d{1,2}W|[0-7A-Za-z]{1,3}L|[0-7A-Za-z]{1,3}#[1-5]")) {
       return Optional.empty(); // last day, nearest weekday, n-th weekday: shapes only
     }
     Matcher range = RANGE.matcher(base);
@@ -108,8 +126,16 @@ final class CronSyntax {
     if (field.names().contains(text.toUpperCase(Locale.ROOT))) {
       return Optional.empty();
     }
-    String expected = field.min() + "-" + field.max() + (field.names().isEmpty() ? "" : " or a name like "
-        + field.names().get(0) + "-" + field.names().get(field.names().size() - 1));
+    String expected =
+        field.min()
+            + "-"
+            + field.max()
+            + (field.names().isEmpty()
+                ? ""
+                : " or a name like "
+                    + field.names().get(0)
+                    + "-"
+                    + field.names().get(field.names().size() - 1));
     if (!text.matches("\\d{1,4}")) {
       return Optional.of("expected " + expected);
     }

@@ -10,23 +10,26 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * One job of a workflow: a shell command that runs once every job it {@code needs} has succeeded. Immutable
- * and thread-safe. Defaults are already applied: {@code maxAttempts} and {@code retryDelay} hold what the
- * job will use (1 and 0s, or 10 and 5m for a condition). Only {@link #priority()} stays empty when not given,
- * because its default depends on the graph: see {@link WorkflowGraph#priority(String)}.
+ * One job of a workflow: a shell command that runs once every job it {@code needs} has succeeded.
+ * Immutable and thread-safe. Defaults are already applied: {@code maxAttempts} and {@code
+ * retryDelay} hold what the job will use (1 and 0s, or 10 and 5m for a condition). Only {@link
+ * #priority()} stays empty when not given, because its default depends on the graph: see {@link
+ * WorkflowGraph#priority(String)}.
  *
  * <p>Build one with {@link #builder(String)}; a job is checked when its workflow is built (or by
  * {@link Builder#build()} on its own, for the rules that do not need the other jobs).
  *
  * @param name 1 to 100 letters, digits, {@code _} or {@code -}; unique in the workflow
- * @param command the shell command ({@code /bin/sh -c}); {@code %(name)s} takes upstream event attributes
+ * @param command the shell command ({@code /bin/sh -c}); {@code %(name)s} takes upstream event
+ *     attributes
  * @param condition true for a sensor: no {@code needs}, retried until it succeeds
  * @param needs the parents, in the order written; empty = starts with the instance
  * @param maxAttempts attempts per instance, at least 1
  * @param retryDelay wait after a failed attempt before the next
  * @param warnTimeout one warning once an attempt runs this long
  * @param abortTimeout an attempt running this long is killed with its process group
- * @param cleanup shell command run after a failed attempt; {@code %(kill_id)s} takes the attempt's kill_id
+ * @param cleanup shell command run after a failed attempt; {@code %(kill_id)s} takes the attempt's
+ *     kill_id
  * @param emails who is mailed about this job's failures and time-outs
  * @param priority claim priority when given; else the graph's default
  * @param disabled true = succeeds at once without running, still after its inputs
@@ -47,10 +50,13 @@ public record JobDefinition(
 
   /** Attempts of a job: 1, so a failure is final unless {@code maxAttempts} says otherwise. */
   public static final int DEFAULT_MAX_ATTEMPTS = 1;
+
   /** Attempts of a condition (sensor). */
   public static final int DEFAULT_CONDITION_MAX_ATTEMPTS = 10;
+
   /** Wait between attempts of a job. */
   public static final Duration DEFAULT_RETRY_DELAY = Duration.ZERO;
+
   /** Wait between attempts of a condition (sensor). */
   public static final Duration DEFAULT_CONDITION_RETRY_DELAY = Duration.ofMinutes(5);
 
@@ -66,15 +72,25 @@ public record JobDefinition(
     Objects.requireNonNull(priority, "priority");
   }
 
-  /** A builder for the job {@code name}; {@link Builder#command(String)} is the only required setting. */
+  /**
+   * A builder for the job {@code name}; {@link Builder#command(String)} is the only required
+   * setting.
+   */
   public static Builder builder(String name) {
     return new Builder(name);
   }
 
   /** A builder holding this job's values, to derive a changed copy. */
   public Builder toBuilder() {
-    Builder b = new Builder(name).command(command).condition(condition).needs(needs).maxAttempts(maxAttempts)
-        .retryDelay(retryDelay).emails(emails).disabled(disabled);
+    Builder b =
+        new Builder(name)
+            .command(command)
+            .condition(condition)
+            .needs(needs)
+            .maxAttempts(maxAttempts)
+            .retryDelay(retryDelay)
+            .emails(emails)
+            .disabled(disabled);
     warnTimeout.ifPresent(b::warnTimeout);
     abortTimeout.ifPresent(b::abortTimeout);
     cleanup.ifPresent(b::cleanup);
@@ -83,8 +99,8 @@ public record JobDefinition(
   }
 
   /**
-   * Collects a job's settings; unset ones take the defaults when built. Not thread-safe. A workflow builder
-   * that was given this builder keeps it, and reads it when the workflow is built.
+   * Collects a job's settings; unset ones take the defaults when built. Not thread-safe. A workflow
+   * builder that was given this builder keeps it, and reads it when the workflow is built.
    */
   public static final class Builder {
     final Located located = new Located();
@@ -111,7 +127,9 @@ public record JobDefinition(
       return this;
     }
 
-    /** true makes the job a sensor: no parents, retried until it succeeds (10 attempts, 5m apart). */
+    /**
+     * true makes the job a sensor: no parents, retried until it succeeds (10 attempts, 5m apart).
+     */
     public Builder condition(boolean condition) {
       this.condition = condition;
       return this;
@@ -152,7 +170,9 @@ public record JobDefinition(
       return this;
     }
 
-    /** Shell command run after a failed attempt; {@code %(kill_id)s} takes the attempt's kill_id. */
+    /**
+     * Shell command run after a failed attempt; {@code %(kill_id)s} takes the attempt's kill_id.
+     */
     public Builder cleanup(String cleanup) {
       this.cleanup = cleanup;
       return this;
@@ -182,8 +202,8 @@ public record JobDefinition(
     }
 
     /**
-     * The job, checked on its own (the rules that need the other jobs, such as unknown parents, are checked
-     * when the workflow is built).
+     * The job, checked on its own (the rules that need the other jobs, such as unknown parents, are
+     * checked when the workflow is built).
      *
      * @throws InvalidWorkflowException listing every problem
      */
@@ -201,8 +221,12 @@ public record JobDefinition(
           command,
           condition,
           needs,
-          maxAttempts != null ? maxAttempts : condition ? DEFAULT_CONDITION_MAX_ATTEMPTS : DEFAULT_MAX_ATTEMPTS,
-          retryDelay != null ? retryDelay : condition ? DEFAULT_CONDITION_RETRY_DELAY : DEFAULT_RETRY_DELAY,
+          maxAttempts != null
+              ? maxAttempts
+              : condition ? DEFAULT_CONDITION_MAX_ATTEMPTS : DEFAULT_MAX_ATTEMPTS,
+          retryDelay != null
+              ? retryDelay
+              : condition ? DEFAULT_CONDITION_RETRY_DELAY : DEFAULT_RETRY_DELAY,
           Optional.ofNullable(warnTimeout),
           Optional.ofNullable(abortTimeout),
           Optional.ofNullable(cleanup),

@@ -7,13 +7,15 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Where a builder's values were written, for messages: the parser records the line of each key it sets, a
- * Java caller records nothing (then messages carry no location). Also the keys whose values the parser has
- * already reported as malformed, so that the validator does not report them a second time as missing.
- * Package-private; not thread-safe (like the builders that hold it).
+ * Where a builder's values were written, for messages: the parser records the line of each key it
+ * sets, a Java caller records nothing (then messages carry no location). Also the keys whose values
+ * the parser has already reported as malformed, so that the validator does not report them a second
+ * time as missing. Package-private; not thread-safe (like the builders that hold it).
  */
 final class Located {
-  /** The key under which the builder itself (the workflow, a job's name, the schedule) is located. */
+  /**
+   * The key under which the builder itself (the workflow, a job's name, the schedule) is located.
+   */
   static final String SELF = "";
 
   private final Map<String, Where> where = new HashMap<>();

@@ -1,8 +1,8 @@
 package dev.flipper.workflow.definition;
 
 /**
- * What the scheduler does when a workflow's next run is due while earlier instances still run. The names are
- * stored in schedule tokens and written in workflow files, so never rename one.
+ * What the scheduler does when a workflow's next run is due while earlier instances still run. The
+ * names are stored in schedule tokens and written in workflow files, so never rename one.
  */
 public enum OverrunPolicy {
   /** Skip this run if an instance is running (the default). */

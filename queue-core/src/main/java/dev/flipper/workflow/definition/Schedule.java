@@ -8,18 +8,21 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * When the scheduler starts instances of a workflow: {@code every} a fixed duration from {@code start}, or at
- * the times of a {@code cron} expression in {@code timezone} (exactly one of the two). Immutable and
- * thread-safe; defaults are applied.
+ * When the scheduler starts instances of a workflow: {@code every} a fixed duration from {@code
+ * start}, or at the times of a {@code cron} expression in {@code timezone} (exactly one of the
+ * two). Immutable and thread-safe; defaults are applied.
  *
  * @param every the interval, more than 0s; empty for a cron schedule
- * @param cron a 5-field Unix cron expression (minute hour day-of-month month day-of-week), or 6 fields with
- *     seconds first, or {@code @daily} and its kin; empty for an {@code every} schedule
- * @param timezone the zone cron times are read in; UTC unless given (only cron schedules may set it)
- * @param start the reference time that {@code every} counts from; empty = when the schedule is stored
+ * @param cron a 5-field Unix cron expression (minute hour day-of-month month day-of-week), or 6
+ *     fields with seconds first, or {@code @daily} and its kin; empty for an {@code every} schedule
+ * @param timezone the zone cron times are read in; UTC unless given (only cron schedules may set
+ *     it)
+ * @param start the reference time that {@code every} counts from; empty = when the schedule is
+ *     stored
  * @param overrun what to do when a run is due while instances run; default SKIP
  * @param maxRunning at most this many instances run at once, at least 1; default 3
- * @param catchUp missed runs started when the scheduler comes back, oldest first, at least 0; default 0
+ * @param catchUp missed runs started when the scheduler comes back, oldest first, at least 0;
+ *     default 0
  */
 public record Schedule(
     Optional<Duration> every,
@@ -32,6 +35,7 @@ public record Schedule(
 
   /** Instances of one workflow that may run at once, unless {@code maxRunning} says otherwise. */
   public static final int DEFAULT_MAX_RUNNING = 3;
+
   /** The zone of a cron schedule that names none. */
   public static final ZoneId DEFAULT_TIMEZONE = ZoneId.of("UTC");
 

@@ -8,10 +8,10 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A workflow: named jobs that depend on each other (a directed acyclic graph), plus who owns it, who hears
- * about it and when it runs. Every instance of this record is valid: its constructor runs the same checks as
- * the YAML parser ({@link WorkflowParser}) and the builder, so a cycle or an unknown parent cannot exist.
- * Immutable and thread-safe.
+ * A workflow: named jobs that depend on each other (a directed acyclic graph), plus who owns it,
+ * who hears about it and when it runs. Every instance of this record is valid: its constructor runs
+ * the same checks as the YAML parser ({@link WorkflowParser}) and the builder, so a cycle or an
+ * unknown parent cannot exist. Immutable and thread-safe.
  *
  * <pre>{@code
  * WorkflowDefinition etl = WorkflowDefinition.builder("etl")
@@ -24,7 +24,8 @@ import java.util.Optional;
  * @param name 1 to 100 letters, digits, {@code _} or {@code -}, not starting with {@code __}
  * @param description free text; "" when not given
  * @param owners who owns the workflow (names shown in the UI)
- * @param emails who is mailed when an instance ends, at its first failure and about too many instances
+ * @param emails who is mailed when an instance ends, at its first failure and about too many
+ *     instances
  * @param schedule when the scheduler starts instances; empty = only by hand
  * @param jobs at least one job, in the order written
  */
@@ -78,9 +79,9 @@ public record WorkflowDefinition(
   }
 
   /**
-   * The canonical YAML text of this definition: keys in a fixed order, defaults written out (except an
-   * unset priority, whose default depends on the graph), so equal definitions give equal text and
-   * {@link WorkflowParser#parse} reads it back to an equal definition.
+   * The canonical YAML text of this definition: keys in a fixed order, defaults written out (except
+   * an unset priority, whose default depends on the graph), so equal definitions give equal text
+   * and {@link WorkflowParser#parse} reads it back to an equal definition.
    */
   public String toYaml() {
     return CanonicalYaml.write(this);

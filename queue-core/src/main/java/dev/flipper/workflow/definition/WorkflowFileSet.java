@@ -14,16 +14,17 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * Reads the workflow files named on a command line, {@code FILE|DIR...}: a directory gives its {@code *.yaml}
- * and {@code *.yml} files (not its subdirectories), in name order. Every file is checked, and workflow names
- * must be unique across them. Stateless and thread-safe.
+ * Reads the workflow files named on a command line, {@code FILE|DIR...}: a directory gives its
+ * {@code *.yaml} and {@code *.yml} files (not its subdirectories), in name order. Every file is
+ * checked, and workflow names must be unique across them. Stateless and thread-safe.
  */
 public final class WorkflowFileSet {
   /**
-   * What was read: the files in order, the definitions of the valid ones and every problem line. The set is
-   * usable only when {@link #problems()} is empty.
+   * What was read: the files in order, the definitions of the valid ones and every problem line.
+   * The set is usable only when {@link #problems()} is empty.
    */
-  public record Result(List<Path> files, List<WorkflowDefinition> definitions, List<String> problems) {
+  public record Result(
+      List<Path> files, List<WorkflowDefinition> definitions, List<String> problems) {
     public Result {
       files = List.copyOf(files);
       definitions = List.copyOf(definitions);
@@ -67,8 +68,13 @@ public final class WorkflowFileSet {
       Where at = parsed.get().nameAt();
       String first = firstAt.putIfAbsent(name, at.label());
       if (first != null) {
-        problems.add(at.label() + ": workflow '" + name + "' is also defined at " + first
-            + " (workflow names must be unique)");
+        problems.add(
+            at.label()
+                + ": workflow '"
+                + name
+                + "' is also defined at "
+                + first
+                + " (workflow names must be unique)");
       } else {
         definitions.add(parsed.get().definition());
       }
@@ -85,7 +91,10 @@ public final class WorkflowFileSet {
     try (Stream<Path> entries = Files.list(dir)) {
       return entries
           .filter(p -> Files.isRegularFile(p))
-          .filter(p -> p.getFileName().toString().endsWith(".yaml") || p.getFileName().toString().endsWith(".yml"))
+          .filter(
+              p ->
+                  p.getFileName().toString().endsWith(".yaml")
+                      || p.getFileName().toString().endsWith(".yml"))
           .sorted()
           .toList();
     } catch (IOException e) {

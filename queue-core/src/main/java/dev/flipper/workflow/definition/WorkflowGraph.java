@@ -14,14 +14,14 @@ import java.util.PriorityQueue;
 import java.util.Set;
 
 /**
- * The jobs of a valid workflow as a directed acyclic graph: parents ({@code needs}), children, a topological
- * order, the roots (no parents: they start with the instance), the final jobs (no children: their success
- * ends the instance) and default priorities. Lists follow the order the jobs were written in. Immutable and
- * thread-safe.
+ * The jobs of a valid workflow as a directed acyclic graph: parents ({@code needs}), children, a
+ * topological order, the roots (no parents: they start with the instance), the final jobs (no
+ * children: their success ends the instance) and default priorities. Lists follow the order the
+ * jobs were written in. Immutable and thread-safe.
  *
- * <p><b>Default priority</b> (Pinball's rule): 1 + the number of jobs downstream of the job (its children,
- * their children, and so on, each counted once). A job on which more work waits is claimed first. A
- * {@code priority} given in the definition replaces the default for that job only.
+ * <p><b>Default priority</b> (Pinball's rule): 1 + the number of jobs downstream of the job (its
+ * children, their children, and so on, each counted once). A job on which more work waits is
+ * claimed first. A {@code priority} given in the definition replaces the default for that job only.
  */
 public final class WorkflowGraph {
   private final List<String> jobs;
@@ -49,8 +49,10 @@ public final class WorkflowGraph {
     children.replaceAll((name, list) -> List.copyOf(list));
     this.topologicalOrder = topologicalOrder(jobs, parents, children);
     if (topologicalOrder.size() != jobs.size()) {
-      throw new IllegalStateException("WorkflowGraph of a cyclic definition; indicates a bug (the validator "
-          + "rejects cycles): " + cycles(jobs, parents));
+      throw new IllegalStateException(
+          "WorkflowGraph of a cyclic definition; indicates a bug (the validator "
+              + "rejects cycles): "
+              + cycles(jobs, parents));
     }
     Map<String, Integer> index = new HashMap<>();
     for (int i = 0; i < jobs.size(); i++) {
@@ -98,7 +100,9 @@ public final class WorkflowGraph {
     return jobs.stream().filter(j -> children.get(j).isEmpty()).toList();
   }
 
-  /** Every job after all of its parents; among jobs that are ready together, the one written first. */
+  /**
+   * Every job after all of its parents; among jobs that are ready together, the one written first.
+   */
   public List<String> topologicalOrder() {
     return topologicalOrder;
   }
@@ -135,7 +139,8 @@ public final class WorkflowGraph {
       List<String> jobs, Map<String, List<String>> parents, Map<String, List<String>> children) {
     Map<String, Integer> index = new HashMap<>();
     Map<String, Integer> waiting = new HashMap<>();
-    PriorityQueue<String> ready = new PriorityQueue<>((a, b) -> Integer.compare(index.get(a), index.get(b)));
+    PriorityQueue<String> ready =
+        new PriorityQueue<>((a, b) -> Integer.compare(index.get(a), index.get(b)));
     for (int i = 0; i < jobs.size(); i++) {
       String job = jobs.get(i);
       index.put(job, i);
@@ -156,9 +161,10 @@ public final class WorkflowGraph {
   }
 
   /**
-   * Every cycle among {@code jobs}, one per group of jobs that reach each other, each listed in run order
-   * from the job written first back to it: {@code [a, b, c, a]} means b needs a, c needs b and a needs c.
-   * Parents that are not in {@code jobs} are ignored. For the validator; works on any graph.
+   * Every cycle among {@code jobs}, one per group of jobs that reach each other, each listed in run
+   * order from the job written first back to it: {@code [a, b, c, a]} means b needs a, c needs b
+   * and a needs c. Parents that are not in {@code jobs} are ignored. For the validator; works on
+   * any graph.
    */
   static List<List<String>> cycles(List<String> jobs, Map<String, List<String>> parents) {
     Map<String, List<String>> children = new LinkedHashMap<>();
@@ -196,7 +202,8 @@ public final class WorkflowGraph {
   }
 
   /** Jobs reachable from {@code from} in one or more steps, within {@code within}. */
-  private static Set<String> reach(String from, Map<String, List<String>> edges, Set<String> within) {
+  private static Set<String> reach(
+      String from, Map<String, List<String>> edges, Set<String> within) {
     Set<String> seen = new LinkedHashSet<>();
     Deque<String> todo = new ArrayDeque<>(List.of(from));
     while (!todo.isEmpty()) {
@@ -209,7 +216,8 @@ public final class WorkflowGraph {
     return seen;
   }
 
-  private static List<String> shortestCycle(String start, Map<String, List<String>> children, Set<String> within) {
+  private static List<String> shortestCycle(
+      String start, Map<String, List<String>> children, Set<String> within) {
     Map<String, String> cameFrom = new HashMap<>();
     Deque<String> todo = new ArrayDeque<>(List.of(start));
     while (!todo.isEmpty()) {
@@ -232,6 +240,7 @@ public final class WorkflowGraph {
         }
       }
     }
-    throw new IllegalStateException("no cycle through '" + start + "' in its own component; indicates a bug");
+    throw new IllegalStateException(
+        "no cycle through '" + start + "' in its own component; indicates a bug");
   }
 }

@@ -18,7 +18,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.DateTimeException;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
@@ -32,25 +31,37 @@ import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
- * Reads a workflow file (one workflow per file, see docs/workflows.md) into a {@link WorkflowDefinition}.
- * Every problem is reported, each as {@code file:line: message}, and a file with any problem gives no
- * definition. The shapes and types of values are checked here; everything else by the same rules as
- * {@link WorkflowDefinition.Builder#build()}. Stateless and thread-safe.
+ * Reads a workflow file (one workflow per file, see docs/workflows.md) into a {@link
+ * WorkflowDefinition}. Every problem is reported, each as {@code file:line: message}, and a file
+ * with any problem gives no definition. The shapes and types of values are checked here; everything
+ * else by the same rules as {@link WorkflowDefinition.Builder#build()}. Stateless and thread-safe.
  */
 public final class WorkflowParser {
-  static final List<String> TOP_KEYS = List.of("workflow", "description", "owners", "emails", "schedule", "jobs");
+  static final List<String> TOP_KEYS =
+      List.of("workflow", "description", "owners", "emails", "schedule", "jobs");
   static final List<String> SCHEDULE_KEYS =
       List.of("every", "cron", "timezone", "start", "overrun", "maxRunning", "catchUp");
   static final List<String> JOB_KEYS =
-      List.of("command", "condition", "needs", "maxAttempts", "retryDelay", "warnTimeout", "abortTimeout",
-          "cleanup", "emails", "priority", "disabled");
+      List.of(
+          "command",
+          "condition",
+          "needs",
+          "maxAttempts",
+          "retryDelay",
+          "warnTimeout",
+          "abortTimeout",
+          "cleanup",
+          "emails",
+          "priority",
+          "disabled");
 
   private static final Pattern INTEGER = Pattern.compile("-?[0-9]{1,9}");
 
   private WorkflowParser() {}
 
   /**
-   * Reads {@code file}; problem lines start with the path as given, e.g. {@code workflows/etl.yaml:12:}.
+   * Reads {@code file}; problem lines start with the path as given, e.g. {@code
+   * workflows/etl.yaml:12:}.
    *
    * @throws InvalidWorkflowException listing every problem (or why the file cannot be read)
    */
@@ -108,13 +119,17 @@ public final class WorkflowParser {
     Optional<WorkflowDefinition.Builder> builder = Optional.empty();
     if (root.isEmpty()) {
       if (own.isEmpty()) {
-        own.add(Where.line(source, 1), "the file is empty: a workflow needs at least 'workflow' and 'jobs'");
+        own.add(
+            Where.line(source, 1),
+            "the file is empty: a workflow needs at least 'workflow' and 'jobs'");
       }
     } else if (root.get() instanceof Mapping mapping) {
       builder = Optional.of(new FileReader(own).workflow(mapping));
     } else {
-      own.add(root.get().where(),
-          "a workflow file must be a map with at least 'workflow' and 'jobs', got " + RawNode.describe(root.get()));
+      own.add(
+          root.get().where(),
+          "a workflow file must be a map with at least 'workflow' and 'jobs', got "
+              + RawNode.describe(root.get()));
     }
     builder.ifPresent(b -> WorkflowValidator.check(b, own));
     own.lines().forEach(line -> problems.add(Where.NOWHERE, line));
@@ -158,8 +173,10 @@ public final class WorkflowParser {
 
     private Optional<Schedule.Builder> schedule(Entry entry) {
       if (!(entry.value() instanceof Mapping map)) {
-        problems.add(entry.value().where(),
-            "'schedule' must be a map with 'every' or 'cron', got " + RawNode.describe(entry.value()));
+        problems.add(
+            entry.value().where(),
+            "'schedule' must be a map with 'every' or 'cron', got "
+                + RawNode.describe(entry.value()));
         return Optional.empty();
       }
       Schedule.Builder s = new Schedule.Builder();
@@ -172,9 +189,11 @@ public final class WorkflowParser {
         switch (key) {
           case "every" -> duration(at, key, path, value).ifPresent(s::every);
           case "cron" -> text(at, key, path, value).ifPresent(s::cron);
-          case "timezone" -> text(at, key, path, value).ifPresent(t -> timezone(at, path, value, t, s));
+          case "timezone" ->
+              text(at, key, path, value).ifPresent(t -> timezone(at, path, value, t, s));
           case "start" -> text(at, key, path, value).ifPresent(t -> start(at, path, value, t, s));
-          case "overrun" -> text(at, key, path, value).ifPresent(t -> overrun(at, path, value, t, s));
+          case "overrun" ->
+              text(at, key, path, value).ifPresent(t -> overrun(at, path, value, t, s));
           case "maxRunning" -> integer(at, key, path, value).ifPresent(s::maxRunning);
           case "catchUp" -> integer(at, key, path, value).ifPresent(s::catchUp);
           default -> problems.add(e.keyWhere(), unknownKey("schedule", key, SCHEDULE_KEYS));
@@ -188,9 +207,18 @@ public final class WorkflowParser {
         s.timezone(ZoneId.of(text.strip()));
       } catch (DateTimeException e) {
         Set<String> zones = new TreeSet<>(ZoneId.getAvailableZoneIds());
-        String hint = Suggestions.closest(text.strip(), zones).map(z -> " (did you mean '" + z + "'?)").orElse("");
-        problems.add(value.where(), "'" + path + "' must be a time zone like Europe/Berlin or UTC, got '" + text
-            + "'" + hint);
+        String hint =
+            Suggestions.closest(text.strip(), zones)
+                .map(z -> " (did you mean '" + z + "'?)")
+                .orElse("");
+        problems.add(
+            value.where(),
+            "'"
+                + path
+                + "' must be a time zone like Europe/Berlin or UTC, got '"
+                + text
+                + "'"
+                + hint);
         at.markBroken("timezone");
       }
     }
@@ -199,22 +227,40 @@ public final class WorkflowParser {
       try {
         s.start(OffsetDateTime.parse(text.strip()).toInstant());
       } catch (DateTimeParseException e) {
-        problems.add(value.where(), "'" + path + "' must be a date and time with an offset like "
-            + "2026-01-01T00:00:00Z or 2026-01-01T03:00:00+01:00, got '" + text + "'");
+        problems.add(
+            value.where(),
+            "'"
+                + path
+                + "' must be a date and time with an offset like "
+                + "2026-01-01T00:00:00Z or 2026-01-01T03:00:00+01:00, got '"
+                + text
+                + "'");
         at.markBroken("start");
       }
     }
 
     private void overrun(Located at, String path, RawNode value, String text, Schedule.Builder s) {
       List<String> names = Arrays.stream(OverrunPolicy.values()).map(Enum::name).toList();
-      Optional<String> match = names.stream().filter(n -> n.equalsIgnoreCase(text.strip())).findFirst();
+      Optional<String> match =
+          names.stream().filter(n -> n.equalsIgnoreCase(text.strip())).findFirst();
       if (match.isPresent()) {
         s.overrun(OverrunPolicy.valueOf(match.get()));
         return;
       }
-      String hint = Suggestions.closest(text.strip(), names).map(n -> " (did you mean '" + n + "'?)").orElse("");
-      problems.add(value.where(),
-          "'" + path + "' must be one of " + String.join(", ", names) + ", got '" + text + "'" + hint);
+      String hint =
+          Suggestions.closest(text.strip(), names)
+              .map(n -> " (did you mean '" + n + "'?)")
+              .orElse("");
+      problems.add(
+          value.where(),
+          "'"
+              + path
+              + "' must be one of "
+              + String.join(", ", names)
+              + ", got '"
+              + text
+              + "'"
+              + hint);
       at.markBroken("overrun");
     }
 
@@ -224,8 +270,11 @@ public final class WorkflowParser {
         return; // the validator says the workflow needs a job
       }
       if (!(entry.value() instanceof Mapping map)) {
-        problems.add(entry.value().where(), "'jobs' must be a map from job names to jobs (each with at least "
-            + "'command'), got " + RawNode.describe(entry.value()));
+        problems.add(
+            entry.value().where(),
+            "'jobs' must be a map from job names to jobs (each with at least "
+                + "'command'), got "
+                + RawNode.describe(entry.value()));
         w.located.markBroken("jobs");
         return;
       }
@@ -240,8 +289,12 @@ public final class WorkflowParser {
       at.put(Located.SELF, entry.keyWhere());
       String prefix = "jobs." + entry.key();
       if (!(entry.value() instanceof Mapping map)) {
-        problems.add(entry.value().where(),
-            "'" + prefix + "' must be a map with at least 'command', got " + RawNode.describe(entry.value()));
+        problems.add(
+            entry.value().where(),
+            "'"
+                + prefix
+                + "' must be a map with at least 'command', got "
+                + RawNode.describe(entry.value()));
         at.markBroken("command");
         return j;
       }
@@ -276,45 +329,61 @@ public final class WorkflowParser {
       if (isNull(value)) {
         problems.add(value.where(), "'" + path + "' has no value");
       } else {
-        problems.add(value.where(), "'" + path + "' must be a string, got " + RawNode.describe(value));
+        problems.add(
+            value.where(), "'" + path + "' must be a string, got " + RawNode.describe(value));
       }
       at.markBroken(key);
       return Optional.empty();
     }
 
     private Optional<Integer> integer(Located at, String key, String path, RawNode value) {
-      return text(at, key, path, value).flatMap(text -> {
-        if (INTEGER.matcher(text.strip()).matches()) {
-          return Optional.of(Integer.parseInt(text.strip()));
-        }
-        problems.add(value.where(), "'" + path + "' must be an integer, got '" + text + "'");
-        at.markBroken(key);
-        return Optional.empty();
-      });
+      return text(at, key, path, value)
+          .flatMap(
+              text -> {
+                if (INTEGER.matcher(text.strip()).matches()) {
+                  return Optional.of(Integer.parseInt(text.strip()));
+                }
+                problems.add(
+                    value.where(), "'" + path + "' must be an integer, got '" + text + "'");
+                at.markBroken(key);
+                return Optional.empty();
+              });
     }
 
     private Optional<Boolean> bool(Located at, String key, String path, RawNode value) {
-      return text(at, key, path, value).flatMap(text -> {
-        String t = text.strip().toLowerCase(Locale.ROOT);
-        if (t.equals("true") || t.equals("false")) {
-          return Optional.of(t.equals("true"));
-        }
-        problems.add(value.where(), "'" + path + "' must be true or false, got '" + text + "'");
-        at.markBroken(key);
-        return Optional.empty();
-      });
+      return text(at, key, path, value)
+          .flatMap(
+              text -> {
+                String t = text.strip().toLowerCase(Locale.ROOT);
+                if (t.equals("true") || t.equals("false")) {
+                  return Optional.of(t.equals("true"));
+                }
+                problems.add(
+                    value.where(), "'" + path + "' must be true or false, got '" + text + "'");
+                at.markBroken(key);
+                return Optional.empty();
+              });
     }
 
     private Optional<Duration> duration(Located at, String key, String path, RawNode value) {
-      return text(at, key, path, value).flatMap(text -> {
-        Optional<Duration> d = DurationText.parse(text);
-        if (d.isEmpty()) {
-          problems.add(value.where(),
-              "'" + path + "' must be a duration like " + DurationText.FORMS + ", got '" + text + "'");
-          at.markBroken(key);
-        }
-        return d;
-      });
+      return text(at, key, path, value)
+          .flatMap(
+              text -> {
+                Optional<Duration> d = DurationText.parse(text);
+                if (d.isEmpty()) {
+                  problems.add(
+                      value.where(),
+                      "'"
+                          + path
+                          + "' must be a duration like "
+                          + DurationText.FORMS
+                          + ", got '"
+                          + text
+                          + "'");
+                  at.markBroken(key);
+                }
+                return d;
+              });
     }
 
     /** A list of strings; records where the list and each item were written. */
@@ -324,7 +393,9 @@ public final class WorkflowParser {
         return;
       }
       if (!(value instanceof Sequence sequence)) {
-        problems.add(value.where(), "'" + path + "' must be a list like [a, b], got " + RawNode.describe(value));
+        problems.add(
+            value.where(),
+            "'" + path + "' must be a list like [a, b], got " + RawNode.describe(value));
         at.markBroken(key);
         return;
       }
@@ -335,7 +406,9 @@ public final class WorkflowParser {
           at.put(key + "[" + kept++ + "]", item.where());
           add.accept(scalar.text());
         } else {
-          problems.add(item.where(), "'" + path + "[" + i + "]' must be a string, got " + RawNode.describe(item));
+          problems.add(
+              item.where(),
+              "'" + path + "[" + i + "]' must be a string, got " + RawNode.describe(item));
         }
       }
     }
@@ -348,11 +421,20 @@ public final class WorkflowParser {
       String path = parent.isEmpty() ? key : parent + "." + key;
       Optional<String> close = Suggestions.closest(key, valid);
       if (close.isPresent()) {
-        return "unknown key '" + path + "' (did you mean '" + (parent.isEmpty() ? "" : parent + ".") + close.get()
+        return "unknown key '"
+            + path
+            + "' (did you mean '"
+            + (parent.isEmpty() ? "" : parent + ".")
+            + close.get()
             + "'?)";
       }
-      return "unknown key '" + path + "' (valid keys" + (parent.isEmpty() ? "" : " in '" + parent + "'") + ": "
-          + String.join(", ", valid) + ")";
+      return "unknown key '"
+          + path
+          + "' (valid keys"
+          + (parent.isEmpty() ? "" : " in '" + parent + "'")
+          + ": "
+          + String.join(", ", valid)
+          + ")";
     }
   }
 }

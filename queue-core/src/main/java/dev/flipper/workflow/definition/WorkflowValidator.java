@@ -16,10 +16,11 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The one set of rules for workflow definitions, shared by the YAML parser, the Java builders and the
- * records' constructors. It reads builders (whose values may be missing or wrong) and reports every problem
- * at the location the parser recorded, or at no location for Java callers; messages name the key path
- * ({@code 'jobs.extract.maxAttempts'}) or the job, so they read the same either way. Stateless.
+ * The one set of rules for workflow definitions, shared by the YAML parser, the Java builders and
+ * the records' constructors. It reads builders (whose values may be missing or wrong) and reports
+ * every problem at the location the parser recorded, or at no location for Java callers; messages
+ * name the key path ({@code 'jobs.extract.maxAttempts'}) or the job, so they read the same either
+ * way. Stateless.
  */
 final class WorkflowValidator {
   /** The rule for workflow and job names, as told in messages. */
@@ -47,7 +48,9 @@ final class WorkflowValidator {
     }
     if (w.jobs.isEmpty()) {
       if (!at.isBroken("jobs")) {
-        problems.add(at.at("jobs"), at.has("jobs") ? "'jobs' must list at least one job" : "'jobs' is required");
+        problems.add(
+            at.at("jobs"),
+            at.has("jobs") ? "'jobs' must list at least one job" : "'jobs' is required");
       }
       return;
     }
@@ -71,7 +74,14 @@ final class WorkflowValidator {
         if (!seen.add(parent)) {
           problems.add(where, "job '" + job.name + "' needs '" + parent + "' twice");
         } else if (!byName.containsKey(parent)) {
-          problems.add(where, "job '" + job.name + "' needs unknown job '" + parent + "'" + hint(parent, byName, job));
+          problems.add(
+              where,
+              "job '"
+                  + job.name
+                  + "' needs unknown job '"
+                  + parent
+                  + "'"
+                  + hint(parent, byName, job));
         } else {
           known.add(parent);
         }
@@ -81,18 +91,22 @@ final class WorkflowValidator {
     for (List<String> cycle : WorkflowGraph.cycles(List.copyOf(byName.keySet()), parents)) {
       JobDefinition.Builder first = byName.get(cycle.get(0));
       String closing = cycle.get(cycle.size() - 2);
-      problems.add(first.located.at("needs[" + first.needs.indexOf(closing) + "]"),
+      problems.add(
+          first.located.at("needs[" + first.needs.indexOf(closing) + "]"),
           "cycle: " + String.join(" -> ", cycle));
     }
   }
 
-  private static String hint(String wrong, Map<String, JobDefinition.Builder> byName, JobDefinition.Builder job) {
+  private static String hint(
+      String wrong, Map<String, JobDefinition.Builder> byName, JobDefinition.Builder job) {
     List<String> others = byName.keySet().stream().filter(n -> !n.equals(job.name)).toList();
     Optional<String> close = Suggestions.closest(wrong, others);
     if (close.isPresent()) {
       return " (did you mean '" + close.get() + "'?)";
     }
-    return others.isEmpty() || others.size() > MAX_LISTED_JOBS ? "" : " (jobs: " + String.join(", ", others) + ")";
+    return others.isEmpty() || others.size() > MAX_LISTED_JOBS
+        ? ""
+        : " (jobs: " + String.join(", ", others) + ")";
   }
 
   /** The rules of one job that do not need the other jobs. */
@@ -106,39 +120,62 @@ final class WorkflowValidator {
     String path = "jobs." + job.name;
     if (job.command == null) {
       if (!at.isBroken("command")) {
-        problems.add(at.at("command"), "'" + path + ".command' is required (the shell command to run)");
+        problems.add(
+            at.at("command"), "'" + path + ".command' is required (the shell command to run)");
       }
     } else if (job.command.isBlank()) {
       problems.add(at.at("command"), "'" + path + ".command' must not be empty");
     }
     if (job.condition && !job.needs.isEmpty()) {
-      problems.add(at.at("needs"), "job '" + job.name + "' is a condition, so it cannot have 'needs' "
-          + "(a condition starts with the instance; make the jobs that wait for it need it instead)");
+      problems.add(
+          at.at("needs"),
+          "job '"
+              + job.name
+              + "' is a condition, so it cannot have 'needs' "
+              + "(a condition starts with the instance; make the jobs that wait for it need it instead)");
     }
     for (int i = 0; i < job.needs.size(); i++) {
       if (job.needs.get(i) == null) {
-        problems.add(at.at("needs[" + i + "]"), "'" + path + ".needs[" + i + "]' must be a job name, got nothing");
+        problems.add(
+            at.at("needs[" + i + "]"),
+            "'" + path + ".needs[" + i + "]' must be a job name, got nothing");
       }
     }
     if (job.maxAttempts != null && job.maxAttempts < 1) {
-      problems.add(at.at("maxAttempts"), "'" + path + ".maxAttempts' must be at least 1, got " + job.maxAttempts);
+      problems.add(
+          at.at("maxAttempts"),
+          "'" + path + ".maxAttempts' must be at least 1, got " + job.maxAttempts);
     }
     wholeMillis(path + ".retryDelay", job.retryDelay, at.at("retryDelay"), problems);
     wholeMillis(path + ".warnTimeout", job.warnTimeout, at.at("warnTimeout"), problems);
     wholeMillis(path + ".abortTimeout", job.abortTimeout, at.at("abortTimeout"), problems);
     if (job.retryDelay != null && job.retryDelay.isNegative()) {
-      problems.add(at.at("retryDelay"), "'" + path + ".retryDelay' must not be negative, got " + show(job.retryDelay));
+      problems.add(
+          at.at("retryDelay"),
+          "'" + path + ".retryDelay' must not be negative, got " + show(job.retryDelay));
     }
     positive(path + ".warnTimeout", job.warnTimeout, at.at("warnTimeout"), problems);
     positive(path + ".abortTimeout", job.abortTimeout, at.at("abortTimeout"), problems);
-    if (job.warnTimeout != null && job.abortTimeout != null && isPositive(job.warnTimeout)
+    if (job.warnTimeout != null
+        && job.abortTimeout != null
+        && isPositive(job.warnTimeout)
         && job.warnTimeout.compareTo(job.abortTimeout) >= 0) {
-      problems.add(at.at("warnTimeout"), "'" + path + ".warnTimeout' (" + DurationText.format(job.warnTimeout)
-          + ") must be less than '" + path + ".abortTimeout' (" + DurationText.format(job.abortTimeout)
-          + "): the job is killed before the warning");
+      problems.add(
+          at.at("warnTimeout"),
+          "'"
+              + path
+              + ".warnTimeout' ("
+              + DurationText.format(job.warnTimeout)
+              + ") must be less than '"
+              + path
+              + ".abortTimeout' ("
+              + DurationText.format(job.abortTimeout)
+              + "): the job is killed before the warning");
     }
     if (job.cleanup != null && job.cleanup.isBlank()) {
-      problems.add(at.at("cleanup"), "'" + path + ".cleanup' must not be empty (remove the key for no cleanup)");
+      problems.add(
+          at.at("cleanup"),
+          "'" + path + ".cleanup' must not be empty (remove the key for no cleanup)");
     }
     texts(path + ".emails", job.emails, at, problems, true, "emails");
   }
@@ -148,7 +185,8 @@ final class WorkflowValidator {
     if (s.every != null && s.cron != null) {
       problems.add(at.at("cron"), "'schedule' takes either 'every' or 'cron', not both");
     } else if (s.every == null && s.cron == null && !at.isBroken("every") && !at.isBroken("cron")) {
-      problems.add(at.at(Located.SELF),
+      problems.add(
+          at.at(Located.SELF),
           "'schedule' needs 'every' (e.g. every: 1h) or 'cron' (e.g. cron: \"0 3 * * *\")");
     }
     wholeMillis("schedule.every", s.every, at.at("every"), problems);
@@ -156,14 +194,18 @@ final class WorkflowValidator {
       problems.add(at.at("every"), "'schedule.every' must be more than 0s, got " + show(s.every));
     }
     if (s.cron != null) {
-      CronSyntax.problem(s.cron).ifPresent(p -> problems.add(at.at("cron"), "'schedule.cron' " + p));
+      CronSyntax.problem(s.cron)
+          .ifPresent(p -> problems.add(at.at("cron"), "'schedule.cron' " + p));
     }
     if (s.timezone != null && s.cron == null && s.every != null) {
-      problems.add(at.at("timezone"), "'schedule.timezone' applies to 'cron' only "
-          + "(an 'every' schedule repeats a fixed duration from 'start')");
+      problems.add(
+          at.at("timezone"),
+          "'schedule.timezone' applies to 'cron' only "
+              + "(an 'every' schedule repeats a fixed duration from 'start')");
     }
     if (s.maxRunning != null && s.maxRunning < 1) {
-      problems.add(at.at("maxRunning"), "'schedule.maxRunning' must be at least 1, got " + s.maxRunning);
+      problems.add(
+          at.at("maxRunning"), "'schedule.maxRunning' must be at least 1, got " + s.maxRunning);
     }
     if (s.catchUp != null && s.catchUp < 0) {
       problems.add(at.at("catchUp"), "'schedule.catchUp' must be at least 0, got " + s.catchUp);
@@ -177,17 +219,23 @@ final class WorkflowValidator {
       return false;
     }
     if (name.startsWith("__")) {
-      problems.add(where, what + " name '" + name + "' is reserved: names starting with __ are Flipper's own");
+      problems.add(
+          where,
+          what + " name '" + name + "' is reserved: names starting with __ are Flipper's own");
       return false;
     }
     return true;
   }
 
-  private static void texts(String path, List<String> texts, Located at, Problems problems, boolean emails) {
+  private static void texts(
+      String path, List<String> texts, Located at, Problems problems, boolean emails) {
     texts(path, texts, at, problems, emails, path);
   }
 
-  /** Checks a list of owners or e-mail addresses; {@code key} is the list's key in the located builder. */
+  /**
+   * Checks a list of owners or e-mail addresses; {@code key} is the list's key in the located
+   * builder.
+   */
   private static void texts(
       String path, List<String> texts, Located at, Problems problems, boolean emails, String key) {
     for (int i = 0; i < texts.size(); i++) {
@@ -197,7 +245,8 @@ final class WorkflowValidator {
       if (text == null || text.isBlank()) {
         problems.add(where, item + " must not be empty");
       } else if (emails && !EMAIL.matcher(text.strip()).matches()) {
-        problems.add(where, item + " must be an e-mail address like data@example.com, got '" + text + "'");
+        problems.add(
+            where, item + " must be an e-mail address like data@example.com, got '" + text + "'");
       }
     }
   }

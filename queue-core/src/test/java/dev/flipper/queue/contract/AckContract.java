@@ -18,9 +18,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * ackDequeuedJobs (docs/queue.md, "Jobs" and "Operations"); PinLater's testAckFailedJob, testAckJobNotDequeued,
- * testFailedRetry, testRetryDelay.
- * Fix over the original: a success ack only moves IN_PROGRESS jobs.
+ * ackDequeuedJobs (docs/queue.md, "Jobs" and "Operations"); PinLater's testAckFailedJob,
+ * testAckJobNotDequeued, testFailedRetry, testRetryDelay. Fix over the original: a success ack only
+ * moves IN_PROGRESS jobs.
  */
 abstract class AckContract extends ContractArea {
 
@@ -30,7 +30,10 @@ abstract class AckContract extends ContractArea {
     dequeue(1);
     clock().advance(Duration.ofSeconds(2));
 
-    api().ack(new AckParams(queue(), List.of(new AckParams.Item(id, ";done", Duration.ZERO)), List.of()));
+    api()
+        .ack(
+            new AckParams(
+                queue(), List.of(new AckParams.Item(id, ";done", Duration.ZERO)), List.of()));
 
     JobInfo job = lookup(id);
     assertThat(job.state()).isEqualTo(JobState.SUCCEEDED);
@@ -46,7 +49,10 @@ abstract class AckContract extends ContractArea {
     JobDescriptor id = enqueue(aJob()).get(0);
     dequeue(1);
 
-    api().ack(new AckParams(queue(), List.of(), List.of(new AckParams.Item(id, "oops", Duration.ZERO))));
+    api()
+        .ack(
+            new AckParams(
+                queue(), List.of(), List.of(new AckParams.Item(id, "oops", Duration.ZERO))));
 
     JobInfo job = lookup(id);
     assertThat(job.state()).isEqualTo(JobState.PENDING);
@@ -171,20 +177,37 @@ abstract class AckContract extends ContractArea {
     JobDescriptor id = enqueue(aJob().withCustomStatus("*")).get(0);
     dequeue(1);
 
-    api().ack(new AckParams(queue(),
-        List.of(new AckParams.Item(id, "-".repeat(NewJob.CUSTOM_STATUS_MAX_CHARS), Duration.ZERO)), List.of()));
+    api()
+        .ack(
+            new AckParams(
+                queue(),
+                List.of(
+                    new AckParams.Item(
+                        id, "-".repeat(NewJob.CUSTOM_STATUS_MAX_CHARS), Duration.ZERO)),
+                List.of()));
 
-    assertThat(lookup(id).customStatus()).isEqualTo("*" + "-".repeat(NewJob.CUSTOM_STATUS_MAX_CHARS - 1));
+    assertThat(lookup(id).customStatus())
+        .isEqualTo("*" + "-".repeat(NewJob.CUSTOM_STATUS_MAX_CHARS - 1));
   }
 
   @Test
   void anAckForAQueueThatDoesNotExistFails() {
     JobDescriptor ghost = JobDescriptor.parse("nonexistent_queue:s1:p1:1");
-    assertFails(ErrorCode.QUEUE_NOT_FOUND,
-        () -> api().ack(new AckParams("nonexistent_queue", items(List.of(ghost), Duration.ZERO), List.of())),
+    assertFails(
+        ErrorCode.QUEUE_NOT_FOUND,
+        () ->
+            api()
+                .ack(
+                    new AckParams(
+                        "nonexistent_queue", items(List.of(ghost), Duration.ZERO), List.of())),
         "nonexistent_queue");
-    assertFails(ErrorCode.QUEUE_NOT_FOUND,
-        () -> api().ack(new AckParams("nonexistent_queue", List.of(), items(List.of(ghost), Duration.ZERO))));
+    assertFails(
+        ErrorCode.QUEUE_NOT_FOUND,
+        () ->
+            api()
+                .ack(
+                    new AckParams(
+                        "nonexistent_queue", List.of(), items(List.of(ghost), Duration.ZERO))));
   }
 
   @Test
@@ -202,10 +225,17 @@ abstract class AckContract extends ContractArea {
   void anAckNamingAnotherQueueIsRejectedAndChangesNothing() {
     JobDescriptor id = enqueue(aJob()).get(0);
     dequeue(1);
-    JobDescriptor otherQueue = new JobDescriptor("other_queue", id.shard(), id.priority(), id.localId());
+    JobDescriptor otherQueue =
+        new JobDescriptor("other_queue", id.shard(), id.priority(), id.localId());
 
-    assertInvalid(() -> api().ack(new AckParams(queue(), items(List.of(id, otherQueue), Duration.ZERO),
-        List.of())), "other_queue", queue());
+    assertInvalid(
+        () ->
+            api()
+                .ack(
+                    new AckParams(
+                        queue(), items(List.of(id, otherQueue), Duration.ZERO), List.of())),
+        "other_queue",
+        queue());
 
     assertThat(lookup(id).state()).isEqualTo(JobState.IN_PROGRESS);
   }

@@ -19,8 +19,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * checkpointJobs (docs/queue.md, "Operations"); PinLater's testCheckpointJob*. Fix over the original: the source
- * must equal the claim's source exactly (no substring match).
+ * checkpointJobs (docs/queue.md, "Operations"); PinLater's testCheckpointJob*. Fix over the
+ * original: the source must equal the claim's source exactly (no substring match).
  */
 abstract class CheckpointContract extends ContractArea {
 
@@ -50,7 +50,9 @@ abstract class CheckpointContract extends ContractArea {
     checkpoint(CheckpointParams.heartbeat(id));
     clock().advance(Duration.ofMinutes(6));
     monitor.runOnce();
-    assertThat(lookup(id).state()).as("12 min after the claim, 6 after the heartbeat").isEqualTo(JobState.IN_PROGRESS);
+    assertThat(lookup(id).state())
+        .as("12 min after the claim, 6 after the heartbeat")
+        .isEqualTo(JobState.IN_PROGRESS);
 
     clock().advance(Duration.ofMinutes(5));
     monitor.runOnce();
@@ -61,7 +63,9 @@ abstract class CheckpointContract extends ContractArea {
   void aNewBodyReplacesTheBody() {
     JobDescriptor id = claimOne(aJob("old_body"));
 
-    checkpoint(new CheckpointParams(id, "new_body".getBytes(StandardCharsets.UTF_8), false, null, null, null));
+    checkpoint(
+        new CheckpointParams(
+            id, "new_body".getBytes(StandardCharsets.UTF_8), false, null, null, null));
 
     assertThat(Jobs.text(lookup(id).body())).isEqualTo("new_body");
     assertThat(lookup(id).state()).isEqualTo(JobState.IN_PROGRESS);
@@ -148,7 +152,8 @@ abstract class CheckpointContract extends ContractArea {
     clock().advance(Duration.ofSeconds(1));
 
     for (JobDescriptor id : ids) {
-      checkpoint(new CheckpointParams(id, "changed".getBytes(StandardCharsets.UTF_8), true, null, 7, "x"));
+      checkpoint(
+          new CheckpointParams(id, "changed".getBytes(StandardCharsets.UTF_8), true, null, 7, "x"));
     }
 
     assertThat(lookup(pending)).usingRecursiveComparison().isEqualTo(pendingBefore);
@@ -160,7 +165,8 @@ abstract class CheckpointContract extends ContractArea {
     JobDescriptor id = claimOne(aJob("mine"));
     JobInfo before = lookup(id);
     clock().advance(Duration.ofSeconds(1));
-    CheckpointParams takeOver = new CheckpointParams(id, "theirs".getBytes(StandardCharsets.UTF_8), true, null, 9, "x");
+    CheckpointParams takeOver =
+        new CheckpointParams(id, "theirs".getBytes(StandardCharsets.UTF_8), true, null, 9, "x");
 
     api().checkpoint(queue(), "really_slow_worker", List.of(takeOver));
     api().checkpoint(queue(), "test", List.of(takeOver)); // a substring of the claim's source
@@ -172,7 +178,8 @@ abstract class CheckpointContract extends ContractArea {
   @Test
   void aCheckpointForAQueueThatDoesNotExistFails() {
     JobDescriptor ghost = JobDescriptor.parse("no_such_queue:s1:p1:1");
-    assertFails(ErrorCode.QUEUE_NOT_FOUND,
+    assertFails(
+        ErrorCode.QUEUE_NOT_FOUND,
         () -> api().checkpoint("no_such_queue", SOURCE, List.of(CheckpointParams.heartbeat(ghost))),
         "no_such_queue");
   }

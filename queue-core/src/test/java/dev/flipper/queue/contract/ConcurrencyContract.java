@@ -30,8 +30,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Correctness under concurrency (docs/queue.md, "Storage"): several servers over one storage claim every job exactly
- * once, and several monitors make every transition exactly once.
+ * Correctness under concurrency (docs/queue.md, "Storage"): several servers over one storage claim
+ * every job exactly once, and several monitors make every transition exactly once.
  */
 abstract class ConcurrencyContract extends ContractArea {
   private static final int JOBS = 20_000;
@@ -47,7 +47,9 @@ abstract class ConcurrencyContract extends ContractArea {
     for (int start = 0; start < JOBS; start += BATCH) {
       int first = start;
       JobQueue via = (start / BATCH) % 2 == 0 ? a : b;
-      enqueued.addAll(via.enqueue(queue(), Jobs.jobs(BATCH, i -> aJob("c" + (first + i)).withPriority(1 + i % 3))));
+      enqueued.addAll(
+          via.enqueue(
+              queue(), Jobs.jobs(BATCH, i -> aJob("c" + (first + i)).withPriority(1 + i % 3))));
     }
 
     Set<JobDescriptor> claimed = ConcurrentHashMap.newKeySet();
@@ -58,23 +60,24 @@ abstract class ConcurrencyContract extends ContractArea {
     for (int t = 0; t < 2 * THREADS_PER_SERVER; t++) {
       JobQueue via = t % 2 == 0 ? a : b;
       String source = "worker-" + t;
-      workers.add(() -> {
-        go.await();
-        while (true) {
-          List<DequeuedJob> batch = via.dequeue(DequeueParams.of(queue(), 50, source));
-          if (batch.isEmpty()) {
-            return null;
-          }
-          for (DequeuedJob job : batch) {
-            total.incrementAndGet();
-            if (!claimed.add(job.descriptor())) {
-              synchronized (duplicates) {
-                duplicates.add(job.descriptor());
+      workers.add(
+          () -> {
+            go.await();
+            while (true) {
+              List<DequeuedJob> batch = via.dequeue(DequeueParams.of(queue(), 50, source));
+              if (batch.isEmpty()) {
+                return null;
+              }
+              for (DequeuedJob job : batch) {
+                total.incrementAndGet();
+                if (!claimed.add(job.descriptor())) {
+                  synchronized (duplicates) {
+                    duplicates.add(job.descriptor());
+                  }
+                }
               }
             }
-          }
-        }
-      });
+          });
     }
     runAll(workers, go);
 
@@ -86,7 +89,8 @@ abstract class ConcurrencyContract extends ContractArea {
 
   @Test
   void threeMonitorsAtOnceMakeEachTransitionExactlyOnce() throws Exception {
-    List<JobDescriptor> succeeded = claimAll(Jobs.jobs(100, i -> aJob("s" + i).withAttemptsAllowed(1)));
+    List<JobDescriptor> succeeded =
+        claimAll(Jobs.jobs(100, i -> aJob("s" + i).withAttemptsAllowed(1)));
     ackSucceeded(succeeded);
     List<JobDescriptor> failed = claimAll(Jobs.jobs(50, i -> aJob("f" + i).withAttemptsAllowed(1)));
     ackFailed(failed);
@@ -98,21 +102,26 @@ abstract class ConcurrencyContract extends ContractArea {
     List<Callable<MonitorReport>> monitors = new ArrayList<>();
     for (QueueStore store : stores) {
       QueueMonitor monitor = fx().monitor(store).batchSize(20).build();
-      monitors.add(() -> {
-        go.await();
-        MonitorReport sum = MonitorReport.EMPTY;
-        // Nothing becomes eligible during the runs, so a run that does nothing means this monitor is done.
-        for (MonitorReport run = monitor.runOnce(); run.totals().total() > 0; run = monitor.runOnce()) {
-          sum = sum.plus(run);
-        }
-        return sum;
-      });
+      monitors.add(
+          () -> {
+            go.await();
+            MonitorReport sum = MonitorReport.EMPTY;
+            // Nothing becomes eligible during the runs, so a run that does nothing means this
+            // monitor is done.
+            for (MonitorReport run = monitor.runOnce();
+                run.totals().total() > 0;
+                run = monitor.runOnce()) {
+              sum = sum.plus(run);
+            }
+            return sum;
+          });
     }
     MonitorReport total = MonitorReport.EMPTY;
     for (MonitorReport report : runAll(monitors, go)) {
       total = total.plus(report);
     }
-    // A sweep after them finds what a monitor left behind (for example after a deadlock) and keeps the sum exact.
+    // A sweep after them finds what a monitor left behind (for example after a deadlock) and keeps
+    // the sum exact.
     QueueMonitor sweeper = fx().monitor().batchSize(1000).build();
     for (MonitorReport run = sweeper.runOnce(); run.totals().total() > 0; run = sweeper.runOnce()) {
       total = total.plus(run);
@@ -123,8 +132,9 @@ abstract class ConcurrencyContract extends ContractArea {
   }
 
   /**
-   * Many threads enqueueing one job each at once (a remote client sends such jobs together in one call): each
-   * thread gets the descriptors of its own jobs, and every job is stored once with its own body and priority.
+   * Many threads enqueueing one job each at once (a remote client sends such jobs together in one
+   * call): each thread gets the descriptors of its own jobs, and every job is stored once with its
+   * own body and priority.
    */
   @Test
   void sixteenThreadsEnqueueingOneJobEachGetTheirOwnJobsBack() throws Exception {
@@ -135,18 +145,20 @@ abstract class ConcurrencyContract extends ContractArea {
     List<Callable<Map<JobDescriptor, String>>> producers = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
       int thread = t;
-      producers.add(() -> {
-        go.await();
-        Map<JobDescriptor, String> mine = new java.util.LinkedHashMap<>();
-        for (int i = 0; i < perThread; i++) {
-          String body = "t" + thread + "-" + i;
-          List<JobDescriptor> ids = api.enqueue(queue(), List.of(aJob(body).withPriority(1 + thread % 3)));
-          assertThat(ids).hasSize(1);
-          assertThat(ids.get(0).priority()).isEqualTo(1 + thread % 3);
-          mine.put(ids.get(0), body);
-        }
-        return mine;
-      });
+      producers.add(
+          () -> {
+            go.await();
+            Map<JobDescriptor, String> mine = new java.util.LinkedHashMap<>();
+            for (int i = 0; i < perThread; i++) {
+              String body = "t" + thread + "-" + i;
+              List<JobDescriptor> ids =
+                  api.enqueue(queue(), List.of(aJob(body).withPriority(1 + thread % 3)));
+              assertThat(ids).hasSize(1);
+              assertThat(ids.get(0).priority()).isEqualTo(1 + thread % 3);
+              mine.put(ids.get(0), body);
+            }
+            return mine;
+          });
     }
     Map<JobDescriptor, String> all = new java.util.HashMap<>();
     for (Map<JobDescriptor, String> mine : runAll(producers, go)) {
@@ -157,9 +169,12 @@ abstract class ConcurrencyContract extends ContractArea {
     List<JobDescriptor> ids = new ArrayList<>(all.keySet());
     for (int start = 0; start < ids.size(); start += 500) {
       List<JobDescriptor> page = ids.subList(start, Math.min(ids.size(), start + 500));
-      api.lookup(page, true).forEach((id, info) ->
-          assertThat(new String(info.body(), java.nio.charset.StandardCharsets.UTF_8)).as("body of " + id)
-              .isEqualTo(all.get(id)));
+      api.lookup(page, true)
+          .forEach(
+              (id, info) ->
+                  assertThat(new String(info.body(), java.nio.charset.StandardCharsets.UTF_8))
+                      .as("body of " + id)
+                      .isEqualTo(all.get(id)));
     }
     assertThat(snapshot()).isEqualTo(Map.of(JobState.PENDING, threads * perThread));
   }
@@ -171,7 +186,10 @@ abstract class ConcurrencyContract extends ContractArea {
     return claimed;
   }
 
-  /** Starts the tasks together and returns their results; a generous deadline only guards against hangs. */
+  /**
+   * Starts the tasks together and returns their results; a generous deadline only guards against
+   * hangs.
+   */
   private static <T> List<T> runAll(List<Callable<T>> tasks, CountDownLatch go) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(tasks.size());
     try {

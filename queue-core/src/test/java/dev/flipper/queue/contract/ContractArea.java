@@ -26,8 +26,8 @@ import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 
 /**
  * Shared helpers of the contract areas. Every helper works on the default queue through the test's
- * {@link JobQueue} ({@link #api()}, the service as the backend exposes it); the area's nested class in
- * {@link QueueContractTest} supplies the fixture.
+ * {@link JobQueue} ({@link #api()}, the service as the backend exposes it); the area's nested class
+ * in {@link QueueContractTest} supplies the fixture.
  */
 abstract class ContractArea {
   static final String SOURCE = "test-dequeuer";
@@ -134,8 +134,12 @@ abstract class ContractArea {
     return groups;
   }
 
-  /** Asserts the call fails with the code and a message containing every fragment; returns the error. */
-  static QueueException assertFails(ErrorCode code, ThrowingCallable call, String... messageFragments) {
+  /**
+   * Asserts the call fails with the code and a message containing every fragment; returns the
+   * error.
+   */
+  static QueueException assertFails(
+      ErrorCode code, ThrowingCallable call, String... messageFragments) {
     QueueException e = catchThrowableOfType(QueueException.class, call);
     assertThat(e).as("expected a QueueException(%s)", code).isNotNull();
     assertThat(e.errorCode()).as("error code of: %s", e.getMessage()).isEqualTo(code);
@@ -145,7 +149,10 @@ abstract class ContractArea {
     return e;
   }
 
-  /** Asserts the call is rejected as invalid (UNKNOWN, "invalid request") with the fragments in the message. */
+  /**
+   * Asserts the call is rejected as invalid (UNKNOWN, "invalid request") with the fragments in the
+   * message.
+   */
   static QueueException assertInvalid(ThrowingCallable call, String... messageFragments) {
     QueueException e = assertFails(ErrorCode.UNKNOWN, call, messageFragments);
     assertThat(e.getMessage()).startsWith("invalid request");

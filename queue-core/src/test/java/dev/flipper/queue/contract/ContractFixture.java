@@ -13,15 +13,16 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 
 /**
- * The state of one contract test: the clock, the stores opened through the backend's hooks, services and
- * monitors over them, and the queues the tests talk to (each service as the backend exposes it, see
- * {@link QueueContractTest#expose}). Opened lazily, closed after the test. Not thread-safe (set up from the
- * test thread).
+ * The state of one contract test: the clock, the stores opened through the backend's hooks,
+ * services and monitors over them, and the queues the tests talk to (each service as the backend
+ * exposes it, see {@link QueueContractTest#expose}). Opened lazily, closed after the test. Not
+ * thread-safe (set up from the test thread).
  */
 final class ContractFixture implements AutoCloseable {
   static final String QUEUE = "contract_queue";
   static final String ADMIN_PASSWORD = "contract-admin-password";
   static final int PRIORITY_LEVELS = 3;
+
   /** Not on a whole second, so a backend that drops milliseconds is caught. */
   static final Instant START = Instant.parse("2024-03-10T12:00:00.123Z");
 
@@ -72,8 +73,8 @@ final class ContractFixture implements AutoCloseable {
   }
 
   /**
-   * The service of this test: 3 priorities, the fixture's clock and admin password. Tests call it through
-   * {@link #api()}; use it directly only for what the queue API does not offer.
+   * The service of this test: 3 priorities, the fixture's clock and admin password. Tests call it
+   * through {@link #api()}; use it directly only for what the queue API does not offer.
    */
   QueueService service() {
     if (service == null) {
@@ -95,7 +96,10 @@ final class ContractFixture implements AutoCloseable {
     return expose(settings.apply(serviceBuilder(store())).build());
   }
 
-  /** A second server, "server-b", over the second store: what another process over the same storage sees. */
+  /**
+   * A second server, "server-b", over the second store: what another process over the same storage
+   * sees.
+   */
   JobQueue secondServerApi() {
     return expose(serviceBuilder(secondStore()).serverId("server-b").build());
   }
@@ -156,7 +160,10 @@ final class ContractFixture implements AutoCloseable {
       try {
         exposed.get(i).close();
       } catch (Exception e) {
-        failure = failure == null ? new IllegalStateException("closing " + exposed.get(i) + " failed", e) : failure;
+        failure =
+            failure == null
+                ? new IllegalStateException("closing " + exposed.get(i) + " failed", e)
+                : failure;
       }
     }
     for (QueueStore each : opened) {

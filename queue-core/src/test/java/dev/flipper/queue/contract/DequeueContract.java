@@ -21,8 +21,8 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * dequeueJobs (docs/queue.md, "Jobs" and "Operations"); PinLater's testBasicOperations, testPriorities,
- * testRunAfter, testManyJobs.
+ * dequeueJobs (docs/queue.md, "Jobs" and "Operations"); PinLater's testBasicOperations,
+ * testPriorities, testRunAfter, testManyJobs.
  */
 abstract class DequeueContract extends ContractArea {
 
@@ -87,7 +87,8 @@ abstract class DequeueContract extends ContractArea {
 
   @Test
   void returnsPriorityOneBeforeTwoBeforeThree() {
-    List<JobDescriptor> ids = enqueue(aJob("p3").withPriority(3), aJob("p2").withPriority(2), aJob("p1"));
+    List<JobDescriptor> ids =
+        enqueue(aJob("p3").withPriority(3), aJob("p2").withPriority(2), aJob("p1"));
 
     assertThat(ids(dequeue(1))).containsExactly(ids.get(2));
     ackSucceeded(ids.subList(2, 3));
@@ -126,8 +127,9 @@ abstract class DequeueContract extends ContractArea {
 
   @Test
   void repeatedDequeuesReturnEveryJobExactlyOnce() {
-    List<JobDescriptor> ids = enqueueOneByOne(
-        Jobs.jobs(100, i -> aJob("many_" + i).withAttemptsAllowed(1).withPriority(1 + i % 3)));
+    List<JobDescriptor> ids =
+        enqueueOneByOne(
+            Jobs.jobs(100, i -> aJob("many_" + i).withAttemptsAllowed(1).withPriority(1 + i % 3)));
 
     Set<JobDescriptor> seen = new HashSet<>();
     for (int round = 0; round < 10; round++) {
@@ -189,7 +191,8 @@ abstract class DequeueContract extends ContractArea {
 
     batch = ids(dequeueAcking(batch, 2));
     assertThat(batch).hasSize(2);
-    assertThat(snapshot()).isEqualTo(Map.of(JobState.PENDING, 1, JobState.IN_PROGRESS, 2, JobState.SUCCEEDED, 2));
+    assertThat(snapshot())
+        .isEqualTo(Map.of(JobState.PENDING, 1, JobState.IN_PROGRESS, 2, JobState.SUCCEEDED, 2));
 
     batch = ids(dequeueAcking(batch, 2));
     assertThat(batch).hasSize(1);
@@ -209,14 +212,18 @@ abstract class DequeueContract extends ContractArea {
     assertThat(byShard(next)).as("either shard can fill a dequeue of one").hasSize(2);
     List<JobDescriptor> succeeded = claimed.subList(0, 10);
     List<JobDescriptor> failed = claimed.subList(10, 20);
-    AckParams ack = new AckParams(queue(), items(succeeded, Duration.ZERO), items(failed, Duration.ofHours(1)));
+    AckParams ack =
+        new AckParams(queue(), items(succeeded, Duration.ZERO), items(failed, Duration.ofHours(1)));
 
     List<DequeuedJob> one = api().dequeue(DequeueParams.of(queue(), 1, SOURCE).withAck(ack));
 
     assertThat(one).hasSize(1);
     assertThat(next).contains(one.get(0).descriptor());
-    assertThat(snapshot()).isEqualTo(Map.of(JobState.SUCCEEDED, 10, JobState.PENDING, 29, JobState.IN_PROGRESS, 1));
-    assertThat(countFuture(JobState.PENDING)).as("failed jobs wait for their retry delay").isEqualTo(10);
+    assertThat(snapshot())
+        .isEqualTo(Map.of(JobState.SUCCEEDED, 10, JobState.PENDING, 29, JobState.IN_PROGRESS, 1));
+    assertThat(countFuture(JobState.PENDING))
+        .as("failed jobs wait for their retry delay")
+        .isEqualTo(10);
   }
 
   @Test
@@ -226,7 +233,8 @@ abstract class DequeueContract extends ContractArea {
     assertThat(dequeue(20)).hasSize(20);
     AckParams ack = new AckParams(queue(), items(claimed, Duration.ZERO), List.of());
 
-    assertThat(api().dequeue(DequeueParams.of(queue(), 10, SOURCE).withCoverage(0.0).withAck(ack))).isEmpty();
+    assertThat(api().dequeue(DequeueParams.of(queue(), 10, SOURCE).withCoverage(0.0).withAck(ack)))
+        .isEmpty();
 
     assertThat(snapshot()).isEqualTo(Map.of(JobState.SUCCEEDED, 20));
   }
@@ -237,7 +245,8 @@ abstract class DequeueContract extends ContractArea {
     List<JobDescriptor> claimed = ids(dequeue(1));
     AckParams ack = new AckParams(queue(), List.of(), items(claimed, Duration.ZERO));
 
-    List<DequeuedJob> peeked = api().dequeue(DequeueParams.of(queue(), 10, SOURCE).withDryRun(true).withAck(ack));
+    List<DequeuedJob> peeked =
+        api().dequeue(DequeueParams.of(queue(), 10, SOURCE).withDryRun(true).withAck(ack));
 
     assertThat(peeked).hasSize(2); // the failed job is PENDING again, next to the untouched one
     assertThat(snapshot()).isEqualTo(Map.of(JobState.PENDING, 2));
@@ -250,20 +259,25 @@ abstract class DequeueContract extends ContractArea {
 
     assertThat(api().dequeue(DequeueParams.of(queue(), 100, SOURCE).withCoverage(0.0))).isEmpty();
 
-    List<DequeuedJob> half = api().dequeue(DequeueParams.of(queue(), 100, SOURCE).withCoverage(0.5));
+    List<DequeuedJob> half =
+        api().dequeue(DequeueParams.of(queue(), 100, SOURCE).withCoverage(0.5));
     assertThat(byShard(ids(half))).as("one shard of two").hasSize(1);
     String visited = half.get(0).descriptor().shard();
     assertThat(half).hasSize(byShard(ids).get(visited).size());
 
-    List<DequeuedJob> rest = api().dequeue(DequeueParams.of(queue(), 100, SOURCE).withCoverage(1.0));
+    List<DequeuedJob> rest =
+        api().dequeue(DequeueParams.of(queue(), 100, SOURCE).withCoverage(1.0));
     assertThat(half.size() + rest.size()).isEqualTo(30);
   }
 
   @Test
   void dequeueFromAQueueThatDoesNotExistFails() {
-    assertFails(ErrorCode.QUEUE_NOT_FOUND,
-        () -> api().dequeue(DequeueParams.of("no_such_queue", 5, SOURCE)), "no_such_queue");
-    assertFails(ErrorCode.QUEUE_NOT_FOUND,
+    assertFails(
+        ErrorCode.QUEUE_NOT_FOUND,
+        () -> api().dequeue(DequeueParams.of("no_such_queue", 5, SOURCE)),
+        "no_such_queue");
+    assertFails(
+        ErrorCode.QUEUE_NOT_FOUND,
         () -> api().dequeue(DequeueParams.of("no_such_queue", 5, SOURCE).withDryRun(true)));
   }
 

@@ -23,7 +23,8 @@ abstract class EnqueueContract extends ContractArea {
 
   @Test
   void returnsOneDescriptorPerJobInRequestOrder() {
-    List<NewJob> jobs = List.of(aJob("b0").withPriority(3), aJob("b1"), aJob("b2").withPriority(2), aJob("b3"));
+    List<NewJob> jobs =
+        List.of(aJob("b0").withPriority(3), aJob("b1"), aJob("b2").withPriority(2), aJob("b3"));
 
     List<JobDescriptor> ids = enqueue(jobs);
 
@@ -36,7 +37,9 @@ abstract class EnqueueContract extends ContractArea {
       assertThat(id.priority()).isEqualTo(jobs.get(i).priority());
       assertThat(Jobs.text(lookup(id).body())).isEqualTo("b" + i);
     }
-    assertThat(ids.stream().map(JobDescriptor::shard).distinct()).as("one request, one shard").hasSize(1);
+    assertThat(ids.stream().map(JobDescriptor::shard).distinct())
+        .as("one request, one shard")
+        .hasSize(1);
   }
 
   @Test
@@ -54,7 +57,9 @@ abstract class EnqueueContract extends ContractArea {
 
   @Test
   void enqueueToAQueueThatWasNeverCreatedFails() {
-    assertFails(ErrorCode.QUEUE_NOT_FOUND, () -> api().enqueue("no_such_queue", List.of(aJob())),
+    assertFails(
+        ErrorCode.QUEUE_NOT_FOUND,
+        () -> api().enqueue("no_such_queue", List.of(aJob())),
         "no_such_queue");
     assertThat(api().queueNames()).doesNotContain("no_such_queue");
   }
@@ -62,8 +67,11 @@ abstract class EnqueueContract extends ContractArea {
   @Test
   void priorityOutsideTheLevelsIsNotSupportedAndStoresNothing() {
     for (int bad : new int[] {0, 4, -1, 100}) {
-      assertFails(ErrorCode.PRIORITY_NOT_SUPPORTED,
-          () -> enqueue(aJob("ok"), aJob("bad").withPriority(bad)), "priority " + bad, "1..3");
+      assertFails(
+          ErrorCode.PRIORITY_NOT_SUPPORTED,
+          () -> enqueue(aJob("ok"), aJob("bad").withPriority(bad)),
+          "priority " + bad,
+          "1..3");
     }
     assertThat(snapshot()).isEmpty();
   }
@@ -72,9 +80,10 @@ abstract class EnqueueContract extends ContractArea {
   void aNewJobIsPendingWithItsAttemptsTimesAndStatus() {
     Instant now = clock().instant();
     Instant later = now.plus(Duration.ofMinutes(5));
-    List<JobDescriptor> ids = enqueue(
-        aJob("now").withAttemptsAllowed(4).withCustomStatus("hello"),
-        aJob("later").withRunAfter(later));
+    List<JobDescriptor> ids =
+        enqueue(
+            aJob("now").withAttemptsAllowed(4).withCustomStatus("hello"),
+            aJob("later").withRunAfter(later));
 
     JobInfo first = lookup(ids.get(0));
     assertThat(first.state()).isEqualTo(JobState.PENDING);

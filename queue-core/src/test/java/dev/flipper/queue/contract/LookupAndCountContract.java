@@ -25,12 +25,23 @@ abstract class LookupAndCountContract extends ContractArea {
   @Test
   void lookupReturnsExistingJobsKeyedInRequestOrderAndOmitsMissingOnes() {
     List<JobDescriptor> ids = enqueue(aJob("a"), aJob("b").withPriority(2), aJob("c"));
-    JobDescriptor missingId = new JobDescriptor(queue(), ids.get(0).shard(), 1, ids.get(2).localId() + 1000);
-    JobDescriptor wrongPriority = new JobDescriptor(queue(), ids.get(1).shard(), 3, ids.get(1).localId());
-    JobDescriptor unknownShard = new JobDescriptor(queue(), "no_such_shard", 1, ids.get(0).localId());
-    JobDescriptor unknownQueue = new JobDescriptor("no_such_queue", ids.get(0).shard(), 1, ids.get(0).localId());
-    List<JobDescriptor> request = List.of(ids.get(2), missingId, ids.get(0), wrongPriority, unknownShard,
-        unknownQueue, ids.get(1));
+    JobDescriptor missingId =
+        new JobDescriptor(queue(), ids.get(0).shard(), 1, ids.get(2).localId() + 1000);
+    JobDescriptor wrongPriority =
+        new JobDescriptor(queue(), ids.get(1).shard(), 3, ids.get(1).localId());
+    JobDescriptor unknownShard =
+        new JobDescriptor(queue(), "no_such_shard", 1, ids.get(0).localId());
+    JobDescriptor unknownQueue =
+        new JobDescriptor("no_such_queue", ids.get(0).shard(), 1, ids.get(0).localId());
+    List<JobDescriptor> request =
+        List.of(
+            ids.get(2),
+            missingId,
+            ids.get(0),
+            wrongPriority,
+            unknownShard,
+            unknownQueue,
+            ids.get(1));
 
     Map<JobDescriptor, JobInfo> found = api().lookup(request, false);
 
@@ -80,7 +91,8 @@ abstract class LookupAndCountContract extends ContractArea {
     Instant future = clock().instant().plus(Duration.ofHours(1));
     enqueueOneByOne(Jobs.jobs(15, i -> aJob("future_" + i).withPriority(2).withRunAfter(future)));
     assertThat(count(JobState.PENDING, 2)).isZero();
-    assertThat(api().count(new CountParams(queue(), JobState.PENDING, 2, true, null))).isEqualTo(15);
+    assertThat(api().count(new CountParams(queue(), JobState.PENDING, 2, true, null)))
+        .isEqualTo(15);
 
     List<JobDescriptor> claimed = ids(dequeue(5));
     assertThat(count(JobState.IN_PROGRESS, 1)).isEqualTo(5);
@@ -94,7 +106,10 @@ abstract class LookupAndCountContract extends ContractArea {
   @Test
   void futureCountsOnlyJobsWhoseRunAfterIsAfterNow() {
     Instant now = clock().instant();
-    enqueue(aJob().withRunAfter(now.minusSeconds(10)), aJob(), aJob().withRunAfter(now.plusMillis(1)),
+    enqueue(
+        aJob().withRunAfter(now.minusSeconds(10)),
+        aJob(),
+        aJob().withRunAfter(now.plusMillis(1)),
         aJob().withRunAfter(now.plusSeconds(3600)));
 
     assertThat(count(JobState.PENDING)).isEqualTo(2);
@@ -116,8 +131,10 @@ abstract class LookupAndCountContract extends ContractArea {
 
   @Test
   void countOfAQueueThatDoesNotExistFails() {
-    assertFails(ErrorCode.QUEUE_NOT_FOUND,
-        () -> api().count(CountParams.of("no_such_queue", JobState.PENDING)), "no_such_queue");
+    assertFails(
+        ErrorCode.QUEUE_NOT_FOUND,
+        () -> api().count(CountParams.of("no_such_queue", JobState.PENDING)),
+        "no_such_queue");
   }
 
   @Test
@@ -141,10 +158,18 @@ abstract class LookupAndCountContract extends ContractArea {
     String regex = "((a+)+)\\2b";
 
     assertInvalid(() -> countMatching(JobState.PENDING, 1, regex), "step budget", regex);
-    assertInvalid(() -> api().scan(new ScanParams(queue(), JobState.PENDING, 1, false, ScanParams.START, 10, regex)),
-        "step budget", regex);
-    assertInvalid(() -> api().deleteJobs(new DeleteJobsParams(queue(), JobState.PENDING, 1, regex, 10)),
-        "step budget", regex);
+    assertInvalid(
+        () ->
+            api()
+                .scan(
+                    new ScanParams(
+                        queue(), JobState.PENDING, 1, false, ScanParams.START, 10, regex)),
+        "step budget",
+        regex);
+    assertInvalid(
+        () -> api().deleteJobs(new DeleteJobsParams(queue(), JobState.PENDING, 1, regex, 10)),
+        "step budget",
+        regex);
 
     assertThat(countMatching(JobState.PENDING, 1, "a{40}")).isEqualTo(1);
     assertThat(countMatching(JobState.PENDING, 1, null)).isEqualTo(2);

@@ -25,7 +25,8 @@ abstract class MonitorContract extends ContractArea {
 
   @Test
   void jobGarbageCollection() {
-    List<JobDescriptor> ids = enqueueOneByOne(Jobs.jobs(100, i -> aJob("gc_" + i).withAttemptsAllowed(1)));
+    List<JobDescriptor> ids =
+        enqueueOneByOne(Jobs.jobs(100, i -> aJob("gc_" + i).withAttemptsAllowed(1)));
     List<JobDescriptor> claimed = ids(dequeue(100));
     ackSucceeded(claimed.subList(0, 50));
     ackFailed(claimed.subList(50, 100));
@@ -33,8 +34,7 @@ abstract class MonitorContract extends ContractArea {
 
     MonitorReport succeededGc = fx().monitor().succeededTtl(Duration.ofMillis(1)).build().runOnce();
     assertThat(snapshot()).isEqualTo(Map.of(JobState.FAILED, 50));
-    assertThat(succeededGc.forQueue(queue()))
-        .isEqualTo(new MonitorReport.QueueCounts(0, 0, 50, 0));
+    assertThat(succeededGc.forQueue(queue())).isEqualTo(new MonitorReport.QueueCounts(0, 0, 50, 0));
 
     MonitorReport failedGc = fx().monitor().failedTtl(Duration.ofMillis(1)).build().runOnce();
     assertThat(snapshot()).isEmpty();
@@ -44,27 +44,32 @@ abstract class MonitorContract extends ContractArea {
 
   @Test
   void finishedJobsAreKeptUntilTheirOwnTtlPasses() {
-    List<JobDescriptor> ids = enqueue(aJob("ok").withAttemptsAllowed(1), aJob("bad").withAttemptsAllowed(1));
+    List<JobDescriptor> ids =
+        enqueue(aJob("ok").withAttemptsAllowed(1), aJob("bad").withAttemptsAllowed(1));
     dequeue(2);
     ackSucceeded(ids.subList(0, 1));
     ackFailed(ids.subList(1, 2));
-    QueueMonitor monitor = fx().monitor().succeededTtl(Duration.ofHours(1)).failedTtl(Duration.ofHours(2)).build();
+    QueueMonitor monitor =
+        fx().monitor().succeededTtl(Duration.ofHours(1)).failedTtl(Duration.ofHours(2)).build();
 
     clock().advance(Duration.ofMinutes(59));
     assertThat(monitor.runOnce().totals().total()).isZero();
     clock().advance(Duration.ofMinutes(2));
-    assertThat(monitor.runOnce().forQueue(queue())).isEqualTo(new MonitorReport.QueueCounts(0, 0, 1, 0));
+    assertThat(monitor.runOnce().forQueue(queue()))
+        .isEqualTo(new MonitorReport.QueueCounts(0, 0, 1, 0));
     assertThat(snapshot()).isEqualTo(Map.of(JobState.FAILED, 1));
     clock().advance(Duration.ofMinutes(58));
     assertThat(monitor.runOnce().totals().total()).isZero();
     clock().advance(Duration.ofMinutes(2));
-    assertThat(monitor.runOnce().forQueue(queue())).isEqualTo(new MonitorReport.QueueCounts(0, 0, 0, 1));
+    assertThat(monitor.runOnce().forQueue(queue()))
+        .isEqualTo(new MonitorReport.QueueCounts(0, 0, 0, 1));
     assertThat(snapshot()).isEmpty();
   }
 
   @Test
   void timedOutClaimsAreRetriedOrFailedByAttemptsLeft() {
-    List<JobDescriptor> once = enqueueOneByOne(Jobs.jobs(50, i -> aJob("once_" + i).withAttemptsAllowed(1)));
+    List<JobDescriptor> once =
+        enqueueOneByOne(Jobs.jobs(50, i -> aJob("once_" + i).withAttemptsAllowed(1)));
     List<JobDescriptor> twice = enqueueOneByOne(Jobs.jobs(50, i -> aJob("twice_" + i)));
     assertThat(dequeue(100)).hasSize(100);
     clock().advance(Duration.ofSeconds(1));
@@ -80,7 +85,9 @@ abstract class MonitorContract extends ContractArea {
     JobInfo failed = lookup(once.get(0));
     assertThat(failed.state()).isEqualTo(JobState.FAILED);
     assertThat(failed.attemptsRemaining()).isZero();
-    assertThat(ids(dequeue(100))).as("retried jobs are due at once").containsExactlyInAnyOrderElementsOf(twice);
+    assertThat(ids(dequeue(100)))
+        .as("retried jobs are due at once")
+        .containsExactlyInAnyOrderElementsOf(twice);
   }
 
   @Test
@@ -113,7 +120,8 @@ abstract class MonitorContract extends ContractArea {
 
   @Test
   void eachStepTouchesAtMostTheBatchSizePerShardPerRun() {
-    List<JobDescriptor> ids = enqueueOneByOne(Jobs.jobs(40, i -> aJob("batch_" + i).withAttemptsAllowed(1)));
+    List<JobDescriptor> ids =
+        enqueueOneByOne(Jobs.jobs(40, i -> aJob("batch_" + i).withAttemptsAllowed(1)));
     int shards = byShard(ids).size();
     List<JobDescriptor> claimed = ids(dequeue(20));
     ackSucceeded(claimed.subList(0, 10));
@@ -160,8 +168,9 @@ abstract class MonitorContract extends ContractArea {
     JobDescriptor id = enqueue(aJob()).get(0);
     dequeue(1);
     Instant later = clock().instant().plus(Duration.ofMinutes(30));
-    api().checkpoint(queue(), SOURCE,
-        List.of(new CheckpointParams(id, null, false, later, null, null)));
+    api()
+        .checkpoint(
+            queue(), SOURCE, List.of(new CheckpointParams(id, null, false, later, null, null)));
     clock().advance(Duration.ofMinutes(45));
 
     fx().monitor().claimTimeout(Duration.ofMinutes(10)).build().runOnce();

@@ -13,8 +13,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Pause and resume (stored with the queue, so another server over the same storage sees it) and deleting one
- * job by descriptor: Flipper's admin additions, called on the service (the PinLater API has neither).
+ * Pause and resume (stored with the queue, so another server over the same storage sees it) and
+ * deleting one job by descriptor: Flipper's admin additions, called on the service (the PinLater
+ * API has neither).
  */
 abstract class PauseAndDeleteJobContract extends ContractArea {
 
@@ -39,9 +40,13 @@ abstract class PauseAndDeleteJobContract extends ContractArea {
   @Test
   void aPauseReachesAnotherServerWithinItsRefreshInterval() {
     enqueue(aJob("a"), aJob("b"));
-    QueueService other = fx().serviceBuilder(fx().secondStore()).serverId("server-b")
-        .pauseRefresh(Duration.ofSeconds(1)).build();
-    assertThat(other.dequeue(DequeueParams.of(queue(), 1, SOURCE))).hasSize(1); // reads "not paused"
+    QueueService other =
+        fx().serviceBuilder(fx().secondStore())
+            .serverId("server-b")
+            .pauseRefresh(Duration.ofSeconds(1))
+            .build();
+    assertThat(other.dequeue(DequeueParams.of(queue(), 1, SOURCE)))
+        .hasSize(1); // reads "not paused"
 
     fx().service().setPaused(queue(), true);
     clock().advance(Duration.ofSeconds(1));
@@ -57,7 +62,8 @@ abstract class PauseAndDeleteJobContract extends ContractArea {
   @Test
   void pausingAnUnknownQueueFailsAndDeletingAQueueForgetsItsPause() {
     QueueService service = fx().service();
-    assertFails(ErrorCode.QUEUE_NOT_FOUND, () -> service.setPaused("never_created", true), "never_created");
+    assertFails(
+        ErrorCode.QUEUE_NOT_FOUND, () -> service.setPaused("never_created", true), "never_created");
 
     service.createQueue("short_lived");
     service.setPaused("short_lived", true);
@@ -80,7 +86,8 @@ abstract class PauseAndDeleteJobContract extends ContractArea {
     assertThat(lookup(claimed)).isNull();
     assertThat(lookup(pending)).isNull();
     assertThat(count(JobState.PENDING) + count(JobState.IN_PROGRESS)).isEqualTo(1);
-    JobDescriptor elsewhere = new JobDescriptor("never_created", pending.shard(), 1, pending.localId());
+    JobDescriptor elsewhere =
+        new JobDescriptor("never_created", pending.shard(), 1, pending.localId());
     assertFails(ErrorCode.QUEUE_NOT_FOUND, () -> service.deleteJob(elsewhere), "never_created");
   }
 }

@@ -13,8 +13,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * createQueue, deleteQueue, queueNames (docs/queue.md, "Operations"); PinLater's testCreateQueueThatAlreadyExists
- * and friends.
+ * createQueue, deleteQueue, queueNames (docs/queue.md, "Operations"); PinLater's
+ * testCreateQueueThatAlreadyExists and friends.
  */
 abstract class QueueAdminContract extends ContractArea {
 
@@ -30,7 +30,9 @@ abstract class QueueAdminContract extends ContractArea {
   @Test
   void createQueueRejectsNamesLongerThanTheLimit() {
     String longest = "q".repeat(QueueService.MAX_QUEUE_NAME_LENGTH);
-    assertFails(ErrorCode.QUEUE_NAME_TOO_LONG, () -> api().createQueue(longest + "q"),
+    assertFails(
+        ErrorCode.QUEUE_NAME_TOO_LONG,
+        () -> api().createQueue(longest + "q"),
         String.valueOf(QueueService.MAX_QUEUE_NAME_LENGTH));
 
     api().createQueue(longest);
@@ -65,8 +67,12 @@ abstract class QueueAdminContract extends ContractArea {
     JobQueue noHash = fx().apiWith(b -> b.adminPasswordHash(""));
     noHash.createQueue("guarded");
 
-    assertFails(ErrorCode.PASSWORD_INVALID, () -> noHash.deleteQueue("guarded", ""), "disabled",
-        "adminPasswordHash", "hash-password");
+    assertFails(
+        ErrorCode.PASSWORD_INVALID,
+        () -> noHash.deleteQueue("guarded", ""),
+        "disabled",
+        "adminPasswordHash",
+        "hash-password");
     assertThat(noHash.queueNames()).contains("guarded");
   }
 

@@ -16,7 +16,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** retryFailedJobs and deleteJobs (docs/queue.md, "Operations"); PinLater's testRetryFailedJobs, testDeleteJobs. */
+/**
+ * retryFailedJobs and deleteJobs (docs/queue.md, "Operations"); PinLater's testRetryFailedJobs,
+ * testDeleteJobs.
+ */
 abstract class RetryAndDeleteContract extends ContractArea {
 
   @Test
@@ -28,8 +31,11 @@ abstract class RetryAndDeleteContract extends ContractArea {
     Instant runAfter = clock().instant().plusSeconds(1);
     assertThat(api().retryFailed(new RetryFailedParams(queue(), 2, 2, runAfter, 15))).isEqualTo(15);
     assertThat(snapshot()).isEqualTo(Map.of(JobState.PENDING, 15, JobState.FAILED, 5));
-    JobInfo retried = api().lookup(ids, false).values().stream()
-        .filter(job -> job.state() == JobState.PENDING).findFirst().orElseThrow();
+    JobInfo retried =
+        api().lookup(ids, false).values().stream()
+            .filter(job -> job.state() == JobState.PENDING)
+            .findFirst()
+            .orElseThrow();
     assertThat(retried.attemptsRemaining()).isEqualTo(2);
     assertThat(retried.attemptsAllowed()).isEqualTo(1);
     assertThat(retried.runAfter()).isEqualTo(runAfter);
@@ -70,11 +76,16 @@ abstract class RetryAndDeleteContract extends ContractArea {
   void deleteJobsScenario() {
     failedJobs(10, 2);
     assertThat(api().deleteJobs(DeleteJobsParams.of(queue(), JobState.PENDING))).isZero();
-    assertThat(api().deleteJobs(new DeleteJobsParams(queue(), JobState.FAILED, 2, null, 5))).isEqualTo(5);
+    assertThat(api().deleteJobs(new DeleteJobsParams(queue(), JobState.FAILED, 2, null, 5)))
+        .isEqualTo(5);
     assertThat(count(JobState.FAILED, 2)).isEqualTo(5);
 
-    List<JobDescriptor> pending = enqueueOneByOne(Jobs.jobs(10, i -> aJob("pending_" + i).withPriority(2)));
-    assertThat(api().deleteJobs(new DeleteJobsParams(queue(), JobState.PENDING, 2, ".*pending_1.*", 1000)))
+    List<JobDescriptor> pending =
+        enqueueOneByOne(Jobs.jobs(10, i -> aJob("pending_" + i).withPriority(2)));
+    assertThat(
+            api()
+                .deleteJobs(
+                    new DeleteJobsParams(queue(), JobState.PENDING, 2, ".*pending_1.*", 1000)))
         .isEqualTo(1);
     assertThat(lookup(pending.get(1))).isNull();
     assertThat(count(JobState.PENDING, 2)).isEqualTo(9);
@@ -87,7 +98,8 @@ abstract class RetryAndDeleteContract extends ContractArea {
     List<JobDescriptor> ids = enqueue(aJob("later").withRunAfter(future), aJob("now"));
     dequeue(1);
 
-    assertThat(api().deleteJobs(new DeleteJobsParams(queue(), JobState.PENDING, 1, null, 10))).isEqualTo(1);
+    assertThat(api().deleteJobs(new DeleteJobsParams(queue(), JobState.PENDING, 1, null, 10)))
+        .isEqualTo(1);
     assertThat(api().deleteJobs(new DeleteJobsParams(queue(), JobState.IN_PROGRESS, 1, null, 10)))
         .isEqualTo(1);
 
@@ -97,10 +109,14 @@ abstract class RetryAndDeleteContract extends ContractArea {
 
   @Test
   void retryAndDeleteOnAQueueThatDoesNotExistFail() {
-    assertFails(ErrorCode.QUEUE_NOT_FOUND, () -> api().retryFailed(RetryFailedParams.of("no_such_queue")),
+    assertFails(
+        ErrorCode.QUEUE_NOT_FOUND,
+        () -> api().retryFailed(RetryFailedParams.of("no_such_queue")),
         "no_such_queue");
-    assertFails(ErrorCode.QUEUE_NOT_FOUND,
-        () -> api().deleteJobs(DeleteJobsParams.of("no_such_queue", JobState.FAILED)), "no_such_queue");
+    assertFails(
+        ErrorCode.QUEUE_NOT_FOUND,
+        () -> api().deleteJobs(DeleteJobsParams.of("no_such_queue", JobState.FAILED)),
+        "no_such_queue");
   }
 
   @Test
@@ -135,7 +151,8 @@ abstract class RetryAndDeleteContract extends ContractArea {
     assertThat(api().retryJob(pending, 1)).isFalse();
     assertThat(api().retryJob(claimed, 1)).isFalse();
     assertThat(api().retryJob(succeeded.get(0), 1)).isFalse();
-    JobDescriptor missing = new JobDescriptor(queue(), pending.shard(), 1, pending.localId() + 1000);
+    JobDescriptor missing =
+        new JobDescriptor(queue(), pending.shard(), 1, pending.localId() + 1000);
     assertThat(api().retryJob(missing, 1)).isFalse();
     JobDescriptor unknownShard = new JobDescriptor(queue(), "no_such_shard", 1, 1);
     assertThat(api().retryJob(unknownShard, 1)).isFalse();
@@ -148,7 +165,8 @@ abstract class RetryAndDeleteContract extends ContractArea {
   @Test
   void retryJobRejectsAnUnknownQueueAndBadAttempts() {
     JobDescriptor failed = failedJobs(1, 1).get(0);
-    JobDescriptor elsewhere = new JobDescriptor("never_created", failed.shard(), 1, failed.localId());
+    JobDescriptor elsewhere =
+        new JobDescriptor("never_created", failed.shard(), 1, failed.localId());
 
     assertFails(ErrorCode.QUEUE_NOT_FOUND, () -> api().retryJob(elsewhere, 1), "never_created");
     assertInvalid(() -> api().retryJob(failed, 0), "attempts", ">= 1");
@@ -157,8 +175,9 @@ abstract class RetryAndDeleteContract extends ContractArea {
 
   /** Enqueues n single-attempt jobs of the priority and fails them all. */
   private List<JobDescriptor> failedJobs(int n, int priority) {
-    List<JobDescriptor> ids = enqueueOneByOne(Jobs.jobs(n, i -> aJob("failed_" + i).withPriority(priority)
-        .withAttemptsAllowed(1)));
+    List<JobDescriptor> ids =
+        enqueueOneByOne(
+            Jobs.jobs(n, i -> aJob("failed_" + i).withPriority(priority).withAttemptsAllowed(1)));
     List<JobDescriptor> claimed = ids(dequeue(n));
     assertThat(claimed).hasSize(n);
     ackFailed(claimed);

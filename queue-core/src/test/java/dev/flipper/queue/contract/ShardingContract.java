@@ -18,9 +18,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Several servers over one storage, and shards that are unhealthy or unreachable (docs/queue.md, "Storage",
- * with the fix that one bad shard never fails a request the other shards can serve). Tests that need the failure hooks
- * are skipped for backends that cannot simulate failures.
+ * Several servers over one storage, and shards that are unhealthy or unreachable (docs/queue.md,
+ * "Storage", with the fix that one bad shard never fails a request the other shards can serve).
+ * Tests that need the failure hooks are skipped for backends that cannot simulate failures.
  */
 abstract class ShardingContract extends ContractArea {
 
@@ -109,7 +109,8 @@ abstract class ShardingContract extends ContractArea {
 
     assertFails(ErrorCode.SHARD_CONNECTION_FAILED, () -> enqueue(aJob()));
     assertFails(ErrorCode.SHARD_CONNECTION_FAILED, () -> dequeue(1));
-    assertFails(ErrorCode.SHARD_CONNECTION_FAILED,
+    assertFails(
+        ErrorCode.SHARD_CONNECTION_FAILED,
         () -> api().count(CountParams.of(queue(), JobState.PENDING)));
   }
 }

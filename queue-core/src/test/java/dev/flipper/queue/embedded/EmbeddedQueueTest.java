@@ -26,12 +26,20 @@ class EmbeddedQueueTest {
     InMemoryQueueStore store = InMemoryQueueStore.withShards("1");
     MutableClock clock = MutableClock.startingAt(Instant.parse("2026-03-01T10:00:00Z"));
     Set<String> sent = ConcurrentHashMap.newKeySet();
-    try (EmbeddedQueue jobs = EmbeddedQueue.builder(store)
-        .service(s -> s.priorityLevels(2).clock(clock))
-        .worker("mail", job -> sent.add(job.bodyAsString()), w -> w.concurrency(2).pollInterval(Duration.ofMillis(10)))
-        .monitor(m -> m.claimTimeout(Duration.ofMinutes(5)).interval(Duration.ofMillis(20)).clock(clock))
-        .build()
-        .start()) {
+    try (EmbeddedQueue jobs =
+        EmbeddedQueue.builder(store)
+            .service(s -> s.priorityLevels(2).clock(clock))
+            .worker(
+                "mail",
+                job -> sent.add(job.bodyAsString()),
+                w -> w.concurrency(2).pollInterval(Duration.ofMillis(10)))
+            .monitor(
+                m ->
+                    m.claimTimeout(Duration.ofMinutes(5))
+                        .interval(Duration.ofMillis(20))
+                        .clock(clock))
+            .build()
+            .start()) {
       assertThat(jobs.queue().queueNames()).containsExactly("mail"); // created by start()
 
       jobs.queue().enqueue("mail", List.of(NewJob.of("welcome ada"), NewJob.of("welcome bob")));
@@ -39,24 +47,31 @@ class EmbeddedQueueTest {
       assertThat(sent).containsExactlyInAnyOrder("welcome ada", "welcome bob");
       await().atMost(WAIT).until(() -> jobs.worker("mail").stats().jobsSucceeded() == 2);
 
-      // A job claimed by a process that then died: the monitor gives it back after the claim time-out.
+      // A job claimed by a process that then died: the monitor gives it back after the claim
+      // time-out.
       jobs.queue().createQueue("reports");
       JobDescriptor lost = jobs.queue().enqueue("reports", List.of(NewJob.of("monthly"))).get(0);
-      assertThat(jobs.queue().dequeue(DequeueParams.of("reports", 1, "crashed-process"))).hasSize(1);
+      assertThat(jobs.queue().dequeue(DequeueParams.of("reports", 1, "crashed-process")))
+          .hasSize(1);
       clock.advance(Duration.ofMinutes(6));
-      await().atMost(WAIT).until(() ->
-          jobs.queue().lookup(List.of(lost), false).get(lost).state() == JobState.PENDING);
+      await()
+          .atMost(WAIT)
+          .until(
+              () ->
+                  jobs.queue().lookup(List.of(lost), false).get(lost).state() == JobState.PENDING);
 
-      assertThatThrownBy(() -> jobs.worker("reports")).isInstanceOf(IllegalArgumentException.class)
+      assertThatThrownBy(() -> jobs.worker("reports"))
+          .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("no worker handles queue 'reports'");
     }
   }
 
   @Test
   void twoWorkersForOneQueueAreRefused() {
-    EmbeddedQueue.Builder builder = EmbeddedQueue.builder(InMemoryQueueStore.withShards("1"))
-        .worker("mail", job -> { });
-    assertThatThrownBy(() -> builder.worker("mail", job -> { })).isInstanceOf(IllegalArgumentException.class)
+    EmbeddedQueue.Builder builder =
+        EmbeddedQueue.builder(InMemoryQueueStore.withShards("1")).worker("mail", job -> {});
+    assertThatThrownBy(() -> builder.worker("mail", job -> {}))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("queue 'mail' has two workers");
   }
 }

@@ -33,7 +33,8 @@ class QueueMonitorTest {
   void builderRejectsSettingsThatCannotWork() {
     assertThatThrownBy(() -> QueueMonitor.builder(store).claimTimeout(Duration.ZERO).build())
         .hasMessageContaining("claimTimeout");
-    assertThatThrownBy(() -> QueueMonitor.builder(store).succeededTtl(Duration.ofSeconds(-1)).build())
+    assertThatThrownBy(
+            () -> QueueMonitor.builder(store).succeededTtl(Duration.ofSeconds(-1)).build())
         .hasMessageContaining("succeededTtl");
     assertThatThrownBy(() -> QueueMonitor.builder(store).failedTtl(null).build())
         .hasMessageContaining("failedTtl");
@@ -54,7 +55,8 @@ class QueueMonitorTest {
     long onFailingShard = ids.stream().filter(id -> id.shard().equals(ids.get(0).shard())).count();
     assertThat(report.forQueue("q").timedOutRetried()).isEqualTo(30 - (int) onFailingShard);
     store.shard(ids.get(0).shard()).setReachable(true);
-    assertThat(monitor().build().runOnce().forQueue("q").timedOutRetried()).isEqualTo((int) onFailingShard);
+    assertThat(monitor().build().runOnce().forQueue("q").timedOutRetried())
+        .isEqualTo((int) onFailingShard);
   }
 
   @Test
@@ -69,7 +71,8 @@ class QueueMonitorTest {
     clock.advance(Duration.ofHours(1));
     monitor.runOnce();
 
-    // The second claims may be retried jobs (they then fail: no attempt left) or new ones (retried again).
+    // The second claims may be retried jobs (they then fail: no attempt left) or new ones (retried
+    // again).
     assertThat(monitor.totalSinceCreated().forQueue("q").total()).isEqualTo(5);
   }
 
@@ -87,9 +90,15 @@ class QueueMonitorTest {
 
   @Test
   void reportsAddUpPerQueue() {
-    MonitorReport a = new MonitorReport(java.util.Map.of("q", new MonitorReport.QueueCounts(1, 2, 3, 4)));
-    MonitorReport b = new MonitorReport(java.util.Map.of("q", new MonitorReport.QueueCounts(1, 1, 1, 1),
-        "r", new MonitorReport.QueueCounts(0, 0, 0, 5)));
+    MonitorReport a =
+        new MonitorReport(java.util.Map.of("q", new MonitorReport.QueueCounts(1, 2, 3, 4)));
+    MonitorReport b =
+        new MonitorReport(
+            java.util.Map.of(
+                "q",
+                new MonitorReport.QueueCounts(1, 1, 1, 1),
+                "r",
+                new MonitorReport.QueueCounts(0, 0, 0, 5)));
 
     MonitorReport sum = a.plus(b);
 
@@ -107,16 +116,23 @@ class QueueMonitorTest {
     monitor.start();
     try {
       assertThatThrownBy(monitor::start).isInstanceOf(IllegalStateException.class);
-      await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-          assertThat(service.lookup(ids, false).values()).allSatisfy(job ->
-              assertThat(job.state()).isEqualTo(JobState.PENDING)));
-      await().atMost(Duration.ofSeconds(10)).until(() -> store.shard("1").calls("timeOutClaims") >= 3);
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .untilAsserted(
+              () ->
+                  assertThat(service.lookup(ids, false).values())
+                      .allSatisfy(job -> assertThat(job.state()).isEqualTo(JobState.PENDING)));
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> store.shard("1").calls("timeOutClaims") >= 3);
     } finally {
       monitor.close();
     }
     long calls = store.shard("1").calls("timeOutClaims");
     monitor.close();
-    await().during(Duration.ofMillis(100)).atMost(Duration.ofSeconds(1))
+    await()
+        .during(Duration.ofMillis(100))
+        .atMost(Duration.ofSeconds(1))
         .until(() -> store.shard("1").calls("timeOutClaims") == calls);
   }
 

@@ -52,11 +52,15 @@ class BodyFilterTest {
   void aBacktrackingRegexStopsAtTheStepBudgetOfOneBody() {
     BodyFilter filter = BodyFilter.of("((a+)+)\\2b");
 
-    QueueException e = catchThrowableOfType(QueueException.class, () -> filter.matches(utf8("a".repeat(40))));
+    QueueException e =
+        catchThrowableOfType(QueueException.class, () -> filter.matches(utf8("a".repeat(40))));
 
     assertThat(e.errorCode()).isEqualTo(ErrorCode.UNKNOWN);
-    assertThat(e.getMessage()).contains("'((a+)+)\\2b'").contains("step budget")
-        .contains(Long.toString(BodyFilter.STEPS_PER_BODY)).contains("40 bytes");
+    assertThat(e.getMessage())
+        .contains("'((a+)+)\\2b'")
+        .contains("step budget")
+        .contains(Long.toString(BodyFilter.STEPS_PER_BODY))
+        .contains("40 bytes");
   }
 
   @Test
@@ -65,7 +69,8 @@ class BodyFilterTest {
     for (int i = 0; i < 100; i++) {
       assertThat(filter.matches(utf8("a".repeat(500) + "b"))).isTrue();
     }
-    assertThatThrownBy(() -> filter.matches(utf8("a".repeat(5_000)))).hasMessageContaining("step budget");
+    assertThatThrownBy(() -> filter.matches(utf8("a".repeat(5_000))))
+        .hasMessageContaining("step budget");
   }
 
   @Test
@@ -79,7 +84,8 @@ class BodyFilterTest {
   @Test
   void theCallStopsAtItsTimeBudgetFromTheFirstBodyOn() {
     AtomicLong nanos = new AtomicLong();
-    BodyFilter filter = BodyFilter.of("a", BodyFilter.STEPS_PER_BODY, Duration.ofSeconds(10), nanos::get);
+    BodyFilter filter =
+        BodyFilter.of("a", BodyFilter.STEPS_PER_BODY, Duration.ofSeconds(10), nanos::get);
     assertThat(filter.matches(utf8("a"))).isTrue(); // the budget starts here
     nanos.addAndGet(Duration.ofSeconds(10).toNanos());
     assertThat(filter.matches(utf8("b"))).isFalse();
@@ -93,11 +99,17 @@ class BodyFilterTest {
   @Test
   void theTimeBudgetAlsoStopsASearchInsideOneBody() {
     AtomicLong nanos = new AtomicLong();
-    // Every read of the clock is a second later: the search's first look at the clock ends the call.
-    BodyFilter filter = BodyFilter.of("((a+)+)\\2b", Long.MAX_VALUE, Duration.ofMillis(1500),
-        () -> nanos.getAndAdd(1_000_000_000L));
+    // Every read of the clock is a second later: the search's first look at the clock ends the
+    // call.
+    BodyFilter filter =
+        BodyFilter.of(
+            "((a+)+)\\2b",
+            Long.MAX_VALUE,
+            Duration.ofMillis(1500),
+            () -> nanos.getAndAdd(1_000_000_000L));
 
-    assertThatThrownBy(() -> filter.matches(utf8("a".repeat(40)))).hasMessageContaining("time budget");
+    assertThatThrownBy(() -> filter.matches(utf8("a".repeat(40))))
+        .hasMessageContaining("time budget");
   }
 
   private static byte[] utf8(String text) {

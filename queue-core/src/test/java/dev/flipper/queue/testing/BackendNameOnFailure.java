@@ -7,19 +7,22 @@ import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
 
 /**
  * Puts the backend's test class in front of every failure message. The nested areas are named
- * {@code QueueContractTest$Ack} or {@code TokenStoreContractTest$Modify} whatever the backend, so without this a module that runs two backends (H2
- * and MariaDB, say) would report failures without saying which one failed.
+ * {@code QueueContractTest$Ack} or {@code TokenStoreContractTest$Modify} whatever the backend, so
+ * without this a module that runs two backends (H2 and MariaDB, say) would report failures without
+ * saying which one failed.
  */
-public final class BackendNameOnFailure implements TestExecutionExceptionHandler, LifecycleMethodExecutionExceptionHandler {
+public final class BackendNameOnFailure
+    implements TestExecutionExceptionHandler, LifecycleMethodExecutionExceptionHandler {
 
   @Override
-  public void handleTestExecutionException(ExtensionContext context, Throwable throwable) throws Throwable {
+  public void handleTestExecutionException(ExtensionContext context, Throwable throwable)
+      throws Throwable {
     throw named(context, throwable);
   }
 
   @Override
-  public void handleBeforeEachMethodExecutionException(ExtensionContext context, Throwable throwable)
-      throws Throwable {
+  public void handleBeforeEachMethodExecutionException(
+      ExtensionContext context, Throwable throwable) throws Throwable {
     throw named(context, throwable);
   }
 

@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.function.IntFunction;
 
 /**
- * Test data: {@code aJob().withPriority(2)}, {@code aJob("mail_1").withAttemptsAllowed(1)},
- * {@code jobs(20, i -> aJob("job_body_" + i))}. The rest of the fluent API is {@link NewJob}'s own.
+ * Test data: {@code aJob().withPriority(2)}, {@code aJob("mail_1").withAttemptsAllowed(1)}, {@code
+ * jobs(20, i -> aJob("job_body_" + i))}. The rest of the fluent API is {@link NewJob}'s own.
  */
 public final class Jobs {
   private Jobs() {}

@@ -8,8 +8,8 @@ import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A clock that stands still until a test moves it, so time-dependent behaviour is tested without sleeping.
- * Millisecond resolution. Thread-safe.
+ * A clock that stands still until a test moves it, so time-dependent behaviour is tested without
+ * sleeping. Millisecond resolution. Thread-safe.
  */
 public final class MutableClock extends Clock {
   private final AtomicLong millis;

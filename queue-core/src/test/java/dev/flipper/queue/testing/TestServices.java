@@ -7,12 +7,13 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The services some tests need besides the JVM: MariaDB on 127.0.0.1:3306 (root, empty password) and Redis on
- * 127.0.0.1:6379. Those tests carry {@code @Tag("mariadb")} or {@code @Tag("redis")}, which
- * {@code ./flipper test --unit} (Maven profile {@code unit}) leaves out; {@code ./flipper test} starts both
- * services first (scripts/ensure-services.sh) and runs everything. The test helpers call {@link #requireMariaDb()}
- * or {@link #requireRedis()} before they connect: a missing service fails each of its tests at once with what to do
- * (never skips it), instead of a pile of driver errors. One probe per address and JVM.
+ * The services some tests need besides the JVM: MariaDB on 127.0.0.1:3306 (root, empty password)
+ * and Redis on 127.0.0.1:6379. Those tests carry {@code @Tag("mariadb")} or {@code @Tag("redis")},
+ * which {@code ./flipper test --unit} (Maven profile {@code unit}) leaves out; {@code ./flipper
+ * test} starts both services first (scripts/ensure-services.sh) and runs everything. The test
+ * helpers call {@link #requireMariaDb()} or {@link #requireRedis()} before they connect: a missing
+ * service fails each of its tests at once with what to do (never skips it), instead of a pile of
+ * driver errors. One probe per address and JVM.
  */
 public final class TestServices {
   public static final String MARIADB_HOST = "127.0.0.1";
@@ -36,8 +37,15 @@ public final class TestServices {
   private static void require(String service, String host, int port) {
     String failure = PROBES.computeIfAbsent(host + ":" + port, address -> probe(host, port));
     if (!failure.isEmpty()) {
-      throw new AssertionError(service + " is not reachable on " + host + ":" + port + " (" + failure
-          + "): run scripts/ensure-services.sh, or run the tests that need no service with ./flipper test --unit");
+      throw new AssertionError(
+          service
+              + " is not reachable on "
+              + host
+              + ":"
+              + port
+              + " ("
+              + failure
+              + "): run scripts/ensure-services.sh, or run the tests that need no service with ./flipper test --unit");
     }
   }
 

@@ -32,10 +32,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The worker in-process, on a {@link QueueService} over the in-memory store, with one {@link MutableClock} for
- * the queue and the worker: retry delays, heartbeats and claim expiry happen when the test moves the clock,
- * never by sleeping. Asynchronous effects are awaited with a deadline. The Thrift path is tested in
- * queue-server ({@code dev.flipper.queue.server.QueueWorkerTest}).
+ * The worker in-process, on a {@link QueueService} over the in-memory store, with one {@link
+ * MutableClock} for the queue and the worker: retry delays, heartbeats and claim expiry happen when
+ * the test moves the clock, never by sleeping. Asynchronous effects are awaited with a deadline.
+ * The Thrift path is tested in queue-server ({@code dev.flipper.queue.server.QueueWorkerTest}).
  */
 class QueueWorkerTest {
   private static final String QUEUE = "work_q";
@@ -60,10 +60,15 @@ class QueueWorkerTest {
     store.close();
   }
 
-  /** A worker with quick real-time polling; everything that depends on time reads the test's clock. */
+  /**
+   * A worker with quick real-time polling; everything that depends on time reads the test's clock.
+   */
   private QueueWorker.Builder worker(JobHandler handler) {
-    return QueueWorker.builder(queue, QUEUE, handler).source("test-worker").clock(clock)
-        .pollInterval(Duration.ofMillis(5)).ackInterval(Duration.ofMillis(5));
+    return QueueWorker.builder(queue, QUEUE, handler)
+        .source("test-worker")
+        .clock(clock)
+        .pollInterval(Duration.ofMillis(5))
+        .ackInterval(Duration.ofMillis(5));
   }
 
   private QueueWorker started(QueueWorker.Builder builder) {
@@ -81,22 +86,29 @@ class QueueWorkerTest {
     AtomicInteger duplicates = new AtomicInteger();
     service.enqueue(QUEUE, numbered("job_", 300));
 
-    QueueWorker worker = started(worker(job -> {
-      if (!seen.add(job.bodyAsString())) {
-        duplicates.incrementAndGet();
-      }
-    }).concurrency(8).batchSize(5));
+    QueueWorker worker =
+        started(
+            worker(
+                    job -> {
+                      if (!seen.add(job.bodyAsString())) {
+                        duplicates.incrementAndGet();
+                      }
+                    })
+                .concurrency(8)
+                .batchSize(5));
 
     await().atMost(TIMEOUT).until(() -> count(JobState.SUCCEEDED) == 300);
     assertThat(seen).hasSize(300);
     assertThat(duplicates).hasValue(0);
     assertThat(count(JobState.IN_PROGRESS)).isZero();
     await().atMost(TIMEOUT).until(() -> worker.stats().acksDelivered() == 300);
-    assertThat(worker.stats()).satisfies(stats -> {
-      assertThat(stats.jobsDequeued()).isEqualTo(300);
-      assertThat(stats.jobsSucceeded()).isEqualTo(300);
-      assertThat(stats.jobsFailed()).isZero();
-    });
+    assertThat(worker.stats())
+        .satisfies(
+            stats -> {
+              assertThat(stats.jobsDequeued()).isEqualTo(300);
+              assertThat(stats.jobsSucceeded()).isEqualTo(300);
+              assertThat(stats.jobsFailed()).isZero();
+            });
   }
 
   @Test
@@ -106,9 +118,15 @@ class QueueWorkerTest {
     QueueWorker worker = started(worker(job -> release.await()).concurrency(3).batchSize(2));
 
     await().atMost(TIMEOUT).until(() -> worker.stats().running() == 3);
-    // Every slot is busy: further dequeues wait for a slot instead of claiming jobs nobody would run.
-    await().during(Duration.ofMillis(100)).atMost(TIMEOUT).until(() -> count(JobState.IN_PROGRESS) == 3);
-    assertThat(queue.dequeues).extracting(DequeueParams::limit).allMatch(limit -> limit >= 1 && limit <= 2);
+    // Every slot is busy: further dequeues wait for a slot instead of claiming jobs nobody would
+    // run.
+    await()
+        .during(Duration.ofMillis(100))
+        .atMost(TIMEOUT)
+        .until(() -> count(JobState.IN_PROGRESS) == 3);
+    assertThat(queue.dequeues)
+        .extracting(DequeueParams::limit)
+        .allMatch(limit -> limit >= 1 && limit <= 2);
     assertThat(queue.dequeues).extracting(DequeueParams::source).containsOnly("test-worker");
 
     release.countDown();
@@ -128,7 +146,10 @@ class QueueWorkerTest {
   // ---------------------------------------------------------------------------------------------------
   // Keeping the pipe full
 
-  /** Runs "quick..." jobs at once (by the test's clock) and holds every other job until the test releases. */
+  /**
+   * Runs "quick..." jobs at once (by the test's clock) and holds every other job until the test
+   * releases.
+   */
   private JobHandler quickOrHeld() {
     return job -> {
       if (!job.bodyAsString().startsWith("quick")) {
@@ -145,8 +166,12 @@ class QueueWorkerTest {
     started(worker(quickOrHeld()).concurrency(4).batchSize(2).dequeuesInFlight(2));
 
     await().atMost(TIMEOUT).until(() -> queue.dequeuesInFlight() == 2);
-    // Each asks for a batch; the two batches fill the slots, so a third call has no room to claim for.
-    await().during(Duration.ofMillis(100)).atMost(TIMEOUT).until(() -> queue.dequeuesInFlight() == 2);
+    // Each asks for a batch; the two batches fill the slots, so a third call has no room to claim
+    // for.
+    await()
+        .during(Duration.ofMillis(100))
+        .atMost(TIMEOUT)
+        .until(() -> queue.dequeuesInFlight() == 2);
     queue.releaseHeldDequeues();
     release.countDown();
     await().atMost(TIMEOUT).until(() -> count(JobState.SUCCEEDED) == 8);
@@ -156,15 +181,25 @@ class QueueWorkerTest {
   @Test
   void prefetchesTheNextBatchWhileTheSlotsAreBusyOnceJobsAreKnownToBeQuick() {
     service.enqueue(QUEUE, List.of(aJob("quick")));
-    QueueWorker worker = started(worker(quickOrHeld()).concurrency(2).batchSize(2).prefetch(2)
-        .claimTimeout(Duration.ofHours(1)).heartbeatInterval(Duration.ofMinutes(30)));
+    QueueWorker worker =
+        started(
+            worker(quickOrHeld())
+                .concurrency(2)
+                .batchSize(2)
+                .prefetch(2)
+                .claimTimeout(Duration.ofHours(1))
+                .heartbeatInterval(Duration.ofMinutes(30)));
     await().atMost(TIMEOUT).until(() -> count(JobState.SUCCEEDED) == 1);
 
     service.enqueue(QUEUE, numbered("held_", 10));
 
     // Two running, two claimed to wait for a slot: the next batch is at hand. Never more.
-    await().atMost(TIMEOUT).until(() -> worker.stats().running() == 2 && count(JobState.IN_PROGRESS) == 4);
-    await().during(Duration.ofMillis(100)).atMost(TIMEOUT)
+    await()
+        .atMost(TIMEOUT)
+        .until(() -> worker.stats().running() == 2 && count(JobState.IN_PROGRESS) == 4);
+    await()
+        .during(Duration.ofMillis(100))
+        .atMost(TIMEOUT)
         .until(() -> count(JobState.IN_PROGRESS) == 4 && worker.claimedOrAskedFor() == 4);
     release.countDown();
     await().atMost(TIMEOUT).until(() -> count(JobState.SUCCEEDED) == 11);
@@ -179,28 +214,45 @@ class QueueWorkerTest {
 
     // A job might run for hours: until one has finished, only free slots are claimed for.
     await().atMost(TIMEOUT).until(() -> worker.stats().running() == 2);
-    await().during(Duration.ofMillis(100)).atMost(TIMEOUT).until(() -> count(JobState.IN_PROGRESS) == 2);
+    await()
+        .during(Duration.ofMillis(100))
+        .atMost(TIMEOUT)
+        .until(() -> count(JobState.IN_PROGRESS) == 2);
   }
 
   @Test
   void neverClaimsMoreThanItCanStartBeforeTheClaimTimesOut() {
-    // One slot, jobs of 20 s (by the test's clock), claim time-out 100 s: waiting jobs must start within
-    // half of it, 50 s, so two may wait (the second starts after 40 s), though the prefetch allows five.
+    // One slot, jobs of 20 s (by the test's clock), claim time-out 100 s: waiting jobs must start
+    // within
+    // half of it, 50 s, so two may wait (the second starts after 40 s), though the prefetch allows
+    // five.
     service.enqueue(QUEUE, List.of(aJob("slow")));
-    QueueWorker worker = started(worker(job -> {
-      if (job.bodyAsString().equals("slow")) {
-        clock.advance(Duration.ofSeconds(20));
-      } else {
-        release.await(30, TimeUnit.SECONDS);
-      }
-    }).concurrency(1).batchSize(1).prefetch(5).claimTimeout(Duration.ofSeconds(100))
-        .heartbeatInterval(Duration.ofSeconds(50)));
+    QueueWorker worker =
+        started(
+            worker(
+                    job -> {
+                      if (job.bodyAsString().equals("slow")) {
+                        clock.advance(Duration.ofSeconds(20));
+                      } else {
+                        release.await(30, TimeUnit.SECONDS);
+                      }
+                    })
+                .concurrency(1)
+                .batchSize(1)
+                .prefetch(5)
+                .claimTimeout(Duration.ofSeconds(100))
+                .heartbeatInterval(Duration.ofSeconds(50)));
     await().atMost(TIMEOUT).until(() -> count(JobState.SUCCEEDED) == 1);
 
     service.enqueue(QUEUE, numbered("held_", 6));
 
-    await().atMost(TIMEOUT).until(() -> worker.stats().running() == 1 && count(JobState.IN_PROGRESS) == 3);
-    await().during(Duration.ofMillis(100)).atMost(TIMEOUT).until(() -> count(JobState.IN_PROGRESS) == 3);
+    await()
+        .atMost(TIMEOUT)
+        .until(() -> worker.stats().running() == 1 && count(JobState.IN_PROGRESS) == 3);
+    await()
+        .during(Duration.ofMillis(100))
+        .atMost(TIMEOUT)
+        .until(() -> count(JobState.IN_PROGRESS) == 3);
     release.countDown();
     await().atMost(TIMEOUT).until(() -> count(JobState.SUCCEEDED) == 7);
   }
@@ -208,11 +260,19 @@ class QueueWorkerTest {
   @Test
   void jobsWaitingForASlotAreHeartbeatLikeRunningOnes() {
     service.enqueue(QUEUE, List.of(aJob("quick")));
-    QueueWorker worker = started(worker(quickOrHeld()).concurrency(1).batchSize(1).prefetch(1)
-        .claimTimeout(Duration.ofSeconds(100)).heartbeatInterval(Duration.ofSeconds(50)));
+    QueueWorker worker =
+        started(
+            worker(quickOrHeld())
+                .concurrency(1)
+                .batchSize(1)
+                .prefetch(1)
+                .claimTimeout(Duration.ofSeconds(100))
+                .heartbeatInterval(Duration.ofSeconds(50)));
     await().atMost(TIMEOUT).until(() -> count(JobState.SUCCEEDED) == 1);
     service.enqueue(QUEUE, numbered("held_", 2));
-    await().atMost(TIMEOUT).until(() -> worker.stats().running() == 1 && count(JobState.IN_PROGRESS) == 2);
+    await()
+        .atMost(TIMEOUT)
+        .until(() -> worker.stats().running() == 1 && count(JobState.IN_PROGRESS) == 2);
 
     clock.advance(Duration.ofSeconds(50));
 
@@ -224,24 +284,36 @@ class QueueWorkerTest {
   void successAcksAreFlushedOnTheirOwnWhenNoDequeueIsDue() {
     JobDescriptor id = service.enqueue(QUEUE, List.of(aJob())).get(0);
 
-    // The job ends after a dequeue found nothing: then the dispatchers pause a minute and the timer's first
+    // The job ends after a dequeue found nothing: then the dispatchers pause a minute and the
+    // timer's first
     // tick is 50 s away, so only an ack sent on its own delivers it within the test.
-    started(worker(job -> await().atMost(TIMEOUT).until(() -> queue.dequeues.size() >= 2))
-        .pollInterval(Duration.ofMinutes(1)).ackInterval(Duration.ofSeconds(50)).heartbeatInterval(Duration.ofSeconds(55)));
+    started(
+        worker(job -> await().atMost(TIMEOUT).until(() -> queue.dequeues.size() >= 2))
+            .pollInterval(Duration.ofMinutes(1))
+            .ackInterval(Duration.ofSeconds(50))
+            .heartbeatInterval(Duration.ofSeconds(55)));
 
     await().atMost(TIMEOUT).until(() -> lookup(id).state() == JobState.SUCCEEDED);
-    assertThat(queue.acks).flatMap(AckParams::succeeded).extracting(AckParams.Item::job).containsExactly(id);
+    assertThat(queue.acks)
+        .flatMap(AckParams::succeeded)
+        .extracting(AckParams.Item::job)
+        .containsExactly(id);
   }
 
   @Test
   void successAcksAreNotHeldUpByADequeueThatLongPolls() {
     JobDescriptor id = service.enqueue(QUEUE, List.of(aJob())).get(0);
-    queue.holdDequeuesAfter(1); // the first call claims the job; the next ones wait, as a long poll does
+    queue.holdDequeuesAfter(
+        1); // the first call claims the job; the next ones wait, as a long poll does
 
-    // The job ends while a dequeue has been waiting for a while (a long poll, not a round trip); the timer's
+    // The job ends while a dequeue has been waiting for a while (a long poll, not a round trip);
+    // the timer's
     // first tick is 50 s away.
-    QueueWorker worker = started(worker(job -> await().atMost(TIMEOUT).until(() -> queue.heldFor().toMillis() >= 50))
-        .ackInterval(Duration.ofSeconds(50)).heartbeatInterval(Duration.ofSeconds(55)));
+    QueueWorker worker =
+        started(
+            worker(job -> await().atMost(TIMEOUT).until(() -> queue.heldFor().toMillis() >= 50))
+                .ackInterval(Duration.ofSeconds(50))
+                .heartbeatInterval(Duration.ofSeconds(55)));
 
     await().atMost(TIMEOUT).until(() -> lookup(id).state() == JobState.SUCCEEDED);
     assertThat(queue.dequeuesInFlight()).isPositive(); // delivered while the long poll still waits
@@ -251,11 +323,20 @@ class QueueWorkerTest {
   @Test
   void closeRunsAndAcksThePrefetchedJobsToo() throws Exception {
     service.enqueue(QUEUE, List.of(aJob("quick")));
-    QueueWorker worker = started(worker(quickOrHeld()).concurrency(2).batchSize(2).prefetch(2)
-        .claimTimeout(Duration.ofHours(1)).heartbeatInterval(Duration.ofMinutes(30)).ackInterval(Duration.ofMinutes(1)));
+    QueueWorker worker =
+        started(
+            worker(quickOrHeld())
+                .concurrency(2)
+                .batchSize(2)
+                .prefetch(2)
+                .claimTimeout(Duration.ofHours(1))
+                .heartbeatInterval(Duration.ofMinutes(30))
+                .ackInterval(Duration.ofMinutes(1)));
     await().atMost(TIMEOUT).until(() -> count(JobState.SUCCEEDED) == 1);
     service.enqueue(QUEUE, numbered("held_", 4));
-    await().atMost(TIMEOUT).until(() -> worker.stats().running() == 2 && count(JobState.IN_PROGRESS) == 4);
+    await()
+        .atMost(TIMEOUT)
+        .until(() -> worker.stats().running() == 2 && count(JobState.IN_PROGRESS) == 4);
 
     CompletableFuture<Void> closing = CompletableFuture.runAsync(worker::close);
     await().atMost(TIMEOUT).until(worker::isStopping);
@@ -278,29 +359,43 @@ class QueueWorkerTest {
     JobDescriptor id = service.enqueue(QUEUE, List.of(aJob())).get(0);
 
     // No timer tick within the test: only a dequeue can deliver the ack.
-    started(worker(job -> {}).ackInterval(Duration.ofMinutes(10)).heartbeatInterval(Duration.ofMinutes(10))
-        .claimTimeout(Duration.ofHours(1)));
+    started(
+        worker(job -> {})
+            .ackInterval(Duration.ofMinutes(10))
+            .heartbeatInterval(Duration.ofMinutes(10))
+            .claimTimeout(Duration.ofHours(1)));
 
     await().atMost(TIMEOUT).until(() -> lookup(id).state() == JobState.SUCCEEDED);
     assertThat(queue.acks).isEmpty();
-    assertThat(queue.dequeues).map(DequeueParams::ack).filteredOn(ack -> ack != null)
-        .singleElement().satisfies(ack -> {
-          assertThat(ack.succeeded()).extracting(AckParams.Item::job).containsExactly(id);
-          assertThat(ack.failed()).isEmpty();
-        });
+    assertThat(queue.dequeues)
+        .map(DequeueParams::ack)
+        .filteredOn(ack -> ack != null)
+        .singleElement()
+        .satisfies(
+            ack -> {
+              assertThat(ack.succeeded()).extracting(AckParams.Item::job).containsExactly(id);
+              assertThat(ack.failed()).isEmpty();
+            });
   }
 
   @Test
   void failureAcksAreSentOnTheirOwnNeverWithADequeue() {
     JobDescriptor id = service.enqueue(QUEUE, List.of(aJob().withAttemptsAllowed(1))).get(0);
 
-    started(worker(job -> {
-      throw new IllegalStateException("boom");
-    }));
+    started(
+        worker(
+            job -> {
+              throw new IllegalStateException("boom");
+            }));
 
     await().atMost(TIMEOUT).until(() -> lookup(id).state() == JobState.FAILED);
-    assertThat(queue.acks).flatMap(AckParams::failed).extracting(AckParams.Item::job).containsExactly(id);
-    assertThat(queue.dequeues).map(DequeueParams::ack).filteredOn(ack -> ack != null)
+    assertThat(queue.acks)
+        .flatMap(AckParams::failed)
+        .extracting(AckParams.Item::job)
+        .containsExactly(id);
+    assertThat(queue.dequeues)
+        .map(DequeueParams::ack)
+        .filteredOn(ack -> ack != null)
         .allSatisfy(ack -> assertThat(ack.failed()).isEmpty());
   }
 
@@ -312,7 +407,9 @@ class QueueWorkerTest {
 
     queue.down();
     release.countDown();
-    await().atMost(TIMEOUT).until(() -> worker.stats().ackErrors() >= 2 && worker.stats().pendingAcks() == 20);
+    await()
+        .atMost(TIMEOUT)
+        .until(() -> worker.stats().ackErrors() >= 2 && worker.stats().pendingAcks() == 20);
     assertThat(count(JobState.IN_PROGRESS)).isEqualTo(20);
 
     queue.up();
@@ -324,8 +421,11 @@ class QueueWorkerTest {
   @Test
   void anAckIsGivenUpOnceTheClaimHasSurelyExpired() {
     JobDescriptor id = service.enqueue(QUEUE, List.of(aJob())).get(0);
-    QueueWorker worker = started(worker(job -> release.await()).claimTimeout(Duration.ofSeconds(100))
-        .heartbeatInterval(Duration.ofSeconds(50)));
+    QueueWorker worker =
+        started(
+            worker(job -> release.await())
+                .claimTimeout(Duration.ofSeconds(100))
+                .heartbeatInterval(Duration.ofSeconds(50)));
     await().atMost(TIMEOUT).until(() -> worker.stats().running() == 1);
     queue.down();
     release.countDown();
@@ -337,13 +437,17 @@ class QueueWorkerTest {
     await().atMost(TIMEOUT).until(() -> worker.stats().ackErrors() >= errors + 2);
     assertThat(worker.stats().acksExpired()).isZero();
 
-    // After it, the queue may already have handed the job to someone else: the ack must not be sent.
+    // After it, the queue may already have handed the job to someone else: the ack must not be
+    // sent.
     clock.advance(Duration.ofSeconds(2));
     await().atMost(TIMEOUT).until(() -> worker.stats().acksExpired() == 1);
     assertThat(worker.stats().pendingAcks()).isZero();
     queue.up();
     long delivered = worker.stats().acksDelivered();
-    await().during(Duration.ofMillis(100)).atMost(TIMEOUT).until(() -> worker.stats().acksDelivered() == delivered);
+    await()
+        .during(Duration.ofMillis(100))
+        .atMost(TIMEOUT)
+        .until(() -> worker.stats().acksDelivered() == delivered);
     assertThat(lookup(id).state()).isEqualTo(JobState.IN_PROGRESS);
   }
 
@@ -353,28 +457,32 @@ class QueueWorkerTest {
   @Test
   void aFailedJobComesBackAfterTheRetryPolicysDelay() {
     List<Integer> attempts = new CopyOnWriteArrayList<>();
-    JobHandler failsOnce = new JobHandler() {
-      @Override
-      public void handle(WorkerJob job) {
-        attempts.add(job.attempt());
-        if (job.attempt() == 1) {
-          throw new IllegalStateException("boom on attempt " + job.attempt());
-        }
-      }
+    JobHandler failsOnce =
+        new JobHandler() {
+          @Override
+          public void handle(WorkerJob job) {
+            attempts.add(job.attempt());
+            if (job.attempt() == 1) {
+              throw new IllegalStateException("boom on attempt " + job.attempt());
+            }
+          }
 
-      @Override
-      public RetryPolicy retryPolicy() {
-        return RetryPolicy.fixed(Duration.ofMinutes(10));
-      }
-    };
+          @Override
+          public RetryPolicy retryPolicy() {
+            return RetryPolicy.fixed(Duration.ofMinutes(10));
+          }
+        };
     JobDescriptor id = service.enqueue(QUEUE, List.of(aJob().withAttemptsAllowed(3))).get(0);
     Instant failedAt = clock.instant();
 
     QueueWorker worker = started(worker(failsOnce));
 
-    await().atMost(TIMEOUT).until(() -> lookup(id).state() == JobState.PENDING && lookup(id).attemptsRemaining() == 2);
+    await()
+        .atMost(TIMEOUT)
+        .until(() -> lookup(id).state() == JobState.PENDING && lookup(id).attemptsRemaining() == 2);
     assertThat(lookup(id).runAfter()).isEqualTo(failedAt.plus(Duration.ofMinutes(10)));
-    assertThat(lookup(id).customStatus()).contains("attempt 1 failed: java.lang.IllegalStateException: boom");
+    assertThat(lookup(id).customStatus())
+        .contains("attempt 1 failed: java.lang.IllegalStateException: boom");
     long calls = worker.stats().dequeueCalls();
     await().atMost(TIMEOUT).until(() -> worker.stats().dequeueCalls() >= calls + 3);
     assertThat(attempts).containsExactly(1);
@@ -390,14 +498,21 @@ class QueueWorkerTest {
     List<Instant> runs = new CopyOnWriteArrayList<>();
     JobDescriptor id = service.enqueue(QUEUE, List.of(aJob().withAttemptsAllowed(3))).get(0);
 
-    started(worker(job -> {
-      runs.add(clock.instant());
-      throw new IllegalStateException("always");
-    }));
+    started(
+        worker(
+            job -> {
+              runs.add(clock.instant());
+              throw new IllegalStateException("always");
+            }));
 
     // attempt 1 fails: retried at once; attempt 2 fails: 1 s later.
-    await().atMost(TIMEOUT).until(() -> runs.size() == 2 && lookup(id).state() == JobState.PENDING
-        && lookup(id).attemptsRemaining() == 1);
+    await()
+        .atMost(TIMEOUT)
+        .until(
+            () ->
+                runs.size() == 2
+                    && lookup(id).state() == JobState.PENDING
+                    && lookup(id).attemptsRemaining() == 1);
     assertThat(lookup(id).runAfter()).isEqualTo(clock.instant().plusSeconds(1));
     clock.advance(Duration.ofSeconds(1));
     await().atMost(TIMEOUT).until(() -> lookup(id).state() == JobState.FAILED);
@@ -408,36 +523,41 @@ class QueueWorkerTest {
   void aFailureOnTheLastAttemptMakesTheJobFailed() {
     JobDescriptor id = service.enqueue(QUEUE, List.of(aJob().withAttemptsAllowed(1))).get(0);
 
-    QueueWorker worker = started(worker(job -> {
-      throw new Exception("no luck");
-    }));
+    QueueWorker worker =
+        started(
+            worker(
+                job -> {
+                  throw new Exception("no luck");
+                }));
 
     await().atMost(TIMEOUT).until(() -> lookup(id).state() == JobState.FAILED);
     assertThat(lookup(id).attemptsRemaining()).isZero();
-    assertThat(lookup(id).customStatus()).contains("attempt 1 failed: java.lang.Exception: no luck");
+    assertThat(lookup(id).customStatus())
+        .contains("attempt 1 failed: java.lang.Exception: no luck");
     assertThat(worker.stats().jobsFailed()).isEqualTo(1);
   }
 
   @Test
   void aBrokenRetryPolicyRetriesAtOnce() {
-    JobHandler broken = new JobHandler() {
-      @Override
-      public void handle(WorkerJob job) {
-        if (job.attempt() < 3) {
-          throw new IllegalStateException("boom");
-        }
-      }
-
-      @Override
-      public RetryPolicy retryPolicy() {
-        return attempt -> {
-          if (attempt == 1) {
-            throw new ArithmeticException("policy bug");
+    JobHandler broken =
+        new JobHandler() {
+          @Override
+          public void handle(WorkerJob job) {
+            if (job.attempt() < 3) {
+              throw new IllegalStateException("boom");
+            }
           }
-          return Duration.ofSeconds(-5);
+
+          @Override
+          public RetryPolicy retryPolicy() {
+            return attempt -> {
+              if (attempt == 1) {
+                throw new ArithmeticException("policy bug");
+              }
+              return Duration.ofSeconds(-5);
+            };
+          }
         };
-      }
-    };
     JobDescriptor id = service.enqueue(QUEUE, List.of(aJob().withAttemptsAllowed(3))).get(0);
 
     started(worker(broken));
@@ -451,12 +571,16 @@ class QueueWorkerTest {
   @Test
   void aLongJobIsCheckpointedEveryHeartbeatIntervalSoItsClaimStaysAlive() {
     JobDescriptor id = service.enqueue(QUEUE, List.of(aJob())).get(0);
-    QueueWorker worker = started(worker(job -> release.await()).heartbeatInterval(Duration.ofSeconds(60)));
+    QueueWorker worker =
+        started(worker(job -> release.await()).heartbeatInterval(Duration.ofSeconds(60)));
     await().atMost(TIMEOUT).until(() -> worker.stats().running() == 1);
     Instant claimed = lookup(id).updatedAt();
 
     clock.advance(Duration.ofSeconds(59));
-    await().during(Duration.ofMillis(100)).atMost(TIMEOUT).until(() -> worker.stats().heartbeats() == 0);
+    await()
+        .during(Duration.ofMillis(100))
+        .atMost(TIMEOUT)
+        .until(() -> worker.stats().heartbeats() == 0);
 
     clock.advance(Duration.ofSeconds(1));
     await().atMost(TIMEOUT).until(() -> worker.stats().heartbeats() == 1);
@@ -465,8 +589,12 @@ class QueueWorkerTest {
 
     clock.advance(Duration.ofSeconds(60));
     await().atMost(TIMEOUT).until(() -> worker.stats().heartbeats() == 2);
-    assertThat(queue.checkpoints).allSatisfy(batch -> assertThat(batch).singleElement()
-        .satisfies(checkpoint -> assertThat(checkpoint.job()).isEqualTo(id)));
+    assertThat(queue.checkpoints)
+        .allSatisfy(
+            batch ->
+                assertThat(batch)
+                    .singleElement()
+                    .satisfies(checkpoint -> assertThat(checkpoint.job()).isEqualTo(id)));
 
     release.countDown();
     await().atMost(TIMEOUT).until(() -> lookup(id).state() == JobState.SUCCEEDED);
@@ -476,13 +604,17 @@ class QueueWorkerTest {
   @Test
   void aHeartbeatRefreshesTheAckDeadline() {
     JobDescriptor id = service.enqueue(QUEUE, List.of(aJob())).get(0);
-    QueueWorker worker = started(worker(job -> release.await()).heartbeatInterval(Duration.ofSeconds(60))
-        .claimTimeout(Duration.ofSeconds(100)));
+    QueueWorker worker =
+        started(
+            worker(job -> release.await())
+                .heartbeatInterval(Duration.ofSeconds(60))
+                .claimTimeout(Duration.ofSeconds(100)));
     await().atMost(TIMEOUT).until(() -> worker.stats().running() == 1);
     clock.advance(Duration.ofSeconds(60));
     await().atMost(TIMEOUT).until(() -> worker.stats().heartbeats() == 1);
 
-    // 95 s after the claim, past 90% of the claim time-out, but only 35 s after the heartbeat: still safe.
+    // 95 s after the claim, past 90% of the claim time-out, but only 35 s after the heartbeat:
+    // still safe.
     clock.advance(Duration.ofSeconds(35));
     release.countDown();
     await().atMost(TIMEOUT).until(() -> lookup(id).state() == JobState.SUCCEEDED);
@@ -492,7 +624,8 @@ class QueueWorkerTest {
   @Test
   void aFailedHeartbeatIsRetried() {
     service.enqueue(QUEUE, List.of(aJob()));
-    QueueWorker worker = started(worker(job -> release.await()).heartbeatInterval(Duration.ofSeconds(60)));
+    QueueWorker worker =
+        started(worker(job -> release.await()).heartbeatInterval(Duration.ofSeconds(60)));
     await().atMost(TIMEOUT).until(() -> worker.stats().running() == 1);
 
     queue.down();
@@ -508,13 +641,19 @@ class QueueWorkerTest {
   @Test
   void closeStopsDequeuingAndFinishesAndAcksRunningJobs() throws Exception {
     service.enqueue(QUEUE, numbered("job_", 4));
-    // Acks only by the timer, which would not tick before the end of the test: close() must deliver them.
-    QueueWorker worker = started(worker(job -> release.await(10, TimeUnit.SECONDS)).concurrency(4).batchSize(4)
-        .ackInterval(Duration.ofMinutes(1)));
+    // Acks only by the timer, which would not tick before the end of the test: close() must deliver
+    // them.
+    QueueWorker worker =
+        started(
+            worker(job -> release.await(10, TimeUnit.SECONDS))
+                .concurrency(4)
+                .batchSize(4)
+                .ackInterval(Duration.ofMinutes(1)));
     await().atMost(TIMEOUT).until(() -> worker.stats().running() == 4);
 
     CompletableFuture<Void> closing = CompletableFuture.runAsync(worker::close);
-    // Only once close() has stopped the dispatcher: a job released earlier would free a slot for a late job.
+    // Only once close() has stopped the dispatcher: a job released earlier would free a slot for a
+    // late job.
     await().atMost(TIMEOUT).until(worker::isStopping);
     service.enqueue(QUEUE, numbered("late_", 3)); // must not be picked up any more
     release.countDown();
@@ -530,20 +669,25 @@ class QueueWorkerTest {
   void closeInterruptsJobsStillRunningAfterTheShutdownTimeout() throws Exception {
     CountDownLatch interrupted = new CountDownLatch(1);
     JobDescriptor id = service.enqueue(QUEUE, List.of(aJob())).get(0);
-    QueueWorker worker = started(worker(job -> {
-      try {
-        new CountDownLatch(1).await();
-      } catch (InterruptedException e) {
-        interrupted.countDown();
-        throw e;
-      }
-    }).shutdownTimeout(Duration.ofMillis(200)));
+    QueueWorker worker =
+        started(
+            worker(
+                    job -> {
+                      try {
+                        new CountDownLatch(1).await();
+                      } catch (InterruptedException e) {
+                        interrupted.countDown();
+                        throw e;
+                      }
+                    })
+                .shutdownTimeout(Duration.ofMillis(200)));
     await().atMost(TIMEOUT).until(() -> worker.stats().running() == 1);
 
     CompletableFuture.runAsync(worker::close).get(10, TimeUnit.SECONDS);
 
     assertThat(interrupted.await(10, TimeUnit.SECONDS)).isTrue();
-    // The claim is left to time out, or the failure ack was delivered: either way the job is not lost.
+    // The claim is left to time out, or the failure ack was delivered: either way the job is not
+    // lost.
     assertThat(lookup(id).state()).isIn(JobState.IN_PROGRESS, JobState.PENDING);
   }
 
@@ -551,7 +695,8 @@ class QueueWorkerTest {
   void startTwiceIsAnErrorAndCloseIsIdempotent() {
     QueueWorker worker = started(worker(job -> {}));
 
-    assertThatThrownBy(worker::start).isInstanceOf(IllegalStateException.class)
+    assertThatThrownBy(worker::start)
+        .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("already started");
     worker.close();
     worker.close();
@@ -564,17 +709,20 @@ class QueueWorkerTest {
   void buildRejectsSettingsThatCannotWorkAndSaysWhich() {
     assertThatThrownBy(() -> worker(job -> {}).concurrency(0).build())
         .hasMessage("worker of queue 'work_q': concurrency must be 1..10000, was 0");
-    assertThatThrownBy(() -> worker(job -> {}).batchSize(0).build()).hasMessageContaining("batchSize must be");
+    assertThatThrownBy(() -> worker(job -> {}).batchSize(0).build())
+        .hasMessageContaining("batchSize must be");
     assertThatThrownBy(() -> worker(job -> {}).pollInterval(Duration.ZERO).build())
         .hasMessageContaining("pollInterval must be > 0, was PT0S");
     assertThatThrownBy(() -> worker(job -> {}).heartbeatInterval(Duration.ofMinutes(5)).build())
         .hasMessageContaining("heartbeatInterval (PT5M) must be shorter than claimTimeout (PT3M)");
     assertThatThrownBy(() -> worker(job -> {}).ackInterval(Duration.ofMinutes(2)).build())
         .hasMessageContaining("ackInterval (PT2M) must not exceed heartbeatInterval (PT1M)");
-    assertThatThrownBy(() -> worker(job -> {}).prefetch(-1).build()).hasMessageContaining("prefetch must be 0..10000, was -1");
+    assertThatThrownBy(() -> worker(job -> {}).prefetch(-1).build())
+        .hasMessageContaining("prefetch must be 0..10000, was -1");
     assertThatThrownBy(() -> worker(job -> {}).dequeuesInFlight(0).build())
         .hasMessageContaining("dequeuesInFlight must be 1..16, was 0");
-    assertThatThrownBy(() -> worker(job -> {}).source(" ").build()).hasMessageContaining("source must be 1..200");
+    assertThatThrownBy(() -> worker(job -> {}).source(" ").build())
+        .hasMessageContaining("source must be 1..200");
     assertThatThrownBy(() -> worker(job -> {}).clock(null).build()).hasMessageContaining("clock");
     assertThatThrownBy(() -> QueueWorker.builder(queue, " ", job -> {}).build())
         .hasMessageContaining("queue must not be blank");

@@ -25,9 +25,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A {@link JobQueue} in front of another that records what the worker sends and can be switched "down": then
- * the worker's calls (dequeue, ack, checkpoint) fail as an unreachable server's would, while the test still
- * reads the real queue through {@link #delegate()}. Thread-safe.
+ * A {@link JobQueue} in front of another that records what the worker sends and can be switched
+ * "down": then the worker's calls (dequeue, ack, checkpoint) fail as an unreachable server's would,
+ * while the test still reads the real queue through {@link #delegate()}. Thread-safe.
  */
 final class RecordingJobQueue implements JobQueue {
   private final JobQueue delegate;
@@ -59,8 +59,8 @@ final class RecordingJobQueue implements JobQueue {
   }
 
   /**
-   * From the {@code passed + 1}st dequeue call on, every call waits (as a long poll or a slow server would)
-   * until {@link #releaseHeldDequeues()}.
+   * From the {@code passed + 1}st dequeue call on, every call waits (as a long poll or a slow
+   * server would) until {@link #releaseHeldDequeues()}.
    */
   void holdDequeuesAfter(int passed) {
     passBeforeHold = passed;
@@ -98,7 +98,8 @@ final class RecordingJobQueue implements JobQueue {
     try {
       dequeues.add(params);
       if (dequeuesEntered.incrementAndGet() > passBeforeHold) {
-        // As the queue server's long poll: piggy-backed acks are applied at once, then the call waits.
+        // As the queue server's long poll: piggy-backed acks are applied at once, then the call
+        // waits.
         if (params.ack() != null) {
           delegate.ack(params.ack());
           params = params.withAck(null);

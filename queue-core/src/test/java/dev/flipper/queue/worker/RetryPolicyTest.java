@@ -18,7 +18,8 @@ class RetryPolicyTest {
 
   @Test
   void fixedAndImmediate() {
-    assertThat(RetryPolicy.fixed(Duration.ofMinutes(3)).delayAfter(7)).isEqualTo(Duration.ofMinutes(3));
+    assertThat(RetryPolicy.fixed(Duration.ofMinutes(3)).delayAfter(7))
+        .isEqualTo(Duration.ofMinutes(3));
     assertThat(RetryPolicy.immediate().delayAfter(2)).isZero();
   }
 
@@ -29,7 +30,8 @@ class RetryPolicyTest {
     assertThat(exact.delayAfter(4)).isEqualTo(Duration.ofSeconds(8));
     assertThat(exact.delayAfter(1000)).isEqualTo(Duration.ofMinutes(1));
 
-    RetryPolicy jittered = RetryPolicy.exponential(Duration.ofSeconds(10), Duration.ofHours(1), 0.2);
+    RetryPolicy jittered =
+        RetryPolicy.exponential(Duration.ofSeconds(10), Duration.ofHours(1), 0.2);
     for (int i = 0; i < 200; i++) {
       assertThat(jittered.delayAfter(2).toMillis()).isBetween(16_000L, 24_000L);
     }
@@ -39,10 +41,14 @@ class RetryPolicyTest {
 
   @Test
   void workerJobNumbersAttemptsFromTheDequeueMetadata() {
-    WorkerJob first = new WorkerJob(new dev.flipper.queue.DequeuedJob(
-        dev.flipper.queue.JobDescriptor.parse("q:s1:p1:1"), new byte[0], 3, 3));
-    WorkerJob last = new WorkerJob(new dev.flipper.queue.DequeuedJob(
-        dev.flipper.queue.JobDescriptor.parse("q:s1:p1:1"), new byte[0], 3, 1));
+    WorkerJob first =
+        new WorkerJob(
+            new dev.flipper.queue.DequeuedJob(
+                dev.flipper.queue.JobDescriptor.parse("q:s1:p1:1"), new byte[0], 3, 3));
+    WorkerJob last =
+        new WorkerJob(
+            new dev.flipper.queue.DequeuedJob(
+                dev.flipper.queue.JobDescriptor.parse("q:s1:p1:1"), new byte[0], 3, 1));
     assertThat(first.attempt()).isEqualTo(1);
     assertThat(first.isLastAttempt()).isFalse();
     assertThat(last.attempt()).isEqualTo(3);

@@ -9,7 +9,10 @@ import dev.flipper.token.spi.TokenStore;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** archive: tokens leave the active set and are kept unchanged in the archive (docs/tokens.md, "Operations"). */
+/**
+ * archive: tokens leave the active set and are kept unchanged in the archive (docs/tokens.md,
+ * "Operations").
+ */
 abstract class ArchiveContract extends TokenContractArea {
 
   TokenStore store() {
@@ -18,16 +21,19 @@ abstract class ArchiveContract extends TokenContractArea {
 
   @Test
   void archivedTokensLeaveTheMasterAndAreKeptUnchanged() {
-    List<Token> instance = insert(Token.of("/workflow/wf/1/job/waiting/a", "{\"a\":1}").withPriority(2),
-        Token.of("/workflow/wf/1/job/waiting/b", "{\"b\":2}").withOwner("w", nowSeconds() + 60),
-        Token.of("/workflow/wf/1/__SIGNAL__/ARCHIVE", null));
+    List<Token> instance =
+        insert(
+            Token.of("/workflow/wf/1/job/waiting/a", "{\"a\":1}").withPriority(2),
+            Token.of("/workflow/wf/1/job/waiting/b", "{\"b\":2}").withOwner("w", nowSeconds() + 60),
+            Token.of("/workflow/wf/1/__SIGNAL__/ARCHIVE", null));
     Token other = insert("/workflow/wf/2/job/waiting/a", "other instance");
 
     master().archive(instance);
 
     assertThat(under("/workflow/wf/1/")).isEmpty();
     assertThat(all()).containsExactly(other);
-    assertThat(store().queryArchived("/workflow/wf/1/")).containsExactlyInAnyOrderElementsOf(instance);
+    assertThat(store().queryArchived("/workflow/wf/1/"))
+        .containsExactlyInAnyOrderElementsOf(instance);
     assertThat(store().queryArchived("/workflow/wf/")).hasSize(3);
   }
 
@@ -47,9 +53,14 @@ abstract class ArchiveContract extends TokenContractArea {
   void archivingNeedsVersionsAndExistingTokens() {
     Token a = insert("/a", "a");
 
-    assertFails(TokenErrorCode.INPUT_ERROR, () -> master().archive(List.of(a.withoutVersion())), "'/a'",
+    assertFails(
+        TokenErrorCode.INPUT_ERROR,
+        () -> master().archive(List.of(a.withoutVersion())),
+        "'/a'",
         "version");
-    assertFails(TokenErrorCode.NOT_FOUND, () -> master().archive(List.of(a, Token.of("/b", "").withVersion(3))),
+    assertFails(
+        TokenErrorCode.NOT_FOUND,
+        () -> master().archive(List.of(a, Token.of("/b", "").withVersion(3))),
         "'/b'");
     assertFails(TokenErrorCode.INPUT_ERROR, () -> master().archive(List.of(a, a)), "'/a'", "twice");
     assertThat(all()).containsExactly(a);
@@ -90,9 +101,11 @@ abstract class ArchiveContract extends TokenContractArea {
   }
 
   @Test
-  void archiveMovesOnlyWhatItNames() { // as Pinball's transaction_test: active + archived stays the same size
-    List<Token> tokens = insert(Token.of("/t/1", ""), Token.of("/t/2", ""), Token.of("/t/3", ""),
-        Token.of("/t/4", ""));
+  void archiveMovesOnlyWhatItNames() { // as Pinball's transaction_test: active + archived stays the
+    // same size
+    List<Token> tokens =
+        insert(
+            Token.of("/t/1", ""), Token.of("/t/2", ""), Token.of("/t/3", ""), Token.of("/t/4", ""));
 
     master().archive(List.of(tokens.get(1), tokens.get(3)));
 

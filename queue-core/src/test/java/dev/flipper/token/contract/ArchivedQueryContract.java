@@ -9,7 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** queryArchived and deleteArchived: the archive served by the master, in pages, deleted by prefix. */
+/**
+ * queryArchived and deleteArchived: the archive served by the master, in pages, deleted by prefix.
+ */
 abstract class ArchivedQueryContract extends TokenContractArea {
 
   @Test
@@ -56,10 +58,17 @@ abstract class ArchivedQueryContract extends TokenContractArea {
     Token a = insert("/a", "a");
     master().archive(List.of(a));
 
-    assertFails(TokenErrorCode.INPUT_ERROR, () -> master().queryArchived("/", null, 0), "maxTokens 0", "1 to");
-    assertFails(TokenErrorCode.INPUT_ERROR,
-        () -> master().queryArchived("/", null, TokenService.MAX_ARCHIVED_PAGE + 1), "maxTokens");
-    assertThat(master().queryArchived("/", null, TokenService.MAX_ARCHIVED_PAGE)).containsExactly(a);
+    assertFails(
+        TokenErrorCode.INPUT_ERROR,
+        () -> master().queryArchived("/", null, 0),
+        "maxTokens 0",
+        "1 to");
+    assertFails(
+        TokenErrorCode.INPUT_ERROR,
+        () -> master().queryArchived("/", null, TokenService.MAX_ARCHIVED_PAGE + 1),
+        "maxTokens");
+    assertThat(master().queryArchived("/", null, TokenService.MAX_ARCHIVED_PAGE))
+        .containsExactly(a);
     assertThat(master().queryArchived("/\u00e9", null, 1)).isEmpty(); // no name holds it
   }
 
@@ -85,7 +94,11 @@ abstract class ArchivedQueryContract extends TokenContractArea {
 
     assertFails(TokenErrorCode.INPUT_ERROR, () -> master().deleteArchived(""), "non-empty");
     assertFails(TokenErrorCode.INPUT_ERROR, () -> master().deleteArchived(null), "non-empty");
-    assertFails(TokenErrorCode.INPUT_ERROR, () -> master().deleteArchived("/a b"), "'/a b'", "visible ASCII");
+    assertFails(
+        TokenErrorCode.INPUT_ERROR,
+        () -> master().deleteArchived("/a b"),
+        "'/a b'",
+        "visible ASCII");
 
     assertThat(master().queryArchived("", null, 10)).containsExactly(a);
   }

@@ -16,8 +16,14 @@ abstract class ModifyContract extends TokenContractArea {
 
   @Test
   void anInsertIntoAFreeNameReturnsTheTokenWithANewPositiveVersion() {
-    Token sent = new Token(Token.NO_VERSION, "/workflow/wf/1/job/waiting/a", "someone", 1_900_000_000L, 2.5,
-        "{\"kind\":\"job\"}");
+    Token sent =
+        new Token(
+            Token.NO_VERSION,
+            "/workflow/wf/1/job/waiting/a",
+            "someone",
+            1_900_000_000L,
+            2.5,
+            "{\"kind\":\"job\"}");
 
     Token written = insert(sent).get(0);
 
@@ -32,9 +38,16 @@ abstract class ModifyContract extends TokenContractArea {
     Token b = insert("/b", "b1");
     update(a.withData("a2"));
 
-    assertFails(TokenErrorCode.VERSION_CONFLICT, () -> master().modify(new ModifyParams(
-            List.of(b.withData("b2"), Token.of("/c", "c1"), a.withData("a3")), List.of())),
-        "'/a'", String.valueOf(a.version()));
+    assertFails(
+        TokenErrorCode.VERSION_CONFLICT,
+        () ->
+            master()
+                .modify(
+                    new ModifyParams(
+                        List.of(b.withData("b2"), Token.of("/c", "c1"), a.withData("a3")),
+                        List.of())),
+        "'/a'",
+        String.valueOf(a.version()));
 
     assertThat(get("/b")).isEqualTo(b);
     assertThat(get("/c")).isNull();
@@ -43,8 +56,11 @@ abstract class ModifyContract extends TokenContractArea {
 
   @Test
   void anUpdateNamingAVersionOfAMissingTokenIsNotFound() {
-    assertFails(TokenErrorCode.NOT_FOUND, () -> update(Token.of("/missing", "x").withVersion(42)),
-        "'/missing'", "not found");
+    assertFails(
+        TokenErrorCode.NOT_FOUND,
+        () -> update(Token.of("/missing", "x").withVersion(42)),
+        "'/missing'",
+        "not found");
     assertThat(all()).isEmpty();
   }
 
@@ -52,8 +68,11 @@ abstract class ModifyContract extends TokenContractArea {
   void aDeleteWithoutVersionIsAnInputError() {
     Token a = insert("/a", "a");
 
-    assertFails(TokenErrorCode.INPUT_ERROR, () -> master().modify(ModifyParams.deleting(a.withoutVersion())),
-        "'/a'", "version");
+    assertFails(
+        TokenErrorCode.INPUT_ERROR,
+        () -> master().modify(ModifyParams.deleting(a.withoutVersion())),
+        "'/a'",
+        "version");
     assertThat(all()).containsExactly(a);
   }
 
@@ -62,9 +81,12 @@ abstract class ModifyContract extends TokenContractArea {
     Token a = insert("/a", "a");
     Token a2 = update(a.withData("new"));
 
-    assertFails(TokenErrorCode.NOT_FOUND, () -> master().modify(ModifyParams.deleting(Token.of("/b", "").withVersion(7))),
+    assertFails(
+        TokenErrorCode.NOT_FOUND,
+        () -> master().modify(ModifyParams.deleting(Token.of("/b", "").withVersion(7))),
         "'/b'");
-    assertFails(TokenErrorCode.VERSION_CONFLICT, () -> master().modify(ModifyParams.deleting(a)), "'/a'");
+    assertFails(
+        TokenErrorCode.VERSION_CONFLICT, () -> master().modify(ModifyParams.deleting(a)), "'/a'");
     assertThat(all()).containsExactly(a2);
   }
 
@@ -78,13 +100,23 @@ abstract class ModifyContract extends TokenContractArea {
 
   @Test
   void updatesAndDeletesApplyTogetherWithFreshUniqueVersionsInRequestOrder() {
-    List<Token> before = insert(Token.of("/d/1", "1"), Token.of("/d/2", "2"), Token.of("/d/3", "3"),
-        Token.of("/d/4", "4"));
+    List<Token> before =
+        insert(
+            Token.of("/d/1", "1"),
+            Token.of("/d/2", "2"),
+            Token.of("/d/3", "3"),
+            Token.of("/d/4", "4"));
     long highestBefore = before.stream().mapToLong(Token::version).max().orElseThrow();
 
-    List<Token> written = master().modify(new ModifyParams(
-        List.of(before.get(2).withData("3b"), Token.of("/d/5", "5"), before.get(0).withPriority(9)),
-        List.of(before.get(1), before.get(3))));
+    List<Token> written =
+        master()
+            .modify(
+                new ModifyParams(
+                    List.of(
+                        before.get(2).withData("3b"),
+                        Token.of("/d/5", "5"),
+                        before.get(0).withPriority(9)),
+                    List.of(before.get(1), before.get(3))));
 
     assertThat(names(written)).containsExactly("/d/3", "/d/5", "/d/1");
     assertThat(written.get(0).data()).isEqualTo("3b");
@@ -99,8 +131,14 @@ abstract class ModifyContract extends TokenContractArea {
     Token a = insert("/a", "a");
     Token b = insert("/b", "b");
 
-    assertFails(TokenErrorCode.NOT_FOUND, () -> master().modify(new ModifyParams(
-        List.of(a.withData("changed"), Token.of("/new", "n")), List.of(b, Token.of("/gone", "").withVersion(5)))),
+    assertFails(
+        TokenErrorCode.NOT_FOUND,
+        () ->
+            master()
+                .modify(
+                    new ModifyParams(
+                        List.of(a.withData("changed"), Token.of("/new", "n")),
+                        List.of(b, Token.of("/gone", "").withVersion(5)))),
         "'/gone'");
 
     assertThat(all()).containsExactly(a, b);
@@ -116,7 +154,8 @@ abstract class ModifyContract extends TokenContractArea {
   }
 
   @Test
-  void ownershipDoesNotProtectATokenFromModify() { // the original's semantics, on purpose (docs/tokens.md)
+  void ownershipDoesNotProtectATokenFromModify() { // the original's semantics, on purpose
+    // (docs/tokens.md)
     Token owned = insert(Token.of("/owned", "x").withOwner("worker-1", nowSeconds() + 3600)).get(0);
 
     Token changed = update(owned.withData("changed by someone else"));
@@ -129,10 +168,16 @@ abstract class ModifyContract extends TokenContractArea {
   void aNameMayAppearOnlyOncePerRequest() {
     Token a = insert("/a", "a");
 
-    assertFails(TokenErrorCode.INPUT_ERROR, () -> master().modify(ModifyParams.updating(a, a.withData("b"))),
-        "'/a'", "twice");
-    assertFails(TokenErrorCode.INPUT_ERROR, () -> master().modify(ModifyParams.updating(a).withDeletes(a)),
-        "'/a'", "twice");
+    assertFails(
+        TokenErrorCode.INPUT_ERROR,
+        () -> master().modify(ModifyParams.updating(a, a.withData("b"))),
+        "'/a'",
+        "twice");
+    assertFails(
+        TokenErrorCode.INPUT_ERROR,
+        () -> master().modify(ModifyParams.updating(a).withDeletes(a)),
+        "'/a'",
+        "twice");
     assertThat(all()).containsExactly(a);
   }
 
@@ -143,7 +188,8 @@ abstract class ModifyContract extends TokenContractArea {
     Token written = insert(longest, "fits");
 
     assertThat(get(longest)).isEqualTo(written);
-    assertFails(TokenErrorCode.INPUT_ERROR, () -> insert(longest + "x", "too long"), "1025", "1024");
+    assertFails(
+        TokenErrorCode.INPUT_ERROR, () -> insert(longest + "x", "too long"), "1025", "1024");
     assertFails(TokenErrorCode.INPUT_ERROR, () -> insert("/caf\u00e9", "x"), "U+00E9");
     assertFails(TokenErrorCode.INPUT_ERROR, () -> insert("/tab\there", "x"), "U+0009");
     assertFails(TokenErrorCode.INPUT_ERROR, () -> insert("/trailing ", "x"), "U+0020");
@@ -165,24 +211,39 @@ abstract class ModifyContract extends TokenContractArea {
 
   @Test
   void priorityMustBeFiniteAndVersionsNotNegative() {
-    assertFails(TokenErrorCode.INPUT_ERROR, () -> insert(Token.of("/p", "x").withPriority(Double.NaN)), "'/p'",
+    assertFails(
+        TokenErrorCode.INPUT_ERROR,
+        () -> insert(Token.of("/p", "x").withPriority(Double.NaN)),
+        "'/p'",
         "priority");
-    assertFails(TokenErrorCode.INPUT_ERROR,
-        () -> insert(Token.of("/p", "x").withPriority(Double.POSITIVE_INFINITY)), "priority");
-    assertFails(TokenErrorCode.INPUT_ERROR, () -> insert(Token.of("/p", "x").withVersion(-3)), "'/p'", "-3");
+    assertFails(
+        TokenErrorCode.INPUT_ERROR,
+        () -> insert(Token.of("/p", "x").withPriority(Double.POSITIVE_INFINITY)),
+        "priority");
+    assertFails(
+        TokenErrorCode.INPUT_ERROR,
+        () -> insert(Token.of("/p", "x").withVersion(-3)),
+        "'/p'",
+        "-3");
     assertThat(all()).isEmpty();
   }
 
   @Test
   void everyFieldIsStoredExactlyAsSent() {
-    List<Token> sent = Arrays.asList(
-        new Token(0, "/f/null-fields", null, 0, 0, null),
-        new Token(0, "/f/empty-fields", "", 0, -0.5, ""),
-        new Token(0, "/f/forever", "__master__", Long.MAX_VALUE, 1e300, "plain text"),
-        new Token(0, "/f/negative", "o", -5, -1e-9, "x"),
-        new Token(0, "/f/unicode", "w\u00f6rker \u4e2d", 1_700_000_000L, 3,
-            "{\"emoji\":\"\ud83d\ude80\",\"accents\":\"\u00e0\u00e9\u00ee\",\"quote\":\"'\\\"\\\\\"}"),
-        new Token(0, "/f/large", "o", 1, 1, "x".repeat(200_000)));
+    List<Token> sent =
+        Arrays.asList(
+            new Token(0, "/f/null-fields", null, 0, 0, null),
+            new Token(0, "/f/empty-fields", "", 0, -0.5, ""),
+            new Token(0, "/f/forever", "__master__", Long.MAX_VALUE, 1e300, "plain text"),
+            new Token(0, "/f/negative", "o", -5, -1e-9, "x"),
+            new Token(
+                0,
+                "/f/unicode",
+                "w\u00f6rker \u4e2d",
+                1_700_000_000L,
+                3,
+                "{\"emoji\":\"\ud83d\ude80\",\"accents\":\"\u00e0\u00e9\u00ee\",\"quote\":\"'\\\"\\\\\"}"),
+            new Token(0, "/f/large", "o", 1, 1, "x".repeat(200_000)));
 
     List<Token> written = master().modify(new ModifyParams(sent, List.of()));
 

@@ -14,10 +14,11 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The original master's tests (Pinball's transaction_test, master_handler_test) on the same tree: 10 parents
- * {@code /some_dir/some_token_i} (priority i), each with 10 children {@code .../some_child_j} (priority j).
- * Parent 0's lease is running, parent 1's has expired. Flipper keeps its version counter outside the token
- * namespace, so there is no {@code /__BLESSED_VERSION__} token: counts are one lower than the original's.
+ * The original master's tests (Pinball's transaction_test, master_handler_test) on the same tree:
+ * 10 parents {@code /some_dir/some_token_i} (priority i), each with 10 children {@code
+ * .../some_child_j} (priority j). Parent 0's lease is running, parent 1's has expired. Flipper
+ * keeps its version counter outside the token namespace, so there is no {@code
+ * /__BLESSED_VERSION__} token: counts are one lower than the original's.
  */
 abstract class OriginalMasterContract extends TokenContractArea {
 
@@ -32,8 +33,9 @@ abstract class OriginalMasterContract extends TokenContractArea {
       }
       tokens.add(parent);
       for (int j = 0; j < 10; j++) {
-        tokens.add(Token.of("/some_dir/some_token_" + i + "/some_child_" + j, "some_data_" + i + "_" + j)
-            .withPriority(j));
+        tokens.add(
+            Token.of("/some_dir/some_token_" + i + "/some_child_" + j, "some_data_" + i + "_" + j)
+                .withPriority(j));
       }
     }
     return master().modify(new ModifyParams(tokens, List.of()));
@@ -77,7 +79,8 @@ abstract class OriginalMasterContract extends TokenContractArea {
     List<Token> tree = tree();
     Token updated = tree.get(12);
 
-    List<Token> written = master().modify(ModifyParams.updating(updated, Token.of("/some_other_dir/new", "new")));
+    List<Token> written =
+        master().modify(ModifyParams.updating(updated, Token.of("/some_other_dir/new", "new")));
 
     assertThat(written).hasSize(2);
     assertThat(written.get(0).version()).isNotEqualTo(updated.version());
@@ -92,9 +95,13 @@ abstract class OriginalMasterContract extends TokenContractArea {
     List<Token> tree = tree();
     Token renamed = new Token(tree.get(5).version(), "/some_dir/renamed", null, 0, 0, "x");
 
-    assertFails(TokenErrorCode.NOT_FOUND, () -> master().modify(ModifyParams.updating(renamed)), "renamed");
-    assertFails(TokenErrorCode.VERSION_CONFLICT, () -> master().modify(ModifyParams.updating(tree.get(6)
-        .withVersion(tree.get(5).version()))), tree.get(6).name());
+    assertFails(
+        TokenErrorCode.NOT_FOUND, () -> master().modify(ModifyParams.updating(renamed)), "renamed");
+    assertFails(
+        TokenErrorCode.VERSION_CONFLICT,
+        () ->
+            master().modify(ModifyParams.updating(tree.get(6).withVersion(tree.get(5).version()))),
+        tree.get(6).name());
 
     assertThat(all()).containsExactlyInAnyOrderElementsOf(tree);
   }
@@ -103,7 +110,8 @@ abstract class OriginalMasterContract extends TokenContractArea {
   void aMixedDeleteAndUpdateReturnsTheUpdateOnly() {
     List<Token> tree = tree();
 
-    List<Token> written = master().modify(ModifyParams.updating(tree.get(20)).withDeletes(tree.get(21)));
+    List<Token> written =
+        master().modify(ModifyParams.updating(tree.get(20)).withDeletes(tree.get(21)));
 
     assertThat(written).hasSize(1);
     assertThat(all()).hasSize(109);
@@ -125,21 +133,29 @@ abstract class OriginalMasterContract extends TokenContractArea {
     tree();
     long leaseEnd = nowSeconds() + 300;
 
-    List<Token> claimed = master().queryAndOwn(new QueryAndOwnParams("new_owner", leaseEnd, Query.top("", 200)));
+    List<Token> claimed =
+        master().queryAndOwn(new QueryAndOwnParams("new_owner", leaseEnd, Query.top("", 200)));
 
     assertThat(claimed).hasSize(109);
-    assertThat(names(claimed)).doesNotContain("/some_dir/some_token_0").contains("/some_dir/some_token_1");
-    assertThat(claimed).allSatisfy(t -> {
-      assertThat(t.owner()).isEqualTo("new_owner");
-      assertThat(t.expirationTime()).isEqualTo(leaseEnd);
-    });
+    assertThat(names(claimed))
+        .doesNotContain("/some_dir/some_token_0")
+        .contains("/some_dir/some_token_1");
+    assertThat(claimed)
+        .allSatisfy(
+            t -> {
+              assertThat(t.owner()).isEqualTo("new_owner");
+              assertThat(t.expirationTime()).isEqualTo(leaseEnd);
+            });
   }
 
   @Test
-  void onAnEmptyStoreEveryCallAnswersEmpty() { // master_handler_test (there: the blessed version only)
+  void onAnEmptyStoreEveryCallAnswersEmpty() { // master_handler_test (there: the blessed version
+    // only)
     assertThat(master().group("/", "/")).isEmpty();
     assertThat(master().query(List.of(Query.prefix("/")))).containsExactly(List.of());
-    assertThat(master().queryAndOwn(new QueryAndOwnParams("o", nowSeconds() + 10, Query.prefix("/")))).isEmpty();
+    assertThat(
+            master().queryAndOwn(new QueryAndOwnParams("o", nowSeconds() + 10, Query.prefix("/"))))
+        .isEmpty();
     master().archive(List.of());
     assertThat(master().modify(new ModifyParams(List.of(), List.of()))).isEmpty();
   }

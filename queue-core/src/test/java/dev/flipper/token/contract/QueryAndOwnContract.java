@@ -33,8 +33,14 @@ abstract class QueryAndOwnContract extends TokenContractArea {
 
     List<Token> claimed = claim("me", Query.prefix("/c/"));
 
-    assertThat(names(claimed)).containsExactlyInAnyOrder("/c/expired", "/c/expires-now",
-        "/c/no-owner-but-expiration", "/c/null-owner", "/c/owner-without-expiration", "/c/free");
+    assertThat(names(claimed))
+        .containsExactlyInAnyOrder(
+            "/c/expired",
+            "/c/expires-now",
+            "/c/no-owner-but-expiration",
+            "/c/null-owner",
+            "/c/owner-without-expiration",
+            "/c/free");
     assertThat(get("/c/owned").owner()).isEqualTo("other");
     assertThat(get("/c/owned-forever").owner()).isEqualTo("other");
     assertThat(claim("again", Query.prefix("/c/"))).isEmpty();
@@ -58,12 +64,14 @@ abstract class QueryAndOwnContract extends TokenContractArea {
     Token before = insert(Token.of("/c/job", "payload").withPriority(3)).get(0);
     long leaseEnd = nowSeconds() + 1200;
 
-    List<Token> claimed = master().queryAndOwn(new QueryAndOwnParams("worker-7", leaseEnd, Query.top("/c/", 5)));
+    List<Token> claimed =
+        master().queryAndOwn(new QueryAndOwnParams("worker-7", leaseEnd, Query.top("/c/", 5)));
 
     assertThat(claimed).hasSize(1);
     Token owned = claimed.get(0);
     assertThat(owned.version()).isGreaterThan(before.version());
-    assertThat(owned).isEqualTo(before.withOwner("worker-7", leaseEnd).withVersion(owned.version()));
+    assertThat(owned)
+        .isEqualTo(before.withOwner("worker-7", leaseEnd).withVersion(owned.version()));
     assertThat(get("/c/job")).isEqualTo(owned);
   }
 
@@ -83,7 +91,8 @@ abstract class QueryAndOwnContract extends TokenContractArea {
   @Test
   void aLeaseEndsAtItsExpirationSecond() {
     insert("/c/job", 0);
-    QueryAndOwnParams params = QueryAndOwnParams.of("w1", clock().instant().plusSeconds(60), Query.top("/c/", 1));
+    QueryAndOwnParams params =
+        QueryAndOwnParams.of("w1", clock().instant().plusSeconds(60), Query.top("/c/", 1));
     assertThat(master().queryAndOwn(params)).hasSize(1);
 
     clock().advance(Duration.ofSeconds(59));
@@ -133,7 +142,8 @@ abstract class QueryAndOwnContract extends TokenContractArea {
 
     assertFails(TokenErrorCode.INPUT_ERROR, () -> claim("", Query.prefix("/c/")), "owner");
     assertFails(TokenErrorCode.INPUT_ERROR, () -> claim(null, Query.prefix("/c/")), "owner");
-    assertThat(master().queryAndOwn(new QueryAndOwnParams("me", nowSeconds() + 60, null))).isEmpty();
+    assertThat(master().queryAndOwn(new QueryAndOwnParams("me", nowSeconds() + 60, null)))
+        .isEmpty();
     assertThat(get("/c/job").owner()).isNull();
   }
 

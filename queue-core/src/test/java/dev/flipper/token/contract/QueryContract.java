@@ -8,7 +8,10 @@ import dev.flipper.token.TokenErrorCode;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** query: prefix matches, the two documented orders, several queries per call (docs/tokens.md, "Operations"). */
+/**
+ * query: prefix matches, the two documented orders, several queries per call (docs/tokens.md,
+ * "Operations").
+ */
 abstract class QueryContract extends TokenContractArea {
 
   @Test
@@ -30,7 +33,8 @@ abstract class QueryContract extends TokenContractArea {
     insert("/q/mid", 2.5);
     insert("/q/zero", 0);
 
-    assertThat(names(master().query(Query.top("/q/", 3)))).containsExactly("/q/a-high", "/q/b-high", "/q/mid");
+    assertThat(names(master().query(Query.top("/q/", 3))))
+        .containsExactly("/q/a-high", "/q/b-high", "/q/mid");
     assertThat(names(master().query(Query.top("/q/", 100))))
         .containsExactly("/q/a-high", "/q/b-high", "/q/mid", "/q/zero", "/q/low");
     assertThat(master().query(Query.top("/q/", 0))).isEmpty();
@@ -69,8 +73,14 @@ abstract class QueryContract extends TokenContractArea {
     insert("/x/2", 2);
     insert("/y/1", 3);
 
-    List<List<Token>> answers = master().query(List.of(Query.prefix("/y/"), Query.top("/x/", 1),
-        Query.prefix("/none/"), Query.prefix("/x/")));
+    List<List<Token>> answers =
+        master()
+            .query(
+                List.of(
+                    Query.prefix("/y/"),
+                    Query.top("/x/", 1),
+                    Query.prefix("/none/"),
+                    Query.prefix("/x/")));
 
     assertThat(answers).hasSize(4);
     assertThat(names(answers.get(0))).containsExactly("/y/1");
@@ -93,7 +103,8 @@ abstract class QueryContract extends TokenContractArea {
   void aNegativeMaxTokensIsAnInputErrorAndANonAsciiPrefixMatchesNothing() {
     insert("/a", 1);
 
-    assertFails(TokenErrorCode.INPUT_ERROR, () -> master().query(Query.top("/a", -1)), "maxTokens", "-1");
+    assertFails(
+        TokenErrorCode.INPUT_ERROR, () -> master().query(Query.top("/a", -1)), "maxTokens", "-1");
     assertThat(under("/\u00e9")).isEmpty();
     assertThat(master().query(List.of())).isEmpty();
   }

@@ -14,7 +14,9 @@ import java.util.List;
 import java.util.stream.Collectors;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 
-/** Shared helpers of the contract areas; the area's nested class in the suite supplies the fixture. */
+/**
+ * Shared helpers of the contract areas; the area's nested class in the suite supplies the fixture.
+ */
 abstract class TokenContractArea {
 
   abstract TokenFixture fx();
@@ -70,8 +72,12 @@ abstract class TokenContractArea {
     return tokens.stream().map(Token::version).collect(Collectors.toList());
   }
 
-  /** Asserts the call fails with the code and a message containing every fragment; returns the error. */
-  static TokenException assertFails(TokenErrorCode code, ThrowingCallable call, String... messageFragments) {
+  /**
+   * Asserts the call fails with the code and a message containing every fragment; returns the
+   * error.
+   */
+  static TokenException assertFails(
+      TokenErrorCode code, ThrowingCallable call, String... messageFragments) {
     TokenException e = catchThrowableOfType(TokenException.class, call);
     assertThat(e).as("expected a TokenException(%s)", code).isNotNull();
     assertThat(e.errorCode()).as("error code of: %s", e.getMessage()).isEqualTo(code);

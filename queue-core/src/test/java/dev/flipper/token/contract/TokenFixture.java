@@ -9,9 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The state of one contract test: the clock, the stores opened through the backend's hooks and the masters
- * over them. Opened lazily, closed after the test. Not thread-safe (set up from the test thread); the masters
- * it hands out are.
+ * The state of one contract test: the clock, the stores opened through the backend's hooks and the
+ * masters over them. Opened lazily, closed after the test. Not thread-safe (set up from the test
+ * thread); the masters it hands out are.
  */
 final class TokenFixture implements AutoCloseable {
   /** Not on a whole second, so a store that confuses seconds and milliseconds is caught. */
@@ -40,7 +40,10 @@ final class TokenFixture implements AutoCloseable {
     return store;
   }
 
-  /** The first master: over {@link #store()}, with the fixture's clock, through the backend's transport. */
+  /**
+   * The first master: over {@link #store()}, with the fixture's clock, through the backend's
+   * transport.
+   */
   TokenMaster master() {
     if (master == null) {
       master = masterOver(store());
@@ -48,7 +51,9 @@ final class TokenFixture implements AutoCloseable {
     return master;
   }
 
-  /** A further master over its own store instance on the same storage, as another process would run. */
+  /**
+   * A further master over its own store instance on the same storage, as another process would run.
+   */
   TokenMaster anotherMaster() {
     store();
     TokenStore another = backend.openStoreOverSameStorage();
@@ -56,7 +61,10 @@ final class TokenFixture implements AutoCloseable {
     return masterOver(another);
   }
 
-  /** Closes the first master and its store (as a process exit would) and opens them again over the storage. */
+  /**
+   * Closes the first master and its store (as a process exit would) and opens them again over the
+   * storage.
+   */
   TokenMaster restart() {
     store();
     closeQuietly(master);
@@ -68,12 +76,17 @@ final class TokenFixture implements AutoCloseable {
     return master();
   }
 
-  /** The service behind the most recent {@link #master()} or {@link #anotherMaster()}, to see its waiting claims. */
+  /**
+   * The service behind the most recent {@link #master()} or {@link #anotherMaster()}, to see its
+   * waiting claims.
+   */
   TokenService lastService() {
     return services.get(services.size() - 1);
   }
 
-  /** Ends the waiting claims of every service of this test (see {@link TokenService#endWaits()}). */
+  /**
+   * Ends the waiting claims of every service of this test (see {@link TokenService#endWaits()}).
+   */
   void endWaits() {
     services.forEach(TokenService::endWaits);
   }

@@ -10,10 +10,11 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The token storage contract: every {@link TokenStore} must pass it. A backend's test extends this class and
- * only says how to open a store over fresh, isolated storage and how to open another store over the same
- * storage (a second master, or the same master after a restart). The suite drives the stores through
- * {@link TokenService} with a {@link dev.flipper.queue.testing.MutableClock}, so nothing sleeps.
+ * The token storage contract: every {@link TokenStore} must pass it. A backend's test extends this
+ * class and only says how to open a store over fresh, isolated storage and how to open another
+ * store over the same storage (a second master, or the same master after a restart). The suite
+ * drives the stores through {@link TokenService} with a {@link
+ * dev.flipper.queue.testing.MutableClock}, so nothing sleeps.
  *
  * <pre>{@code
  * class H2TokenStoreContractTest extends TokenStoreContractTest {
@@ -23,20 +24,23 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * }
  * }</pre>
  *
- * <p>Per test: {@link #openStore} is called at most once (lazily), {@link #openStoreOverSameStorage} any number
- * of times; after the test every opened store is closed and {@link #dropStorage} is called. Areas live in their
- * own {@code *Contract} files, each naming the section of docs/tokens.md it checks; "Pinball's ..._test" names
- * a test of the original master that it carries over.
+ * <p>Per test: {@link #openStore} is called at most once (lazily), {@link
+ * #openStoreOverSameStorage} any number of times; after the test every opened store is closed and
+ * {@link #dropStorage} is called. Areas live in their own {@code *Contract} files, each naming the
+ * section of docs/tokens.md it checks; "Pinball's ..._test" names a test of the original master
+ * that it carries over.
  */
 @ExtendWith(BackendNameOnFailure.class)
 public abstract class TokenStoreContractTest {
 
-  /** Creates fresh, empty, isolated storage and opens a store over it. Called at most once per test. */
+  /**
+   * Creates fresh, empty, isolated storage and opens a store over it. Called at most once per test.
+   */
   protected abstract TokenStore openStore();
 
   /**
-   * Opens another store instance (its own connections) over the storage of this test's {@link #openStore}, as
-   * a second master process, or the first one after a restart, would.
+   * Opens another store instance (its own connections) over the storage of this test's {@link
+   * #openStore}, as a second master process, or the first one after a restart, would.
    */
   protected abstract TokenStore openStoreOverSameStorage();
 
@@ -44,9 +48,9 @@ public abstract class TokenStoreContractTest {
   protected void dropStorage() {}
 
   /**
-   * The master the tests talk to, over a service. The default is the service itself; a remote transport (for
-   * example a Thrift server and client) wraps it here to run the whole suite through the wire. A result that
-   * is {@link AutoCloseable} is closed after the test, before the stores.
+   * The master the tests talk to, over a service. The default is the service itself; a remote
+   * transport (for example a Thrift server and client) wraps it here to run the whole suite through
+   * the wire. A result that is {@link AutoCloseable} is closed after the test, before the stores.
    */
   protected TokenMaster masterOver(TokenService service) {
     return service;

@@ -20,21 +20,26 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * queryAndOwn with a wait time (a long-poll): woken at once by a matching write through the same master, by
- * the periodic re-check for writes through other masters and for expired leases, never by writes elsewhere.
- * The wait itself is real time; leases follow the fixture's clock, which the tests move.
+ * queryAndOwn with a wait time (a long-poll): woken at once by a matching write through the same
+ * master, by the periodic re-check for writes through other masters and for expired leases, never
+ * by writes elsewhere. The wait itself is real time; leases follow the fixture's clock, which the
+ * tests move.
  *
- * <p>Bounds are generous for a loaded machine, and count from the moment the write returned: a local wake-up
- * must take under 200 ms (it takes a few ms), a wake-up by re-check under the re-check interval plus 750 ms.
+ * <p>Bounds are generous for a loaded machine, and count from the moment the write returned: a
+ * local wake-up must take under 200 ms (it takes a few ms), a wake-up by re-check under the
+ * re-check interval plus 750 ms.
  */
 abstract class WaitContract extends TokenContractArea {
   /** Longer than any test runs: a claim that returns was woken, it did not time out. */
   static final Duration LONG = Duration.ofSeconds(30);
+
   static final long LOCAL_WAKE_UP_MILLIS = 200;
-  static final long RECHECK_WAKE_UP_MILLIS = TokenService.DEFAULT_WAIT_RECHECK_INTERVAL.toMillis() + 750;
+  static final long RECHECK_WAKE_UP_MILLIS =
+      TokenService.DEFAULT_WAIT_RECHECK_INTERVAL.toMillis() + 750;
 
   private ExecutorService threads;
   private volatile boolean stopping;
@@ -57,7 +62,9 @@ abstract class WaitContract extends TokenContractArea {
     stopping = true;
     fx().endWaits();
     threads.shutdown();
-    assertThat(threads.awaitTermination(30, TimeUnit.SECONDS)).as("every waiting claim returned").isTrue();
+    assertThat(threads.awaitTermination(30, TimeUnit.SECONDS))
+        .as("every waiting claim returned")
+        .isTrue();
   }
 
   QueryAndOwnParams claimOne(String owner, String prefix, Duration wait) {
@@ -65,11 +72,13 @@ abstract class WaitContract extends TokenContractArea {
   }
 
   CompletableFuture<Claim> claimInBackground(TokenMaster master, QueryAndOwnParams params) {
-    return CompletableFuture.supplyAsync(() -> {
-      long start = System.nanoTime();
-      List<Token> tokens = master.queryAndOwn(params);
-      return new Claim(tokens, start, System.nanoTime());
-    }, threads);
+    return CompletableFuture.supplyAsync(
+        () -> {
+          long start = System.nanoTime();
+          List<Token> tokens = master.queryAndOwn(params);
+          return new Claim(tokens, start, System.nanoTime());
+        },
+        threads);
   }
 
   static void awaitWaiting(TokenService service, int claims) {
@@ -88,12 +97,14 @@ abstract class WaitContract extends TokenContractArea {
     awaitWaiting(service, 1);
 
     insert("/wait/job", "x");
-    long inserted = System.nanoTime(); // not before: a slow commit on a loaded machine is not the wait's fault
+    long inserted =
+        System.nanoTime(); // not before: a slow commit on a loaded machine is not the wait's fault
 
     Claim got = result(claim);
     assertThat(names(got.tokens())).containsExactly("/wait/job");
     assertThat(got.tokens().get(0).owner()).isEqualTo("w1");
-    assertThat(got.millisSince(inserted)).as("ms from the insert's return to the claim's answer")
+    assertThat(got.millisSince(inserted))
+        .as("ms from the insert's return to the claim's answer")
         .isLessThan(LOCAL_WAKE_UP_MILLIS);
     assertThat(service.waitingClaims()).isZero();
   }
@@ -165,7 +176,9 @@ abstract class WaitContract extends TokenContractArea {
     awaitWaiting(service, 1);
 
     long expiry = System.nanoTime();
-    clock().advance(Duration.ofSeconds(30)); // the lease ends: nothing is written, the re-check sees it
+    clock()
+        .advance(
+            Duration.ofSeconds(30)); // the lease ends: nothing is written, the re-check sees it
 
     Claim got = result(claim);
     assertThat(got.tokens()).extracting(Token::owner).containsExactly("w2");
@@ -185,11 +198,13 @@ abstract class WaitContract extends TokenContractArea {
 
     Claim got = result(claim);
     assertThat(got.tokens()).extracting(Token::owner).containsExactly("w1");
-    assertThat(got.millisSince(inserted)).as("ms until the other master's insert is claimed (re-check)")
+    assertThat(got.millisSince(inserted))
+        .as("ms until the other master's insert is claimed (re-check)")
         .isLessThan(RECHECK_WAKE_UP_MILLIS);
   }
 
   @Test
+  @Tag("slow")
   void sixteenWaitersClaimAThousandInsertedTokensEachExactlyOnce() throws Exception {
     int waiters = 16;
     int tokens = 1000;
@@ -200,16 +215,20 @@ abstract class WaitContract extends TokenContractArea {
     List<CompletableFuture<List<String>>> claimers = new ArrayList<>();
     for (int w = 0; w < waiters; w++) {
       String owner = "w" + w;
-      claimers.add(CompletableFuture.supplyAsync(() -> {
-        List<String> mine = new ArrayList<>();
-        while (claimedSoFar.get() < tokens && !stopping) {
-          List<Token> got = master.queryAndOwn(claimOne(owner, "/pool/", Duration.ofSeconds(1)));
-          got.forEach(token -> assertThat(token.owner()).isEqualTo(owner));
-          got.forEach(token -> mine.add(token.name()));
-          claimedSoFar.addAndGet(got.size());
-        }
-        return mine;
-      }, threads));
+      claimers.add(
+          CompletableFuture.supplyAsync(
+              () -> {
+                List<String> mine = new ArrayList<>();
+                while (claimedSoFar.get() < tokens && !stopping) {
+                  List<Token> got =
+                      master.queryAndOwn(claimOne(owner, "/pool/", Duration.ofSeconds(1)));
+                  got.forEach(token -> assertThat(token.owner()).isEqualTo(owner));
+                  got.forEach(token -> mine.add(token.name()));
+                  claimedSoFar.addAndGet(got.size());
+                }
+                return mine;
+              },
+              threads));
     }
     awaitWaiting(service, waiters);
 
@@ -237,16 +256,22 @@ abstract class WaitContract extends TokenContractArea {
     insert("/wait/job", "x");
 
     long start = System.nanoTime();
-    List<Token> claimed = master().queryAndOwn(new QueryAndOwnParams("w1", nowSeconds() + 60,
-        Query.top("/wait/", 0), Duration.ofMillis(200)));
+    List<Token> claimed =
+        master()
+            .queryAndOwn(
+                new QueryAndOwnParams(
+                    "w1", nowSeconds() + 60, Query.top("/wait/", 0), Duration.ofMillis(200)));
 
     assertThat(claimed).isEmpty();
-    assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isGreaterThanOrEqualTo(200);
+    assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start))
+        .isGreaterThanOrEqualTo(200);
   }
 
   @Test
   void aNegativeWaitIsAnInputError() {
-    assertFails(TokenErrorCode.INPUT_ERROR,
-        () -> master().queryAndOwn(claimOne("w1", "/wait/", Duration.ofMillis(-1))), "waitTime");
+    assertFails(
+        TokenErrorCode.INPUT_ERROR,
+        () -> master().queryAndOwn(claimOne("w1", "/wait/", Duration.ofMillis(-1))),
+        "waitTime");
   }
 }

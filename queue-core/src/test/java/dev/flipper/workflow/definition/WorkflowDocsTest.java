@@ -8,8 +8,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * docs/workflows.md's section "A workflow file" has a table row for every key the parser knows, and names no key
- * it does not (other sections have tables of their own, e.g. the control operations).
+ * docs/workflows.md's section "A workflow file" has a table row for every key the parser knows, and
+ * names no key it does not (other sections have tables of their own, e.g. the control operations).
  */
 class WorkflowDocsTest {
   @Test
@@ -19,9 +19,13 @@ class WorkflowDocsTest {
     String table = doc.substring(section, doc.indexOf("\n## ", section));
     Stream.of(WorkflowParser.TOP_KEYS, WorkflowParser.SCHEDULE_KEYS, WorkflowParser.JOB_KEYS)
         .flatMap(keys -> keys.stream())
-        .forEach(key -> assertThat(table).as("row for '" + key + "'").contains("| `" + key + "` |"));
+        .forEach(
+            key -> assertThat(table).as("row for '" + key + "'").contains("| `" + key + "` |"));
     long rows = table.lines().filter(l -> l.matches("\\| `[A-Za-z]+` \\|.*")).count();
-    assertThat(rows).isEqualTo(
-        WorkflowParser.TOP_KEYS.size() + WorkflowParser.SCHEDULE_KEYS.size() + WorkflowParser.JOB_KEYS.size());
+    assertThat(rows)
+        .isEqualTo(
+            WorkflowParser.TOP_KEYS.size()
+                + WorkflowParser.SCHEDULE_KEYS.size()
+                + WorkflowParser.JOB_KEYS.size());
   }
 }

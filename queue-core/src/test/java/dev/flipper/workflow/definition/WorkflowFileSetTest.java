@@ -35,19 +35,30 @@ class WorkflowFileSetTest {
   @Test
   void everyProblemOfEveryFileAndDuplicateNamesAcrossFiles() throws Exception {
     Path one = write("one.yaml", "workflow: etl\njobs:\n  x:\n    command: \"true\"\n");
-    Path two = write("two.yaml", "# the same name again\nworkflow: etl\njobs:\n  y:\n    command: \"true\"\n");
-    Path bad = write("bad.yaml", "workflow: bad\njobs:\n  x:\n    needs: [y]\n    command: \"true\"\n    retries: 2\n");
+    Path two =
+        write(
+            "two.yaml",
+            "# the same name again\nworkflow: etl\njobs:\n  y:\n    command: \"true\"\n");
+    Path bad =
+        write(
+            "bad.yaml",
+            "workflow: bad\njobs:\n  x:\n    needs: [y]\n    command: \"true\"\n    retries: 2\n");
     Path missing = dir.resolve("missing.yaml");
 
     WorkflowFileSet.Result result = WorkflowFileSet.read(List.of(one, two, bad, missing));
 
     assertThat(result.isValid()).isFalse();
-    assertThat(result.problems()).containsExactly(
-        missing + ": no such file or directory",
-        two + ":2: workflow 'etl' is also defined at " + one + ":1 (workflow names must be unique)",
-        bad + ":4: job 'x' needs unknown job 'y'",
-        bad + ":6: unknown key 'jobs.x.retries' (valid keys in 'jobs.x': command, condition, needs, maxAttempts, "
-            + "retryDelay, warnTimeout, abortTimeout, cleanup, emails, priority, disabled)");
+    assertThat(result.problems())
+        .containsExactly(
+            missing + ": no such file or directory",
+            two
+                + ":2: workflow 'etl' is also defined at "
+                + one
+                + ":1 (workflow names must be unique)",
+            bad + ":4: job 'x' needs unknown job 'y'",
+            bad
+                + ":6: unknown key 'jobs.x.retries' (valid keys in 'jobs.x': command, condition, needs, maxAttempts, "
+                + "retryDelay, warnTimeout, abortTimeout, cleanup, emails, priority, disabled)");
     assertThat(result.definitions()).extracting(WorkflowDefinition::name).containsExactly("etl");
   }
 

@@ -32,16 +32,18 @@ class WorkflowGraphTest {
 
   @Test
   void topologicalOrderPutsParentsFirstAndOtherwiseKeepsTheWrittenOrder() {
-    WorkflowGraph g = WorkflowDefinition.builder("w")
-        .job(job("report", "load", "check"))
-        .job(job("load", "extract"))
-        .job(job("check"))
-        .job(job("extract"))
-        .job(job("unrelated"))
-        .build()
-        .graph();
+    WorkflowGraph g =
+        WorkflowDefinition.builder("w")
+            .job(job("report", "load", "check"))
+            .job(job("load", "extract"))
+            .job(job("check"))
+            .job(job("extract"))
+            .job(job("unrelated"))
+            .build()
+            .graph();
 
-    assertThat(g.topologicalOrder()).containsExactly("check", "extract", "load", "report", "unrelated");
+    assertThat(g.topologicalOrder())
+        .containsExactly("check", "extract", "load", "report", "unrelated");
     assertThat(g.roots()).containsExactly("check", "extract", "unrelated");
     assertThat(g.finals()).containsExactly("report", "unrelated");
   }
@@ -113,7 +115,8 @@ class WorkflowGraphTest {
     parents.put("c", List.of("a"));
     parents.put("d", List.of("c"));
 
-    assertThat(WorkflowGraph.cycles(List.copyOf(parents.keySet()), parents)).containsExactly(List.of("a", "b", "a"));
+    assertThat(WorkflowGraph.cycles(List.copyOf(parents.keySet()), parents))
+        .containsExactly(List.of("a", "b", "a"));
   }
 
   @Test

@@ -30,22 +30,29 @@ class WorkflowParserTest {
     assertThat(invalidFiles()).hasSizeGreaterThanOrEqualTo(30);
   }
 
-  /** Each file ends with its exact problem lines, one "# expect: file:line: message" comment each. */
+  /**
+   * Each file ends with its exact problem lines, one "# expect: file:line: message" comment each.
+   */
   @ParameterizedTest(name = "{0}")
   @MethodSource("invalidFiles")
   void invalidFileIsRejectedWithEveryProblemNamingFileAndLine(Path file) {
     String text = WorkflowFiles.text(file);
     List<String> expected =
-        text.lines().filter(l -> l.startsWith(EXPECT)).map(l -> l.substring(EXPECT.length())).toList();
+        text.lines()
+            .filter(l -> l.startsWith(EXPECT))
+            .map(l -> l.substring(EXPECT.length()))
+            .toList();
     assertThat(expected).as("expectations in " + file.getFileName()).isNotEmpty();
 
     String name = file.getFileName().toString();
     assertThatThrownBy(() -> WorkflowParser.parse(name, text))
-        .isInstanceOfSatisfying(InvalidWorkflowException.class, e -> assertThat(e.problems()).isEqualTo(expected));
+        .isInstanceOfSatisfying(
+            InvalidWorkflowException.class, e -> assertThat(e.problems()).isEqualTo(expected));
     Problems problems = new Problems();
     assertThat(WorkflowParser.parse(name, text, problems)).isEmpty();
     assertThat(problems.lines()).isEqualTo(expected);
-    assertThat(expected).allSatisfy(line -> assertThat(line).matches(name.replace(".", "\\.") + ":\\d+: .+"));
+    assertThat(expected)
+        .allSatisfy(line -> assertThat(line).matches(name.replace(".", "\\.") + ":\\d+: .+"));
   }
 
   @Test
@@ -56,34 +63,91 @@ class WorkflowParserTest {
     assertThat(etl.description()).isEqualTo("Nightly load");
     assertThat(etl.owners()).containsExactly("data-team");
     assertThat(etl.emails()).containsExactly("data@example.com");
-    assertThat(etl.schedule()).hasValue(new Schedule(Optional.of(Duration.ofHours(1)), Optional.empty(),
-        ZoneId.of("UTC"), Optional.of(Instant.parse("2026-01-01T00:00:00Z")), OverrunPolicy.SKIP, 3, 0));
-    assertThat(etl.jobs()).containsExactly(
-        new JobDefinition("extract", "./extract.sh --day \"$FLIPPER_INSTANCE\"", false, List.of(), 3,
-            Duration.ofSeconds(30), Optional.empty(), Optional.empty(), Optional.empty(), List.of(),
-            OptionalInt.empty(), false),
-        new JobDefinition("check_partner", "test -f /data/partner.done", true, List.of(), 10, Duration.ofMinutes(5),
-            Optional.empty(), Optional.empty(), Optional.empty(), List.of(), OptionalInt.empty(), false),
-        new JobDefinition("transform", "./transform.sh %(path)s", false, List.of("extract", "check_partner"), 1,
-            Duration.ZERO, Optional.of(Duration.ofMinutes(30)), Optional.of(Duration.ofHours(2)),
-            Optional.of("./kill.sh %(kill_id)s"), List.of("oncall@example.com"), OptionalInt.of(10), false));
+    assertThat(etl.schedule())
+        .hasValue(
+            new Schedule(
+                Optional.of(Duration.ofHours(1)),
+                Optional.empty(),
+                ZoneId.of("UTC"),
+                Optional.of(Instant.parse("2026-01-01T00:00:00Z")),
+                OverrunPolicy.SKIP,
+                3,
+                0));
+    assertThat(etl.jobs())
+        .containsExactly(
+            new JobDefinition(
+                "extract",
+                "./extract.sh --day \"$FLIPPER_INSTANCE\"",
+                false,
+                List.of(),
+                3,
+                Duration.ofSeconds(30),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                List.of(),
+                OptionalInt.empty(),
+                false),
+            new JobDefinition(
+                "check_partner",
+                "test -f /data/partner.done",
+                true,
+                List.of(),
+                10,
+                Duration.ofMinutes(5),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                List.of(),
+                OptionalInt.empty(),
+                false),
+            new JobDefinition(
+                "transform",
+                "./transform.sh %(path)s",
+                false,
+                List.of("extract", "check_partner"),
+                1,
+                Duration.ZERO,
+                Optional.of(Duration.ofMinutes(30)),
+                Optional.of(Duration.ofHours(2)),
+                Optional.of("./kill.sh %(kill_id)s"),
+                List.of("oncall@example.com"),
+                OptionalInt.of(10),
+                false));
   }
 
   @Test
   void theIssueExampleEqualsTheSameWorkflowBuiltInJava() {
-    WorkflowDefinition built = WorkflowDefinition.builder("etl")
-        .description("Nightly load")
-        .owners("data-team")
-        .emails("data@example.com")
-        .schedule(Schedule.every(Duration.ofHours(1)).start(Instant.parse("2026-01-01T00:00:00Z"))
-            .overrun(OverrunPolicy.SKIP).maxRunning(3))
-        .job(JobDefinition.builder("extract").command("./extract.sh --day \"$FLIPPER_INSTANCE\"").maxAttempts(3)
-            .retryDelay(Duration.ofSeconds(30)))
-        .job(JobDefinition.builder("check_partner").condition(true).command("test -f /data/partner.done"))
-        .job(JobDefinition.builder("transform").needs("extract", "check_partner").command("./transform.sh %(path)s")
-            .warnTimeout(Duration.ofMinutes(30)).abortTimeout(Duration.ofHours(2)).cleanup("./kill.sh %(kill_id)s")
-            .emails("oncall@example.com").priority(10).disabled(false))
-        .build();
+    WorkflowDefinition built =
+        WorkflowDefinition.builder("etl")
+            .description("Nightly load")
+            .owners("data-team")
+            .emails("data@example.com")
+            .schedule(
+                Schedule.every(Duration.ofHours(1))
+                    .start(Instant.parse("2026-01-01T00:00:00Z"))
+                    .overrun(OverrunPolicy.SKIP)
+                    .maxRunning(3))
+            .job(
+                JobDefinition.builder("extract")
+                    .command("./extract.sh --day \"$FLIPPER_INSTANCE\"")
+                    .maxAttempts(3)
+                    .retryDelay(Duration.ofSeconds(30)))
+            .job(
+                JobDefinition.builder("check_partner")
+                    .condition(true)
+                    .command("test -f /data/partner.done"))
+            .job(
+                JobDefinition.builder("transform")
+                    .needs("extract", "check_partner")
+                    .command("./transform.sh %(path)s")
+                    .warnTimeout(Duration.ofMinutes(30))
+                    .abortTimeout(Duration.ofHours(2))
+                    .cleanup("./kill.sh %(kill_id)s")
+                    .emails("oncall@example.com")
+                    .priority(10)
+                    .disabled(false))
+            .build();
 
     assertThat(built).isEqualTo(WorkflowFiles.valid("issue-example.yaml"));
   }
@@ -95,14 +159,18 @@ class WorkflowParserTest {
     assertThat(diamond.name()).isEqualTo("diamond");
     assertThat(diamond.schedule()).isEmpty();
     assertThat(diamond.description()).isEmpty();
-    assertThat(diamond.jobs()).extracting(JobDefinition::name).containsExactly("top", "left", "right", "bottom");
+    assertThat(diamond.jobs())
+        .extracting(JobDefinition::name)
+        .containsExactly("top", "left", "right", "bottom");
     assertThat(diamond.job("bottom").orElseThrow().needs()).containsExactly("left", "right");
-    assertThat(diamond.jobs()).allSatisfy(j -> {
-      assertThat(j.maxAttempts()).isEqualTo(1);
-      assertThat(j.retryDelay()).isZero();
-      assertThat(j.condition()).isFalse();
-      assertThat(j.priority()).isEmpty();
-    });
+    assertThat(diamond.jobs())
+        .allSatisfy(
+            j -> {
+              assertThat(j.maxAttempts()).isEqualTo(1);
+              assertThat(j.retryDelay()).isZero();
+              assertThat(j.condition()).isFalse();
+              assertThat(j.priority()).isEmpty();
+            });
   }
 
   @Test
@@ -113,7 +181,8 @@ class WorkflowParserTest {
     assertThat(schedule.cron()).hasValue("30 6 * * MON-FRI");
     assertThat(schedule.every()).isEmpty();
     assertThat(schedule.timezone()).isEqualTo(ZoneId.of("Europe/Berlin"));
-    assertThat(schedule.overrun()).isEqualTo(OverrunPolicy.DELAY_UNTIL_SUCCESS); // names are case-insensitive
+    assertThat(schedule.overrun())
+        .isEqualTo(OverrunPolicy.DELAY_UNTIL_SUCCESS); // names are case-insensitive
     assertThat(schedule.maxRunning()).isEqualTo(Schedule.DEFAULT_MAX_RUNNING);
     assertThat(schedule.catchUp()).isEqualTo(2);
     JobDefinition wait = sensor.job("wait_for_file").orElseThrow();

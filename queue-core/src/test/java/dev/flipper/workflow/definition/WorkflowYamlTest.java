@@ -20,7 +20,8 @@ class WorkflowYamlTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("validFiles")
   void canonicalTextReadsBackToAnEqualDefinitionAndIsStable(Path file) {
-    WorkflowDefinition definition = WorkflowParser.parse(file.getFileName().toString(), WorkflowFiles.text(file));
+    WorkflowDefinition definition =
+        WorkflowParser.parse(file.getFileName().toString(), WorkflowFiles.text(file));
 
     String yaml = definition.toYaml();
     WorkflowDefinition back = WorkflowParser.parse("stored", yaml);
@@ -31,7 +32,9 @@ class WorkflowYamlTest {
 
   @Test
   void canonicalTextOfTheIssueExample() {
-    assertThat(WorkflowFiles.valid("issue-example.yaml").toYaml()).isEqualTo("""
+    assertThat(WorkflowFiles.valid("issue-example.yaml").toYaml())
+        .isEqualTo(
+            """
         workflow: etl
         description: Nightly load
         owners: [data-team]
@@ -67,15 +70,26 @@ class WorkflowYamlTest {
 
   @Test
   void awkwardTextSurvivesTheRoundTrip() {
-    WorkflowDefinition definition = WorkflowDefinition.builder("odd")
-        .description("line one\nline two: with a colon, # and a hash")
-        .owners("'quoted'", "yes", "123")
-        .schedule(Schedule.cron("0 0 3 * * ?").timezone(ZoneId.of("America/Sao_Paulo"))
-            .start(Instant.parse("2026-03-01T12:30:00Z")).overrun(OverrunPolicy.START_NEW).maxRunning(1).catchUp(5))
-        .job(JobDefinition.builder("a").command("%(x)s && echo \"$HOME\" | tr 'a' 'b' ; echo '%%'")
-            .cleanup("kill -9 %(kill_id)s").priority(-3).disabled(true).retryDelay(Duration.ofMillis(1500)))
-        .job(JobDefinition.builder("b-2").needs("a").command("true").emails("x@example.com"))
-        .build();
+    WorkflowDefinition definition =
+        WorkflowDefinition.builder("odd")
+            .description("line one\nline two: with a colon, # and a hash")
+            .owners("'quoted'", "yes", "123")
+            .schedule(
+                Schedule.cron("0 0 3 * * ?")
+                    .timezone(ZoneId.of("America/Sao_Paulo"))
+                    .start(Instant.parse("2026-03-01T12:30:00Z"))
+                    .overrun(OverrunPolicy.START_NEW)
+                    .maxRunning(1)
+                    .catchUp(5))
+            .job(
+                JobDefinition.builder("a")
+                    .command("%(x)s && echo \"$HOME\" | tr 'a' 'b' ; echo '%%'")
+                    .cleanup("kill -9 %(kill_id)s")
+                    .priority(-3)
+                    .disabled(true)
+                    .retryDelay(Duration.ofMillis(1500)))
+            .job(JobDefinition.builder("b-2").needs("a").command("true").emails("x@example.com"))
+            .build();
 
     WorkflowDefinition back = WorkflowParser.parse("stored", definition.toYaml());
 

@@ -23,9 +23,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Flipper's job store on MySQL 8, MariaDB 10.6+ or embedded H2 (MySQL mode): one database per shard, each
- * with its own HikariCP pool. The schema is created and migrated automatically. Thread-safe; shards can be
- * added, removed or made dequeue-only while running with {@link #reconfigure}.
+ * Flipper's job store on MySQL 8, MariaDB 10.6+ or embedded H2 (MySQL mode): one database per
+ * shard, each with its own HikariCP pool. The schema is created and migrated automatically.
+ * Thread-safe; shards can be added, removed or made dequeue-only while running with {@link
+ * #reconfigure}.
  *
  * <pre>{@code
  * JdbcQueueStore store = JdbcQueueStore.builder()
@@ -36,18 +37,26 @@ import org.slf4j.LoggerFactory;
  */
 public final class JdbcQueueStore implements QueueStore {
   private static final Logger log = LoggerFactory.getLogger(JdbcQueueStore.class);
+
   /** Requests already holding a removed shard get this long to finish before its pool closes. */
   private static final Duration REMOVED_SHARD_GRACE = Duration.ofSeconds(5);
-  /** Connections per shard unless {@link Builder#poolSize} says otherwise; the config's storage.jdbc.poolSize. */
+
+  /**
+   * Connections per shard unless {@link Builder#poolSize} says otherwise; the config's
+   * storage.jdbc.poolSize.
+   */
   public static final int DEFAULT_POOL_SIZE = 10;
 
   private final JdbcShardStore.PoolSettings settings;
   private final Object reconfigureLock = new Object();
   private volatile List<JdbcShardStore> shards;
-  private final Set<JdbcShardStore> closing = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+  private final Set<JdbcShardStore> closing =
+      Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
 
   private JdbcQueueStore(Builder builder) {
-    this.settings = new JdbcShardStore.PoolSettings(builder.poolSize, builder.connectTimeout, builder.unhealthyCooldown);
+    this.settings =
+        new JdbcShardStore.PoolSettings(
+            builder.poolSize, builder.connectTimeout, builder.unhealthyCooldown);
     List<JdbcShardStore> created = new ArrayList<>();
     try {
       for (JdbcShardConfig config : builder.shards) {
@@ -59,26 +68,37 @@ public final class JdbcQueueStore implements QueueStore {
     }
     failOnPermanentOpenFailure(created);
     this.shards = List.copyOf(created);
-    log.info("JDBC queue store: shards {}, pool size {}, connect time-out {} ms, unhealthy cool-down {} ms",
-        builder.shards, settings.poolSize(), settings.connectTimeout().toMillis(), settings.unhealthyCooldown().toMillis());
+    log.info(
+        "JDBC queue store: shards {}, pool size {}, connect time-out {} ms, unhealthy cool-down {} ms",
+        builder.shards,
+        settings.poolSize(),
+        settings.connectTimeout().toMillis(),
+        settings.unhealthyCooldown().toMillis());
     initialize(created);
-    // A shard that could not be reached now copies the other shards' queues when it is first reached.
+    // A shard that could not be reached now copies the other shards' queues when it is first
+    // reached.
     created.forEach(s -> s.copyQueuesOnInit(true));
   }
 
   /**
-   * At start-up a shard that can never be opened (a URL setting the driver refuses, bad credentials, no such
-   * database) fails the build, naming the shard and the driver's message; a shard that is down for now is
-   * only logged and set up when first reached.
+   * At start-up a shard that can never be opened (a URL setting the driver refuses, bad
+   * credentials, no such database) fails the build, naming the shard and the driver's message; a
+   * shard that is down for now is only logged and set up when first reached.
    */
   private static void failOnPermanentOpenFailure(List<JdbcShardStore> created) {
     for (JdbcShardStore shard : created) {
       java.util.Optional<java.sql.SQLException> failure = shard.database().permanentOpenFailure();
       if (failure.isPresent()) {
         created.forEach(JdbcShardStore::close);
-        throw new IllegalArgumentException("shard '" + shard.name() + "' (" + shard.database().maskedUrl()
-            + ") cannot be opened, and retrying will not help: " + failure.get().getMessage()
-            + "; check its url, user and password (storage.jdbc.shards)", failure.get());
+        throw new IllegalArgumentException(
+            "shard '"
+                + shard.name()
+                + "' ("
+                + shard.database().maskedUrl()
+                + ") cannot be opened, and retrying will not help: "
+                + failure.get().getMessage()
+                + "; check its url, user and password (storage.jdbc.shards)",
+            failure.get());
       }
     }
   }
@@ -93,10 +113,11 @@ public final class JdbcQueueStore implements QueueStore {
   }
 
   /**
-   * Applies a new shard list: shards whose name, URL and credentials are unchanged keep their pool and take
-   * the new dequeue-only flag; new shards get the schema and every queue the other shards have; removed
-   * shards are closed shortly after the swap. A new shard that cannot be reached is added anyway, reports
-   * unhealthy, and is set up when first reached. Never fails because of one shard.
+   * Applies a new shard list: shards whose name, URL and credentials are unchanged keep their pool
+   * and take the new dequeue-only flag; new shards get the schema and every queue the other shards
+   * have; removed shards are closed shortly after the swap. A new shard that cannot be reached is
+   * added anyway, reports unhealthy, and is set up when first reached. Never fails because of one
+   * shard.
    */
   public void reconfigure(List<JdbcShardConfig> newShards) {
     List<JdbcShardConfig> configs = Builder.validated(newShards);
@@ -122,10 +143,14 @@ public final class JdbcQueueStore implements QueueStore {
       }
       Set<JdbcShardStore> kept = Collections.newSetFromMap(new IdentityHashMap<>());
       kept.addAll(next);
-      List<JdbcShardStore> removed = current.values().stream().filter(s -> !kept.contains(s)).toList();
+      List<JdbcShardStore> removed =
+          current.values().stream().filter(s -> !kept.contains(s)).toList();
       shards = List.copyOf(next);
-      log.info("JDBC queue store reconfigured: shards {}; added {}, removed {}",
-          configs, added.stream().map(JdbcShardStore::name).toList(), removed.stream().map(JdbcShardStore::name).toList());
+      log.info(
+          "JDBC queue store reconfigured: shards {}; added {}, removed {}",
+          configs,
+          added.stream().map(JdbcShardStore::name).toList(),
+          removed.stream().map(JdbcShardStore::name).toList());
       closeLater(removed);
     }
   }
@@ -144,7 +169,10 @@ public final class JdbcQueueStore implements QueueStore {
       try {
         queues.addAll(shard.queueNames());
       } catch (QueueException e) {
-        log.warn("could not list the queues of shard '{}' to copy them: {}", shard.name(), e.getMessage());
+        log.warn(
+            "could not list the queues of shard '{}' to copy them: {}",
+            shard.name(),
+            e.getMessage());
       }
     }
     return queues;
@@ -155,19 +183,33 @@ public final class JdbcQueueStore implements QueueStore {
     if (toInitialize.isEmpty()) {
       return;
     }
-    ExecutorService executor = Executors.newFixedThreadPool(Math.min(toInitialize.size(), 8), r -> {
-      Thread t = new Thread(r, "flipper-shard-init");
-      t.setDaemon(true);
-      return t;
-    });
+    ExecutorService executor =
+        Executors.newFixedThreadPool(
+            Math.min(toInitialize.size(), 8),
+            r -> {
+              Thread t = new Thread(r, "flipper-shard-init");
+              t.setDaemon(true);
+              return t;
+            });
     try {
-      CompletableFuture.allOf(toInitialize.stream().map(shard -> CompletableFuture.runAsync(() -> {
-        try {
-          shard.initialize();
-        } catch (QueueException e) {
-          log.warn("shard '{}' is not available yet and will be set up when first reached: {}", shard.name(), e.getMessage());
-        }
-      }, executor)).toArray(CompletableFuture[]::new)).join();
+      CompletableFuture.allOf(
+              toInitialize.stream()
+                  .map(
+                      shard ->
+                          CompletableFuture.runAsync(
+                              () -> {
+                                try {
+                                  shard.initialize();
+                                } catch (QueueException e) {
+                                  log.warn(
+                                      "shard '{}' is not available yet and will be set up when first reached: {}",
+                                      shard.name(),
+                                      e.getMessage());
+                                }
+                              },
+                              executor))
+                  .toArray(CompletableFuture[]::new))
+          .join();
     } finally {
       executor.shutdown();
     }
@@ -176,11 +218,13 @@ public final class JdbcQueueStore implements QueueStore {
   private void closeLater(List<JdbcShardStore> removed) {
     for (JdbcShardStore shard : removed) {
       closing.add(shard);
-      CompletableFuture.runAsync(() -> {
-        if (closing.remove(shard)) {
-          shard.close();
-        }
-      }, CompletableFuture.delayedExecutor(REMOVED_SHARD_GRACE.toMillis(), TimeUnit.MILLISECONDS));
+      CompletableFuture.runAsync(
+          () -> {
+            if (closing.remove(shard)) {
+              shard.close();
+            }
+          },
+          CompletableFuture.delayedExecutor(REMOVED_SHARD_GRACE.toMillis(), TimeUnit.MILLISECONDS));
     }
   }
 
@@ -218,24 +262,29 @@ public final class JdbcQueueStore implements QueueStore {
       return this;
     }
 
-    /** Connections per shard (maximum; at least 2, since migrations hold a lock on one). Default 10. */
+    /**
+     * Connections per shard (maximum; at least 2, since migrations hold a lock on one). Default 10.
+     */
     public Builder poolSize(int size) {
       this.poolSize = size;
       return this;
     }
 
     /**
-     * How long to wait for a connection: a TCP connect, or a free pooled one. A call that finds every pooled
-     * connection busy for this long fails with SHARD_BUSY (the shard stays healthy); one that cannot connect
-     * fails with SHARD_CONNECTION_FAILED. Default 5 s, at least 500 ms. H2 file databases wait at least 30 s,
-     * since opening a database file can take that long.
+     * How long to wait for a connection: a TCP connect, or a free pooled one. A call that finds
+     * every pooled connection busy for this long fails with SHARD_BUSY (the shard stays healthy);
+     * one that cannot connect fails with SHARD_CONNECTION_FAILED. Default 5 s, at least 500 ms. H2
+     * file databases wait at least 30 s, since opening a database file can take that long.
      */
     public Builder connectTimeout(Duration timeout) {
       this.connectTimeout = timeout;
       return this;
     }
 
-    /** After a connection failure the shard reports unhealthy and fails fast for this long. Default 10 s. */
+    /**
+     * After a connection failure the shard reports unhealthy and fails fast for this long. Default
+     * 10 s.
+     */
     public Builder unhealthyCooldown(Duration cooldown) {
       this.unhealthyCooldown = cooldown;
       return this;
@@ -244,15 +293,18 @@ public final class JdbcQueueStore implements QueueStore {
     public JdbcQueueStore build() {
       shards = validated(shards);
       if (poolSize < 2 || poolSize > 1000) {
-        throw new IllegalArgumentException("poolSize must be 2..1000 connections per shard, was " + poolSize);
+        throw new IllegalArgumentException(
+            "poolSize must be 2..1000 connections per shard, was " + poolSize);
       }
       Objects.requireNonNull(connectTimeout, "connectTimeout");
       if (connectTimeout.toMillis() < 500) {
-        throw new IllegalArgumentException("connectTimeout must be at least 500 ms, was " + connectTimeout.toMillis() + " ms");
+        throw new IllegalArgumentException(
+            "connectTimeout must be at least 500 ms, was " + connectTimeout.toMillis() + " ms");
       }
       Objects.requireNonNull(unhealthyCooldown, "unhealthyCooldown");
       if (unhealthyCooldown.isNegative()) {
-        throw new IllegalArgumentException("unhealthyCooldown must be >= 0, was " + unhealthyCooldown);
+        throw new IllegalArgumentException(
+            "unhealthyCooldown must be >= 0, was " + unhealthyCooldown);
       }
       return new JdbcQueueStore(this);
     }
@@ -265,7 +317,8 @@ public final class JdbcQueueStore implements QueueStore {
       for (JdbcShardConfig shard : shards) {
         Objects.requireNonNull(shard, "shard config");
         if (!names.add(shard.name())) {
-          throw new IllegalArgumentException("shard name '" + shard.name() + "' is used twice; names must be unique");
+          throw new IllegalArgumentException(
+              "shard name '" + shard.name() + "' is used twice; names must be unique");
         }
         dev.flipper.jdbc.Dialect.forUrl(shard.url()); // rejects unsupported URLs now
       }

@@ -11,10 +11,11 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Enqueues inside the application's own JDBC transaction (MySQL, MariaDB or H2): the jobs exist if and only if
- * that transaction commits, so an order row and the job that mails its confirmation are written together or
- * not at all. The application's database must be a shard of the queue's {@link JdbcQueueStore} (its
- * {@code flipper_*} tables live there); with several shards, name the one the connections reach.
+ * Enqueues inside the application's own JDBC transaction (MySQL, MariaDB or H2): the jobs exist if
+ * and only if that transaction commits, so an order row and the job that mails its confirmation are
+ * written together or not at all. The application's database must be a shard of the queue's {@link
+ * JdbcQueueStore} (its {@code flipper_*} tables live there); with several shards, name the one the
+ * connections reach.
  *
  * <pre>{@code
  * TransactionalEnqueue jobs = TransactionalEnqueue.of(queueService);
@@ -26,7 +27,8 @@ import java.util.Objects;
  * }
  * }</pre>
  *
- * <p>Thread-safe; each call uses only the connection it is given and never commits or rolls it back.
+ * <p>Thread-safe; each call uses only the connection it is given and never commits or rolls it
+ * back.
  */
 public final class TransactionalEnqueue {
   private final QueueService service;
@@ -41,13 +43,19 @@ public final class TransactionalEnqueue {
   public static TransactionalEnqueue of(QueueService service) {
     List<ShardStore> shards = jdbcStore(service).shards();
     if (shards.size() != 1) {
-      throw new IllegalArgumentException("the queue store has " + shards.size() + " shards; say which one the "
-          + "application's database is: TransactionalEnqueue.of(service, \"<shard name>\")");
+      throw new IllegalArgumentException(
+          "the queue store has "
+              + shards.size()
+              + " shards; say which one the "
+              + "application's database is: TransactionalEnqueue.of(service, \"<shard name>\")");
     }
     return new TransactionalEnqueue(service, (JdbcShardStore) shards.get(0));
   }
 
-  /** For a service over a {@link JdbcQueueStore} whose shard {@code shardName} is the application's database. */
+  /**
+   * For a service over a {@link JdbcQueueStore} whose shard {@code shardName} is the application's
+   * database.
+   */
   public static TransactionalEnqueue of(QueueService service, String shardName) {
     for (ShardStore shard : jdbcStore(service).shards()) {
       if (shard.name().equals(shardName)) {
@@ -59,28 +67,34 @@ public final class TransactionalEnqueue {
 
   private static JdbcQueueStore jdbcStore(QueueService service) {
     if (!(Objects.requireNonNull(service, "service").store() instanceof JdbcQueueStore store)) {
-      throw new IllegalArgumentException("transactional enqueue needs a JdbcQueueStore (MySQL, MariaDB or H2), "
-          + "not " + service.store().getClass().getSimpleName());
+      throw new IllegalArgumentException(
+          "transactional enqueue needs a JdbcQueueStore (MySQL, MariaDB or H2), "
+              + "not "
+              + service.store().getClass().getSimpleName());
     }
     return store;
   }
 
   /**
-   * Inserts the jobs with {@code connection}, in its open transaction, validated like
-   * {@link QueueService#enqueue}; returns their descriptors. The jobs become visible to dequeues when the
+   * Inserts the jobs with {@code connection}, in its open transaction, validated like {@link
+   * QueueService#enqueue}; returns their descriptors. The jobs become visible to dequeues when the
    * caller commits and vanish if it rolls back. The connection must not be in auto-commit mode.
    */
   public List<JobDescriptor> enqueue(Connection connection, String queue, List<NewJob> jobs) {
     Objects.requireNonNull(connection, "connection");
     try {
       if (connection.getAutoCommit()) {
-        throw new IllegalArgumentException("the connection is in auto-commit mode, so the jobs would not be part "
-            + "of a transaction; call connection.setAutoCommit(false) first, and commit() after the enqueue");
+        throw new IllegalArgumentException(
+            "the connection is in auto-commit mode, so the jobs would not be part "
+                + "of a transaction; call connection.setAutoCommit(false) first, and commit() after the enqueue");
       }
     } catch (SQLException e) {
       throw new IllegalArgumentException("the connection cannot be used: " + e.getMessage(), e);
     }
-    return service.enqueueOn(shard.name(), queue, jobs,
+    return service.enqueueOn(
+        shard.name(),
+        queue,
+        jobs,
         (name, records) -> shard.enqueueInTransaction(connection, name, records));
   }
 }

@@ -22,9 +22,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
- * Wraps a store so a test can make a shard unreachable (every call fails with SHARD_CONNECTION_FAILED) or
- * make it report unhealthy, independently, as the contract suite's hooks ask. Real outages are covered by
- * {@link UnreachableShardTest}. Thread-safe.
+ * Wraps a store so a test can make a shard unreachable (every call fails with
+ * SHARD_CONNECTION_FAILED) or make it report unhealthy, independently, as the contract suite's
+ * hooks ask. Real outages are covered by {@link UnreachableShardTest}. Thread-safe.
  */
 final class FaultInjectingStore implements QueueStore {
   /** Fault switches shared by every wrapper over the same storage. */
@@ -62,7 +62,9 @@ final class FaultInjectingStore implements QueueStore {
 
     private <T> T call(Supplier<T> operation) {
       if (faults.unreachable.contains(shard.name())) {
-        throw new QueueException(ErrorCode.SHARD_CONNECTION_FAILED, "shard '" + shard.name() + "' is unreachable (simulated)");
+        throw new QueueException(
+            ErrorCode.SHARD_CONNECTION_FAILED,
+            "shard '" + shard.name() + "' is unreachable (simulated)");
       }
       return operation.get();
     }
@@ -84,18 +86,20 @@ final class FaultInjectingStore implements QueueStore {
 
     @Override
     public void createQueue(String queue) {
-      call(() -> {
-        shard.createQueue(queue);
-        return null;
-      });
+      call(
+          () -> {
+            shard.createQueue(queue);
+            return null;
+          });
     }
 
     @Override
     public void deleteQueue(String queue) {
-      call(() -> {
-        shard.deleteQueue(queue);
-        return null;
-      });
+      call(
+          () -> {
+            shard.deleteQueue(queue);
+            return null;
+          });
     }
 
     @Override
@@ -134,7 +138,8 @@ final class FaultInjectingStore implements QueueStore {
     }
 
     @Override
-    public boolean checkpoint(String queue, String source, CheckpointRecord checkpoint, long nowMillis) {
+    public boolean checkpoint(
+        String queue, String source, CheckpointRecord checkpoint, long nowMillis) {
       return call(() -> shard.checkpoint(queue, source, checkpoint, nowMillis));
     }
 
@@ -144,23 +149,48 @@ final class FaultInjectingStore implements QueueStore {
     }
 
     @Override
-    public int count(String queue, int priority, JobState state, boolean future, BodyFilter filter, long nowMillis, int cap) {
+    public int count(
+        String queue,
+        int priority,
+        JobState state,
+        boolean future,
+        BodyFilter filter,
+        long nowMillis,
+        int cap) {
       return call(() -> shard.count(queue, priority, state, future, filter, nowMillis, cap));
     }
 
     @Override
-    public List<StoredJob> scan(String queue, int priority, JobState state, boolean future, BodyFilter filter,
-        long nowMillis, ScanBound after, int limit) {
-      return call(() -> shard.scan(queue, priority, state, future, filter, nowMillis, after, limit));
+    public List<StoredJob> scan(
+        String queue,
+        int priority,
+        JobState state,
+        boolean future,
+        BodyFilter filter,
+        long nowMillis,
+        ScanBound after,
+        int limit) {
+      return call(
+          () -> shard.scan(queue, priority, state, future, filter, nowMillis, after, limit));
     }
 
     @Override
-    public int retryFailed(String queue, int priority, int attemptsToAllow, long runAfterMillis, int limit, long nowMillis) {
-      return call(() -> shard.retryFailed(queue, priority, attemptsToAllow, runAfterMillis, limit, nowMillis));
+    public int retryFailed(
+        String queue,
+        int priority,
+        int attemptsToAllow,
+        long runAfterMillis,
+        int limit,
+        long nowMillis) {
+      return call(
+          () ->
+              shard.retryFailed(
+                  queue, priority, attemptsToAllow, runAfterMillis, limit, nowMillis));
     }
 
     @Override
-    public int deleteJobs(String queue, int priority, JobState state, BodyFilter filter, int limit) {
+    public int deleteJobs(
+        String queue, int priority, JobState state, BodyFilter filter, int limit) {
       return call(() -> shard.deleteJobs(queue, priority, state, filter, limit));
     }
 
@@ -170,16 +200,18 @@ final class FaultInjectingStore implements QueueStore {
     }
 
     @Override
-    public boolean retryJob(String queue, JobRef job, int attemptsToAllow, long runAfterMillis, long nowMillis) {
+    public boolean retryJob(
+        String queue, JobRef job, int attemptsToAllow, long runAfterMillis, long nowMillis) {
       return call(() -> shard.retryJob(queue, job, attemptsToAllow, runAfterMillis, nowMillis));
     }
 
     @Override
     public void setPaused(String queue, boolean paused) {
-      call(() -> {
-        shard.setPaused(queue, paused);
-        return null;
-      });
+      call(
+          () -> {
+            shard.setPaused(queue, paused);
+            return null;
+          });
     }
 
     @Override

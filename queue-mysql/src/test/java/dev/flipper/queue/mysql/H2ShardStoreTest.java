@@ -5,8 +5,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@link JdbcShardStoreTest} on an embedded H2 file database in MySQL mode. */
 class H2ShardStoreTest extends JdbcShardStoreTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Override
   JdbcShardConfig freshShard(String name) {

@@ -34,7 +34,8 @@ abstract class JdbcQueueContractTest extends QueueContractTest {
   }
 
   private QueueStore open() {
-    return new FaultInjectingStore(JdbcQueueStore.builder().shards(configs).poolSize(4).build(), faults);
+    return new FaultInjectingStore(
+        JdbcQueueStore.builder().shards(configs).poolSize(4).build(), faults);
   }
 
   @Override

@@ -30,8 +30,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The JDBC-specific promises of one shard, below the service: the PinLater MySQL defects we fix, binary
- * bodies, statement splitting and SQL-free body filters. Subclasses give a fresh database.
+ * The JDBC-specific promises of one shard, below the service: the PinLater MySQL defects we fix,
+ * binary bodies, statement splitting and SQL-free body filters. Subclasses give a fresh database.
  */
 abstract class JdbcShardStoreTest {
   static final String QUEUE = "jobs_q";
@@ -85,19 +85,27 @@ abstract class JdbcShardStoreTest {
 
   @Test
   void claimsDueJobsOnceInRunAfterOrderAndAcks() {
-    List<Long> ids = shard.enqueue(QUEUE, List.of(
-        new NewJobRecord(1, "b".getBytes(StandardCharsets.UTF_8), NOW - 10, 2, "", NOW - 20),
-        new NewJobRecord(1, "a".getBytes(StandardCharsets.UTF_8), NOW - 50, 2, "", NOW - 20),
-        new NewJobRecord(1, "later".getBytes(StandardCharsets.UTF_8), NOW + 60_000, 2, "", NOW - 20)));
+    List<Long> ids =
+        shard.enqueue(
+            QUEUE,
+            List.of(
+                new NewJobRecord(
+                    1, "b".getBytes(StandardCharsets.UTF_8), NOW - 10, 2, "", NOW - 20),
+                new NewJobRecord(
+                    1, "a".getBytes(StandardCharsets.UTF_8), NOW - 50, 2, "", NOW - 20),
+                new NewJobRecord(
+                    1, "later".getBytes(StandardCharsets.UTF_8), NOW + 60_000, 2, "", NOW - 20)));
 
     List<StoredJob> claimed = claimAll("w1");
 
     assertThat(claimed).extracting(StoredJob::localId).containsExactly(ids.get(1), ids.get(0));
-    assertThat(claimed).allSatisfy(j -> {
-      assertThat(j.state()).isEqualTo(JobState.IN_PROGRESS);
-      assertThat(j.claimDescriptor()).isEqualTo("server:1:w1:7");
-      assertThat(j.attemptsRemaining()).isEqualTo(2);
-    });
+    assertThat(claimed)
+        .allSatisfy(
+            j -> {
+              assertThat(j.state()).isEqualTo(JobState.IN_PROGRESS);
+              assertThat(j.claimDescriptor()).isEqualTo("server:1:w1:7");
+              assertThat(j.attemptsRemaining()).isEqualTo(2);
+            });
     assertThat(claimAll("w2")).isEmpty();
     assertThat(lookup(ids.get(0)).updatedAtMillis()).isEqualTo(NOW);
 
@@ -105,13 +113,16 @@ abstract class JdbcShardStoreTest {
     assertThat(shard.ackSucceeded(QUEUE, acks(ids.subList(0, 2), "", 0), NOW + 6)).isZero();
     assertThat(lookup(ids.get(0)).state()).isEqualTo(JobState.SUCCEEDED);
     assertThat(lookup(ids.get(0)).updatedAtMillis()).isEqualTo(NOW + 5);
-    assertThat(shard.count(QUEUE, 1, JobState.SUCCEEDED, false, BodyFilter.ALL, NOW, 100)).isEqualTo(2);
-    assertThat(shard.count(QUEUE, 1, JobState.PENDING, true, BodyFilter.ALL, NOW, 100)).isEqualTo(1);
+    assertThat(shard.count(QUEUE, 1, JobState.SUCCEEDED, false, BodyFilter.ALL, NOW, 100))
+        .isEqualTo(2);
+    assertThat(shard.count(QUEUE, 1, JobState.PENDING, true, BodyFilter.ALL, NOW, 100))
+        .isEqualTo(1);
   }
 
   /**
-   * A claim starts at the queue's floor (ClaimFloors, MySQL only); a job another process makes due below it
-   * is claimed as soon as the jobs above run short, and within the floor's 250 ms while they do not.
+   * A claim starts at the queue's floor (ClaimFloors, MySQL only); a job another process makes due
+   * below it is claimed as soon as the jobs above run short, and within the floor's 250 ms while
+   * they do not.
    */
   @Test
   void jobsDueBelowTheClaimFloorAreStillClaimed() throws Exception {
@@ -121,9 +132,18 @@ abstract class JdbcShardStoreTest {
     }
     shard.enqueue(QUEUE, many);
     assertThat(shard.claim(QUEUE, 1, 1, claim("w"))).hasSize(1); // the floor is now NOW - 1000
-    try (JdbcQueueStore other = JdbcQueueStore.builder().shards(List.of(config)).poolSize(2).build()) {
-      long early = other.shards().get(0).enqueue(QUEUE,
-          List.of(new NewJobRecord(1, "early".getBytes(StandardCharsets.UTF_8), NOW - 60_000, 2, "", NOW))).get(0);
+    try (JdbcQueueStore other =
+        JdbcQueueStore.builder().shards(List.of(config)).poolSize(2).build()) {
+      long early =
+          other
+              .shards()
+              .get(0)
+              .enqueue(
+                  QUEUE,
+                  List.of(
+                      new NewJobRecord(
+                          1, "early".getBytes(StandardCharsets.UTF_8), NOW - 60_000, 2, "", NOW)))
+              .get(0);
       long started = System.nanoTime();
       boolean claimed = false;
       while (!claimed && System.nanoTime() - started < 2_000_000_000L) {
@@ -132,9 +152,20 @@ abstract class JdbcShardStoreTest {
       }
       assertThat(claimed).as("claimed within 2 s while 99 later jobs were due").isTrue();
 
-      long earlier = other.shards().get(0).enqueue(QUEUE,
-          List.of(new NewJobRecord(1, "earlier".getBytes(StandardCharsets.UTF_8), NOW - 90_000, 2, "", NOW))).get(0);
-      assertThat(shard.claim(QUEUE, 1, 1000, claim("w"))).extracting(StoredJob::localId).first().isEqualTo(earlier);
+      long earlier =
+          other
+              .shards()
+              .get(0)
+              .enqueue(
+                  QUEUE,
+                  List.of(
+                      new NewJobRecord(
+                          1, "earlier".getBytes(StandardCharsets.UTF_8), NOW - 90_000, 2, "", NOW)))
+              .get(0);
+      assertThat(shard.claim(QUEUE, 1, 1000, claim("w")))
+          .extracting(StoredJob::localId)
+          .first()
+          .isEqualTo(earlier);
     }
   }
 
@@ -153,7 +184,8 @@ abstract class JdbcShardStoreTest {
   void batchLargerThanMaxAllowedPacketIsSplitAndKeepsIdOrder() {
     List<NewJobRecord> jobs = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
-      byte[] body = new byte[1 << 20]; // 20 MiB in all: more than this server's 16 MiB max_allowed_packet
+      byte[] body =
+          new byte[1 << 20]; // 20 MiB in all: more than this server's 16 MiB max_allowed_packet
       body[0] = (byte) i;
       jobs.add(job(body, 2));
     }
@@ -167,9 +199,12 @@ abstract class JdbcShardStoreTest {
 
   @Test
   void enqueueAndAckOnMissingQueueAreQueueNotFoundButClaimIsEmpty() {
-    QueueException e = catchThrowableOfType(QueueException.class, () -> shard.enqueue("nope", List.of(job("x"))));
+    QueueException e =
+        catchThrowableOfType(QueueException.class, () -> shard.enqueue("nope", List.of(job("x"))));
     assertThat(e.errorCode()).isEqualTo(ErrorCode.QUEUE_NOT_FOUND);
-    e = catchThrowableOfType(QueueException.class, () -> shard.ackSucceeded("nope", acks(List.of(1L), "", 0), NOW));
+    e =
+        catchThrowableOfType(
+            QueueException.class, () -> shard.ackSucceeded("nope", acks(List.of(1L), "", 0), NOW));
     assertThat(e.errorCode()).isEqualTo(ErrorCode.QUEUE_NOT_FOUND);
     assertThat(shard.claim("nope", 1, 10, claim("w"))).isEmpty();
     assertThat(shard.lookup("nope", new JobRef(1, 1), false)).isEmpty();
@@ -177,8 +212,13 @@ abstract class JdbcShardStoreTest {
 
   @Test
   void failureAckRetriesWhileAttemptsRemainAndNeverLeavesAJobInProgress() {
-    List<Long> ids = shard.enqueue(QUEUE, List.of(job("x".getBytes(StandardCharsets.UTF_8), 3),
-        job("y".getBytes(StandardCharsets.UTF_8), 1), job("z".getBytes(StandardCharsets.UTF_8), 0)));
+    List<Long> ids =
+        shard.enqueue(
+            QUEUE,
+            List.of(
+                job("x".getBytes(StandardCharsets.UTF_8), 3),
+                job("y".getBytes(StandardCharsets.UTF_8), 1),
+                job("z".getBytes(StandardCharsets.UTF_8), 0)));
     claimAll("w");
 
     assertThat(shard.ackFailed(QUEUE, acks(ids, "!", 30_000), NOW + 10)).isEqualTo(3);
@@ -200,9 +240,13 @@ abstract class JdbcShardStoreTest {
   @Test
   void customStatusIsAppendedAndPrependedAndCutAt5000Characters() {
     String start = "s".repeat(4990);
-    long id = shard.enqueue(QUEUE, List.of(new NewJobRecord(1, new byte[0], NOW - 1, 2, start, NOW - 1))).get(0);
+    long id =
+        shard
+            .enqueue(QUEUE, List.of(new NewJobRecord(1, new byte[0], NOW - 1, 2, start, NOW - 1)))
+            .get(0);
     claimAll("w");
-    shard.checkpoint(QUEUE, "w", new CheckpointRecord(new JobRef(1, id), null, false, NOW, null, "p"), NOW);
+    shard.checkpoint(
+        QUEUE, "w", new CheckpointRecord(new JobRef(1, id), null, false, NOW, null, "p"), NOW);
     assertThat(lookup(id).customStatus()).startsWith("ps").hasSize(4991);
 
     shard.ackSucceeded(QUEUE, acks(List.of(id), "0123456789abcdefghij", 0), NOW);
@@ -217,11 +261,23 @@ abstract class JdbcShardStoreTest {
     JobRef ref = new JobRef(1, id);
 
     for (String other : List.of("worker-a", "worker-A ", "worker", "%", "")) {
-      assertThat(shard.checkpoint(QUEUE, other, new CheckpointRecord(ref, null, false, NOW + 1, null, null), NOW + 1))
-          .as("checkpoint from '%s'", other).isFalse();
+      assertThat(
+              shard.checkpoint(
+                  QUEUE,
+                  other,
+                  new CheckpointRecord(ref, null, false, NOW + 1, null, null),
+                  NOW + 1))
+          .as("checkpoint from '%s'", other)
+          .isFalse();
     }
-    assertThat(shard.checkpoint(QUEUE, "worker-A",
-        new CheckpointRecord(ref, "new".getBytes(StandardCharsets.UTF_8), false, NOW + 500, 5, null), NOW + 2)).isTrue();
+    assertThat(
+            shard.checkpoint(
+                QUEUE,
+                "worker-A",
+                new CheckpointRecord(
+                    ref, "new".getBytes(StandardCharsets.UTF_8), false, NOW + 500, 5, null),
+                NOW + 2))
+        .isTrue();
     StoredJob job = lookup(id);
     assertThat(job.state()).isEqualTo(JobState.IN_PROGRESS);
     assertThat(job.runAfterMillis()).isEqualTo(NOW + 500);
@@ -230,103 +286,179 @@ abstract class JdbcShardStoreTest {
     assertThat(job.attemptsRemaining()).isEqualTo(5);
     assertThat(new String(job.body(), StandardCharsets.UTF_8)).isEqualTo("new");
 
-    assertThat(shard.checkpoint(QUEUE, "worker-A", new CheckpointRecord(ref, null, true, NOW + 3, null, null), NOW + 3)).isTrue();
+    assertThat(
+            shard.checkpoint(
+                QUEUE,
+                "worker-A",
+                new CheckpointRecord(ref, null, true, NOW + 3, null, null),
+                NOW + 3))
+        .isTrue();
     assertThat(lookup(id).state()).isEqualTo(JobState.PENDING);
     assertThat(lookup(id).claimDescriptor()).isNull();
-    assertThat(shard.checkpoint(QUEUE, "worker-A", new CheckpointRecord(ref, null, false, NOW + 4, null, null), NOW + 4)).isFalse();
+    assertThat(
+            shard.checkpoint(
+                QUEUE,
+                "worker-A",
+                new CheckpointRecord(ref, null, false, NOW + 4, null, null),
+                NOW + 4))
+        .isFalse();
   }
 
   @Test
   void bodyFiltersRunInJavaSoSqlInBodiesOrPatternsIsHarmless() {
-    shard.enqueue(QUEUE, List.of(job("a'; DROP TABLE flipper_jobs; --"), job("abc"), job("xyz"), job("ab\u00e9")));
+    shard.enqueue(
+        QUEUE,
+        List.of(job("a'; DROP TABLE flipper_jobs; --"), job("abc"), job("xyz"), job("ab\u00e9")));
 
-    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("^ab"), NOW, 100)).isEqualTo(2);
-    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("' OR 1=1 --"), NOW, 100)).isZero();
-    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("\u00e9$"), NOW, 100)).isEqualTo(1);
-    assertThat(shard.scan(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("^x"), NOW, ScanBound.START, 10))
-        .hasSize(1).allSatisfy(j -> assertThat(j.body()).isNull());
-    assertThat(shard.deleteJobs(QUEUE, 1, JobState.PENDING, BodyFilter.of("DROP"), 10)).isEqualTo(1);
-    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.ALL, NOW, 100)).isEqualTo(3);
+    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("^ab"), NOW, 100))
+        .isEqualTo(2);
+    assertThat(
+            shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("' OR 1=1 --"), NOW, 100))
+        .isZero();
+    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("\u00e9$"), NOW, 100))
+        .isEqualTo(1);
+    assertThat(
+            shard.scan(
+                QUEUE, 1, JobState.PENDING, false, BodyFilter.of("^x"), NOW, ScanBound.START, 10))
+        .hasSize(1)
+        .allSatisfy(j -> assertThat(j.body()).isNull());
+    assertThat(shard.deleteJobs(QUEUE, 1, JobState.PENDING, BodyFilter.of("DROP"), 10))
+        .isEqualTo(1);
+    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.ALL, NOW, 100))
+        .isEqualTo(3);
   }
 
   @Test
   void filteredCountAndDeletePageThroughManyRows() {
     List<NewJobRecord> jobs = new ArrayList<>();
     for (int i = 0; i < 450; i++) {
-      jobs.add(new NewJobRecord(1, ("n" + (i % 3)).getBytes(StandardCharsets.UTF_8), NOW - 1000 + i % 7, 2, "", NOW));
+      jobs.add(
+          new NewJobRecord(
+              1, ("n" + (i % 3)).getBytes(StandardCharsets.UTF_8), NOW - 1000 + i % 7, 2, "", NOW));
     }
     shard.enqueue(QUEUE, jobs);
 
-    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("n1"), NOW, 1000)).isEqualTo(150);
-    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("n1"), NOW, 40)).isEqualTo(40);
-    assertThat(shard.deleteJobs(QUEUE, 1, JobState.PENDING, BodyFilter.of("n2"), 120)).isEqualTo(120);
-    assertThat(shard.deleteJobs(QUEUE, 1, JobState.PENDING, BodyFilter.of("n2"), 1000)).isEqualTo(30);
-    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.ALL, NOW, 1000)).isEqualTo(300);
+    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("n1"), NOW, 1000))
+        .isEqualTo(150);
+    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("n1"), NOW, 40))
+        .isEqualTo(40);
+    assertThat(shard.deleteJobs(QUEUE, 1, JobState.PENDING, BodyFilter.of("n2"), 120))
+        .isEqualTo(120);
+    assertThat(shard.deleteJobs(QUEUE, 1, JobState.PENDING, BodyFilter.of("n2"), 1000))
+        .isEqualTo(30);
+    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.ALL, NOW, 1000))
+        .isEqualTo(300);
   }
 
-  /** Issue 16 item 4: a slow filter held a pooled connection per call; ten of them took the whole pool. */
+  /**
+   * Issue 16 item 4: a slow filter held a pooled connection per call; ten of them took the whole
+   * pool.
+   */
   @Test
   void bodyFiltersAreEvaluatedWithNoConnectionInUse() {
     List<NewJobRecord> jobs = new ArrayList<>();
     for (int i = 0; i < 250; i++) {
-      jobs.add(new NewJobRecord(1, ("n" + (i % 2)).getBytes(StandardCharsets.UTF_8), NOW - 1000, 2, "", NOW));
+      jobs.add(
+          new NewJobRecord(
+              1, ("n" + (i % 2)).getBytes(StandardCharsets.UTF_8), NOW - 1000, 2, "", NOW));
     }
     shard.enqueue(QUEUE, jobs);
     Database database = ((JdbcShardStore) shard).database();
     List<String> poolWhileFiltering = new ArrayList<>();
     // The filter reads its clock for every body it evaluates: the pool's state at that moment.
-    LongSupplier clock = () -> {
-      poolWhileFiltering.add(database.poolState());
-      return System.nanoTime();
-    };
+    LongSupplier clock =
+        () -> {
+          poolWhileFiltering.add(database.poolState());
+          return System.nanoTime();
+        };
 
-    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, filter("n1", clock), NOW, 1000)).isEqualTo(125);
-    assertThat(shard.scan(QUEUE, 1, JobState.PENDING, false, filter("n1", clock), NOW, ScanBound.START, 1000))
+    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, filter("n1", clock), NOW, 1000))
+        .isEqualTo(125);
+    assertThat(
+            shard.scan(
+                QUEUE, 1, JobState.PENDING, false, filter("n1", clock), NOW, ScanBound.START, 1000))
         .hasSize(125);
-    assertThat(shard.deleteJobs(QUEUE, 1, JobState.PENDING, filter("n0", clock), 1000)).isEqualTo(125);
+    assertThat(shard.deleteJobs(QUEUE, 1, JobState.PENDING, filter("n0", clock), 1000))
+        .isEqualTo(125);
 
-    assertThat(poolWhileFiltering).hasSizeGreaterThanOrEqualTo(750).allSatisfy(state -> assertThat(state)
-        .contains("active=0"));
-    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.ALL, NOW, 1000)).isEqualTo(125);
+    assertThat(poolWhileFiltering)
+        .hasSizeGreaterThanOrEqualTo(750)
+        .allSatisfy(state -> assertThat(state).contains("active=0"));
+    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.ALL, NOW, 1000))
+        .isEqualTo(125);
   }
 
   private static BodyFilter filter(String regex, LongSupplier clock) {
     return BodyFilter.of(regex, BodyFilter.STEPS_PER_BODY, Duration.ofHours(1), clock);
   }
 
-  /** Issue 16 item 5: 100,000 jobs with one run_after took 97 s to count by body on MariaDB (quadratic). */
+  /**
+   * Issue 16 item 5: 100,000 jobs with one run_after took 97 s to count by body on MariaDB
+   * (quadratic).
+   */
   @Test
   void filteredScanAndDeletePageThroughJobsThatShareOneRunAfter() {
     List<NewJobRecord> jobs = new ArrayList<>();
     for (int i = 0; i < 1000; i++) {
-      jobs.add(new NewJobRecord(1, ("m" + (i % 4)).getBytes(StandardCharsets.UTF_8), NOW - 1000, 2, "", NOW));
+      jobs.add(
+          new NewJobRecord(
+              1, ("m" + (i % 4)).getBytes(StandardCharsets.UTF_8), NOW - 1000, 2, "", NOW));
     }
     List<Long> ids = shard.enqueue(QUEUE, jobs);
 
-    List<StoredJob> found = shard.scan(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("m3"), NOW, ScanBound.START,
-        1000);
-    assertThat(found).extracting(StoredJob::localId).isSortedAccordingTo(java.util.Comparator.reverseOrder())
-        .containsExactlyInAnyOrderElementsOf(java.util.stream.IntStream.range(0, 1000).filter(i -> i % 4 == 3)
-            .mapToObj(ids::get).toList());
+    List<StoredJob> found =
+        shard.scan(
+            QUEUE, 1, JobState.PENDING, false, BodyFilter.of("m3"), NOW, ScanBound.START, 1000);
+    assertThat(found)
+        .extracting(StoredJob::localId)
+        .isSortedAccordingTo(java.util.Comparator.reverseOrder())
+        .containsExactlyInAnyOrderElementsOf(
+            java.util.stream.IntStream.range(0, 1000)
+                .filter(i -> i % 4 == 3)
+                .mapToObj(ids::get)
+                .toList());
     StoredJob middle = found.get(100);
-    assertThat(shard.scan(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("m3"), NOW,
-        new ScanBound(middle.runAfterMillis(), middle.localId()), 1000)).hasSize(149);
-    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("m[12]"), NOW, 10_000)).isEqualTo(500);
-    assertThat(shard.deleteJobs(QUEUE, 1, JobState.PENDING, BodyFilter.of("m0"), 10_000)).isEqualTo(250);
+    assertThat(
+            shard.scan(
+                QUEUE,
+                1,
+                JobState.PENDING,
+                false,
+                BodyFilter.of("m3"),
+                NOW,
+                new ScanBound(middle.runAfterMillis(), middle.localId()),
+                1000))
+        .hasSize(149);
+    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("m[12]"), NOW, 10_000))
+        .isEqualTo(500);
+    assertThat(shard.deleteJobs(QUEUE, 1, JobState.PENDING, BodyFilter.of("m0"), 10_000))
+        .isEqualTo(250);
   }
 
   @Test
   void scanPagesNewestRunAfterFirstWithTiesByIdDescending() {
-    List<Long> ids = shard.enqueue(QUEUE, List.of(
-        new NewJobRecord(1, new byte[0], NOW - 300, 2, "", NOW),
-        new NewJobRecord(1, new byte[0], NOW - 100, 2, "", NOW),
-        new NewJobRecord(1, new byte[0], NOW - 100, 2, "", NOW),
-        new NewJobRecord(1, new byte[0], NOW - 200, 2, "", NOW)));
+    List<Long> ids =
+        shard.enqueue(
+            QUEUE,
+            List.of(
+                new NewJobRecord(1, new byte[0], NOW - 300, 2, "", NOW),
+                new NewJobRecord(1, new byte[0], NOW - 100, 2, "", NOW),
+                new NewJobRecord(1, new byte[0], NOW - 100, 2, "", NOW),
+                new NewJobRecord(1, new byte[0], NOW - 200, 2, "", NOW)));
 
-    List<StoredJob> first = shard.scan(QUEUE, 1, JobState.PENDING, false, BodyFilter.ALL, NOW, ScanBound.START, 2);
+    List<StoredJob> first =
+        shard.scan(QUEUE, 1, JobState.PENDING, false, BodyFilter.ALL, NOW, ScanBound.START, 2);
     StoredJob last = first.get(1);
-    List<StoredJob> second = shard.scan(QUEUE, 1, JobState.PENDING, false, BodyFilter.ALL, NOW,
-        new ScanBound(last.runAfterMillis(), last.localId()), 10);
+    List<StoredJob> second =
+        shard.scan(
+            QUEUE,
+            1,
+            JobState.PENDING,
+            false,
+            BodyFilter.ALL,
+            NOW,
+            new ScanBound(last.runAfterMillis(), last.localId()),
+            10);
 
     assertThat(first).extracting(StoredJob::localId).containsExactly(ids.get(2), ids.get(1));
     assertThat(second).extracting(StoredJob::localId).containsExactly(ids.get(3), ids.get(0));
@@ -334,13 +466,18 @@ abstract class JdbcShardStoreTest {
 
   @Test
   void retryFailedAndDeleteJobsRespectTheirLimits() {
-    List<Long> ids = shard.enqueue(QUEUE, List.of(job(new byte[1], 1), job(new byte[1], 1), job(new byte[1], 1)));
+    List<Long> ids =
+        shard.enqueue(
+            QUEUE, List.of(job(new byte[1], 1), job(new byte[1], 1), job(new byte[1], 1)));
     claimAll("w");
     shard.ackFailed(QUEUE, acks(ids, "", 0), NOW);
 
     assertThat(shard.retryFailed(QUEUE, 1, 4, NOW + 99, 2, NOW + 1)).isEqualTo(2);
-    assertThat(shard.count(QUEUE, 1, JobState.PENDING, true, BodyFilter.ALL, NOW + 1, 10)).isEqualTo(2);
-    assertThat(shard.scan(QUEUE, 1, JobState.PENDING, true, BodyFilter.ALL, NOW + 1, ScanBound.START, 10))
+    assertThat(shard.count(QUEUE, 1, JobState.PENDING, true, BodyFilter.ALL, NOW + 1, 10))
+        .isEqualTo(2);
+    assertThat(
+            shard.scan(
+                QUEUE, 1, JobState.PENDING, true, BodyFilter.ALL, NOW + 1, ScanBound.START, 10))
         .allSatisfy(j -> assertThat(j.attemptsRemaining()).isEqualTo(4));
     assertThat(shard.deleteJobs(QUEUE, 1, JobState.FAILED, BodyFilter.ALL, 5)).isEqualTo(1);
     assertThat(shard.deleteJobs(QUEUE, 1, JobState.FAILED, BodyFilter.ALL, 5)).isZero();
@@ -369,10 +506,15 @@ abstract class JdbcShardStoreTest {
   void claimTimeOutCountsFromTheLastCheckpoint() {
     long id = shard.enqueue(QUEUE, List.of(job("x"))).get(0);
     claimAll("w");
-    shard.checkpoint(QUEUE, "w", new CheckpointRecord(new JobRef(1, id), null, false, NOW + 1000, null, null), NOW + 1000);
+    shard.checkpoint(
+        QUEUE,
+        "w",
+        new CheckpointRecord(new JobRef(1, id), null, false, NOW + 1000, null, null),
+        NOW + 1000);
 
     assertThat(shard.timeOutClaims(NOW + 500, 100, NOW + 1500).total()).isZero();
-    assertThat(shard.timeOutClaims(NOW + 1001, 100, NOW + 1500).retried()).isEqualTo(Map.of(QUEUE, 1));
+    assertThat(shard.timeOutClaims(NOW + 1001, 100, NOW + 1500).retried())
+        .isEqualTo(Map.of(QUEUE, 1));
     assertThat(lookup(id).runAfterMillis()).isEqualTo(NOW + 1000);
   }
 
@@ -405,7 +547,10 @@ abstract class JdbcShardStoreTest {
 
     assertThat(shard.queueExists(QUEUE)).isFalse();
     assertThat(shard.queueNames()).doesNotContain(QUEUE);
-    assertThat(catchThrowableOfType(QueueException.class, () -> shard.enqueue(QUEUE, List.of(job("c")))).errorCode())
+    assertThat(
+            catchThrowableOfType(
+                    QueueException.class, () -> shard.enqueue(QUEUE, List.of(job("c"))))
+                .errorCode())
         .isEqualTo(ErrorCode.QUEUE_NOT_FOUND);
     shard.createQueue(QUEUE);
     assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.ALL, NOW, 100)).isZero();

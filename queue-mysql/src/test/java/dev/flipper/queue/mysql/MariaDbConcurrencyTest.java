@@ -31,8 +31,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Two stores (as two server processes) with eight threads each claim, time out and delete over one MariaDB
- * database: every job is handled exactly once and none is left claimed.
+ * Two stores (as two server processes) with eight threads each claim, time out and delete over one
+ * MariaDB database: every job is handled exactly once and none is left claimed.
  */
 @Tag("mariadb")
 class MariaDbConcurrencyTest {
@@ -55,7 +55,11 @@ class MariaDbConcurrencyTest {
   }
 
   private ShardStore newStoreShard() {
-    JdbcQueueStore store = JdbcQueueStore.builder().shards(List.of(TestDatabases.mariaDbShard("1", url))).poolSize(8).build();
+    JdbcQueueStore store =
+        JdbcQueueStore.builder()
+            .shards(List.of(TestDatabases.mariaDbShard("1", url)))
+            .poolSize(8)
+            .build();
     stores.add(store);
     return store.shards().get(0);
   }
@@ -85,21 +89,29 @@ class MariaDbConcurrencyTest {
     for (int t = 0; t < 16; t++) {
       ShardStore shard = t % 2 == 0 ? a : b;
       String source = "worker-" + t;
-      workers.add(executor.submit(() -> {
-        start.await();
-        while (true) {
-          List<StoredJob> claimed = shard.claim(QUEUE, 1, 37, new Claim("d:" + source, source, NOW));
-          if (claimed.isEmpty()) {
-            return null;
-          }
-          for (StoredJob job : claimed) {
-            if (claimedBy.putIfAbsent(job.localId(), source) != null) {
-              duplicates.incrementAndGet();
-            }
-          }
-          shard.ackSucceeded(QUEUE, claimed.stream().map(j -> new AckRecord(new JobRef(1, j.localId()), "", 0)).toList(), NOW);
-        }
-      }));
+      workers.add(
+          executor.submit(
+              () -> {
+                start.await();
+                while (true) {
+                  List<StoredJob> claimed =
+                      shard.claim(QUEUE, 1, 37, new Claim("d:" + source, source, NOW));
+                  if (claimed.isEmpty()) {
+                    return null;
+                  }
+                  for (StoredJob job : claimed) {
+                    if (claimedBy.putIfAbsent(job.localId(), source) != null) {
+                      duplicates.incrementAndGet();
+                    }
+                  }
+                  shard.ackSucceeded(
+                      QUEUE,
+                      claimed.stream()
+                          .map(j -> new AckRecord(new JobRef(1, j.localId()), "", 0))
+                          .toList(),
+                      NOW);
+                }
+              }));
     }
     start.countDown();
     for (Future<?> worker : workers) {
@@ -109,8 +121,10 @@ class MariaDbConcurrencyTest {
 
     assertThat(duplicates).hasValue(0);
     assertThat(claimedBy).hasSize(total);
-    assertThat(a.count(QUEUE, 1, JobState.SUCCEEDED, false, BodyFilter.ALL, NOW, 100_000)).isEqualTo(total);
-    assertThat(a.count(QUEUE, 1, JobState.IN_PROGRESS, false, BodyFilter.ALL, NOW, 100_000)).isZero();
+    assertThat(a.count(QUEUE, 1, JobState.SUCCEEDED, false, BodyFilter.ALL, NOW, 100_000))
+        .isEqualTo(total);
+    assertThat(a.count(QUEUE, 1, JobState.IN_PROGRESS, false, BodyFilter.ALL, NOW, 100_000))
+        .isZero();
     assertThat(a.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.ALL, NOW, 100_000)).isZero();
   }
 
@@ -125,37 +139,62 @@ class MariaDbConcurrencyTest {
     }
     shard.claim(QUEUE, 1, total, new Claim("d", "s", NOW));
 
-    List<MonitorCounts> timeOuts = runInParallel(monitors, m -> {
-      List<MonitorCounts> passes = new ArrayList<>();
-      MonitorCounts pass;
-      do {
-        pass = m.timeOutClaims(NOW + 1, 250, NOW + 2);
-        passes.add(pass);
-      } while (pass.total() > 0);
-      return passes;
-    });
+    List<MonitorCounts> timeOuts =
+        runInParallel(
+            monitors,
+            m -> {
+              List<MonitorCounts> passes = new ArrayList<>();
+              MonitorCounts pass;
+              do {
+                pass = m.timeOutClaims(NOW + 1, 250, NOW + 2);
+                passes.add(pass);
+              } while (pass.total() > 0);
+              return passes;
+            });
     assertThat(timeOuts.stream().mapToInt(MonitorCounts::total).sum()).isEqualTo(total);
-    assertThat(timeOuts.stream().mapToInt(c -> c.retried().getOrDefault(QUEUE, 0)).sum()).isEqualTo(total);
-    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.ALL, NOW + 2, 100_000)).isEqualTo(total);
-    assertThat(shard.scan(QUEUE, 1, JobState.PENDING, false, BodyFilter.ALL, NOW + 2, dev.flipper.queue.spi.ScanBound.START, 5000))
+    assertThat(timeOuts.stream().mapToInt(c -> c.retried().getOrDefault(QUEUE, 0)).sum())
+        .isEqualTo(total);
+    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.ALL, NOW + 2, 100_000))
+        .isEqualTo(total);
+    assertThat(
+            shard.scan(
+                QUEUE,
+                1,
+                JobState.PENDING,
+                false,
+                BodyFilter.ALL,
+                NOW + 2,
+                dev.flipper.queue.spi.ScanBound.START,
+                5000))
         .allSatisfy(j -> assertThat(j.attemptsRemaining()).isEqualTo(1));
 
     List<StoredJob> claimed = shard.claim(QUEUE, 1, total, new Claim("d", "s", NOW + 3));
     for (int i = 0; i < claimed.size(); i += 1000) {
-      shard.ackSucceeded(QUEUE, claimed.subList(i, Math.min(claimed.size(), i + 1000)).stream()
-          .map(j -> new AckRecord(new JobRef(1, j.localId()), "", 0)).toList(), NOW + 4);
+      shard.ackSucceeded(
+          QUEUE,
+          claimed.subList(i, Math.min(claimed.size(), i + 1000)).stream()
+              .map(j -> new AckRecord(new JobRef(1, j.localId()), "", 0))
+              .toList(),
+          NOW + 4);
     }
-    List<Integer> deleted = runInParallel(monitors, m -> {
-      List<Integer> passes = new ArrayList<>();
-      int n;
-      do {
-        n = m.deleteFinished(JobState.SUCCEEDED, NOW + 5, 200).values().stream().mapToInt(Integer::intValue).sum();
-        passes.add(n);
-      } while (n > 0);
-      return passes;
-    });
+    List<Integer> deleted =
+        runInParallel(
+            monitors,
+            m -> {
+              List<Integer> passes = new ArrayList<>();
+              int n;
+              do {
+                n =
+                    m.deleteFinished(JobState.SUCCEEDED, NOW + 5, 200).values().stream()
+                        .mapToInt(Integer::intValue)
+                        .sum();
+                passes.add(n);
+              } while (n > 0);
+              return passes;
+            });
     assertThat(deleted.stream().mapToInt(Integer::intValue).sum()).isEqualTo(total);
-    assertThat(shard.count(QUEUE, 1, JobState.SUCCEEDED, false, BodyFilter.ALL, NOW + 5, 100_000)).isZero();
+    assertThat(shard.count(QUEUE, 1, JobState.SUCCEEDED, false, BodyFilter.ALL, NOW + 5, 100_000))
+        .isZero();
   }
 
   @Test
@@ -178,17 +217,19 @@ class MariaDbConcurrencyTest {
       ExecutorService executor = Executors.newFixedThreadPool(4);
       List<Future<?>> enqueuers = new ArrayList<>();
       for (int t = 0; t < 3; t++) {
-        enqueuers.add(executor.submit(() -> {
-          start.await();
-          for (int i = 0; i < 30; i++) {
-            try {
-              b.enqueue(QUEUE, jobs(jobsPerEnqueue, 1));
-            } catch (QueueException e) {
-              return null; // the queue is gone: QUEUE_NOT_FOUND
-            }
-          }
-          return null;
-        }));
+        enqueuers.add(
+            executor.submit(
+                () -> {
+                  start.await();
+                  for (int i = 0; i < 30; i++) {
+                    try {
+                      b.enqueue(QUEUE, jobs(jobsPerEnqueue, 1));
+                    } catch (QueueException e) {
+                      return null; // the queue is gone: QUEUE_NOT_FOUND
+                    }
+                  }
+                  return null;
+                }));
       }
       start.countDown();
       b.enqueue(QUEUE, jobs(1, 1)); // the enqueuers are running
@@ -204,8 +245,10 @@ class MariaDbConcurrencyTest {
   private long orphanJobs() throws Exception {
     try (Connection c = DriverManager.getConnection(url, "root", "");
         Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM flipper_jobs j"
-            + " WHERE NOT EXISTS (SELECT 1 FROM flipper_queues q WHERE q.name = j.queue_name)")) {
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT COUNT(*) FROM flipper_jobs j"
+                    + " WHERE NOT EXISTS (SELECT 1 FROM flipper_queues q WHERE q.name = j.queue_name)")) {
       rs.next();
       return rs.getLong(1);
     }
@@ -220,10 +263,12 @@ class MariaDbConcurrencyTest {
     CountDownLatch start = new CountDownLatch(1);
     List<Future<List<T>>> futures = new ArrayList<>();
     for (ShardStore shard : shards) {
-      futures.add(executor.submit(() -> {
-        start.await();
-        return pass.run(shard);
-      }));
+      futures.add(
+          executor.submit(
+              () -> {
+                start.await();
+                return pass.run(shard);
+              }));
     }
     start.countDown();
     List<T> all = new ArrayList<>();

@@ -37,11 +37,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * More callers than connections (issue 10, defect 2): 16 threads enqueue, dequeue and ack through a pool of 2
- * while the test, now and then, holds both connections for longer than the pool wait. A full pool is
- * back-pressure, not a dead database: every call succeeds or fails with SHARD_BUSY naming the shard, the pool
- * state and the wait; the shard never reports unhealthy; no job is lost or handed out twice. Subclasses give
- * the database.
+ * More callers than connections (issue 10, defect 2): 16 threads enqueue, dequeue and ack through a
+ * pool of 2 while the test, now and then, holds both connections for longer than the pool wait. A
+ * full pool is back-pressure, not a dead database: every call succeeds or fails with SHARD_BUSY
+ * naming the shard, the pool state and the wait; the shard never reports unhealthy; no job is lost
+ * or handed out twice. Subclasses give the database.
  */
 abstract class PoolSaturationTest {
   private static final String QUEUE = "busy_q";
@@ -68,16 +68,25 @@ abstract class PoolSaturationTest {
 
   @Test
   void aFullPoolMakesCallersWaitThenFailBusyWithoutMarkingTheShardDown() throws Exception {
-    store = JdbcQueueStore.builder().shards(List.of(newShard())).poolSize(POOL_SIZE).connectTimeout(POOL_WAIT)
-        .unhealthyCooldown(Duration.ofSeconds(1)).build();
+    store =
+        JdbcQueueStore.builder()
+            .shards(List.of(newShard()))
+            .poolSize(POOL_SIZE)
+            .connectTimeout(POOL_WAIT)
+            .unhealthyCooldown(Duration.ofSeconds(1))
+            .build();
     ShardStore shard = store.shards().get(0);
     QueueService queue = QueueService.builder(store).build();
-    // Opening a database can outlast the short wait on a loaded machine: that start is busy too, not down.
-    await().atMost(Duration.ofSeconds(30)).ignoreExceptionsMatching(PoolSaturationTest::isBusy)
-        .until(() -> {
-          queue.createQueue(QUEUE);
-          return true;
-        });
+    // Opening a database can outlast the short wait on a loaded machine: that start is busy too,
+    // not down.
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptionsMatching(PoolSaturationTest::isBusy)
+        .until(
+            () -> {
+              queue.createQueue(QUEUE);
+              return true;
+            });
     assertThat(shard.healthy()).isTrue();
 
     Map<String, JobDescriptor> enqueued = new ConcurrentHashMap<>();
@@ -94,19 +103,26 @@ abstract class PoolSaturationTest {
       List<Future<?>> workers = new ArrayList<>();
       for (int t = 0; t < THREADS; t++) {
         String worker = "w" + t;
-        workers.add(executor.submit(() -> {
-          for (int i = 0; holding.get(); i++) {
-            String body = worker + "-" + i;
-            Call call = new Call(shard, busy, unexpected, unhealthy);
-            call.run(() -> enqueued.put(body, queue.enqueue(QUEUE, List.of(NewJob.of(body))).get(0)));
-            call.run(() -> {
-              for (DequeuedJob job : queue.dequeue(DequeueParams.of(QUEUE, 1, worker))) {
-                take(job, received, duplicates);
-                ackUntilDone(queue, job.descriptor(), call);
-              }
-            });
-          }
-        }));
+        workers.add(
+            executor.submit(
+                () -> {
+                  for (int i = 0; holding.get(); i++) {
+                    String body = worker + "-" + i;
+                    Call call = new Call(shard, busy, unexpected, unhealthy);
+                    call.run(
+                        () ->
+                            enqueued.put(
+                                body, queue.enqueue(QUEUE, List.of(NewJob.of(body))).get(0)));
+                    call.run(
+                        () -> {
+                          for (DequeuedJob job :
+                              queue.dequeue(DequeueParams.of(QUEUE, 1, worker))) {
+                            take(job, received, duplicates);
+                            ackUntilDone(queue, job.descriptor(), call);
+                          }
+                        });
+                  }
+                }));
       }
       holder.get(2, TimeUnit.MINUTES);
       for (Future<?> worker : workers) {
@@ -118,11 +134,16 @@ abstract class PoolSaturationTest {
     }
 
     assertThat(unhealthy).as("the shard must never be marked unhealthy by a full pool").isEmpty();
-    assertThat(unexpected).as("every failed call must be SHARD_BUSY with a clear message").isEmpty();
-    assertThat(busy.get()).as("callers beyond the pool must have waited in vain at least once").isPositive();
+    assertThat(unexpected)
+        .as("every failed call must be SHARD_BUSY with a clear message")
+        .isEmpty();
+    assertThat(busy.get())
+        .as("callers beyond the pool must have waited in vain at least once")
+        .isPositive();
 
     // Drain what is left with the pool free again: nothing lost, nothing twice.
-    for (List<DequeuedJob> jobs; !(jobs = queue.dequeue(DequeueParams.of(QUEUE, 100, "drain"))).isEmpty(); ) {
+    for (List<DequeuedJob> jobs;
+        !(jobs = queue.dequeue(DequeueParams.of(QUEUE, 100, "drain"))).isEmpty(); ) {
       for (DequeuedJob job : jobs) {
         take(job, received, duplicates);
         queue.ack(new AckParams(QUEUE, List.of(AckParams.Item.of(job.descriptor())), List.of()));
@@ -136,7 +157,8 @@ abstract class PoolSaturationTest {
   }
 
   /** Rounds of: take every connection of the pool, keep them three pool waits, give them back. */
-  private static Void holdEveryConnectionNowAndThen(ShardStore shard, AtomicBoolean holding) throws Exception {
+  private static Void holdEveryConnectionNowAndThen(ShardStore shard, AtomicBoolean holding)
+      throws Exception {
     DataSource pool = ((JdbcShardStore) shard).database().dataSource();
     try {
       for (int round = 0; round < HOLD_ROUNDS; round++) {
@@ -177,7 +199,8 @@ abstract class PoolSaturationTest {
   /** A dequeued job must be acked; a busy pool only delays that. */
   private static void ackUntilDone(QueueService queue, JobDescriptor job, Call call) {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (!call.run(() -> queue.ack(new AckParams(QUEUE, List.of(AckParams.Item.of(job)), List.of())))) {
+    while (!call.run(
+        () -> queue.ack(new AckParams(QUEUE, List.of(AckParams.Item.of(job)), List.of())))) {
       if (System.nanoTime() > deadline) {
         throw new AssertionError("could not ack " + job + " within 60 s");
       }
@@ -185,7 +208,8 @@ abstract class PoolSaturationTest {
   }
 
   /** Runs calls of one worker and sorts their failures: SHARD_BUSY as specified, or unexpected. */
-  private record Call(ShardStore shard, AtomicInteger busy, Queue<String> unexpected, Queue<String> unhealthy) {
+  private record Call(
+      ShardStore shard, AtomicInteger busy, Queue<String> unexpected, Queue<String> unhealthy) {
     boolean run(Runnable call) {
       try {
         call.run();
@@ -205,8 +229,11 @@ abstract class PoolSaturationTest {
     }
 
     private static boolean isClearBusyMessage(String message) {
-      return message.contains("shard '1' is busy") && message.contains("total=") && message.contains("active=")
-          && message.contains("idle=") && message.contains("waiting=")
+      return message.contains("shard '1' is busy")
+          && message.contains("total=")
+          && message.contains("active=")
+          && message.contains("idle=")
+          && message.contains("waiting=")
           && message.contains("pool wait of " + POOL_WAIT.toMillis() + " ms");
     }
   }

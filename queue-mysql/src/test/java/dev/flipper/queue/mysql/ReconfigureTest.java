@@ -20,8 +20,7 @@ class ReconfigureTest {
   private final TestDatabases databases = new TestDatabases();
   private JdbcQueueStore store;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @AfterEach
   void close() {
@@ -32,7 +31,12 @@ class ReconfigureTest {
   }
 
   private JdbcQueueStore open(List<JdbcShardConfig> shards) {
-    store = JdbcQueueStore.builder().shards(shards).poolSize(3).connectTimeout(Duration.ofSeconds(1)).build();
+    store =
+        JdbcQueueStore.builder()
+            .shards(shards)
+            .poolSize(3)
+            .connectTimeout(Duration.ofSeconds(1))
+            .build();
     return store;
   }
 
@@ -101,7 +105,10 @@ class ReconfigureTest {
     open(List.of(one));
     store.shards().get(0).createQueue("mail");
 
-    store.reconfigure(List.of(one, new JdbcShardConfig("dead", TestDatabases.unreachableMysqlUrl(), "root", "", false)));
+    store.reconfigure(
+        List.of(
+            one,
+            new JdbcShardConfig("dead", TestDatabases.unreachableMysqlUrl(), "root", "", false)));
 
     assertThat(store.shards()).extracting(ShardStore::name).containsExactly("1", "dead");
     assertThat(store.shards().get(1).healthy()).isFalse();

@@ -22,12 +22,13 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Migrations are applied once, whether a process starts twice or several start at the same moment. */
+/**
+ * Migrations are applied once, whether a process starts twice or several start at the same moment.
+ */
 class SchemaMigrationTest {
   private final TestDatabases databases = new TestDatabases();
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @AfterEach
   void drop() {
@@ -65,7 +66,9 @@ class SchemaMigrationTest {
     }
   }
 
-  /** Six "processes" (own pools) migrate one empty database at once; each version is applied once. */
+  /**
+   * Six "processes" (own pools) migrate one empty database at once; each version is applied once.
+   */
   private static void assertConcurrentStartsMigrateOnce(String url) throws Exception {
     int starts = 6;
     CyclicBarrier barrier = new CyclicBarrier(starts);
@@ -76,10 +79,11 @@ class SchemaMigrationTest {
       for (int i = 0; i < starts; i++) {
         HikariDataSource ds = dataSource(url);
         pools.add(ds);
-        Callable<Integer> start = () -> {
-          barrier.await();
-          return JobSchema.migrator(Dialect.forUrl(url)).migrate(ds);
-        };
+        Callable<Integer> start =
+            () -> {
+              barrier.await();
+              return JobSchema.migrator(Dialect.forUrl(url)).migrate(ds);
+            };
         results.add(executor.submit(start));
       }
       int applied = 0;
@@ -106,8 +110,11 @@ class SchemaMigrationTest {
 
   private static List<Integer> appliedVersions(HikariDataSource ds) throws SQLException {
     List<Integer> versions = new ArrayList<>();
-    try (Connection c = ds.getConnection(); Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery("SELECT version FROM flipper_schema_version WHERE version > 0 ORDER BY version")) {
+    try (Connection c = ds.getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT version FROM flipper_schema_version WHERE version > 0 ORDER BY version")) {
       while (rs.next()) {
         versions.add(rs.getInt(1));
       }

@@ -12,18 +12,21 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * Fresh, isolated databases for tests: MariaDB databases {@code flipper_t_<random>} on 127.0.0.1:3306
- * (root, empty password; the project's test script starts the server) and H2 files in a temporary folder.
- * Drops only what it created. Not thread-safe; one instance per test. Shared with other modules through
- * this module's test jar. Tests that call {@link #newMariaDb()} carry {@code @Tag("mariadb")}, so that
- * {@code ./flipper test --unit} leaves them out; without MariaDB they fail at once (see {@link TestServices}).
+ * Fresh, isolated databases for tests: MariaDB databases {@code flipper_t_<random>} on
+ * 127.0.0.1:3306 (root, empty password; the project's test script starts the server) and H2 files
+ * in a temporary folder. Drops only what it created. Not thread-safe; one instance per test. Shared
+ * with other modules through this module's test jar. Tests that call {@link #newMariaDb()} carry
+ * {@code @Tag("mariadb")}, so that {@code ./flipper test --unit} leaves them out; without MariaDB
+ * they fail at once (see {@link TestServices}).
  */
 public final class TestDatabases implements AutoCloseable {
   public static final String MARIADB_HOST = "jdbc:mysql://127.0.0.1:3306/";
 
   private final List<String> created = new ArrayList<>();
 
-  /** Creates an empty MariaDB database and returns its URL; fails (never skips) if MariaDB is down. */
+  /**
+   * Creates an empty MariaDB database and returns its URL; fails (never skips) if MariaDB is down.
+   */
   public String newMariaDb() {
     String name = "flipper_t_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
     execute("CREATE DATABASE " + name + " CHARACTER SET utf8mb4");
@@ -61,7 +64,9 @@ public final class TestDatabases implements AutoCloseable {
     } catch (java.io.IOException e) {
       throw new IllegalStateException(e);
     }
-    return "jdbc:mysql://127.0.0.1:" + port + "/flipper_nowhere"; // closed again: nothing listens there
+    return "jdbc:mysql://127.0.0.1:"
+        + port
+        + "/flipper_nowhere"; // closed again: nothing listens there
   }
 
   /** Runs one statement as root; fails at once, saying what to do, when MariaDB does not answer. */
@@ -71,9 +76,13 @@ public final class TestDatabases implements AutoCloseable {
         Statement st = c.createStatement()) {
       st.execute(sql);
     } catch (SQLException e) {
-      throw new IllegalStateException("MariaDB at 127.0.0.1:3306 (root, empty password) is required by this test"
-          + " and failed: " + e.getMessage() + ". Run scripts/ensure-services.sh, or run the tests that need no"
-          + " service with ./flipper test --unit.", e);
+      throw new IllegalStateException(
+          "MariaDB at 127.0.0.1:3306 (root, empty password) is required by this test"
+              + " and failed: "
+              + e.getMessage()
+              + ". Run scripts/ensure-services.sh, or run the tests that need no"
+              + " service with ./flipper test --unit.",
+          e);
     }
   }
 

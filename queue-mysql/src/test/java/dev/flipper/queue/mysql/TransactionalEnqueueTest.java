@@ -27,14 +27,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Transactional enqueue: an application writes its own row and enqueues a job with one connection in one
- * transaction; the job exists if and only if that transaction commits. On H2 and MariaDB.
+ * Transactional enqueue: an application writes its own row and enqueues a job with one connection
+ * in one transaction; the job exists if and only if that transaction commits. On H2 and MariaDB.
  */
 class TransactionalEnqueueTest {
   private final TestDatabases databases = new TestDatabases();
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private JdbcQueueStore store;
 
@@ -52,10 +51,14 @@ class TransactionalEnqueueTest {
   }
 
   private QueueService serviceOver(String url) throws SQLException {
-    store = JdbcQueueStore.builder().shards(List.of(new JdbcShardConfig("1", url, "root", "", false))).build();
+    store =
+        JdbcQueueStore.builder()
+            .shards(List.of(new JdbcShardConfig("1", url, "root", "", false)))
+            .build();
     QueueService service = QueueService.builder(store).build();
     service.createQueue("mail");
-    try (Connection c = connect(url); Statement st = c.createStatement()) {
+    try (Connection c = connect(url);
+        Statement st = c.createStatement()) {
       st.execute("CREATE TABLE orders (id INT PRIMARY KEY, item VARCHAR(100))");
     }
     return service;
@@ -82,9 +85,11 @@ class TransactionalEnqueueTest {
     assertThat(enqueued).hasSize(1);
     assertThat(enqueued.get(0).shard()).isEqualTo("1");
     assertThat(enqueued.get(0).priority()).isEqualTo(2);
-    List<DequeuedJob> dequeued = service.dequeue(dev.flipper.queue.DequeueParams.of("mail", 10, "test"));
+    List<DequeuedJob> dequeued =
+        service.dequeue(dev.flipper.queue.DequeueParams.of("mail", 10, "test"));
     assertThat(dequeued).extracting(DequeuedJob::descriptor).containsExactlyElementsOf(enqueued);
-    assertThat(new String(dequeued.get(0).body(), StandardCharsets.UTF_8)).isEqualTo("confirm order 1");
+    assertThat(new String(dequeued.get(0).body(), StandardCharsets.UTF_8))
+        .isEqualTo("confirm order 1");
   }
 
   @ParameterizedTest(name = "{0}")
@@ -99,7 +104,9 @@ class TransactionalEnqueueTest {
     try (Connection c = connect(url)) {
       c.setAutoCommit(false);
       insertOrder(c, 2);
-      job = jobs.enqueue(c, "mail", List.of(NewJob.of("confirm order 2"), NewJob.of("bill order 2"))).get(0);
+      job =
+          jobs.enqueue(c, "mail", List.of(NewJob.of("confirm order 2"), NewJob.of("bill order 2")))
+              .get(0);
       c.rollback();
     }
 
@@ -112,21 +119,25 @@ class TransactionalEnqueueTest {
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"h2", "mariadb"})
   @Tag("mariadb")
-  void anUnknownQueueOrAnAutoCommitConnectionIsRefusedAndTheTransactionCanGoOn(String backend) throws Exception {
+  void anUnknownQueueOrAnAutoCommitConnectionIsRefusedAndTheTransactionCanGoOn(String backend)
+      throws Exception {
     String url = url(backend);
     QueueService service = serviceOver(url);
     TransactionalEnqueue jobs = TransactionalEnqueue.of(service);
 
     try (Connection c = connect(url)) {
       assertThatThrownBy(() -> jobs.enqueue(c, "mail", List.of(NewJob.of("x"))))
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("setAutoCommit(false)");
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("setAutoCommit(false)");
       c.setAutoCommit(false);
       insertOrder(c, 3);
       assertThatThrownBy(() -> jobs.enqueue(c, "no_such_queue", List.of(NewJob.of("x"))))
-          .isInstanceOfSatisfying(QueueException.class,
+          .isInstanceOfSatisfying(
+              QueueException.class,
               e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.QUEUE_NOT_FOUND));
       assertThatThrownBy(() -> jobs.enqueue(c, "mail", List.of(NewJob.of("x").withPriority(9))))
-          .isInstanceOfSatisfying(QueueException.class,
+          .isInstanceOfSatisfying(
+              QueueException.class,
               e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.PRIORITY_NOT_SUPPORTED));
       c.commit();
     }
@@ -139,14 +150,16 @@ class TransactionalEnqueueTest {
   }
 
   private static void insertOrder(Connection c, int id) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("INSERT INTO orders (id, item) VALUES (?, 'book')")) {
+    try (PreparedStatement ps =
+        c.prepareStatement("INSERT INTO orders (id, item) VALUES (?, 'book')")) {
       ps.setInt(1, id);
       ps.executeUpdate();
     }
   }
 
   private static int orders(String url) throws SQLException {
-    try (Connection c = connect(url); Statement st = c.createStatement();
+    try (Connection c = connect(url);
+        Statement st = c.createStatement();
         ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM orders")) {
       rs.next();
       return rs.getInt(1);

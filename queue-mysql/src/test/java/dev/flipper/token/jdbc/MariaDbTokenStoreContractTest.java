@@ -5,7 +5,9 @@ import dev.flipper.token.contract.TokenStoreContractTest;
 import dev.flipper.token.spi.TokenStore;
 import org.junit.jupiter.api.Tag;
 
-/** The token storage contract over {@link JdbcTokenStore} on MariaDB, one fresh database per test. */
+/**
+ * The token storage contract over {@link JdbcTokenStore} on MariaDB, one fresh database per test.
+ */
 @Tag("mariadb")
 class MariaDbTokenStoreContractTest extends TokenStoreContractTest {
   private final TestDatabases databases = new TestDatabases();

@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * A token store whose pool is all in use answers "busy" after its wait, names the pool state and changes nothing;
- * a database that refuses connections is "cannot be reached". Same classification as the queue store.
+ * A token store whose pool is all in use answers "busy" after its wait, names the pool state and
+ * changes nothing; a database that refuses connections is "cannot be reached". Same classification
+ * as the queue store.
  */
 class TokenPoolSaturationTest {
   private final TestDatabases databases = new TestDatabases();
@@ -35,16 +36,27 @@ class TokenPoolSaturationTest {
   @Test
   @Tag("mariadb")
   void aFullPoolIsBusyNotUnreachable() throws Exception {
-    store = JdbcTokenStore.open(new JdbcTokenStoreConfig(databases.newMariaDb(), "root", "", 2, Duration.ofMillis(300)));
+    store =
+        JdbcTokenStore.open(
+            new JdbcTokenStoreConfig(
+                databases.newMariaDb(), "root", "", 2, Duration.ofMillis(300)));
     DataSource pool = store.database().dataSource();
     List<Connection> held = new ArrayList<>();
     try {
       held.add(pool.getConnection());
       held.add(pool.getConnection());
-      TokenException e = catchThrowableOfType(TokenException.class, () -> store.query(List.of(Query.prefix("/"))));
+      TokenException e =
+          catchThrowableOfType(TokenException.class, () -> store.query(List.of(Query.prefix("/"))));
       assertThat(e.errorCode()).isEqualTo(TokenErrorCode.UNKNOWN);
-      assertThat(e.getMessage()).contains("is busy", "nothing was changed", "pool wait of 300 ms", "total=2",
-          "active=2", "idle=0", "waiting=");
+      assertThat(e.getMessage())
+          .contains(
+              "is busy",
+              "nothing was changed",
+              "pool wait of 300 ms",
+              "total=2",
+              "active=2",
+              "idle=0",
+              "waiting=");
     } finally {
       for (Connection c : held) {
         c.close();
@@ -55,9 +67,11 @@ class TokenPoolSaturationTest {
 
   @Test
   void aRefusedConnectionIsUnreachable() {
-    JdbcTokenStoreConfig config = new JdbcTokenStoreConfig(TestDatabases.unreachableMysqlUrl(), "root", "", 2,
-        Duration.ofMillis(500));
-    IllegalStateException e = catchThrowableOfType(IllegalStateException.class, () -> JdbcTokenStore.open(config));
+    JdbcTokenStoreConfig config =
+        new JdbcTokenStoreConfig(
+            TestDatabases.unreachableMysqlUrl(), "root", "", 2, Duration.ofMillis(500));
+    IllegalStateException e =
+        catchThrowableOfType(IllegalStateException.class, () -> JdbcTokenStore.open(config));
     assertThat(e.getMessage()).contains("cannot be reached").doesNotContain("busy");
   }
 }

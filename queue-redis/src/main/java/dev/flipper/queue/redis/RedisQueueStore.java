@@ -24,9 +24,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The job store on Redis: one or more shards, each a Redis database, every state change one Lua script.
- * Requires Redis 7.0 or later. Thread-safe; the shard list can be replaced while running with
- * {@link #reconfigure}.
+ * The job store on Redis: one or more shards, each a Redis database, every state change one Lua
+ * script. Requires Redis 7.0 or later. Thread-safe; the shard list can be replaced while running
+ * with {@link #reconfigure}.
  *
  * <pre>{@code
  * RedisQueueStore store = RedisQueueStore.builder()
@@ -37,7 +37,10 @@ import org.slf4j.LoggerFactory;
  * See docs/redis.md for the key layout and what a Redis crash can lose.
  */
 public final class RedisQueueStore implements QueueStore {
-  /** Prefix of every key unless {@link Builder#keyPrefix} says otherwise; the config's storage.redis.keyPrefix. */
+  /**
+   * Prefix of every key unless {@link Builder#keyPrefix} says otherwise; the config's
+   * storage.redis.keyPrefix.
+   */
   public static final String DEFAULT_KEY_PREFIX = "flipper:";
 
   private static final Logger log = LoggerFactory.getLogger(RedisQueueStore.class);
@@ -51,12 +54,24 @@ public final class RedisQueueStore implements QueueStore {
 
   private RedisQueueStore(Builder builder) {
     this.keyPrefix = builder.keyPrefix;
-    this.settings = new ConnectionSettings(builder.poolSize, builder.connectTimeout, builder.socketTimeout,
-        builder.borrowTimeout, builder.deadAfterFailures, builder.liveAfterSuccesses);
-    log.info("Redis queue store: key prefix '{}', pool size {}, connect time-out {} ms, socket time-out {} ms, "
-            + "health ping every {} ms (dead after {} failures, live after {} successes)", keyPrefix,
-        settings.poolSize(), settings.connectTimeout().toMillis(), settings.socketTimeout().toMillis(),
-        builder.healthCheckInterval.toMillis(), settings.deadAfterFailures(), settings.liveAfterSuccesses());
+    this.settings =
+        new ConnectionSettings(
+            builder.poolSize,
+            builder.connectTimeout,
+            builder.socketTimeout,
+            builder.borrowTimeout,
+            builder.deadAfterFailures,
+            builder.liveAfterSuccesses);
+    log.info(
+        "Redis queue store: key prefix '{}', pool size {}, connect time-out {} ms, socket time-out {} ms, "
+            + "health ping every {} ms (dead after {} failures, live after {} successes)",
+        keyPrefix,
+        settings.poolSize(),
+        settings.connectTimeout().toMillis(),
+        settings.socketTimeout().toMillis(),
+        builder.healthCheckInterval.toMillis(),
+        settings.deadAfterFailures(),
+        settings.liveAfterSuccesses());
     reconfigure(builder.shards);
     this.healthChecker = new HealthChecker(builder.healthCheckInterval, this::connections);
   }
@@ -76,9 +91,9 @@ public final class RedisQueueStore implements QueueStore {
   }
 
   /**
-   * Replaces the shard list without a restart. Shards whose connection settings are unchanged keep their
-   * pools (a changed dequeue-only flag included); removed shards are closed once the new list is in place.
-   * A new shard gets every queue the existing shards know.
+   * Replaces the shard list without a restart. Shards whose connection settings are unchanged keep
+   * their pools (a changed dequeue-only flag included); removed shards are closed once the new list
+   * is in place. A new shard gets every queue the existing shards know.
    *
    * @throws IllegalArgumentException if the list is empty or names a shard twice
    */
@@ -99,11 +114,14 @@ public final class RedisQueueStore implements QueueStore {
       RedisShard previous = oldByName.get(config.name());
       if (previous != null && previous.config().sameConnection(config)) {
         kept.add(previous.connection());
-        next.add(previous.config().equals(config)
-            ? previous
-            : new RedisShard(config, previous.connection(), keyPrefix, scripts));
+        next.add(
+            previous.config().equals(config)
+                ? previous
+                : new RedisShard(config, previous.connection(), keyPrefix, scripts));
       } else {
-        RedisShard shard = new RedisShard(config, new ShardConnection(config, settings, scripts), keyPrefix, scripts);
+        RedisShard shard =
+            new RedisShard(
+                config, new ShardConnection(config, settings, scripts), keyPrefix, scripts);
         PersistenceCheck.run(shard.connection());
         next.add(shard);
         added.add(shard);
@@ -118,7 +136,8 @@ public final class RedisQueueStore implements QueueStore {
         shard.connection().close();
       }
     }
-    log.info("Redis queue store shards: {}", next.stream().map(s -> s.config().toString()).toList());
+    log.info(
+        "Redis queue store shards: {}", next.stream().map(s -> s.config().toString()).toList());
   }
 
   /** Stops the health checks and closes every connection. */
@@ -140,7 +159,10 @@ public final class RedisQueueStore implements QueueStore {
     return shards.stream().map(RedisShard::connection).toList();
   }
 
-  /** Every queue must exist on every shard, so a shard added at run time gets the queues the others have. */
+  /**
+   * Every queue must exist on every shard, so a shard added at run time gets the queues the others
+   * have.
+   */
   private static void registerExistingQueues(List<RedisShard> existing, List<RedisShard> added) {
     if (added.isEmpty()) {
       return;
@@ -150,7 +172,10 @@ public final class RedisQueueStore implements QueueStore {
       try {
         queues.addAll(shard.queueNames());
       } catch (QueueException e) {
-        log.warn("cannot read the queue names of shard '{}' for the new shards: {}", shard.name(), e.getMessage());
+        log.warn(
+            "cannot read the queue names of shard '{}' for the new shards: {}",
+            shard.name(),
+            e.getMessage());
       }
     }
     for (RedisShard shard : added) {
@@ -158,8 +183,11 @@ public final class RedisQueueStore implements QueueStore {
         try {
           shard.createQueue(queue);
         } catch (QueueException e) {
-          log.warn("cannot create queue '{}' on new shard '{}'; create it again once the shard is reachable: {}",
-              queue, shard.name(), e.getMessage());
+          log.warn(
+              "cannot create queue '{}' on new shard '{}'; create it again once the shard is reachable: {}",
+              queue,
+              shard.name(),
+              e.getMessage());
         }
       }
       if (!queues.isEmpty()) {
@@ -176,7 +204,8 @@ public final class RedisQueueStore implements QueueStore {
     Set<String> names = new HashSet<>();
     for (RedisShardConfig config : configs) {
       if (!names.add(config.name())) {
-        throw new IllegalArgumentException("Redis shard name '" + config.name() + "' appears twice; names must be unique");
+        throw new IllegalArgumentException(
+            "Redis shard name '" + config.name() + "' appears twice; names must be unique");
       }
     }
   }
@@ -205,8 +234,9 @@ public final class RedisQueueStore implements QueueStore {
     }
 
     /**
-     * Prepended to every key, so several Flipper installations (or tests) can share a Redis database.
-     * Default {@code "flipper:"}. Must not contain '{' or '}' (they would break the hash tags).
+     * Prepended to every key, so several Flipper installations (or tests) can share a Redis
+     * database. Default {@code "flipper:"}. Must not contain '{' or '}' (they would break the hash
+     * tags).
      */
     public Builder keyPrefix(String prefix) {
       this.keyPrefix = prefix;
@@ -225,7 +255,10 @@ public final class RedisQueueStore implements QueueStore {
       return this;
     }
 
-    /** Consecutive failed pings that mark a shard dead. Default 3. A failed operation marks it dead at once. */
+    /**
+     * Consecutive failed pings that mark a shard dead. Default 3. A failed operation marks it dead
+     * at once.
+     */
     public Builder deadAfterFailures(int failures) {
       this.deadAfterFailures = failures;
       return this;
@@ -260,7 +293,8 @@ public final class RedisQueueStore implements QueueStore {
       validate(shards);
       Objects.requireNonNull(keyPrefix, "keyPrefix");
       if (keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
-        throw new IllegalArgumentException("keyPrefix '" + keyPrefix + "' must not contain '{' or '}'");
+        throw new IllegalArgumentException(
+            "keyPrefix '" + keyPrefix + "' must not contain '{' or '}'");
       }
       if (poolSize < 1) {
         throw new IllegalArgumentException("poolSize must be >= 1, was " + poolSize);
@@ -270,10 +304,12 @@ public final class RedisQueueStore implements QueueStore {
       requirePositive("socketTimeout", socketTimeout);
       requirePositive("borrowTimeout", borrowTimeout);
       if (deadAfterFailures < 1) {
-        throw new IllegalArgumentException("deadAfterFailures must be >= 1, was " + deadAfterFailures);
+        throw new IllegalArgumentException(
+            "deadAfterFailures must be >= 1, was " + deadAfterFailures);
       }
       if (liveAfterSuccesses < 1) {
-        throw new IllegalArgumentException("liveAfterSuccesses must be >= 1, was " + liveAfterSuccesses);
+        throw new IllegalArgumentException(
+            "liveAfterSuccesses must be >= 1, was " + liveAfterSuccesses);
       }
       return new RedisQueueStore(this);
     }
@@ -281,7 +317,8 @@ public final class RedisQueueStore implements QueueStore {
     private static void requirePositive(String name, Duration value) {
       Objects.requireNonNull(value, name);
       if (value.isNegative() || value.isZero() || value.toMillis() > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException(name + " must be between 1 ms and 24 days, was " + value);
+        throw new IllegalArgumentException(
+            name + " must be between 1 ms and 24 days, was " + value);
       }
     }
   }

@@ -3,11 +3,11 @@ package dev.flipper.queue.redis;
 import java.util.Objects;
 
 /**
- * One Redis shard: a named database on one Redis server. Several shards may share a server (different
- * databases, or even the same database: every key embeds the shard name). Immutable.
+ * One Redis shard: a named database on one Redis server. Several shards may share a server
+ * (different databases, or even the same database: every key embeds the shard name). Immutable.
  *
- * @param name the shard's name in job descriptors; letters, digits, '_' and '-' only (it becomes part of a
- *     Redis Cluster hash tag, so ':', '{' and '}' are not allowed)
+ * @param name the shard's name in job descriptors; letters, digits, '_' and '-' only (it becomes
+ *     part of a Redis Cluster hash tag, so ':', '{' and '}' are not allowed)
  * @param host the Redis host name or address
  * @param port the Redis TCP port, 1..65535
  * @param database the Redis database index, >= 0 (0 on a Redis Cluster)
@@ -31,10 +31,12 @@ public record RedisShardConfig(
       throw new IllegalArgumentException("Redis shard '" + name + "': host must not be blank");
     }
     if (port < 1 || port > 65535) {
-      throw new IllegalArgumentException("Redis shard '" + name + "': port must be 1..65535, was " + port);
+      throw new IllegalArgumentException(
+          "Redis shard '" + name + "': port must be 1..65535, was " + port);
     }
     if (database < 0) {
-      throw new IllegalArgumentException("Redis shard '" + name + "': database must be >= 0, was " + database);
+      throw new IllegalArgumentException(
+          "Redis shard '" + name + "': database must be >= 0, was " + database);
     }
     password = password == null ? "" : password;
   }
@@ -45,8 +47,8 @@ public record RedisShardConfig(
   }
 
   /**
-   * A writable shard on {@value #DEFAULT_PORT}, database 0, without a password: the defaults of a shard of the
-   * config's storage.redis.shards.
+   * A writable shard on {@value #DEFAULT_PORT}, database 0, without a password: the defaults of a
+   * shard of the config's storage.redis.shards.
    */
   public static RedisShardConfig of(String name, String host) {
     return of(name, host, DEFAULT_PORT);
@@ -63,13 +65,22 @@ public record RedisShardConfig(
 
   /** True if both configs reach the same Redis database with the same credentials. */
   public boolean sameConnection(RedisShardConfig other) {
-    return host.equals(other.host) && port == other.port && database == other.database
+    return host.equals(other.host)
+        && port == other.port
+        && database == other.database
         && password.equals(other.password);
   }
 
   @Override
   public String toString() {
-    return "RedisShardConfig[name=" + name + ", address=" + address() + ", password="
-        + (password.isEmpty() ? "<none>" : "****") + ", dequeueOnly=" + dequeueOnly + "]";
+    return "RedisShardConfig[name="
+        + name
+        + ", address="
+        + address()
+        + ", password="
+        + (password.isEmpty() ? "<none>" : "****")
+        + ", dequeueOnly="
+        + dequeueOnly
+        + "]";
   }
 }

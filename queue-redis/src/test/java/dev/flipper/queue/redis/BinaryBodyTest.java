@@ -27,26 +27,47 @@ class BinaryBodyTest extends RedisStoreTestBase {
     assertThat(claimed.get(0).body()).isEqualTo(body);
 
     byte[] replacement = randomBytes(64 * 1024, 7);
-    assertThat(shard.checkpoint(QUEUE, "w",
-        new CheckpointRecord(new JobRef(1, id), replacement, false, T0, null, null), T0)).isTrue();
+    assertThat(
+            shard.checkpoint(
+                QUEUE,
+                "w",
+                new CheckpointRecord(new JobRef(1, id), replacement, false, T0, null, null),
+                T0))
+        .isTrue();
     assertThat(lookup(1, id).body()).isEqualTo(replacement);
   }
 
   @Test
   void invalidUtf8AndEmptyBodiesRoundTripAndFilterAsReplacementCharacters() {
-    byte[] invalid = {(byte) 0xFF, (byte) 0xFE, 0, (byte) 0xC0, (byte) 0x80, 'o', 'k', (byte) 0xED, (byte) 0xA0,
-        (byte) 0x80};
+    byte[] invalid = {
+      (byte) 0xFF,
+      (byte) 0xFE,
+      0,
+      (byte) 0xC0,
+      (byte) 0x80,
+      'o',
+      'k',
+      (byte) 0xED,
+      (byte) 0xA0,
+      (byte) 0x80
+    };
     long bad = enqueue(job(invalid, 1, T0, 2));
     long empty = enqueue(job(new byte[0], 1, T0, 2));
 
     assertThat(lookup(1, bad).body()).isEqualTo(invalid);
     assertThat(lookup(1, empty).body()).isEmpty();
-    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("\uFFFD\uFFFD\u0000"), T0, 10))
+    assertThat(
+            shard.count(
+                QUEUE, 1, JobState.PENDING, false, BodyFilter.of("\uFFFD\uFFFD\u0000"), T0, 10))
         .isEqualTo(1);
-    assertThat(shard.scan(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("ok"), T0, ScanBound.START, 10))
-        .extracting(StoredJob::localId).containsExactly(bad);
+    assertThat(
+            shard.scan(
+                QUEUE, 1, JobState.PENDING, false, BodyFilter.of("ok"), T0, ScanBound.START, 10))
+        .extracting(StoredJob::localId)
+        .containsExactly(bad);
     assertThat(shard.claim(QUEUE, 1, 2, new Claim("d", "w", T0)))
-        .extracting(StoredJob::body).containsExactly(invalid, new byte[0]);
+        .extracting(StoredJob::body)
+        .containsExactly(invalid, new byte[0]);
   }
 
   static byte[] randomBytes(int size, long seed) {

@@ -8,7 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** deleteQueue removes every key of the queue: all states, hashes, indexes, the priority set and meta. */
+/**
+ * deleteQueue removes every key of the queue: all states, hashes, indexes, the priority set and
+ * meta.
+ */
 class DeleteQueueTest extends RedisStoreTestBase {
 
   @Test

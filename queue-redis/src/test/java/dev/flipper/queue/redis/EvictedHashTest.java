@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
 /**
- * A job hash that vanished (evicted under memory pressure, or deleted by hand) while its index entry
- * stayed: no operation fails, the job is skipped and its index entry removed.
+ * A job hash that vanished (evicted under memory pressure, or deleted by hand) while its index
+ * entry stayed: no operation fails, the job is skipped and its index entry removed.
  */
 class EvictedHashTest extends RedisStoreTestBase {
 
@@ -26,13 +26,20 @@ class EvictedHashTest extends RedisStoreTestBase {
 
     assertThat(lookup(1, gone)).isNull();
     assertThat(shard.peek(QUEUE, 1, 10, T0)).extracting(StoredJob::localId).containsExactly(kept);
-    assertThat(shard.scan(QUEUE, 1, JobState.PENDING, false, BodyFilter.ALL, T0, ScanBound.START, 10))
-        .extracting(StoredJob::localId).containsExactly(kept);
-    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("."), T0, 10)).isEqualTo(1);
+    assertThat(
+            shard.scan(QUEUE, 1, JobState.PENDING, false, BodyFilter.ALL, T0, ScanBound.START, 10))
+        .extracting(StoredJob::localId)
+        .containsExactly(kept);
+    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("."), T0, 10))
+        .isEqualTo(1);
 
-    assertThat(claim(1, 1, T0)).as("the claim fills its limit from the next job")
-        .extracting(StoredJob::localId).containsExactly(kept);
-    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.ALL, T0, 10)).as("index cleaned").isZero();
+    assertThat(claim(1, 1, T0))
+        .as("the claim fills its limit from the next job")
+        .extracting(StoredJob::localId)
+        .containsExactly(kept);
+    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.ALL, T0, 10))
+        .as("index cleaned")
+        .isZero();
   }
 
   @Test
@@ -45,8 +52,13 @@ class EvictedHashTest extends RedisStoreTestBase {
 
     assertThat(shard.ackSucceeded(QUEUE, List.of(ack(1, ids.get(0))), T0)).isZero();
     assertThat(shard.ackFailed(QUEUE, List.of(ack(1, ids.get(1))), T0)).isZero();
-    assertThat(shard.checkpoint(QUEUE, "worker-1",
-        new CheckpointRecord(new JobRef(1, ids.get(2)), null, false, T0, null, null), T0)).isFalse();
+    assertThat(
+            shard.checkpoint(
+                QUEUE,
+                "worker-1",
+                new CheckpointRecord(new JobRef(1, ids.get(2)), null, false, T0, null, null),
+                T0))
+        .isFalse();
     assertThat(shard.count(QUEUE, 1, JobState.IN_PROGRESS, false, BodyFilter.ALL, T0, 10)).isZero();
     assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.ALL, T0, 10)).isZero();
     assertThat(shard.count(QUEUE, 1, JobState.FAILED, false, BodyFilter.ALL, T0, 10)).isZero();
@@ -54,15 +66,23 @@ class EvictedHashTest extends RedisStoreTestBase {
 
   @Test
   void monitorAndBulkOperationsSkipMissingHashes() {
-    List<Long> ids = shard.enqueue(QUEUE, List.of(job(utf8("a"), 1, T0, 1), job(utf8("b"), 1, T0, 1),
-        job(utf8("c"), 1, T0, 1), job(utf8("d"), 1, T0, 1)));
+    List<Long> ids =
+        shard.enqueue(
+            QUEUE,
+            List.of(
+                job(utf8("a"), 1, T0, 1),
+                job(utf8("b"), 1, T0, 1),
+                job(utf8("c"), 1, T0, 1),
+                job(utf8("d"), 1, T0, 1)));
     claim(1, 10, T0);
     evict(1, ids.get(0));
     assertThat(shard.timeOutClaims(T0 + 1, 100, T0 + 5).total()).isEqualTo(3);
-    assertThat(shard.count(QUEUE, 1, JobState.FAILED, false, BodyFilter.ALL, T0 + 5, 10)).isEqualTo(3);
+    assertThat(shard.count(QUEUE, 1, JobState.FAILED, false, BodyFilter.ALL, T0 + 5, 10))
+        .isEqualTo(3);
 
     evict(1, ids.get(1));
-    assertThat(shard.retryFailed(QUEUE, 1, 1, T0, 1, T0 + 6)).as("fills the limit past the missing hash")
+    assertThat(shard.retryFailed(QUEUE, 1, 1, T0, 1, T0 + 6))
+        .as("fills the limit past the missing hash")
         .isEqualTo(1);
     evict(1, ids.get(3));
     assertThat(shard.deleteFinished(JobState.FAILED, T0 + 100, 100)).isEmpty();

@@ -20,9 +20,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A {@link RedisQueueStore} with the contract suite's failure hooks. An unreachable shard is served by a
- * twin store whose shard of the same name points at a closed port, so the SHARD_CONNECTION_FAILED comes
- * from the real connection code; {@code healthy()} can be pinned independently. Test code only.
+ * A {@link RedisQueueStore} with the contract suite's failure hooks. An unreachable shard is served
+ * by a twin store whose shard of the same name points at a closed port, so the
+ * SHARD_CONNECTION_FAILED comes from the real connection code; {@code healthy()} can be pinned
+ * independently. Test code only.
  */
 final class FaultInjectingStore implements QueueStore {
   private final RedisQueueStore real;
@@ -40,7 +41,10 @@ final class FaultInjectingStore implements QueueStore {
     pinnedHealth.put(shard, healthy);
   }
 
-  /** Routes the shard's calls to a closed port (false) or back to Redis (true); health is not affected. */
+  /**
+   * Routes the shard's calls to a closed port (false) or back to Redis (true); health is not
+   * affected.
+   */
   void setReachable(String shard, boolean reachable) {
     if (reachable) {
       RedisQueueStore twin = unreachable.remove(shard);
@@ -50,10 +54,13 @@ final class FaultInjectingStore implements QueueStore {
       return;
     }
     pinnedHealth.putIfAbsent(shard, shardNamed(real.shards(), shard).healthy());
-    unreachable.computeIfAbsent(shard, name -> RedisQueueStore.builder()
-        .shards(List.of(RedisShardConfig.of(name, "127.0.0.1", PrivateRedis.freePort())))
-        .keyPrefix(keyPrefix)
-        .build());
+    unreachable.computeIfAbsent(
+        shard,
+        name ->
+            RedisQueueStore.builder()
+                .shards(List.of(RedisShardConfig.of(name, "127.0.0.1", PrivateRedis.freePort())))
+                .keyPrefix(keyPrefix)
+                .build());
   }
 
   @Override
@@ -150,7 +157,8 @@ final class FaultInjectingStore implements QueueStore {
     }
 
     @Override
-    public boolean checkpoint(String queue, String source, CheckpointRecord checkpoint, long nowMillis) {
+    public boolean checkpoint(
+        String queue, String source, CheckpointRecord checkpoint, long nowMillis) {
       return target().checkpoint(queue, source, checkpoint, nowMillis);
     }
 
@@ -160,25 +168,45 @@ final class FaultInjectingStore implements QueueStore {
     }
 
     @Override
-    public int count(String queue, int priority, JobState state, boolean future, BodyFilter filter, long nowMillis,
+    public int count(
+        String queue,
+        int priority,
+        JobState state,
+        boolean future,
+        BodyFilter filter,
+        long nowMillis,
         int cap) {
       return target().count(queue, priority, state, future, filter, nowMillis, cap);
     }
 
     @Override
-    public List<StoredJob> scan(String queue, int priority, JobState state, boolean future, BodyFilter filter,
-        long nowMillis, ScanBound after, int limit) {
+    public List<StoredJob> scan(
+        String queue,
+        int priority,
+        JobState state,
+        boolean future,
+        BodyFilter filter,
+        long nowMillis,
+        ScanBound after,
+        int limit) {
       return target().scan(queue, priority, state, future, filter, nowMillis, after, limit);
     }
 
     @Override
-    public int retryFailed(String queue, int priority, int attemptsToAllow, long runAfterMillis, int limit,
+    public int retryFailed(
+        String queue,
+        int priority,
+        int attemptsToAllow,
+        long runAfterMillis,
+        int limit,
         long nowMillis) {
-      return target().retryFailed(queue, priority, attemptsToAllow, runAfterMillis, limit, nowMillis);
+      return target()
+          .retryFailed(queue, priority, attemptsToAllow, runAfterMillis, limit, nowMillis);
     }
 
     @Override
-    public int deleteJobs(String queue, int priority, JobState state, BodyFilter filter, int limit) {
+    public int deleteJobs(
+        String queue, int priority, JobState state, BodyFilter filter, int limit) {
       return target().deleteJobs(queue, priority, state, filter, limit);
     }
 
@@ -188,7 +216,8 @@ final class FaultInjectingStore implements QueueStore {
     }
 
     @Override
-    public boolean retryJob(String queue, JobRef job, int attemptsToAllow, long runAfterMillis, long nowMillis) {
+    public boolean retryJob(
+        String queue, JobRef job, int attemptsToAllow, long runAfterMillis, long nowMillis) {
       return target().retryJob(queue, job, attemptsToAllow, runAfterMillis, nowMillis);
     }
 

@@ -8,14 +8,27 @@ import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
 /**
- * queue-redis is a storage backend: it knows queue-core's API and SPI, Jedis (with its pool) and slf4j, and
- * nothing of the servers, the other backends or the workflow modules.
+ * queue-redis is a storage backend: it knows queue-core's API and SPI, Jedis (with its pool) and
+ * slf4j, and nothing of the servers, the other backends or the workflow modules.
  */
-@AnalyzeClasses(packages = "dev.flipper.queue.redis", importOptions = ImportOption.DoNotIncludeTests.class)
+@AnalyzeClasses(
+    packages = "dev.flipper.queue.redis",
+    importOptions = ImportOption.DoNotIncludeTests.class)
 class LayeringTest {
 
   @ArchTest
-  static final ArchRule onlyCoreJedisAndLogging = classes().that().resideInAPackage("dev.flipper.queue.redis..")
-      .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "dev.flipper.queue", "dev.flipper.queue.spi",
-          "dev.flipper.queue.redis..", "redis.clients.jedis..", "org.apache.commons.pool2..", "org.slf4j..");
+  static final ArchRule onlyCoreJedisAndLogging =
+      classes()
+          .that()
+          .resideInAPackage("dev.flipper.queue.redis..")
+          .should()
+          .onlyDependOnClassesThat()
+          .resideInAnyPackage(
+              "java..",
+              "dev.flipper.queue",
+              "dev.flipper.queue.spi",
+              "dev.flipper.queue.redis..",
+              "redis.clients.jedis..",
+              "org.apache.commons.pool2..",
+              "org.slf4j..");
 }

@@ -16,7 +16,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
-/** Claim time-out and garbage collection: bounded, per queue, and exactly once under concurrent monitors. */
+/**
+ * Claim time-out and garbage collection: bounded, per queue, and exactly once under concurrent
+ * monitors.
+ */
 class MonitorPrimitivesTest extends RedisStoreTestBase {
 
   @Test
@@ -40,7 +43,9 @@ class MonitorPrimitivesTest extends RedisStoreTestBase {
     StoredJob failed = lookup(2, oneAttempt);
     assertThat(failed.state()).isEqualTo(JobState.FAILED);
     assertThat(failed.attemptsRemaining()).isZero();
-    assertThat(lookup(1, fresh).state()).as("claimed at the cut-off, not before").isEqualTo(JobState.IN_PROGRESS);
+    assertThat(lookup(1, fresh).state())
+        .as("claimed at the cut-off, not before")
+        .isEqualTo(JobState.IN_PROGRESS);
     assertThat(shard.timeOutClaims(T0 + 100, 100, T0 + 300).total()).isZero();
   }
 
@@ -62,17 +67,19 @@ class MonitorPrimitivesTest extends RedisStoreTestBase {
     ExecutorService pool = Executors.newFixedThreadPool(4);
     List<Future<Integer>> monitors = new ArrayList<>();
     for (int m = 0; m < 4; m++) {
-      monitors.add(pool.submit(() -> {
-        int moved = 0;
-        while (true) {
-          MonitorCounts counts = shard.timeOutClaims(T0 + 1, 250, T0 + 10);
-          assertThat(counts.total()).isLessThanOrEqualTo(250);
-          if (counts.total() == 0) {
-            return moved;
-          }
-          moved += counts.total();
-        }
-      }));
+      monitors.add(
+          pool.submit(
+              () -> {
+                int moved = 0;
+                while (true) {
+                  MonitorCounts counts = shard.timeOutClaims(T0 + 1, 250, T0 + 10);
+                  assertThat(counts.total()).isLessThanOrEqualTo(250);
+                  if (counts.total() == 0) {
+                    return moved;
+                  }
+                  moved += counts.total();
+                }
+              }));
     }
     int total = 0;
     for (Future<Integer> monitor : monitors) {
@@ -82,7 +89,9 @@ class MonitorPrimitivesTest extends RedisStoreTestBase {
 
     assertThat(total).isEqualTo(3_500);
     for (int priority = 1; priority <= 2; priority++) {
-      assertThat(shard.count(QUEUE, priority, JobState.PENDING, false, BodyFilter.ALL, T0 + 10, 10_000))
+      assertThat(
+              shard.count(
+                  QUEUE, priority, JobState.PENDING, false, BodyFilter.ALL, T0 + 10, 10_000))
           .isEqualTo(1_500);
       for (StoredJob job : shard.peek(QUEUE, priority, 10_000, T0 + 10)) {
         assertThat(job.attemptsRemaining()).as("one attempt taken, never two").isEqualTo(2);
@@ -112,11 +121,17 @@ class MonitorPrimitivesTest extends RedisStoreTestBase {
 
   @Test
   void garbageCollectionSkipsJobsThatLeftTheStateOrEnteredItAgain() {
-    List<Long> ids = shard.enqueue(QUEUE, List.of(job(utf8("retried"), 1, T0, 1), job(utf8("deleted"), 1, T0, 1),
-        job(utf8("refailed"), 1, T0, 1)));
+    List<Long> ids =
+        shard.enqueue(
+            QUEUE,
+            List.of(
+                job(utf8("retried"), 1, T0, 1),
+                job(utf8("deleted"), 1, T0, 1),
+                job(utf8("refailed"), 1, T0, 1)));
     claim(1, 10, T0);
     shard.ackFailed(QUEUE, ids.stream().map(id -> ack(1, id)).toList(), T0 + 10);
-    // All three failed at T0 + 10. Then: one is retried and stays pending, one is deleted, and one is
+    // All three failed at T0 + 10. Then: one is retried and stays pending, one is deleted, and one
+    // is
     // retried and fails again at T0 + 100.
     shard.deleteJobs(QUEUE, 1, JobState.FAILED, BodyFilter.of("^deleted$"), 10);
     assertThat(shard.retryFailed(QUEUE, 1, 1, T0, 10, T0 + 20)).isEqualTo(2);
@@ -124,15 +139,21 @@ class MonitorPrimitivesTest extends RedisStoreTestBase {
     shard.ackSucceeded(QUEUE, List.of(ack(1, ids.get(0))), T0 + 40);
     shard.ackFailed(QUEUE, List.of(ack(1, ids.get(2))), T0 + 100);
 
-    assertThat(shard.deleteFinished(JobState.FAILED, T0 + 50, 100)).as("only stale entries so far").isEmpty();
+    assertThat(shard.deleteFinished(JobState.FAILED, T0 + 50, 100))
+        .as("only stale entries so far")
+        .isEmpty();
     assertThat(lookup(1, ids.get(2)).state()).isEqualTo(JobState.FAILED);
     assertThat(shard.deleteFinished(JobState.FAILED, T0 + 101, 100)).isEqualTo(Map.of(QUEUE, 1));
     assertThat(lookup(1, ids.get(2))).isNull();
     assertThat(lookup(1, ids.get(0)).state()).isEqualTo(JobState.SUCCEEDED);
     assertThat(shard.deleteFinished(JobState.SUCCEEDED, T0 + 41, 100)).isEqualTo(Map.of(QUEUE, 1));
-    assertThat(shard.count(QUEUE, 1, JobState.SUCCEEDED, false, BodyFilter.ALL, T0 + 200, 10)).isZero();
-    assertThat(RedisTestSupport.keys(prefix + "{1:" + QUEUE + "}:p1:").stream().filter(key -> key.endsWith(":log")))
-        .as("logs drained").isEmpty();
+    assertThat(shard.count(QUEUE, 1, JobState.SUCCEEDED, false, BodyFilter.ALL, T0 + 200, 10))
+        .isZero();
+    assertThat(
+            RedisTestSupport.keys(prefix + "{1:" + QUEUE + "}:p1:").stream()
+                .filter(key -> key.endsWith(":log")))
+        .as("logs drained")
+        .isEmpty();
   }
 
   private static byte[] utf8(String text) {

@@ -13,8 +13,8 @@ import java.util.List;
 import redis.clients.jedis.Jedis;
 
 /**
- * A throw-away redis-server on a free local port, for tests that must do what would disturb the shared
- * Redis (SCRIPT FLUSH, stopping the server). Needs the redis-server binary on the PATH.
+ * A throw-away redis-server on a free local port, for tests that must do what would disturb the
+ * shared Redis (SCRIPT FLUSH, stopping the server). Needs the redis-server binary on the PATH.
  */
 final class PrivateRedis implements AutoCloseable {
   private final int port;
@@ -37,20 +37,37 @@ final class PrivateRedis implements AutoCloseable {
 
   /** Starts the server (again) and waits until it answers PING. */
   void start() {
-    ProcessBuilder builder = new ProcessBuilder(List.of("redis-server", "--port", Integer.toString(port),
-        "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", directory.toString()))
-        .redirectErrorStream(true)
-        .redirectOutput(new File(directory.toFile(), "redis.log"));
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                List.of(
+                    "redis-server",
+                    "--port",
+                    Integer.toString(port),
+                    "--bind",
+                    "127.0.0.1",
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                    "--dir",
+                    directory.toString()))
+            .redirectErrorStream(true)
+            .redirectOutput(new File(directory.toFile(), "redis.log"));
     try {
       process = builder.start();
     } catch (IOException e) {
-      throw new AssertionError("cannot start redis-server (needed by this test; it must be on the PATH)", e);
+      throw new AssertionError(
+          "cannot start redis-server (needed by this test; it must be on the PATH)", e);
     }
-    await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> {
-      try (Jedis jedis = jedis()) {
-        return "PONG".equals(jedis.ping());
-      }
-    });
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .ignoreExceptions()
+        .until(
+            () -> {
+              try (Jedis jedis = jedis()) {
+                return "PONG".equals(jedis.ping());
+              }
+            });
   }
 
   /** Kills the server; its data is gone. */
@@ -80,7 +97,10 @@ final class PrivateRedis implements AutoCloseable {
     }
   }
 
-  /** A port that was free a moment ago (the server binds it right after; a clash fails the start loudly). */
+  /**
+   * A port that was free a moment ago (the server binds it right after; a clash fails the start
+   * loudly).
+   */
   static int freePort() {
     try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();

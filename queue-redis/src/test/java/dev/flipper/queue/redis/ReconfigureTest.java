@@ -14,7 +14,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** The shard list changes at run time: pools of unchanged shards are kept, new shards get the queues. */
+/**
+ * The shard list changes at run time: pools of unchanged shards are kept, new shards get the
+ * queues.
+ */
 @Tag("redis")
 class ReconfigureTest {
   private String prefix;
@@ -76,13 +79,15 @@ class ReconfigureTest {
 
   @Test
   void invalidListsAreRefusedAndChangeNothing() {
-    assertThatThrownBy(() -> store.reconfigure(List.of())).hasMessageContaining("at least one shard");
+    assertThatThrownBy(() -> store.reconfigure(List.of()))
+        .hasMessageContaining("at least one shard");
     assertThatThrownBy(() -> store.reconfigure(List.of(config("1", false), config("1", true))))
         .hasMessageContaining("'1' appears twice");
     assertThat(store.shards()).extracting(ShardStore::name).containsExactly("1");
   }
 
   private static RedisShardConfig config(String name, boolean dequeueOnly) {
-    return new RedisShardConfig(name, RedisTestSupport.HOST, RedisTestSupport.PORT, 0, null, dequeueOnly);
+    return new RedisShardConfig(
+        name, RedisTestSupport.HOST, RedisTestSupport.PORT, 0, null, dequeueOnly);
   }
 }

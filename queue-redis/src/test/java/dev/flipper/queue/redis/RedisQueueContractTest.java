@@ -8,8 +8,8 @@ import java.util.List;
 import org.junit.jupiter.api.Tag;
 
 /**
- * The storage contract on the local Redis (127.0.0.1:6379): every shard of a test is a shard name on
- * database 0 under the test's own key prefix, whose keys are deleted afterwards.
+ * The storage contract on the local Redis (127.0.0.1:6379): every shard of a test is a shard name
+ * on database 0 under the test's own key prefix, whose keys are deleted afterwards.
  */
 @Tag("redis")
 class RedisQueueContractTest extends QueueContractTest {
@@ -21,10 +21,18 @@ class RedisQueueContractTest extends QueueContractTest {
   protected QueueStore openStore(List<TestShard> testShards) {
     RedisTestSupport.requireRedis();
     prefix = RedisTestSupport.randomPrefix();
-    shards = testShards.stream()
-        .map(s -> new RedisShardConfig(s.name(), RedisTestSupport.HOST, RedisTestSupport.PORT, 0, null,
-            s.dequeueOnly()))
-        .toList();
+    shards =
+        testShards.stream()
+            .map(
+                s ->
+                    new RedisShardConfig(
+                        s.name(),
+                        RedisTestSupport.HOST,
+                        RedisTestSupport.PORT,
+                        0,
+                        null,
+                        s.dequeueOnly()))
+            .toList();
     store = new FaultInjectingStore(open());
     return store;
   }

@@ -19,9 +19,10 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * A Redis restart costs about the restart, not one failed request (and one dead/alive cycle) per pooled
- * connection: after a connection error, and when the shard is live again, the idle pooled connections to the
- * old server process are dropped. On a private redis-server (stopping the shared one would disturb others).
+ * A Redis restart costs about the restart, not one failed request (and one dead/alive cycle) per
+ * pooled connection: after a connection error, and when the shard is live again, the idle pooled
+ * connections to the old server process are dropped. On a private redis-server (stopping the shared
+ * one would disturb others).
  */
 @Tag("redis")
 class RedisRestartTest {
@@ -72,21 +73,30 @@ class RedisRestartTest {
     return ((RedisShard) shard).connection();
   }
 
-  /** Borrows every pooled connection at once, so that the pool holds POOL idle connections afterwards. */
+  /**
+   * Borrows every pooled connection at once, so that the pool holds POOL idle connections
+   * afterwards.
+   */
   private static void fillThePool(ShardConnection connection) throws Exception {
     CyclicBarrier allBorrowed = new CyclicBarrier(POOL);
     ExecutorService threads = Executors.newFixedThreadPool(POOL);
     try {
       List<Future<String>> pings = new ArrayList<>();
       for (int i = 0; i < POOL; i++) {
-        pings.add(threads.submit(() -> connection.call("ping", null, jedis -> {
-          try {
-            allBorrowed.await(30, TimeUnit.SECONDS);
-          } catch (Exception e) {
-            throw new IllegalStateException(e);
-          }
-          return jedis.ping();
-        })));
+        pings.add(
+            threads.submit(
+                () ->
+                    connection.call(
+                        "ping",
+                        null,
+                        jedis -> {
+                          try {
+                            allBorrowed.await(30, TimeUnit.SECONDS);
+                          } catch (Exception e) {
+                            throw new IllegalStateException(e);
+                          }
+                          return jedis.ping();
+                        })));
       }
       for (Future<String> ping : pings) {
         assertThat(ping.get(60, TimeUnit.SECONDS)).isEqualTo("PONG");

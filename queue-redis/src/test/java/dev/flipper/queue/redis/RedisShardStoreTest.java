@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.flipper.queue.ErrorCode;
 import dev.flipper.queue.JobState;
 import dev.flipper.queue.QueueException;
+import dev.flipper.queue.redis.internal.RedisShard;
+import dev.flipper.queue.redis.internal.ShardConnection;
 import dev.flipper.queue.spi.AckRecord;
 import dev.flipper.queue.spi.BodyFilter;
 import dev.flipper.queue.spi.CheckpointRecord;
@@ -14,8 +16,6 @@ import dev.flipper.queue.spi.JobRef;
 import dev.flipper.queue.spi.NewJobRecord;
 import dev.flipper.queue.spi.ScanBound;
 import dev.flipper.queue.spi.StoredJob;
-import dev.flipper.queue.redis.internal.RedisShard;
-import dev.flipper.queue.redis.internal.ShardConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,7 +26,10 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
-/** The SPI semantics on Redis, operation by operation (the contract suite covers them through the service). */
+/**
+ * The SPI semantics on Redis, operation by operation (the contract suite covers them through the
+ * service).
+ */
 class RedisShardStoreTest extends RedisStoreTestBase {
 
   @Test
@@ -52,7 +55,9 @@ class RedisShardStoreTest extends RedisStoreTestBase {
 
   @Test
   void theEnqueueScriptTakesConsecutiveIdsFromTheShardCounterAndNoneForARefusedBatch() {
-    List<Long> first = shard.enqueue(QUEUE, List.of(job("a"), new NewJobRecord(3, utf8("b"), T0, 2, "", T0), job("c")));
+    List<Long> first =
+        shard.enqueue(
+            QUEUE, List.of(job("a"), new NewJobRecord(3, utf8("b"), T0, 2, "", T0), job("c")));
     assertNotFound(() -> shard.enqueue("missing", List.of(job("x"), job("y"))));
     List<Long> next = shard.enqueue(QUEUE, List.of(job("d")));
 
@@ -65,7 +70,10 @@ class RedisShardStoreTest extends RedisStoreTestBase {
     assertThat(text(lookup(1, next.get(0)).body())).isEqualTo("d");
   }
 
-  /** Issue 16 item 4: a slow filter held a pooled connection per call; ten of them took the whole pool. */
+  /**
+   * Issue 16 item 4: a slow filter held a pooled connection per call; ten of them took the whole
+   * pool.
+   */
   @Test
   void bodyFiltersAreEvaluatedWithNoConnectionInUse() {
     List<NewJobRecord> jobs = new ArrayList<>();
@@ -77,16 +85,37 @@ class RedisShardStoreTest extends RedisStoreTestBase {
     ShardConnection connection = ((RedisShard) shard).connection();
     List<Integer> activeWhileFiltering = new ArrayList<>();
     // The filter reads its clock for every body it evaluates: the pool's state at that moment.
-    LongSupplier clock = () -> {
-      activeWhileFiltering.add(connection.activeConnections());
-      return System.nanoTime();
-    };
+    LongSupplier clock =
+        () -> {
+          activeWhileFiltering.add(connection.activeConnections());
+          return System.nanoTime();
+        };
 
-    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, filter("n1", clock), T0, 10_000)).isEqualTo(500);
-    assertThat(shard.scan(QUEUE, 1, JobState.PENDING, false, filter("n1", clock), T0, ScanBound.START, 10_000))
+    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, filter("n1", clock), T0, 10_000))
+        .isEqualTo(500);
+    assertThat(
+            shard.scan(
+                QUEUE,
+                1,
+                JobState.PENDING,
+                false,
+                filter("n1", clock),
+                T0,
+                ScanBound.START,
+                10_000))
         .hasSize(500);
-    assertThat(shard.count(QUEUE, 1, JobState.IN_PROGRESS, false, filter("n1", clock), T0, 10_000)).isEqualTo(125);
-    assertThat(shard.scan(QUEUE, 1, JobState.IN_PROGRESS, false, filter("n1", clock), T0, ScanBound.START, 10_000))
+    assertThat(shard.count(QUEUE, 1, JobState.IN_PROGRESS, false, filter("n1", clock), T0, 10_000))
+        .isEqualTo(125);
+    assertThat(
+            shard.scan(
+                QUEUE,
+                1,
+                JobState.IN_PROGRESS,
+                false,
+                filter("n1", clock),
+                T0,
+                ScanBound.START,
+                10_000))
         .hasSize(125);
 
     assertThat(activeWhileFiltering).hasSizeGreaterThanOrEqualTo(2500).containsOnly(0);
@@ -96,7 +125,10 @@ class RedisShardStoreTest extends RedisStoreTestBase {
     return BodyFilter.of(regex, BodyFilter.STEPS_PER_BODY, Duration.ofHours(1), clock);
   }
 
-  /** Issue 16 item 5 on Redis: filtered count and scan paged by offset; they page by (run-after, id) now. */
+  /**
+   * Issue 16 item 5 on Redis: filtered count and scan paged by offset; they page by (run-after, id)
+   * now.
+   */
   @Test
   void filteredScanAndCountPageThroughJobsThatShareOneRunAfter() {
     List<NewJobRecord> jobs = new ArrayList<>();
@@ -105,21 +137,51 @@ class RedisShardStoreTest extends RedisStoreTestBase {
     }
     List<Long> ids = shard.enqueue(QUEUE, jobs);
 
-    List<StoredJob> found = shard.scan(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("m3"), T0, ScanBound.START,
-        10_000);
-    assertThat(found).extracting(StoredJob::localId).containsExactlyElementsOf(IntStream.range(0, 1200)
-        .filter(i -> i % 4 == 3).mapToObj(ids::get).sorted((a, b) -> compareScanOrder(jobs, ids, a, b)).toList());
+    List<StoredJob> found =
+        shard.scan(
+            QUEUE, 1, JobState.PENDING, false, BodyFilter.of("m3"), T0, ScanBound.START, 10_000);
+    assertThat(found)
+        .extracting(StoredJob::localId)
+        .containsExactlyElementsOf(
+            IntStream.range(0, 1200)
+                .filter(i -> i % 4 == 3)
+                .mapToObj(ids::get)
+                .sorted((a, b) -> compareScanOrder(jobs, ids, a, b))
+                .toList());
     StoredJob middle = found.get(100);
-    assertThat(shard.scan(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("m3"), T0,
-        new ScanBound(middle.runAfterMillis(), middle.localId()), 10_000)).containsExactlyElementsOf(
-            found.subList(101, found.size()));
-    assertThat(shard.scan(QUEUE, 1, JobState.PENDING, false, BodyFilter.ALL, T0,
-        new ScanBound(middle.runAfterMillis(), middle.localId()), 50)).extracting(StoredJob::localId)
-        .containsExactly(LongStream.rangeClosed(middle.localId() - 50, middle.localId() - 1).boxed()
-            .sorted(Comparator.reverseOrder()).toArray(Long[]::new));
-    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("m[12]"), T0, 10_000)).isEqualTo(600);
-    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("m[12]"), T0, 555)).isEqualTo(555);
-    assertThat(shard.count(QUEUE, 1, JobState.PENDING, true, BodyFilter.of("m"), T0 - 850, 10_000)).isEqualTo(49);
+    assertThat(
+            shard.scan(
+                QUEUE,
+                1,
+                JobState.PENDING,
+                false,
+                BodyFilter.of("m3"),
+                T0,
+                new ScanBound(middle.runAfterMillis(), middle.localId()),
+                10_000))
+        .containsExactlyElementsOf(found.subList(101, found.size()));
+    assertThat(
+            shard.scan(
+                QUEUE,
+                1,
+                JobState.PENDING,
+                false,
+                BodyFilter.ALL,
+                T0,
+                new ScanBound(middle.runAfterMillis(), middle.localId()),
+                50))
+        .extracting(StoredJob::localId)
+        .containsExactly(
+            LongStream.rangeClosed(middle.localId() - 50, middle.localId() - 1)
+                .boxed()
+                .sorted(Comparator.reverseOrder())
+                .toArray(Long[]::new));
+    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("m[12]"), T0, 10_000))
+        .isEqualTo(600);
+    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("m[12]"), T0, 555))
+        .isEqualTo(555);
+    assertThat(shard.count(QUEUE, 1, JobState.PENDING, true, BodyFilter.of("m"), T0 - 850, 10_000))
+        .isEqualTo(49);
     assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("m"), T0 - 850, 10_000))
         .isEqualTo(1151);
   }
@@ -149,13 +211,22 @@ class RedisShardStoreTest extends RedisStoreTestBase {
     assertNotFound(() -> shard.enqueue("missing", List.of(job("x"))));
     assertNotFound(() -> shard.ackSucceeded("missing", List.of(ack(1, 1)), T0));
     assertNotFound(() -> shard.ackFailed("missing", List.of(ack(1, 1)), T0));
-    assertNotFound(() -> shard.count("missing", 1, JobState.PENDING, false, BodyFilter.ALL, T0, 10));
-    assertNotFound(() -> shard.scan("missing", 1, JobState.PENDING, false, BodyFilter.ALL, T0, ScanBound.START, 10));
+    assertNotFound(
+        () -> shard.count("missing", 1, JobState.PENDING, false, BodyFilter.ALL, T0, 10));
+    assertNotFound(
+        () ->
+            shard.scan(
+                "missing", 1, JobState.PENDING, false, BodyFilter.ALL, T0, ScanBound.START, 10));
     assertNotFound(() -> shard.retryFailed("missing", 1, 1, T0, 10, T0));
     assertNotFound(() -> shard.deleteJobs("missing", 1, JobState.PENDING, BodyFilter.ALL, 10));
     assertNotFound(() -> shard.deleteJobs("missing", 1, JobState.PENDING, BodyFilter.of("x"), 10));
-    assertNotFound(() -> shard.checkpoint("missing", "s",
-        new CheckpointRecord(new JobRef(1, 1), null, false, T0, null, null), T0));
+    assertNotFound(
+        () ->
+            shard.checkpoint(
+                "missing",
+                "s",
+                new CheckpointRecord(new JobRef(1, 1), null, false, T0, null, null),
+                T0));
     assertThat(shard.claim("missing", 1, 10, new Claim("d", "s", T0))).isEmpty();
     assertThat(shard.peek("missing", 1, 10, T0)).isEmpty();
     assertThat(shard.lookup("missing", new JobRef(1, 1), true)).isEmpty();
@@ -168,8 +239,11 @@ class RedisShardStoreTest extends RedisStoreTestBase {
     long future = enqueue(job(utf8("future"), 1, T0 + 1000, 2));
     long otherPriority = enqueue(job(utf8("p2"), 2, T0, 2));
 
-    assertThat(shard.peek(QUEUE, 1, 10, T0 + 30)).extracting(StoredJob::localId).containsExactly(early, late);
-    List<StoredJob> claimed = shard.claim(QUEUE, 1, 10, new Claim("host:1:claim", "worker-1", T0 + 30));
+    assertThat(shard.peek(QUEUE, 1, 10, T0 + 30))
+        .extracting(StoredJob::localId)
+        .containsExactly(early, late);
+    List<StoredJob> claimed =
+        shard.claim(QUEUE, 1, 10, new Claim("host:1:claim", "worker-1", T0 + 30));
 
     assertThat(claimed).extracting(StoredJob::localId).containsExactly(early, late);
     StoredJob first = claimed.get(0);
@@ -182,7 +256,9 @@ class RedisShardStoreTest extends RedisStoreTestBase {
     StoredJob looked = lookup(1, early);
     assertThat(looked.state()).isEqualTo(JobState.IN_PROGRESS);
     assertThat(looked.updatedAtMillis()).isEqualTo(T0 + 30);
-    assertThat(looked.runAfterMillis()).as("the real run-after, not the claim time").isEqualTo(T0 + 10);
+    assertThat(looked.runAfterMillis())
+        .as("the real run-after, not the claim time")
+        .isEqualTo(T0 + 10);
     assertThat(looked.claimDescriptor()).isEqualTo("host:1:claim");
     assertThat(claim(1, 10, T0 + 30)).isEmpty();
     assertThat(lookup(1, future).state()).isEqualTo(JobState.PENDING);
@@ -197,19 +273,27 @@ class RedisShardStoreTest extends RedisStoreTestBase {
     }
     List<Long> ids = shard.enqueue(QUEUE, jobs);
 
-    assertThat(claim(1, 10, T0)).extracting(StoredJob::localId).containsExactlyElementsOf(ids.subList(0, 10));
-    assertThat(claim(1, 100, T0)).extracting(StoredJob::localId).containsExactlyElementsOf(ids.subList(10, 25));
+    assertThat(claim(1, 10, T0))
+        .extracting(StoredJob::localId)
+        .containsExactlyElementsOf(ids.subList(0, 10));
+    assertThat(claim(1, 100, T0))
+        .extracting(StoredJob::localId)
+        .containsExactlyElementsOf(ids.subList(10, 25));
   }
 
   @Test
   void ackSucceededMovesOnlyInProgressJobsAndAppendsTheStatus() {
     long pending = enqueue(job(utf8("pending"), 1, T0 + 1000, 2));
     long running = enqueue(job("running"));
-    assertThat(shard.checkpoint(QUEUE, "nobody", heartbeat(new JobRef(1, pending), T0), T0)).isFalse();
+    assertThat(shard.checkpoint(QUEUE, "nobody", heartbeat(new JobRef(1, pending), T0), T0))
+        .isFalse();
     claimOnly(running);
 
-    List<AckRecord> acks = List.of(new AckRecord(new JobRef(1, running), " done", 0),
-        new AckRecord(new JobRef(1, pending), " no", 0), new AckRecord(new JobRef(1, 999_999), "", 0));
+    List<AckRecord> acks =
+        List.of(
+            new AckRecord(new JobRef(1, running), " done", 0),
+            new AckRecord(new JobRef(1, pending), " no", 0),
+            new AckRecord(new JobRef(1, 999_999), "", 0));
     assertThat(shard.ackSucceeded(QUEUE, acks, T0 + 50)).isEqualTo(1);
     assertThat(shard.ackSucceeded(QUEUE, acks, T0 + 60)).as("a repeated ack is a no-op").isZero();
 
@@ -229,17 +313,22 @@ class RedisShardStoreTest extends RedisStoreTestBase {
     long id = enqueue(job(utf8("x"), 1, T0, 2));
     claimOnly(id);
 
-    assertThat(shard.ackFailed(QUEUE, List.of(new AckRecord(new JobRef(1, id), "a", 500)), T0 + 10)).isEqualTo(1);
+    assertThat(shard.ackFailed(QUEUE, List.of(new AckRecord(new JobRef(1, id), "a", 500)), T0 + 10))
+        .isEqualTo(1);
     StoredJob retried = lookup(1, id);
     assertThat(retried.state()).isEqualTo(JobState.PENDING);
     assertThat(retried.attemptsRemaining()).isEqualTo(1);
     assertThat(retried.runAfterMillis()).isEqualTo(T0 + 510);
     assertThat(retried.claimDescriptor()).isNull();
     assertThat(claim(1, 10, T0 + 509)).isEmpty();
-    assertThat(claim(1, 10, T0 + 510)).hasSize(1).first()
+    assertThat(claim(1, 10, T0 + 510))
+        .hasSize(1)
+        .first()
         .satisfies(job -> assertThat(job.attemptsRemaining()).isEqualTo(1));
 
-    assertThat(shard.ackFailed(QUEUE, List.of(new AckRecord(new JobRef(1, id), "b", 500)), T0 + 600)).isEqualTo(1);
+    assertThat(
+            shard.ackFailed(QUEUE, List.of(new AckRecord(new JobRef(1, id), "b", 500)), T0 + 600))
+        .isEqualTo(1);
     StoredJob failed = lookup(1, id);
     assertThat(failed.state()).isEqualTo(JobState.FAILED);
     assertThat(failed.attemptsRemaining()).isZero();
@@ -271,7 +360,8 @@ class RedisShardStoreTest extends RedisStoreTestBase {
 
     long other = enqueue(job("y"));
     claimOnly(other);
-    shard.ackSucceeded(QUEUE, List.of(new AckRecord(new JobRef(1, other), "a".repeat(4998) + "😀zz", 0)), T0);
+    shard.ackSucceeded(
+        QUEUE, List.of(new AckRecord(new JobRef(1, other), "a".repeat(4998) + "😀zz", 0)), T0);
     assertThat(lookup(1, other).customStatus()).isEqualTo("a".repeat(4998) + "😀");
   }
 
@@ -281,10 +371,17 @@ class RedisShardStoreTest extends RedisStoreTestBase {
     shard.claim(QUEUE, 1, 1, new Claim("d1", "worker-1", T0));
     JobRef ref = new JobRef(1, id);
 
-    assertThat(shard.checkpoint(QUEUE, "worker", heartbeat(ref, T0 + 5), T0 + 5)).as("substring").isFalse();
+    assertThat(shard.checkpoint(QUEUE, "worker", heartbeat(ref, T0 + 5), T0 + 5))
+        .as("substring")
+        .isFalse();
     assertThat(shard.checkpoint(QUEUE, "worker-12", heartbeat(ref, T0 + 5), T0 + 5)).isFalse();
-    assertThat(shard.checkpoint(QUEUE, "worker-1",
-        new CheckpointRecord(ref, utf8("new body"), false, T0 + 1000, 5, "pre "), T0 + 5)).isTrue();
+    assertThat(
+            shard.checkpoint(
+                QUEUE,
+                "worker-1",
+                new CheckpointRecord(ref, utf8("new body"), false, T0 + 1000, 5, "pre "),
+                T0 + 5))
+        .isTrue();
 
     StoredJob job = lookup(1, id);
     assertThat(job.state()).isEqualTo(JobState.IN_PROGRESS);
@@ -294,11 +391,13 @@ class RedisShardStoreTest extends RedisStoreTestBase {
     assertThat(job.attemptsAllowed()).isEqualTo(5);
     assertThat(job.attemptsRemaining()).isEqualTo(5);
     assertThat(job.customStatus()).isEqualTo("pre ");
-    assertThat(shard.count(QUEUE, 1, JobState.IN_PROGRESS, true, BodyFilter.ALL, T0 + 5, 10)).isEqualTo(1);
+    assertThat(shard.count(QUEUE, 1, JobState.IN_PROGRESS, true, BodyFilter.ALL, T0 + 5, 10))
+        .isEqualTo(1);
 
     shard.ackSucceeded(QUEUE, List.of(ack(1, id)), T0 + 10);
     assertThat(shard.checkpoint(QUEUE, "worker-1", heartbeat(ref, T0 + 20), T0 + 20))
-        .as("a finished job is never brought back").isFalse();
+        .as("a finished job is never brought back")
+        .isFalse();
     assertThat(lookup(1, id).state()).isEqualTo(JobState.SUCCEEDED);
     assertThat(shard.count(QUEUE, 1, JobState.IN_PROGRESS, true, BodyFilter.ALL, T0, 10)).isZero();
   }
@@ -308,8 +407,13 @@ class RedisShardStoreTest extends RedisStoreTestBase {
     long id = enqueue(job("body"));
     shard.claim(QUEUE, 1, 1, new Claim("d1", "worker-1", T0));
 
-    assertThat(shard.checkpoint(QUEUE, "worker-1",
-        new CheckpointRecord(new JobRef(1, id), null, true, T0 + 100, null, null), T0 + 5)).isTrue();
+    assertThat(
+            shard.checkpoint(
+                QUEUE,
+                "worker-1",
+                new CheckpointRecord(new JobRef(1, id), null, true, T0 + 100, null, null),
+                T0 + 5))
+        .isTrue();
 
     StoredJob job = lookup(1, id);
     assertThat(job.state()).isEqualTo(JobState.PENDING);
@@ -326,24 +430,40 @@ class RedisShardStoreTest extends RedisStoreTestBase {
     long b = enqueue(job(utf8("beta"), 1, T0 - 20, 2));
     long c = enqueue(job(utf8("gamma"), 1, T0 + 10_000, 2));
 
-    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.ALL, T0, 100)).isEqualTo(2);
+    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.ALL, T0, 100))
+        .isEqualTo(2);
     assertThat(shard.count(QUEUE, 1, JobState.PENDING, true, BodyFilter.ALL, T0, 100)).isEqualTo(1);
     assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.ALL, T0, 1)).isEqualTo(1);
-    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("^al"), T0, 100)).isEqualTo(1);
-    assertThat(shard.count(QUEUE, 1, JobState.PENDING, true, BodyFilter.of("m+a$"), T0, 100)).isEqualTo(1);
-    assertThat(shard.scan(QUEUE, 1, JobState.PENDING, false, BodyFilter.ALL, T0, ScanBound.START, 10))
-        .extracting(StoredJob::localId).containsExactly(b, a);
-    assertThat(shard.scan(QUEUE, 1, JobState.PENDING, true, BodyFilter.ALL, T0, ScanBound.START, 10))
-        .extracting(StoredJob::localId).containsExactly(c);
+    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.of("^al"), T0, 100))
+        .isEqualTo(1);
+    assertThat(shard.count(QUEUE, 1, JobState.PENDING, true, BodyFilter.of("m+a$"), T0, 100))
+        .isEqualTo(1);
+    assertThat(
+            shard.scan(QUEUE, 1, JobState.PENDING, false, BodyFilter.ALL, T0, ScanBound.START, 10))
+        .extracting(StoredJob::localId)
+        .containsExactly(b, a);
+    assertThat(
+            shard.scan(QUEUE, 1, JobState.PENDING, true, BodyFilter.ALL, T0, ScanBound.START, 10))
+        .extracting(StoredJob::localId)
+        .containsExactly(c);
 
     claim(1, 10, T0 + 500);
     shard.ackSucceeded(QUEUE, List.of(ack(1, a), ack(1, b)), T0 + 600);
-    List<StoredJob> done = shard.scan(QUEUE, 1, JobState.SUCCEEDED, false, BodyFilter.of("beta"), T0 + 700,
-        ScanBound.START, 10);
+    List<StoredJob> done =
+        shard.scan(
+            QUEUE,
+            1,
+            JobState.SUCCEEDED,
+            false,
+            BodyFilter.of("beta"),
+            T0 + 700,
+            ScanBound.START,
+            10);
     assertThat(done).extracting(StoredJob::localId).containsExactly(b);
     assertThat(done.get(0).runAfterMillis()).isEqualTo(T0 - 20);
     assertThat(done.get(0).body()).isNull();
-    assertThat(shard.count(QUEUE, 1, JobState.SUCCEEDED, false, BodyFilter.ALL, T0 + 700, 100)).isEqualTo(2);
+    assertThat(shard.count(QUEUE, 1, JobState.SUCCEEDED, false, BodyFilter.ALL, T0 + 700, 100))
+        .isEqualTo(2);
   }
 
   @Test
@@ -357,7 +477,8 @@ class RedisShardStoreTest extends RedisStoreTestBase {
     List<Long> seen = new ArrayList<>();
     ScanBound bound = ScanBound.START;
     while (true) {
-      List<StoredJob> page = shard.scan(QUEUE, 1, JobState.PENDING, false, BodyFilter.ALL, T0, bound, 7);
+      List<StoredJob> page =
+          shard.scan(QUEUE, 1, JobState.PENDING, false, BodyFilter.ALL, T0, bound, 7);
       if (page.isEmpty()) {
         break;
       }
@@ -380,21 +501,33 @@ class RedisShardStoreTest extends RedisStoreTestBase {
     }
     List<Long> ids = shard.enqueue(QUEUE, jobs);
     claim(1, 100, T0);
-    // A checkpoint moves one job's run-after into the future (and its update time, the set's score).
-    shard.checkpoint(QUEUE, "worker-1", new CheckpointRecord(new JobRef(1, ids.get(0)), null, false, T0 + 500,
-        null, null), T0 + 1);
+    // A checkpoint moves one job's run-after into the future (and its update time, the set's
+    // score).
+    shard.checkpoint(
+        QUEUE,
+        "worker-1",
+        new CheckpointRecord(new JobRef(1, ids.get(0)), null, false, T0 + 500, null, null),
+        T0 + 1);
 
-    assertThat(shard.count(QUEUE, 1, JobState.IN_PROGRESS, false, BodyFilter.ALL, T0, 100)).isEqualTo(11);
-    assertThat(shard.count(QUEUE, 1, JobState.IN_PROGRESS, true, BodyFilter.ALL, T0, 100)).isEqualTo(1);
-    assertThat(shard.count(QUEUE, 1, JobState.IN_PROGRESS, false, BodyFilter.of("tagged"), T0, 100)).isEqualTo(3);
-    assertThat(shard.count(QUEUE, 1, JobState.IN_PROGRESS, false, BodyFilter.ALL, T0, 5)).isEqualTo(5);
-    assertThat(shard.scan(QUEUE, 1, JobState.IN_PROGRESS, true, BodyFilter.ALL, T0, ScanBound.START, 10))
-        .extracting(StoredJob::localId).containsExactly(ids.get(0));
+    assertThat(shard.count(QUEUE, 1, JobState.IN_PROGRESS, false, BodyFilter.ALL, T0, 100))
+        .isEqualTo(11);
+    assertThat(shard.count(QUEUE, 1, JobState.IN_PROGRESS, true, BodyFilter.ALL, T0, 100))
+        .isEqualTo(1);
+    assertThat(shard.count(QUEUE, 1, JobState.IN_PROGRESS, false, BodyFilter.of("tagged"), T0, 100))
+        .isEqualTo(3);
+    assertThat(shard.count(QUEUE, 1, JobState.IN_PROGRESS, false, BodyFilter.ALL, T0, 5))
+        .isEqualTo(5);
+    assertThat(
+            shard.scan(
+                QUEUE, 1, JobState.IN_PROGRESS, true, BodyFilter.ALL, T0, ScanBound.START, 10))
+        .extracting(StoredJob::localId)
+        .containsExactly(ids.get(0));
 
     List<Long> seen = new ArrayList<>();
     ScanBound bound = ScanBound.START;
-    for (List<StoredJob> page; !(page = shard.scan(QUEUE, 1, JobState.IN_PROGRESS, false, BodyFilter.ALL, T0,
-        bound, 4)).isEmpty(); ) {
+    for (List<StoredJob> page;
+        !(page = shard.scan(QUEUE, 1, JobState.IN_PROGRESS, false, BodyFilter.ALL, T0, bound, 4))
+            .isEmpty(); ) {
       page.forEach(job -> seen.add(job.localId()));
       StoredJob last = page.get(page.size() - 1);
       bound = new ScanBound(last.runAfterMillis(), last.localId());
@@ -409,14 +542,21 @@ class RedisShardStoreTest extends RedisStoreTestBase {
 
   @Test
   void retryFailedAndDeleteJobs() {
-    List<Long> ids = shard.enqueue(QUEUE, List.of(job(utf8("keep"), 1, T0, 1), job(utf8("drop me"), 1, T0, 1),
-        job(utf8("drop too"), 1, T0, 1)));
+    List<Long> ids =
+        shard.enqueue(
+            QUEUE,
+            List.of(
+                job(utf8("keep"), 1, T0, 1),
+                job(utf8("drop me"), 1, T0, 1),
+                job(utf8("drop too"), 1, T0, 1)));
     claim(1, 10, T0);
     shard.ackFailed(QUEUE, ids.stream().map(id -> ack(1, id)).toList(), T0 + 1);
-    assertThat(shard.count(QUEUE, 1, JobState.FAILED, false, BodyFilter.ALL, T0 + 2, 10)).isEqualTo(3);
+    assertThat(shard.count(QUEUE, 1, JobState.FAILED, false, BodyFilter.ALL, T0 + 2, 10))
+        .isEqualTo(3);
 
     assertThat(shard.deleteJobs(QUEUE, 1, JobState.FAILED, BodyFilter.of("^drop"), 1)).isEqualTo(1);
-    assertThat(shard.deleteJobs(QUEUE, 1, JobState.FAILED, BodyFilter.of("^drop"), 10)).isEqualTo(1);
+    assertThat(shard.deleteJobs(QUEUE, 1, JobState.FAILED, BodyFilter.of("^drop"), 10))
+        .isEqualTo(1);
     assertThat(shard.deleteJobs(QUEUE, 1, JobState.FAILED, BodyFilter.of("^drop"), 10)).isZero();
     assertThat(lookup(1, ids.get(0))).isNotNull();
     assertThat(lookup(1, ids.get(1))).isNull();
@@ -439,9 +579,11 @@ class RedisShardStoreTest extends RedisStoreTestBase {
     }
     shard.enqueue(QUEUE, jobs);
 
-    assertThat(shard.deleteJobs(QUEUE, 1, JobState.PENDING, BodyFilter.of("odd"), 2000)).isEqualTo(1250);
+    assertThat(shard.deleteJobs(QUEUE, 1, JobState.PENDING, BodyFilter.of("odd"), 2000))
+        .isEqualTo(1250);
     assertThat(shard.deleteJobs(QUEUE, 1, JobState.PENDING, BodyFilter.ALL, 1100)).isEqualTo(1100);
-    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.ALL, T0, 10_000)).isEqualTo(150);
+    assertThat(shard.count(QUEUE, 1, JobState.PENDING, false, BodyFilter.ALL, T0, 10_000))
+        .isEqualTo(150);
   }
 
   private void claimOnly(long id) {

@@ -69,7 +69,9 @@ abstract class RedisStoreTestBase {
 
   /** The key of a job's hash, for tests that tamper with Redis directly. */
   String jobKey(int priority, long id) {
-    return new String(((RedisShard) shard).keys().queue(QUEUE).priority(priority).job(id), StandardCharsets.UTF_8);
+    return new String(
+        ((RedisShard) shard).keys().queue(QUEUE).priority(priority).job(id),
+        StandardCharsets.UTF_8);
   }
 
   static Jedis redis() {

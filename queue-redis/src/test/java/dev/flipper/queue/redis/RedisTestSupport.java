@@ -12,8 +12,8 @@ import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
 
 /**
- * The shared Redis of the tests (127.0.0.1:6379) and their isolation: each test uses its own random key
- * prefix and deletes exactly those keys afterwards (SCAN + DEL; never FLUSHALL or FLUSHDB).
+ * The shared Redis of the tests (127.0.0.1:6379) and their isolation: each test uses its own random
+ * key prefix and deletes exactly those keys afterwards (SCAN + DEL; never FLUSHALL or FLUSHDB).
  */
 public final class RedisTestSupport {
   public static final String HOST = "127.0.0.1";
@@ -22,17 +22,25 @@ public final class RedisTestSupport {
   private RedisTestSupport() {}
 
   /**
-   * Fails (never skips) with a message saying what to do; at once when nothing listens on the port. The tests
-   * that call it carry {@code @Tag("redis")}, which {@code ./flipper test --unit} leaves out.
+   * Fails (never skips) with a message saying what to do; at once when nothing listens on the port.
+   * The tests that call it carry {@code @Tag("redis")}, which {@code ./flipper test --unit} leaves
+   * out.
    */
   public static void requireRedis() {
     TestServices.requireRedis();
     try (Jedis jedis = new Jedis(HOST, PORT)) {
       jedis.ping();
     } catch (JedisConnectionException e) {
-      throw new AssertionError("the queue-redis tests need Redis 7+ on " + HOST + ":" + PORT + " and cannot reach it ("
-          + e.getMessage() + "): run scripts/ensure-services.sh, or run the tests that need no service with"
-          + " ./flipper test --unit", e);
+      throw new AssertionError(
+          "the queue-redis tests need Redis 7+ on "
+              + HOST
+              + ":"
+              + PORT
+              + " and cannot reach it ("
+              + e.getMessage()
+              + "): run scripts/ensure-services.sh, or run the tests that need no service with"
+              + " ./flipper test --unit",
+          e);
     }
   }
 

@@ -14,8 +14,9 @@ import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
 /**
- * Scripts are called by EVALSHA and reloaded transparently after NOSCRIPT. SCRIPT FLUSH empties the script
- * cache of the whole server, so this test runs on a private redis-server instead of the shared one.
+ * Scripts are called by EVALSHA and reloaded transparently after NOSCRIPT. SCRIPT FLUSH empties the
+ * script cache of the whole server, so this test runs on a private redis-server instead of the
+ * shared one.
  */
 @Tag("redis")
 class ScriptReloadTest {
@@ -23,10 +24,11 @@ class ScriptReloadTest {
   @Test
   void callsSucceedAfterTheServerForgetsEveryScript() {
     try (PrivateRedis redis = new PrivateRedis();
-        RedisQueueStore store = RedisQueueStore.builder()
-            .shards(List.of(RedisShardConfig.of("1", "127.0.0.1", redis.port())))
-            .healthCheckInterval(Duration.ofSeconds(1))
-            .build()) {
+        RedisQueueStore store =
+            RedisQueueStore.builder()
+                .shards(List.of(RedisShardConfig.of("1", "127.0.0.1", redis.port())))
+                .healthCheckInterval(Duration.ofSeconds(1))
+                .build()) {
       ShardStore shard = store.shards().get(0);
       shard.createQueue("q");
       long first = shard.enqueue("q", List.of(job("a"))).get(0);

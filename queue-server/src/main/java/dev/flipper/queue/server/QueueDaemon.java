@@ -20,13 +20,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The queue daemon (mode {@code queue}): serves a {@link QueueService} over the {@link QueueStore} it is given,
- * through PinLater's Thrift protocol ({@link QueueServer}), and runs the {@link QueueMonitor} (claim time-outs,
- * GC). The launcher opens the store from its config and hands it in, so this module needs no storage library; the
- * daemon owns it: {@link #close()} closes it. Ready once started, at least one shard is healthy, the server
- * listens and the monitor runs. Changed store settings (the shards) apply without a restart through the
- * {@link StoreReconfigurer} the launcher gives, which knows the store's type. Thread-safe; {@link #close()} is
- * idempotent.
+ * The queue daemon (mode {@code queue}): serves a {@link QueueService} over the {@link QueueStore}
+ * it is given, through PinLater's Thrift protocol ({@link QueueServer}), and runs the {@link
+ * QueueMonitor} (claim time-outs, GC). The launcher opens the store from its config and hands it
+ * in, so this module needs no storage library; the daemon owns it: {@link #close()} closes it.
+ * Ready once started, at least one shard is healthy, the server listens and the monitor runs.
+ * Changed store settings (the shards) apply without a restart through the {@link StoreReconfigurer}
+ * the launcher gives, which knows the store's type. Thread-safe; {@link #close()} is idempotent.
  *
  * @param <S> the settings the store was opened with (the launcher's {@code storage} section), which
  *     {@link #reconfigure} takes
@@ -35,15 +35,16 @@ public final class QueueDaemon<S> implements Daemon<S> {
   private static final Logger log = LoggerFactory.getLogger(QueueDaemon.class);
 
   /**
-   * The {@code queue} settings (the {@code queue} section of the launcher's config binds into it by component
-   * name): those of the {@link QueueService}, its {@link QueueMonitor} and its {@link QueueServer}.
-   * {@link #toString()} masks the password hash.
+   * The {@code queue} settings (the {@code queue} section of the launcher's config binds into it by
+   * component name): those of the {@link QueueService}, its {@link QueueMonitor} and its {@link
+   * QueueServer}. {@link #toString()} masks the password hash.
    *
    * @param bindAddress the address the Thrift port listens on
    * @param port the Thrift port; 0 = any free port (the server id still names the configured one)
    * @param rateLimitFile the rate-limit file ({@link RateLimitFile}); "" = none
    * @param serverSetFile the server-set file; "" = none
-   * @param directCallLimitMicros how long a call may hold the selector thread ({@link QueueServer.Builder#directCallLimit})
+   * @param directCallLimitMicros how long a call may hold the selector thread ({@link
+   *     QueueServer.Builder#directCallLimit})
    */
   public record Config(
       String bindAddress,
@@ -68,33 +69,66 @@ public final class QueueDaemon<S> implements Daemon<S> {
 
     @Override
     public String toString() {
-      return "QueueDaemon.Config[bindAddress=" + bindAddress + ", port=" + port
-          + ", priorityLevels=" + priorityLevels + ", maxBodyBytes=" + maxBodyBytes + ", maxFrameBytes=" + maxFrameBytes
-          + ", claimTimeout=" + claimTimeout
-          + ", succeededTtl=" + succeededTtl + ", failedTtl=" + failedTtl + ", monitorInterval=" + monitorInterval
-          + ", monitorBatchSize=" + monitorBatchSize + ", rateLimitFile=" + rateLimitFile + ", serverSetFile="
-          + serverSetFile + ", adminPasswordHash=" + (adminPasswordHash.isEmpty() ? "" : "*****")
-          + ", longPollTimeout=" + longPollTimeout + ", directCallLimitMicros=" + directCallLimitMicros
-          + ", idleTimeout=" + idleTimeout
-          + ", frameReadTimeout=" + frameReadTimeout + ", bodyFilterStepsPerBody=" + bodyFilterStepsPerBody
-          + ", bodyFilterTimePerCall=" + bodyFilterTimePerCall + "]";
+      return "QueueDaemon.Config[bindAddress="
+          + bindAddress
+          + ", port="
+          + port
+          + ", priorityLevels="
+          + priorityLevels
+          + ", maxBodyBytes="
+          + maxBodyBytes
+          + ", maxFrameBytes="
+          + maxFrameBytes
+          + ", claimTimeout="
+          + claimTimeout
+          + ", succeededTtl="
+          + succeededTtl
+          + ", failedTtl="
+          + failedTtl
+          + ", monitorInterval="
+          + monitorInterval
+          + ", monitorBatchSize="
+          + monitorBatchSize
+          + ", rateLimitFile="
+          + rateLimitFile
+          + ", serverSetFile="
+          + serverSetFile
+          + ", adminPasswordHash="
+          + (adminPasswordHash.isEmpty() ? "" : "*****")
+          + ", longPollTimeout="
+          + longPollTimeout
+          + ", directCallLimitMicros="
+          + directCallLimitMicros
+          + ", idleTimeout="
+          + idleTimeout
+          + ", frameReadTimeout="
+          + frameReadTimeout
+          + ", bodyFilterStepsPerBody="
+          + bodyFilterStepsPerBody
+          + ", bodyFilterTimePerCall="
+          + bodyFilterTimePerCall
+          + "]";
     }
   }
 
-  /** Applies changed store settings to the open store: new shards open (and get every queue), removed ones close. */
+  /**
+   * Applies changed store settings to the open store: new shards open (and get every queue),
+   * removed ones close.
+   */
   @FunctionalInterface
   public interface StoreReconfigurer<S> {
     /**
      * @param current the settings the store runs with now
-     * @return empty once applied; else why the running store cannot take them (for example another backend), logged
-     *     as a warning: they wait for a restart
+     * @return empty once applied; else why the running store cannot take them (for example another
+     *     backend), logged as a warning: they wait for a restart
      */
     Optional<String> apply(QueueStore store, S current, S changed);
   }
 
   /**
-   * Metrics that read the started service and monitor in a form the caller's exporter knows (the launcher's
-   * Prometheus families with labels), registered at start by name in the daemon's registry.
+   * Metrics that read the started service and monitor in a form the caller's exporter knows (the
+   * launcher's Prometheus families with labels), registered at start by name in the daemon's
+   * registry.
    */
   @FunctionalInterface
   public interface StartedMetrics {
@@ -107,18 +141,25 @@ public final class QueueDaemon<S> implements Daemon<S> {
   private final MetricRegistry metrics;
   private StartedMetrics startedMetrics = (service, monitor) -> Map.of();
   private volatile S storeSettings;
+
   /** The store between a successful start and close; null otherwise. */
   private volatile QueueStore open;
+
   private volatile boolean closed;
   private volatile QueueMonitor monitor;
   private volatile QueueServer server;
 
   /**
-   * @param store the opened store, owned from now on: closed by {@link #close()} (also when never started)
+   * @param store the opened store, owned from now on: closed by {@link #close()} (also when never
+   *     started)
    * @param storeSettings the settings {@code store} was opened with
    * @param reconfigurer how {@link #reconfigure} applies changed settings to {@code store}
    */
-  public QueueDaemon(Config config, QueueStore store, S storeSettings, StoreReconfigurer<S> reconfigurer,
+  public QueueDaemon(
+      Config config,
+      QueueStore store,
+      S storeSettings,
+      StoreReconfigurer<S> reconfigurer,
       MetricRegistry metrics) {
     this.config = Objects.requireNonNull(config, "config");
     this.store = Objects.requireNonNull(store, "store");
@@ -127,7 +168,10 @@ public final class QueueDaemon<S> implements Daemon<S> {
     this.metrics = Objects.requireNonNull(metrics, "metrics");
   }
 
-  /** Registers {@code metrics} over the service and monitor at start (default: none). Call before {@link #start()}. */
+  /**
+   * Registers {@code metrics} over the service and monitor at start (default: none). Call before
+   * {@link #start()}.
+   */
   public synchronized QueueDaemon<S> startedMetrics(StartedMetrics metrics) {
     this.startedMetrics = Objects.requireNonNull(metrics, "metrics");
     return this;
@@ -137,7 +181,9 @@ public final class QueueDaemon<S> implements Daemon<S> {
     return config;
   }
 
-  /** Builds the service, starts the monitor, then the server; on failure closes them and the store. */
+  /**
+   * Builds the service, starts the monitor, then the server; on failure closes them and the store.
+   */
   @Override
   public synchronized void start() {
     if (open != null) {
@@ -147,35 +193,38 @@ public final class QueueDaemon<S> implements Daemon<S> {
       throw new IllegalStateException("the queue daemon is closed");
     }
     try {
-      QueueService service = QueueService.builder(store)
-          .priorityLevels(config.priorityLevels())
-          .maxBodyBytes(config.maxBodyBytes())
-          .bodyFilterBudgets(config.bodyFilterStepsPerBody(), config.bodyFilterTimePerCall())
-          .adminPasswordHash(config.adminPasswordHash())
-          .serverId(serverId(config.port()))
-          .build();
-      QueueMonitor startedMonitor = QueueMonitor.builder(store)
-          .claimTimeout(config.claimTimeout())
-          .succeededTtl(config.succeededTtl())
-          .failedTtl(config.failedTtl())
-          .batchSize(config.monitorBatchSize())
-          .interval(config.monitorInterval())
-          .build();
+      QueueService service =
+          QueueService.builder(store)
+              .priorityLevels(config.priorityLevels())
+              .maxBodyBytes(config.maxBodyBytes())
+              .bodyFilterBudgets(config.bodyFilterStepsPerBody(), config.bodyFilterTimePerCall())
+              .adminPasswordHash(config.adminPasswordHash())
+              .serverId(serverId(config.port()))
+              .build();
+      QueueMonitor startedMonitor =
+          QueueMonitor.builder(store)
+              .claimTimeout(config.claimTimeout())
+              .succeededTtl(config.succeededTtl())
+              .failedTtl(config.failedTtl())
+              .batchSize(config.monitorBatchSize())
+              .interval(config.monitorInterval())
+              .build();
       startedMonitor.start();
       monitor = startedMonitor;
-      server = QueueServer.builder(service)
-          .bindHost(config.bindAddress())
-          .port(config.port())
-          .maxFrameBytes(config.maxFrameBytes())
-          .rateLimitFile(optionalPath(config.rateLimitFile()))
-          .serverSetFile(optionalPath(config.serverSetFile()))
-          .longPollTimeout(config.longPollTimeout())
-          .directCallLimit(Duration.ofNanos(config.directCallLimitMicros() * 1_000L))
-          .idleTimeout(config.idleTimeout())
-          .frameReadTimeout(config.frameReadTimeout())
-          .metrics(metrics)
-          .build()
-          .start();
+      server =
+          QueueServer.builder(service)
+              .bindHost(config.bindAddress())
+              .port(config.port())
+              .maxFrameBytes(config.maxFrameBytes())
+              .rateLimitFile(optionalPath(config.rateLimitFile()))
+              .serverSetFile(optionalPath(config.serverSetFile()))
+              .longPollTimeout(config.longPollTimeout())
+              .directCallLimit(Duration.ofNanos(config.directCallLimitMicros() * 1_000L))
+              .idleTimeout(config.idleTimeout())
+              .frameReadTimeout(config.frameReadTimeout())
+              .metrics(metrics)
+              .build()
+              .start();
       startedMetrics.of(service, startedMonitor).forEach(metrics::register);
     } catch (RuntimeException e) {
       closed = true;
@@ -210,7 +259,10 @@ public final class QueueDaemon<S> implements Daemon<S> {
     return ready;
   }
 
-  /** Applies changed store settings (the shards) to the running store; what it cannot take waits for a restart. */
+  /**
+   * Applies changed store settings (the shards) to the running store; what it cannot take waits for
+   * a restart.
+   */
   @Override
   public synchronized void reconfigure(S changed) {
     QueueStore s = open;

@@ -9,15 +9,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Parses PinLater's rate-limit file:
- * {@code {"queues": [{"name": "mail", "queueConfig": {"maxJobsPerSecond": 100}}]}}. Unknown keys inside
- * {@code queueConfig} are ignored (room for other per-queue settings); unknown keys elsewhere are errors,
- * so a typo does not silently disable a limit. Stateless.
+ * Parses PinLater's rate-limit file: {@code {"queues": [{"name": "mail", "queueConfig":
+ * {"maxJobsPerSecond": 100}}]}}. Unknown keys inside {@code queueConfig} are ignored (room for
+ * other per-queue settings); unknown keys elsewhere are errors, so a typo does not silently disable
+ * a limit. Stateless.
  */
 public final class RateLimitFile {
-  private static final ObjectMapper JSON = new ObjectMapper()
-      .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-      .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+  private static final ObjectMapper JSON =
+      new ObjectMapper()
+          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
 
   private RateLimitFile() {}
 
@@ -40,13 +41,20 @@ public final class RateLimitFile {
         throw new IllegalArgumentException(where + " needs a \"name\"");
       }
       if (entry.queueConfig() == null || entry.queueConfig().maxJobsPerSecond() == null) {
-        throw new IllegalArgumentException(where + " (queue " + entry.name()
-            + ") needs \"queueConfig\": {\"maxJobsPerSecond\": <jobs per second, 0 pauses the queue>}");
+        throw new IllegalArgumentException(
+            where
+                + " (queue "
+                + entry.name()
+                + ") needs \"queueConfig\": {\"maxJobsPerSecond\": <jobs per second, 0 pauses the queue>}");
       }
       double rate = entry.queueConfig().maxJobsPerSecond();
       if (!(rate >= 0) || Double.isInfinite(rate)) {
-        throw new IllegalArgumentException(where + " (queue " + entry.name()
-            + "): maxJobsPerSecond must be a finite number >= 0, was " + rate);
+        throw new IllegalArgumentException(
+            where
+                + " (queue "
+                + entry.name()
+                + "): maxJobsPerSecond must be a finite number >= 0, was "
+                + rate);
       }
       if (limits.put(entry.name(), rate) != null) {
         throw new IllegalArgumentException(where + ": queue " + entry.name() + " is listed twice");
@@ -56,8 +64,13 @@ public final class RateLimitFile {
   }
 
   private static String locationOf(JsonProcessingException e) {
-    return e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ", column "
-        + e.getLocation().getColumnNr() + ")";
+    return e.getLocation() == null
+        ? ""
+        : " (line "
+            + e.getLocation().getLineNr()
+            + ", column "
+            + e.getLocation().getColumnNr()
+            + ")";
   }
 
   private record Root(List<Entry> queues) {}

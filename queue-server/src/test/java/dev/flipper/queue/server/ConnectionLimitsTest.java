@@ -16,9 +16,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Idle, stalled or greedy peers cannot lock others out of the queue server: idle connections (also one stuck in
- * the middle of a frame) close after the idle timeout, and one peer address holds at most its share. Those peers
- * connect from 127.0.0.2, the normal client from 127.0.0.1 (both loopback on Linux).
+ * Idle, stalled or greedy peers cannot lock others out of the queue server: idle connections (also
+ * one stuck in the middle of a frame) close after the idle timeout, and one peer address holds at
+ * most its share. Those peers connect from 127.0.0.2, the normal client from 127.0.0.1 (both
+ * loopback on Linux).
  */
 class ConnectionLimitsTest {
   private final List<Socket> peers = new ArrayList<>();
@@ -38,10 +39,14 @@ class ConnectionLimitsTest {
     Socket idle = peer();
     Socket stalled = peer();
     // A frame of 16 MiB - 4 bytes announced, 4 bytes sent, then nothing.
-    stalled.getOutputStream().write(ByteBuffer.allocate(8).putInt(16 * 1024 * 1024 - 4).putInt(0).array());
+    stalled
+        .getOutputStream()
+        .write(ByteBuffer.allocate(8).putInt(16 * 1024 * 1024 - 4).putInt(0).array());
 
     assertThat(closedByServerWithin(idle, 10_000)).as("the idle connection is closed").isTrue();
-    assertThat(closedByServerWithin(stalled, 10_000)).as("the stalled connection is closed").isTrue();
+    assertThat(closedByServerWithin(stalled, 10_000))
+        .as("the stalled connection is closed")
+        .isTrue();
     await().atMost(Duration.ofSeconds(10)).until(() -> server.server.connectionCount() == 0);
     assertThat(aNormalClientIsServed()).isTrue();
   }
@@ -56,9 +61,15 @@ class ConnectionLimitsTest {
 
     Socket oneTooMany = peer();
 
-    assertThat(closedByServerWithin(oneTooMany, 10_000)).as("the fifth connection of one peer is closed").isTrue();
+    assertThat(closedByServerWithin(oneTooMany, 10_000))
+        .as("the fifth connection of one peer is closed")
+        .isTrue();
     assertThat(aNormalClientIsServed()).isTrue();
-    assertThat(server.metrics.counter("PinLaterService.connections_rejected.per_peer_limit").getCount())
+    assertThat(
+            server
+                .metrics
+                .counter("PinLaterService.connections_rejected.per_peer_limit")
+                .getCount())
         .isEqualTo(1);
   }
 

@@ -9,7 +9,9 @@ import java.net.Socket;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** A TCP forwarder to a server that a test can take down (dropping every connection) and bring back. */
+/**
+ * A TCP forwarder to a server that a test can take down (dropping every connection) and bring back.
+ */
 final class FlakyProxy implements AutoCloseable {
   private final ServerSocket listener;
   private final int targetPort;
@@ -60,23 +62,27 @@ final class FlakyProxy implements AutoCloseable {
   }
 
   private void pump(Socket from, Socket to) {
-    Thread thread = new Thread(() -> {
-      byte[] buffer = new byte[8192];
-      try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-        int read;
-        while ((read = in.read(buffer)) >= 0) {
-          out.write(buffer, 0, read);
-          out.flush();
-        }
-      } catch (IOException e) {
-        // connection dropped
-      } finally {
-        closeQuietly(from);
-        closeQuietly(to);
-        open.remove(from);
-        open.remove(to);
-      }
-    }, "flaky-proxy-pump");
+    Thread thread =
+        new Thread(
+            () -> {
+              byte[] buffer = new byte[8192];
+              try (InputStream in = from.getInputStream();
+                  OutputStream out = to.getOutputStream()) {
+                int read;
+                while ((read = in.read(buffer)) >= 0) {
+                  out.write(buffer, 0, read);
+                  out.flush();
+                }
+              } catch (IOException e) {
+                // connection dropped
+              } finally {
+                closeQuietly(from);
+                closeQuietly(to);
+                open.remove(from);
+                open.remove(to);
+              }
+            },
+            "flaky-proxy-pump");
     thread.setDaemon(true);
     thread.start();
   }

@@ -26,10 +26,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * 100,000 random, truncated, mutated and oversized frames (more with {@code -Dfuzz.inputs=N}): each may close its
- * own connection, none may take the server down, delay a normal client (every call answered within 1 s during
- * the run), leak threads or memory, leak its frame-buffer budget, or write more than a few log lines. Bounds: heap
- * growth after GC under 64 MiB, process RSS under 1.5 GiB (the test JVM has -Xmx1g), at most 20 log lines.
+ * 100,000 random, truncated, mutated and oversized frames (more with {@code -Dfuzz.inputs=N}): each
+ * may close its own connection, none may take the server down, delay a normal client (every call
+ * answered within 1 s during the run), leak threads or memory, leak its frame-buffer budget, or
+ * write more than a few log lines. Bounds: heap growth after GC under 64 MiB, process RSS under 1.5
+ * GiB (the test JVM has -Xmx1g), at most 20 log lines.
  */
 @Tag("slow")
 class FuzzTest {
@@ -42,9 +43,14 @@ class FuzzTest {
   @Timeout(value = 300, unit = TimeUnit.SECONDS)
   void garbageNeverHurtsTheServer() throws Exception {
     long seed = System.nanoTime();
-    try (TestServer server = TestServer.start(b -> b.maxFrameBytes(MAX_FRAME).maxReadBufferBytes(4L * MAX_FRAME)
-        .workerThreads(4).maxConnectionsPerPeer(4096));
-         LogVolume log = new LogVolume()) {
+    try (TestServer server =
+            TestServer.start(
+                b ->
+                    b.maxFrameBytes(MAX_FRAME)
+                        .maxReadBufferBytes(4L * MAX_FRAME)
+                        .workerThreads(4)
+                        .maxConnectionsPerPeer(4096));
+        LogVolume log = new LogVolume()) {
       server.service.createQueue("fuzz_q");
       List<byte[]> valid = PinLaterCalls.on("fuzz_q", TestServer.CONTEXT);
       assertServerAnswers(server);
@@ -53,32 +59,50 @@ class FuzzTest {
 
       NormalClient normal = new NormalClient(server);
       normal.start();
-      // Connection set-up is the slow part, so many clients fuzz in parallel, each with its own seeded stream.
+      // Connection set-up is the slow part, so many clients fuzz in parallel, each with its own
+      // seeded stream.
       ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
       AtomicInteger remaining = new AtomicInteger(INPUTS);
       long started = System.nanoTime();
       for (int c = 0; c < CLIENTS; c++) {
         Random random = new Random(seed + c);
-        clients.execute(() -> FuzzInputs.send(server.port(), random, remaining,
-            r -> FuzzInputs.framed(r, valid, MAX_FRAME)));
+        clients.execute(
+            () ->
+                FuzzInputs.send(
+                    server.port(), random, remaining, r -> FuzzInputs.framed(r, valid, MAX_FRAME)));
       }
       clients.shutdown();
       assertThat(clients.awaitTermination(240, TimeUnit.SECONDS)).isTrue();
       long fuzzMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
       normal.stop();
 
-      await("the server answers after the fuzzing (seed " + seed + ")").atMost(Duration.ofSeconds(20))
-          .ignoreExceptions().until(() -> assertServerAnswers(server));
-      await("thread count settles (seed " + seed + ")").atMost(Duration.ofSeconds(20))
+      await("the server answers after the fuzzing (seed " + seed + ")")
+          .atMost(Duration.ofSeconds(20))
+          .ignoreExceptions()
+          .until(() -> assertServerAnswers(server));
+      await("thread count settles (seed " + seed + ")")
+          .atMost(Duration.ofSeconds(20))
           .until(() -> Thread.activeCount() <= threadsBefore + 5);
       long heapGrowth = usedHeapAfterGc() - heapBefore;
       long rss = residentSetBytes();
-      System.out.printf("fuzz: %d inputs in %d ms; normal client: %d calls, slowest %d ms; heap growth %d KiB, "
-              + "RSS %d MiB; log %d lines, %d bytes%n", INPUTS, fuzzMillis, normal.calls(), normal.slowestMillis(),
-          heapGrowth / 1024, rss >> 20, log.lines(), log.bytes());
-      assertThat(normal.failures()).as("normal calls failed or slower than 1 s (seed %d)", seed).isEmpty();
+      System.out.printf(
+          "fuzz: %d inputs in %d ms; normal client: %d calls, slowest %d ms; heap growth %d KiB, "
+              + "RSS %d MiB; log %d lines, %d bytes%n",
+          INPUTS,
+          fuzzMillis,
+          normal.calls(),
+          normal.slowestMillis(),
+          heapGrowth / 1024,
+          rss >> 20,
+          log.lines(),
+          log.bytes());
+      assertThat(normal.failures())
+          .as("normal calls failed or slower than 1 s (seed %d)", seed)
+          .isEmpty();
       assertThat(normal.calls()).isGreaterThan(0);
-      assertThat(heapGrowth).as("heap growth in bytes (seed %d)", seed).isLessThan(64L * 1024 * 1024);
+      assertThat(heapGrowth)
+          .as("heap growth in bytes (seed %d)", seed)
+          .isLessThan(64L * 1024 * 1024);
       assertThat(rss).as("resident set size").isLessThan(RSS_BOUND_BYTES);
       assertThat(log.lines()).as("log lines written during the fuzzing").isLessThanOrEqualTo(20);
       assertThat(server.server.isRunning()).isTrue();
@@ -107,14 +131,15 @@ class FuzzTest {
   }
 
   /**
-   * A well-behaved client calling every 20 ms during the fuzzing over its own connection, with a read time-out of
-   * 1 s; it notes every call that fails or times out.
+   * A well-behaved client calling every 20 ms during the fuzzing over its own connection, with a
+   * read time-out of 1 s; it notes every call that fails or times out.
    */
   static final class NormalClient {
     private final TestServer server;
     private final List<String> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final AtomicInteger calls = new AtomicInteger();
-    private final java.util.concurrent.atomic.AtomicLong slowestNanos = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong slowestNanos =
+        new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean running = true;
     private Thread thread;
 

@@ -25,15 +25,20 @@ class GracefulCloseTest {
     CountDownLatch storeEntered = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     InMemoryQueueStore memory = InMemoryQueueStore.withShards("1");
-    TestServer server = TestServer.over(slowQueueNames(memory, storeEntered, release),
-        b -> b.shutdownGracePeriod(Duration.ofSeconds(10)));
+    TestServer server =
+        TestServer.over(
+            slowQueueNames(memory, storeEntered, release),
+            b -> b.shutdownGracePeriod(Duration.ofSeconds(10)));
     memory.shard("1").createQueue("close_q");
     try (QueueClient client = server.client()) {
       CompletableFuture<Set<String>> running = CompletableFuture.supplyAsync(client::queueNames);
       assertThat(storeEntered.await(5, TimeUnit.SECONDS)).isTrue();
 
       CompletableFuture<Void> closing = CompletableFuture.runAsync(server::close);
-      await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2)).until(() -> !closing.isDone());
+      await()
+          .during(Duration.ofMillis(200))
+          .atMost(Duration.ofSeconds(2))
+          .until(() -> !closing.isDone());
       release.countDown();
 
       assertThat(running.get(5, TimeUnit.SECONDS)).containsExactly("close_q");
@@ -43,19 +48,28 @@ class GracefulCloseTest {
   }
 
   /** The store, with queueNames() blocking until released, as a slow database would. */
-  private static QueueStore slowQueueNames(QueueStore store, CountDownLatch entered, CountDownLatch release) {
-    List<ShardStore> shards = store.shards().stream().map(shard -> (ShardStore) Proxy.newProxyInstance(
-        ShardStore.class.getClassLoader(), new Class<?>[] {ShardStore.class}, (proxy, method, args) -> {
-          if (method.getName().equals("queueNames")) {
-            entered.countDown();
-            release.await(10, TimeUnit.SECONDS);
-          }
-          try {
-            return method.invoke(shard, args);
-          } catch (InvocationTargetException e) {
-            throw e.getCause();
-          }
-        })).toList();
+  private static QueueStore slowQueueNames(
+      QueueStore store, CountDownLatch entered, CountDownLatch release) {
+    List<ShardStore> shards =
+        store.shards().stream()
+            .map(
+                shard ->
+                    (ShardStore)
+                        Proxy.newProxyInstance(
+                            ShardStore.class.getClassLoader(),
+                            new Class<?>[] {ShardStore.class},
+                            (proxy, method, args) -> {
+                              if (method.getName().equals("queueNames")) {
+                                entered.countDown();
+                                release.await(10, TimeUnit.SECONDS);
+                              }
+                              try {
+                                return method.invoke(shard, args);
+                              } catch (InvocationTargetException e) {
+                                throw e.getCause();
+                              }
+                            }))
+            .toList();
     return new QueueStore() {
       @Override
       public List<ShardStore> shards() {

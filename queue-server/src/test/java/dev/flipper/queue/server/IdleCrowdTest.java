@@ -19,9 +19,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * 2,000 idle connections (from 127.0.0.2-5, 500 each, under the per-peer limit of 512) and 8 partial frames of
- * 16 MiB held open (from 127.0.0.6): a normal client from 127.0.0.1 is still served, each call within 1 s.
- * Needs about 4,100 file descriptors.
+ * 2,000 idle connections (from 127.0.0.2-5, 500 each, under the per-peer limit of 512) and 8
+ * partial frames of 16 MiB held open (from 127.0.0.6): a normal client from 127.0.0.1 is still
+ * served, each call within 1 s. Needs about 4,100 file descriptors.
  */
 @Tag("slow")
 class IdleCrowdTest {
@@ -38,14 +38,17 @@ class IdleCrowdTest {
   }
 
   @Test
-  void aNormalClientIsServedBesideTwoThousandIdleConnectionsAndEightPartialFrames() throws Exception {
+  void aNormalClientIsServedBesideTwoThousandIdleConnectionsAndEightPartialFrames()
+      throws Exception {
     server = TestServer.start(b -> b);
     for (int i = 0; i < 2_000; i++) {
       crowd.add(connect("127.0.0." + (2 + i % 4)));
     }
     for (int i = 0; i < 8; i++) {
       Socket partial = connect("127.0.0.6");
-      partial.getOutputStream().write(ByteBuffer.allocate(8).putInt(16 * 1024 * 1024 - 4).putInt(0).array());
+      partial
+          .getOutputStream()
+          .write(ByteBuffer.allocate(8).putInt(16 * 1024 * 1024 - 4).putInt(0).array());
       crowd.add(partial);
     }
     await().atMost(Duration.ofSeconds(60)).until(() -> server.server.connectionCount() == 2_008);

@@ -29,7 +29,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
-/** Inputs a buggy or hostile client may send get a clear error over the wire, never a wrong result. */
+/**
+ * Inputs a buggy or hostile client may send get a clear error over the wire, never a wrong result.
+ */
 class InputValidationTest {
   private static final String QUEUE = "validation_q";
   private TestServer server;
@@ -53,13 +55,21 @@ class InputValidationTest {
   @Test
   void aRetryDelayThatOverflowsIsRefusedAndTheJobStaysClaimed() throws Exception {
     String job = enqueueOne();
-    assertThat(api.dequeueJobs(TestServer.CONTEXT, new PinLaterDequeueRequest(QUEUE, 1)).getJobs()).hasSize(1);
+    assertThat(api.dequeueJobs(TestServer.CONTEXT, new PinLaterDequeueRequest(QUEUE, 1)).getJobs())
+        .hasSize(1);
 
-    assertRefused(() -> api.ackDequeuedJobs(TestServer.CONTEXT, new PinLaterJobAckRequest(QUEUE)
-        .setJobsFailed(List.of(new PinLaterJobAckInfo(job).setRetryDelayMillis(Long.MAX_VALUE)))), "retry delay");
+    assertRefused(
+        () ->
+            api.ackDequeuedJobs(
+                TestServer.CONTEXT,
+                new PinLaterJobAckRequest(QUEUE)
+                    .setJobsFailed(
+                        List.of(new PinLaterJobAckInfo(job).setRetryDelayMillis(Long.MAX_VALUE)))),
+        "retry delay");
 
     assertThat(api.dequeueJobs(TestServer.CONTEXT, new PinLaterDequeueRequest(QUEUE, 1)).getJobs())
-        .as("the job is not due again at once").isNullOrEmpty();
+        .as("the job is not due again at once")
+        .isNullOrEmpty();
   }
 
   @Test
@@ -70,21 +80,31 @@ class InputValidationTest {
 
     for (String alias : List.of(":p01:1", ":p1:01", ":p1:+1", ":p+1:1", ":p1:1 ")) {
       String descriptor = QUEUE + ":" + shard + alias;
-      assertRefused(() -> api.lookupJobs(TestServer.CONTEXT, new PinLaterLookupJobRequest(List.of(descriptor))),
+      assertRefused(
+          () ->
+              api.lookupJobs(TestServer.CONTEXT, new PinLaterLookupJobRequest(List.of(descriptor))),
           "malformed job descriptor '" + descriptor + "'");
     }
-    assertThat(api.lookupJobs(TestServer.CONTEXT, new PinLaterLookupJobRequest(List.of(job)))).containsKey(job);
+    assertThat(api.lookupJobs(TestServer.CONTEXT, new PinLaterLookupJobRequest(List.of(job))))
+        .containsKey(job);
   }
 
   @Test
   void anEmptySourceIsRefusedByEveryCallAlike() throws Exception {
     RequestContext anonymous = new RequestContext("");
 
-    assertRefused(() -> api.enqueueJobs(anonymous, new PinLaterEnqueueRequest(QUEUE, List.of(job("x")))),
+    assertRefused(
+        () -> api.enqueueJobs(anonymous, new PinLaterEnqueueRequest(QUEUE, List.of(job("x")))),
         "a source is required");
-    assertRefused(() -> api.dequeueJobs(anonymous, new PinLaterDequeueRequest(QUEUE, 1)), "a source is required");
-    assertThat(api.getJobCount(TestServer.CONTEXT, new PinLaterGetJobCountRequest(QUEUE).setJobState(PinLaterJobState.PENDING)))
-        .as("nothing was enqueued").isZero();
+    assertRefused(
+        () -> api.dequeueJobs(anonymous, new PinLaterDequeueRequest(QUEUE, 1)),
+        "a source is required");
+    assertThat(
+            api.getJobCount(
+                TestServer.CONTEXT,
+                new PinLaterGetJobCountRequest(QUEUE).setJobState(PinLaterJobState.PENDING)))
+        .as("nothing was enqueued")
+        .isZero();
   }
 
   @Test
@@ -116,7 +136,8 @@ class InputValidationTest {
       connection.sendFrame(java.util.Arrays.copyOf(buffer.getArray(), buffer.length()));
       RawConnection.Reply reply = RawConnection.parse(connection.readFrame());
 
-      assertThat(reply.header().type).as("an answer of the service, not a protocol error")
+      assertThat(reply.header().type)
+          .as("an answer of the service, not a protocol error")
           .isEqualTo(TMessageType.REPLY);
       PinLater.getJobCount_result result = new PinLater.getJobCount_result();
       result.read(reply.body());
@@ -126,8 +147,10 @@ class InputValidationTest {
   }
 
   private String enqueueOne() throws Exception {
-    return api.enqueueJobs(TestServer.CONTEXT, new PinLaterEnqueueRequest(QUEUE, List.of(job("body"))))
-        .getJobDescriptors().get(0);
+    return api.enqueueJobs(
+            TestServer.CONTEXT, new PinLaterEnqueueRequest(QUEUE, List.of(job("body"))))
+        .getJobDescriptors()
+        .get(0);
   }
 
   private static PinLaterJob job(String body) {

@@ -7,7 +7,10 @@ import ch.qos.logback.core.AppenderBase;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.LoggerFactory;
 
-/** Counts what the root logger writes (lines, and bytes with stack traces) while it is open, for log bounds. */
+/**
+ * Counts what the root logger writes (lines, and bytes with stack traces) while it is open, for log
+ * bounds.
+ */
 final class LogVolume extends AppenderBase<ILoggingEvent> implements AutoCloseable {
   private final AtomicLong lines = new AtomicLong();
   private final AtomicLong bytes = new AtomicLong();
@@ -21,7 +24,8 @@ final class LogVolume extends AppenderBase<ILoggingEvent> implements AutoCloseab
 
   @Override
   protected void append(ILoggingEvent event) {
-    long size = 100 + event.getFormattedMessage().length(); // time, level, thread and logger take ~100
+    long size =
+        100 + event.getFormattedMessage().length(); // time, level, thread and logger take ~100
     for (IThrowableProxy t = event.getThrowableProxy(); t != null; t = t.getCause()) {
       lines.addAndGet(t.getStackTraceElementProxyArray().length);
       size += 100L * (1 + t.getStackTraceElementProxyArray().length);

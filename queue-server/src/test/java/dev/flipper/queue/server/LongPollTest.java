@@ -21,13 +21,16 @@ class LongPollTest {
     try (TestServer server = TestServer.start(b -> b.longPollTimeout(Duration.ofSeconds(20)));
         QueueClient client = server.client()) {
       client.createQueue("lp_q");
-      CompletableFuture<List<DequeuedJob>> waiting = CompletableFuture.supplyAsync(() -> client.dequeue("lp_q", 5));
+      CompletableFuture<List<DequeuedJob>> waiting =
+          CompletableFuture.supplyAsync(() -> client.dequeue("lp_q", 5));
       awaitWaiters(server, 1);
 
       client.enqueue("lp_q", NewJob.of("wake up"));
 
       List<DequeuedJob> jobs = waiting.get(5, TimeUnit.SECONDS);
-      assertThat(jobs).singleElement().satisfies(job -> assertThat(new String(job.body())).isEqualTo("wake up"));
+      assertThat(jobs)
+          .singleElement()
+          .satisfies(job -> assertThat(new String(job.body())).isEqualTo("wake up"));
       assertThat(server.metrics.counter("lp_q_dequeue").getCount()).isEqualTo(1);
     }
   }
@@ -37,10 +40,12 @@ class LongPollTest {
     try (TestServer server = TestServer.start(b -> b.longPollTimeout(Duration.ofSeconds(20)));
         QueueClient client = server.client()) {
       client.createQueue("lp_q");
-      CompletableFuture<List<DequeuedJob>> waiting = CompletableFuture.supplyAsync(() -> client.dequeue("lp_q", 5));
+      CompletableFuture<List<DequeuedJob>> waiting =
+          CompletableFuture.supplyAsync(() -> client.dequeue("lp_q", 5));
       awaitWaiters(server, 1);
 
-      server.service.enqueue("lp_q", List.of(NewJob.of("from elsewhere"))); // not through this server: no signal
+      server.service.enqueue(
+          "lp_q", List.of(NewJob.of("from elsewhere"))); // not through this server: no signal
 
       assertThat(waiting.get(10, TimeUnit.SECONDS)).hasSize(1);
     }
@@ -58,9 +63,13 @@ class LongPollTest {
 
   @Test
   void waitingDequeuesHoldNoWorkerThread() throws Exception {
-    try (TestServer server = TestServer.start(b -> b.longPollTimeout(Duration.ofSeconds(20)).workerThreads(2));
-        QueueClient client = QueueClient.builder().server("127.0.0.1", server.port()).maxConnectionsPerServer(10)
-            .build()) {
+    try (TestServer server =
+            TestServer.start(b -> b.longPollTimeout(Duration.ofSeconds(20)).workerThreads(2));
+        QueueClient client =
+            QueueClient.builder()
+                .server("127.0.0.1", server.port())
+                .maxConnectionsPerServer(10)
+                .build()) {
       client.createQueue("lp_q");
       List<CompletableFuture<List<DequeuedJob>>> waiting = new ArrayList<>();
       for (int i = 0; i < 6; i++) {
@@ -82,7 +91,8 @@ class LongPollTest {
     TestServer server = TestServer.start(b -> b.longPollTimeout(Duration.ofSeconds(60)));
     try (QueueClient client = server.client()) {
       client.createQueue("lp_q");
-      CompletableFuture<List<DequeuedJob>> waiting = CompletableFuture.supplyAsync(() -> client.dequeue("lp_q", 5));
+      CompletableFuture<List<DequeuedJob>> waiting =
+          CompletableFuture.supplyAsync(() -> client.dequeue("lp_q", 5));
       awaitWaiters(server, 1);
 
       server.close();
@@ -92,7 +102,15 @@ class LongPollTest {
   }
 
   private static void awaitWaiters(TestServer server, int count) {
-    await().atMost(Duration.ofSeconds(5))
-        .until(() -> server.metrics.getGauges().get("PinLaterService.long_poll_waiting").getValue().equals(count));
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(
+            () ->
+                server
+                    .metrics
+                    .getGauges()
+                    .get("PinLaterService.long_poll_waiting")
+                    .getValue()
+                    .equals(count));
   }
 }

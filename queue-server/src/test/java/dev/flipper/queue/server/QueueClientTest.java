@@ -17,20 +17,23 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Connection handling of the Java client against real servers. */
 class QueueClientTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void aPooledConnectionTheServerClosedIsReplacedBeforeAnEnqueueIsSent() {
     InMemoryQueueStore store = InMemoryQueueStore.withShards("1");
     TestServer first = TestServer.over(store, b -> b);
     int port = first.port();
-    try (QueueClient client = QueueClient.builder().server("127.0.0.1", port).maxAttempts(1).build()) {
+    try (QueueClient client =
+        QueueClient.builder().server("127.0.0.1", port).maxAttempts(1).build()) {
       client.createQueue("c_q");
       first.server.close(); // the client's pooled connection is now dead
       try (TestServer second = TestServer.over(store.sharingStorage(), b -> b.port(port))) {
-        // Idle for over a second, the pooled connection is probed and replaced instead of failing the enqueue.
-        await().pollDelay(Duration.ofMillis(1100)).atMost(Duration.ofSeconds(5))
+        // Idle for over a second, the pooled connection is probed and replaced instead of failing
+        // the enqueue.
+        await()
+            .pollDelay(Duration.ofMillis(1100))
+            .atMost(Duration.ofSeconds(5))
             .until(() -> client.enqueue("c_q", NewJob.of("x")) != null);
         assertThat(second.service.queueNames()).contains("c_q");
       }
@@ -47,8 +50,11 @@ class QueueClientTest {
     try (TestServer live = TestServer.over(store, b -> b)) {
       Path servers = dir.resolve("servers");
       Files.writeString(servers, "127.0.0.1:" + deadPort + "\n127.0.0.1:" + live.port() + "\n");
-      try (QueueClient client = QueueClient.builder().serverSetFile(servers).connectTimeout(Duration.ofMillis(500))
-          .build()) {
+      try (QueueClient client =
+          QueueClient.builder()
+              .serverSetFile(servers)
+              .connectTimeout(Duration.ofMillis(500))
+              .build()) {
         for (int i = 0; i < 10; i++) {
           client.createQueue("q" + i); // a connect failure is retried on the other server
           client.enqueue("q" + i, NewJob.of("x")); // so is an enqueue that was never sent
@@ -64,13 +70,19 @@ class QueueClientTest {
     try (ServerSocket unused = new ServerSocket(0)) {
       deadPort = unused.getLocalPort();
     }
-    try (QueueClient client = QueueClient.builder().server("127.0.0.1", deadPort)
-        .connectTimeout(Duration.ofMillis(500)).build()) {
+    try (QueueClient client =
+        QueueClient.builder()
+            .server("127.0.0.1", deadPort)
+            .connectTimeout(Duration.ofMillis(500))
+            .build()) {
       assertThatThrownBy(() -> client.enqueue("q", NewJob.of("x")))
-          .isInstanceOfSatisfying(QueueUnavailableException.class, e -> {
-            assertThat(e.mayHaveBeenApplied()).isFalse();
-            assertThat(e.getMessage()).contains("cannot connect to queue server 127.0.0.1:" + deadPort);
-          });
+          .isInstanceOfSatisfying(
+              QueueUnavailableException.class,
+              e -> {
+                assertThat(e.mayHaveBeenApplied()).isFalse();
+                assertThat(e.getMessage())
+                    .contains("cannot connect to queue server 127.0.0.1:" + deadPort);
+              });
     }
   }
 }

@@ -19,8 +19,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * The queue daemon over a store it is given: readiness, its Thrift endpoint, shard changes through the launcher's
- * reconfigurer, and that it owns the store (closed by close(), and by a failed start).
+ * The queue daemon over a store it is given: readiness, its Thrift endpoint, shard changes through
+ * the launcher's reconfigurer, and that it owns the store (closed by close(), and by a failed
+ * start).
  */
 class QueueDaemonTest {
   private final MetricRegistry metrics = new MetricRegistry();
@@ -29,28 +30,61 @@ class QueueDaemonTest {
   private final List<List<String>> applied = new ArrayList<>();
 
   private static QueueDaemon.Config config(int port) {
-    return new QueueDaemon.Config("127.0.0.1", port, 3, 1 << 20, 16 << 20, Duration.ofMinutes(10),
-        Duration.ofHours(24), Duration.ofDays(7), Duration.ofMinutes(1), 5000, "", "", "", Duration.ZERO, 200,
-        Duration.ofMinutes(5), Duration.ofSeconds(60), 10_000_000, Duration.ofSeconds(10));
+    return new QueueDaemon.Config(
+        "127.0.0.1",
+        port,
+        3,
+        1 << 20,
+        16 << 20,
+        Duration.ofMinutes(10),
+        Duration.ofHours(24),
+        Duration.ofDays(7),
+        Duration.ofMinutes(1),
+        5000,
+        "",
+        "",
+        "",
+        Duration.ZERO,
+        200,
+        Duration.ofMinutes(5),
+        Duration.ofSeconds(60),
+        10_000_000,
+        Duration.ofSeconds(10));
   }
 
-  /** Shard settings are the shard names; "redis" stands for a backend the running store cannot switch to. */
+  /**
+   * Shard settings are the shard names; "redis" stands for a backend the running store cannot
+   * switch to.
+   */
   private QueueDaemon<List<String>> daemon(int port) {
-    return new QueueDaemon<>(config(port), store, List.of("1"), (s, current, changed) -> {
-      if (changed.contains("redis")) {
-        return Optional.of("storage.backend changed; restart the queue daemon to switch backends");
-      }
-      changed.stream().filter(name -> !current.contains(name)).forEach(name -> memory.addShard(name, false));
-      applied.add(changed);
-      return Optional.empty();
-    }, metrics);
+    return new QueueDaemon<>(
+        config(port),
+        store,
+        List.of("1"),
+        (s, current, changed) -> {
+          if (changed.contains("redis")) {
+            return Optional.of(
+                "storage.backend changed; restart the queue daemon to switch backends");
+          }
+          changed.stream()
+              .filter(name -> !current.contains(name))
+              .forEach(name -> memory.addShard(name, false));
+          applied.add(changed);
+          return Optional.empty();
+        },
+        metrics);
   }
 
   @Test
   void servesTheStoreOverThriftAndIsReadyOnlyBetweenStartAndClose() {
-    QueueDaemon<List<String>> daemon = daemon(0).startedMetrics((service, monitor) -> Map.of("queue.extra", new Counter()));
-    assertThat(daemon.readiness()).containsExactly(Map.entry("store", false), Map.entry("shards", false),
-        Map.entry("monitor", false), Map.entry("thrift", false));
+    QueueDaemon<List<String>> daemon =
+        daemon(0).startedMetrics((service, monitor) -> Map.of("queue.extra", new Counter()));
+    assertThat(daemon.readiness())
+        .containsExactly(
+            Map.entry("store", false),
+            Map.entry("shards", false),
+            Map.entry("monitor", false),
+            Map.entry("thrift", false));
     assertThat(daemon.endpoints()).isEmpty();
     assertThat(daemon.port()).isZero();
 
@@ -60,18 +94,23 @@ class QueueDaemonTest {
     assertThat(metrics.getGauges().get("queue.shards.total").getValue()).isEqualTo(1);
     assertThat(metrics.getGauges().get("queue.shards.healthy").getValue()).isEqualTo(1);
     assertThat(metrics.getMetrics()).containsKey("queue.extra");
-    try (QueueClient client = QueueClient.builder().server("127.0.0.1", daemon.port()).source("test").build()) {
+    try (QueueClient client =
+        QueueClient.builder().server("127.0.0.1", daemon.port()).source("test").build()) {
       client.createQueue("mail");
     }
     assertThat(memory.shard("1").queueNames()).contains("mail");
-    assertThatThrownBy(daemon::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("already started");
+    assertThatThrownBy(daemon::start)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("already started");
 
     daemon.close();
     daemon.close();
     assertThat(daemon.readiness()).doesNotContainValue(true);
     assertThat(metrics.getGauges().get("queue.shards.total").getValue()).isEqualTo(0);
     assertThat(store.closed).hasValue(1);
-    assertThatThrownBy(daemon::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+    assertThatThrownBy(daemon::start)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("closed");
   }
 
   @Test
@@ -118,9 +157,27 @@ class QueueDaemonTest {
 
   @Test
   void configMasksThePasswordHash() {
-    QueueDaemon.Config config = new QueueDaemon.Config("127.0.0.1", 9010, 3, 1, 1, Duration.ZERO, Duration.ZERO,
-        Duration.ZERO, Duration.ZERO, 1, "", "", "$2a$10$secret", Duration.ZERO, 1, Duration.ZERO, Duration.ZERO, 1,
-        Duration.ZERO);
+    QueueDaemon.Config config =
+        new QueueDaemon.Config(
+            "127.0.0.1",
+            9010,
+            3,
+            1,
+            1,
+            Duration.ZERO,
+            Duration.ZERO,
+            Duration.ZERO,
+            Duration.ZERO,
+            1,
+            "",
+            "",
+            "$2a$10$secret",
+            Duration.ZERO,
+            1,
+            Duration.ZERO,
+            Duration.ZERO,
+            1,
+            Duration.ZERO);
     assertThat(config.toString()).contains("adminPasswordHash=*****").doesNotContain("secret");
   }
 

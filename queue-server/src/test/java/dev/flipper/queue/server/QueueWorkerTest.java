@@ -27,9 +27,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The worker over Thrift: {@link QueueWorker} on a {@link ThriftJobQueue} against a real server, so the network
- * path (piggy-backed acks, failure acks, heartbeats, a connection that breaks) stays tested. The worker's own
- * logic is tested in-process in queue-core ({@code dev.flipper.queue.worker.QueueWorkerTest}).
+ * The worker over Thrift: {@link QueueWorker} on a {@link ThriftJobQueue} against a real server, so
+ * the network path (piggy-backed acks, failure acks, heartbeats, a connection that breaks) stays
+ * tested. The worker's own logic is tested in-process in queue-core ({@code
+ * dev.flipper.queue.worker.QueueWorkerTest}).
  */
 class QueueWorkerTest {
   private static final String QUEUE = "work_q";
@@ -47,13 +48,24 @@ class QueueWorkerTest {
     try (QueueClient client = server.client()) {
       client.createQueue(QUEUE);
       client.enqueue(QUEUE, RateLimitTest.jobs(300));
-      try (QueueWorker worker = QueueWorker.builder(ThriftJobQueue.over(client), QUEUE, job -> {
-            if (!seen.add(job.bodyAsString())) {
-              duplicates.incrementAndGet();
-            }
-          }).concurrency(8).batchSize(5).pollInterval(Duration.ofMillis(20)).ackInterval(Duration.ofMillis(20))
-          .build().start()) {
-        await().atMost(Duration.ofSeconds(20)).until(() -> count(client, JobState.SUCCEEDED) == 300);
+      try (QueueWorker worker =
+          QueueWorker.builder(
+                  ThriftJobQueue.over(client),
+                  QUEUE,
+                  job -> {
+                    if (!seen.add(job.bodyAsString())) {
+                      duplicates.incrementAndGet();
+                    }
+                  })
+              .concurrency(8)
+              .batchSize(5)
+              .pollInterval(Duration.ofMillis(20))
+              .ackInterval(Duration.ofMillis(20))
+              .build()
+              .start()) {
+        await()
+            .atMost(Duration.ofSeconds(20))
+            .until(() -> count(client, JobState.SUCCEEDED) == 300);
         assertThat(worker.stats().jobsSucceeded()).isEqualTo(300);
       }
       assertThat(seen).hasSize(300);
@@ -67,13 +79,23 @@ class QueueWorkerTest {
     CountDownLatch release = new CountDownLatch(1);
     try (QueueClient admin = server.client();
         FlakyProxy proxy = new FlakyProxy(server.port());
-        QueueClient client = QueueClient.builder().server("127.0.0.1", proxy.port()).maxAttempts(1)
-            .connectTimeout(Duration.ofMillis(500)).requestTimeout(Duration.ofSeconds(2)).build()) {
+        QueueClient client =
+            QueueClient.builder()
+                .server("127.0.0.1", proxy.port())
+                .maxAttempts(1)
+                .connectTimeout(Duration.ofMillis(500))
+                .requestTimeout(Duration.ofSeconds(2))
+                .build()) {
       admin.createQueue(QUEUE);
       admin.enqueue(QUEUE, RateLimitTest.jobs(20));
-      try (QueueWorker worker = QueueWorker.builder(ThriftJobQueue.over(client), QUEUE, job -> release.await())
-          .concurrency(20).batchSize(20).pollInterval(Duration.ofMillis(50)).ackInterval(Duration.ofMillis(50))
-          .build().start()) {
+      try (QueueWorker worker =
+          QueueWorker.builder(ThriftJobQueue.over(client), QUEUE, job -> release.await())
+              .concurrency(20)
+              .batchSize(20)
+              .pollInterval(Duration.ofMillis(50))
+              .ackInterval(Duration.ofMillis(50))
+              .build()
+              .start()) {
         await().atMost(Duration.ofSeconds(10)).until(() -> worker.stats().running() == 20);
 
         proxy.down();
@@ -94,10 +116,15 @@ class QueueWorkerTest {
     try (QueueClient client = server.client()) {
       client.createQueue(QUEUE);
       client.enqueue(QUEUE, RateLimitTest.jobs(4));
-      QueueWorker worker = QueueWorker.builder(ThriftJobQueue.over(client), QUEUE,
-              job -> release.await(10, TimeUnit.SECONDS))
-          .concurrency(4).batchSize(4).pollInterval(Duration.ofMillis(20)).ackInterval(Duration.ofSeconds(30))
-          .build().start();
+      QueueWorker worker =
+          QueueWorker.builder(
+                  ThriftJobQueue.over(client), QUEUE, job -> release.await(10, TimeUnit.SECONDS))
+              .concurrency(4)
+              .batchSize(4)
+              .pollInterval(Duration.ofMillis(20))
+              .ackInterval(Duration.ofSeconds(30))
+              .build()
+              .start();
       await().atMost(Duration.ofSeconds(10)).until(() -> worker.stats().running() == 4);
 
       CompletableFuture<Void> closing = CompletableFuture.runAsync(worker::close);
@@ -113,26 +140,32 @@ class QueueWorkerTest {
 
   @Test
   void failedJobsComeBackAfterTheRetryPolicysDelay() throws Exception {
-    JobHandler failing = new JobHandler() {
-      @Override
-      public void handle(WorkerJob job) {
-        throw new IllegalStateException("boom on attempt " + job.attempt());
-      }
+    JobHandler failing =
+        new JobHandler() {
+          @Override
+          public void handle(WorkerJob job) {
+            throw new IllegalStateException("boom on attempt " + job.attempt());
+          }
 
-      @Override
-      public RetryPolicy retryPolicy() {
-        return attempt -> attempt == 1 ? Duration.ZERO : Duration.ofHours(attempt);
-      }
-    };
+          @Override
+          public RetryPolicy retryPolicy() {
+            return attempt -> attempt == 1 ? Duration.ZERO : Duration.ofHours(attempt);
+          }
+        };
     try (QueueClient client = server.client()) {
       client.createQueue(QUEUE);
       JobDescriptor id = client.enqueue(QUEUE, NewJob.of("x").withAttemptsAllowed(3));
       Instant before = Instant.now();
-      try (QueueWorker worker = QueueWorker.builder(ThriftJobQueue.over(client), QUEUE, failing)
-          .pollInterval(Duration.ofMillis(20))
-          .ackInterval(Duration.ofMillis(20)).build().start()) {
+      try (QueueWorker worker =
+          QueueWorker.builder(ThriftJobQueue.over(client), QUEUE, failing)
+              .pollInterval(Duration.ofMillis(20))
+              .ackInterval(Duration.ofMillis(20))
+              .build()
+              .start()) {
         // attempt 1 fails with no delay, attempt 2 fails and waits 2 h
-        await().atMost(Duration.ofSeconds(10)).until(() -> lookup(client, id).attemptsRemaining() == 1);
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .until(() -> lookup(client, id).attemptsRemaining() == 1);
         JobInfo info = lookup(client, id);
         assertThat(info.state()).isEqualTo(JobState.PENDING);
         assertThat(info.runAfter()).isAfter(before.plus(Duration.ofMinutes(119)));
@@ -147,10 +180,20 @@ class QueueWorkerTest {
     try (QueueClient client = server.client()) {
       client.createQueue(QUEUE);
       JobDescriptor id = client.enqueue(QUEUE, NewJob.of("x").withAttemptsAllowed(1));
-      try (QueueWorker worker = QueueWorker.builder(ThriftJobQueue.over(client), QUEUE, job -> {
-            throw new Exception("no luck");
-          }).pollInterval(Duration.ofMillis(20)).ackInterval(Duration.ofMillis(20)).build().start()) {
-        await().atMost(Duration.ofSeconds(10)).until(() -> lookup(client, id).state() == JobState.FAILED);
+      try (QueueWorker worker =
+          QueueWorker.builder(
+                  ThriftJobQueue.over(client),
+                  QUEUE,
+                  job -> {
+                    throw new Exception("no luck");
+                  })
+              .pollInterval(Duration.ofMillis(20))
+              .ackInterval(Duration.ofMillis(20))
+              .build()
+              .start()) {
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .until(() -> lookup(client, id).state() == JobState.FAILED);
         assertThat(lookup(client, id).attemptsRemaining()).isZero();
         assertThat(worker.stats().jobsFailed()).isEqualTo(1);
       }
@@ -163,11 +206,18 @@ class QueueWorkerTest {
     try (QueueClient client = server.client()) {
       client.createQueue(QUEUE);
       JobDescriptor id = client.enqueue(QUEUE, NewJob.of("slow"));
-      try (QueueWorker worker = QueueWorker.builder(ThriftJobQueue.over(client), QUEUE,
-              job -> release.await(20, TimeUnit.SECONDS))
-          .heartbeatInterval(Duration.ofMillis(100)).claimTimeout(Duration.ofSeconds(30))
-          .pollInterval(Duration.ofMillis(20)).ackInterval(Duration.ofMillis(20)).build().start()) {
-        await().atMost(Duration.ofSeconds(10)).until(() -> lookup(client, id).state() == JobState.IN_PROGRESS);
+      try (QueueWorker worker =
+          QueueWorker.builder(
+                  ThriftJobQueue.over(client), QUEUE, job -> release.await(20, TimeUnit.SECONDS))
+              .heartbeatInterval(Duration.ofMillis(100))
+              .claimTimeout(Duration.ofSeconds(30))
+              .pollInterval(Duration.ofMillis(20))
+              .ackInterval(Duration.ofMillis(20))
+              .build()
+              .start()) {
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .until(() -> lookup(client, id).state() == JobState.IN_PROGRESS);
         Instant claimedUpdate = lookup(client, id).updatedAt();
 
         await().atMost(Duration.ofSeconds(10)).until(() -> worker.stats().heartbeats() >= 3);
@@ -176,7 +226,9 @@ class QueueWorkerTest {
         assertThat(info.updatedAt()).isAfter(claimedUpdate);
         assertThat(worker.stats().heartbeatErrors()).isZero();
         release.countDown();
-        await().atMost(Duration.ofSeconds(10)).until(() -> lookup(client, id).state() == JobState.SUCCEEDED);
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .until(() -> lookup(client, id).state() == JobState.SUCCEEDED);
       }
     }
   }

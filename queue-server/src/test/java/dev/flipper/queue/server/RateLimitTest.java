@@ -28,8 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Dequeue rate limits through the Thrift server (docs/thrift.md, "Dequeue rate limits"). */
 class RateLimitTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private final MutableClock clock = MutableClock.startingAt(Instant.parse("2024-05-01T10:00:00Z"));
 
@@ -43,17 +42,23 @@ class RateLimitTest {
       client.enqueue("free_q", jobs(50));
 
       assertThatThrownBy(() -> client.dequeue("paused_q", 1))
-          .isInstanceOfSatisfying(QueueClientException.class, e -> {
-            assertThat(e.errorCode()).isEqualTo(ErrorCode.DEQUEUE_RATE_LIMITED);
-            assertThat(e.getMessage()).startsWith("Dequeue rate limit exceeded for queue: paused_q");
-          });
+          .isInstanceOfSatisfying(
+              QueueClientException.class,
+              e -> {
+                assertThat(e.errorCode()).isEqualTo(ErrorCode.DEQUEUE_RATE_LIMITED);
+                assertThat(e.getMessage())
+                    .startsWith("Dequeue rate limit exceeded for queue: paused_q");
+              });
       int taken = 0;
       for (int i = 0; i < 50; i++) {
         taken += client.dequeue("free_q", 1).size();
       }
       assertThat(taken).isEqualTo(50);
-      assertThat(server.metrics.counter("paused_q_dequeue_requests_rate_limited").getCount()).isEqualTo(1);
-      assertThat(server.metrics.counter("PinLater.dequeueJobs.errors.DEQUEUE_RATE_LIMITED").getCount()).isEqualTo(1);
+      assertThat(server.metrics.counter("paused_q_dequeue_requests_rate_limited").getCount())
+          .isEqualTo(1);
+      assertThat(
+              server.metrics.counter("PinLater.dequeueJobs.errors.DEQUEUE_RATE_LIMITED").getCount())
+          .isEqualTo(1);
     }
   }
 
@@ -67,10 +72,16 @@ class RateLimitTest {
       List<DequeuedJob> claimed = client.dequeue("q", 2);
       assertThat(claimed).hasSize(2);
 
-      AckParams acks = new AckParams("q", List.of(AckParams.Item.of(claimed.get(0).descriptor()),
-          AckParams.Item.of(claimed.get(1).descriptor())), List.of());
+      AckParams acks =
+          new AckParams(
+              "q",
+              List.of(
+                  AckParams.Item.of(claimed.get(0).descriptor()),
+                  AckParams.Item.of(claimed.get(1).descriptor())),
+              List.of());
       assertThatThrownBy(() -> client.dequeue(DequeueParams.of("q", 2, "ignored").withAck(acks)))
-          .isInstanceOfSatisfying(QueueClientException.class,
+          .isInstanceOfSatisfying(
+              QueueClientException.class,
               e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.DEQUEUE_RATE_LIMITED));
 
       assertThat(client.count(CountParams.of("q", JobState.SUCCEEDED))).isEqualTo(2);
@@ -96,8 +107,13 @@ class RateLimitTest {
   void changesToTheFilesApplyWithoutRestart() throws Exception {
     Path limits = write("limits.json", limits("q", 0));
     Path serverSet = write("servers", "a:1\n");
-    try (TestServer server = TestServer.start(b -> b.rateLimitFile(limits).serverSetFile(serverSet).clock(clock)
-        .configReloadInterval(Duration.ofMillis(50)));
+    try (TestServer server =
+            TestServer.start(
+                b ->
+                    b.rateLimitFile(limits)
+                        .serverSetFile(serverSet)
+                        .clock(clock)
+                        .configReloadInterval(Duration.ofMillis(50)));
         QueueClient client = server.client()) {
       client.createQueue("q");
       client.enqueue("q", jobs(3));
@@ -105,7 +121,9 @@ class RateLimitTest {
 
       Files.writeString(serverSet, "a:1\nb:2\n\n");
       Files.writeString(limits, limits("q", 30));
-      await().atMost(Duration.ofSeconds(5)).until(() -> Double.valueOf(15.0).equals(server.server.rateLimiter().rate("q")));
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> Double.valueOf(15.0).equals(server.server.rateLimiter().rate("q")));
 
       Files.writeString(limits, "{ broken");
       Files.writeString(serverSet, "");
@@ -113,23 +131,29 @@ class RateLimitTest {
       assertThat(server.server.rateLimiter().rate("q")).isEqualTo(15.0);
 
       Files.writeString(limits, "{\"queues\": []}");
-      await().atMost(Duration.ofSeconds(5)).until(() -> server.server.rateLimiter().rate("q") == null);
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> server.server.rateLimiter().rate("q") == null);
       assertThat(client.dequeue("q", 3)).hasSize(3);
     }
   }
 
   /**
-   * Acceptance: 100 jobs/s shared by the 2 servers of the server set; workers dequeue as fast as they can for
-   * 10 simulated seconds; each server delivers about 50 jobs/s.
+   * Acceptance: 100 jobs/s shared by the 2 servers of the server set; workers dequeue as fast as
+   * they can for 10 simulated seconds; each server delivers about 50 jobs/s.
    */
   @Test
   void twoServersShareTheConfiguredRate() throws Exception {
     Path limits = write("limits.json", limits("shared_q", 100));
     Path serverSet = write("servers", "host-a:9010\nhost-b:9010\n");
     InMemoryQueueStore store = InMemoryQueueStore.withShards("1", "2");
-    try (TestServer a = TestServer.over(store, b -> b.rateLimitFile(limits).serverSetFile(serverSet).clock(clock));
-        TestServer b = TestServer.over(store.sharingStorage(),
-            s -> s.rateLimitFile(limits).serverSetFile(serverSet).clock(clock));
+    try (TestServer a =
+            TestServer.over(
+                store, b -> b.rateLimitFile(limits).serverSetFile(serverSet).clock(clock));
+        TestServer b =
+            TestServer.over(
+                store.sharingStorage(),
+                s -> s.rateLimitFile(limits).serverSetFile(serverSet).clock(clock));
         QueueClient clientA = a.client();
         QueueClient clientB = b.client()) {
       clientA.createQueue("shared_q");
@@ -157,7 +181,9 @@ class RateLimitTest {
     }
   }
 
-  /** Waits long enough for the watcher (50 ms period) to have seen the current files at least twice. */
+  /**
+   * Waits long enough for the watcher (50 ms period) to have seen the current files at least twice.
+   */
   private static void pollTwice(TestServer server) {
     long until = System.nanoTime() + Duration.ofMillis(300).toNanos();
     await().atMost(Duration.ofSeconds(2)).until(() -> System.nanoTime() > until);
@@ -170,7 +196,11 @@ class RateLimitTest {
   }
 
   static String limits(String queue, double rate) {
-    return "{\"queues\": [{\"name\": \"" + queue + "\", \"queueConfig\": {\"maxJobsPerSecond\": " + rate + "}}]}";
+    return "{\"queues\": [{\"name\": \""
+        + queue
+        + "\", \"queueConfig\": {\"maxJobsPerSecond\": "
+        + rate
+        + "}}]}";
   }
 
   static List<NewJob> jobs(int count) {

@@ -22,8 +22,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A service as a remote client sees it: a {@link QueueServer} on an ephemeral local port in front of the
- * service, and a {@link ThriftJobQueue} talking to it over TCP. Closed together (client first). Thread-safe.
+ * A service as a remote client sees it: a {@link QueueServer} on an ephemeral local port in front
+ * of the service, and a {@link ThriftJobQueue} talking to it over TCP. Closed together (client
+ * first). Thread-safe.
  */
 final class RemoteJobQueue implements JobQueue, AutoCloseable {
   private final QueueServer server;
@@ -36,10 +37,17 @@ final class RemoteJobQueue implements JobQueue, AutoCloseable {
 
   /** Starts a server around the service; the caller closes the result. */
   static RemoteJobQueue serve(QueueService service) {
-    // At close the test is done and the client closed; the short grace only lets the server finish its
+    // At close the test is done and the client closed; the short grace only lets the server finish
+    // its
     // bookkeeping of the last answered call, without the default 10 s wait on every test.
-    QueueServer server = QueueServer.builder(service).bindHost("127.0.0.1").port(0).workerThreads(8)
-        .shutdownGracePeriod(Duration.ofMillis(50)).build().start();
+    QueueServer server =
+        QueueServer.builder(service)
+            .bindHost("127.0.0.1")
+            .port(0)
+            .workerThreads(8)
+            .shutdownGracePeriod(Duration.ofMillis(50))
+            .build()
+            .start();
     try {
       return new RemoteJobQueue(server);
     } catch (RuntimeException e) {

@@ -16,15 +16,23 @@ class ServerMetricsTest {
 
   @Test
   void perQueueCountersTimersAndErrorCounters() {
-    try (TestServer server = TestServer.start(); QueueClient client = server.client()) {
+    try (TestServer server = TestServer.start();
+        QueueClient client = server.client()) {
       client.createQueue("m_q");
       client.enqueue("m_q", RateLimitTest.jobs(5));
       List<DequeuedJob> jobs = client.dequeue("m_q", 4);
-      client.checkpoint("m_q", List.of(CheckpointParams.heartbeat(jobs.get(0).descriptor()),
-          CheckpointParams.heartbeat(jobs.get(1).descriptor())));
-      client.ack(new AckParams("m_q",
-          List.of(AckParams.Item.of(jobs.get(0).descriptor()), AckParams.Item.of(jobs.get(1).descriptor())),
-          List.of(AckParams.Item.of(jobs.get(2).descriptor()))));
+      client.checkpoint(
+          "m_q",
+          List.of(
+              CheckpointParams.heartbeat(jobs.get(0).descriptor()),
+              CheckpointParams.heartbeat(jobs.get(1).descriptor())));
+      client.ack(
+          new AckParams(
+              "m_q",
+              List.of(
+                  AckParams.Item.of(jobs.get(0).descriptor()),
+                  AckParams.Item.of(jobs.get(1).descriptor())),
+              List.of(AckParams.Item.of(jobs.get(2).descriptor()))));
       try {
         client.enqueue("nowhere_q", NewJob.of("x"));
       } catch (RuntimeException expected) {
@@ -39,10 +47,11 @@ class ServerMetricsTest {
       assertThat(metrics.counter("m_q_ack_failed").getCount()).isEqualTo(1);
       assertThat(metrics.timer("PinLaterService.enqueueJobs").getCount()).isEqualTo(2);
       assertThat(metrics.timer("PinLaterService.dequeueJobs").getCount()).isEqualTo(1);
-      assertThat(metrics.counter("PinLater.enqueueJobs.errors.QUEUE_NOT_FOUND").getCount()).isEqualTo(1);
+      assertThat(metrics.counter("PinLater.enqueueJobs.errors.QUEUE_NOT_FOUND").getCount())
+          .isEqualTo(1);
       assertThat(metrics.getCounters()).doesNotContainKey("nowhere_q_enqueue");
-      assertThat(metrics.getGauges()).containsKeys("PinLaterService.inflight_calls",
-          "PinLaterService.long_poll_waiting");
+      assertThat(metrics.getGauges())
+          .containsKeys("PinLaterService.inflight_calls", "PinLaterService.long_poll_waiting");
     }
   }
 }

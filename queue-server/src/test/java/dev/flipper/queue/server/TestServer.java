@@ -14,7 +14,9 @@ import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransportException;
 import org.apache.thrift.transport.layered.TFramedTransport;
 
-/** A queue server on an ephemeral port over an in-memory store with shards "1" and "2", for tests. */
+/**
+ * A queue server on an ephemeral port over an in-memory store with shards "1" and "2", for tests.
+ */
 final class TestServer implements AutoCloseable {
   static final String ADMIN_PASSWORD = "test-admin-password";
   static final RequestContext CONTEXT = new RequestContext("test:localhost");
@@ -26,10 +28,21 @@ final class TestServer implements AutoCloseable {
 
   private TestServer(QueueStore store, UnaryOperator<QueueServer.Builder> settings) {
     this.store = store;
-    this.service = QueueService.builder(store).serverId("test-server").adminPasswordHash(PasswordHash.of(ADMIN_PASSWORD))
-        .build();
-    this.server = settings.apply(QueueServer.builder(service).port(0).bindHost("127.0.0.1").metrics(metrics)
-        .shutdownGracePeriod(java.time.Duration.ofSeconds(2))).build().start();
+    this.service =
+        QueueService.builder(store)
+            .serverId("test-server")
+            .adminPasswordHash(PasswordHash.of(ADMIN_PASSWORD))
+            .build();
+    this.server =
+        settings
+            .apply(
+                QueueServer.builder(service)
+                    .port(0)
+                    .bindHost("127.0.0.1")
+                    .metrics(metrics)
+                    .shutdownGracePeriod(java.time.Duration.ofSeconds(2)))
+            .build()
+            .start();
   }
 
   static TestServer start() {

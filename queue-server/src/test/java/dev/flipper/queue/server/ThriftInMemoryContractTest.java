@@ -10,9 +10,9 @@ import java.util.List;
 import org.junit.jupiter.api.Tag;
 
 /**
- * The whole queue contract through the wire, over the in-memory store: every service of a test sits behind
- * a {@link QueueServer} on an ephemeral port and the tests talk to it with a
- * {@link dev.flipper.queue.client.ThriftJobQueue}, so every argument, result and error crosses Thrift both
+ * The whole queue contract through the wire, over the in-memory store: every service of a test sits
+ * behind a {@link QueueServer} on an ephemeral port and the tests talk to it with a {@link
+ * dev.flipper.queue.client.ThriftJobQueue}, so every argument, result and error crosses Thrift both
  * ways. The store's failure injection runs the unhealthy and unreachable shard tests too.
  */
 @Tag("slow")

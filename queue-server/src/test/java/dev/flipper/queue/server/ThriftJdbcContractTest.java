@@ -11,10 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The whole queue contract through the wire (see {@link ThriftInMemoryContractTest}) over
- * {@link JdbcQueueStore}; subclasses make the databases. Shard failures are not injected here (the
+ * The whole queue contract through the wire (see {@link ThriftInMemoryContractTest}) over {@link
+ * JdbcQueueStore}; subclasses make the databases. Shard failures are not injected here (the
  * fault-injecting store lives in queue-mysql's tests), so the tests that need them are skipped: the
- * in-memory Thrift run covers how those errors cross the wire, queue-mysql's own run covers the store.
+ * in-memory Thrift run covers how those errors cross the wire, queue-mysql's own run covers the
+ * store.
  */
 abstract class ThriftJdbcContractTest extends QueueContractTest {
   private List<JdbcShardConfig> configs;

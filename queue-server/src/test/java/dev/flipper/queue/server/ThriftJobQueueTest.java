@@ -19,8 +19,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * What {@link ThriftJobQueue} does that the queue contract (run through it by the Thrift*ContractTest classes)
- * cannot show: the protocol's limits and failures of the connection itself.
+ * What {@link ThriftJobQueue} does that the queue contract (run through it by the
+ * Thrift*ContractTest classes) cannot show: the protocol's limits and failures of the connection
+ * itself.
  */
 class ThriftJobQueueTest {
 
@@ -33,8 +34,14 @@ class ThriftJobQueueTest {
       queue.dequeue(DequeueParams.of("utf8_q", 1, TestServer.CONTEXT.getSource()));
       byte[] latin1 = {'c', 'a', 'f', (byte) 0xE9};
 
-      QueueException e = catchThrowableOfType(QueueException.class, () -> queue.checkpoint("utf8_q",
-          TestServer.CONTEXT.getSource(), List.of(new CheckpointParams(id, latin1, false, null, null, null))));
+      QueueException e =
+          catchThrowableOfType(
+              QueueException.class,
+              () ->
+                  queue.checkpoint(
+                      "utf8_q",
+                      TestServer.CONTEXT.getSource(),
+                      List.of(new CheckpointParams(id, latin1, false, null, null, null))));
 
       assertThat(e.errorCode()).isEqualTo(ErrorCode.UNKNOWN);
       assertThat(e.getMessage()).startsWith("invalid request").contains(id.toString(), "UTF-8");
@@ -52,7 +59,8 @@ class ThriftJobQueueTest {
 
       assertThat(queue.dequeue(DequeueParams.of("source_q", 1, "someone-else"))).hasSize(1);
 
-      assertThat(queue.lookup(List.of(id), false).get(id).claimDescriptor()).endsWith(":someone-else");
+      assertThat(queue.lookup(List.of(id), false).get(id).claimDescriptor())
+          .endsWith(":someone-else");
     }
   }
 
@@ -62,11 +70,14 @@ class ThriftJobQueueTest {
         ThriftJobQueue queue = ThriftJobQueue.over(server.client())) {
       queue.createQueue("source_q");
 
-      QueueException e = catchThrowableOfType(QueueException.class,
-          () -> queue.dequeue(DequeueParams.of("source_q", 1, " ")));
+      QueueException e =
+          catchThrowableOfType(
+              QueueException.class, () -> queue.dequeue(DequeueParams.of("source_q", 1, " ")));
 
       assertThat(e.errorCode()).isEqualTo(ErrorCode.UNKNOWN);
-      assertThat(e.getMessage()).startsWith("invalid request").contains("source must be 1..200 characters");
+      assertThat(e.getMessage())
+          .startsWith("invalid request")
+          .contains("source must be 1..200 characters");
     }
   }
 
@@ -76,15 +87,23 @@ class ThriftJobQueueTest {
     try (ServerSocket unused = new ServerSocket(0)) {
       deadPort = unused.getLocalPort();
     }
-    try (ThriftJobQueue queue = ThriftJobQueue.over(QueueClient.builder().server("127.0.0.1", deadPort)
-        .connectTimeout(Duration.ofMillis(500)).build())) {
+    try (ThriftJobQueue queue =
+        ThriftJobQueue.over(
+            QueueClient.builder()
+                .server("127.0.0.1", deadPort)
+                .connectTimeout(Duration.ofMillis(500))
+                .build())) {
 
-      QueueException e = catchThrowableOfType(QueueException.class, () -> queue.enqueue("q", List.of(NewJob.of("x"))));
+      QueueException e =
+          catchThrowableOfType(
+              QueueException.class, () -> queue.enqueue("q", List.of(NewJob.of("x"))));
 
       assertThat(e.errorCode()).isEqualTo(ErrorCode.UNKNOWN);
       assertThat(e.getMessage()).contains("127.0.0.1:" + deadPort);
-      assertThat(e.getCause()).isInstanceOfSatisfying(QueueUnavailableException.class,
-          cause -> assertThat(cause.mayHaveBeenApplied()).isFalse());
+      assertThat(e.getCause())
+          .isInstanceOfSatisfying(
+              QueueUnavailableException.class,
+              cause -> assertThat(cause.mayHaveBeenApplied()).isFalse());
     }
   }
 }

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Tag;
 
 /**
  * The queue contract through Thrift on MariaDB at 127.0.0.1:3306 (root, empty password): a database
- * {@code flipper_t_<random>} per shard and test, dropped afterwards. Fails (never skips) when MariaDB is not
- * running: start it with scripts/ensure-services.sh.
+ * {@code flipper_t_<random>} per shard and test, dropped afterwards. Fails (never skips) when
+ * MariaDB is not running: start it with scripts/ensure-services.sh.
  */
 @Tag("mariadb")
 class ThriftMariaDbContractTest extends ThriftJdbcContractTest {
@@ -43,8 +43,11 @@ class ThriftMariaDbContractTest extends ThriftJdbcContractTest {
         Statement statement = connection.createStatement()) {
       statement.execute(sql);
     } catch (SQLException e) {
-      throw new IllegalStateException("MariaDB at 127.0.0.1:3306 (root, empty password) is needed: " + e.getMessage()
-          + "; run scripts/ensure-services.sh", e);
+      throw new IllegalStateException(
+          "MariaDB at 127.0.0.1:3306 (root, empty password) is needed: "
+              + e.getMessage()
+              + "; run scripts/ensure-services.sh",
+          e);
     }
   }
 }

@@ -18,8 +18,9 @@ import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
 
 /**
- * The whole queue contract through the wire on the local Redis (127.0.0.1:6379): each test's shards live
- * under its own key prefix, deleted afterwards (SCAN + DEL; nothing else on the server is touched).
+ * The whole queue contract through the wire on the local Redis (127.0.0.1:6379): each test's shards
+ * live under its own key prefix, deleted afterwards (SCAN + DEL; nothing else on the server is
+ * touched).
  */
 @Tag("redis")
 class ThriftRedisContractTest extends QueueContractTest {
@@ -35,13 +36,20 @@ class ThriftRedisContractTest extends QueueContractTest {
     try (Jedis jedis = new Jedis(HOST, PORT)) {
       jedis.ping();
     } catch (RuntimeException e) {
-      fail("Redis does not answer on " + HOST + ":" + PORT + " (" + e.getMessage()
-          + "); run scripts/ensure-services.sh, which installs and starts it");
+      fail(
+          "Redis does not answer on "
+              + HOST
+              + ":"
+              + PORT
+              + " ("
+              + e.getMessage()
+              + "); run scripts/ensure-services.sh, which installs and starts it");
     }
     prefix = "flipper_t_" + UUID.randomUUID().toString().substring(0, 8) + ":";
-    shards = testShards.stream()
-        .map(s -> new RedisShardConfig(s.name(), HOST, PORT, 0, null, s.dequeueOnly()))
-        .toList();
+    shards =
+        testShards.stream()
+            .map(s -> new RedisShardConfig(s.name(), HOST, PORT, 0, null, s.dequeueOnly()))
+            .toList();
     return open();
   }
 
@@ -60,7 +68,8 @@ class ThriftRedisContractTest extends QueueContractTest {
     try (Jedis jedis = new Jedis(HOST, PORT)) {
       String cursor = ScanParams.SCAN_POINTER_START;
       do {
-        ScanResult<String> page = jedis.scan(cursor, new ScanParams().match(prefix + "*").count(1000));
+        ScanResult<String> page =
+            jedis.scan(cursor, new ScanParams().match(prefix + "*").count(1000));
         if (!page.getResult().isEmpty()) {
           jedis.del(page.getResult().toArray(String[]::new));
         }

@@ -25,7 +25,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The wire contract (docs/thrift.md, "Transport and protocol" and "Compatibility notes"), over real TCP. */
+/**
+ * The wire contract (docs/thrift.md, "Transport and protocol" and "Compatibility notes"), over real
+ * TCP.
+ */
 class WireProtocolTest {
   private final TestServer server = TestServer.start(b -> b.maxFrameBytes(64 * 1024));
 
@@ -39,8 +42,9 @@ class WireProtocolTest {
   void acceptsStrictAndOldHeadersAndAnswersStrict(boolean strict) throws Exception {
     server.service.createQueue("wire_q");
     try (RawConnection connection = new RawConnection(server.port())) {
-      connection.sendFrame(RawConnection.call("getQueueNames",
-          new PinLater.getQueueNames_args(TestServer.CONTEXT), 7, strict));
+      connection.sendFrame(
+          RawConnection.call(
+              "getQueueNames", new PinLater.getQueueNames_args(TestServer.CONTEXT), 7, strict));
 
       RawConnection.Reply reply = RawConnection.parse(connection.readFrame());
 
@@ -65,8 +69,9 @@ class WireProtocolTest {
       TApplicationException error = TApplicationException.readFrom(reply.body());
       assertThat(error.getType()).isEqualTo(TApplicationException.UNKNOWN_METHOD);
 
-      connection.sendFrame(RawConnection.call("getQueueNames",
-          new PinLater.getQueueNames_args(TestServer.CONTEXT), 2, true));
+      connection.sendFrame(
+          RawConnection.call(
+              "getQueueNames", new PinLater.getQueueNames_args(TestServer.CONTEXT), 2, true));
       RawConnection.Reply next = RawConnection.parse(connection.readFrame());
       assertThat(next.header().type).isEqualTo(TMessageType.REPLY);
       assertThat(next.header().seqid).isEqualTo(2);
@@ -77,14 +82,20 @@ class WireProtocolTest {
   void frameOverTheLimitClosesOnlyThatConnection() throws Exception {
     try (RawConnection healthy = new RawConnection(server.port());
         RawConnection offender = new RawConnection(server.port())) {
-      // An oversized call other than an enqueue closes its connection as soon as its header shows the method.
-      byte[] call = RawConnection.call("getQueueNames", new PinLater.getQueueNames_args(TestServer.CONTEXT), 1, true);
-      offender.sendRaw(ByteBuffer.allocate(4 + call.length).putInt(64 * 1024 + 1).put(call).array());
+      // An oversized call other than an enqueue closes its connection as soon as its header shows
+      // the method.
+      byte[] call =
+          RawConnection.call(
+              "getQueueNames", new PinLater.getQueueNames_args(TestServer.CONTEXT), 1, true);
+      offender.sendRaw(
+          ByteBuffer.allocate(4 + call.length).putInt(64 * 1024 + 1).put(call).array());
       assertThat(offender.closedByServer()).isTrue();
 
-      healthy.sendFrame(RawConnection.call("getQueueNames",
-          new PinLater.getQueueNames_args(TestServer.CONTEXT), 3, true));
-      assertThat(RawConnection.parse(healthy.readFrame()).header().type).isEqualTo(TMessageType.REPLY);
+      healthy.sendFrame(
+          RawConnection.call(
+              "getQueueNames", new PinLater.getQueueNames_args(TestServer.CONTEXT), 3, true));
+      assertThat(RawConnection.parse(healthy.readFrame()).header().type)
+          .isEqualTo(TMessageType.REPLY);
     }
   }
 
@@ -92,10 +103,12 @@ class WireProtocolTest {
   void missingRequestContextIsAClearPinLaterError() throws Exception {
     try (TestServer.ThriftClient client = server.thriftClient()) {
       assertThatThrownBy(() -> client.api().getQueueNames(null))
-          .isInstanceOfSatisfying(PinLaterException.class, e -> {
-            assertThat(e.getErrorCode()).isEqualTo(ErrorCode.UNKNOWN);
-            assertThat(e.getMessage()).contains("RequestContext");
-          });
+          .isInstanceOfSatisfying(
+              PinLaterException.class,
+              e -> {
+                assertThat(e.getErrorCode()).isEqualTo(ErrorCode.UNKNOWN);
+                assertThat(e.getMessage()).contains("RequestContext");
+              });
       assertThat(client.api().getQueueNames(TestServer.CONTEXT)).isEmpty(); // connection still fine
     }
   }
@@ -108,12 +121,16 @@ class WireProtocolTest {
       bare.unsetPriority();
       bare.unsetNumAttemptsAllowed();
       bare.setCustomStatus(null);
-      List<String> ids = client.api().enqueueJobs(TestServer.CONTEXT,
-          new PinLaterEnqueueRequest("defaults_q", List.of(bare))).getJobDescriptors();
+      List<String> ids =
+          client
+              .api()
+              .enqueueJobs(
+                  TestServer.CONTEXT, new PinLaterEnqueueRequest("defaults_q", List.of(bare)))
+              .getJobDescriptors();
 
       assertThat(ids).singleElement().asString().startsWith("defaults_q:s").contains(":p1:");
-      Map<String, PinLaterJobInfo> info = client.api().lookupJobs(TestServer.CONTEXT,
-          new PinLaterLookupJobRequest(ids));
+      Map<String, PinLaterJobInfo> info =
+          client.api().lookupJobs(TestServer.CONTEXT, new PinLaterLookupJobRequest(ids));
       PinLaterJobInfo job = info.get(ids.get(0));
       assertThat(job.getJobState()).isEqualTo(PinLaterJobState.PENDING);
       assertThat(job.getAttemptsAllowed()).isEqualTo(2);
@@ -128,40 +145,73 @@ class WireProtocolTest {
   void emptyDequeueAnswersEmptyMapsAndEmptyEnqueueAnswersNoDescriptors() throws Exception {
     server.service.createQueue("empty_q");
     try (TestServer.ThriftClient client = server.thriftClient()) {
-      PinLaterDequeueResponse response = client.api().dequeueJobs(TestServer.CONTEXT,
-          new PinLaterDequeueRequest("empty_q", 5));
+      PinLaterDequeueResponse response =
+          client.api().dequeueJobs(TestServer.CONTEXT, new PinLaterDequeueRequest("empty_q", 5));
       assertThat(response.isSetJobs()).isTrue();
       assertThat(response.getJobs()).isEmpty();
       assertThat(response.isSetJobMetadata()).isTrue();
-      assertThat(client.api().enqueueJobs(TestServer.CONTEXT, new PinLaterEnqueueRequest("empty_q", List.of()))
-          .getJobDescriptors()).isEmpty();
+      assertThat(
+              client
+                  .api()
+                  .enqueueJobs(TestServer.CONTEXT, new PinLaterEnqueueRequest("empty_q", List.of()))
+                  .getJobDescriptors())
+          .isEmpty();
     }
   }
 
   @Test
   void errorsCarryThePinLaterCodes() throws Exception {
     try (TestServer.ThriftClient client = server.thriftClient()) {
-      assertCode(() -> client.api().createQueue(TestServer.CONTEXT, "bad-name"), ErrorCode.QUEUE_NAME_INVALID);
-      assertCode(() -> client.api().enqueueJobs(TestServer.CONTEXT, new PinLaterEnqueueRequest("never_created",
-          List.of(new PinLaterJob(ByteBuffer.wrap(new byte[] {1}))))), ErrorCode.QUEUE_NOT_FOUND);
+      assertCode(
+          () -> client.api().createQueue(TestServer.CONTEXT, "bad-name"),
+          ErrorCode.QUEUE_NAME_INVALID);
+      assertCode(
+          () ->
+              client
+                  .api()
+                  .enqueueJobs(
+                      TestServer.CONTEXT,
+                      new PinLaterEnqueueRequest(
+                          "never_created",
+                          List.of(new PinLaterJob(ByteBuffer.wrap(new byte[] {1}))))),
+          ErrorCode.QUEUE_NOT_FOUND);
       client.api().createQueue(TestServer.CONTEXT, "codes_q");
-      assertCode(() -> client.api().enqueueJobs(TestServer.CONTEXT, new PinLaterEnqueueRequest("codes_q",
-          List.of(new PinLaterJob(ByteBuffer.wrap(new byte[] {1})).setPriority((byte) 4)))),
+      assertCode(
+          () ->
+              client
+                  .api()
+                  .enqueueJobs(
+                      TestServer.CONTEXT,
+                      new PinLaterEnqueueRequest(
+                          "codes_q",
+                          List.of(
+                              new PinLaterJob(ByteBuffer.wrap(new byte[] {1}))
+                                  .setPriority((byte) 4)))),
           ErrorCode.PRIORITY_NOT_SUPPORTED);
-      assertCode(() -> client.api().deleteQueue(TestServer.CONTEXT, "codes_q", "wrong"), ErrorCode.PASSWORD_INVALID);
-      assertCode(() -> client.api().dequeueJobs(TestServer.CONTEXT, new PinLaterDequeueRequest("codes_q", 0)),
+      assertCode(
+          () -> client.api().deleteQueue(TestServer.CONTEXT, "codes_q", "wrong"),
+          ErrorCode.PASSWORD_INVALID);
+      assertCode(
+          () ->
+              client
+                  .api()
+                  .dequeueJobs(TestServer.CONTEXT, new PinLaterDequeueRequest("codes_q", 0)),
           ErrorCode.UNKNOWN);
       client.api().deleteQueue(TestServer.CONTEXT, "codes_q", TestServer.ADMIN_PASSWORD);
       assertThat(client.api().getQueueNames(TestServer.CONTEXT)).doesNotContain("codes_q");
     }
-    assertThat(server.metrics.counter("PinLater.createQueue.errors.QUEUE_NAME_INVALID").getCount()).isEqualTo(1);
-    assertThat(server.metrics.counter("PinLater.deleteQueue.errors.PASSWORD_INVALID").getCount()).isEqualTo(1);
+    assertThat(server.metrics.counter("PinLater.createQueue.errors.QUEUE_NAME_INVALID").getCount())
+        .isEqualTo(1);
+    assertThat(server.metrics.counter("PinLater.deleteQueue.errors.PASSWORD_INVALID").getCount())
+        .isEqualTo(1);
     assertThat(server.metrics.timer("PinLaterService.createQueue").getCount()).isEqualTo(2);
   }
 
   private static void assertCode(ThrowingCall call, ErrorCode code) {
-    assertThatThrownBy(call::run).isInstanceOfSatisfying(PinLaterException.class,
-        e -> assertThat(e.getErrorCode()).as(e.getMessage()).isEqualTo(code));
+    assertThatThrownBy(call::run)
+        .isInstanceOfSatisfying(
+            PinLaterException.class,
+            e -> assertThat(e.getErrorCode()).as(e.getMessage()).isEqualTo(code));
   }
 
   interface ThrowingCall {
@@ -171,7 +221,8 @@ class WireProtocolTest {
   /** The args of an unknown call: an empty struct, like Finagle's ConnectionOptions. */
   static final class EmptyStruct extends PinLater.getQueueNames_args {
     @Override
-    public void write(org.apache.thrift.protocol.TProtocol out) throws org.apache.thrift.TException {
+    public void write(org.apache.thrift.protocol.TProtocol out)
+        throws org.apache.thrift.TException {
       out.writeStructBegin(new TStruct("ConnectionOptions"));
       out.writeFieldStop();
       out.writeStructEnd();

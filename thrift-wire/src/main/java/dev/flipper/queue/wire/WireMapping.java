@@ -39,10 +39,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Converts between the queue's Java types (queue-core) and the PinLater Thrift structs, in both directions:
- * the server reads requests and writes responses, the client does the opposite. Absent optional Thrift
- * fields take the IDL defaults (a freshly read struct already holds them); fields whose absence means
- * something ("now", "all priorities") are tested with {@code isSet}. Stateless and thread-safe.
+ * Converts between the queue's Java types (queue-core) and the PinLater Thrift structs, in both
+ * directions: the server reads requests and writes responses, the client does the opposite. Absent
+ * optional Thrift fields take the IDL defaults (a freshly read struct already holds them); fields
+ * whose absence means something ("now", "all priorities") are tested with {@code isSet}. Stateless
+ * and thread-safe.
  *
  * <p>Shared by queue-server and queue-client; applications use {@code QueueClient} instead.
  */
@@ -52,7 +53,8 @@ public final class WireMapping {
   // ---- error codes and states ----
 
   public static dev.flipper.queue.thrift.ErrorCode toThrift(ErrorCode code) {
-    dev.flipper.queue.thrift.ErrorCode wire = dev.flipper.queue.thrift.ErrorCode.findByValue(code.code());
+    dev.flipper.queue.thrift.ErrorCode wire =
+        dev.flipper.queue.thrift.ErrorCode.findByValue(code.code());
     return wire == null ? dev.flipper.queue.thrift.ErrorCode.UNKNOWN : wire;
   }
 
@@ -75,8 +77,10 @@ public final class WireMapping {
   public static JobState fromThrift(PinLaterJobState state, String field) {
     if (state == null) {
       // Thrift reads a value outside the enum as unset, so both cases arrive here.
-      throw QueueException.invalid(field + " is missing or unknown; use 0 (PENDING), 1 (IN_PROGRESS), 2 (SUCCEEDED)"
-          + " or 3 (FAILED)");
+      throw QueueException.invalid(
+          field
+              + " is missing or unknown; use 0 (PENDING), 1 (IN_PROGRESS), 2 (SUCCEEDED)"
+              + " or 3 (FAILED)");
     }
     return JobState.fromCode(state.getValue());
   }
@@ -98,8 +102,16 @@ public final class WireMapping {
     if (wire == null || wire.body == null) {
       throw QueueException.invalid("every PinLaterJob needs a body (field 1)");
     }
-    Instant runAfter = wire.isSetRunAfterTimestampMillis() ? Instant.ofEpochMilli(wire.getRunAfterTimestampMillis()) : null;
-    return new NewJob(wire.getBody(), wire.getPriority(), runAfter, wire.getNumAttemptsAllowed(), wire.getCustomStatus());
+    Instant runAfter =
+        wire.isSetRunAfterTimestampMillis()
+            ? Instant.ofEpochMilli(wire.getRunAfterTimestampMillis())
+            : null;
+    return new NewJob(
+        wire.getBody(),
+        wire.getPriority(),
+        runAfter,
+        wire.getNumAttemptsAllowed(),
+        wire.getCustomStatus());
   }
 
   public static List<NewJob> jobsFromThrift(List<PinLaterJob> wire) {
@@ -146,7 +158,9 @@ public final class WireMapping {
   }
 
   public static AckParams fromThrift(PinLaterJobAckRequest wire) {
-    return new AckParams(wire.getQueueName(), ackItemsFromThrift(wire.getJobsSucceeded()),
+    return new AckParams(
+        wire.getQueueName(),
+        ackItemsFromThrift(wire.getJobsSucceeded()),
         ackItemsFromThrift(wire.getJobsFailed()));
   }
 
@@ -167,8 +181,11 @@ public final class WireMapping {
     }
     List<AckParams.Item> items = new ArrayList<>(wire.size());
     for (PinLaterJobAckInfo info : wire) {
-      items.add(new AckParams.Item(JobDescriptor.parse(info.getJobDescriptor()), info.getAppendCustomStatus(),
-          Duration.ofMillis(info.getRetryDelayMillis())));
+      items.add(
+          new AckParams.Item(
+              JobDescriptor.parse(info.getJobDescriptor()),
+              info.getAppendCustomStatus(),
+              Duration.ofMillis(info.getRetryDelayMillis())));
     }
     return items;
   }
@@ -192,7 +209,8 @@ public final class WireMapping {
   /** The dequeue described by {@code wire}, claimed for {@code source}. */
   public static DequeueParams fromThrift(PinLaterDequeueRequest wire, String source) {
     AckParams ack = wire.isSetJobAckRequest() ? fromThrift(wire.getJobAckRequest()) : null;
-    return new DequeueParams(wire.getQueueName(), wire.getLimit(), source, wire.isDryRun(), wire.getCoverage(), ack);
+    return new DequeueParams(
+        wire.getQueueName(), wire.getLimit(), source, wire.isDryRun(), wire.getCoverage(), ack);
   }
 
   /** Always sets both maps, empty when no job came back (the original left them unset). */
@@ -215,13 +233,16 @@ public final class WireMapping {
     if (wire.getJobs() == null || wire.getJobs().isEmpty()) {
       return List.of();
     }
-    Map<String, PinLaterDequeueMetadata> metadata = wire.getJobMetadata() == null ? Map.of() : wire.getJobMetadata();
+    Map<String, PinLaterDequeueMetadata> metadata =
+        wire.getJobMetadata() == null ? Map.of() : wire.getJobMetadata();
     List<DequeuedJob> jobs = new ArrayList<>(wire.getJobs().size());
     for (Map.Entry<String, ByteBuffer> entry : wire.getJobs().entrySet()) {
       PinLaterDequeueMetadata meta = metadata.get(entry.getKey());
       int allowed = meta == null ? 0 : meta.getAttemptsAllowed();
       int remaining = meta == null ? 0 : meta.getAttemptsRemaining();
-      jobs.add(new DequeuedJob(JobDescriptor.parse(entry.getKey()), bytes(entry.getValue()), allowed, remaining));
+      jobs.add(
+          new DequeuedJob(
+              JobDescriptor.parse(entry.getKey()), bytes(entry.getValue()), allowed, remaining));
     }
     return jobs;
   }
@@ -229,8 +250,8 @@ public final class WireMapping {
   // ---- checkpoint ----
 
   /**
-   * A checkpoint as sent on the wire. {@code newBody} is a Thrift string there, so the body must be valid
-   * UTF-8 to survive the trip (the Java runtime decodes it as UTF-8).
+   * A checkpoint as sent on the wire. {@code newBody} is a Thrift string there, so the body must be
+   * valid UTF-8 to survive the trip (the Java runtime decodes it as UTF-8).
    */
   public static PinLaterCheckpointJobRequest toThrift(CheckpointParams params) {
     PinLaterCheckpointJobRequest wire = new PinLaterCheckpointJobRequest(params.job().toString());
@@ -257,7 +278,9 @@ public final class WireMapping {
         JobDescriptor.parse(wire.getJobDescriptor()),
         wire.isSetNewBody() ? wire.getNewBody().getBytes(StandardCharsets.UTF_8) : null,
         wire.isMoveToPending(),
-        wire.isSetRunAfterTimestampMillis() ? Instant.ofEpochMilli(wire.getRunAfterTimestampMillis()) : null,
+        wire.isSetRunAfterTimestampMillis()
+            ? Instant.ofEpochMilli(wire.getRunAfterTimestampMillis())
+            : null,
         wire.isSetNumOfAttemptsAllowed() ? wire.getNumOfAttemptsAllowed() : null,
         wire.isSetPrependCustomStatus() ? wire.getPrependCustomStatus() : null);
   }
@@ -265,13 +288,14 @@ public final class WireMapping {
   // ---- lookup and scan ----
 
   public static PinLaterJobInfo toThrift(JobInfo info) {
-    PinLaterJobInfo wire = new PinLaterJobInfo(
-        info.descriptor().toString(),
-        toThrift(info.state()),
-        info.attemptsAllowed(),
-        info.attemptsRemaining(),
-        info.customStatus() == null ? "" : info.customStatus(),
-        info.createdAt().toEpochMilli());
+    PinLaterJobInfo wire =
+        new PinLaterJobInfo(
+            info.descriptor().toString(),
+            toThrift(info.state()),
+            info.attemptsAllowed(),
+            info.attemptsRemaining(),
+            info.customStatus() == null ? "" : info.customStatus(),
+            info.createdAt().toEpochMilli());
     if (info.runAfter() != null) {
       wire.setRunAfterTimestampMillis(info.runAfter().toEpochMilli());
     }
@@ -295,15 +319,19 @@ public final class WireMapping {
         wire.getAttemptsRemaining(),
         wire.getCustomStatus(),
         Instant.ofEpochMilli(wire.getCreatedAtTimestampMillis()),
-        wire.isSetRunAfterTimestampMillis() ? Instant.ofEpochMilli(wire.getRunAfterTimestampMillis()) : null,
-        wire.isSetUpdatedAtTimestampMillis() ? Instant.ofEpochMilli(wire.getUpdatedAtTimestampMillis()) : null,
+        wire.isSetRunAfterTimestampMillis()
+            ? Instant.ofEpochMilli(wire.getRunAfterTimestampMillis())
+            : null,
+        wire.isSetUpdatedAtTimestampMillis()
+            ? Instant.ofEpochMilli(wire.getUpdatedAtTimestampMillis())
+            : null,
         wire.getClaimDescriptor(),
         wire.isSetBody() ? wire.getBody() : null);
   }
 
   public static PinLaterScanJobsRequest toThrift(ScanParams params) {
-    PinLaterScanJobsRequest wire = new PinLaterScanJobsRequest(params.queue())
-        .setJobState(toThrift(params.state()));
+    PinLaterScanJobsRequest wire =
+        new PinLaterScanJobsRequest(params.queue()).setJobState(toThrift(params.state()));
     if (params.priority() != null) {
       wire.setPriority(narrowPriority(params.priority()));
     }
@@ -348,8 +376,8 @@ public final class WireMapping {
   // ---- count, retry, delete ----
 
   public static PinLaterGetJobCountRequest toThrift(CountParams params) {
-    PinLaterGetJobCountRequest wire = new PinLaterGetJobCountRequest(params.queue())
-        .setJobState(toThrift(params.state()));
+    PinLaterGetJobCountRequest wire =
+        new PinLaterGetJobCountRequest(params.queue()).setJobState(toThrift(params.state()));
     if (params.priority() != null) {
       wire.setPriority(narrowPriority(params.priority()));
     }
@@ -385,13 +413,15 @@ public final class WireMapping {
         wire.getQueueName(),
         wire.getPriority(),
         wire.getAttemptsToAllow(),
-        wire.isSetRunAfterTimestampMillis() ? Instant.ofEpochMilli(wire.getRunAfterTimestampMillis()) : null,
+        wire.isSetRunAfterTimestampMillis()
+            ? Instant.ofEpochMilli(wire.getRunAfterTimestampMillis())
+            : null,
         wire.getLimit());
   }
 
   public static PinLaterDeleteJobsRequest toThrift(DeleteJobsParams params) {
-    PinLaterDeleteJobsRequest wire = new PinLaterDeleteJobsRequest(params.queue())
-        .setJobState(toThrift(params.state()));
+    PinLaterDeleteJobsRequest wire =
+        new PinLaterDeleteJobsRequest(params.queue()).setJobState(toThrift(params.state()));
     wire.setPriority(narrowPriority(params.priority()));
     wire.setLimit(params.limit());
     if (params.bodyRegex() != null) {
@@ -411,10 +441,14 @@ public final class WireMapping {
 
   // ---- helpers ----
 
-  /** Priorities travel as a signed byte; refuse values that would wrap instead of sending a different one. */
+  /**
+   * Priorities travel as a signed byte; refuse values that would wrap instead of sending a
+   * different one.
+   */
   private static byte narrowPriority(int priority) {
     if (priority < Byte.MIN_VALUE || priority > Byte.MAX_VALUE) {
-      throw new QueueException(ErrorCode.PRIORITY_NOT_SUPPORTED,
+      throw new QueueException(
+          ErrorCode.PRIORITY_NOT_SUPPORTED,
           "priority " + priority + " does not fit the protocol's byte field (-128..127)");
     }
     return (byte) priority;

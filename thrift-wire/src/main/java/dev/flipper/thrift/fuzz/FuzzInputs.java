@@ -18,9 +18,10 @@ import org.apache.thrift.protocol.TProtocol;
 import org.apache.thrift.transport.TMemoryBuffer;
 
 /**
- * Malformed inputs for Flipper's Thrift servers: random, truncated, mutated and oversized messages built from
- * a few valid calls, and the loop that writes them over many connections. Shared by the servers' fuzz tests
- * and {@code flipper bench fuzz}. Stateless; each caller brings its own seeded {@link Random}.
+ * Malformed inputs for Flipper's Thrift servers: random, truncated, mutated and oversized messages
+ * built from a few valid calls, and the loop that writes them over many connections. Shared by the
+ * servers' fuzz tests and {@code flipper bench fuzz}. Stateless; each caller brings its own seeded
+ * {@link Random}.
  */
 public final class FuzzInputs {
   private FuzzInputs() {}
@@ -38,23 +39,28 @@ public final class FuzzInputs {
       case 3: // valid call with a few bytes flipped
         return frame(flipped(random, call));
       case 4: // huge, negative or zero length prefix
-        int length = switch (random.nextInt(4)) {
-          case 0 -> Integer.MAX_VALUE;
-          case 1 -> maxFrame + 1 + random.nextInt(1 << 20);
-          case 2 -> -1 - random.nextInt(1000);
-          default -> 0;
-        };
+        int length =
+            switch (random.nextInt(4)) {
+              case 0 -> Integer.MAX_VALUE;
+              case 1 -> maxFrame + 1 + random.nextInt(1 << 20);
+              case 2 -> -1 - random.nextInt(1000);
+              default -> 0;
+            };
         return ByteBuffer.allocate(4 + 16).putInt(length).put(bytes(random, 16)).array();
       case 5: // a frame that promises more than it delivers
         byte[] partial = bytes(random, random.nextInt(100));
-        return ByteBuffer.allocate(4 + partial.length).putInt(partial.length + 1 + random.nextInt(maxFrame / 2))
-            .put(partial).array();
+        return ByteBuffer.allocate(4 + partial.length)
+            .putInt(partial.length + 1 + random.nextInt(maxFrame / 2))
+            .put(partial)
+            .array();
       default: // a valid call, so well-formed traffic is mixed in
         return frame(call);
     }
   }
 
-  /** One input for an unframed server (the token master): messages with bad lengths and bad fields. */
+  /**
+   * One input for an unframed server (the token master): messages with bad lengths and bad fields.
+   */
   public static byte[] unframed(Random random, List<byte[]> valid) {
     byte[] call = valid.get(random.nextInt(valid.size()));
     switch (random.nextInt(6)) {
@@ -67,7 +73,10 @@ public final class FuzzInputs {
       case 3: // a length field (at a random offset) replaced by something huge or negative
         byte[] sized = call.clone();
         int at = random.nextInt(Math.max(1, sized.length - 4));
-        int length = random.nextBoolean() ? Integer.MAX_VALUE - random.nextInt(1000) : -1 - random.nextInt(1000);
+        int length =
+            random.nextBoolean()
+                ? Integer.MAX_VALUE - random.nextInt(1000)
+                : -1 - random.nextInt(1000);
         ByteBuffer.wrap(sized, at, 4).putInt(length);
         return sized;
       case 4: // a valid start followed by noise
@@ -82,13 +91,15 @@ public final class FuzzInputs {
   }
 
   /**
-   * Opens connections to 127.0.0.1:port and writes 1-20 inputs on each (until the server closes it) until the
-   * shared budget {@code remaining} is used up. Several threads may share one budget.
+   * Opens connections to 127.0.0.1:port and writes 1-20 inputs on each (until the server closes it)
+   * until the shared budget {@code remaining} is used up. Several threads may share one budget.
    */
-  public static void send(int port, Random random, AtomicInteger remaining, Function<Random, byte[]> input) {
+  public static void send(
+      int port, Random random, AtomicInteger remaining, Function<Random, byte[]> input) {
     while (remaining.get() > 0) {
       try (Socket socket = new Socket("127.0.0.1", port)) {
-        socket.setSoLinger(true, 0); // reset on close: no TIME_WAIT pile-up over thousands of connections
+        socket.setSoLinger(
+            true, 0); // reset on close: no TIME_WAIT pile-up over thousands of connections
         OutputStream out = socket.getOutputStream();
         int perConnection = 1 + random.nextInt(20);
         for (int i = 0; i < perConnection && remaining.getAndDecrement() > 0; i++) {
@@ -102,7 +113,8 @@ public final class FuzzInputs {
   }
 
   /** A binary-protocol CALL message with the given args struct; strict or old non-strict header. */
-  public static byte[] call(String method, TBase<?, ?> args, int seqid, boolean strict) throws TException {
+  public static byte[] call(String method, TBase<?, ?> args, int seqid, boolean strict)
+      throws TException {
     TMemoryBuffer buffer = new TMemoryBuffer(256);
     TProtocol protocol = new TBinaryProtocol(buffer, false, strict);
     protocol.writeMessageBegin(new TMessage(method, TMessageType.CALL, seqid));

@@ -1,6 +1,5 @@
 package dev.flipper.thrift.fuzz;
 
-import dev.flipper.thrift.fuzz.FuzzInputs;
 import dev.flipper.workflow.master.thrift.ArchiveRequest;
 import dev.flipper.workflow.master.thrift.GroupRequest;
 import dev.flipper.workflow.master.thrift.ModifyRequest;
@@ -19,13 +18,28 @@ public final class MasterCalls {
   public static List<byte[]> forFuzzing() throws TException {
     Token token = new Token("/fuzz/a").setData("data").setOwner("fuzz").setExpirationTime(1L);
     return List.of(
-        FuzzInputs.call("query", new TokenMasterService.query_args(new QueryRequest().setQueries(List.of(
-            new Query().setNamePrefix("/fuzz/")))), 7, true),
-        FuzzInputs.call("modify", new TokenMasterService.modify_args(new ModifyRequest().setUpdates(List.of(token))),
-            7, false),
-        FuzzInputs.call("group", new TokenMasterService.group_args(new GroupRequest().setNamePrefix("/fuzz/")
-            .setGroupSuffix("/")), 7, true),
-        FuzzInputs.call("archive", new TokenMasterService.archive_args(new ArchiveRequest().setTokens(List.of(
-            new Token("/fuzz/b").setVersion(1)))), 7, true));
+        FuzzInputs.call(
+            "query",
+            new TokenMasterService.query_args(
+                new QueryRequest().setQueries(List.of(new Query().setNamePrefix("/fuzz/")))),
+            7,
+            true),
+        FuzzInputs.call(
+            "modify",
+            new TokenMasterService.modify_args(new ModifyRequest().setUpdates(List.of(token))),
+            7,
+            false),
+        FuzzInputs.call(
+            "group",
+            new TokenMasterService.group_args(
+                new GroupRequest().setNamePrefix("/fuzz/").setGroupSuffix("/")),
+            7,
+            true),
+        FuzzInputs.call(
+            "archive",
+            new TokenMasterService.archive_args(
+                new ArchiveRequest().setTokens(List.of(new Token("/fuzz/b").setVersion(1)))),
+            7,
+            true));
   }
 }

@@ -20,15 +20,28 @@ public final class PinLaterCalls {
   public static List<byte[]> on(String queue, RequestContext context) throws TException {
     PinLaterJob job = new PinLaterJob(ByteBuffer.wrap(new byte[] {1, 2, 3}));
     String descriptor = queue + ":s1:p1:1";
-    PinLaterJobAckRequest ack = new PinLaterJobAckRequest(queue)
-        .setJobsSucceeded(List.of(new PinLaterJobAckInfo(descriptor)));
+    PinLaterJobAckRequest ack =
+        new PinLaterJobAckRequest(queue)
+            .setJobsSucceeded(List.of(new PinLaterJobAckInfo(descriptor)));
     return List.of(
         FuzzInputs.call("getQueueNames", new PinLater.getQueueNames_args(context), 1, true),
-        FuzzInputs.call("enqueueJobs",
-            new PinLater.enqueueJobs_args(context, new PinLaterEnqueueRequest(queue, List.of(job, job))), 2, false),
-        FuzzInputs.call("dequeueJobs",
-            new PinLater.dequeueJobs_args(context, new PinLaterDequeueRequest(queue, 3).setJobAckRequest(ack)), 3, true),
-        FuzzInputs.call("lookupJobs",
-            new PinLater.lookupJobs_args(context, new PinLaterLookupJobRequest(List.of(descriptor))), 4, false));
+        FuzzInputs.call(
+            "enqueueJobs",
+            new PinLater.enqueueJobs_args(
+                context, new PinLaterEnqueueRequest(queue, List.of(job, job))),
+            2,
+            false),
+        FuzzInputs.call(
+            "dequeueJobs",
+            new PinLater.dequeueJobs_args(
+                context, new PinLaterDequeueRequest(queue, 3).setJobAckRequest(ack)),
+            3,
+            true),
+        FuzzInputs.call(
+            "lookupJobs",
+            new PinLater.lookupJobs_args(
+                context, new PinLaterLookupJobRequest(List.of(descriptor))),
+            4,
+            false));
   }
 }

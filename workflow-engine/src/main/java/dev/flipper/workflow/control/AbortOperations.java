@@ -19,12 +19,13 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * {@code abort} and {@code unabort} at global, workflow or instance scope (docs/workflows.md, "Control operations").
- * Abort sets the ABORT signal (one atomic change): workers start nothing in the covered instances and kill the
- * running jobs at their next lease renewal; an instance ends as ABORTED, and is archived at once, when no worker
- * holds one of its jobs any more. Right after the signal, abort ends the covered instances in which nothing runs
- * (each its own atomic change, as a worker would); the others end when their last running job is finished. Unabort
- * removes the signal and releases the jobs held {@code aborted} in instances that have not ended; an ended instance
+ * {@code abort} and {@code unabort} at global, workflow or instance scope (docs/workflows.md,
+ * "Control operations"). Abort sets the ABORT signal (one atomic change): workers start nothing in
+ * the covered instances and kill the running jobs at their next lease renewal; an instance ends as
+ * ABORTED, and is archived at once, when no worker holds one of its jobs any more. Right after the
+ * signal, abort ends the covered instances in which nothing runs (each its own atomic change, as a
+ * worker would); the others end when their last running job is finished. Unabort removes the signal
+ * and releases the jobs held {@code aborted} in instances that have not ended; an ended instance
  * stays ABORTED (retry runs it again). Thread-safe.
  */
 final class AbortOperations {
@@ -45,38 +46,58 @@ final class AbortOperations {
       Map<String, Long> before = versions(instance[0], instance[1]);
       if (engine.endIfDone(instance[0], instance[1]).isPresent()) {
         Map<String, Long> after = versions(instance[0], instance[1]);
-        after.forEach((name, version) -> {
-          if (!before.containsKey(name)) {
-            changes.add(new ControlResult.Change("added", name, "instance ended ABORTED"));
-          } else if (!Objects.equals(before.get(name), version)) {
-            changes.add(new ControlResult.Change("updated", name, "instance ended ABORTED"));
-          }
-        });
+        after.forEach(
+            (name, version) -> {
+              if (!before.containsKey(name)) {
+                changes.add(new ControlResult.Change("added", name, "instance ended ABORTED"));
+              } else if (!Objects.equals(before.get(name), version)) {
+                changes.add(new ControlResult.Change("updated", name, "instance ended ABORTED"));
+              }
+            });
       } else {
-        notes.add("instance " + instance[0] + "/" + instance[1] + " ends when its running jobs are killed");
+        notes.add(
+            "instance "
+                + instance[0]
+                + "/"
+                + instance[1]
+                + " ends when its running jobs are killed");
       }
     }
-    return new ControlResult("abort", scope.toString(), changes, notes, Optional.empty(), List.of());
+    return new ControlResult(
+        "abort", scope.toString(), changes, notes, Optional.empty(), List.of());
   }
 
   ControlResult unabort(ControlScope scope) {
     Map<String, Boolean> running = new HashMap<>();
-    return signals.remove("unabort", SignalAction.ABORT, scope, Owners.ABORTED, token -> {
-      String[] parts = TokenLayout.parseRunnable(token.name());
-      return running.computeIfAbsent(parts[0] + "/" + parts[1], k -> isRunning(parts[0], parts[1]));
-    });
+    return signals.remove(
+        "unabort",
+        SignalAction.ABORT,
+        scope,
+        Owners.ABORTED,
+        token -> {
+          String[] parts = TokenLayout.parseRunnable(token.name());
+          return running.computeIfAbsent(
+              parts[0] + "/" + parts[1], k -> isRunning(parts[0], parts[1]));
+        });
   }
 
   private boolean isRunning(String wf, String inst) {
     String name = TokenLayout.instanceRecord(wf, inst);
-    return engine.master().query(Query.prefix(name)).stream().filter(t -> t.name().equals(name)).findFirst()
-        .map(t -> InstanceStatus.RUNNING.name().equals(Json.read(t, InstanceData.class).status)).orElse(false);
+    return engine.master().query(Query.prefix(name)).stream()
+        .filter(t -> t.name().equals(name))
+        .findFirst()
+        .map(t -> InstanceStatus.RUNNING.name().equals(Json.read(t, InstanceData.class).status))
+        .orElse(false);
   }
 
   /** The running instances under the scope, as {@code [workflow, instance]}. */
   private List<String[]> covered(ControlScope scope) {
-    List<String> workflows = scope.workflow().map(List::of)
-        .orElseGet(() -> engine.status().workflows().stream().map(WorkflowSummary::name).toList());
+    List<String> workflows =
+        scope
+            .workflow()
+            .map(List::of)
+            .orElseGet(
+                () -> engine.status().workflows().stream().map(WorkflowSummary::name).toList());
     List<String[]> covered = new ArrayList<>();
     for (String wf : workflows) {
       for (InstanceSummary summary : engine.status().instances(wf)) {
@@ -91,11 +112,13 @@ final class AbortOperations {
 
   private Map<String, Long> versions(String wf, String inst) {
     Map<String, Long> versions = new HashMap<>();
-    InstanceTokens.read(engine.master(), wf, inst).ifPresent(t -> {
-      for (Token token : t.all) {
-        versions.put(token.name(), token.version());
-      }
-    });
+    InstanceTokens.read(engine.master(), wf, inst)
+        .ifPresent(
+            t -> {
+              for (Token token : t.all) {
+                versions.put(token.name(), token.version());
+              }
+            });
     return versions;
   }
 }

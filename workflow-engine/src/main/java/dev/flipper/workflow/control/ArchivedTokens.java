@@ -7,18 +7,24 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Read and delete access to archived tokens, which {@code retry} of an archived instance, {@code cleanup} and
- * {@code status} need. Served by the token master ({@link TokenMaster#queryArchived}), embedded or over Thrift,
- * so nothing but the master opens its database. Implementations are thread-safe.
+ * Read and delete access to archived tokens, which {@code retry} of an archived instance, {@code
+ * cleanup} and {@code status} need. Served by the token master ({@link TokenMaster#queryArchived}),
+ * embedded or over Thrift, so nothing but the master opens its database. Implementations are
+ * thread-safe.
  */
 public interface ArchivedTokens {
-  /** Archived tokens under the prefix, by name, then version (a name may have been archived more than once). */
+  /**
+   * Archived tokens under the prefix, by name, then version (a name may have been archived more
+   * than once).
+   */
   List<Token> query(String namePrefix);
 
   /** Deletes the archived tokens under a non-empty prefix for good; returns how many. */
   int delete(String namePrefix);
 
-  /** The master's archive; {@link #query} reads it in pages of the largest size the master serves. */
+  /**
+   * The master's archive; {@link #query} reads it in pages of the largest size the master serves.
+   */
   static ArchivedTokens of(TokenMaster master) {
     return new ArchivedTokens() {
       @Override

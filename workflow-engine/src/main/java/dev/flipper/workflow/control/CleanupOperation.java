@@ -19,10 +19,11 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * {@code cleanup} (docs/workflows.md, "Control operations"): deletes for good the archived instances that ended more
- * than {@code age} ago (default 28 days, at least 7), each instance's archived tokens by prefix. Archived tokens are
- * written by nobody, so the deletes need no version check; a repeated call finds nothing. The result lists the log
- * URLs of the deleted executions, for whoever deletes the log files on the workers. Thread-safe.
+ * {@code cleanup} (docs/workflows.md, "Control operations"): deletes for good the archived
+ * instances that ended more than {@code age} ago (default 28 days, at least 7), each instance's
+ * archived tokens by prefix. Archived tokens are written by nobody, so the deletes need no version
+ * check; a repeated call finds nothing. The result lists the log URLs of the deleted executions,
+ * for whoever deletes the log files on the workers. Thread-safe.
  */
 final class CleanupOperation {
   static final Duration DEFAULT_AGE = Duration.ofDays(28);
@@ -38,8 +39,14 @@ final class CleanupOperation {
 
   ControlResult cleanup(Duration age) {
     if (age.compareTo(MIN_AGE) < 0) {
-      throw new IllegalArgumentException("cleanup age is " + age.toDays() + "d; use at least " + MIN_AGE.toDays()
-          + "d (the default is " + DEFAULT_AGE.toDays() + "d), so recent history stays for retries");
+      throw new IllegalArgumentException(
+          "cleanup age is "
+              + age.toDays()
+              + "d; use at least "
+              + MIN_AGE.toDays()
+              + "d (the default is "
+              + DEFAULT_AGE.toDays()
+              + "d), so recent history stays for retries");
     }
     long cutoff = clock.millis() - age.toMillis();
     Map<String, Token> archives = latest(archived.query(TokenLayout.ARCHIVE));
@@ -67,17 +74,27 @@ final class CleanupOperation {
           }
         }
       }
-      int deleted = archived.delete(TokenLayout.instancePrefix(wf, inst))
-          + archived.delete(TokenLayout.runnablePrefix(wf, inst))
-          + archived.delete(TokenLayout.instanceSignalPrefix(wf, inst));
+      int deleted =
+          archived.delete(TokenLayout.instancePrefix(wf, inst))
+              + archived.delete(TokenLayout.runnablePrefix(wf, inst))
+              + archived.delete(TokenLayout.instanceSignalPrefix(wf, inst));
       deletedArchives.add(archive.name());
-      changes.add(new ControlResult.Change("deleted", TokenLayout.instancePrefix(wf, inst),
-          deleted + " archived tokens of " + wf + "/" + inst));
+      changes.add(
+          new ControlResult.Change(
+              "deleted",
+              TokenLayout.instancePrefix(wf, inst),
+              deleted + " archived tokens of " + wf + "/" + inst));
     }
     for (String name : deletedArchives) {
-      // Deletes go by prefix: /archive/wf/12 would also take /archive/wf/123, so only when that one goes too.
-      boolean shared = archives.keySet().stream()
-          .anyMatch(other -> !other.equals(name) && other.startsWith(name) && !deletedArchives.contains(other));
+      // Deletes go by prefix: /archive/wf/12 would also take /archive/wf/123, so only when that one
+      // goes too.
+      boolean shared =
+          archives.keySet().stream()
+              .anyMatch(
+                  other ->
+                      !other.equals(name)
+                          && other.startsWith(name)
+                          && !deletedArchives.contains(other));
       if (shared) {
         notes.add(name + " kept: its name is a prefix of an archived instance that stays");
       } else {
@@ -88,7 +105,8 @@ final class CleanupOperation {
     if (changes.isEmpty()) {
       notes.add("no archived instance ended before " + Instant.ofEpochMilli(cutoff));
     }
-    return new ControlResult("cleanup", "global", changes, notes, Optional.empty(), List.copyOf(logs));
+    return new ControlResult(
+        "cleanup", "global", changes, notes, Optional.empty(), List.copyOf(logs));
   }
 
   /** The newest archived version of each name. */

@@ -4,19 +4,26 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * What a control operation changed, for the CLI (human and {@code --json}) and the UI. An operation that found
- * nothing to do returns no changes: that is what a second identical call returns. Immutable.
+ * What a control operation changed, for the CLI (human and {@code --json}) and the UI. An operation
+ * that found nothing to do returns no changes: that is what a second identical call returns.
+ * Immutable.
  *
  * @param operation the operation's name, as the CLI spells it ({@code drain}, {@code retry}, ...)
  * @param target what it was applied to: {@code global}, {@code workflow WF}, {@code instance WF/ID}
- * @param changes every token written, in the order written (all in one atomic change unless the operation's
- *     documentation says otherwise)
+ * @param changes every token written, in the order written (all in one atomic change unless the
+ *     operation's documentation says otherwise)
  * @param notes why something was left alone, e.g. "job b is already runnable"
  * @param instance the instance it created or revived, when it did ({@code start}, {@code retry})
- * @param logUrls {@code cleanup}: the log URLs of the executions it deleted, for whoever deletes the files
+ * @param logUrls {@code cleanup}: the log URLs of the executions it deleted, for whoever deletes
+ *     the files
  */
-public record ControlResult(String operation, String target, List<Change> changes, List<String> notes,
-    Optional<String> instance, List<String> logUrls) {
+public record ControlResult(
+    String operation,
+    String target,
+    List<Change> changes,
+    List<String> notes,
+    Optional<String> instance,
+    List<String> logUrls) {
 
   public ControlResult {
     changes = List.copyOf(changes);

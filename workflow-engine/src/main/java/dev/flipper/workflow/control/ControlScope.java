@@ -5,8 +5,8 @@ import dev.flipper.workflow.tokens.TokenLayout;
 import java.util.Optional;
 
 /**
- * Where an operation applies: every workflow (global), one workflow, or one instance. A signal set at a scope
- * applies to every instance below it. Immutable.
+ * Where an operation applies: every workflow (global), one workflow, or one instance. A signal set
+ * at a scope applies to every instance below it. Immutable.
  *
  * @param workflow empty for global scope
  * @param instance present only with a workflow
@@ -14,7 +14,8 @@ import java.util.Optional;
 public record ControlScope(Optional<String> workflow, Optional<String> instance) {
   public ControlScope {
     if (instance.isPresent() && workflow.isEmpty()) {
-      throw new IllegalArgumentException("an instance (-i " + instance.get() + ") needs its workflow (-w WF)");
+      throw new IllegalArgumentException(
+          "an instance (-i " + instance.get() + ") needs its workflow (-w WF)");
     }
   }
 
@@ -48,7 +49,9 @@ public record ControlScope(Optional<String> workflow, Optional<String> instance)
     if (isInstance()) {
       return TokenLayout.instanceSignal(workflow.get(), instance.get(), action);
     }
-    return workflow.map(wf -> TokenLayout.workflowSignal(wf, action)).orElse(TokenLayout.globalSignal(action));
+    return workflow
+        .map(wf -> TokenLayout.workflowSignal(wf, action))
+        .orElse(TokenLayout.globalSignal(action));
   }
 
   /** Every runnable job token of the instances covered. */

@@ -5,9 +5,10 @@ import dev.flipper.workflow.engine.WorkflowEngine;
 import dev.flipper.workflow.tokens.Owners;
 
 /**
- * {@code drain} and {@code undrain} at global, workflow or instance scope (docs/workflows.md, "Control operations"):
- * a DRAIN signal makes workers start nothing in the covered instances; running jobs finish and their results are
- * kept. Undrain removes it and releases the jobs held meanwhile. Thread-safe.
+ * {@code drain} and {@code undrain} at global, workflow or instance scope (docs/workflows.md,
+ * "Control operations"): a DRAIN signal makes workers start nothing in the covered instances;
+ * running jobs finish and their results are kept. Undrain removes it and releases the jobs held
+ * meanwhile. Thread-safe.
  */
 final class DrainOperations {
   private final WorkflowEngine engine;

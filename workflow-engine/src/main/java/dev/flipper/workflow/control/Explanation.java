@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The answer of {@link Explainer}: a reason code and the same in plain words; for an instance, also the
- * explanation of each job that has not finished. Immutable.
+ * The answer of {@link Explainer}: a reason code and the same in plain words; for an instance, also
+ * the explanation of each job that has not finished. Immutable.
  *
  * @param subject what is explained: {@code wf}, {@code wf/instance} or {@code wf/instance/job}
  * @param reason the code

@@ -17,9 +17,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Every token of one active instance, read in one query call (one consistent state): its record, waiting and
- * runnable jobs, events, instance signals and archive token. Operations read it, decide, and write with the
- * versions read. Immutable after {@link #read}.
+ * Every token of one active instance, read in one query call (one consistent state): its record,
+ * waiting and runnable jobs, events, instance signals and archive token. Operations read it,
+ * decide, and write with the versions read. Immutable after {@link #read}.
  */
 final class InstanceTokens {
   final String workflow;
@@ -28,10 +28,13 @@ final class InstanceTokens {
   final InstanceData data;
   final Map<String, Token> waiting = new LinkedHashMap<>();
   final Map<String, Token> runnable = new LinkedHashMap<>();
+
   /** Event tokens, by job, then input. */
   final Map<String, Map<String, List<Token>>> events = new LinkedHashMap<>();
+
   final List<Token> signals;
   final Optional<Token> archive;
+
   /** Every token above, for stop. */
   final List<Token> all = new ArrayList<>();
 
@@ -49,8 +52,10 @@ final class InstanceTokens {
       } else if (token.name().startsWith(inputPrefix)) {
         String[] parts = token.name().substring(inputPrefix.length()).split("/");
         if (parts.length == 3) {
-          events.computeIfAbsent(parts[0], k -> new LinkedHashMap<>())
-              .computeIfAbsent(parts[1], k -> new ArrayList<>()).add(token);
+          events
+              .computeIfAbsent(parts[0], k -> new LinkedHashMap<>())
+              .computeIfAbsent(parts[1], k -> new ArrayList<>())
+              .add(token);
         }
       }
     }
@@ -67,21 +72,33 @@ final class InstanceTokens {
 
   /** The active instance, or empty if there is none (never started, stopped or archived). */
   static Optional<InstanceTokens> read(TokenMaster master, String workflow, String instance) {
-    List<List<Token>> read = master.query(List.of(
-        Query.prefix(TokenLayout.instancePrefix(workflow, instance)),
-        Query.prefix(TokenLayout.runnablePrefix(workflow, instance)),
-        Query.prefix(TokenLayout.instanceSignalPrefix(workflow, instance)),
-        Query.prefix(TokenLayout.archive(workflow, instance))));
+    List<List<Token>> read =
+        master.query(
+            List.of(
+                Query.prefix(TokenLayout.instancePrefix(workflow, instance)),
+                Query.prefix(TokenLayout.runnablePrefix(workflow, instance)),
+                Query.prefix(TokenLayout.instanceSignalPrefix(workflow, instance)),
+                Query.prefix(TokenLayout.archive(workflow, instance))));
     String recordName = TokenLayout.instanceRecord(workflow, instance);
-    return read.get(0).stream().filter(t -> t.name().equals(recordName)).findFirst()
+    return read.get(0).stream()
+        .filter(t -> t.name().equals(recordName))
+        .findFirst()
         .map(record -> new InstanceTokens(workflow, instance, record, read));
   }
 
   /** {@link #read}, or a clear error naming the instance. */
   static InstanceTokens require(TokenMaster master, String workflow, String instance) {
-    return read(master, workflow, instance).orElseThrow(() -> new IllegalArgumentException("no active instance "
-        + workflow + "/" + instance + " (archived instances can only be retried; see flipper workflow status -w "
-        + workflow + ")"));
+    return read(master, workflow, instance)
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "no active instance "
+                        + workflow
+                        + "/"
+                        + instance
+                        + " (archived instances can only be retried; see flipper workflow status -w "
+                        + workflow
+                        + ")"));
   }
 
   InstanceStatus status() {
@@ -98,8 +115,15 @@ final class InstanceTokens {
     if (token == null) {
       List<String> jobs = new ArrayList<>(waiting.keySet());
       jobs.addAll(runnable.keySet());
-      throw new IllegalArgumentException("instance " + workflow + "/" + instance + " has no job '" + name
-          + "'; its jobs: " + jobs.stream().sorted().toList());
+      throw new IllegalArgumentException(
+          "instance "
+              + workflow
+              + "/"
+              + instance
+              + " has no job '"
+              + name
+              + "'; its jobs: "
+              + jobs.stream().sorted().toList());
     }
     return token;
   }
@@ -117,17 +141,21 @@ final class InstanceTokens {
     return !Owners.isHold(runnable.owner()) && runnable.isOwnedAt(nowSeconds);
   }
 
-  /** True if the job's last execution ended and failed (a job that never ran, or succeeded, is not failed). */
+  /**
+   * True if the job's last execution ended and failed (a job that never ran, or succeeded, is not
+   * failed).
+   */
   static boolean lastFailed(JobData job) {
     ExecutionData last = job.lastExecution();
     return last != null && !last.isOpen() && !last.succeeded();
   }
 
   /**
-   * Makes an ended instance RUNNING again (retry, redo, poison): the record is rewritten and the archive token
-   * deleted in {@code edit}; {@code rerun} jobs leave the record's failed list. The record of a running
-   * instance is rewritten too, unchanged: its version check makes the change conflict with an end check that
-   * did not see the new runnable jobs (which would end the instance under them).
+   * Makes an ended instance RUNNING again (retry, redo, poison): the record is rewritten and the
+   * archive token deleted in {@code edit}; {@code rerun} jobs leave the record's failed list. The
+   * record of a running instance is rewritten too, unchanged: its version check makes the change
+   * conflict with an end check that did not see the new runnable jobs (which would end the instance
+   * under them).
    */
   void revive(TokenEdit edit, List<String> rerun) {
     InstanceData revived = Json.copy(data, InstanceData.class);
@@ -135,8 +163,12 @@ final class InstanceTokens {
     revived.status = InstanceStatus.RUNNING.name();
     revived.endMillis = null;
     revived.failedJobs.removeAll(rerun);
-    String detail = wasEnded ? data.status + " -> RUNNING"
-        : revived.failedJobs.equals(data.failedJobs) ? "still RUNNING" : "failed jobs " + revived.failedJobs;
+    String detail =
+        wasEnded
+            ? data.status + " -> RUNNING"
+            : revived.failedJobs.equals(data.failedJobs)
+                ? "still RUNNING"
+                : "failed jobs " + revived.failedJobs;
     edit.update(record.withData(Json.write(revived)), detail);
     archive.ifPresent(token -> edit.delete(token, "no longer due for archiving"));
   }

@@ -1,8 +1,8 @@
 package dev.flipper.workflow.control;
 
 /**
- * Why a job, an instance or a workflow is (not) running now: the code of an {@link Explanation}. Stable names:
- * scripts read them from {@code flipper workflow explain --json}.
+ * Why a job, an instance or a workflow is (not) running now: the code of an {@link Explanation}.
+ * Stable names: scripts read them from {@code flipper workflow explain --json}.
  */
 public enum Reason {
   /** Running on a worker. */

@@ -8,9 +8,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The writes of one operation, collected and then sent as one modify, so the operation is atomic; each write
- * is noted as a {@link ControlResult.Change}. Rewrites and deletes carry the version read, so a concurrent
- * writer makes the whole modify fail and the operation is retried from its reads. Not thread-safe.
+ * The writes of one operation, collected and then sent as one modify, so the operation is atomic;
+ * each write is noted as a {@link ControlResult.Change}. Rewrites and deletes carry the version
+ * read, so a concurrent writer makes the whole modify fail and the operation is retried from its
+ * reads. Not thread-safe.
  */
 final class TokenEdit {
   private final List<Token> updates = new ArrayList<>();
@@ -56,11 +57,13 @@ final class TokenEdit {
   }
 
   ControlResult result(String operation, Object target) {
-    return new ControlResult(operation, target.toString(), changes, notes, Optional.empty(), List.of());
+    return new ControlResult(
+        operation, target.toString(), changes, notes, Optional.empty(), List.of());
   }
 
   ControlResult result(String operation, Object target, String instance) {
-    return new ControlResult(operation, target.toString(), changes, notes, Optional.of(instance), List.of());
+    return new ControlResult(
+        operation, target.toString(), changes, notes, Optional.of(instance), List.of());
   }
 
   /** Sends everything in one modify (nothing if empty). */

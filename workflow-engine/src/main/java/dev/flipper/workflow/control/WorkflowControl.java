@@ -8,12 +8,13 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The operators' control of running workflows (docs/workflows.md, "Control operations": Pinball's with its
- * defects fixed): what {@code flipper workflow drain|pause|retry|...} and the UI call. Every operation is one
- * atomic change in the master, retried whole when another writer got there first, returns what it changed as a
- * {@link ControlResult}, and changes nothing when called a second time. Operations that find the state wrong
- * for them throw {@link ControlRefusedException}; bad arguments throw {@link IllegalArgumentException}. Both
- * change nothing. Thread-safe; holds no state.
+ * The operators' control of running workflows (docs/workflows.md, "Control operations": Pinball's
+ * with its defects fixed): what {@code flipper workflow drain|pause|retry|...} and the UI call.
+ * Every operation is one atomic change in the master, retried whole when another writer got there
+ * first, returns what it changed as a {@link ControlResult}, and changes nothing when called a
+ * second time. Operations that find the state wrong for them throw {@link ControlRefusedException};
+ * bad arguments throw {@link IllegalArgumentException}. Both change nothing. Thread-safe; holds no
+ * state.
  *
  * <pre>{@code
  * WorkflowControl control = WorkflowControl.builder(engine).build();
@@ -62,7 +63,10 @@ public final class WorkflowControl {
     return new Builder(engine);
   }
 
-  /** Sets DRAIN at the scope: nothing new starts in the covered instances; running jobs finish, results kept. */
+  /**
+   * Sets DRAIN at the scope: nothing new starts in the covered instances; running jobs finish,
+   * results kept.
+   */
   public ControlResult drain(ControlScope scope) {
     return drain.drain(scope);
   }
@@ -72,7 +76,10 @@ public final class WorkflowControl {
     return drain.undrain(scope);
   }
 
-  /** Sets ABORT at the scope: running jobs are killed; the instances end ABORTED and are archived at once. */
+  /**
+   * Sets ABORT at the scope: running jobs are killed; the instances end ABORTED and are archived at
+   * once.
+   */
   public ControlResult abort(ControlScope scope) {
     return abort.abort(scope);
   }
@@ -82,7 +89,10 @@ public final class WorkflowControl {
     return abort.unabort(scope);
   }
 
-  /** Sets ARCHIVE at the scope: the covered instances are archived as soon as they end, without the delay. */
+  /**
+   * Sets ARCHIVE at the scope: the covered instances are archived as soon as they end, without the
+   * delay.
+   */
   public ControlResult archive(ControlScope scope) {
     return archive.archive(scope);
   }
@@ -105,14 +115,16 @@ public final class WorkflowControl {
     return stop.stop(workflow, instance);
   }
 
-  /** Starts an instance, within the workflow's maxRunning if it has a schedule; the result names it. */
+  /**
+   * Starts an instance, within the workflow's maxRunning if it has a schedule; the result names it.
+   */
   public ControlResult start(String workflow, String startedBy, Map<String, String> params) {
     return start.start(workflow, startedBy, params);
   }
 
   /**
-   * Runs the failed jobs again (of an ABORTED instance not archived yet: the aborted ones); an archived instance
-   * is copied into a new one (see the result's instance).
+   * Runs the failed jobs again (of an ABORTED instance not archived yet: the aborted ones); an
+   * archived instance is copied into a new one (see the result's instance).
    */
   public ControlResult retry(String workflow, String instance) {
     return retry.retry(workflow, instance);
@@ -124,14 +136,17 @@ public final class WorkflowControl {
   }
 
   /**
-   * Runs the jobs and everything downstream of them again; of an archived instance, in a new instance of its
-   * graph where only those run (see the result's instance).
+   * Runs the jobs and everything downstream of them again; of an archived instance, in a new
+   * instance of its graph where only those run (see the result's instance).
    */
   public ControlResult poison(String workflow, String instance, List<String> jobs) {
     return poison.poison(workflow, instance, jobs);
   }
 
-  /** Runs the jobs and everything downstream of them in a new instance of the stored definition, nothing else. */
+  /**
+   * Runs the jobs and everything downstream of them in a new instance of the stored definition,
+   * nothing else.
+   */
   public ControlResult poison(String workflow, List<String> jobs) {
     return poison.poisonNew(workflow, jobs);
   }
@@ -144,35 +159,43 @@ public final class WorkflowControl {
     return disable.set(workflow, instance, jobs, false);
   }
 
-  /** Copies commands, attempts, time-outs and priorities from the stored definition; all jobs if none given. */
+  /**
+   * Copies commands, attempts, time-outs and priorities from the stored definition; all jobs if
+   * none given.
+   */
   public ControlResult reload(String workflow, String instance, List<String> jobs) {
     return reload.reload(workflow, instance, jobs);
   }
 
   /**
-   * Deletes archived instances that ended more than {@code age} ago (at least 7 days); the result lists the
-   * log URLs of their executions.
+   * Deletes archived instances that ended more than {@code age} ago (at least 7 days); the result
+   * lists the log URLs of their executions.
    */
   public ControlResult cleanup(Duration age) {
     return cleanup.cleanup(age);
   }
 
-  /** Deletes the workflow's schedule token: schedulers start no more instances; its instances are untouched. */
+  /**
+   * Deletes the workflow's schedule token: schedulers start no more instances; its instances are
+   * untouched.
+   */
   public ControlResult unschedule(String workflow) {
     return schedules.unschedule(workflow);
   }
 
   /**
-   * Writes the workflow's schedule token from its stored definition, as {@code apply} does (after an
-   * {@link #unschedule}); refused if the workflow has no stored definition or it has no schedule.
+   * Writes the workflow's schedule token from its stored definition, as {@code apply} does (after
+   * an {@link #unschedule}); refused if the workflow has no stored definition or it has no
+   * schedule.
    */
   public ControlResult reschedule(String workflow) {
     return schedules.reschedule(workflow);
   }
 
   /**
-   * Sets the global EXIT signal: workers below {@code generation} finish their jobs and exit (docs/operations.md,
-   * "Upgrading workers"); the notes say how many alive workers retire and how many keep working.
+   * Sets the global EXIT signal: workers below {@code generation} finish their jobs and exit
+   * (docs/operations.md, "Upgrading workers"); the notes say how many alive workers retire and how
+   * many keep working.
    */
   public ControlResult exit(int generation) {
     return exits.exit(generation);
@@ -187,6 +210,7 @@ public final class WorkflowControl {
   public static final class Builder {
     private final WorkflowEngine engine;
     private Clock clock = Clock.systemUTC();
+
     private Builder(WorkflowEngine engine) {
       this.engine = Objects.requireNonNull(engine, "engine");
     }

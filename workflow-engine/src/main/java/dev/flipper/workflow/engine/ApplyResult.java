@@ -10,7 +10,8 @@ import java.util.List;
  * @param removed workflows deleted because they were not in the applied set (only with prune)
  * @param unchanged workflows applied with the version already stored: not rewritten
  */
-public record ApplyResult(List<String> added, List<String> changed, List<String> removed, List<String> unchanged) {
+public record ApplyResult(
+    List<String> added, List<String> changed, List<String> removed, List<String> unchanged) {
   public ApplyResult {
     added = List.copyOf(added);
     changed = List.copyOf(changed);

@@ -16,10 +16,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A job a worker holds: what to run and the lease on it. Returned by {@link WorkflowEngine#claim} and passed
- * back to {@link WorkflowEngine#start}, {@link WorkflowEngine#renew} and {@link WorkflowEngine#finish}, which
- * update it in place. Thread-safe: a renewal thread and the thread running the job may share it; the engine
- * serializes calls on one claimed job.
+ * A job a worker holds: what to run and the lease on it. Returned by {@link WorkflowEngine#claim}
+ * and passed back to {@link WorkflowEngine#start}, {@link WorkflowEngine#renew} and {@link
+ * WorkflowEngine#finish}, which update it in place. Thread-safe: a renewal thread and the thread
+ * running the job may share it; the engine serializes calls on one claimed job.
  */
 public final class ClaimedJob {
   private final String worker;
@@ -56,7 +56,10 @@ public final class ClaimedJob {
     return data.name;
   }
 
-  /** The command template: {@code %(name)s} takes event attributes, {@code %%} is a literal {@code %}. */
+  /**
+   * The command template: {@code %(name)s} takes event attributes, {@code %%} is a literal {@code
+   * %}.
+   */
   public synchronized String command() {
     return data.command;
   }
@@ -82,7 +85,9 @@ public final class ClaimedJob {
     return List.copyOf(data.workflowEmails);
   }
 
-  /** The instance's parameters, e.g. {@code scheduledTime} for an instance the scheduler started. */
+  /**
+   * The instance's parameters, e.g. {@code scheduledTime} for an instance the scheduler started.
+   */
   public synchronized Map<String, String> params() {
     return Map.copyOf(data.params);
   }
@@ -92,8 +97,8 @@ public final class ClaimedJob {
   }
 
   /**
-   * The attempt this execution is (1-based): before {@link WorkflowEngine#start} the one it will be, after it
-   * the one that runs.
+   * The attempt this execution is (1-based): before {@link WorkflowEngine#start} the one it will
+   * be, after it the one that runs.
    */
   public synchronized int attempt() {
     return started() ? data.attempt : data.attempt + 1;
@@ -104,8 +109,8 @@ public final class ClaimedJob {
   }
 
   /**
-   * The 1-based number of this execution in the job's history ({@code FLIPPER_EXECUTION} is this minus 1, the
-   * record's index as in Pinball, while no condition truncation has happened).
+   * The 1-based number of this execution in the job's history ({@code FLIPPER_EXECUTION} is this
+   * minus 1, the record's index as in Pinball, while no condition truncation has happened).
    */
   public synchronized int execution() {
     return started() ? data.executions : data.executions + 1;
@@ -126,8 +131,8 @@ public final class ClaimedJob {
   }
 
   /**
-   * The values for {@code %(name)s}: every event attribute; when several events carry a name, their distinct
-   * values comma-joined in input order.
+   * The values for {@code %(name)s}: every event attribute; when several events carry a name, their
+   * distinct values comma-joined in input order.
    */
   public synchronized Map<String, String> eventAttributes() {
     Map<String, String> joined = new LinkedHashMap<>();
@@ -142,7 +147,8 @@ public final class ClaimedJob {
   public synchronized Map<String, List<String>> eventAttributeValues() {
     Map<String, Set<String>> values = new LinkedHashMap<>();
     for (EventData event : data.events) {
-      event.attributes.forEach((k, v) -> values.computeIfAbsent(k, x -> new LinkedHashSet<>()).add(v));
+      event.attributes.forEach(
+          (k, v) -> values.computeIfAbsent(k, x -> new LinkedHashSet<>()).add(v));
     }
     Map<String, List<String>> lists = new LinkedHashMap<>();
     values.forEach((k, v) -> lists.put(k, List.copyOf(v)));
@@ -194,7 +200,16 @@ public final class ClaimedJob {
 
   @Override
   public synchronized String toString() {
-    return "ClaimedJob[" + token.name() + ", worker=" + worker + ", attempt=" + attempt() + "/" + data.maxAttempts
-        + ", leaseEnd=" + leaseEnd() + "]";
+    return "ClaimedJob["
+        + token.name()
+        + ", worker="
+        + worker
+        + ", attempt="
+        + attempt()
+        + "/"
+        + data.maxAttempts
+        + ", leaseEnd="
+        + leaseEnd()
+        + "]";
   }
 }

@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Workflow definitions stored in the master ({@code /definition/<wf>}), so that workers, the scheduler, the UI
- * and the CLI share them without a shared filesystem. Thread-safe.
+ * Workflow definitions stored in the master ({@code /definition/<wf>}), so that workers, the
+ * scheduler, the UI and the CLI share them without a shared filesystem. Thread-safe.
  */
 public final class Definitions {
   private final DefinitionStore store;
@@ -18,10 +18,11 @@ public final class Definitions {
   }
 
   /**
-   * Stores the definitions in one atomic modify: new ones are added, changed ones (a different canonical YAML)
-   * rewritten, unchanged ones left alone. With {@code prune}, stored workflows not among {@code definitions}
-   * are removed in the same modify. Running instances are not affected: each job carries a snapshot of its
-   * definition. Retried as a whole if another apply races with it.
+   * Stores the definitions in one atomic modify: new ones are added, changed ones (a different
+   * canonical YAML) rewritten, unchanged ones left alone. With {@code prune}, stored workflows not
+   * among {@code definitions} are removed in the same modify. Running instances are not affected:
+   * each job carries a snapshot of its definition. Retried as a whole if another apply races with
+   * it.
    *
    * @throws IllegalArgumentException if a workflow name appears twice
    */
@@ -38,7 +39,10 @@ public final class Definitions {
     return store.get(workflow);
   }
 
-  /** The definition a token read from the master holds (its name under {@code TokenLayout.DEFINITIONS}). */
+  /**
+   * The definition a token read from the master holds (its name under {@code
+   * TokenLayout.DEFINITIONS}).
+   */
   public static StoredDefinition decode(Token token) {
     return DefinitionStore.decode(token);
   }

@@ -1,6 +1,9 @@
 package dev.flipper.workflow.engine;
 
-/** The status of a workflow instance, as stored in its instance record. Stable names: stored and printed. */
+/**
+ * The status of a workflow instance, as stored in its instance record. Stable names: stored and
+ * printed.
+ */
 public enum InstanceStatus {
   /** Some job is runnable or running. */
   RUNNING,

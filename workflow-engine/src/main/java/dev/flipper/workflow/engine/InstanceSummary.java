@@ -11,6 +11,13 @@ import java.util.Optional;
  * @param definitionVersion the version of the definition it was started from
  * @param failedJobs jobs that failed for good, in order
  */
-public record InstanceSummary(String workflow, String instance, InstanceStatus status, Instant start,
-    Optional<Instant> end, String definitionVersion, String startedBy, Map<String, String> params,
+public record InstanceSummary(
+    String workflow,
+    String instance,
+    InstanceStatus status,
+    Instant start,
+    Optional<Instant> end,
+    String definitionVersion,
+    String startedBy,
+    Map<String, String> params,
     List<String> failedJobs) {}

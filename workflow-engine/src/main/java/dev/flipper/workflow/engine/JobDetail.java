@@ -9,14 +9,26 @@ import java.util.Optional;
  *
  * @param needs its inputs: parent jobs, or {@code __WORKFLOW_START__}
  * @param attempt attempts used by its current (or last) run
- * @param heldBy who holds its token: a worker, or {@code retry-delay}, {@code drained}, ...; null if nobody
+ * @param heldBy who holds its token: a worker, or {@code retry-delay}, {@code drained}, ...; null
+ *     if nobody
  * @param leaseEnd when that hold ends (for {@code retry-delay}: when it may run again)
  * @param executions oldest first
  */
-public record JobDetail(String name, JobStatus status, List<String> needs, int attempt, int maxAttempts,
-    boolean condition, boolean disabled, double priority, String heldBy, Optional<Instant> leaseEnd,
+public record JobDetail(
+    String name,
+    JobStatus status,
+    List<String> needs,
+    int attempt,
+    int maxAttempts,
+    boolean condition,
+    boolean disabled,
+    double priority,
+    String heldBy,
+    Optional<Instant> leaseEnd,
     List<ExecutionDetail> executions) {
   public Optional<ExecutionDetail> lastExecution() {
-    return executions.isEmpty() ? Optional.empty() : Optional.of(executions.get(executions.size() - 1));
+    return executions.isEmpty()
+        ? Optional.empty()
+        : Optional.of(executions.get(executions.size() - 1));
   }
 }

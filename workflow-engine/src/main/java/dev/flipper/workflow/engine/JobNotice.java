@@ -12,8 +12,14 @@ import java.util.Objects;
  * @param params the instance's parameters (the scheduler's {@code scheduledTime}, ...)
  * @param execution its last execution, closed
  */
-public record JobNotice(String workflow, String instance, String job, List<String> emails,
-    List<String> workflowEmails, Map<String, String> params, ExecutionDetail execution) {
+public record JobNotice(
+    String workflow,
+    String instance,
+    String job,
+    List<String> emails,
+    List<String> workflowEmails,
+    Map<String, String> params,
+    ExecutionDetail execution) {
   public JobNotice {
     emails = List.copyOf(emails);
     workflowEmails = List.copyOf(workflowEmails);

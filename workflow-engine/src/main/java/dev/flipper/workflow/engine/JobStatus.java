@@ -1,8 +1,9 @@
 package dev.flipper.workflow.engine;
 
 /**
- * The status of a job in an instance, derived from its token (waiting or runnable, owner) and its last
- * execution record; see docs/workflows.md, "Job states". Stable names: printed and sent as JSON.
+ * The status of a job in an instance, derived from its token (waiting or runnable, owner) and its
+ * last execution record; see docs/workflows.md, "Job states". Stable names: printed and sent as
+ * JSON.
  */
 public enum JobStatus {
   /** Waiting for an event on some input; never ran in this instance. */

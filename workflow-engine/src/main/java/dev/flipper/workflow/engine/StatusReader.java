@@ -28,15 +28,15 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
- * The read model of workflows for the CLI and the UI: derived from the tokens at each call, never cached.
- * {@link #workflows}, {@link #instances} and {@link #instance} see active (not yet archived) instances; given
- * the archived tokens ({@link #withArchive}), {@link #archivedInstances} and {@link #archivedInstance} see the
- * archived ones. Thread-safe.
+ * The read model of workflows for the CLI and the UI: derived from the tokens at each call, never
+ * cached. {@link #workflows}, {@link #instances} and {@link #instance} see active (not yet
+ * archived) instances; given the archived tokens ({@link #withArchive}), {@link #archivedInstances}
+ * and {@link #archivedInstance} see the archived ones. Thread-safe.
  */
 public final class StatusReader {
   /** Instance ids are epoch milliseconds: order by length, then text, which is numeric order. */
-  static final Comparator<String> INSTANCE_ORDER = Comparator.comparingInt(String::length)
-      .thenComparing(Comparator.naturalOrder());
+  static final Comparator<String> INSTANCE_ORDER =
+      Comparator.comparingInt(String::length).thenComparing(Comparator.naturalOrder());
 
   private final TokenMaster master;
   private final Clock clock;
@@ -53,8 +53,9 @@ public final class StatusReader {
   }
 
   /**
-   * This reader with access to archived tokens: {@code archived} returns every archived token under a name
-   * prefix, usually read from the master in pages ({@code ArchivedTokens.of(master)::query}).
+   * This reader with access to archived tokens: {@code archived} returns every archived token under
+   * a name prefix, usually read from the master in pages ({@code
+   * ArchivedTokens.of(master)::query}).
    */
   public StatusReader withArchive(Function<String, List<Token>> archived) {
     return new StatusReader(master, clock, Objects.requireNonNull(archived, "archived"));
@@ -64,18 +65,19 @@ public final class StatusReader {
   public List<WorkflowSummary> workflows() {
     Map<String, String> versions = new TreeMap<>();
     for (Token token : master.query(Query.prefix(TokenLayout.DEFINITIONS))) {
-      versions.put(TokenLayout.last(token.name()),
-          Json.read(token, DefinitionData.class).version);
+      versions.put(TokenLayout.last(token.name()), Json.read(token, DefinitionData.class).version);
     }
     Set<String> names = new TreeSet<>(versions.keySet());
     master.group(TokenLayout.WORKFLOWS, "/").keySet().forEach(g -> names.add(TokenLayout.last(g)));
     List<WorkflowSummary> summaries = new ArrayList<>();
     for (String name : names) {
       List<InstanceSummary> instances = instances(name);
-      int running = (int) instances.stream().filter(i -> i.status() == InstanceStatus.RUNNING).count();
-      Optional<InstanceSummary> last = instances.isEmpty() ? Optional.empty()
-          : Optional.of(instances.get(instances.size() - 1));
-      summaries.add(new WorkflowSummary(name, Optional.ofNullable(versions.get(name)), running, last));
+      int running =
+          (int) instances.stream().filter(i -> i.status() == InstanceStatus.RUNNING).count();
+      Optional<InstanceSummary> last =
+          instances.isEmpty() ? Optional.empty() : Optional.of(instances.get(instances.size() - 1));
+      summaries.add(
+          new WorkflowSummary(name, Optional.ofNullable(versions.get(name)), running, last));
     }
     return summaries;
   }
@@ -83,36 +85,51 @@ public final class StatusReader {
   /** The active instances of a workflow, oldest first. */
   public List<InstanceSummary> instances(String workflow) {
     List<String> ids = new ArrayList<>();
-    master.group(TokenLayout.workflowPrefix(workflow), "/").keySet().forEach(g -> ids.add(TokenLayout.last(g)));
+    master
+        .group(TokenLayout.workflowPrefix(workflow), "/")
+        .keySet()
+        .forEach(g -> ids.add(TokenLayout.last(g)));
     ids.sort(INSTANCE_ORDER);
     if (ids.isEmpty()) {
       return List.of();
     }
-    List<Query> queries = ids.stream().map(id -> Query.prefix(TokenLayout.instanceRecord(workflow, id))).toList();
+    List<Query> queries =
+        ids.stream().map(id -> Query.prefix(TokenLayout.instanceRecord(workflow, id))).toList();
     List<List<Token>> read = master.query(queries);
     List<InstanceSummary> summaries = new ArrayList<>();
     for (int i = 0; i < ids.size(); i++) {
       String recordName = TokenLayout.instanceRecord(workflow, ids.get(i));
-      read.get(i).stream().filter(t -> t.name().equals(recordName)).findFirst()
+      read.get(i).stream()
+          .filter(t -> t.name().equals(recordName))
+          .findFirst()
           .ifPresent(t -> summaries.add(Json.read(t, InstanceData.class).toSummary()));
     }
     return summaries;
   }
 
-  /** One active instance with every job; empty if there is no such instance (or it was archived). */
+  /**
+   * One active instance with every job; empty if there is no such instance (or it was archived).
+   */
   public Optional<InstanceDetail> instance(String workflow, String instance) {
-    List<List<Token>> read = master.query(List.of(
-        Query.prefix(TokenLayout.instanceRecord(workflow, instance)),
-        Query.prefix(TokenLayout.waitingPrefix(workflow, instance)),
-        Query.prefix(TokenLayout.runnablePrefix(workflow, instance))));
+    List<List<Token>> read =
+        master.query(
+            List.of(
+                Query.prefix(TokenLayout.instanceRecord(workflow, instance)),
+                Query.prefix(TokenLayout.waitingPrefix(workflow, instance)),
+                Query.prefix(TokenLayout.runnablePrefix(workflow, instance))));
     long nowSeconds = clock.instant().getEpochSecond();
-    return detail(workflow, instance, read.get(0), read.get(1), read.get(2),
+    return detail(
+        workflow,
+        instance,
+        read.get(0),
+        read.get(1),
+        read.get(2),
         (token, data) -> runnableStatus(token, data, nowSeconds));
   }
 
   /**
-   * The archived instances of a workflow, oldest first, from their archive tokens (one each); empty without
-   * {@link #withArchive}.
+   * The archived instances of a workflow, oldest first, from their archive tokens (one each); empty
+   * without {@link #withArchive}.
    */
   public List<InstanceSummary> archivedInstances(String workflow) {
     List<InstanceSummary> summaries = new ArrayList<>();
@@ -126,7 +143,9 @@ public final class StatusReader {
       } else {
         // Written before archive tokens held the record: read the archived record itself.
         String recordName = TokenLayout.instanceRecord(workflow, archive.instance);
-        latest(archived.apply(recordName)).stream().filter(t -> t.name().equals(recordName)).findFirst()
+        latest(archived.apply(recordName)).stream()
+            .filter(t -> t.name().equals(recordName))
+            .findFirst()
             .ifPresent(t -> summaries.add(Json.read(t, InstanceData.class).toSummary()));
       }
     }
@@ -135,18 +154,28 @@ public final class StatusReader {
   }
 
   /**
-   * An archived instance with every job as it was archived (a job left runnable shows RUNNABLE); empty if it
-   * is not archived, or without {@link #withArchive}.
+   * An archived instance with every job as it was archived (a job left runnable shows RUNNABLE);
+   * empty if it is not archived, or without {@link #withArchive}.
    */
   public Optional<InstanceDetail> archivedInstance(String workflow, String instance) {
     List<Token> tokens = latest(archived.apply(TokenLayout.instancePrefix(workflow, instance)));
     String waitingPrefix = TokenLayout.waitingPrefix(workflow, instance);
-    return detail(workflow, instance, tokens, tokens.stream().filter(t -> t.name().startsWith(waitingPrefix)).toList(),
-        latest(archived.apply(TokenLayout.runnablePrefix(workflow, instance))), (token, data) -> JobStatus.RUNNABLE);
+    return detail(
+        workflow,
+        instance,
+        tokens,
+        tokens.stream().filter(t -> t.name().startsWith(waitingPrefix)).toList(),
+        latest(archived.apply(TokenLayout.runnablePrefix(workflow, instance))),
+        (token, data) -> JobStatus.RUNNABLE);
   }
 
-  private Optional<InstanceDetail> detail(String workflow, String instance, List<Token> records, List<Token> waiting,
-      List<Token> runnable, BiFunction<Token, JobData, JobStatus> runnableStatus) {
+  private Optional<InstanceDetail> detail(
+      String workflow,
+      String instance,
+      List<Token> records,
+      List<Token> waiting,
+      List<Token> runnable,
+      BiFunction<Token, JobData, JobStatus> runnableStatus) {
     String recordName = TokenLayout.instanceRecord(workflow, instance);
     Optional<Token> record = records.stream().filter(t -> t.name().equals(recordName)).findFirst();
     if (record.isEmpty()) {
@@ -161,7 +190,9 @@ public final class StatusReader {
       JobData data = Json.read(token, JobData.class);
       jobs.put(data.name, job(data, runnableStatus.apply(token, data), token));
     }
-    return Optional.of(new InstanceDetail(Json.read(record.get(), InstanceData.class).toSummary(), runOrder(jobs)));
+    return Optional.of(
+        new InstanceDetail(
+            Json.read(record.get(), InstanceData.class).toSummary(), runOrder(jobs)));
   }
 
   /** The newest version of each name: a name may have been archived more than once. */
@@ -185,7 +216,9 @@ public final class StatusReader {
     return last.succeeded() ? JobStatus.SUCCESS : JobStatus.FAILURE;
   }
 
-  /** A runnable token held by a worker, or whose previous worker left an open record, is RUNNING. */
+  /**
+   * A runnable token held by a worker, or whose previous worker left an open record, is RUNNING.
+   */
   static JobStatus runnableStatus(Token token, JobData data, long nowSeconds) {
     if (Owners.isHold(token.owner())) {
       return JobStatus.RUNNABLE;
@@ -201,14 +234,27 @@ public final class StatusReader {
     for (ExecutionData record : data.history) {
       executions.add(record.toDetail());
     }
-    String heldBy = runnable == null || runnable.owner() == null || runnable.owner().isEmpty() ? null
-        : runnable.owner();
-    Optional<Instant> leaseEnd = heldBy == null || runnable.expirationTime() == Owners.FOREVER ? Optional.empty()
-        : Optional.of(Instant.ofEpochSecond(runnable.expirationTime()));
-    return new JobDetail(data.name, status, List.copyOf(data.inputs), data.attempt, data.maxAttempts,
-        data.isCondition(), data.disabled, data.priority, heldBy, leaseEnd, List.copyOf(executions));
+    String heldBy =
+        runnable == null || runnable.owner() == null || runnable.owner().isEmpty()
+            ? null
+            : runnable.owner();
+    Optional<Instant> leaseEnd =
+        heldBy == null || runnable.expirationTime() == Owners.FOREVER
+            ? Optional.empty()
+            : Optional.of(Instant.ofEpochSecond(runnable.expirationTime()));
+    return new JobDetail(
+        data.name,
+        status,
+        List.copyOf(data.inputs),
+        data.attempt,
+        data.maxAttempts,
+        data.isCondition(),
+        data.disabled,
+        data.priority,
+        heldBy,
+        leaseEnd,
+        List.copyOf(executions));
   }
-
 
   /** Parents before children, ties by name (Kahn's algorithm over the jobs' inputs). */
   private static List<JobDetail> runOrder(Map<String, JobDetail> jobs) {
@@ -216,9 +262,13 @@ public final class StatusReader {
     Set<String> placed = new HashSet<>();
     TreeMap<String, JobDetail> left = new TreeMap<>(jobs);
     while (!left.isEmpty()) {
-      String next = left.values().stream()
-          .filter(j -> j.needs().stream().allMatch(n -> placed.contains(n) || !jobs.containsKey(n)))
-          .map(JobDetail::name).findFirst().orElse(left.firstKey()); // a cycle cannot happen; never stall
+      String next =
+          left.values().stream()
+              .filter(
+                  j -> j.needs().stream().allMatch(n -> placed.contains(n) || !jobs.containsKey(n)))
+              .map(JobDetail::name)
+              .findFirst()
+              .orElse(left.firstKey()); // a cycle cannot happen; never stall
       ordered.add(left.remove(next));
       placed.add(next);
     }

@@ -5,12 +5,12 @@ import dev.flipper.token.TokenMaster;
 import dev.flipper.workflow.engine.internal.Archiver;
 import dev.flipper.workflow.engine.internal.Claimer;
 import dev.flipper.workflow.engine.internal.DefinitionStore;
-import dev.flipper.workflow.tokens.ExecutionData;
 import dev.flipper.workflow.engine.internal.Executions;
 import dev.flipper.workflow.engine.internal.InstanceStarter;
-import dev.flipper.workflow.tokens.JobData;
 import dev.flipper.workflow.engine.internal.JobTransitions;
 import dev.flipper.workflow.engine.internal.Notices;
+import dev.flipper.workflow.tokens.ExecutionData;
+import dev.flipper.workflow.tokens.JobData;
 import dev.flipper.workflow.tokens.Owners;
 import java.time.Clock;
 import java.time.Duration;
@@ -22,9 +22,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The workflow engine: the state model of workflows on a {@link TokenMaster} (in-process or remote). It holds
- * no state of its own: every call reads and writes tokens, so any number of engines in any number of
- * processes may work on one master. Thread-safe.
+ * The workflow engine: the state model of workflows on a {@link TokenMaster} (in-process or
+ * remote). It holds no state of its own: every call reads and writes tokens, so any number of
+ * engines in any number of processes may work on one master. Thread-safe.
  *
  * <pre>{@code
  * WorkflowEngine engine = WorkflowEngine.builder(master).build();
@@ -86,11 +86,12 @@ public final class WorkflowEngine {
   }
 
   /**
-   * Claims the highest-priority runnable job of all workflows (one queryAndOwn on {@code /runnable/}) with a
-   * lease of {@code lease} from now. Before returning it, settles what needs no process: a disabled job
-   * succeeds at once; a job whose previous execution is still open (its worker died or lost the lease) has
-   * that execution closed as failed ("lease lost") and the retry rules applied; a job of a drained or aborted
-   * instance is held. Empty when nothing is claimable now.
+   * Claims the highest-priority runnable job of all workflows (one queryAndOwn on {@code
+   * /runnable/}) with a lease of {@code lease} from now. Before returning it, settles what needs no
+   * process: a disabled job succeeds at once; a job whose previous execution is still open (its
+   * worker died or lost the lease) has that execution closed as failed ("lease lost") and the retry
+   * rules applied; a job of a drained or aborted instance is held. Empty when nothing is claimable
+   * now.
    *
    * @param worker the worker's unique name (the lease owner); not one of the engine's own owners
    */
@@ -99,12 +100,12 @@ public final class WorkflowEngine {
   }
 
   /**
-   * {@link #claim(String, Duration)}, waiting up to {@code wait} for a runnable job when there is none (a
-   * waiting {@code queryAndOwn}, see docs/tokens.md): returns as soon as it has claimed one, or empty when
-   * the wait is over. The master may shorten the wait or end it early (at shutdown), so callers simply call
-   * again; a master that does not wait (Pinball's) answers at once. The lease runs from the start of the
-   * call: it ends at now + {@code wait} + {@code lease}, so a job claimed at the end of the wait still has
-   * a whole lease.
+   * {@link #claim(String, Duration)}, waiting up to {@code wait} for a runnable job when there is
+   * none (a waiting {@code queryAndOwn}, see docs/tokens.md): returns as soon as it has claimed
+   * one, or empty when the wait is over. The master may shorten the wait or end it early (at
+   * shutdown), so callers simply call again; a master that does not wait (Pinball's) answers at
+   * once. The lease runs from the start of the call: it ends at now + {@code wait} + {@code lease},
+   * so a job claimed at the end of the wait still has a whole lease.
    *
    * @param wait how long to wait when nothing is runnable; zero = answer at once
    */
@@ -114,18 +115,25 @@ public final class WorkflowEngine {
       throw new IllegalArgumentException("wait is " + wait + "; use zero or more");
     }
     if (worker.isEmpty() || Owners.RESERVED.contains(worker)) {
-      throw new IllegalArgumentException("worker name '" + worker + "' is empty or reserved by the engine "
-          + Owners.RESERVED + "; use a unique name such as host-pid-thread");
+      throw new IllegalArgumentException(
+          "worker name '"
+              + worker
+              + "' is empty or reserved by the engine "
+              + Owners.RESERVED
+              + "; use a unique name such as host-pid-thread");
     }
     if (lease.toMillis() < 1000) {
-      throw new IllegalArgumentException("lease is " + lease + "; leases are whole seconds, use at least 1s");
+      throw new IllegalArgumentException(
+          "lease is " + lease + "; leases are whole seconds, use at least 1s");
     }
-    return claimer.claim(worker, lease, wait).map(c -> new ClaimedJob(worker, lease, c.token(), c.data()));
+    return claimer
+        .claim(worker, lease, wait)
+        .map(c -> new ClaimedJob(worker, lease, c.token(), c.data()));
   }
 
   /**
-   * Records the execution as started, durably, before the worker starts the process: a worker that dies after
-   * this leaves an open record, which the next claimer closes as failed.
+   * Records the execution as started, durably, before the worker starts the process: a worker that
+   * dies after this leaves an open record, which the next claimer closes as failed.
    *
    * @throws LeaseLostException if the worker no longer holds the job: do not run it
    */
@@ -133,10 +141,12 @@ public final class WorkflowEngine {
     synchronized (job) {
       requireNotDone(job);
       if (job.started()) {
-        throw new IllegalStateException("job " + job.tokenName() + " was already started; finish it first");
+        throw new IllegalStateException(
+            "job " + job.tokenName() + " was already started; finish it first");
       }
       JobData data = job.dataCopy();
-      ExecutionData record = Executions.open(data, start.command(), job.worker(), start.host(), clock.millis());
+      ExecutionData record =
+          Executions.open(data, start.command(), job.worker(), start.host(), clock.millis());
       Executions.addLogs(record, start.logs());
       Token held = job.token();
       job.update(transitions.rewrite(held, data, held.owner(), held.expirationTime()), data);
@@ -153,8 +163,8 @@ public final class WorkflowEngine {
   }
 
   /**
-   * Extends the lease and stores the properties seen so far in the open execution record, so the UI shows
-   * them while the job runs; reads the signals of the job's instance.
+   * Extends the lease and stores the properties seen so far in the open execution record, so the UI
+   * shows them while the job runs; reads the signals of the job's instance.
    *
    * @throws LeaseLostException if the worker no longer holds the job: kill its process
    */
@@ -168,15 +178,20 @@ public final class WorkflowEngine {
       }
       Token held = job.token();
       long expiration = JobTransitions.ceilSeconds(clock.millis() + job.lease().toMillis());
-      job.update(transitions.rewrite(held, data, held.owner(), Math.max(expiration, held.expirationTime())), data);
+      job.update(
+          transitions.rewrite(
+              held, data, held.owner(), Math.max(expiration, held.expirationTime())),
+          data);
       leaseEnd = job.leaseEnd();
     }
-    return new Renewal(leaseEnd, signals(job.workflow(), job.instance()).contains(SignalAction.ABORT));
+    return new Renewal(
+        leaseEnd, signals(job.workflow(), job.instance()).contains(SignalAction.ABORT));
   }
 
   /**
-   * The actions signalled for an instance at any scope (global, its workflow, itself): one query. Workers
-   * check it before claiming (a global DRAIN or EXIT) and the control operations use the same rule.
+   * The actions signalled for an instance at any scope (global, its workflow, itself): one query.
+   * Workers check it before claiming (a global DRAIN or EXIT) and the control operations use the
+   * same rule.
    */
   public Set<SignalAction> signals(String workflow, String instance) {
     return claimer.signals(workflow, instance);
@@ -188,10 +203,11 @@ public final class WorkflowEngine {
   }
 
   /**
-   * Records how the execution ended and moves the job on, each in one atomic modify: on success its children
-   * get their events (and become runnable when their inputs are complete); on failure with attempts left it
-   * is runnable again now or after its retry delay; with none left it fails for good. Then, if nothing of the
-   * instance can run any more, the instance ends (SUCCESS, or FAILURE if a job failed for good).
+   * Records how the execution ended and moves the job on, each in one atomic modify: on success its
+   * children get their events (and become runnable when their inputs are complete); on failure with
+   * attempts left it is runnable again now or after its retry delay; with none left it fails for
+   * good. Then, if nothing of the instance can run any more, the instance ends (SUCCESS, or FAILURE
+   * if a job failed for good).
    *
    * @throws LeaseLostException if the worker no longer holds the job: the result is not recorded
    */
@@ -199,7 +215,8 @@ public final class WorkflowEngine {
     synchronized (job) {
       requireNotDone(job);
       if (!job.started()) {
-        throw new IllegalStateException("job " + job.tokenName() + " was not started; call start before finish");
+        throw new IllegalStateException(
+            "job " + job.tokenName() + " was not started; call start before finish");
       }
       JobData data = job.dataCopy();
       ExecutionData record = data.lastExecution();
@@ -221,7 +238,8 @@ public final class WorkflowEngine {
       if (data.attemptsLeft()) {
         job.update(transitions.retry(held, data), data);
         job.markDone();
-        // One read when not aborted; an aborted instance ends now instead of when its retry is claimed.
+        // One read when not aborted; an aborted instance ends now instead of when its retry is
+        // claimed.
         Optional<InstanceStatus> ended = transitions.endIfDone(data.workflow, data.instance);
         notices.instanceEnded(data, ended);
         return new Finished(Finished.Outcome.RETRYING, ended);
@@ -236,17 +254,18 @@ public final class WorkflowEngine {
   }
 
   /**
-   * Ends the instance if none of its jobs can run any more (a control operation removed the last runnable
-   * ones): writes its end record and, after the archive delay, its archive token. Returns the status it ended
-   * with, or empty if it is still running or ended already.
+   * Ends the instance if none of its jobs can run any more (a control operation removed the last
+   * runnable ones): writes its end record and, after the archive delay, its archive token. Returns
+   * the status it ended with, or empty if it is still running or ended already.
    */
   public Optional<InstanceStatus> endIfDone(String workflow, String instance) {
     return transitions.endIfDone(workflow, instance);
   }
 
   /**
-   * Hands a claimed job back without a result (a worker shutting down): it is runnable again at once. A
-   * started execution is closed with end reason "handed back" and does not count as an attempt.
+   * Hands a claimed job back without a result (a worker shutting down): it is runnable again at
+   * once. A started execution is closed with end reason "handed back" and does not count as an
+   * attempt.
    *
    * @throws LeaseLostException if the worker no longer holds the job
    */
@@ -266,8 +285,9 @@ public final class WorkflowEngine {
   }
 
   /**
-   * Archives the finished instances whose archive delay has passed (each with all its tokens, in one archive
-   * call); returns how many. Workers call it now and then; concurrent calls share the work.
+   * Archives the finished instances whose archive delay has passed (each with all its tokens, in
+   * one archive call); returns how many. Workers call it now and then; concurrent calls share the
+   * work.
    */
   public int archiveDue() {
     return archiver.archiveDue();
@@ -275,7 +295,8 @@ public final class WorkflowEngine {
 
   private static void requireNotDone(ClaimedJob job) {
     if (job.isDone()) {
-      throw new IllegalStateException("job " + job.tokenName() + " was already finished or released by this worker");
+      throw new IllegalStateException(
+          "job " + job.tokenName() + " was already finished or released by this worker");
     }
   }
 
@@ -290,7 +311,10 @@ public final class WorkflowEngine {
       this.master = Objects.requireNonNull(master, "master");
     }
 
-    /** Times of records and instances, retry delays, leases. Use the master's clock. Default: system UTC. */
+    /**
+     * Times of records and instances, retry delays, leases. Use the master's clock. Default: system
+     * UTC.
+     */
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
       return this;
@@ -302,7 +326,10 @@ public final class WorkflowEngine {
       return this;
     }
 
-    /** Told of jobs that fail for good and of instance ends, by the call that caused them. Default: nobody. */
+    /**
+     * Told of jobs that fail for good and of instance ends, by the call that caused them. Default:
+     * nobody.
+     */
     public Builder listener(EngineListener listener) {
       this.listener = Objects.requireNonNull(listener, "listener");
       return this;

@@ -9,9 +9,15 @@ import java.util.Optional;
  * @param runningInstances active instances still RUNNING
  * @param lastInstance the newest active (not yet archived) instance
  */
-public record WorkflowSummary(String name, Optional<String> definitionVersion, int runningInstances,
+public record WorkflowSummary(
+    String name,
+    Optional<String> definitionVersion,
+    int runningInstances,
     Optional<InstanceSummary> lastInstance) {
-  /** RUNNING if any instance runs, else the last instance's status (Pinball's UI rule); empty if none. */
+  /**
+   * RUNNING if any instance runs, else the last instance's status (Pinball's UI rule); empty if
+   * none.
+   */
   public Optional<InstanceStatus> status() {
     if (runningInstances > 0) {
       return Optional.of(InstanceStatus.RUNNING);

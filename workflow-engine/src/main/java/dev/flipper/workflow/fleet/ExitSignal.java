@@ -15,9 +15,10 @@ import java.util.Optional;
 
 /**
  * The global EXIT signal of upgrades (docs/operations.md, "Upgrading workers"): workers whose
- * {@code workers.generation} is below the signal's generation stop claiming, finish the jobs they run and
- * exit; workers of that generation or newer ignore it. Each call is one atomic change, retried as a whole
- * on a version conflict, and says what it changed; a repeated call changes nothing. Thread-safe.
+ * {@code workers.generation} is below the signal's generation stop claiming, finish the jobs they
+ * run and exit; workers of that generation or newer ignore it. Each call is one atomic change,
+ * retried as a whole on a version conflict, and says what it changed; a repeated call changes
+ * nothing. Thread-safe.
  */
 public final class ExitSignal {
   private final TokenMaster master;
@@ -28,7 +29,10 @@ public final class ExitSignal {
     this.clock = clock;
   }
 
-  /** What a call did. {@code before} and {@code after} are the generations asked for (empty = no EXIT). */
+  /**
+   * What a call did. {@code before} and {@code after} are the generations asked for (empty = no
+   * EXIT).
+   */
   public record Change(Optional<Integer> before, Optional<Integer> after) {
     public boolean changed() {
       return !before.equals(after);
@@ -47,35 +51,47 @@ public final class ExitSignal {
    */
   public Change set(int generation) {
     if (generation < 1) {
-      throw new IllegalArgumentException("generation is " + generation + "; generations start at 1");
+      throw new IllegalArgumentException(
+          "generation is " + generation + "; generations start at 1");
     }
-    return ConflictRetry.run("exit signal", () -> {
-      Optional<Token> stored = read();
-      Optional<Integer> before = stored.map(ExitSignal::generationOf);
-      if (before.equals(Optional.of(generation))) {
-        return new Change(before, before);
-      }
-      SignalData data = new SignalData();
-      data.action = SignalAction.EXIT.name();
-      data.generation = generation;
-      data.timestampMillis = clock.millis();
-      long version = stored.map(Token::version).orElse(Token.NO_VERSION);
-      master.modify(ModifyParams.updating(
-          new Token(version, TokenLayout.globalSignal(SignalAction.EXIT), null, 0, 0, Json.write(data))));
-      return new Change(before, Optional.of(generation));
-    });
+    return ConflictRetry.run(
+        "exit signal",
+        () -> {
+          Optional<Token> stored = read();
+          Optional<Integer> before = stored.map(ExitSignal::generationOf);
+          if (before.equals(Optional.of(generation))) {
+            return new Change(before, before);
+          }
+          SignalData data = new SignalData();
+          data.action = SignalAction.EXIT.name();
+          data.generation = generation;
+          data.timestampMillis = clock.millis();
+          long version = stored.map(Token::version).orElse(Token.NO_VERSION);
+          master.modify(
+              ModifyParams.updating(
+                  new Token(
+                      version,
+                      TokenLayout.globalSignal(SignalAction.EXIT),
+                      null,
+                      0,
+                      0,
+                      Json.write(data))));
+          return new Change(before, Optional.of(generation));
+        });
   }
 
   /** Removes the EXIT signal, once every old worker is gone. */
   public Change clear() {
-    return ConflictRetry.run("exit signal", () -> {
-      Optional<Token> stored = read();
-      if (stored.isEmpty()) {
-        return new Change(Optional.empty(), Optional.empty());
-      }
-      master.modify(ModifyParams.deleting(stored.get()));
-      return new Change(stored.map(ExitSignal::generationOf), Optional.empty());
-    });
+    return ConflictRetry.run(
+        "exit signal",
+        () -> {
+          Optional<Token> stored = read();
+          if (stored.isEmpty()) {
+            return new Change(Optional.empty(), Optional.empty());
+          }
+          master.modify(ModifyParams.deleting(stored.get()));
+          return new Change(stored.map(ExitSignal::generationOf), Optional.empty());
+        });
   }
 
   private Optional<Token> read() {
@@ -84,12 +100,15 @@ public final class ExitSignal {
   }
 
   /**
-   * The generation the global EXIT signal among these tokens asks for (any other token is skipped); empty if
-   * there is none.
+   * The generation the global EXIT signal among these tokens asks for (any other token is skipped);
+   * empty if there is none.
    */
   public static Optional<Integer> generationAmong(List<Token> tokens) {
     String name = TokenLayout.globalSignal(SignalAction.EXIT);
-    return tokens.stream().filter(t -> t.name().equals(name)).findFirst().map(ExitSignal::generationOf);
+    return tokens.stream()
+        .filter(t -> t.name().equals(name))
+        .findFirst()
+        .map(ExitSignal::generationOf);
   }
 
   /** An EXIT without a generation (written by hand) retires every worker. */

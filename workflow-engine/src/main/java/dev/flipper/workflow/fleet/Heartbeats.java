@@ -16,10 +16,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The workers' heartbeats, one token per worker process: {@code /worker/<name>} (docs/tokens.md), written by
- * the worker every {@code workers.heartbeatInterval} and deleted when it stops cleanly. A worker that dies
- * leaves its last beat, which then ages: readers count it dead once older than its {@code deadAfter}. No
- * lease is used, so the token also tells when a dead worker was last seen. Stateless; thread-safe.
+ * The workers' heartbeats, one token per worker process: {@code /worker/<name>} (docs/tokens.md),
+ * written by the worker every {@code workers.heartbeatInterval} and deleted when it stops cleanly.
+ * A worker that dies leaves its last beat, which then ages: readers count it dead once older than
+ * its {@code deadAfter}. No lease is used, so the token also tells when a dead worker was last
+ * seen. Stateless; thread-safe.
  */
 public final class Heartbeats {
   /** Every heartbeat token is under this prefix. */
@@ -36,27 +37,38 @@ public final class Heartbeats {
   }
 
   /**
-   * Writes this beat and reads the EXIT signal in the same round: one query (the worker's own token and the
-   * global signals), one modify. Returns the generation an EXIT signal asks for, if one is set.
+   * Writes this beat and reads the EXIT signal in the same round: one query (the worker's own token
+   * and the global signals), one modify. Returns the generation an EXIT signal asks for, if one is
+   * set.
    */
   public Optional<Integer> beat(Heartbeat beat) {
     String name = tokenName(beat.name());
     String data = Json.write(HeartbeatData.of(beat));
-    // Names are unique: a conflict is our own earlier write whose answer was lost, or forgetDead meanwhile.
-    return ConflictRetry.run("heartbeat of " + beat.name(), 3, () -> {
-      List<List<Token>> read = master.query(List.of(Query.prefix(name),
-          Query.prefix(TokenLayout.globalSignalPrefix())));
-      long version = read.get(0).stream().filter(t -> t.name().equals(name)).findFirst().map(Token::version)
-          .orElse(Token.NO_VERSION);
-      master.modify(ModifyParams.updating(new Token(version, name, null, 0, 0, data)));
-      return ExitSignal.generationAmong(read.get(1));
-    });
+    // Names are unique: a conflict is our own earlier write whose answer was lost, or forgetDead
+    // meanwhile.
+    return ConflictRetry.run(
+        "heartbeat of " + beat.name(),
+        3,
+        () -> {
+          List<List<Token>> read =
+              master.query(
+                  List.of(Query.prefix(name), Query.prefix(TokenLayout.globalSignalPrefix())));
+          long version =
+              read.get(0).stream()
+                  .filter(t -> t.name().equals(name))
+                  .findFirst()
+                  .map(Token::version)
+                  .orElse(Token.NO_VERSION);
+          master.modify(ModifyParams.updating(new Token(version, name, null, 0, 0, data)));
+          return ExitSignal.generationAmong(read.get(1));
+        });
   }
 
   /** Deletes a worker's heartbeat (a clean stop); false if there was none. */
   public boolean remove(String worker) {
     String name = tokenName(worker);
-    Optional<Token> stored = master.query(Query.prefix(name)).stream().filter(t -> t.name().equals(name)).findFirst();
+    Optional<Token> stored =
+        master.query(Query.prefix(name)).stream().filter(t -> t.name().equals(name)).findFirst();
     if (stored.isEmpty()) {
       return false;
     }
@@ -65,8 +77,8 @@ public final class Heartbeats {
   }
 
   /**
-   * Deletes the heartbeats of dead workers (killed processes leave theirs); returns their names. A worker that
-   * beats again meanwhile keeps its heartbeat (the delete is version-checked).
+   * Deletes the heartbeats of dead workers (killed processes leave theirs); returns their names. A
+   * worker that beats again meanwhile keeps its heartbeat (the delete is version-checked).
    */
   public List<String> forgetDead(Instant now) {
     List<String> forgotten = new ArrayList<>();
@@ -137,8 +149,16 @@ public final class Heartbeats {
     }
 
     Heartbeat toHeartbeat() {
-      return new Heartbeat(name, host == null ? "" : host, Optional.ofNullable(adminUrl), generation, slots, running,
-          retiring, Instant.ofEpochMilli(startedMillis), Instant.ofEpochMilli(beatMillis),
+      return new Heartbeat(
+          name,
+          host == null ? "" : host,
+          Optional.ofNullable(adminUrl),
+          generation,
+          slots,
+          running,
+          retiring,
+          Instant.ofEpochMilli(startedMillis),
+          Instant.ofEpochMilli(beatMillis),
           Duration.ofMillis(deadAfterMillis));
     }
   }

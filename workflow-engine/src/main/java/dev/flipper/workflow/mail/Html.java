@@ -1,6 +1,8 @@
 package dev.flipper.workflow.mail;
 
-/** HTML escaping for text from workflows (names, commands, log paths) placed in messages. Stateless. */
+/**
+ * HTML escaping for text from workflows (names, commands, log paths) placed in messages. Stateless.
+ */
 final class Html {
   private Html() {}
 

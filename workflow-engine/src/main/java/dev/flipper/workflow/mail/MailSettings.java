@@ -5,9 +5,10 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The {@code email.*} settings: where and how notification e-mail is sent. The components are named after the
- * config keys ({@code email.smtpHost} is {@link #smtpHost()}), so the launcher binds the section straight into this
- * type. Immutable; {@link #toString()} masks the password, so the settings can be logged at start-up.
+ * The {@code email.*} settings: where and how notification e-mail is sent. The components are named
+ * after the config keys ({@code email.smtpHost} is {@link #smtpHost()}), so the launcher binds the
+ * section straight into this type. Immutable; {@link #toString()} masks the password, so the
+ * settings can be logged at start-up.
  *
  * @param enabled send mail at all; false: every message is dropped (and logged at debug)
  * @param smtpHost SMTP server host; required when enabled
@@ -18,7 +19,8 @@ import java.util.Objects;
  * @param from sender address; required when enabled
  * @param to recipients added to every message (operators); may be empty
  * @param attempts how many times one message is tried, at least 1 (default 4)
- * @param retryDelay the wait before the second attempt; it doubles for each further attempt (default 5s)
+ * @param retryDelay the wait before the second attempt; it doubles for each further attempt
+ *     (default 5s)
  * @param timeout connect, read and write time-out of each attempt (default 10s)
  */
 public record MailSettings(
@@ -36,6 +38,7 @@ public record MailSettings(
 
   /** Plain SMTP's port. */
   public static final int DEFAULT_SMTP_PORT = 25;
+
   public static final int DEFAULT_ATTEMPTS = 4;
   public static final Duration DEFAULT_RETRY_DELAY = Duration.ofSeconds(5);
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
@@ -56,52 +59,142 @@ public record MailSettings(
       throw new IllegalArgumentException("email.attempts must be at least 1, got " + attempts);
     }
     if (retryDelay.isNegative() || timeout.isNegative() || timeout.isZero()) {
-      throw new IllegalArgumentException("email.retryDelay must be 0s or more and email.timeout more than 0s, got "
-          + retryDelay + " and " + timeout);
+      throw new IllegalArgumentException(
+          "email.retryDelay must be 0s or more and email.timeout more than 0s, got "
+              + retryDelay
+              + " and "
+              + timeout);
     }
     if (enabled && (smtpHost.isEmpty() || from.isEmpty())) {
-      throw new IllegalArgumentException("email.enabled is true, so email.smtpHost and email.from must be set "
-          + "(got '" + smtpHost + "' and '" + from + "')");
+      throw new IllegalArgumentException(
+          "email.enabled is true, so email.smtpHost and email.from must be set "
+              + "(got '"
+              + smtpHost
+              + "' and '"
+              + from
+              + "')");
     }
   }
 
-  /** Mail off, every other setting at its default: the defaults of the launcher's {@code email} section. */
+  /**
+   * Mail off, every other setting at its default: the defaults of the launcher's {@code email}
+   * section.
+   */
   public static MailSettings disabled() {
-    return new MailSettings(false, "", DEFAULT_SMTP_PORT, "", "", MailSecurity.NONE, "", List.of(), DEFAULT_ATTEMPTS,
-        DEFAULT_RETRY_DELAY, DEFAULT_TIMEOUT);
+    return new MailSettings(
+        false,
+        "",
+        DEFAULT_SMTP_PORT,
+        "",
+        "",
+        MailSecurity.NONE,
+        "",
+        List.of(),
+        DEFAULT_ATTEMPTS,
+        DEFAULT_RETRY_DELAY,
+        DEFAULT_TIMEOUT);
   }
 
   /** Plain SMTP to {@code host:port} from {@code from}, no login, default retries and time-outs. */
   public static MailSettings smtp(String host, int port, String from) {
-    return new MailSettings(true, host, port, "", "", MailSecurity.NONE, from, List.of(), DEFAULT_ATTEMPTS,
-        DEFAULT_RETRY_DELAY, DEFAULT_TIMEOUT);
+    return new MailSettings(
+        true,
+        host,
+        port,
+        "",
+        "",
+        MailSecurity.NONE,
+        from,
+        List.of(),
+        DEFAULT_ATTEMPTS,
+        DEFAULT_RETRY_DELAY,
+        DEFAULT_TIMEOUT);
   }
 
   public MailSettings withLogin(String newUser, String newPassword) {
-    return new MailSettings(enabled, smtpHost, smtpPort, newUser, newPassword, security, from, to, attempts,
-        retryDelay, timeout);
+    return new MailSettings(
+        enabled,
+        smtpHost,
+        smtpPort,
+        newUser,
+        newPassword,
+        security,
+        from,
+        to,
+        attempts,
+        retryDelay,
+        timeout);
   }
 
   public MailSettings withSecurity(MailSecurity newSecurity) {
-    return new MailSettings(enabled, smtpHost, smtpPort, user, password, newSecurity, from, to, attempts,
-        retryDelay, timeout);
+    return new MailSettings(
+        enabled,
+        smtpHost,
+        smtpPort,
+        user,
+        password,
+        newSecurity,
+        from,
+        to,
+        attempts,
+        retryDelay,
+        timeout);
   }
 
   public MailSettings withTo(List<String> newTo) {
-    return new MailSettings(enabled, smtpHost, smtpPort, user, password, security, from, newTo, attempts,
-        retryDelay, timeout);
+    return new MailSettings(
+        enabled,
+        smtpHost,
+        smtpPort,
+        user,
+        password,
+        security,
+        from,
+        newTo,
+        attempts,
+        retryDelay,
+        timeout);
   }
 
   public MailSettings withRetries(int newAttempts, Duration newRetryDelay, Duration newTimeout) {
-    return new MailSettings(enabled, smtpHost, smtpPort, user, password, security, from, to, newAttempts,
-        newRetryDelay, newTimeout);
+    return new MailSettings(
+        enabled,
+        smtpHost,
+        smtpPort,
+        user,
+        password,
+        security,
+        from,
+        to,
+        newAttempts,
+        newRetryDelay,
+        newTimeout);
   }
 
   @Override
   public String toString() {
-    return "MailSettings[enabled=" + enabled + ", smtp=" + smtpHost + ":" + smtpPort + ", security=" + security
-        + ", user=" + (user.isEmpty() ? "(none)" : user) + ", password=" + (password.isEmpty() ? "(none)" : "****")
-        + ", from=" + from + ", to=" + to + ", attempts=" + attempts + ", retryDelay=" + retryDelay + ", timeout="
-        + timeout + "]";
+    return "MailSettings[enabled="
+        + enabled
+        + ", smtp="
+        + smtpHost
+        + ":"
+        + smtpPort
+        + ", security="
+        + security
+        + ", user="
+        + (user.isEmpty() ? "(none)" : user)
+        + ", password="
+        + (password.isEmpty() ? "(none)" : "****")
+        + ", from="
+        + from
+        + ", to="
+        + to
+        + ", attempts="
+        + attempts
+        + ", retryDelay="
+        + retryDelay
+        + ", timeout="
+        + timeout
+        + "]";
   }
 }

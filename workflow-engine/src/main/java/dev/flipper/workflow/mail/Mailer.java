@@ -26,10 +26,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sends notification e-mail over SMTP (Jakarta Mail, Angus implementation) on one background thread, so a slow or
- * dead mail server never holds up a scheduler or a worker. {@link #send} only queues the message and never
- * throws; each message is tried {@link MailSettings#attempts()} times with doubling waits, and a message that
- * still fails is logged and dropped. Thread-safe.
+ * Sends notification e-mail over SMTP (Jakarta Mail, Angus implementation) on one background
+ * thread, so a slow or dead mail server never holds up a scheduler or a worker. {@link #send} only
+ * queues the message and never throws; each message is tried {@link MailSettings#attempts()} times
+ * with doubling waits, and a message that still fails is logged and dropped. Thread-safe.
  */
 public final class Mailer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Mailer.class);
@@ -45,8 +45,9 @@ public final class Mailer implements AutoCloseable {
   }
 
   /**
-   * @param tlsSockets makes the TLS sockets (SMTPS and STARTTLS); null = the JVM's default trust store. Tests use
-   *     it to trust their own server's certificate; the server's host name is checked either way.
+   * @param tlsSockets makes the TLS sockets (SMTPS and STARTTLS); null = the JVM's default trust
+   *     store. Tests use it to trust their own server's certificate; the server's host name is
+   *     checked either way.
    */
   Mailer(MailSettings settings, SSLSocketFactory tlsSockets) {
     this.settings = settings;
@@ -55,11 +56,13 @@ public final class Mailer implements AutoCloseable {
       properties.put("mail." + protocol(settings) + ".ssl.socketFactory", tlsSockets);
     }
     this.session = Session.getInstance(properties);
-    this.sender = Executors.newSingleThreadExecutor(runnable -> {
-      Thread thread = new Thread(runnable, "flipper-mailer");
-      thread.setDaemon(true);
-      return thread;
-    });
+    this.sender =
+        Executors.newSingleThreadExecutor(
+            runnable -> {
+              Thread thread = new Thread(runnable, "flipper-mailer");
+              thread.setDaemon(true);
+              return thread;
+            });
     log.info("mail: {}", settings);
   }
 
@@ -69,22 +72,28 @@ public final class Mailer implements AutoCloseable {
 
   /** Queues {@code mail} (plus the settings' {@code to}); returns at once and never throws. */
   public void send(Mail mail) {
-    addressed(mail).ifPresent(full -> {
-      try {
-        sender.execute(() -> deliver(full));
-      } catch (RejectedExecutionException e) {
-        log.warn("mail '{}' to {} not sent: the mailer is closed", full.subject(), full.to());
-      }
-    });
+    addressed(mail)
+        .ifPresent(
+            full -> {
+              try {
+                sender.execute(() -> deliver(full));
+              } catch (RejectedExecutionException e) {
+                log.warn(
+                    "mail '{}' to {} not sent: the mailer is closed", full.subject(), full.to());
+              }
+            });
   }
 
-  /** The message with the settings' {@code to} added; empty if mail is off or nobody would get it. */
+  /**
+   * The message with the settings' {@code to} added; empty if mail is off or nobody would get it.
+   */
   private Optional<Mail> addressed(Mail mail) {
     List<String> to = new ArrayList<>(mail.to());
     to.addAll(settings.to());
     Mail full = new Mail(to, mail.subject(), mail.text(), mail.html());
     if (!settings.enabled()) {
-      log.debug("mail is off (email.enabled: false); not sent: '{}' to {}", full.subject(), full.to());
+      log.debug(
+          "mail is off (email.enabled: false); not sent: '{}' to {}", full.subject(), full.to());
       return Optional.empty();
     }
     if (full.to().isEmpty()) {
@@ -95,9 +104,9 @@ public final class Mailer implements AutoCloseable {
   }
 
   /**
-   * Queues a message that is composed on the mail thread, for messages that need reads of their own (an
-   * instance's jobs): the caller's thread does no I/O. Returns at once and never throws; a {@code compose} that
-   * throws is logged, and one that returns empty sends nothing.
+   * Queues a message that is composed on the mail thread, for messages that need reads of their own
+   * (an instance's jobs): the caller's thread does no I/O. Returns at once and never throws; a
+   * {@code compose} that throws is logged, and one that returns empty sends nothing.
    */
   public void sendLater(String what, Supplier<Optional<Mail>> compose) {
     if (!settings.enabled()) {
@@ -105,17 +114,18 @@ public final class Mailer implements AutoCloseable {
       return;
     }
     try {
-      sender.execute(() -> {
-        Optional<Mail> mail;
-        try {
-          mail = compose.get();
-        } catch (RuntimeException e) {
-          failed.incrementAndGet();
-          log.error("mail '{}' not sent: composing it failed: {}", what, e.toString());
-          return;
-        }
-        mail.flatMap(this::addressed).ifPresent(this::deliver);
-      });
+      sender.execute(
+          () -> {
+            Optional<Mail> mail;
+            try {
+              mail = compose.get();
+            } catch (RuntimeException e) {
+              failed.incrementAndGet();
+              log.error("mail '{}' not sent: composing it failed: {}", what, e.toString());
+              return;
+            }
+            mail.flatMap(this::addressed).ifPresent(this::deliver);
+          });
     } catch (RejectedExecutionException e) {
       log.warn("mail '{}' not sent: the mailer is closed", what);
     }
@@ -146,12 +156,23 @@ public final class Mailer implements AutoCloseable {
       } catch (MessagingException | RuntimeException e) {
         if (attempt >= settings.attempts()) {
           failed.incrementAndGet();
-          log.error("mail '{}' to {} not sent after {} attempt(s) via {}:{}: {}", mail.subject(), mail.to(),
-              attempt, settings.smtpHost(), settings.smtpPort(), e.toString());
+          log.error(
+              "mail '{}' to {} not sent after {} attempt(s) via {}:{}: {}",
+              mail.subject(),
+              mail.to(),
+              attempt,
+              settings.smtpHost(),
+              settings.smtpPort(),
+              e.toString());
           return;
         }
-        log.warn("mail '{}' attempt {}/{} failed ({}); trying again in {}", mail.subject(), attempt,
-            settings.attempts(), e.toString(), wait);
+        log.warn(
+            "mail '{}' attempt {}/{} failed ({}); trying again in {}",
+            mail.subject(),
+            attempt,
+            settings.attempts(),
+            e.toString(),
+            wait);
         if (!sleep(wait)) {
           return;
         }
@@ -199,7 +220,8 @@ public final class Mailer implements AutoCloseable {
     String timeout = Long.toString(settings.timeout().toMillis());
     Properties p = new Properties();
     p.setProperty("mail.transport.protocol", protocol);
-    p.setProperty("mail.transport.protocol.rfc822", protocol); // what Transport.send picks for an address
+    p.setProperty(
+        "mail.transport.protocol.rfc822", protocol); // what Transport.send picks for an address
     p.setProperty(prefix + "host", settings.smtpHost());
     p.setProperty(prefix + "port", Integer.toString(settings.smtpPort()));
     p.setProperty(prefix + "connectiontimeout", timeout);
@@ -216,7 +238,10 @@ public final class Mailer implements AutoCloseable {
     return p;
   }
 
-  /** Waits up to {@code grace} for queued messages, then stops; messages still queued are dropped and logged. */
+  /**
+   * Waits up to {@code grace} for queued messages, then stops; messages still queued are dropped
+   * and logged.
+   */
   public void close(Duration grace) {
     sender.shutdown();
     try {

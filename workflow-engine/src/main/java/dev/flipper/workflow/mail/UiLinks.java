@@ -4,7 +4,8 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Addresses of UI pages for links in messages, under {@code ui.baseUrl} (docs/workflows.md, "E-mail"):
+ * Addresses of UI pages for links in messages, under {@code ui.baseUrl} (docs/workflows.md,
+ * "E-mail"):
  *
  * <pre>
  * /workflows/&lt;wf&gt;                              a workflow and its instances
@@ -34,7 +35,10 @@ public record UiLinks(String baseUrl) {
     return instance(workflow, instance) + "/jobs/" + segment(job);
   }
 
-  /** Names are {@code [A-Za-z0-9_-]}, so this changes nothing today; it keeps a bad name from breaking a link. */
+  /**
+   * Names are {@code [A-Za-z0-9_-]}, so this changes nothing today; it keeps a bad name from
+   * breaking a link.
+   */
   private static String segment(String value) {
     return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
   }

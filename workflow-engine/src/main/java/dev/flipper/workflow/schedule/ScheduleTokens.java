@@ -21,28 +21,32 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Schedule tokens, {@code /schedule/workflow/<wf>}: one per scheduled workflow, written when definitions are
- * applied and claimed by schedulers when due. Pure functions of definitions and stored tokens, plus two small
- * operations on a master for the CLI. No cron arithmetic here: a new or re-timed schedule is stored without a
- * next run time, and the first scheduler that claims it (at once: its lease is empty) computes it from {@code
- * appliedMillis}. So this class can be used by the engine's {@code apply} in workflow-master. Stateless.
+ * Schedule tokens, {@code /schedule/workflow/<wf>}: one per scheduled workflow, written when
+ * definitions are applied and claimed by schedulers when due. Pure functions of definitions and
+ * stored tokens, plus two small operations on a master for the CLI. No cron arithmetic here: a new
+ * or re-timed schedule is stored without a next run time, and the first scheduler that claims it
+ * (at once: its lease is empty) computes it from {@code appliedMillis}. So this class can be used
+ * by the engine's {@code apply} in workflow-master. Stateless.
  *
- * <p>Lease convention (Pinball's): a stored schedule is owned until its next run time ({@code expirationTime} =
- * next run, in whole seconds rounded up), so {@code queryAndOwn} on {@link #PREFIX} claims exactly the due ones.
- * Priority is minus the next run in seconds, so the most overdue is claimed first.
+ * <p>Lease convention (Pinball's): a stored schedule is owned until its next run time ({@code
+ * expirationTime} = next run, in whole seconds rounded up), so {@code queryAndOwn} on {@link
+ * #PREFIX} claims exactly the due ones. Priority is minus the next run in seconds, so the most
+ * overdue is claimed first.
  */
 public final class ScheduleTokens {
   /** Every schedule token is under this prefix. */
   public static final String PREFIX = "/schedule/";
+
   /** The owner of a schedule written by {@code apply} (Pinball's name). */
   public static final String APPLY_OWNER = "parser";
 
   private static final String WORKFLOW_PREFIX = PREFIX + "workflow/";
-  private static final ObjectMapper JSON = new ObjectMapper()
-      .setVisibility(PropertyAccessor.ALL, JsonAutoDetect.Visibility.NONE)
-      .setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.PUBLIC_ONLY)
-      .setSerializationInclusion(JsonInclude.Include.NON_NULL)
-      .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+  private static final ObjectMapper JSON =
+      new ObjectMapper()
+          .setVisibility(PropertyAccessor.ALL, JsonAutoDetect.Visibility.NONE)
+          .setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.PUBLIC_ONLY)
+          .setSerializationInclusion(JsonInclude.Include.NON_NULL)
+          .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
   private ScheduleTokens() {}
 
@@ -70,11 +74,12 @@ public final class ScheduleTokens {
   }
 
   /**
-   * What to write for {@code definition} given its stored schedule token ({@code stored}, if any): nothing if the
-   * schedule is unchanged (Pinball's "corresponds"), an insert for a new one, a rewrite (version-checked) for a
-   * changed one, a delete if the definition no longer has a schedule. A rewrite keeps the next run time when
-   * only policy, limits or recipients changed, and the reference time of an {@code every} schedule without
-   * {@code start}, so re-applying never shifts a schedule's phase.
+   * What to write for {@code definition} given its stored schedule token ({@code stored}, if any):
+   * nothing if the schedule is unchanged (Pinball's "corresponds"), an insert for a new one, a
+   * rewrite (version-checked) for a changed one, a delete if the definition no longer has a
+   * schedule. A rewrite keeps the next run time when only policy, limits or recipients changed, and
+   * the reference time of an {@code every} schedule without {@code start}, so re-applying never
+   * shifts a schedule's phase.
    */
   public static Change change(WorkflowDefinition definition, Optional<Token> stored, Instant now) {
     Optional<Schedule> schedule = definition.schedule();
@@ -83,8 +88,11 @@ public final class ScheduleTokens {
     }
     ScheduleData wanted = fromDefinition(definition, schedule.get(), now);
     if (stored.isEmpty()) {
-      return new Change(Optional.of(new Token(Token.NO_VERSION, name(definition.name()), APPLY_OWNER, 0, 0,
-          write(wanted))), Optional.empty());
+      return new Change(
+          Optional.of(
+              new Token(
+                  Token.NO_VERSION, name(definition.name()), APPLY_OWNER, 0, 0, write(wanted))),
+          Optional.empty());
     }
     ScheduleData old = read(stored.get());
     if (old.sameDefinition(wanted)) {
@@ -100,12 +108,21 @@ public final class ScheduleTokens {
       expiration = leaseEnd(old.nextRunMillis);
     }
     wanted.unknown().putAll(old.unknown());
-    return new Change(Optional.of(new Token(stored.get().version(), stored.get().name(), APPLY_OWNER, expiration,
-        priority(wanted.nextRunMillis), write(wanted))), Optional.empty());
+    return new Change(
+        Optional.of(
+            new Token(
+                stored.get().version(),
+                stored.get().name(),
+                APPLY_OWNER,
+                expiration,
+                priority(wanted.nextRunMillis),
+                write(wanted))),
+        Optional.empty());
   }
 
   /** The schedule data of a definition's schedule, not yet placed in time. */
-  public static ScheduleData fromDefinition(WorkflowDefinition definition, Schedule schedule, Instant now) {
+  public static ScheduleData fromDefinition(
+      WorkflowDefinition definition, Schedule schedule, Instant now) {
     ScheduleData data = new ScheduleData();
     data.workflow = definition.name();
     data.recurrenceMillis = schedule.every().map(Duration::toMillis).orElse(null);
@@ -122,11 +139,13 @@ public final class ScheduleTokens {
   }
 
   /**
-   * Writes the schedules of {@code definitions} that changed, in one modify (one conflict, e.g. a scheduler
-   * firing one of them at that moment, fails the whole batch: try again). Workflows not named are left alone, as
-   * in Pinball; remove one with {@link #unschedule}. Returns the workflows whose schedule was written or deleted.
+   * Writes the schedules of {@code definitions} that changed, in one modify (one conflict, e.g. a
+   * scheduler firing one of them at that moment, fails the whole batch: try again). Workflows not
+   * named are left alone, as in Pinball; remove one with {@link #unschedule}. Returns the workflows
+   * whose schedule was written or deleted.
    */
-  public static List<String> apply(TokenMaster master, List<WorkflowDefinition> definitions, Instant now) {
+  public static List<String> apply(
+      TokenMaster master, List<WorkflowDefinition> definitions, Instant now) {
     Map<String, Token> stored = new HashMap<>();
     for (Token token : master.query(Query.prefix(WORKFLOW_PREFIX))) {
       stored.put(workflowOf(token.name()), token);
@@ -149,18 +168,25 @@ public final class ScheduleTokens {
   }
 
   /**
-   * Deletes the schedule of {@code workflow}; instances that exist are untouched. False if it had none.
+   * Deletes the schedule of {@code workflow}; instances that exist are untouched. False if it had
+   * none.
    *
-   * @throws dev.flipper.token.TokenException VERSION_CONFLICT if a scheduler changed it meanwhile: try again
+   * @throws dev.flipper.token.TokenException VERSION_CONFLICT if a scheduler changed it meanwhile:
+   *     try again
    */
   public static boolean unschedule(TokenMaster master, String workflow) {
-    Optional<Token> token = master.query(Query.prefix(name(workflow))).stream()
-        .filter(t -> t.name().equals(name(workflow))).findFirst();
+    Optional<Token> token =
+        master.query(Query.prefix(name(workflow))).stream()
+            .filter(t -> t.name().equals(name(workflow)))
+            .findFirst();
     token.ifPresent(t -> master.modify(ModifyParams.deleting(t)));
     return token.isPresent();
   }
 
-  /** The lease end of a schedule whose next run is {@code nextRunMillis}: that time, in seconds rounded up. */
+  /**
+   * The lease end of a schedule whose next run is {@code nextRunMillis}: that time, in seconds
+   * rounded up.
+   */
   public static long leaseEnd(long nextRunMillis) {
     return Math.floorDiv(nextRunMillis + 999, 1000);
   }
@@ -174,7 +200,8 @@ public final class ScheduleTokens {
     try {
       return JSON.readValue(token.data(), ScheduleData.class);
     } catch (JsonProcessingException | IllegalArgumentException e) {
-      throw new IllegalStateException("token " + token.name() + " does not hold schedule data: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "token " + token.name() + " does not hold schedule data: " + e.getMessage(), e);
     }
   }
 

@@ -7,20 +7,26 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * Runs a read-then-modify step again when another writer got there first (VERSION_CONFLICT, or NOT_FOUND for a
- * token deleted since it was read). The step must re-read everything it writes. A short random pause between
- * tries spreads out writers that collide on the same token (a join job with many parents).
+ * Runs a read-then-modify step again when another writer got there first (VERSION_CONFLICT, or
+ * NOT_FOUND for a token deleted since it was read). The step must re-read everything it writes. A
+ * short random pause between tries spreads out writers that collide on the same token (a join job
+ * with many parents).
  */
 public final class ConflictRetry {
   /** Enough for a join with many parents finishing at once on a few workers. */
   public static final int DEFAULT_TRIES = 200;
 
-  /** Conflicts retried since the class was loaded, by every caller in the process: for measurements. */
+  /**
+   * Conflicts retried since the class was loaded, by every caller in the process: for measurements.
+   */
   private static final AtomicLong RETRIES = new AtomicLong();
 
   private ConflictRetry() {}
 
-  /** Conflicts retried so far in this process (all steps, all threads); a counter for benchmarks and tests. */
+  /**
+   * Conflicts retried so far in this process (all steps, all threads); a counter for benchmarks and
+   * tests.
+   */
   public static long retries() {
     return RETRIES.get();
   }
@@ -43,12 +49,15 @@ public final class ConflictRetry {
         pause(i);
       }
     }
-    throw new TokenException(TokenErrorCode.VERSION_CONFLICT, what + ": still conflicting after " + tries
-        + " tries (" + last.getMessage() + ")", last);
+    throw new TokenException(
+        TokenErrorCode.VERSION_CONFLICT,
+        what + ": still conflicting after " + tries + " tries (" + last.getMessage() + ")",
+        last);
   }
 
   public static boolean isConflict(TokenException e) {
-    return e.errorCode() == TokenErrorCode.VERSION_CONFLICT || e.errorCode() == TokenErrorCode.NOT_FOUND;
+    return e.errorCode() == TokenErrorCode.VERSION_CONFLICT
+        || e.errorCode() == TokenErrorCode.NOT_FOUND;
   }
 
   private static void pause(int tryIndex) {

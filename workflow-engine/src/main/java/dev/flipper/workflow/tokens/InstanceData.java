@@ -10,22 +10,29 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The instance record ({@code kind: "instance"}, token {@code /workflow/<wf>/<inst>/instance}). Written
- * at the start, when a job fails for good (so the first failure is known) and once at the end.
+ * The instance record ({@code kind: "instance"}, token {@code /workflow/<wf>/<inst>/instance}).
+ * Written at the start, when a job fails for good (so the first failure is known) and once at the
+ * end.
  */
 public final class InstanceData extends TokenData {
   public String workflow;
   public String instance;
+
   /** RUNNING, SUCCESS, FAILURE or ABORTED. */
   public String status = "RUNNING";
+
   public long startMillis;
   public Long endMillis;
+
   /** The {@code version} of the definition the instance was started from. */
   public String definitionVersion;
+
   /** Who started it: {@code cli}, {@code scheduler}, ... */
   public String startedBy;
+
   /** Free parameters given at the start, such as the scheduled time. */
   public Map<String, String> params = new LinkedHashMap<>();
+
   /** Jobs that failed for good, in the order they failed; any makes the instance end as FAILURE. */
   public List<String> failedJobs = new ArrayList<>();
 
@@ -35,8 +42,15 @@ public final class InstanceData extends TokenData {
 
   /** This record as the CLI, the UI and the engine's listener see it. */
   public InstanceSummary toSummary() {
-    return new InstanceSummary(workflow, instance, InstanceStatus.valueOf(status), Instant.ofEpochMilli(startMillis),
-        Optional.ofNullable(endMillis).map(Instant::ofEpochMilli), definitionVersion, startedBy, Map.copyOf(params),
+    return new InstanceSummary(
+        workflow,
+        instance,
+        InstanceStatus.valueOf(status),
+        Instant.ofEpochMilli(startMillis),
+        Optional.ofNullable(endMillis).map(Instant::ofEpochMilli),
+        definitionVersion,
+        startedBy,
+        Map.copyOf(params),
         List.copyOf(failedJobs));
   }
 }

@@ -10,16 +10,17 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.flipper.token.Token;
 
 /**
- * JSON of the engine's token data. Public fields only (no getters), nulls left out (a missing field means its
- * default), unknown fields kept by {@link TokenData}. Thread-safe.
+ * JSON of the engine's token data. Public fields only (no getters), nulls left out (a missing field
+ * means its default), unknown fields kept by {@link TokenData}. Thread-safe.
  */
 public final class Json {
-  public static final ObjectMapper MAPPER = new ObjectMapper()
-      .setVisibility(PropertyAccessor.ALL, JsonAutoDetect.Visibility.NONE)
-      .setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.PUBLIC_ONLY)
-      .setSerializationInclusion(JsonInclude.Include.NON_NULL)
-      .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
-      .configure(SerializationFeature.FAIL_ON_EMPTY_BEANS, false);
+  public static final ObjectMapper MAPPER =
+      new ObjectMapper()
+          .setVisibility(PropertyAccessor.ALL, JsonAutoDetect.Visibility.NONE)
+          .setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.PUBLIC_ONLY)
+          .setSerializationInclusion(JsonInclude.Include.NON_NULL)
+          .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+          .configure(SerializationFeature.FAIL_ON_EMPTY_BEANS, false);
 
   private Json() {}
 
@@ -27,7 +28,8 @@ public final class Json {
     try {
       return MAPPER.writeValueAsString(data);
     } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot write " + data.getClass().getSimpleName() + " as JSON", e);
+      throw new IllegalStateException(
+          "cannot write " + data.getClass().getSimpleName() + " as JSON", e);
     }
   }
 
@@ -35,21 +37,28 @@ public final class Json {
     try {
       return MAPPER.readValue(json, type);
     } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot read " + type.getSimpleName() + " from token data: "
-          + e.getOriginalMessage(), e);
+      throw new IllegalStateException(
+          "cannot read " + type.getSimpleName() + " from token data: " + e.getOriginalMessage(), e);
     }
   }
 
   /** The data of a token, naming the token when it is not what it should be. */
   public static <T> T read(Token token, Class<T> type) {
     if (token.data() == null) {
-      throw new IllegalStateException("token " + token.name() + " has no data; expected " + type.getSimpleName());
+      throw new IllegalStateException(
+          "token " + token.name() + " has no data; expected " + type.getSimpleName());
     }
     try {
       return MAPPER.readValue(token.data(), type);
     } catch (JsonProcessingException e) {
-      throw new IllegalStateException("token " + token.name() + " does not hold " + type.getSimpleName() + ": "
-          + e.getOriginalMessage(), e);
+      throw new IllegalStateException(
+          "token "
+              + token.name()
+              + " does not hold "
+              + type.getSimpleName()
+              + ": "
+              + e.getOriginalMessage(),
+          e);
     }
   }
 

@@ -6,9 +6,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The common part of the engine's token data: {@code kind}, {@code schema}, and the fields this release does
- * not know. Those are kept and written back, so a token written by a newer release survives an older
- * writer (docs/tokens.md, "Token data"). Mutable, not thread-safe: decode, change, encode.
+ * The common part of the engine's token data: {@code kind}, {@code schema}, and the fields this
+ * release does not know. Those are kept and written back, so a token written by a newer release
+ * survives an older writer (docs/tokens.md, "Token data"). Mutable, not thread-safe: decode,
+ * change, encode.
  */
 public abstract class TokenData {
   public String kind;

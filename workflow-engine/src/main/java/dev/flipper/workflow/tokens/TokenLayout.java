@@ -3,9 +3,9 @@ package dev.flipper.workflow.tokens;
 import dev.flipper.workflow.engine.SignalAction;
 
 /**
- * Every token name the engine uses, in one place (docs/tokens.md, "Workflow tokens"). Names are built from
- * workflow, instance and job names, which the definition model restricts to {@code [A-Za-z0-9_-]}, so a
- * component never contains the delimiter. Stateless.
+ * Every token name the engine uses, in one place (docs/tokens.md, "Workflow tokens"). Names are
+ * built from workflow, instance and job names, which the definition model restricts to {@code
+ * [A-Za-z0-9_-]}, so a component never contains the delimiter. Stateless.
  *
  * <pre>
  * /definition/&lt;wf&gt;                                       stored definition
@@ -65,7 +65,8 @@ public final class TokenLayout {
     return inputsPrefix(workflow, instance, job) + input + "/";
   }
 
-  public static String event(String workflow, String instance, String job, String input, String event) {
+  public static String event(
+      String workflow, String instance, String job, String input, String event) {
     return inputPrefix(workflow, instance, job, input) + event;
   }
 

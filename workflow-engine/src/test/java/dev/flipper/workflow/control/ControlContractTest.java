@@ -35,14 +35,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The control operations on one token store; subclasses give the store (in memory, H2, MariaDB, Thrift). Each
- * test checks the effect, that the tokens changed are exactly those the result names (a snapshot of every
- * token before and after), and that a second identical call changes nothing.
+ * The control operations on one token store; subclasses give the store (in memory, H2, MariaDB,
+ * Thrift). Each test checks the effect, that the tokens changed are exactly those the result names
+ * (a snapshot of every token before and after), and that a second identical call changes nothing.
  */
 abstract class ControlContractTest {
   static final Duration LEASE = Duration.ofMinutes(5);
-  private static final List<String> ROOTS = List.of("/definition/", "/workflow/", "/runnable/", "/archive/",
-      "/signal/", "/schedule/");
+  private static final List<String> ROOTS =
+      List.of("/definition/", "/workflow/", "/runnable/", "/archive/", "/signal/", "/schedule/");
 
   protected final SettableClock clock = new SettableClock(Instant.parse("2026-11-24T01:00:00Z"));
   protected TokenMaster master;
@@ -85,7 +85,9 @@ abstract class ControlContractTest {
   }
 
   void run(ClaimedJob job, int exitCode) {
-    engine.start(job, new ExecutionStart(job.command(), "host1", Map.of("stdout", "http://host1/" + job.job())));
+    engine.start(
+        job,
+        new ExecutionStart(job.command(), "host1", Map.of("stdout", "http://host1/" + job.job())));
     engine.finish(job, ExecutionResult.exit(exitCode, Map.of()));
   }
 
@@ -105,7 +107,10 @@ abstract class ControlContractTest {
     return all;
   }
 
-  /** Runs the operation; asserts the tokens changed are the ones it reports, and that a repeat changes none. */
+  /**
+   * Runs the operation; asserts the tokens changed are the ones it reports, and that a repeat
+   * changes none.
+   */
   ControlResult once(Supplier<ControlResult> operation) {
     ControlResult result = checked(operation);
     Map<String, Token> beforeRepeat = snapshot();
@@ -121,13 +126,16 @@ abstract class ControlContractTest {
     ControlResult result = operation.get();
     Map<String, Token> after = snapshot();
     TreeSet<String> changed = new TreeSet<>();
-    before.forEach((name, token) -> {
-      if (!token.equals(after.get(name))) {
-        changed.add(name);
-      }
-    });
+    before.forEach(
+        (name, token) -> {
+          if (!token.equals(after.get(name))) {
+            changed.add(name);
+          }
+        });
     after.keySet().stream().filter(name -> !before.containsKey(name)).forEach(changed::add);
-    assertThat(changed).as("tokens changed by " + result.operation()).isEqualTo(new TreeSet<>(result.tokens()));
+    assertThat(changed)
+        .as("tokens changed by " + result.operation())
+        .isEqualTo(new TreeSet<>(result.tokens()));
     assertThat(result.changed()).isTrue();
     return result;
   }
@@ -144,7 +152,8 @@ abstract class ControlContractTest {
     assertThat(master.query(Query.prefix(TokenLayout.runnablePrefix("wf", inst))).get(0).owner())
         .isEqualTo("drained");
     ControlResult undrained = once(() -> control.undrain(scope));
-    assertThat(undrained.tokens()).containsExactly("/signal/workflow/wf/DRAIN", "/runnable/wf/" + inst + "/a");
+    assertThat(undrained.tokens())
+        .containsExactly("/signal/workflow/wf/DRAIN", "/runnable/wf/" + inst + "/a");
     assertThat(claim().job()).isEqualTo("a");
   }
 
@@ -158,7 +167,8 @@ abstract class ControlContractTest {
 
   @Test
   void pauseKeepsTheRunningJobsResultAndStartsNothingUntilResume() {
-    String inst = start(WorkflowDefinition.builder("wf").job(job("a")).job(job("b")).job(job("c", "a")));
+    String inst =
+        start(WorkflowDefinition.builder("wf").job(job("a")).job(job("b")).job(job("c", "a")));
     ClaimedJob a = claim();
     engine.start(a, new ExecutionStart(a.command(), "host1", Map.of()));
 
@@ -167,7 +177,9 @@ abstract class ControlContractTest {
     assertThat(paused.tokens()).containsExactly("/signal/instance/wf/" + inst + "/PAUSE");
     engine.renew(a);
     engine.finish(a, ExecutionResult.exit(0, Map.of()));
-    assertThat(jobOf(inst, "a").status()).as("the running job's result is kept").isEqualTo(JobStatus.SUCCESS);
+    assertThat(jobOf(inst, "a").status())
+        .as("the running job's result is kept")
+        .isEqualTo(JobStatus.SUCCESS);
     assertThat(engine.claim("w1", LEASE)).as("nothing new starts").isEmpty();
     assertThat(jobOf(inst, "c").status()).isEqualTo(JobStatus.RUNNABLE);
 
@@ -181,8 +193,12 @@ abstract class ControlContractTest {
 
     ControlResult aborted = control.abort(ControlScope.instance("wf", inst));
 
-    assertThat(aborted.tokens()).contains("/signal/instance/wf/" + inst + "/ABORT", "/archive/wf/" + inst,
-        TokenLayout.instanceRecord("wf", inst), "/runnable/wf/" + inst + "/a");
+    assertThat(aborted.tokens())
+        .contains(
+            "/signal/instance/wf/" + inst + "/ABORT",
+            "/archive/wf/" + inst,
+            TokenLayout.instanceRecord("wf", inst),
+            "/runnable/wf/" + inst + "/a");
     assertThat(statusOf(inst)).isEqualTo(InstanceStatus.ABORTED);
     assertThat(control.abort(ControlScope.instance("wf", inst)).changes()).isEmpty();
     assertThat(engine.claim("w1", LEASE)).isEmpty();
@@ -207,8 +223,10 @@ abstract class ControlContractTest {
 
   @Test
   void anAbortedJobWithAttemptsAndARetryDelayLeftEndsTheInstanceAtOnce() {
-    String inst = start(WorkflowDefinition.builder("wf")
-        .job(job("a").maxAttempts(3).retryDelay(Duration.ofHours(1))));
+    String inst =
+        start(
+            WorkflowDefinition.builder("wf")
+                .job(job("a").maxAttempts(3).retryDelay(Duration.ofHours(1))));
     ClaimedJob a = claim();
     engine.start(a, new ExecutionStart(a.command(), "host1", Map.of()));
     control.abort(ControlScope.global());
@@ -229,8 +247,8 @@ abstract class ControlContractTest {
 
     ControlResult unaborted = once(() -> control.unabort(ControlScope.instance("wf", inst)));
 
-    assertThat(unaborted.tokens()).containsExactly("/signal/instance/wf/" + inst + "/ABORT",
-        "/runnable/wf/" + inst + "/b");
+    assertThat(unaborted.tokens())
+        .containsExactly("/signal/instance/wf/" + inst + "/ABORT", "/runnable/wf/" + inst + "/b");
     assertThat(claim().job()).isEqualTo("b");
   }
 
@@ -242,7 +260,8 @@ abstract class ControlContractTest {
 
     ControlResult archived = once(() -> control.archive(ControlScope.workflow("wf")));
 
-    assertThat(archived.tokens()).containsExactlyInAnyOrder("/archive/wf/" + inst, "/signal/workflow/wf/ARCHIVE");
+    assertThat(archived.tokens())
+        .containsExactlyInAnyOrder("/archive/wf/" + inst, "/signal/workflow/wf/ARCHIVE");
     assertThat(engine.archiveDue()).isEqualTo(1);
     once(() -> control.unarchive(ControlScope.workflow("wf")));
   }
@@ -251,18 +270,21 @@ abstract class ControlContractTest {
   void anArchiveThatLandsWhileTheInstanceEndsStillMakesItDue() {
     String inst = start(WorkflowDefinition.builder("wf").job(job("a")));
     AtomicBoolean landed = new AtomicBoolean();
-    // The operator's archive lands after the worker's end of the instance read the signals (none yet) and
+    // The operator's archive lands after the worker's end of the instance read the signals (none
+    // yet) and
     // before it writes the archive token (so the operation finds no token to make due).
-    TokenMaster racing = new ForwardingTokenMaster(master) {
-      @Override
-      public List<Token> modify(ModifyParams params) {
-        boolean ends = params.updates().stream().anyMatch(t -> t.name().equals("/archive/wf/" + inst));
-        if (ends && landed.compareAndSet(false, true)) {
-          control.archive(ControlScope.instance("wf", inst));
-        }
-        return super.modify(params);
-      }
-    };
+    TokenMaster racing =
+        new ForwardingTokenMaster(master) {
+          @Override
+          public List<Token> modify(ModifyParams params) {
+            boolean ends =
+                params.updates().stream().anyMatch(t -> t.name().equals("/archive/wf/" + inst));
+            if (ends && landed.compareAndSet(false, true)) {
+              control.archive(ControlScope.instance("wf", inst));
+            }
+            return super.modify(params);
+          }
+        };
     WorkflowEngine worker = WorkflowEngine.builder(racing).clock(clock).build();
     ClaimedJob a = worker.claim("w1", LEASE).orElseThrow();
     worker.start(a, new ExecutionStart(a.command(), "host1", Map.of()));
@@ -292,16 +314,20 @@ abstract class ControlContractTest {
     engine.definitions().apply(List.of(chain().build()));
     ControlResult started = control.start("wf", "cli", Map.of());
     assertThat(started.instance()).isPresent();
-    assertThat(started.tokens()).contains(TokenLayout.instanceRecord("wf", started.instance().get()));
+    assertThat(started.tokens())
+        .contains(TokenLayout.instanceRecord("wf", started.instance().get()));
 
-    engine.definitions().apply(List.of(chain().schedule(Schedule.every(Duration.ofHours(1)).maxRunning(2))
-        .build()));
+    engine
+        .definitions()
+        .apply(
+            List.of(chain().schedule(Schedule.every(Duration.ofHours(1)).maxRunning(2)).build()));
     clock.advance(Duration.ofMillis(1));
     ControlResult second = control.start("wf", "cli", Map.of());
     assertThat(second.tokens()).contains("/definition/wf");
     clock.advance(Duration.ofMillis(1));
     assertThatThrownBy(() -> control.start("wf", "cli", Map.of()))
-        .isInstanceOf(ControlRefusedException.class).hasMessageContaining("has 2 running instances")
+        .isInstanceOf(ControlRefusedException.class)
+        .hasMessageContaining("has 2 running instances")
         .hasMessageContaining("at most 2");
   }
 
@@ -312,15 +338,18 @@ abstract class ControlContractTest {
     run(claim(), 1);
     assertThat(statusOf(inst)).isEqualTo(InstanceStatus.FAILURE);
     String failed = jobOf(inst, "a").status() == JobStatus.FAILURE ? "a" : "b";
-    double priority = master.query(Query.prefix(TokenLayout.waiting("wf", inst, failed))).get(0).priority();
+    double priority =
+        master.query(Query.prefix(TokenLayout.waiting("wf", inst, failed))).get(0).priority();
 
     ControlResult retried = once(() -> control.retry("wf", inst));
 
-    assertThat(retried.tokens()).contains(TokenLayout.runnable("wf", inst, failed), "/archive/wf/" + inst);
+    assertThat(retried.tokens())
+        .contains(TokenLayout.runnable("wf", inst, failed), "/archive/wf/" + inst);
     assertThat(statusOf(inst)).isEqualTo(InstanceStatus.RUNNING);
     ClaimedJob again = claim();
     assertThat(again.job()).isEqualTo(failed);
-    assertThat(master.query(Query.prefix(TokenLayout.runnable("wf", inst, failed))).get(0).priority())
+    assertThat(
+            master.query(Query.prefix(TokenLayout.runnable("wf", inst, failed))).get(0).priority())
         .isEqualTo(priority);
     run(again, 0);
     assertThat(statusOf(inst)).isEqualTo(InstanceStatus.SUCCESS);
@@ -345,12 +374,14 @@ abstract class ControlContractTest {
     assertThat(b.job()).isEqualTo("b");
     assertThat(b.eventAttributeValues()).containsEntry("day", List.of("d1"));
     assertThat(jobOf(copy, "a").status()).isEqualTo(JobStatus.SUCCESS);
-    assertThat(engine.status().instance("wf", copy).orElseThrow().summary().params()).containsEntry("retryOf", inst);
+    assertThat(engine.status().instance("wf", copy).orElseThrow().summary().params())
+        .containsEntry("retryOf", inst);
   }
 
   @Test
   void retryOfAnAbortedInstanceNotYetArchivedRunsTheAbortedJobsAgainInPlace() {
-    String inst = start(WorkflowDefinition.builder("wf").job(job("a")).job(job("b")).job(job("c", "a", "b")));
+    String inst =
+        start(WorkflowDefinition.builder("wf").job(job("a")).job(job("b")).job(job("c", "a", "b")));
     ClaimedJob a = claim();
     engine.start(a, new ExecutionStart(a.command(), "host1", Map.of()));
     control.abort(ControlScope.instance("wf", inst));
@@ -361,14 +392,21 @@ abstract class ControlContractTest {
     ControlResult retried = once(() -> control.retry("wf", inst));
 
     assertThat(retried.instance()).contains(inst);
-    assertThat(retried.tokens()).containsExactlyInAnyOrder("/signal/instance/wf/" + inst + "/ABORT",
-        TokenLayout.waiting("wf", inst, "a"), TokenLayout.runnable("wf", inst, "a"),
-        TokenLayout.runnable("wf", inst, "b"), TokenLayout.instanceRecord("wf", inst), "/archive/wf/" + inst);
+    assertThat(retried.tokens())
+        .containsExactlyInAnyOrder(
+            "/signal/instance/wf/" + inst + "/ABORT",
+            TokenLayout.waiting("wf", inst, "a"),
+            TokenLayout.runnable("wf", inst, "a"),
+            TokenLayout.runnable("wf", inst, "b"),
+            TokenLayout.instanceRecord("wf", inst),
+            "/archive/wf/" + inst);
     assertThat(statusOf(inst)).isEqualTo(InstanceStatus.RUNNING);
     assertThat(engine.archiveDue()).as("no longer due for archiving").isZero();
     List<String> rerun = new ArrayList<>(List.of(claim().job(), claim().job()));
     assertThat(rerun).containsExactlyInAnyOrder("a", "b");
-    assertThat(jobOf(inst, "a").executions()).as("the killed run stays in the history").singleElement()
+    assertThat(jobOf(inst, "a").executions())
+        .as("the killed run stays in the history")
+        .singleElement()
         .satisfies(e -> assertThat(e.exitCode()).isEqualTo(143));
   }
 
@@ -379,8 +417,10 @@ abstract class ControlContractTest {
     assertThat(statusOf(inst)).isEqualTo(InstanceStatus.ABORTED);
     Map<String, Token> before = snapshot();
 
-    assertThatThrownBy(() -> control.retry("wf", inst)).isInstanceOf(ControlRefusedException.class)
-        .hasMessageContaining("ABORT signal is set on workflow wf").hasMessageContaining("unabort -w wf");
+    assertThatThrownBy(() -> control.retry("wf", inst))
+        .isInstanceOf(ControlRefusedException.class)
+        .hasMessageContaining("ABORT signal is set on workflow wf")
+        .hasMessageContaining("unabort -w wf");
     assertThat(snapshot()).isEqualTo(before);
 
     control.unabort(ControlScope.workflow("wf"));
@@ -405,14 +445,22 @@ abstract class ControlContractTest {
 
     String copy = poisoned.instance().orElseThrow();
     assertThat(copy).isNotEqualTo(inst);
-    assertThat(poisoned.tokens()).containsExactlyInAnyOrder(TokenLayout.instanceRecord("wf", copy),
-        TokenLayout.waiting("wf", copy, "a"), TokenLayout.runnable("wf", copy, "b"),
-        TokenLayout.waiting("wf", copy, "c"));
-    assertThat(master.queryArchived("/", null, 100)).as("the archive is not changed").isEqualTo(archivedBefore);
-    assertThat(engine.status().instance("wf", copy).orElseThrow().summary().params()).containsEntry("poisonOf", inst);
+    assertThat(poisoned.tokens())
+        .containsExactlyInAnyOrder(
+            TokenLayout.instanceRecord("wf", copy),
+            TokenLayout.waiting("wf", copy, "a"),
+            TokenLayout.runnable("wf", copy, "b"),
+            TokenLayout.waiting("wf", copy, "c"));
+    assertThat(master.queryArchived("/", null, 100))
+        .as("the archive is not changed")
+        .isEqualTo(archivedBefore);
+    assertThat(engine.status().instance("wf", copy).orElseThrow().summary().params())
+        .containsEntry("poisonOf", inst);
     ClaimedJob b = claim();
     assertThat(b.job()).isEqualTo("b");
-    assertThat(b.eventAttributeValues()).as("b runs with the event it had").containsEntry("day", List.of("d1"));
+    assertThat(b.eventAttributeValues())
+        .as("b runs with the event it had")
+        .containsEntry("day", List.of("d1"));
     run(b, 0);
     run(claim(), 0);
     assertThat(engine.claim("w1", LEASE)).as("a is not poisoned: it does not run").isEmpty();
@@ -423,20 +471,33 @@ abstract class ControlContractTest {
 
   @Test
   void poisonWithoutAnInstanceRunsOnlyThoseJobsInANewInstanceOfTheDefinition() {
-    engine.definitions().apply(List.of(WorkflowDefinition.builder("wf").job(job("a")).job(job("b"))
-        .job(job("c", "a", "b")).job(job("d", "c")).build()));
+    engine
+        .definitions()
+        .apply(
+            List.of(
+                WorkflowDefinition.builder("wf")
+                    .job(job("a"))
+                    .job(job("b"))
+                    .job(job("c", "a", "b"))
+                    .job(job("d", "c"))
+                    .build()));
 
     ControlResult poisoned = checked(() -> control.poison("wf", List.of("b")));
 
     String inst = poisoned.instance().orElseThrow();
     assertThat(poisoned.target()).isEqualTo("workflow wf");
-    assertThat(poisoned.tokens()).containsExactlyInAnyOrder(TokenLayout.instanceRecord("wf", inst),
-        TokenLayout.waiting("wf", inst, "a"), TokenLayout.runnable("wf", inst, "b"),
-        TokenLayout.waiting("wf", inst, "c"), TokenLayout.event("wf", inst, "c", "a", "poison"),
-        TokenLayout.waiting("wf", inst, "d"));
+    assertThat(poisoned.tokens())
+        .containsExactlyInAnyOrder(
+            TokenLayout.instanceRecord("wf", inst),
+            TokenLayout.waiting("wf", inst, "a"),
+            TokenLayout.runnable("wf", inst, "b"),
+            TokenLayout.waiting("wf", inst, "c"),
+            TokenLayout.event("wf", inst, "c", "a", "poison"),
+            TokenLayout.waiting("wf", inst, "d"));
     assertThat(jobOf(inst, "a").status()).isNotEqualTo(JobStatus.RUNNABLE);
     List<String> ran = new ArrayList<>();
-    for (Optional<ClaimedJob> next = engine.claim("w1", LEASE); next.isPresent();
+    for (Optional<ClaimedJob> next = engine.claim("w1", LEASE);
+        next.isPresent();
         next = engine.claim("w1", LEASE)) {
       ran.add(next.get().job());
       run(next.get(), 0);
@@ -444,9 +505,11 @@ abstract class ControlContractTest {
     assertThat(ran).containsExactly("b", "c", "d");
     assertThat(statusOf(inst)).isEqualTo(InstanceStatus.SUCCESS);
     assertThat(jobOf(inst, "a").executions()).isEmpty();
-    assertThatThrownBy(() -> control.poison("wf", List.of("x"))).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> control.poison("wf", List.of("x")))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("no job 'x'");
-    assertThatThrownBy(() -> control.poison("nope", List.of("a"))).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> control.poison("nope", List.of("a")))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("no workflow 'nope'");
   }
 
@@ -454,15 +517,20 @@ abstract class ControlContractTest {
   void redoRerunsAnExecutionAtItsPriority() {
     String inst = start(chain());
     run(claim(), 0);
-    double priority = master.query(Query.prefix(TokenLayout.waiting("wf", inst, "a"))).get(0).priority();
+    double priority =
+        master.query(Query.prefix(TokenLayout.waiting("wf", inst, "a"))).get(0).priority();
 
     ControlResult redone = once(() -> control.redo("wf", inst, "a", 1));
 
-    assertThat(redone.tokens()).containsExactlyInAnyOrder(TokenLayout.waiting("wf", inst, "a"),
-        TokenLayout.runnable("wf", inst, "a"), TokenLayout.instanceRecord("wf", inst));
+    assertThat(redone.tokens())
+        .containsExactlyInAnyOrder(
+            TokenLayout.waiting("wf", inst, "a"),
+            TokenLayout.runnable("wf", inst, "a"),
+            TokenLayout.instanceRecord("wf", inst));
     assertThat(master.query(Query.prefix(TokenLayout.runnable("wf", inst, "a"))).get(0).priority())
         .isEqualTo(priority);
-    assertThatThrownBy(() -> control.redo("wf", inst, "c", 1)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> control.redo("wf", inst, "c", 1))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("has no execution 1");
   }
 
@@ -478,12 +546,18 @@ abstract class ControlContractTest {
 
     ControlResult poisoned = checked(() -> control.poison("wf", inst, List.of("b")));
 
-    assertThat(poisoned.tokens()).containsExactlyInAnyOrder(TokenLayout.waiting("wf", inst, "b"),
-        TokenLayout.runnable("wf", inst, "b"), TokenLayout.waiting("wf", inst, "c"),
-        TokenLayout.instanceRecord("wf", inst), "/archive/wf/" + inst);
+    assertThat(poisoned.tokens())
+        .containsExactlyInAnyOrder(
+            TokenLayout.waiting("wf", inst, "b"),
+            TokenLayout.runnable("wf", inst, "b"),
+            TokenLayout.waiting("wf", inst, "c"),
+            TokenLayout.instanceRecord("wf", inst),
+            "/archive/wf/" + inst);
     Map<String, Token> beforeRepeat = snapshot();
-    assertThatThrownBy(() -> control.poison("wf", inst, List.of("b"))).isInstanceOf(ControlRefusedException.class)
-        .hasMessageContaining("job b").hasMessageContaining("runnable or running");
+    assertThatThrownBy(() -> control.poison("wf", inst, List.of("b")))
+        .isInstanceOf(ControlRefusedException.class)
+        .hasMessageContaining("job b")
+        .hasMessageContaining("runnable or running");
     assertThat(snapshot()).isEqualTo(beforeRepeat);
 
     assertThat(statusOf(inst)).isEqualTo(InstanceStatus.RUNNING);
@@ -502,12 +576,21 @@ abstract class ControlContractTest {
   @Test
   void poisonOnAThreeLevelInvertedTreeRunsTheJobsGivenAndEverythingBelowThem() {
     // Pinball's analyzer test: four roots, two middle jobs with two inputs each, one bottom job.
-    String inst = start(WorkflowDefinition.builder("wf").job(job("r1")).job(job("r2")).job(job("r3")).job(job("r4"))
-        .job(job("m1", "r1", "r2")).job(job("m2", "r3", "r4")).job(job("b", "m1", "m2")));
+    String inst =
+        start(
+            WorkflowDefinition.builder("wf")
+                .job(job("r1"))
+                .job(job("r2"))
+                .job(job("r3"))
+                .job(job("r4"))
+                .job(job("m1", "r1", "r2"))
+                .job(job("m2", "r3", "r4"))
+                .job(job("b", "m1", "m2")));
     assertThat(runEverything()).hasSize(7);
 
     checked(() -> control.poison("wf", inst, List.of("r1", "r3")));
-    assertThat(runEverything()).as("every second root: 2 roots and the 3 jobs below")
+    assertThat(runEverything())
+        .as("every second root: 2 roots and the 3 jobs below")
         .containsExactlyInAnyOrder("r1", "r3", "m1", "m2", "b");
     assertThat(statusOf(inst)).isEqualTo(InstanceStatus.SUCCESS);
 
@@ -538,14 +621,22 @@ abstract class ControlContractTest {
     assertThat(jobOf(inst, "b").disabled()).isFalse();
     ClaimedJob a = claim();
     assertThatThrownBy(() -> control.disable("wf", inst, List.of("a")))
-        .isInstanceOf(ControlRefusedException.class).hasMessageContaining("is running");
+        .isInstanceOf(ControlRefusedException.class)
+        .hasMessageContaining("is running");
   }
 
   @Test
   void reloadTakesTheNewCommandWithoutTouchingTheRest() {
     String inst = start(chain());
-    engine.definitions().apply(List.of(WorkflowDefinition.builder("wf").job(job("a"))
-        .job(job("b", "a").command("new b").maxAttempts(3)).job(job("c", "b")).build()));
+    engine
+        .definitions()
+        .apply(
+            List.of(
+                WorkflowDefinition.builder("wf")
+                    .job(job("a"))
+                    .job(job("b", "a").command("new b").maxAttempts(3))
+                    .job(job("c", "b"))
+                    .build()));
 
     ControlResult reloaded = once(() -> control.reload("wf", inst, List.of()));
 
@@ -560,14 +651,16 @@ abstract class ControlContractTest {
     run(claim(), 0);
     control.archive(ControlScope.workflow("wf"));
     assertThat(engine.archiveDue()).isEqualTo(1);
-    assertThatThrownBy(() -> control.cleanup(Duration.ofDays(6))).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> control.cleanup(Duration.ofDays(6)))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("at least 7d");
     assertThat(control.cleanup(Duration.ofDays(28)).changes()).isEmpty();
     clock.advance(Duration.ofDays(29));
 
     ControlResult cleaned = control.cleanup(Duration.ofDays(28));
 
-    assertThat(cleaned.tokens()).containsExactly(TokenLayout.instancePrefix("wf", inst), "/archive/wf/" + inst);
+    assertThat(cleaned.tokens())
+        .containsExactly(TokenLayout.instancePrefix("wf", inst), "/archive/wf/" + inst);
     assertThat(cleaned.logUrls()).containsExactly("http://host1/a");
     assertThat(master.queryArchived("/", null, 10)).isEmpty();
     assertThat(control.cleanup(Duration.ofDays(28)).changes()).isEmpty();
@@ -575,30 +668,41 @@ abstract class ControlContractTest {
 
   @Test
   void unscheduleDeletesTheScheduleTokenAndRescheduleWritesItFromTheDefinition() {
-    WorkflowDefinition scheduled = chain().schedule(Schedule.every(Duration.ofHours(1)).maxRunning(2)).build();
+    WorkflowDefinition scheduled =
+        chain().schedule(Schedule.every(Duration.ofHours(1)).maxRunning(2)).build();
     engine.definitions().apply(List.of(scheduled));
-    dev.flipper.workflow.schedule.ScheduleTokens.apply(master, List.of(scheduled), clock.instant()); // as apply does
+    dev.flipper.workflow.schedule.ScheduleTokens.apply(
+        master, List.of(scheduled), clock.instant()); // as apply does
     String schedule = "/schedule/workflow/wf";
-    assertThat(master.query(Query.prefix(schedule)).get(0).data()).contains("\"maxRunningInstances\":2");
+    assertThat(master.query(Query.prefix(schedule)).get(0).data())
+        .contains("\"maxRunningInstances\":2");
 
     ControlResult unscheduled = once(() -> control.unschedule("wf"));
 
-    assertThat(unscheduled.changes()).singleElement().satisfies(c -> {
-      assertThat(c.action()).isEqualTo("deleted");
-      assertThat(c.token()).isEqualTo(schedule);
-      assertThat(c.detail()).contains("every PT1H");
-    });
+    assertThat(unscheduled.changes())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.action()).isEqualTo("deleted");
+              assertThat(c.token()).isEqualTo(schedule);
+              assertThat(c.detail()).contains("every PT1H");
+            });
     assertThat(master.query(Query.prefix("/schedule/"))).isEmpty();
     assertThat(control.unschedule("wf").notes()).containsExactly("workflow wf has no schedule");
 
     ControlResult rescheduled = once(() -> control.reschedule("wf"));
 
-    assertThat(rescheduled.changes()).singleElement().satisfies(c -> {
-      assertThat(c.action()).isEqualTo("added");
-      assertThat(c.token()).isEqualTo(schedule);
-    });
-    assertThat(master.query(Query.prefix(schedule)).get(0).data()).contains("\"maxRunningInstances\":2");
-    assertThat(control.reschedule("wf").notes()).containsExactly("workflow wf is scheduled as its definition says");
+    assertThat(rescheduled.changes())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.action()).isEqualTo("added");
+              assertThat(c.token()).isEqualTo(schedule);
+            });
+    assertThat(master.query(Query.prefix(schedule)).get(0).data())
+        .contains("\"maxRunningInstances\":2");
+    assertThat(control.reschedule("wf").notes())
+        .containsExactly("workflow wf is scheduled as its definition says");
   }
 
   @Test
@@ -606,9 +710,11 @@ abstract class ControlContractTest {
     engine.definitions().apply(List.of(chain().build()));
     Map<String, Token> before = snapshot();
 
-    assertThatThrownBy(() -> control.reschedule("wf")).isInstanceOf(ControlRefusedException.class)
+    assertThatThrownBy(() -> control.reschedule("wf"))
+        .isInstanceOf(ControlRefusedException.class)
         .hasMessageContaining("has no schedule");
-    assertThatThrownBy(() -> control.reschedule("nope")).isInstanceOf(ControlRefusedException.class)
+    assertThatThrownBy(() -> control.reschedule("nope"))
+        .isInstanceOf(ControlRefusedException.class)
         .hasMessageContaining("no stored definition of workflow nope");
     assertThat(snapshot()).isEqualTo(before);
   }
@@ -619,21 +725,28 @@ abstract class ControlContractTest {
 
     ControlResult exit = once(() -> control.exit(2));
 
-    assertThat(exit.changes()).singleElement().satisfies(c -> {
-      assertThat(c.action()).isEqualTo("added");
-      assertThat(c.token()).isEqualTo(signal);
-      assertThat(c.detail()).isEqualTo("EXIT none -> workers older than generation 2 exit");
-    });
-    assertThat(exit.notes()).contains("alive workers: 0 retiring (they exit after their current jobs), 0 working");
-    assertThat(once(() -> control.exit(3)).changes()).extracting(ControlResult.Change::action)
+    assertThat(exit.changes())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.action()).isEqualTo("added");
+              assertThat(c.token()).isEqualTo(signal);
+              assertThat(c.detail()).isEqualTo("EXIT none -> workers older than generation 2 exit");
+            });
+    assertThat(exit.notes())
+        .contains("alive workers: 0 retiring (they exit after their current jobs), 0 working");
+    assertThat(once(() -> control.exit(3)).changes())
+        .extracting(ControlResult.Change::action)
         .containsExactly("updated");
     assertThat(new dev.flipper.workflow.fleet.ExitSignal(master, clock).generation()).contains(3);
-    assertThatThrownBy(() -> control.exit(0)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> control.exit(0))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("generations start at 1");
 
     ControlResult unexit = once(() -> control.unexit());
 
-    assertThat(unexit.changes()).extracting(ControlResult.Change::action, ControlResult.Change::token)
+    assertThat(unexit.changes())
+        .extracting(ControlResult.Change::action, ControlResult.Change::token)
         .containsExactly(org.assertj.core.groups.Tuple.tuple("deleted", signal));
     assertThat(master.query(Query.prefix("/signal/"))).isEmpty();
   }

@@ -16,15 +16,15 @@ import dev.flipper.workflow.engine.ExecutionStart;
 import dev.flipper.workflow.engine.SettableClock;
 import dev.flipper.workflow.engine.SignalAction;
 import dev.flipper.workflow.engine.WorkflowEngine;
-import dev.flipper.workflow.tokens.Json;
-import dev.flipper.workflow.tokens.Owners;
-import dev.flipper.workflow.tokens.SignalData;
-import dev.flipper.workflow.tokens.TokenLayout;
 import dev.flipper.workflow.fleet.ExitSignal;
 import dev.flipper.workflow.fleet.Heartbeat;
 import dev.flipper.workflow.fleet.Heartbeats;
 import dev.flipper.workflow.schedule.ScheduleData;
 import dev.flipper.workflow.schedule.ScheduleTokens;
+import dev.flipper.workflow.tokens.Json;
+import dev.flipper.workflow.tokens.Owners;
+import dev.flipper.workflow.tokens.SignalData;
+import dev.flipper.workflow.tokens.TokenLayout;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -34,9 +34,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * One test per reason of {@link Explainer}, each with the state set up in the token representation the engine
- * and the control operations use (signals, reserved owners, heartbeats), on an in-memory master with a clock
- * the test moves.
+ * One test per reason of {@link Explainer}, each with the state set up in the token representation
+ * the engine and the control operations use (signals, reserved owners, heartbeats), on an in-memory
+ * master with a clock the test moves.
  */
 class ExplainerTest {
   private static final Instant T0 = Instant.parse("2026-11-24T10:00:00Z");
@@ -67,8 +67,18 @@ class ExplainerTest {
   }
 
   private void worker(String name, int generation, int slots, List<String> running, Duration age) {
-    heartbeats.beat(new Heartbeat(name, "host-" + name, Optional.of("http://" + name + ":9093"), generation, slots,
-        running, false, T0, clock.instant().minus(age), Duration.ofSeconds(15)));
+    heartbeats.beat(
+        new Heartbeat(
+            name,
+            "host-" + name,
+            Optional.of("http://" + name + ":9093"),
+            generation,
+            slots,
+            running,
+            false,
+            T0,
+            clock.instant().minus(age),
+            Duration.ofSeconds(15)));
   }
 
   private void idleWorker() {
@@ -90,7 +100,8 @@ class ExplainerTest {
   }
 
   private Explanation explain(String instance, String job) {
-    return Explainer.explain(ExplainSnapshot.read(engine, clock, "etl", Optional.of(instance)),
+    return Explainer.explain(
+        ExplainSnapshot.read(engine, clock, "etl", Optional.of(instance)),
         Optional.ofNullable(job));
   }
 
@@ -115,8 +126,10 @@ class ExplainerTest {
     Explanation a = explain(id, "a");
 
     assertThat(a.reason()).isEqualTo(Reason.RETRY_DELAY);
-    assertThat(a.text()).isEqualTo("attempt 1 of 3 failed (exited 2 at 2026-11-24T10:00:00Z); in retry delay until "
-        + "2026-11-24T10:05:00Z.");
+    assertThat(a.text())
+        .isEqualTo(
+            "attempt 1 of 3 failed (exited 2 at 2026-11-24T10:00:00Z); in retry delay until "
+                + "2026-11-24T10:05:00Z.");
   }
 
   @Test
@@ -129,8 +142,10 @@ class ExplainerTest {
     Explanation a = explain(id, "a");
 
     assertThat(a.reason()).isEqualTo(Reason.DRAINED);
-    assertThat(a.text()).isEqualTo("drained at the workflow level (since 2026-11-24T10:00:30Z): nothing new starts "
-        + "until undrain.");
+    assertThat(a.text())
+        .isEqualTo(
+            "drained at the workflow level (since 2026-11-24T10:00:30Z): nothing new starts "
+                + "until undrain.");
   }
 
   @Test
@@ -139,8 +154,9 @@ class ExplainerTest {
     String id = start(job("a"));
     signal(TokenLayout.globalSignal(SignalAction.DRAIN), null);
     assertThat(engine.claim("w1-1", Duration.ofMinutes(1))).isEmpty(); // held with owner "drained"
-    master.modify(ModifyParams.deleting(master.query(Query.prefix(TokenLayout.globalSignal(SignalAction.DRAIN)))
-        .get(0)));
+    master.modify(
+        ModifyParams.deleting(
+            master.query(Query.prefix(TokenLayout.globalSignal(SignalAction.DRAIN))).get(0)));
 
     assertThat(explain(id, "a").reason()).isEqualTo(Reason.DRAINED);
     assertThat(explain(id, "a").text()).startsWith("held as drained");
@@ -156,8 +172,12 @@ class ExplainerTest {
     Explanation a = explain(id, "a");
 
     assertThat(a.reason()).isEqualTo(Reason.PAUSED);
-    assertThat(a.text()).isEqualTo("paused at the instance level: nothing new starts until flipper workflow resume "
-        + "-w etl -i " + id + "; running jobs finish and keep their results.");
+    assertThat(a.text())
+        .isEqualTo(
+            "paused at the instance level: nothing new starts until flipper workflow resume "
+                + "-w etl -i "
+                + id
+                + "; running jobs finish and keep their results.");
   }
 
   @Test
@@ -171,8 +191,11 @@ class ExplainerTest {
     String other = running.job().equals("a") ? "b" : "a";
     Explanation paused = explain(id, other);
     assertThat(paused.reason()).isEqualTo(Reason.PAUSED);
-    assertThat(paused.text()).startsWith("paused at the instance level (since 2026-11-24T10:00:05Z): nothing new");
-    assertThat(explain(id, running.job()).reason()).as("a running job finishes").isEqualTo(Reason.RUNNING);
+    assertThat(paused.text())
+        .startsWith("paused at the instance level (since 2026-11-24T10:00:05Z): nothing new");
+    assertThat(explain(id, running.job()).reason())
+        .as("a running job finishes")
+        .isEqualTo(Reason.RUNNING);
   }
 
   @Test
@@ -184,7 +207,8 @@ class ExplainerTest {
     assertThat(explain(id, null).reason()).isEqualTo(Reason.ABORTED);
     Explanation b = explain(id, "b");
     assertThat(b.reason()).isEqualTo(Reason.ABORTED);
-    assertThat(b.text()).startsWith("aborted at the instance level (since 2026-11-24T10:00:00Z): nothing starts");
+    assertThat(b.text())
+        .startsWith("aborted at the instance level (since 2026-11-24T10:00:00Z): nothing starts");
   }
 
   @Test
@@ -206,8 +230,10 @@ class ExplainerTest {
     Explanation a = explain(id, "a");
 
     assertThat(a.reason()).isEqualTo(Reason.NO_WORKER_ALIVE);
-    assertThat(a.text()).isEqualTo("no worker is alive: the last heartbeat came from old (generation 1) 1m 15s ago. "
-        + "Start workers (flipper -m workers).");
+    assertThat(a.text())
+        .isEqualTo(
+            "no worker is alive: the last heartbeat came from old (generation 1) 1m 15s ago. "
+                + "Start workers (flipper -m workers).");
   }
 
   @Test
@@ -227,7 +253,8 @@ class ExplainerTest {
     Explanation a = explain(id, "a");
 
     assertThat(a.reason()).isEqualTo(Reason.ALL_WORKERS_BUSY);
-    assertThat(a.text()).startsWith("all 2 workers that take work are busy (3 of 3 slots run jobs)");
+    assertThat(a.text())
+        .startsWith("all 2 workers that take work are busy (3 of 3 slots run jobs)");
   }
 
   @Test
@@ -239,9 +266,11 @@ class ExplainerTest {
     Explanation a = explain(id, "a");
 
     assertThat(a.reason()).isEqualTo(Reason.GENERATION_MISMATCH);
-    assertThat(a.text()).isEqualTo("generation mismatch: an EXIT signal retires workers older than generation 2, "
-        + "and every alive worker is older (generation 1). Start workers with workers.generation >= 2, or run "
-        + "flipper workflow unexit.");
+    assertThat(a.text())
+        .isEqualTo(
+            "generation mismatch: an EXIT signal retires workers older than generation 2, "
+                + "and every alive worker is older (generation 1). Start workers with workers.generation >= 2, or run "
+                + "flipper workflow unexit.");
     worker("new", 2, 1, List.of(), Duration.ZERO);
     assertThat(explain(id, "a").reason()).isEqualTo(Reason.RUNNABLE);
   }
@@ -254,19 +283,27 @@ class ExplainerTest {
     schedule.maxRunningInstances = 1;
     schedule.nextRunMillis = T0.toEpochMilli();
     schedule.overrunPolicy = "START_NEW";
-    master.modify(ModifyParams.updating(Token.of(ScheduleTokens.name("etl"), ScheduleTokens.write(schedule))));
+    master.modify(
+        ModifyParams.updating(
+            Token.of(ScheduleTokens.name("etl"), ScheduleTokens.write(schedule))));
 
-    Explanation etl = Explainer.explain(ExplainSnapshot.read(engine, clock, "etl", Optional.empty()), Optional.empty());
+    Explanation etl =
+        Explainer.explain(
+            ExplainSnapshot.read(engine, clock, "etl", Optional.empty()), Optional.empty());
 
     assertThat(etl.reason()).as(id).isEqualTo(Reason.MAX_RUNNING_INSTANCES);
-    assertThat(etl.text()).isEqualTo("max running instances reached: 1 of at most 1 run; the start due at "
-        + "2026-11-24T10:00:00Z waits (overrun policy START_NEW) until one ends.");
+    assertThat(etl.text())
+        .isEqualTo(
+            "max running instances reached: 1 of at most 1 run; the start due at "
+                + "2026-11-24T10:00:00Z waits (overrun policy START_NEW) until one ends.");
   }
 
   @Test
   void aWorkflowWithoutScheduleStartsOnlyByHand() {
     start(job("a"));
-    Explanation etl = Explainer.explain(ExplainSnapshot.read(engine, clock, "etl", Optional.empty()), Optional.empty());
+    Explanation etl =
+        Explainer.explain(
+            ExplainSnapshot.read(engine, clock, "etl", Optional.empty()), Optional.empty());
     assertThat(etl.reason()).isEqualTo(Reason.NOT_SCHEDULED);
   }
 
@@ -280,10 +317,13 @@ class ExplainerTest {
 
     assertThat(instance.reason()).isEqualTo(Reason.RUNNING);
     assertThat(instance.text()).isEqualTo("running: a.");
-    assertThat(instance.jobs()).extracting(Explanation::reason)
+    assertThat(instance.jobs())
+        .extracting(Explanation::reason)
         .containsExactly(Reason.RUNNING, Reason.WAITING_FOR_PARENTS);
-    assertThat(instance.jobs().get(0).text()).isEqualTo("running on worker w1 on host-w1 since 2026-11-24T10:00:00Z "
-        + "(attempt 1 of 1, lease until 2026-11-24T10:01:00Z).");
+    assertThat(instance.jobs().get(0).text())
+        .isEqualTo(
+            "running on worker w1 on host-w1 since 2026-11-24T10:00:00Z "
+                + "(attempt 1 of 1, lease until 2026-11-24T10:01:00Z).");
   }
 
   @Test
@@ -296,11 +336,15 @@ class ExplainerTest {
     Explanation a = explain(id, "a");
 
     assertThat(a.reason()).isEqualTo(Reason.WORKER_DEAD);
-    assertThat(a.text()).isEqualTo("claimed by host7-42-2-a1b2c3, but its worker's last heartbeat was 40s ago (dead): "
-        + "another worker claims it when the lease ends at 2026-11-24T10:01:00Z.");
+    assertThat(a.text())
+        .isEqualTo(
+            "claimed by host7-42-2-a1b2c3, but its worker's last heartbeat was 40s ago (dead): "
+                + "another worker claims it when the lease ends at 2026-11-24T10:01:00Z.");
     worker("host7-42-a1b2c3", 1, 2, List.of(), Duration.ZERO);
-    assertThat(explain(id, "a").text()).isEqualTo("claimed by worker host7-42-a1b2c3 on host-host7-42-a1b2c3, "
-        + "starting (lease until 2026-11-24T10:01:00Z).");
+    assertThat(explain(id, "a").text())
+        .isEqualTo(
+            "claimed by worker host7-42-a1b2c3 on host-host7-42-a1b2c3, "
+                + "starting (lease until 2026-11-24T10:01:00Z).");
   }
 
   @Test
@@ -330,7 +374,8 @@ class ExplainerTest {
     engine.finish(claimAndStart("w1-1"), ExecutionResult.exit(0));
 
     assertThat(explain(id, null).reason()).isEqualTo(Reason.FINISHED);
-    assertThat(explain(id, null).text()).startsWith("the instance ended SUCCESS at 2026-11-24T10:00:00Z");
+    assertThat(explain(id, null).text())
+        .startsWith("the instance ended SUCCESS at 2026-11-24T10:00:00Z");
     assertThat(explain(id, "nope").reason()).isEqualTo(Reason.NOT_FOUND);
     assertThat(explain("123", null).reason()).isEqualTo(Reason.NOT_FOUND);
   }

@@ -18,7 +18,9 @@ class H2ControlTest extends ControlContractTest {
   @Override
   protected TokenMaster openMaster(SettableClock clock) {
     try {
-      store = JdbcTokenStore.open(TestDatabases.h2Tokens(Files.createTempDirectory("flipper-control-h2")));
+      store =
+          JdbcTokenStore.open(
+              TestDatabases.h2Tokens(Files.createTempDirectory("flipper-control-h2")));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -7,7 +7,10 @@ import dev.flipper.token.jdbc.JdbcTokenStore;
 import dev.flipper.workflow.engine.SettableClock;
 import org.junit.jupiter.api.Tag;
 
-/** The control operations on the SQL token store over a MariaDB database of its own (127.0.0.1:3306). */
+/**
+ * The control operations on the SQL token store over a MariaDB database of its own
+ * (127.0.0.1:3306).
+ */
 @Tag("mariadb")
 class MariaDbControlTest extends ControlContractTest {
   private final TestDatabases databases = new TestDatabases();

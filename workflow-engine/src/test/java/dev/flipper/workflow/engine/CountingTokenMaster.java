@@ -16,6 +16,7 @@ final class CountingTokenMaster implements TokenMaster {
   final AtomicLong queries = new AtomicLong();
   final AtomicLong claims = new AtomicLong();
   final AtomicLong others = new AtomicLong();
+
   /** Tokens returned by query calls. */
   final AtomicLong tokensRead = new AtomicLong();
 

@@ -22,8 +22,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The engine's behaviour on one token store; subclasses give the store (in memory, H2, MariaDB). Time is a
- * settable clock shared by the master and the engine: no test sleeps. Pinball checklist items in brackets.
+ * The engine's behaviour on one token store; subclasses give the store (in memory, H2, MariaDB).
+ * Time is a settable clock shared by the master and the engine: no test sleeps. Pinball checklist
+ * items in brackets.
  */
 abstract class EngineContractTest {
   static final Duration LEASE = Duration.ofMinutes(5);
@@ -70,7 +71,8 @@ abstract class EngineContractTest {
   }
 
   Finished run(ClaimedJob job, int exitCode, Map<String, List<String>> properties) {
-    engine.start(job, new ExecutionStart(job.command(), "host1", Map.of("stdout", "http://host1/log")));
+    engine.start(
+        job, new ExecutionStart(job.command(), "host1", Map.of("stdout", "http://host1/log")));
     return engine.finish(job, ExecutionResult.exit(exitCode, properties));
   }
 
@@ -99,7 +101,8 @@ abstract class EngineContractTest {
     assertThat(engine.definitions().apply(List.of(a, b)).added()).containsExactly("a", "b");
     String version = engine.definitions().get("a").orElseThrow().version();
 
-    ApplyResult again = engine.definitions().apply(List.of(a, workflow("b", job("y"), job("z", "y"))));
+    ApplyResult again =
+        engine.definitions().apply(List.of(a, workflow("b", job("y"), job("z", "y"))));
 
     assertThat(again.unchanged()).containsExactly("a");
     assertThat(again.changed()).containsExactly("b");
@@ -116,7 +119,8 @@ abstract class EngineContractTest {
   @Test
   void startNeedsAStoredDefinition() {
     assertThatThrownBy(() -> engine.instances().start("nope"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("flipper workflow apply");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("flipper workflow apply");
   }
 
   // ---- instance start and hops
@@ -125,9 +129,11 @@ abstract class EngineContractTest {
   void startMakesRootsRunnableAndTheRestWaiting() { // [12]
     String inst = startInstance(workflow("wf", job("a"), job("b", "a")));
 
-    assertThat(names(TokenLayout.runnablePrefix("wf", inst))).containsExactly("/runnable/wf/" + inst + "/a");
-    assertThat(names(TokenLayout.instancePrefix("wf", inst))).containsExactly(
-        "/workflow/wf/" + inst + "/instance", "/workflow/wf/" + inst + "/job/waiting/b");
+    assertThat(names(TokenLayout.runnablePrefix("wf", inst)))
+        .containsExactly("/runnable/wf/" + inst + "/a");
+    assertThat(names(TokenLayout.instancePrefix("wf", inst)))
+        .containsExactly(
+            "/workflow/wf/" + inst + "/instance", "/workflow/wf/" + inst + "/job/waiting/b");
     assertThat(detail("wf", inst).summary().status()).isEqualTo(InstanceStatus.RUNNING);
     assertThat(master.query(Query.prefix("/runnable/")).get(0).priority()).isEqualTo(2.0);
   }
@@ -141,8 +147,8 @@ abstract class EngineContractTest {
       assertThat(job.job()).isEqualTo(expected);
       Finished finished = run(job, 0);
       assertThat(finished.outcome()).isEqualTo(Finished.Outcome.SUCCEEDED);
-      assertThat(finished.instanceEnded()).isEqualTo(
-          expected.equals("c") ? Optional.of(InstanceStatus.SUCCESS) : Optional.empty());
+      assertThat(finished.instanceEnded())
+          .isEqualTo(expected.equals("c") ? Optional.of(InstanceStatus.SUCCESS) : Optional.empty());
     }
 
     assertThat(engine.claim("w1", LEASE)).isEmpty();
@@ -160,7 +166,8 @@ abstract class EngineContractTest {
 
   @Test
   void aJoinWaitsForEveryInputAndDataFlowsThroughEvents() { // [13] [14] [23] [24]
-    String inst = startInstance(workflow("d", job("a"), job("b", "a"), job("c", "a"), job("d", "b", "c")));
+    String inst =
+        startInstance(workflow("d", job("a"), job("b", "a"), job("c", "a"), job("d", "b", "c")));
     run(claim("w"), 0, Map.of("EVENT_ATTR:day", List.of("2026-11-24")));
     ClaimedJob first = claim("w");
     ClaimedJob second = claim("w");
@@ -182,8 +189,15 @@ abstract class EngineContractTest {
 
   @Test
   void aJoinRecordsItsReadyInputsAndRebuildsThemFromTheEventsWhenMissingOrWrong() {
-    String inst = startInstance(workflow("r", job("a"), job("b", "a"), job("c", "a"), job("e", "a"),
-        job("d", "b", "c", "e")));
+    String inst =
+        startInstance(
+            workflow(
+                "r",
+                job("a"),
+                job("b", "a"),
+                job("c", "a"),
+                job("e", "a"),
+                job("d", "b", "c", "e")));
     run(claim("w"), 0);
     String waiting = TokenLayout.waiting("r", inst, "d");
     assertThat(master.query(Query.prefix(waiting)).get(0).data()).contains("\"readyInputs\":[]");
@@ -194,33 +208,45 @@ abstract class EngineContractTest {
     Token afterB = master.query(Query.prefix(waiting)).get(0);
     assertThat(afterB.data()).contains("\"readyInputs\":[\"b\"]");
 
-    // A token written without the field (an older release, an operator): the next success reads the events.
-    master.modify(ModifyParams.updating(afterB.withData(afterB.data().replace("\"readyInputs\":[\"b\"],", ""))));
+    // A token written without the field (an older release, an operator): the next success reads the
+    // events.
+    master.modify(
+        ModifyParams.updating(
+            afterB.withData(afterB.data().replace("\"readyInputs\":[\"b\"],", ""))));
     run(c, 0);
-    assertThat(master.query(Query.prefix(waiting)).get(0).data()).contains("\"readyInputs\":[\"b\",\"c\"]");
+    assertThat(master.query(Query.prefix(waiting)).get(0).data())
+        .contains("\"readyInputs\":[\"b\",\"c\"]");
 
-    // A record that claims an input whose event is gone (edited by hand) is corrected from the events.
+    // A record that claims an input whose event is gone (edited by hand) is corrected from the
+    // events.
     Token afterC = master.query(Query.prefix(waiting)).get(0);
-    master.modify(new ModifyParams(List.of(), master.query(Query.prefix(TokenLayout.inputPrefix("r", inst, "d", "b")))));
+    master.modify(
+        new ModifyParams(
+            List.of(), master.query(Query.prefix(TokenLayout.inputPrefix("r", inst, "d", "b")))));
     run(e, 0);
     assertThat(status("r", inst, "d")).isEqualTo(JobStatus.WAITING);
-    assertThat(master.query(Query.prefix(waiting)).get(0).data()).contains("\"readyInputs\":[\"c\",\"e\"]");
+    assertThat(master.query(Query.prefix(waiting)).get(0).data())
+        .contains("\"readyInputs\":[\"c\",\"e\"]");
     assertThat(afterC.version()).isNotEqualTo(master.query(Query.prefix(waiting)).get(0).version());
   }
 
   @Test
   void theHighestPriorityJobIsClaimedFirst() {
-    startInstance(workflow("p", job("low").priority(1), job("high").priority(50), job("mid").priority(7)));
+    startInstance(
+        workflow("p", job("low").priority(1), job("high").priority(50), job("mid").priority(7)));
 
-    assertThat(List.of(claim("w").job(), claim("w").job(), claim("w").job())).containsExactly("high", "mid", "low");
+    assertThat(List.of(claim("w").job(), claim("w").job(), claim("w").job()))
+        .containsExactly("high", "mid", "low");
   }
 
   // ---- failures and retries
 
   @Test
   void aFailureWithAttemptsLeftIsRetriedAfterTheDelay() { // [18] [17]
-    String inst = startInstance(workflow("r", job("a").maxAttempts(3).retryDelay(Duration.ofSeconds(60)),
-        job("b", "a")));
+    String inst =
+        startInstance(
+            workflow(
+                "r", job("a").maxAttempts(3).retryDelay(Duration.ofSeconds(60)), job("b", "a")));
 
     assertThat(run(claim("w"), 1).outcome()).isEqualTo(Finished.Outcome.RETRYING);
     assertThat(status("r", inst, "a")).isEqualTo(JobStatus.RUNNABLE);
@@ -233,7 +259,8 @@ abstract class EngineContractTest {
     assertThat(again.attempt()).isEqualTo(2);
     run(again, 0);
     assertThat(claim("w").job()).isEqualTo("b");
-    assertThat(detail("r", inst).job("a").orElseThrow().executions()).extracting(ExecutionDetail::exitCode)
+    assertThat(detail("r", inst).job("a").orElseThrow().executions())
+        .extracting(ExecutionDetail::exitCode)
         .containsExactly(1, 0);
   }
 
@@ -304,7 +331,8 @@ abstract class EngineContractTest {
     assertThat(stale.end()).isPresent();
     assertThat(stale.exitCode()).isNull();
     assertThatThrownBy(() -> engine.renew(dead)).isInstanceOf(LeaseLostException.class);
-    assertThatThrownBy(() -> engine.finish(dead, ExecutionResult.exit(0))).isInstanceOf(LeaseLostException.class);
+    assertThatThrownBy(() -> engine.finish(dead, ExecutionResult.exit(0)))
+        .isInstanceOf(LeaseLostException.class);
     assertThat(run(again, 0).outcome()).isEqualTo(Finished.Outcome.SUCCEEDED);
   }
 
@@ -326,21 +354,35 @@ abstract class EngineContractTest {
   void theListenerHearsEachFailureForGoodAndTheEndOnceAlsoFromAClaim() {
     List<String> heard = java.util.Collections.synchronizedList(new ArrayList<>());
     List<JobNotice> notices = java.util.Collections.synchronizedList(new ArrayList<>());
-    WorkflowEngine listening = WorkflowEngine.builder(master).clock(clock).listener(new EngineListener() {
-      @Override
-      public void jobFailed(JobNotice job, boolean firstFailure) {
-        heard.add("failed " + job.job() + (firstFailure ? " first" : ""));
-        notices.add(job);
-      }
+    WorkflowEngine listening =
+        WorkflowEngine.builder(master)
+            .clock(clock)
+            .listener(
+                new EngineListener() {
+                  @Override
+                  public void jobFailed(JobNotice job, boolean firstFailure) {
+                    heard.add("failed " + job.job() + (firstFailure ? " first" : ""));
+                    notices.add(job);
+                  }
 
-      @Override
-      public void instanceEnded(JobNotice lastJob, InstanceStatus status) {
-        heard.add("ended " + status + " by " + lastJob.job());
-      }
-    }).build();
-    engine.definitions().apply(List.of(WorkflowDefinition.builder("n").emails("team@example.com")
-        .job(job("a").emails("a@example.com")).job(job("b")).job(job("c")).build()));
-    String inst = engine.instances().start("n", "scheduler", Map.of("scheduledTime", "2026-11-24T00:00:00Z"));
+                  @Override
+                  public void instanceEnded(JobNotice lastJob, InstanceStatus status) {
+                    heard.add("ended " + status + " by " + lastJob.job());
+                  }
+                })
+            .build();
+    engine
+        .definitions()
+        .apply(
+            List.of(
+                WorkflowDefinition.builder("n")
+                    .emails("team@example.com")
+                    .job(job("a").emails("a@example.com"))
+                    .job(job("b"))
+                    .job(job("c"))
+                    .build()));
+    String inst =
+        engine.instances().start("n", "scheduler", Map.of("scheduledTime", "2026-11-24T00:00:00Z"));
 
     ClaimedJob a = listening.claim("w1", LEASE).orElseThrow();
     listening.start(a, new ExecutionStart(a.command(), "h", Map.of("stdout", "http://h/a")));
@@ -351,9 +393,11 @@ abstract class EngineContractTest {
     ClaimedJob dead = engine.claim("dead-worker", Duration.ofSeconds(10)).orElseThrow();
     engine.start(dead, new ExecutionStart(dead.command(), "h", Map.of()));
     clock.advance(Duration.ofSeconds(11));
-    assertThat(listening.claim("w2", LEASE)).isEmpty(); // closes c's attempt: it fails for good, the instance ends
+    assertThat(listening.claim("w2", LEASE))
+        .isEmpty(); // closes c's attempt: it fails for good, the instance ends
 
-    assertThat(heard).containsExactly("failed a first", "failed b", "failed c", "ended FAILURE by c");
+    assertThat(heard)
+        .containsExactly("failed a first", "failed b", "failed c", "ended FAILURE by c");
     JobNotice first = notices.get(0);
     assertThat(first.emails()).containsExactly("a@example.com");
     assertThat(first.workflowEmails()).containsExactly("team@example.com");
@@ -378,8 +422,14 @@ abstract class EngineContractTest {
     assertThat(job.leaseEnd()).isEqualTo(firstEnd.plusSeconds(20));
     clock.advance(Duration.ofSeconds(20));
     assertThat(engine.claim("other", LEASE)).isEmpty();
-    assertThat(detail("n", engine.status().instances("n").get(0).instance()).job("a").orElseThrow()
-        .executions().get(0).properties()).containsEntry("kill_id", List.of("42"));
+    assertThat(
+            detail("n", engine.status().instances("n").get(0).instance())
+                .job("a")
+                .orElseThrow()
+                .executions()
+                .get(0)
+                .properties())
+        .containsEntry("kill_id", List.of("42"));
   }
 
   @Test
@@ -414,10 +464,16 @@ abstract class EngineContractTest {
 
   @Test
   void aConditionIsRetriedAsASensorAndKeepsItsLastRecords() { // [22]
-    String inst = startInstance(workflow("s",
-        JobDefinition.builder("sensor").condition(true).command("test -f x").maxAttempts(2)
-            .retryDelay(Duration.ofMinutes(5)),
-        job("after", "sensor")));
+    String inst =
+        startInstance(
+            workflow(
+                "s",
+                JobDefinition.builder("sensor")
+                    .condition(true)
+                    .command("test -f x")
+                    .maxAttempts(2)
+                    .retryDelay(Duration.ofMinutes(5)),
+                job("after", "sensor")));
     run(claim("w"), 1);
     clock.advance(Duration.ofMinutes(5));
     ClaimedJob second = claim("w");
@@ -432,9 +488,15 @@ abstract class EngineContractTest {
 
   @Test
   void aConditionKeepsOnlyItsLastMaxAttemptsRecords() {
-    String inst = startInstance(workflow("t",
-        JobDefinition.builder("sensor").condition(true).command("test -f x").maxAttempts(2)
-            .retryDelay(Duration.ZERO)));
+    String inst =
+        startInstance(
+            workflow(
+                "t",
+                JobDefinition.builder("sensor")
+                    .condition(true)
+                    .command("test -f x")
+                    .maxAttempts(2)
+                    .retryDelay(Duration.ZERO)));
     run(claim("w"), 1);
     run(claim("w"), 1);
 
@@ -448,8 +510,11 @@ abstract class EngineContractTest {
   @Test
   void aDrainedInstanceStartsNothing() { // [31], the engine's half
     String inst = startInstance(workflow("dr", job("a")));
-    master.modify(ModifyParams.updating(Token.of(TokenLayout.instanceSignal("dr", inst, SignalAction.DRAIN),
-        "{\"kind\":\"signal\",\"schema\":1,\"action\":\"DRAIN\"}")));
+    master.modify(
+        ModifyParams.updating(
+            Token.of(
+                TokenLayout.instanceSignal("dr", inst, SignalAction.DRAIN),
+                "{\"kind\":\"signal\",\"schema\":1,\"action\":\"DRAIN\"}")));
 
     assertThat(engine.claim("w", LEASE)).isEmpty();
 
@@ -467,8 +532,11 @@ abstract class EngineContractTest {
     engine.start(job, new ExecutionStart("run a", "h", Map.of()));
     assertThat(engine.renew(job).abortRequested()).isFalse();
 
-    master.modify(ModifyParams.updating(Token.of(TokenLayout.workflowSignal("ra", SignalAction.ABORT),
-        "{\"kind\":\"signal\",\"schema\":1,\"action\":\"ABORT\"}")));
+    master.modify(
+        ModifyParams.updating(
+            Token.of(
+                TokenLayout.workflowSignal("ra", SignalAction.ABORT),
+                "{\"kind\":\"signal\",\"schema\":1,\"action\":\"ABORT\"}")));
 
     assertThat(engine.renew(job).abortRequested()).isTrue();
     assertThat(engine.signals("ra", inst)).containsExactly(SignalAction.ABORT);
@@ -478,8 +546,11 @@ abstract class EngineContractTest {
   @Test
   void aGlobalAbortHoldsEveryJob() {
     startInstance(workflow("ab", job("a")));
-    master.modify(ModifyParams.updating(Token.of(TokenLayout.globalSignal(SignalAction.ABORT),
-        "{\"kind\":\"signal\",\"schema\":1,\"action\":\"ABORT\"}")));
+    master.modify(
+        ModifyParams.updating(
+            Token.of(
+                TokenLayout.globalSignal(SignalAction.ABORT),
+                "{\"kind\":\"signal\",\"schema\":1,\"action\":\"ABORT\"}")));
 
     assertThat(engine.claim("w", LEASE)).isEmpty();
     assertThat(master.query(Query.prefix("/runnable/")).get(0).owner()).isEqualTo("aborted");
@@ -501,7 +572,9 @@ abstract class EngineContractTest {
 
     assertThat(names(TokenLayout.instancePrefix("arc", inst))).isEmpty();
     assertThat(names(TokenLayout.ARCHIVE)).isEmpty();
-    assertThat(engine.status().instances("arc")).extracting(InstanceSummary::instance).containsExactly(other);
+    assertThat(engine.status().instances("arc"))
+        .extracting(InstanceSummary::instance)
+        .containsExactly(other);
     assertThat(engine.archiveDue()).isZero();
   }
 
@@ -524,15 +597,23 @@ abstract class EngineContractTest {
   @Test
   void aRunningInstanceKeepsTheDefinitionItStartedWith() {
     String inst = startInstance(workflow("snap", job("a"), job("b", "a")));
-    engine.definitions().apply(List.of(workflow("snap",
-        JobDefinition.builder("a").command("changed a"), job("b", "a"), job("c", "b"))));
+    engine
+        .definitions()
+        .apply(
+            List.of(
+                workflow(
+                    "snap",
+                    JobDefinition.builder("a").command("changed a"),
+                    job("b", "a"),
+                    job("c", "b"))));
 
     run(claim("w"), 0);
     ClaimedJob b = claim("w");
     assertThat(b.command()).isEqualTo("run b");
     assertThat(run(b, 0).instanceEnded()).contains(InstanceStatus.SUCCESS);
     assertThat(detail("snap", inst).jobs()).extracting(JobDetail::name).containsExactly("a", "b");
-    assertThat(detail("snap", inst).job("a").orElseThrow().executions().get(0).command()).isEqualTo("run a");
+    assertThat(detail("snap", inst).job("a").orElseThrow().executions().get(0).command())
+        .isEqualTo("run a");
   }
 
   // ---- status read model
@@ -554,14 +635,22 @@ abstract class EngineContractTest {
   @Test
   void aStartWritesTheCallersTokensInTheSameChange() {
     engine.definitions().apply(List.of(workflow("sch", job("a"))));
-    Token schedule = master.modify(ModifyParams.updating(Token.of("/schedule/workflow/sch", "{\"n\":1}"))).get(0);
+    Token schedule =
+        master
+            .modify(ModifyParams.updating(Token.of("/schedule/workflow/sch", "{\"n\":1}")))
+            .get(0);
 
-    engine.instances().start("sch", "scheduler", Map.of("scheduled", "t1"), List.of(schedule.withData("{\"n\":2}")));
+    engine
+        .instances()
+        .start(
+            "sch", "scheduler", Map.of("scheduled", "t1"), List.of(schedule.withData("{\"n\":2}")));
 
     assertThat(master.query(Query.prefix("/schedule/")).get(0).data()).isEqualTo("{\"n\":2}");
-    assertThat(engine.status().instances("sch")).singleElement()
+    assertThat(engine.status().instances("sch"))
+        .singleElement()
         .satisfies(i -> assertThat(i.params()).containsEntry("scheduled", "t1"));
-    assertThatThrownBy(() -> engine.instances().start("sch", "scheduler", Map.of(), List.of(schedule)))
+    assertThatThrownBy(
+            () -> engine.instances().start("sch", "scheduler", Map.of(), List.of(schedule)))
         .isInstanceOf(dev.flipper.token.TokenException.class);
     assertThat(engine.status().instances("sch")).hasSize(1);
   }
@@ -574,7 +663,9 @@ abstract class EngineContractTest {
       ids.add(engine.instances().start("u"));
     }
     assertThat(ids).doesNotHaveDuplicates();
-    assertThat(engine.status().instances("u")).extracting(InstanceSummary::instance).containsExactlyElementsOf(ids);
+    assertThat(engine.status().instances("u"))
+        .extracting(InstanceSummary::instance)
+        .containsExactlyElementsOf(ids);
   }
 
   // ---- concurrency
@@ -584,7 +675,8 @@ abstract class EngineContractTest {
 
   @Test
   @Tag("slow")
-  void eightWorkersDrainAThousandJobFanOutExactlyOnce() throws Exception { // one root, 998 parallel, one join
+  void eightWorkersDrainAThousandJobFanOutExactlyOnce()
+      throws Exception { // one root, 998 parallel, one join
     WorkflowDefinition.Builder builder = WorkflowDefinition.builder("fan").job(job("root"));
     List<String> middle = new ArrayList<>();
     for (int i = 0; i < 998; i++) {
@@ -599,7 +691,8 @@ abstract class EngineContractTest {
 
     race.assertEveryJobRanOnce(1000);
     assertThat(race.ended).containsExactly(InstanceStatus.SUCCESS);
-    java.util.Set<String> joined = java.util.Set.of(race.attributesSeen.get("fan/" + inst + "/join").get("v").split(","));
+    java.util.Set<String> joined =
+        java.util.Set.of(race.attributesSeen.get("fan/" + inst + "/join").get("v").split(","));
     assertThat(joined).containsExactlyInAnyOrderElementsOf(middle);
     assertThat(detail("fan", inst).summary().status()).isEqualTo(InstanceStatus.SUCCESS);
     assertThat(names(TokenLayout.instancePrefix("fan", inst) + "input/")).isEmpty();
@@ -611,7 +704,8 @@ abstract class EngineContractTest {
     WorkflowDefinition.Builder builder = WorkflowDefinition.builder("wide").job(job("root"));
     List<String> middle = new ArrayList<>();
     for (int i = 0; i < parents; i++) {
-      // No name is a prefix of another: a read of one token by its name (a prefix query) gets that token only.
+      // No name is a prefix of another: a read of one token by its name (a prefix query) gets that
+      // token only.
       String name = String.format("p%03d", i);
       middle.add(name);
       builder.job(job(name, "root"));
@@ -630,64 +724,88 @@ abstract class EngineContractTest {
     counting.reset();
     long retriesBefore = dev.flipper.workflow.tokens.ConflictRetry.retries();
 
-    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(WORKERS);
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(WORKERS);
     java.util.concurrent.CyclicBarrier barrier = new java.util.concurrent.CyclicBarrier(WORKERS);
     List<java.util.concurrent.Future<?>> futures = new ArrayList<>();
     for (int t = 0; t < WORKERS; t++) {
       int first = t;
-      // An engine per thread, as separate worker processes: their successes meet only at the master.
+      // An engine per thread, as separate worker processes: their successes meet only at the
+      // master.
       WorkflowEngine own = WorkflowEngine.builder(counting).clock(clock).build();
-      futures.add(pool.submit(() -> {
-        barrier.await();
-        for (int i = first; i < parents; i += WORKERS) {
-          ClaimedJob job = claimed.get(i);
-          own.finish(job, ExecutionResult.exit(0, Map.of("EVENT_ATTR:v", List.of(job.job()))));
-        }
-        return null;
-      }));
+      futures.add(
+          pool.submit(
+              () -> {
+                barrier.await();
+                for (int i = first; i < parents; i += WORKERS) {
+                  ClaimedJob job = claimed.get(i);
+                  own.finish(
+                      job, ExecutionResult.exit(0, Map.of("EVENT_ATTR:v", List.of(job.job()))));
+                }
+                return null;
+              }));
     }
     pool.shutdown();
     for (java.util.concurrent.Future<?> future : futures) {
       future.get(2, java.util.concurrent.TimeUnit.MINUTES);
     }
 
-    // Each try of a hop reads the join's waiting token, on a conflict the held token, and at the end check
-    // one runnable token and the instance record: at most 4. Only the completing hop reads the join's events.
+    // Each try of a hop reads the join's waiting token, on a conflict the held token, and at the
+    // end check
+    // one runnable token and the instance record: at most 4. Only the completing hop reads the
+    // join's events.
     long tries = parents + (dev.flipper.workflow.tokens.ConflictRetry.retries() - retriesBefore);
     assertThat(counting.tokensRead.get()).isLessThanOrEqualTo(4 * tries + (parents - 1));
-    assertThat(names(TokenLayout.runnablePrefix("wide", inst))).containsExactly(TokenLayout.runnable("wide", inst, "join"));
+    assertThat(names(TokenLayout.runnablePrefix("wide", inst)))
+        .containsExactly(TokenLayout.runnable("wide", inst, "join"));
     ClaimedJob join = claim("w");
     assertThat(join.job()).isEqualTo("join");
-    assertThat(java.util.Set.of(join.eventAttributes().get("v").split(","))).containsExactlyInAnyOrderElementsOf(middle);
+    assertThat(java.util.Set.of(join.eventAttributes().get("v").split(",")))
+        .containsExactlyInAnyOrderElementsOf(middle);
     assertThat(run(join, 0).instanceEnded()).contains(InstanceStatus.SUCCESS);
     assertThat(names(TokenLayout.instancePrefix("wide", inst) + "input/")).isEmpty();
   }
 
   @Test
   void eightWorkersRunManyDiamondsPassingDataExactlyOnce() throws Exception {
-    engine.definitions().apply(List.of(workflow("dia", job("a"), job("b", "a"), job("c", "a"), job("d", "b", "c"))));
+    engine
+        .definitions()
+        .apply(
+            List.of(workflow("dia", job("a"), job("b", "a"), job("c", "a"), job("d", "b", "c"))));
     List<String> instances = new ArrayList<>();
     for (int i = 0; i < 25; i++) {
       instances.add(engine.instances().start("dia"));
     }
 
-    Race race = new Race(engine, WORKERS,
-        job -> Map.of("EVENT_ATTR:from", List.of(job.job() + "@" + job.instance())));
+    Race race =
+        new Race(
+            engine,
+            WORKERS,
+            job -> Map.of("EVENT_ATTR:from", List.of(job.job() + "@" + job.instance())));
     race.runUntilEnded(instances.size(), Duration.ofMinutes(5));
 
     race.assertEveryJobRanOnce(4 * instances.size());
     assertThat(race.ended).hasSize(instances.size()).containsOnly(InstanceStatus.SUCCESS);
     for (String inst : instances) {
       assertThat(race.attributesSeen.get("dia/" + inst + "/b")).containsEntry("from", "a@" + inst);
-      assertThat(race.attributesSeen.get("dia/" + inst + "/d")).containsEntry("from", "b@" + inst + ",c@" + inst);
+      assertThat(race.attributesSeen.get("dia/" + inst + "/d"))
+          .containsEntry("from", "b@" + inst + ",c@" + inst);
       assertThat(detail("dia", inst).summary().status()).isEqualTo(InstanceStatus.SUCCESS);
     }
   }
 
   @Test
   void eightWorkersWithRandomFailuresRetryAndEndEachInstanceOnce() throws Exception {
-    engine.definitions().apply(List.of(workflow("flaky", job("a").maxAttempts(3), job("b", "a").maxAttempts(3),
-        job("c", "a").maxAttempts(3), job("d", "b", "c").maxAttempts(3))));
+    engine
+        .definitions()
+        .apply(
+            List.of(
+                workflow(
+                    "flaky",
+                    job("a").maxAttempts(3),
+                    job("b", "a").maxAttempts(3),
+                    job("c", "a").maxAttempts(3),
+                    job("d", "b", "c").maxAttempts(3))));
     List<String> instances = new ArrayList<>();
     for (int i = 0; i < 30; i++) {
       instances.add(engine.instances().start("flaky"));
@@ -701,11 +819,15 @@ abstract class EngineContractTest {
       InstanceDetail detail = detail("flaky", inst);
       java.util.Set<String> failedForGood = new java.util.HashSet<>();
       for (JobDetail job : detail.jobs()) {
-        boolean parentFailed = job.needs().stream().anyMatch(failedForGood::contains)
-            || job.needs().stream().anyMatch(n -> detail.job(n).map(p -> p.status() != JobStatus.SUCCESS)
-                .orElse(false));
+        boolean parentFailed =
+            job.needs().stream().anyMatch(failedForGood::contains)
+                || job.needs().stream()
+                    .anyMatch(
+                        n -> detail.job(n).map(p -> p.status() != JobStatus.SUCCESS).orElse(false));
         if (parentFailed) {
-          assertThat(job.executions()).as(inst + "/" + job.name() + " after a failed parent").isEmpty();
+          assertThat(job.executions())
+              .as(inst + "/" + job.name() + " after a failed parent")
+              .isEmpty();
           continue;
         }
         int attempts = 1;
@@ -714,18 +836,23 @@ abstract class EngineContractTest {
         }
         boolean failed = fails(inst, job.name(), attempts);
         assertThat(job.executions()).as(inst + "/" + job.name()).hasSize(attempts);
-        assertThat(job.status()).as(inst + "/" + job.name()).isEqualTo(failed ? JobStatus.FAILURE : JobStatus.SUCCESS);
+        assertThat(job.status())
+            .as(inst + "/" + job.name())
+            .isEqualTo(failed ? JobStatus.FAILURE : JobStatus.SUCCESS);
         if (failed) {
           failedForGood.add(job.name());
         }
       }
-      assertThat(detail.summary().status()).as(inst)
+      assertThat(detail.summary().status())
+          .as(inst)
           .isEqualTo(failedForGood.isEmpty() ? InstanceStatus.SUCCESS : InstanceStatus.FAILURE);
       assertThat(detail.summary().failedJobs()).containsExactlyInAnyOrderElementsOf(failedForGood);
     }
   }
 
-  /** A fixed pseudo-random outcome per instance, job and attempt: about one attempt in three fails. */
+  /**
+   * A fixed pseudo-random outcome per instance, job and attempt: about one attempt in three fails.
+   */
   static boolean fails(String instance, String job, int attempt) {
     return Math.floorMod((instance + "/" + job + "/" + attempt).hashCode() * 31 + 7, 3) == 0;
   }
@@ -737,7 +864,8 @@ abstract class EngineContractTest {
       leaves[i] = job("leaf" + i);
     }
     engine.definitions().apply(List.of(workflow("ends", leaves)));
-    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(WORKERS);
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(WORKERS);
     try {
       for (int round = 0; round < 10; round++) {
         String inst = engine.instances().start("ends");
@@ -747,14 +875,18 @@ abstract class EngineContractTest {
           engine.start(job, new ExecutionStart(job.command(), "h", Map.of()));
           claimed.add(job);
         }
-        java.util.concurrent.CyclicBarrier barrier = new java.util.concurrent.CyclicBarrier(WORKERS);
+        java.util.concurrent.CyclicBarrier barrier =
+            new java.util.concurrent.CyclicBarrier(WORKERS);
         boolean failOne = round % 2 == 1;
         List<java.util.concurrent.Future<Finished>> results = new ArrayList<>();
         for (ClaimedJob job : claimed) {
-          results.add(pool.submit(() -> {
-            barrier.await();
-            return engine.finish(job, ExecutionResult.exit(failOne && job.job().equals("leaf3") ? 1 : 0));
-          }));
+          results.add(
+              pool.submit(
+                  () -> {
+                    barrier.await();
+                    return engine.finish(
+                        job, ExecutionResult.exit(failOne && job.job().equals("leaf3") ? 1 : 0));
+                  }));
         }
         List<InstanceStatus> ends = new ArrayList<>();
         for (java.util.concurrent.Future<Finished> result : results) {
@@ -770,19 +902,23 @@ abstract class EngineContractTest {
     }
   }
 
-  /** Worker threads that claim, run (instantly) and finish until the expected instances have ended. */
+  /**
+   * Worker threads that claim, run (instantly) and finish until the expected instances have ended.
+   */
   static final class Race {
     final WorkflowEngine engine;
     final int threads;
     final java.util.function.Function<ClaimedJob, Map<String, List<String>>> properties;
-    final java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.atomic.AtomicInteger> runs =
-        new java.util.concurrent.ConcurrentHashMap<>();
+    final java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.atomic.AtomicInteger>
+        runs = new java.util.concurrent.ConcurrentHashMap<>();
     final java.util.concurrent.ConcurrentHashMap<String, Map<String, String>> attributesSeen =
         new java.util.concurrent.ConcurrentHashMap<>();
     final List<InstanceStatus> ended = java.util.Collections.synchronizedList(new ArrayList<>());
     java.util.function.ToIntFunction<ClaimedJob> exitCodes = job -> 0;
 
-    Race(WorkflowEngine engine, int threads,
+    Race(
+        WorkflowEngine engine,
+        int threads,
         java.util.function.Function<ClaimedJob, Map<String, List<String>>> properties) {
       this.engine = engine;
       this.threads = threads;
@@ -790,28 +926,36 @@ abstract class EngineContractTest {
     }
 
     void runUntilEnded(int instances, Duration limit) throws Exception {
-      java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+      java.util.concurrent.ExecutorService pool =
+          java.util.concurrent.Executors.newFixedThreadPool(threads);
       long deadline = System.nanoTime() + limit.toNanos();
       List<java.util.concurrent.Future<?>> futures = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         String worker = "worker-" + t;
-        futures.add(pool.submit(() -> {
-          while (ended.size() < instances && System.nanoTime() < deadline) {
-            Optional<ClaimedJob> claimed = engine.claim(worker, LEASE);
-            if (claimed.isEmpty()) {
-              Thread.sleep(1); // an idle worker; the long-poll will replace this
-              continue;
-            }
-            ClaimedJob job = claimed.get();
-            String key = job.workflow() + "/" + job.instance() + "/" + job.job();
-            runs.computeIfAbsent(key, k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
-            attributesSeen.put(key, job.eventAttributes());
-            engine.start(job, new ExecutionStart(job.command(), "host", Map.of()));
-            engine.finish(job, ExecutionResult.exit(exitCodes.applyAsInt(job), properties.apply(job)))
-                .instanceEnded().ifPresent(ended::add);
-          }
-          return null;
-        }));
+        futures.add(
+            pool.submit(
+                () -> {
+                  while (ended.size() < instances && System.nanoTime() < deadline) {
+                    Optional<ClaimedJob> claimed = engine.claim(worker, LEASE);
+                    if (claimed.isEmpty()) {
+                      Thread.sleep(1); // an idle worker; the long-poll will replace this
+                      continue;
+                    }
+                    ClaimedJob job = claimed.get();
+                    String key = job.workflow() + "/" + job.instance() + "/" + job.job();
+                    runs.computeIfAbsent(key, k -> new java.util.concurrent.atomic.AtomicInteger())
+                        .incrementAndGet();
+                    attributesSeen.put(key, job.eventAttributes());
+                    engine.start(job, new ExecutionStart(job.command(), "host", Map.of()));
+                    engine
+                        .finish(
+                            job,
+                            ExecutionResult.exit(exitCodes.applyAsInt(job), properties.apply(job)))
+                        .instanceEnded()
+                        .ifPresent(ended::add);
+                  }
+                  return null;
+                }));
       }
       pool.shutdown();
       for (java.util.concurrent.Future<?> future : futures) {

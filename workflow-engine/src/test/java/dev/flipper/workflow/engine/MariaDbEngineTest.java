@@ -14,7 +14,9 @@ class MariaDbEngineTest extends EngineContractTest {
 
   @Override
   protected TokenMaster openMaster(SettableClock clock) {
-    store = JdbcTokenStore.open(TestDatabases.mariaDbTokens(databases.newMariaDb()).withPoolSize(WORKERS + 2));
+    store =
+        JdbcTokenStore.open(
+            TestDatabases.mariaDbTokens(databases.newMariaDb()).withPoolSize(WORKERS + 2));
     return TokenService.builder(store).clock(clock).build();
   }
 

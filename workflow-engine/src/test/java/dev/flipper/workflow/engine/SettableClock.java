@@ -7,7 +7,9 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** A clock the test moves; shared by the token master and the engine so leases and records agree. */
+/**
+ * A clock the test moves; shared by the token master and the engine so leases and records agree.
+ */
 public final class SettableClock extends Clock {
   private final AtomicLong millis;
 

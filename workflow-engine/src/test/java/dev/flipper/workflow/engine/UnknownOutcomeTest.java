@@ -3,8 +3,6 @@ package dev.flipper.workflow.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flipper.token.ModifyParams;
-import dev.flipper.token.Query;
-import dev.flipper.token.QueryAndOwnParams;
 import dev.flipper.token.Token;
 import dev.flipper.token.TokenErrorCode;
 import dev.flipper.token.TokenException;
@@ -17,23 +15,28 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.SortedMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * A master restart during a worker's write: the Thrift client then reports "outcome unknown" (UNKNOWN). The
- * engine reads back what is stored, so a result that was written is not lost and one that was not is written.
+ * A master restart during a worker's write: the Thrift client then reports "outcome unknown"
+ * (UNKNOWN). The engine reads back what is stored, so a result that was written is not lost and one
+ * that was not is written.
  */
 class UnknownOutcomeTest {
   private final SettableClock clock = new SettableClock(Instant.parse("2026-11-24T01:00:00Z"));
-  private final FlakyMaster master = new FlakyMaster(TokenService.builder(InMemoryTokenStore.create()).clock(clock)
-      .build());
+  private final FlakyMaster master =
+      new FlakyMaster(TokenService.builder(InMemoryTokenStore.create()).clock(clock).build());
   private final WorkflowEngine engine = WorkflowEngine.builder(master).clock(clock).build();
 
   private String startChain() {
-    engine.definitions().apply(List.of(WorkflowDefinition.builder("u")
-        .job(JobDefinition.builder("a").command("a").maxAttempts(2))
-        .job(JobDefinition.builder("b").command("b").needs("a")).build()));
+    engine
+        .definitions()
+        .apply(
+            List.of(
+                WorkflowDefinition.builder("u")
+                    .job(JobDefinition.builder("a").command("a").maxAttempts(2))
+                    .job(JobDefinition.builder("b").command("b").needs("a"))
+                    .build()));
     return engine.instances().start("u");
   }
 
@@ -49,7 +52,8 @@ class UnknownOutcomeTest {
     ClaimedJob a = startedJob();
     master.nextModify = Failure.AFTER_APPLYING;
 
-    assertThat(engine.finish(a, ExecutionResult.exit(0)).outcome()).isEqualTo(Finished.Outcome.SUCCEEDED);
+    assertThat(engine.finish(a, ExecutionResult.exit(0)).outcome())
+        .isEqualTo(Finished.Outcome.SUCCEEDED);
 
     assertThat(engine.status().instance("u", inst).orElseThrow().job("a").orElseThrow().status())
         .isEqualTo(JobStatus.SUCCESS);
@@ -62,7 +66,8 @@ class UnknownOutcomeTest {
     ClaimedJob a = startedJob();
     master.nextModify = Failure.WITHOUT_APPLYING;
 
-    assertThat(engine.finish(a, ExecutionResult.exit(0)).outcome()).isEqualTo(Finished.Outcome.SUCCEEDED);
+    assertThat(engine.finish(a, ExecutionResult.exit(0)).outcome())
+        .isEqualTo(Finished.Outcome.SUCCEEDED);
 
     assertThat(engine.claim("w", Duration.ofMinutes(1)).orElseThrow().job()).isEqualTo("b");
   }
@@ -75,9 +80,12 @@ class UnknownOutcomeTest {
     engine.renew(a);
     master.nextModify = Failure.AFTER_APPLYING;
 
-    assertThat(engine.finish(a, ExecutionResult.exit(1)).outcome()).isEqualTo(Finished.Outcome.RETRYING);
+    assertThat(engine.finish(a, ExecutionResult.exit(1)).outcome())
+        .isEqualTo(Finished.Outcome.RETRYING);
 
-    assertThat(engine.status().instance("u", inst).orElseThrow().job("a").orElseThrow().executions()).hasSize(1);
+    assertThat(
+            engine.status().instance("u", inst).orElseThrow().job("a").orElseThrow().executions())
+        .hasSize(1);
     assertThat(engine.claim("w", Duration.ofMinutes(1)).orElseThrow().attempt()).isEqualTo(2);
   }
 
@@ -92,12 +100,19 @@ class UnknownOutcomeTest {
 
     assertThat(finished.outcome()).isEqualTo(Finished.Outcome.FAILED);
     assertThat(finished.instanceEnded()).contains(InstanceStatus.FAILURE);
-    assertThat(engine.status().instance("u", inst).orElseThrow().summary().failedJobs()).containsExactly("a");
+    assertThat(engine.status().instance("u", inst).orElseThrow().summary().failedJobs())
+        .containsExactly("a");
   }
 
-  enum Failure { NONE, AFTER_APPLYING, WITHOUT_APPLYING }
+  enum Failure {
+    NONE,
+    AFTER_APPLYING,
+    WITHOUT_APPLYING
+  }
 
-  /** Fails the next modify once with the client's "outcome unknown", after or without applying it. */
+  /**
+   * Fails the next modify once with the client's "outcome unknown", after or without applying it.
+   */
   static final class FlakyMaster extends ForwardingTokenMaster {
     volatile Failure nextModify = Failure.NONE;
 
@@ -114,7 +129,8 @@ class UnknownOutcomeTest {
       }
       List<Token> written = super.modify(params);
       if (failure == Failure.AFTER_APPLYING) {
-        throw new TokenException(TokenErrorCode.UNKNOWN, "connection lost after sending; outcome unknown");
+        throw new TokenException(
+            TokenErrorCode.UNKNOWN, "connection lost after sending; outcome unknown");
       }
       return written;
     }

@@ -25,17 +25,19 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * A repeatable measurement of the engine's hops, not part of the default suite (the name does not end in Test):
- * N in-process workers (threads that claim, start and finish at once, no process) run a 1,000-job fan-out (one
- * root, 998 parallel jobs, one join) and a 100-job chain, on each backend; prints the time from start to the
- * instance's end, master calls per job, tokens read per job and conflict retries.
+ * A repeatable measurement of the engine's hops, not part of the default suite (the name does not
+ * end in Test): N in-process workers (threads that claim, start and finish at once, no process) run
+ * a 1,000-job fan-out (one root, 998 parallel jobs, one join) and a 100-job chain, on each backend;
+ * prints the time from start to the instance's end, master calls per job, tokens read per job and
+ * conflict retries.
  *
  * <pre>
  * mvn -o -B -q -pl workflow-master -am verify -Dtest=WorkflowEngineBench -Dsurefire.failIfNoSpecifiedTests=false \
  *     -Dbench.backends=memory,h2,mariadb -Dbench.workers=4 -Dbench.runs=1
  * </pre>
  *
- * The figures go to {@code workflow-master/target/surefire-reports/*WorkflowEngineBench-output.txt}.
+ * The figures go to {@code
+ * workflow-master/target/surefire-reports/*WorkflowEngineBench-output.txt}.
  */
 class WorkflowEngineBench {
   static final Duration LEASE = Duration.ofMinutes(5);
@@ -88,21 +90,25 @@ class WorkflowEngineBench {
         Path dir = Files.createTempDirectory("flipper-bench-h2");
         JdbcTokenStore store = JdbcTokenStore.open(TestDatabases.h2Tokens(dir));
         base = TokenService.builder(store).build();
-        closer = () -> {
-          store.close();
-          databases.close();
-        };
+        closer =
+            () -> {
+              store.close();
+              databases.close();
+            };
       }
       case "mariadb" -> {
         JdbcTokenStore store =
-            JdbcTokenStore.open(TestDatabases.mariaDbTokens(databases.newMariaDb()).withPoolSize(workers + 2));
+            JdbcTokenStore.open(
+                TestDatabases.mariaDbTokens(databases.newMariaDb()).withPoolSize(workers + 2));
         base = TokenService.builder(store).build();
-        closer = () -> {
-          store.close();
-          databases.close();
-        };
+        closer =
+            () -> {
+              store.close();
+              databases.close();
+            };
       }
-      default -> throw new IllegalArgumentException("backend " + backend + ": memory, h2 or mariadb");
+      default ->
+          throw new IllegalArgumentException("backend " + backend + ": memory, h2 or mariadb");
     }
     try (closer) {
       CountingTokenMaster master = new CountingTokenMaster(base);
@@ -114,36 +120,46 @@ class WorkflowEngineBench {
       long t0 = System.nanoTime();
       engine.instances().start(definition.name());
       AtomicReference<InstanceStatus> ended = new AtomicReference<>();
-      // When the first job finished and the last one was claimed: the fan-out's root and join phases.
-      java.util.concurrent.atomic.AtomicLong firstDone = new java.util.concurrent.atomic.AtomicLong();
-      java.util.concurrent.atomic.AtomicLong lastClaimed = new java.util.concurrent.atomic.AtomicLong();
-      java.util.concurrent.atomic.AtomicLong emptyClaims = new java.util.concurrent.atomic.AtomicLong();
+      // When the first job finished and the last one was claimed: the fan-out's root and join
+      // phases.
+      java.util.concurrent.atomic.AtomicLong firstDone =
+          new java.util.concurrent.atomic.AtomicLong();
+      java.util.concurrent.atomic.AtomicLong lastClaimed =
+          new java.util.concurrent.atomic.AtomicLong();
+      java.util.concurrent.atomic.AtomicLong emptyClaims =
+          new java.util.concurrent.atomic.AtomicLong();
       ExecutorService pool = Executors.newFixedThreadPool(workers);
       List<Future<Integer>> futures = new ArrayList<>();
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
       for (int w = 0; w < workers; w++) {
         String worker = "worker-" + w;
-        futures.add(pool.submit(() -> {
-          int ran = 0;
-          while (ended.get() == null && System.nanoTime() < deadline) {
-            Optional<ClaimedJob> claimed = engine.claim(worker, LEASE);
-            if (claimed.isEmpty()) {
-              emptyClaims.incrementAndGet();
-              Thread.sleep(1); // an idle worker (no long-poll on the engine yet)
-              continue;
-            }
-            ClaimedJob job = claimed.get();
-            if (job.job().equals("join") || job.job().equals("c99")) {
-              lastClaimed.set(System.nanoTime());
-            }
-            engine.start(job, new ExecutionStart(job.command(), "host", Map.of()));
-            engine.finish(job, ExecutionResult.exit(0, Map.of("EVENT_ATTR:v", List.of(job.job()))))
-                .instanceEnded().ifPresent(ended::set);
-            firstDone.compareAndSet(0, System.nanoTime());
-            ran++;
-          }
-          return ran;
-        }));
+        futures.add(
+            pool.submit(
+                () -> {
+                  int ran = 0;
+                  while (ended.get() == null && System.nanoTime() < deadline) {
+                    Optional<ClaimedJob> claimed = engine.claim(worker, LEASE);
+                    if (claimed.isEmpty()) {
+                      emptyClaims.incrementAndGet();
+                      Thread.sleep(1); // an idle worker (no long-poll on the engine yet)
+                      continue;
+                    }
+                    ClaimedJob job = claimed.get();
+                    if (job.job().equals("join") || job.job().equals("c99")) {
+                      lastClaimed.set(System.nanoTime());
+                    }
+                    engine.start(job, new ExecutionStart(job.command(), "host", Map.of()));
+                    engine
+                        .finish(
+                            job,
+                            ExecutionResult.exit(0, Map.of("EVENT_ATTR:v", List.of(job.job()))))
+                        .instanceEnded()
+                        .ifPresent(ended::set);
+                    firstDone.compareAndSet(0, System.nanoTime());
+                    ran++;
+                  }
+                  return ran;
+                }));
       }
       pool.shutdown();
       int ran = 0;
@@ -157,11 +173,23 @@ class WorkflowEngineBench {
           "BENCH backend=%s shape=%s jobs=%d workers=%d status=%s seconds=%.2f calls/job=%.2f (modify %.2f, query"
               + " %.2f, queryAndOwn %.2f) tokensRead/job=%.1f retries=%d emptyClaims=%d firstJobDone=%.2fs"
               + " lastJobClaimed=%.2fs load=[%s] -> [%s]%n",
-          backend, shape, jobs, workers, ended.get(), seconds, (double) master.calls() / jobs,
-          (double) master.modifies.get() / jobs, (double) master.queries.get() / jobs,
-          (double) master.claims.get() / jobs, (double) master.tokensRead.get() / jobs, retries,
-          emptyClaims.get(), (firstDone.get() - t0) / 1e9, (lastClaimed.get() - t0) / 1e9,
-          load.substring(0, nthSpace(load, 3)), loadAfter.substring(0, nthSpace(loadAfter, 3)));
+          backend,
+          shape,
+          jobs,
+          workers,
+          ended.get(),
+          seconds,
+          (double) master.calls() / jobs,
+          (double) master.modifies.get() / jobs,
+          (double) master.queries.get() / jobs,
+          (double) master.claims.get() / jobs,
+          (double) master.tokensRead.get() / jobs,
+          retries,
+          emptyClaims.get(),
+          (firstDone.get() - t0) / 1e9,
+          (lastClaimed.get() - t0) / 1e9,
+          load.substring(0, nthSpace(load, 3)),
+          loadAfter.substring(0, nthSpace(loadAfter, 3)));
       assertThat(ended.get()).isEqualTo(InstanceStatus.SUCCESS);
       assertThat(ran).isEqualTo(jobs);
     }

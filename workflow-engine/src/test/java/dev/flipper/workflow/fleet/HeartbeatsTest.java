@@ -15,13 +15,24 @@ import org.junit.jupiter.api.Test;
 
 class HeartbeatsTest {
   private static final Instant T0 = Instant.parse("2026-11-24T10:00:00Z");
-  private final TokenMaster master = TokenService.builder(InMemoryTokenStore.create())
-      .clock(Clock.fixed(T0, ZoneOffset.UTC)).build();
+  private final TokenMaster master =
+      TokenService.builder(InMemoryTokenStore.create())
+          .clock(Clock.fixed(T0, ZoneOffset.UTC))
+          .build();
   private final Heartbeats heartbeats = new Heartbeats(master);
   private final ExitSignal exit = new ExitSignal(master, Clock.fixed(T0, ZoneOffset.UTC));
 
   private static Heartbeat beat(String name, int generation, Instant at, List<String> running) {
-    return new Heartbeat(name, "h", Optional.of("http://h:1"), generation, 2, running, false, T0, at,
+    return new Heartbeat(
+        name,
+        "h",
+        Optional.of("http://h:1"),
+        generation,
+        2,
+        running,
+        false,
+        T0,
+        at,
         Duration.ofSeconds(15));
   }
 

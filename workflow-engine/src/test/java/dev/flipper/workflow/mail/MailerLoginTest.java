@@ -16,14 +16,19 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class MailerLoginTest {
   @RegisterExtension
   static final GreenMailExtension smtp =
-      new GreenMailExtension(new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTP).dynamicPort())
-          .withConfiguration(GreenMailConfiguration.aConfig().withUser("flipper@example.com", "flipper", "s3cret"));
+      new GreenMailExtension(
+              new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTP).dynamicPort())
+          .withConfiguration(
+              GreenMailConfiguration.aConfig()
+                  .withUser("flipper@example.com", "flipper", "s3cret"));
 
   private static final Notifications NOTES = new Notifications(new UiLinks(""));
 
   private static Mailer mailer(String password) {
-    return new Mailer(MailSettings.smtp("127.0.0.1", smtp.getSmtp().getPort(), "flipper@example.com")
-        .withLogin("flipper", password).withRetries(2, Duration.ofMillis(10), Duration.ofSeconds(5)));
+    return new Mailer(
+        MailSettings.smtp("127.0.0.1", smtp.getSmtp().getPort(), "flipper@example.com")
+            .withLogin("flipper", password)
+            .withRetries(2, Duration.ofMillis(10), Duration.ofSeconds(5)));
   }
 
   @Test

@@ -32,17 +32,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code email.security} TLS and STARTTLS against real TLS servers on ephemeral ports, with a certificate for
- * 127.0.0.1 made for this test (so the host name check stays on). TLS: GreenMail's SMTPS. STARTTLS: GreenMail
- * 2.1 does not offer it, so a small front speaks the plain greeting and STARTTLS, then relays the encrypted
- * session to GreenMail's plain SMTP port.
+ * {@code email.security} TLS and STARTTLS against real TLS servers on ephemeral ports, with a
+ * certificate for 127.0.0.1 made for this test (so the host name check stays on). TLS: GreenMail's
+ * SMTPS. STARTTLS: GreenMail 2.1 does not offer it, so a small front speaks the plain greeting and
+ * STARTTLS, then relays the encrypted session to GreenMail's plain SMTP port.
  */
 class MailerTlsTest {
   private static final String PASSWORD = "changeit";
   private static final Notifications NOTES = new Notifications(new UiLinks(""));
 
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
 
   private static GreenMail greenMail;
   private static SSLContext serverTls;
@@ -52,11 +51,35 @@ class MailerTlsTest {
   @BeforeAll
   static void servers() throws Exception {
     Path keystore = dir.resolve("smtp.p12");
-    Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-        "-genkeypair", "-alias", "smtp", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2",
-        "-dname", "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1", "-keystore", keystore.toString(),
-        "-storetype", "PKCS12", "-storepass", PASSWORD, "-keypass", PASSWORD).inheritIO().start();
-    assertThat(keytool.waitFor(60, TimeUnit.SECONDS) && keytool.exitValue() == 0).as("keytool made a key").isTrue();
+    Process keytool =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair",
+                "-alias",
+                "smtp",
+                "-keyalg",
+                "RSA",
+                "-keysize",
+                "2048",
+                "-validity",
+                "2",
+                "-dname",
+                "CN=127.0.0.1",
+                "-ext",
+                "SAN=ip:127.0.0.1",
+                "-keystore",
+                keystore.toString(),
+                "-storetype",
+                "PKCS12",
+                "-storepass",
+                PASSWORD,
+                "-keypass",
+                PASSWORD)
+            .inheritIO()
+            .start();
+    assertThat(keytool.waitFor(60, TimeUnit.SECONDS) && keytool.exitValue() == 0)
+        .as("keytool made a key")
+        .isTrue();
     KeyStore keys = KeyStore.getInstance("PKCS12");
     try (InputStream in = Files.newInputStream(keystore)) {
       keys.load(in, PASSWORD.toCharArray());
@@ -65,7 +88,8 @@ class MailerTlsTest {
     kmf.init(keys, PASSWORD.toCharArray());
     serverTls = SSLContext.getInstance("TLS");
     serverTls.init(kmf.getKeyManagers(), null, null);
-    TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    TrustManagerFactory tmf =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
     tmf.init(keys);
     clientTls = SSLContext.getInstance("TLS");
     clientTls.init(null, tmf.getTrustManagers(), null);
@@ -74,9 +98,12 @@ class MailerTlsTest {
     System.setProperty("greenmail.tls.keystore.file", keystore.toString());
     System.setProperty("greenmail.tls.keystore.password", PASSWORD);
     System.setProperty("greenmail.tls.key.password", PASSWORD);
-    greenMail = new GreenMail(new ServerSetup[] {
-        new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTP).dynamicPort(),
-        new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTPS).dynamicPort()});
+    greenMail =
+        new GreenMail(
+            new ServerSetup[] {
+              new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTP).dynamicPort(),
+              new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTPS).dynamicPort()
+            });
     greenMail.start();
     front = new StartTlsFront(greenMail.getSmtp().getPort());
   }
@@ -88,25 +115,35 @@ class MailerTlsTest {
   }
 
   private static Mailer mailer(int port, MailSecurity security) {
-    return new Mailer(MailSettings.smtp("127.0.0.1", port, "flipper@example.com").withSecurity(security)
-        .withRetries(1, Duration.ZERO, Duration.ofSeconds(10)), clientTls.getSocketFactory());
+    return new Mailer(
+        MailSettings.smtp("127.0.0.1", port, "flipper@example.com")
+            .withSecurity(security)
+            .withRetries(1, Duration.ZERO, Duration.ofSeconds(10)),
+        clientTls.getSocketFactory());
   }
 
   private static int received(String subject) {
-    return (int) java.util.Arrays.stream(greenMail.getReceivedMessages()).filter(m -> {
-      try {
-        return m.getSubject().equals(subject);
-      } catch (jakarta.mail.MessagingException e) {
-        throw new IllegalStateException(e);
-      }
-    }).count();
+    return (int)
+        java.util.Arrays.stream(greenMail.getReceivedMessages())
+            .filter(
+                m -> {
+                  try {
+                    return m.getSubject().equals(subject);
+                  } catch (jakarta.mail.MessagingException e) {
+                    throw new IllegalStateException(e);
+                  }
+                })
+            .count();
   }
 
   @Test
   void tlsFromTheFirstByte() {
     try (Mailer mailer = mailer(greenMail.getSmtps().getPort(), MailSecurity.TLS)) {
-      mailer.send(NOTES.tooManyInstances("tls_wf", 3, 3, Instant.EPOCH, List.of("data@example.com")));
-      await().atMost(Duration.ofSeconds(20)).until(() -> mailer.sentCount() + mailer.failedCount() == 1);
+      mailer.send(
+          NOTES.tooManyInstances("tls_wf", 3, 3, Instant.EPOCH, List.of("data@example.com")));
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(() -> mailer.sentCount() + mailer.failedCount() == 1);
       assertThat(mailer.sentCount()).isEqualTo(1);
       assertThat(received("Too many (3) instances running for workflow tls_wf")).isEqualTo(1);
     }
@@ -116,8 +153,11 @@ class MailerTlsTest {
   void starttlsUpgradesThePlainConnection() {
     int before = front.upgraded.get();
     try (Mailer mailer = mailer(front.port(), MailSecurity.STARTTLS)) {
-      mailer.send(NOTES.tooManyInstances("starttls_wf", 3, 3, Instant.EPOCH, List.of("data@example.com")));
-      await().atMost(Duration.ofSeconds(20)).until(() -> mailer.sentCount() + mailer.failedCount() == 1);
+      mailer.send(
+          NOTES.tooManyInstances("starttls_wf", 3, 3, Instant.EPOCH, List.of("data@example.com")));
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(() -> mailer.sentCount() + mailer.failedCount() == 1);
       assertThat(mailer.sentCount()).isEqualTo(1);
       assertThat(front.upgraded.get()).isEqualTo(before + 1);
       assertThat(received("Too many (3) instances running for workflow starttls_wf")).isEqualTo(1);
@@ -128,7 +168,8 @@ class MailerTlsTest {
   void starttlsIsRequiredOnceAskedFor() {
     // GreenMail's plain port does not offer STARTTLS: the mailer refuses to send in clear text.
     try (Mailer mailer = mailer(greenMail.getSmtp().getPort(), MailSecurity.STARTTLS)) {
-      mailer.send(NOTES.tooManyInstances("clear_wf", 3, 3, Instant.EPOCH, List.of("data@example.com")));
+      mailer.send(
+          NOTES.tooManyInstances("clear_wf", 3, 3, Instant.EPOCH, List.of("data@example.com")));
       await().atMost(Duration.ofSeconds(20)).until(() -> mailer.failedCount() == 1);
       assertThat(received("Too many (3) instances running for workflow clear_wf")).isZero();
     }
@@ -138,17 +179,24 @@ class MailerTlsTest {
   void aCertificateNotTrustedFails() {
     // The JVM's default trust store does not know the test's certificate.
     int before = front.upgraded.get();
-    Mailer mailer = new Mailer(MailSettings.smtp("127.0.0.1", front.port(), "flipper@example.com")
-        .withSecurity(MailSecurity.STARTTLS).withRetries(1, Duration.ZERO, Duration.ofSeconds(10)));
+    Mailer mailer =
+        new Mailer(
+            MailSettings.smtp("127.0.0.1", front.port(), "flipper@example.com")
+                .withSecurity(MailSecurity.STARTTLS)
+                .withRetries(1, Duration.ZERO, Duration.ofSeconds(10)));
     try (mailer) {
-      mailer.send(NOTES.tooManyInstances("untrusted_wf", 3, 3, Instant.EPOCH, List.of("data@example.com")));
+      mailer.send(
+          NOTES.tooManyInstances("untrusted_wf", 3, 3, Instant.EPOCH, List.of("data@example.com")));
       await().atMost(Duration.ofSeconds(20)).until(() -> mailer.failedCount() == 1);
       assertThat(front.upgraded.get()).isEqualTo(before);
       assertThat(received("Too many (3) instances running for workflow untrusted_wf")).isZero();
     }
   }
 
-  /** Plain SMTP up to STARTTLS, then the TLS session relayed to a plain SMTP server (whose greeting is dropped). */
+  /**
+   * Plain SMTP up to STARTTLS, then the TLS session relayed to a plain SMTP server (whose greeting
+   * is dropped).
+   */
   private static final class StartTlsFront implements AutoCloseable {
     final AtomicInteger upgraded = new AtomicInteger();
     private final ServerSocket server;
@@ -181,7 +229,9 @@ class MailerTlsTest {
 
     private void serve(Socket plain) {
       try (plain) {
-        BufferedReader in = new BufferedReader(new InputStreamReader(plain.getInputStream(), StandardCharsets.US_ASCII));
+        BufferedReader in =
+            new BufferedReader(
+                new InputStreamReader(plain.getInputStream(), StandardCharsets.US_ASCII));
         OutputStream out = plain.getOutputStream();
         write(out, "220 front ESMTP");
         while (true) {
@@ -202,8 +252,12 @@ class MailerTlsTest {
             write(out, "530 5.7.0 Must issue a STARTTLS command first");
           }
         }
-        SSLSocket tls = (SSLSocket) serverTls.getSocketFactory().createSocket(plain,
-            plain.getInetAddress().getHostAddress(), plain.getPort(), false);
+        SSLSocket tls =
+            (SSLSocket)
+                serverTls
+                    .getSocketFactory()
+                    .createSocket(
+                        plain, plain.getInetAddress().getHostAddress(), plain.getPort(), false);
         tls.setUseClientMode(false);
         tls.startHandshake();
         upgraded.incrementAndGet();

@@ -8,18 +8,30 @@ import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
 /**
- * Schedule tokens and notification mail work on the {@code TokenMaster} interface and the definitions only, so
- * the engine's apply, the scheduler, the workers and the CLI can use them embedded or over Thrift.
+ * Schedule tokens and notification mail work on the {@code TokenMaster} interface and the
+ * definitions only, so the engine's apply, the scheduler, the workers and the CLI can use them
+ * embedded or over Thrift.
  */
-@AnalyzeClasses(packages = {"dev.flipper.workflow.schedule", "dev.flipper.workflow.mail"},
+@AnalyzeClasses(
+    packages = {"dev.flipper.workflow.schedule", "dev.flipper.workflow.mail"},
     importOptions = ImportOption.DoNotIncludeTests.class)
 class ScheduleArchitectureTest {
   @ArchTest
-  static final ArchRule onlyTokensDefinitionsJsonAndMail = classes()
-      .should().onlyDependOnClassesThat()
-      .resideInAnyPackage("java..", "dev.flipper.workflow.schedule..", "dev.flipper.workflow.mail..",
-          "dev.flipper.workflow.definition..", "dev.flipper.token", "com.fasterxml.jackson..", "jakarta.mail..",
-          "javax.net.ssl..",
-          "org.slf4j..", "")
-      .because("no store, no Thrift, no server: the same code runs in every process that talks to a master");
+  static final ArchRule onlyTokensDefinitionsJsonAndMail =
+      classes()
+          .should()
+          .onlyDependOnClassesThat()
+          .resideInAnyPackage(
+              "java..",
+              "dev.flipper.workflow.schedule..",
+              "dev.flipper.workflow.mail..",
+              "dev.flipper.workflow.definition..",
+              "dev.flipper.token",
+              "com.fasterxml.jackson..",
+              "jakarta.mail..",
+              "javax.net.ssl..",
+              "org.slf4j..",
+              "")
+          .because(
+              "no store, no Thrift, no server: the same code runs in every process that talks to a master");
 }

@@ -23,9 +23,11 @@ class ScheduleTokensTest {
   private static final Instant NOW = Instant.parse("2026-11-24T02:00:00Z");
 
   private static WorkflowDefinition hourly(String name, OverrunPolicy policy) {
-    return WorkflowDefinition.builder(name).emails("data@example.com")
+    return WorkflowDefinition.builder(name)
+        .emails("data@example.com")
         .schedule(Schedule.every(Duration.ofHours(1)).overrun(policy))
-        .job(JobDefinition.builder("a").command("true")).build();
+        .job(JobDefinition.builder("a").command("true"))
+        .build();
   }
 
   private static Token stored(Token written, long version) {
@@ -34,7 +36,8 @@ class ScheduleTokensTest {
 
   @Test
   void aNewScheduleIsInsertedClaimableAtOnceWithItsDefinition() {
-    ScheduleTokens.Change change = ScheduleTokens.change(hourly("etl", OverrunPolicy.SKIP), Optional.empty(), NOW);
+    ScheduleTokens.Change change =
+        ScheduleTokens.change(hourly("etl", OverrunPolicy.SKIP), Optional.empty(), NOW);
     Token token = change.update().orElseThrow();
     assertThat(token.name()).isEqualTo("/schedule/workflow/etl");
     assertThat(token.hasVersion()).isFalse();
@@ -46,51 +49,81 @@ class ScheduleTokensTest {
     assertThat(data.startMillis).isEqualTo(NOW.toEpochMilli());
     assertThat(data.nextRunMillis).isNull();
     assertThat(data.emails).containsExactly("data@example.com");
-    assertThat(token.data()).contains("\"kind\":\"schedule\"", "\"schema\":1", "\"overrunPolicy\":\"SKIP\"",
-        "\"maxRunningInstances\":3");
+    assertThat(token.data())
+        .contains(
+            "\"kind\":\"schedule\"",
+            "\"schema\":1",
+            "\"overrunPolicy\":\"SKIP\"",
+            "\"maxRunningInstances\":3");
   }
 
   @Test
   void anUnchangedScheduleIsNotRewrittenEvenLaterAndPlacedInTime() {
-    Token first = stored(ScheduleTokens.change(hourly("etl", OverrunPolicy.SKIP), Optional.empty(), NOW)
-        .update().orElseThrow(), 7);
+    Token first =
+        stored(
+            ScheduleTokens.change(hourly("etl", OverrunPolicy.SKIP), Optional.empty(), NOW)
+                .update()
+                .orElseThrow(),
+            7);
     ScheduleData placed = ScheduleTokens.read(first);
     placed.nextRunMillis = NOW.plus(Duration.ofHours(5)).toEpochMilli();
     Token scheduled = first.withData(ScheduleTokens.write(placed));
-    assertThat(ScheduleTokens.change(hourly("etl", OverrunPolicy.SKIP), Optional.of(scheduled),
-        NOW.plus(Duration.ofDays(3))).isNone()).isTrue();
+    assertThat(
+            ScheduleTokens.change(
+                    hourly("etl", OverrunPolicy.SKIP),
+                    Optional.of(scheduled),
+                    NOW.plus(Duration.ofDays(3)))
+                .isNone())
+        .isTrue();
   }
 
   @Test
   void aPolicyChangeKeepsTheNextRunAndThePhase() {
-    Token first = stored(ScheduleTokens.change(hourly("etl", OverrunPolicy.SKIP), Optional.empty(), NOW)
-        .update().orElseThrow(), 7);
+    Token first =
+        stored(
+            ScheduleTokens.change(hourly("etl", OverrunPolicy.SKIP), Optional.empty(), NOW)
+                .update()
+                .orElseThrow(),
+            7);
     ScheduleData placed = ScheduleTokens.read(first);
     placed.nextRunMillis = NOW.plus(Duration.ofHours(5)).toEpochMilli();
     placed.unknown("fromANewerRelease", "kept");
     Token scheduled = first.withData(ScheduleTokens.write(placed));
-    Token rewritten = ScheduleTokens.change(hourly("etl", OverrunPolicy.DELAY), Optional.of(scheduled),
-        NOW.plusSeconds(90)).update().orElseThrow();
+    Token rewritten =
+        ScheduleTokens.change(
+                hourly("etl", OverrunPolicy.DELAY), Optional.of(scheduled), NOW.plusSeconds(90))
+            .update()
+            .orElseThrow();
     assertThat(rewritten.version()).isEqualTo(7);
     ScheduleData data = ScheduleTokens.read(rewritten);
     assertThat(data.overrunPolicy).isEqualTo("DELAY");
     assertThat(data.nextRunMillis).isEqualTo(placed.nextRunMillis);
     assertThat(data.startMillis).isEqualTo(NOW.toEpochMilli());
-    assertThat(rewritten.expirationTime()).isEqualTo(NOW.plus(Duration.ofHours(5)).getEpochSecond());
+    assertThat(rewritten.expirationTime())
+        .isEqualTo(NOW.plus(Duration.ofHours(5)).getEpochSecond());
     assertThat(rewritten.data()).contains("\"fromANewerRelease\":\"kept\"");
   }
 
   @Test
   void aTimingChangeIsPlacedInTimeAgain() {
-    Token first = stored(ScheduleTokens.change(hourly("etl", OverrunPolicy.SKIP), Optional.empty(), NOW)
-        .update().orElseThrow(), 7);
+    Token first =
+        stored(
+            ScheduleTokens.change(hourly("etl", OverrunPolicy.SKIP), Optional.empty(), NOW)
+                .update()
+                .orElseThrow(),
+            7);
     ScheduleData placed = ScheduleTokens.read(first);
     placed.nextRunMillis = NOW.plus(Duration.ofHours(5)).toEpochMilli();
-    WorkflowDefinition cron = WorkflowDefinition.builder("etl").emails("data@example.com")
-        .schedule(Schedule.cron("0 3 * * *").timezone(ZoneId.of("Europe/Berlin")))
-        .job(JobDefinition.builder("a").command("true")).build();
-    Token rewritten = ScheduleTokens.change(cron, Optional.of(first.withData(ScheduleTokens.write(placed))), NOW)
-        .update().orElseThrow();
+    WorkflowDefinition cron =
+        WorkflowDefinition.builder("etl")
+            .emails("data@example.com")
+            .schedule(Schedule.cron("0 3 * * *").timezone(ZoneId.of("Europe/Berlin")))
+            .job(JobDefinition.builder("a").command("true"))
+            .build();
+    Token rewritten =
+        ScheduleTokens.change(cron, Optional.of(first.withData(ScheduleTokens.write(placed))), NOW)
+            .update()
+            .orElseThrow();
     ScheduleData data = ScheduleTokens.read(rewritten);
     assertThat(data.nextRunMillis).isNull();
     assertThat(data.cron).isEqualTo("0 3 * * *");
@@ -100,9 +133,14 @@ class ScheduleTokensTest {
 
   @Test
   void aDefinitionWithoutScheduleDeletesItsToken() {
-    Token stored = stored(ScheduleTokens.change(hourly("etl", OverrunPolicy.SKIP), Optional.empty(), NOW)
-        .update().orElseThrow(), 7);
-    WorkflowDefinition manual = WorkflowDefinition.builder("etl").job(JobDefinition.builder("a").command("true")).build();
+    Token stored =
+        stored(
+            ScheduleTokens.change(hourly("etl", OverrunPolicy.SKIP), Optional.empty(), NOW)
+                .update()
+                .orElseThrow(),
+            7);
+    WorkflowDefinition manual =
+        WorkflowDefinition.builder("etl").job(JobDefinition.builder("a").command("true")).build();
     assertThat(ScheduleTokens.change(manual, Optional.of(stored), NOW).delete()).contains(stored);
     assertThat(ScheduleTokens.change(manual, Optional.empty(), NOW).isNone()).isTrue();
   }
@@ -110,17 +148,26 @@ class ScheduleTokensTest {
   @Test
   void applyWritesOnlyChangedSchedulesInOneModifyAndUnscheduleRemovesOne() {
     TokenMaster master = TokenService.builder(InMemoryTokenStore.create()).build();
-    assertThat(ScheduleTokens.apply(master, List.of(hourly("a", OverrunPolicy.SKIP), hourly("b", OverrunPolicy.SKIP)),
-        NOW)).containsExactly("a", "b");
+    assertThat(
+            ScheduleTokens.apply(
+                master,
+                List.of(hourly("a", OverrunPolicy.SKIP), hourly("b", OverrunPolicy.SKIP)),
+                NOW))
+        .containsExactly("a", "b");
     List<Token> before = master.query(Query.prefix(ScheduleTokens.PREFIX));
-    assertThat(ScheduleTokens.apply(master, List.of(hourly("a", OverrunPolicy.SKIP), hourly("b", OverrunPolicy.DELAY)),
-        NOW.plusSeconds(5))).containsExactly("b");
+    assertThat(
+            ScheduleTokens.apply(
+                master,
+                List.of(hourly("a", OverrunPolicy.SKIP), hourly("b", OverrunPolicy.DELAY)),
+                NOW.plusSeconds(5)))
+        .containsExactly("b");
     List<Token> after = master.query(Query.prefix(ScheduleTokens.PREFIX));
     assertThat(after.get(0)).isEqualTo(before.get(0)); // a: not rewritten, same version
     assertThat(after.get(1).version()).isNotEqualTo(before.get(1).version());
     assertThat(ScheduleTokens.unschedule(master, "a")).isTrue();
     assertThat(ScheduleTokens.unschedule(master, "a")).isFalse();
-    assertThat(master.query(Query.prefix(ScheduleTokens.PREFIX))).extracting(Token::name)
+    assertThat(master.query(Query.prefix(ScheduleTokens.PREFIX)))
+        .extracting(Token::name)
         .containsExactly("/schedule/workflow/b");
     master.modify(ModifyParams.deleting(master.query(Query.prefix("/schedule/workflow/b")).get(0)));
   }

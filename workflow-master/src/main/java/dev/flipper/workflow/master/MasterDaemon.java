@@ -6,33 +6,37 @@ import dev.flipper.lifecycle.RunState;
 import dev.flipper.token.TokenService;
 import dev.flipper.token.spi.TokenStore;
 import dev.flipper.workflow.master.server.TokenMasterServer;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.time.Duration;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The token master as a daemon: serves {@code TokenMasterService} over Thrift on {@code bindAddress:port}
- * in front of the {@link TokenStore} it is given (the launcher opens it, as it opens the queue's store), so
- * this module needs no storage library. It holds no state of its own (every call is one store operation),
- * so several masters may share one database. It owns the store: {@link #close()} closes it. Thread-safe;
- * {@link #close()} is idempotent and lets running calls finish.
+ * The token master as a daemon: serves {@code TokenMasterService} over Thrift on {@code
+ * bindAddress:port} in front of the {@link TokenStore} it is given (the launcher opens it, as it
+ * opens the queue's store), so this module needs no storage library. It holds no state of its own
+ * (every call is one store operation), so several masters may share one database. It owns the
+ * store: {@link #close()} closes it. Thread-safe; {@link #close()} is idempotent and lets running
+ * calls finish.
  */
 public final class MasterDaemon implements Daemon<MasterDaemon.Config> {
   /**
    * Settings of the master.
    *
-   * @param bindAddress the address the Thrift port listens on, e.g. 127.0.0.1 or 0.0.0.0 (every interface)
+   * @param bindAddress the address the Thrift port listens on, e.g. 127.0.0.1 or 0.0.0.0 (every
+   *     interface)
    * @param port the Thrift port; 0 = any free port
    */
   /**
-   * @param idleTimeout a connection that sends nothing for this long is closed (config master.idleTimeout)
-   * @param messageReadTimeout a request must arrive whole this long after its first byte
-   *     (config master.messageReadTimeout)
+   * @param idleTimeout a connection that sends nothing for this long is closed (config
+   *     master.idleTimeout)
+   * @param messageReadTimeout a request must arrive whole this long after its first byte (config
+   *     master.messageReadTimeout)
    */
-  public record Config(String bindAddress, int port, Duration idleTimeout, Duration messageReadTimeout) {
+  public record Config(
+      String bindAddress, int port, Duration idleTimeout, Duration messageReadTimeout) {
     public Config {
       Objects.requireNonNull(bindAddress, "bindAddress");
       Objects.requireNonNull(idleTimeout, "idleTimeout");
@@ -41,12 +45,16 @@ public final class MasterDaemon implements Daemon<MasterDaemon.Config> {
 
     /** With the server's default idle timeout (5 min) and message-read time-out (60 s). */
     public Config(String bindAddress, int port) {
-      this(bindAddress, port, TokenMasterServer.DEFAULT_IDLE_TIMEOUT, TokenMasterServer.DEFAULT_MESSAGE_READ_TIMEOUT);
+      this(
+          bindAddress,
+          port,
+          TokenMasterServer.DEFAULT_IDLE_TIMEOUT,
+          TokenMasterServer.DEFAULT_MESSAGE_READ_TIMEOUT);
     }
 
     /**
-     * The server's defaults: 127.0.0.1, port {@value TokenMasterServer#DEFAULT_PORT}. The {@code master} section of
-     * the launcher's config takes its defaults from these.
+     * The server's defaults: 127.0.0.1, port {@value TokenMasterServer#DEFAULT_PORT}. The {@code
+     * master} section of the launcher's config takes its defaults from these.
      */
     public static Config defaults() {
       return new Config(TokenMasterServer.DEFAULT_BIND_HOST, TokenMasterServer.DEFAULT_PORT);
@@ -76,16 +84,18 @@ public final class MasterDaemon implements Daemon<MasterDaemon.Config> {
   public synchronized void start() {
     state.start();
     TokenService service = TokenService.builder(store).build();
-    server = TokenMasterServer.builder(service)
-        .bindHost(config.bindAddress())
-        .port(config.port())
-        .idleTimeout(config.idleTimeout())
-        .messageReadTimeout(config.messageReadTimeout())
-        .metrics(metrics)
-        .build()
-        .start();
+    server =
+        TokenMasterServer.builder(service)
+            .bindHost(config.bindAddress())
+            .port(config.port())
+            .idleTimeout(config.idleTimeout())
+            .messageReadTimeout(config.messageReadTimeout())
+            .metrics(metrics)
+            .build()
+            .start();
     metrics.gauge("master.running", () -> () -> isReady() ? 1 : 0);
-    metrics.gauge("master.waiting_claims", () -> service::waitingClaims); // idle workers long-polling
+    metrics.gauge(
+        "master.waiting_claims", () -> service::waitingClaims); // idle workers long-polling
     log.info("token master serving on {}:{}", config.bindAddress(), server.port());
   }
 

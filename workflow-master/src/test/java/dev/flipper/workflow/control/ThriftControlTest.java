@@ -8,7 +8,10 @@ import dev.flipper.workflow.master.client.TokenMasterClient;
 import dev.flipper.workflow.master.server.TokenMasterServer;
 import org.junit.jupiter.api.Tag;
 
-/** The control operations through the wire: a Thrift master on an ephemeral port, as the CLI uses it. */
+/**
+ * The control operations through the wire: a Thrift master on an ephemeral port, as the CLI uses
+ * it.
+ */
 @Tag("slow")
 class ThriftControlTest extends ControlContractTest {
   private TokenMasterServer server;

@@ -19,7 +19,8 @@ class MasterDaemonTest {
   private final MetricRegistry metrics = new MetricRegistry();
 
   private MasterDaemon daemon(String bindAddress) {
-    return new MasterDaemon(new MasterDaemon.Config(bindAddress, 0), InMemoryTokenStore.create(), metrics);
+    return new MasterDaemon(
+        new MasterDaemon.Config(bindAddress, 0), InMemoryTokenStore.create(), metrics);
   }
 
   @Test
@@ -32,10 +33,12 @@ class MasterDaemonTest {
     assertThat(daemon.endpoints()).containsExactly("thrift port " + daemon.port());
     assertThat(metrics.getGauges().get("master.running").getValue()).isEqualTo(1);
     try (TokenMasterClient client = TokenMasterClient.builder("127.0.0.1", daemon.port()).build()) {
-      List<Token> written = client.modify(ModifyParams.updating(Token.of("/workflow/demo/1/job/waiting/a", "{}")));
+      List<Token> written =
+          client.modify(ModifyParams.updating(Token.of("/workflow/demo/1/job/waiting/a", "{}")));
       assertThat(client.query(List.of(Query.prefix("/workflow/demo/"))).get(0))
           .extracting(Token::name, Token::version)
-          .containsExactly(org.assertj.core.groups.Tuple.tuple(written.get(0).name(), written.get(0).version()));
+          .containsExactly(
+              org.assertj.core.groups.Tuple.tuple(written.get(0).name(), written.get(0).version()));
     }
 
     daemon.close();
@@ -49,20 +52,32 @@ class MasterDaemonTest {
     MasterDaemon daemon = daemon("127.0.0.1");
     daemon.start();
 
-    assertThatThrownBy(daemon::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("RUNNING");
+    assertThatThrownBy(daemon::start)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("RUNNING");
     daemon.close();
-    assertThatThrownBy(daemon::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("CLOSED");
+    assertThatThrownBy(daemon::start)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("CLOSED");
   }
 
-  /** 127.0.0.1 and 127.0.0.2 are both this machine (Linux routes 127/8 to loopback), on separate addresses. */
+  /**
+   * 127.0.0.1 and 127.0.0.2 are both this machine (Linux routes 127/8 to loopback), on separate
+   * addresses.
+   */
   @Test
   void listensOnlyOnTheConfiguredAddress() {
-    for (String[] bindAndOther : new String[][] {{"127.0.0.1", "127.0.0.2"}, {"127.0.0.2", "127.0.0.1"}}) {
+    for (String[] bindAndOther :
+        new String[][] {{"127.0.0.1", "127.0.0.2"}, {"127.0.0.2", "127.0.0.1"}}) {
       MasterDaemon daemon = daemon(bindAndOther[0]);
       daemon.start();
       try {
-        assertThat(accepts(bindAndOther[0], daemon.port())).as("connect to " + bindAndOther[0]).isTrue();
-        assertThat(accepts(bindAndOther[1], daemon.port())).as("connect to " + bindAndOther[1]).isFalse();
+        assertThat(accepts(bindAndOther[0], daemon.port()))
+            .as("connect to " + bindAndOther[0])
+            .isTrue();
+        assertThat(accepts(bindAndOther[1], daemon.port()))
+            .as("connect to " + bindAndOther[1])
+            .isFalse();
       } finally {
         daemon.close();
       }

@@ -16,14 +16,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code flipper workflow backfill -w WF --from T --to T}: starts one instance per slot of the workflow's schedule
- * in a past range, each with its slot as {@link InstanceStarter#SCHEDULED_TIME}: all in one atomic modify (all
- * start or none) with a starter that builds tokens, else one start per slot, oldest first. The schedule itself is not touched, and overrun policies and {@code maxRunning} do not apply:
- * a backfill is an explicit request. Pinball had no backfill. Stateless.
+ * {@code flipper workflow backfill -w WF --from T --to T}: starts one instance per slot of the
+ * workflow's schedule in a past range, each with its slot as {@link
+ * InstanceStarter#SCHEDULED_TIME}: all in one atomic modify (all start or none) with a starter that
+ * builds tokens, else one start per slot, oldest first. The schedule itself is not touched, and
+ * overrun policies and {@code maxRunning} do not apply: a backfill is an explicit request. Pinball
+ * had no backfill. Stateless.
  */
 public final class Backfill {
   /** The most slots one backfill starts; a longer range is refused (split it). */
   public static final int MAX_SLOTS = 1000;
+
   private static final int MAX_ID_TRIES = 5;
 
   private Backfill() {}
@@ -33,46 +36,72 @@ public final class Backfill {
   }
 
   private static IllegalArgumentException notStored(String workflow) {
-    return new IllegalArgumentException("no workflow '" + workflow + "' in the master; store it first with: "
-        + "flipper workflow apply FILE");
+    return new IllegalArgumentException(
+        "no workflow '"
+            + workflow
+            + "' in the master; store it first with: "
+            + "flipper workflow apply FILE");
   }
 
   /**
-   * Starts the slots from {@code from} to {@code to}, both included; returns the new instance ids, oldest slot
-   * first.
+   * Starts the slots from {@code from} to {@code to}, both included; returns the new instance ids,
+   * oldest slot first.
    *
-   * @throws IllegalArgumentException if the workflow has no schedule or no stored definition, the range is not in
-   *     the past, or it holds more than {@link #MAX_SLOTS} slots
+   * @throws IllegalArgumentException if the workflow has no schedule or no stored definition, the
+   *     range is not in the past, or it holds more than {@link #MAX_SLOTS} slots
    */
-  public static List<String> run(TokenMaster master, InstanceStarter starter, Clock clock, String workflow,
-      Instant from, Instant to) {
+  public static List<String> run(
+      TokenMaster master,
+      InstanceStarter starter,
+      Clock clock,
+      String workflow,
+      Instant from,
+      Instant to) {
     Instant now = clock.instant();
     if (to.isAfter(now)) {
-      throw new IllegalArgumentException("backfill starts past slots only: --to " + to + " is after now (" + now
-          + "); the scheduler fires the future ones");
+      throw new IllegalArgumentException(
+          "backfill starts past slots only: --to "
+              + to
+              + " is after now ("
+              + now
+              + "); the scheduler fires the future ones");
     }
-    Token token = master.query(Query.prefix(ScheduleTokens.name(workflow))).stream()
-        .filter(t -> t.name().equals(ScheduleTokens.name(workflow))).findFirst()
-        .orElseThrow(() -> new IllegalArgumentException("workflow '" + workflow + "' has no schedule; add a "
-            + "schedule: block and apply it"));
+    Token token =
+        master.query(Query.prefix(ScheduleTokens.name(workflow))).stream()
+            .filter(t -> t.name().equals(ScheduleTokens.name(workflow)))
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "workflow '"
+                            + workflow
+                            + "' has no schedule; add a "
+                            + "schedule: block and apply it"));
     ScheduleData data = ScheduleTokens.read(token);
     List<Instant> slots = Slots.between(ScheduleFiring.recurrence(data), from, to, MAX_SLOTS);
     if (!starter.buildsTokens()) {
       // The engine writes each instance itself: one modify per slot, oldest first.
       List<String> ids = new ArrayList<>();
       for (Instant slot : slots) {
-        ids.add(starter.start(workflow, params(slot), List.of()).orElseThrow(() -> notStored(workflow)));
+        ids.add(
+            starter
+                .start(workflow, params(slot), List.of())
+                .orElseThrow(() -> notStored(workflow)));
       }
       return ids;
     }
-    InstanceStarter reads = starter.forBatch(List.of(workflow)); // the definition read (and parsed) once
+    InstanceStarter reads =
+        starter.forBatch(List.of(workflow)); // the definition read (and parsed) once
     for (int attempt = 0; ; attempt++) {
       long base = clock.millis() + (long) attempt * Math.max(1, slots.size());
       List<Token> updates = new ArrayList<>();
       List<String> ids = new ArrayList<>();
       for (int i = 0; i < slots.size(); i++) {
         String id = Long.toString(base + i);
-        updates.addAll(reads.startTokens(workflow, id, params(slots.get(i))).orElseThrow(() -> notStored(workflow)));
+        updates.addAll(
+            reads
+                .startTokens(workflow, id, params(slots.get(i)))
+                .orElseThrow(() -> notStored(workflow)));
         ids.add(id);
       }
       if (updates.isEmpty()) {

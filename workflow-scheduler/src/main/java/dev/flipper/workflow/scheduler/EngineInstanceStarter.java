@@ -3,19 +3,19 @@ package dev.flipper.workflow.scheduler;
 import dev.flipper.token.Query;
 import dev.flipper.token.Token;
 import dev.flipper.token.TokenMaster;
+import dev.flipper.workflow.engine.Definitions;
 import dev.flipper.workflow.engine.InstanceStatus;
 import dev.flipper.workflow.engine.InstanceSummary;
-import dev.flipper.workflow.engine.Definitions;
 import dev.flipper.workflow.engine.Instances;
 import dev.flipper.workflow.engine.SignalAction;
 import dev.flipper.workflow.engine.StoredDefinition;
 import dev.flipper.workflow.engine.WorkflowEngine;
+import dev.flipper.workflow.scheduler.overrun.InstanceOutcome;
+import dev.flipper.workflow.scheduler.overrun.WorkflowRuns;
 import dev.flipper.workflow.tokens.InstanceData;
 import dev.flipper.workflow.tokens.Json;
 import dev.flipper.workflow.tokens.SignalData;
 import dev.flipper.workflow.tokens.TokenLayout;
-import dev.flipper.workflow.scheduler.overrun.InstanceOutcome;
-import dev.flipper.workflow.scheduler.overrun.WorkflowRuns;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,19 +28,25 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The scheduler's view of the workflow engine: starts instances with {@code Instances.start(..., alongside)},
- * or builds an instance's tokens for a batch of starts in one modify ({@code Instances.startTokens}), reads running
- * instances from the engine's status model, and builds ABORT signals. Thread-safe.
+ * The scheduler's view of the workflow engine: starts instances with {@code Instances.start(...,
+ * alongside)}, or builds an instance's tokens for a batch of starts in one modify ({@code
+ * Instances.startTokens}), reads running instances from the engine's status model, and builds ABORT
+ * signals. Thread-safe.
  *
- * <p>Two limits of what the engine offers today: only active (not yet archived) instances are visible, so
- * DELAY_UNTIL_SUCCESS stops waiting on a failed instance once it is archived (after {@code workers.archiveDelay},
- * 12 h by default); and the ABORT signal is written with the engine's token layout ({@code
- * dev.flipper.workflow.tokens}) until the control operations publish a way to write signals.
+ * <p>Two limits of what the engine offers today: only active (not yet archived) instances are
+ * visible, so DELAY_UNTIL_SUCCESS stops waiting on a failed instance once it is archived (after
+ * {@code workers.archiveDelay}, 12 h by default); and the ABORT signal is written with the engine's
+ * token layout ({@code dev.flipper.workflow.tokens}) until the control operations publish a way to
+ * write signals.
  */
 public final class EngineInstanceStarter implements InstanceStarter {
   private final WorkflowEngine engine;
   private final Clock clock;
-  /** Parsed definitions by workflow, with their token's version: parsing the YAML costs more than reading it. */
+
+  /**
+   * Parsed definitions by workflow, with their token's version: parsing the YAML costs more than
+   * reading it.
+   */
   private final Map<String, Parsed> parsed = new ConcurrentHashMap<>();
 
   private record Parsed(long tokenVersion, StoredDefinition definition) {}
@@ -56,22 +62,28 @@ public final class EngineInstanceStarter implements InstanceStarter {
   }
 
   @Override
-  public Optional<String> start(String workflow, Map<String, String> params, List<Token> alongside) {
+  public Optional<String> start(
+      String workflow, Map<String, String> params, List<Token> alongside) {
     if (engine.definitions().get(workflow).isEmpty()) {
       return Optional.empty();
     }
     return Optional.of(engine.instances().start(workflow, "scheduler", params, alongside));
   }
 
-  /** The engine's tokens for the instance ({@code Instances.startTokens}), so a claimed batch fires in one modify. */
+  /**
+   * The engine's tokens for the instance ({@code Instances.startTokens}), so a claimed batch fires
+   * in one modify.
+   */
   @Override
-  public Optional<List<Token>> startTokens(String workflow, String instanceId, Map<String, String> params) {
+  public Optional<List<Token>> startTokens(
+      String workflow, String instanceId, Map<String, String> params) {
     return engine.instances().startTokens(workflow, instanceId, "scheduler", params);
   }
 
   /**
-   * Reads the definitions and instance records of all {@code workflows} in one call, instead of three calls per
-   * schedule: what lets one scheduler fire hundreds of schedules a second through a remote master.
+   * Reads the definitions and instance records of all {@code workflows} in one call, instead of
+   * three calls per schedule: what lets one scheduler fire hundreds of schedules a second through a
+   * remote master.
    */
   @Override
   public InstanceStarter forBatch(List<String> workflows) {
@@ -91,7 +103,10 @@ public final class EngineInstanceStarter implements InstanceStarter {
     SignalData signal = new SignalData();
     signal.action = SignalAction.ABORT.name();
     signal.timestampMillis = clock.millis();
-    return List.of(Token.of(TokenLayout.instanceSignal(workflow, instance, SignalAction.ABORT), Json.write(signal)));
+    return List.of(
+        Token.of(
+            TokenLayout.instanceSignal(workflow, instance, SignalAction.ABORT),
+            Json.write(signal)));
   }
 
   @Override
@@ -111,12 +126,18 @@ public final class EngineInstanceStarter implements InstanceStarter {
   }
 
   private static WorkflowRuns runsOf(List<InstanceSummary> instances) {
-    List<String> running = instances.stream().filter(i -> i.status() == InstanceStatus.RUNNING)
-        .map(InstanceSummary::instance).toList();
-    Optional<InstanceOutcome> last = instances.stream().filter(i -> i.status().isFinished())
-        .max(Comparator.comparing((InstanceSummary i) -> i.end().orElse(Instant.MIN))
-            .thenComparing(InstanceSummary::start))
-        .map(i -> InstanceOutcome.valueOf(i.status().name()));
+    List<String> running =
+        instances.stream()
+            .filter(i -> i.status() == InstanceStatus.RUNNING)
+            .map(InstanceSummary::instance)
+            .toList();
+    Optional<InstanceOutcome> last =
+        instances.stream()
+            .filter(i -> i.status().isFinished())
+            .max(
+                Comparator.comparing((InstanceSummary i) -> i.end().orElse(Instant.MIN))
+                    .thenComparing(InstanceSummary::start))
+            .map(i -> InstanceOutcome.valueOf(i.status().name()));
     return new WorkflowRuns(running, last);
   }
 
@@ -141,16 +162,27 @@ public final class EngineInstanceStarter implements InstanceStarter {
       List<List<Token>> read = master.query(queries);
       for (int i = 0; i < names.size(); i++) {
         String workflow = names.get(i);
-        read.get(2 * i).stream().filter(t -> t.name().equals(TokenLayout.definition(workflow))).findFirst()
+        read.get(2 * i).stream()
+            .filter(t -> t.name().equals(TokenLayout.definition(workflow)))
+            .findFirst()
             .ifPresent(t -> definitions.put(workflow, starter.decode(t)));
         List<InstanceSummary> records = new ArrayList<>();
         for (Token token : read.get(2 * i + 1)) {
           String[] parts = token.name().split("/");
-          if (parts.length == 5 && token.name().equals(TokenLayout.instanceRecord(workflow, parts[3]))) {
+          if (parts.length == 5
+              && token.name().equals(TokenLayout.instanceRecord(workflow, parts[3]))) {
             InstanceData data = Json.read(token, InstanceData.class);
-            records.add(new InstanceSummary(data.workflow, data.instance, InstanceStatus.valueOf(data.status),
-                Instant.ofEpochMilli(data.startMillis), Optional.ofNullable(data.endMillis).map(Instant::ofEpochMilli),
-                data.definitionVersion, data.startedBy, data.params, data.failedJobs));
+            records.add(
+                new InstanceSummary(
+                    data.workflow,
+                    data.instance,
+                    InstanceStatus.valueOf(data.status),
+                    Instant.ofEpochMilli(data.startMillis),
+                    Optional.ofNullable(data.endMillis).map(Instant::ofEpochMilli),
+                    data.definitionVersion,
+                    data.startedBy,
+                    data.params,
+                    data.failedJobs));
           }
         }
         instances.put(workflow, records);
@@ -158,12 +190,14 @@ public final class EngineInstanceStarter implements InstanceStarter {
     }
 
     @Override
-    public Optional<String> start(String workflow, Map<String, String> params, List<Token> alongside) {
+    public Optional<String> start(
+        String workflow, Map<String, String> params, List<Token> alongside) {
       return starter.start(workflow, params, alongside);
     }
 
     @Override
-    public Optional<List<Token>> startTokens(String workflow, String instanceId, Map<String, String> params) {
+    public Optional<List<Token>> startTokens(
+        String workflow, String instanceId, Map<String, String> params) {
       return Optional.ofNullable(definitions.get(workflow))
           .map(stored -> tokens.startTokens(stored, instanceId, "scheduler", params));
     }

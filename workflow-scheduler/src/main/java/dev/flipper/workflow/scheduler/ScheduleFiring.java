@@ -21,12 +21,16 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Decides what a claimed, due schedule token does at {@code now}: which slot is due (with catch-up), what the
- * overrun policy says, and the one modify that starts the instance and moves the schedule on together. Reads the
- * workflow's running instances through the {@link InstanceStarter}; writes nothing. Thread-safe.
+ * Decides what a claimed, due schedule token does at {@code now}: which slot is due (with
+ * catch-up), what the overrun policy says, and the one modify that starts the instance and moves
+ * the schedule on together. Reads the workflow's running instances through the {@link
+ * InstanceStarter}; writes nothing. Thread-safe.
  */
 final class ScheduleFiring {
-  /** How long an invalid schedule is left alone before it is looked at again (an apply rewrites it sooner). */
+  /**
+   * How long an invalid schedule is left alone before it is looked at again (an apply rewrites it
+   * sooner).
+   */
   static final Duration INVALID_RECHECK = Duration.ofHours(1);
 
   private final String owner;
@@ -34,7 +38,8 @@ final class ScheduleFiring {
   private final ScheduleNotifier notifier;
   private final Duration recheck;
 
-  ScheduleFiring(String owner, InstanceStarter starter, ScheduleNotifier notifier, Duration recheck) {
+  ScheduleFiring(
+      String owner, InstanceStarter starter, ScheduleNotifier notifier, Duration recheck) {
     this.owner = owner;
     this.starter = starter;
     this.notifier = notifier;
@@ -46,7 +51,10 @@ final class ScheduleFiring {
     return plan(claimed, now, starter);
   }
 
-  /** The plan, reading the workflow's instances through {@code reads} (a starter's {@code forBatch} view). */
+  /**
+   * The plan, reading the workflow's instances through {@code reads} (a starter's {@code forBatch}
+   * view).
+   */
   FiringPlan plan(Token claimed, Instant now, InstanceStarter reads) {
     ScheduleData data = ScheduleTokens.read(claimed);
     String workflow = ScheduleTokens.workflowOf(claimed.name());
@@ -56,18 +64,32 @@ final class ScheduleFiring {
       recurrence = recurrence(data);
       policy = OverrunPolicy.valueOf(data.overrunPolicy);
     } catch (IllegalArgumentException | DateTimeException e) {
-      return hold(claimed, data, now.plus(INVALID_RECHECK), "schedule of " + workflow + " is not valid ("
-          + e.getMessage() + "); apply a fixed definition");
+      return hold(
+          claimed,
+          data,
+          now.plus(INVALID_RECHECK),
+          "schedule of "
+              + workflow
+              + " is not valid ("
+              + e.getMessage()
+              + "); apply a fixed definition");
     }
     if (data.nextRunMillis == null) {
-      // First placement in time: the first slot at or after the apply, so a slot right after an apply that a
+      // First placement in time: the first slot at or after the apply, so a slot right after an
+      // apply that a
       // scheduler sees a little late still fires.
       long applied = data.appliedMillis != null ? data.appliedMillis : now.toEpochMilli();
       Optional<Instant> first = recurrence.nextAfter(Instant.ofEpochMilli(applied - 1));
       if (first.isEmpty()) {
-        Token parked = write(claimed, data, Long.MAX_VALUE, 0); // owned forever: never claimed again
-        return FiringPlan.write(parked, "schedule of " + workflow + " never fires (" + recurrence
-            + "); apply a fixed definition");
+        Token parked =
+            write(claimed, data, Long.MAX_VALUE, 0); // owned forever: never claimed again
+        return FiringPlan.write(
+            parked,
+            "schedule of "
+                + workflow
+                + " never fires ("
+                + recurrence
+                + "); apply a fixed definition");
       }
       data.nextRunMillis = first.get().toEpochMilli();
     }
@@ -87,28 +109,78 @@ final class ScheduleFiring {
         writes.addAll(reads.abortTokens(workflow, running));
       }
       String aborted = start.abort().isEmpty() ? "" : ", aborting " + start.abort();
-      return new FiringPlan(writes, Optional.of(new FiringPlan.Start(workflow,
-          Map.of(InstanceStarter.SCHEDULED_TIME, slot.toString()))), notStored, () -> { },
-          "started " + workflow + " for slot " + slot + aborted + "; next run " + describeNext(data));
+      return new FiringPlan(
+          writes,
+          Optional.of(
+              new FiringPlan.Start(
+                  workflow, Map.of(InstanceStarter.SCHEDULED_TIME, slot.toString()))),
+          notStored,
+          () -> {},
+          "started "
+              + workflow
+              + " for slot "
+              + slot
+              + aborted
+              + "; next run "
+              + describeNext(data));
     }
     if (decision instanceof OverrunDecision.Skip skip) {
       Token advanced = advance(claimed, data, recurrence, slot);
-      return FiringPlan.write(advanced, "skipped slot " + slot + " of " + workflow + " (" + policy + ": "
-          + skip.reason() + "); next run " + describeNext(data));
+      return FiringPlan.write(
+          advanced,
+          "skipped slot "
+              + slot
+              + " of "
+              + workflow
+              + " ("
+              + policy
+              + ": "
+              + skip.reason()
+              + "); next run "
+              + describeNext(data));
     }
     if (decision instanceof OverrunDecision.Wait wait) {
-      return hold(claimed, data, now.plus(recheck), "slot " + slot + " of " + workflow + " waits (" + policy + ": "
-          + wait.reason() + "); looking again in " + recheck);
+      return hold(
+          claimed,
+          data,
+          now.plus(recheck),
+          "slot "
+              + slot
+              + " of "
+              + workflow
+              + " waits ("
+              + policy
+              + ": "
+              + wait.reason()
+              + "); looking again in "
+              + recheck);
     }
     OverrunDecision.TooMany tooMany = (OverrunDecision.TooMany) decision;
-    boolean mail = data.tooManyMailedForMillis == null || data.tooManyMailedForMillis != slot.toEpochMilli();
+    boolean mail =
+        data.tooManyMailedForMillis == null || data.tooManyMailedForMillis != slot.toEpochMilli();
     data.tooManyMailedForMillis = slot.toEpochMilli();
-    FiringPlan held = hold(claimed, data, now.plus(recheck), "slot " + slot + " of " + workflow + " not started: "
-        + tooMany.running() + " instances run, maxRunning " + tooMany.maxRunning() + "; looking again in " + recheck);
+    FiringPlan held =
+        hold(
+            claimed,
+            data,
+            now.plus(recheck),
+            "slot "
+                + slot
+                + " of "
+                + workflow
+                + " not started: "
+                + tooMany.running()
+                + " instances run, maxRunning "
+                + tooMany.maxRunning()
+                + "; looking again in "
+                + recheck);
     List<String> to = List.copyOf(data.emails);
-    Runnable notify = mail
-        ? () -> notifier.tooManyInstances(workflow, tooMany.running(), tooMany.maxRunning(), slot, to)
-        : () -> { };
+    Runnable notify =
+        mail
+            ? () ->
+                notifier.tooManyInstances(
+                    workflow, tooMany.running(), tooMany.maxRunning(), slot, to)
+            : () -> {};
     return new FiringPlan(held.writes(), Optional.empty(), List.of(), notify, held.summary());
   }
 
@@ -121,19 +193,27 @@ final class ScheduleFiring {
       return write(claimed, data, Long.MAX_VALUE, 0);
     }
     data.nextRunMillis = next.get().toEpochMilli();
-    return write(claimed, data, ScheduleTokens.leaseEnd(data.nextRunMillis),
+    return write(
+        claimed,
+        data,
+        ScheduleTokens.leaseEnd(data.nextRunMillis),
         ScheduleTokens.priority(data.nextRunMillis));
   }
 
   /** No start and no advance: the schedule is claimable again at {@code until}. */
   private FiringPlan hold(Token claimed, ScheduleData data, Instant until, String summary) {
-    Token held = write(claimed, data, ScheduleTokens.leaseEnd(until.toEpochMilli()),
-        ScheduleTokens.priority(data.nextRunMillis));
+    Token held =
+        write(
+            claimed,
+            data,
+            ScheduleTokens.leaseEnd(until.toEpochMilli()),
+            ScheduleTokens.priority(data.nextRunMillis));
     return FiringPlan.write(held, summary);
   }
 
   private Token write(Token claimed, ScheduleData data, long expiration, double priority) {
-    return new Token(claimed.version(), claimed.name(), owner, expiration, priority, ScheduleTokens.write(data));
+    return new Token(
+        claimed.version(), claimed.name(), owner, expiration, priority, ScheduleTokens.write(data));
   }
 
   private static ScheduleData copy(ScheduleData data) {
@@ -141,18 +221,24 @@ final class ScheduleFiring {
   }
 
   private static String describeNext(ScheduleData data) {
-    return data.nextRunMillis == null ? "never" : Instant.ofEpochMilli(data.nextRunMillis).toString();
+    return data.nextRunMillis == null
+        ? "never"
+        : Instant.ofEpochMilli(data.nextRunMillis).toString();
   }
 
   /** The slots of stored schedule data. */
   static Recurrence recurrence(ScheduleData data) {
     if (data.recurrenceMillis != null) {
-      Instant start = Instant.ofEpochMilli(data.startMillis != null ? data.startMillis
-          : data.appliedMillis != null ? data.appliedMillis : 0);
+      Instant start =
+          Instant.ofEpochMilli(
+              data.startMillis != null
+                  ? data.startMillis
+                  : data.appliedMillis != null ? data.appliedMillis : 0);
       return new EveryRecurrence(start, Duration.ofMillis(data.recurrenceMillis));
     }
     if (data.cron != null) {
-      return CronRecurrence.parse(data.cron, ZoneId.of(data.timezone != null ? data.timezone : "UTC"));
+      return CronRecurrence.parse(
+          data.cron, ZoneId.of(data.timezone != null ? data.timezone : "UTC"));
     }
     throw new IllegalArgumentException("it has neither recurrenceMillis nor cron");
   }

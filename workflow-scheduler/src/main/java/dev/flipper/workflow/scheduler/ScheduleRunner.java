@@ -20,14 +20,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One scheduler's work, one pass at a time: claim the due schedule tokens ({@code queryAndOwn} on {@code
- * /schedule/}: a schedule is claimable once its lease, the next run time, has passed), fire each in one atomic
- * modify, and say when the next one is due. Several runners, in one process or many, may share a master: a
- * claim is exclusive, and the modify carries the claimed version, so a slot never fires twice. A runner that
- * dies holding a claim leaves it to the others when the claim's lease ends.
+ * One scheduler's work, one pass at a time: claim the due schedule tokens ({@code queryAndOwn} on
+ * {@code /schedule/}: a schedule is claimable once its lease, the next run time, has passed), fire
+ * each in one atomic modify, and say when the next one is due. Several runners, in one process or
+ * many, may share a master: a claim is exclusive, and the modify carries the claimed version, so a
+ * slot never fires twice. A runner that dies holding a claim leaves it to the others when the
+ * claim's lease ends.
  *
- * <p>{@link #runOnce()} does no waiting, so tests drive it with a settable clock; {@link SchedulerLoop} runs
- * {@link #pass(Duration) passes} that wait in the master on a thread. Thread-safe.
+ * <p>{@link #runOnce()} does no waiting, so tests drive it with a settable clock; {@link
+ * SchedulerLoop} runs {@link #pass(Duration) passes} that wait in the master on a thread.
+ * Thread-safe.
  */
 public final class ScheduleRunner {
   private static final Logger log = LoggerFactory.getLogger(ScheduleRunner.class);
@@ -39,7 +41,11 @@ public final class ScheduleRunner {
   private final InstanceStarter starter;
   private final AtomicLong started = new AtomicLong();
 
-  public ScheduleRunner(TokenMaster master, Clock clock, InstanceStarter starter, ScheduleNotifier notifier,
+  public ScheduleRunner(
+      TokenMaster master,
+      Clock clock,
+      InstanceStarter starter,
+      ScheduleNotifier notifier,
       SchedulerOptions options) {
     this.master = Objects.requireNonNull(master, "master");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -57,32 +63,42 @@ public final class ScheduleRunner {
   public record Pass(int claimed, Instant next) {}
 
   /**
-   * Claims and fires what is due now; returns when to run again: now if more may be due, else the earliest
-   * lease end among the schedules (at most {@link SchedulerOptions#maxWait()} away, so a schedule claimed by a
-   * scheduler that died is seen in time).
+   * Claims and fires what is due now; returns when to run again: now if more may be due, else the
+   * earliest lease end among the schedules (at most {@link SchedulerOptions#maxWait()} away, so a
+   * schedule claimed by a scheduler that died is seen in time).
    */
   public Instant runOnce() {
     return pass(Duration.ZERO).next();
   }
 
   /**
-   * A pass whose claim may wait in the master up to {@code wait} (a waiting queryAndOwn) when nothing is due: it
-   * returns as soon as a schedule is written claimable (an apply) or, at the master's re-check, falls due. The
-   * caller passes the time until the next due schedule, so the scheduler sleeps in the master, not on a timer.
+   * A pass whose claim may wait in the master up to {@code wait} (a waiting queryAndOwn) when
+   * nothing is due: it returns as soon as a schedule is written claimable (an apply) or, at the
+   * master's re-check, falls due. The caller passes the time until the next due schedule, so the
+   * scheduler sleeps in the master, not on a timer.
    */
   public Pass pass(Duration wait) {
     Instant now = clock.instant();
-    // The lease counts from the end of the wait: a schedule claimed late in the wait still has a whole lease.
-    QueryAndOwnParams claim = QueryAndOwnParams.of(options.owner(), now.plus(wait).plus(options.claimLease()),
-        Query.top(ScheduleTokens.PREFIX, options.batchSize()));
-    List<Token> claimed = master.queryAndOwn(wait.isZero() || wait.isNegative() ? claim : claim.withWaitTime(wait));
+    // The lease counts from the end of the wait: a schedule claimed late in the wait still has a
+    // whole lease.
+    QueryAndOwnParams claim =
+        QueryAndOwnParams.of(
+            options.owner(),
+            now.plus(wait).plus(options.claimLease()),
+            Query.top(ScheduleTokens.PREFIX, options.batchSize()));
+    List<Token> claimed =
+        master.queryAndOwn(wait.isZero() || wait.isNegative() ? claim : claim.withWaitTime(wait));
     if (claimed.size() < 2 || !fireTogether(claimed)) {
       for (Token token : claimed) {
         try {
           fire(token);
         } catch (RuntimeException e) {
           // The claim's lease runs out and this or another scheduler tries again.
-          log.error("firing schedule {} failed; it is retried after {}", token.name(), options.claimLease(), e);
+          log.error(
+              "firing schedule {} failed; it is retried after {}",
+              token.name(),
+              options.claimLease(),
+              e);
         }
       }
     }
@@ -93,11 +109,12 @@ public final class ScheduleRunner {
   }
 
   /**
-   * Fires the whole batch in one modify: one commit instead of one per schedule, which is what bounds a
-   * scheduler's rate on a database that commits in a few milliseconds. Each schedule still starts its instance
-   * if and only if it advances, since the modify is atomic. Only with a starter that {@linkplain
-   * InstanceStarter#buildsTokens builds tokens}. False if the batch could not be written (nothing was): the
-   * caller then fires the schedules one by one, each with its own conflict handling.
+   * Fires the whole batch in one modify: one commit instead of one per schedule, which is what
+   * bounds a scheduler's rate on a database that commits in a few milliseconds. Each schedule still
+   * starts its instance if and only if it advances, since the modify is atomic. Only with a starter
+   * that {@linkplain InstanceStarter#buildsTokens builds tokens}. False if the batch could not be
+   * written (nothing was): the caller then fires the schedules one by one, each with its own
+   * conflict handling.
    */
   private boolean fireTogether(List<Token> claimed) {
     if (!starter.buildsTokens()) {
@@ -107,15 +124,19 @@ public final class ScheduleRunner {
     List<FiringPlan> plans = new ArrayList<>();
     List<Token> updates = new ArrayList<>();
     try {
-      InstanceStarter batch = starter.forBatch(claimed.stream().map(t -> ScheduleTokens.workflowOf(t.name())).toList());
+      InstanceStarter batch =
+          starter.forBatch(claimed.stream().map(t -> ScheduleTokens.workflowOf(t.name())).toList());
       for (Token token : claimed) {
         FiringPlan plan = firing.plan(token, now, batch);
         plans.add(plan);
         updates.addAll(plan.writes());
         if (plan.start().isPresent()) {
           // One id for the batch: the workflows differ, and so do their instances' names.
-          Optional<List<Token>> tokens = batch.startTokens(plan.start().get().workflow(),
-              Long.toString(now.toEpochMilli()), plan.start().get().params());
+          Optional<List<Token>> tokens =
+              batch.startTokens(
+                  plan.start().get().workflow(),
+                  Long.toString(now.toEpochMilli()),
+                  plan.start().get().params());
           if (tokens.isEmpty()) {
             return false; // not stored: one by one, where it waits
           }
@@ -124,7 +145,10 @@ public final class ScheduleRunner {
       }
       master.modify(new ModifyParams(updates, List.of()));
     } catch (RuntimeException e) {
-      log.debug("{} schedules not fired together ({}); firing them one by one", claimed.size(), e.toString());
+      log.debug(
+          "{} schedules not fired together ({}); firing them one by one",
+          claimed.size(),
+          e.toString());
       return false;
     }
     for (FiringPlan plan : plans) {
@@ -145,16 +169,23 @@ public final class ScheduleRunner {
       Optional<String> instance = starter.start(start.workflow(), start.params(), plan.writes());
       if (instance.isEmpty()) {
         master.modify(new ModifyParams(plan.whenNotStored(), List.of()));
-        log.warn("workflow {} is scheduled but not stored; apply its definition or unschedule it (looking again "
-            + "in {})", start.workflow(), options.recheck());
+        log.warn(
+            "workflow {} is scheduled but not stored; apply its definition or unschedule it (looking again "
+                + "in {})",
+            start.workflow(),
+            options.recheck());
         return;
       }
       done(plan, instance);
     } catch (TokenException e) {
-      if (e.errorCode() != TokenErrorCode.VERSION_CONFLICT && e.errorCode() != TokenErrorCode.NOT_FOUND) {
+      if (e.errorCode() != TokenErrorCode.VERSION_CONFLICT
+          && e.errorCode() != TokenErrorCode.NOT_FOUND) {
         throw e;
       }
-      log.info("schedule {} changed while it was fired ({}); nothing started", claimed.name(), e.getMessage());
+      log.info(
+          "schedule {} changed while it was fired ({}); nothing started",
+          claimed.name(),
+          e.getMessage());
     }
   }
 

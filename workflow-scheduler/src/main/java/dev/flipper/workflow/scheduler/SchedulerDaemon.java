@@ -20,9 +20,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The workflow scheduler as a daemon: {@code count} {@link SchedulerLoop}s firing due schedules of the master
- * through the engine, with the too-many-instances e-mail. Built without a master, it only reports ready.
- * Thread-safe; {@link #close()} is idempotent.
+ * The workflow scheduler as a daemon: {@code count} {@link SchedulerLoop}s firing due schedules of
+ * the master through the engine, with the too-many-instances e-mail. Built without a master, it
+ * only reports ready. Thread-safe; {@link #close()} is idempotent.
  */
 public final class SchedulerDaemon implements Daemon<Void> {
   private static final Logger log = LoggerFactory.getLogger(SchedulerDaemon.class);
@@ -30,14 +30,22 @@ public final class SchedulerDaemon implements Daemon<Void> {
   /**
    * The {@code scheduler.*} settings.
    *
-   * @param masterHost host of the token master (its port is {@code master.port}); used by the launcher
+   * @param masterHost host of the token master (its port is {@code master.port}); used by the
+   *     launcher
    * @param count scheduler loops in this process, each claiming on its own (1)
    * @param claimLease how long a claimed schedule stays this scheduler's while it fires it (60s)
    * @param batchSize schedules claimed per call (60)
-   * @param recheck how soon a waiting slot (DELAY, DELAY_UNTIL_SUCCESS, too many) is looked at again (30s)
-   * @param maxWait the longest one claim waits in the master for a schedule to fall due or be written (5s)
+   * @param recheck how soon a waiting slot (DELAY, DELAY_UNTIL_SUCCESS, too many) is looked at
+   *     again (30s)
+   * @param maxWait the longest one claim waits in the master for a schedule to fall due or be
+   *     written (5s)
    */
-  public record Config(String masterHost, int count, Duration claimLease, int batchSize, Duration recheck,
+  public record Config(
+      String masterHost,
+      int count,
+      Duration claimLease,
+      int batchSize,
+      Duration recheck,
       Duration maxWait) {
     public Config {
       Objects.requireNonNull(masterHost, "masterHost");
@@ -50,9 +58,18 @@ public final class SchedulerDaemon implements Daemon<Void> {
       }
     }
 
-    /** The defaults; the {@code scheduler} section of the launcher's config takes its defaults from these. */
+    /**
+     * The defaults; the {@code scheduler} section of the launcher's config takes its defaults from
+     * these.
+     */
     public static Config defaults() {
-      return new Config("127.0.0.1", 1, Duration.ofSeconds(60), 60, Duration.ofSeconds(30), Duration.ofSeconds(5));
+      return new Config(
+          "127.0.0.1",
+          1,
+          Duration.ofSeconds(60),
+          60,
+          Duration.ofSeconds(30),
+          Duration.ofSeconds(5));
     }
   }
 
@@ -75,14 +92,20 @@ public final class SchedulerDaemon implements Daemon<Void> {
    * @param master the token master (a client of the master daemon); null: schedule nothing
    * @param uiBaseUrl the UI's address for links in e-mail ({@code ui.baseUrl})
    */
-  public SchedulerDaemon(MetricRegistry metrics, TokenMaster master, MailSettings mail, String uiBaseUrl,
+  public SchedulerDaemon(
+      MetricRegistry metrics,
+      TokenMaster master,
+      MailSettings mail,
+      String uiBaseUrl,
       Config config) {
     this.master = master;
     this.mail = Objects.requireNonNull(mail, "mail");
     this.uiBaseUrl = uiBaseUrl;
     this.config = Objects.requireNonNull(config, "config");
     metrics.gauge("scheduler.running", () -> () -> state.isRunning() ? 1 : 0);
-    metrics.gauge("scheduler.started", () -> () -> runners.stream().mapToLong(ScheduleRunner::startedCount).sum());
+    metrics.gauge(
+        "scheduler.started",
+        () -> () -> runners.stream().mapToLong(ScheduleRunner::startedCount).sum());
   }
 
   @Override
@@ -93,13 +116,20 @@ public final class SchedulerDaemon implements Daemon<Void> {
       return;
     }
     mailer = mail.enabled() ? new Mailer(mail) : null;
-    ScheduleNotifier notifier = mailer == null ? ScheduleNotifier.none()
-        : new MailScheduleNotifier(mailer, new UiLinks(uiBaseUrl));
+    ScheduleNotifier notifier =
+        mailer == null
+            ? ScheduleNotifier.none()
+            : new MailScheduleNotifier(mailer, new UiLinks(uiBaseUrl));
     EngineInstanceStarter starter = EngineInstanceStarter.over(master, clock);
     String owner = owner();
     for (int i = 0; i < config.count(); i++) {
-      SchedulerOptions options = new SchedulerOptions(owner + "-" + i, config.claimLease(), config.batchSize(),
-          config.recheck(), config.maxWait());
+      SchedulerOptions options =
+          new SchedulerOptions(
+              owner + "-" + i,
+              config.claimLease(),
+              config.batchSize(),
+              config.recheck(),
+              config.maxWait());
       ScheduleRunner runner = new ScheduleRunner(master, clock, starter, notifier, options);
       SchedulerLoop loop = new SchedulerLoop(runner, clock, "flipper-scheduler-" + i);
       runners.add(runner);
@@ -116,7 +146,8 @@ public final class SchedulerDaemon implements Daemon<Void> {
 
   @Override
   public void close() {
-    loops.forEach(SchedulerLoop::stopSoon); // all at once: each may be in a claim waiting up to maxWait
+    loops.forEach(
+        SchedulerLoop::stopSoon); // all at once: each may be in a claim waiting up to maxWait
     loops.forEach(SchedulerLoop::close);
     if (mailer != null) {
       mailer.close();
@@ -124,7 +155,9 @@ public final class SchedulerDaemon implements Daemon<Void> {
     state.close();
   }
 
-  /** A unique lease owner: host, process and a random part (two schedulers in one JVM differ too). */
+  /**
+   * A unique lease owner: host, process and a random part (two schedulers in one JVM differ too).
+   */
   private static String owner() {
     String host;
     try {
@@ -132,7 +165,11 @@ public final class SchedulerDaemon implements Daemon<Void> {
     } catch (UnknownHostException e) {
       host = "unknown-host";
     }
-    return "scheduler-" + host + "-" + ProcessHandle.current().pid() + "-"
+    return "scheduler-"
+        + host
+        + "-"
+        + ProcessHandle.current().pid()
+        + "-"
         + UUID.randomUUID().toString().substring(0, 8);
   }
 }

@@ -7,11 +7,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs a {@link ScheduleRunner} on its own thread: a pass, whose claim waits in the master until the next
- * schedule is due or a schedule is written (an apply), never a fixed minute-long poll. Thread-safe.
+ * Runs a {@link ScheduleRunner} on its own thread: a pass, whose claim waits in the master until
+ * the next schedule is due or a schedule is written (an apply), never a fixed minute-long poll.
+ * Thread-safe.
  */
 public final class SchedulerLoop implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SchedulerLoop.class);
+
   /** After a failed pass (master unreachable, say), wait this long before the next. */
   private static final Duration AFTER_FAILURE = Duration.ofSeconds(1);
 
@@ -34,8 +36,8 @@ public final class SchedulerLoop implements AutoCloseable {
   }
 
   /**
-   * Ends a local sleep (after a failed pass, or against a master that does not wait) at once. A pass waiting
-   * in the master needs no wake-up: writing a claimable schedule ends its wait.
+   * Ends a local sleep (after a failed pass, or against a master that does not wait) at once. A
+   * pass waiting in the master needs no wake-up: writing a claimable schedule ends its wait.
    */
   public void wake() {
     synchronized (lock) {
@@ -53,8 +55,10 @@ public final class SchedulerLoop implements AutoCloseable {
       try {
         ScheduleRunner.Pass pass = runner.pass(wait);
         next = pass.next();
-        if (pass.claimed() == 0 && Duration.between(began, clock.instant()).compareTo(wait.dividedBy(2)) < 0) {
-          // The master answered at once although it could wait (shutting down, or a Pinball master): sleep
+        if (pass.claimed() == 0
+            && Duration.between(began, clock.instant()).compareTo(wait.dividedBy(2)) < 0) {
+          // The master answered at once although it could wait (shutting down, or a Pinball
+          // master): sleep
           // here instead of asking again without pause.
           sleepUntil(next);
         }
@@ -84,16 +88,19 @@ public final class SchedulerLoop implements AutoCloseable {
     }
   }
 
-  /** Asks the loop to stop after its pass in progress, without waiting for it (see {@link #close()}). */
+  /**
+   * Asks the loop to stop after its pass in progress, without waiting for it (see {@link
+   * #close()}).
+   */
   public void stopSoon() {
     closed = true;
     wake();
   }
 
   /**
-   * Stops after the pass in progress (a waiting claim ends within the runner's {@code maxWait}; it is not
-   * interrupted, since an interrupt would close an in-process H2 store); a claimed schedule not yet written is
-   * left to its lease.
+   * Stops after the pass in progress (a waiting claim ends within the runner's {@code maxWait}; it
+   * is not interrupted, since an interrupt would close an in-process H2 store); a claimed schedule
+   * not yet written is left to its lease.
    */
   @Override
   public void close() {

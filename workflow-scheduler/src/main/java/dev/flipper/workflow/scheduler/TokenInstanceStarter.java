@@ -13,9 +13,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * An {@link InstanceStarter} that builds an instance's tokens itself ({@link #startTokens}) and writes them, so the
- * scheduler can batch starts. Instance ids are the start time in ms, the next millisecond when one is taken (as
- * the engine does). Subclasses are thread-safe if their {@code startTokens} is.
+ * An {@link InstanceStarter} that builds an instance's tokens itself ({@link #startTokens}) and
+ * writes them, so the scheduler can batch starts. Instance ids are the start time in ms, the next
+ * millisecond when one is taken (as the engine does). Subclasses are thread-safe if their {@code
+ * startTokens} is.
  */
 public abstract class TokenInstanceStarter implements InstanceStarter {
   private static final int MAX_ID_TRIES = 100;
@@ -29,9 +30,13 @@ public abstract class TokenInstanceStarter implements InstanceStarter {
   }
 
   @Override
-  public abstract Optional<List<Token>> startTokens(String workflow, String instanceId, Map<String, String> params);
+  public abstract Optional<List<Token>> startTokens(
+      String workflow, String instanceId, Map<String, String> params);
 
-  /** The prefix under which instance {@code instanceId}'s tokens live, to tell a taken id from a changed token. */
+  /**
+   * The prefix under which instance {@code instanceId}'s tokens live, to tell a taken id from a
+   * changed token.
+   */
   protected abstract String instancePrefix(String workflow, String instanceId);
 
   @Override
@@ -40,7 +45,8 @@ public abstract class TokenInstanceStarter implements InstanceStarter {
   }
 
   @Override
-  public Optional<String> start(String workflow, Map<String, String> params, List<Token> alongside) {
+  public Optional<String> start(
+      String workflow, Map<String, String> params, List<Token> alongside) {
     long now = clock.millis();
     for (int i = 0; i < MAX_ID_TRIES; i++) {
       String id = Long.toString(now + i);
@@ -60,7 +66,13 @@ public abstract class TokenInstanceStarter implements InstanceStarter {
         }
       }
     }
-    throw new IllegalStateException("no free instance id for workflow '" + workflow + "' from " + now + " to "
-        + (now + MAX_ID_TRIES) + ": is the clock stuck?");
+    throw new IllegalStateException(
+        "no free instance id for workflow '"
+            + workflow
+            + "' from "
+            + now
+            + " to "
+            + (now + MAX_ID_TRIES)
+            + ": is the clock stuck?");
   }
 }

@@ -20,23 +20,36 @@ class BackfillAndChecksTest {
   private static final Instant T0 = Instant.parse("2026-11-24T00:00:00Z");
 
   private final MutableClock clock = MutableClock.startingAt(T0.plus(Duration.ofDays(2)));
-  private final TokenService master = TokenService.builder(InMemoryTokenStore.create()).clock(clock).build();
+  private final TokenService master =
+      TokenService.builder(InMemoryTokenStore.create()).clock(clock).build();
   private final FakeEngine engine = new FakeEngine(master, clock);
 
   private static WorkflowDefinition daily(String name) {
-    return WorkflowDefinition.builder(name).schedule(Schedule.every(Duration.ofDays(1)).start(T0.minus(Duration.ofDays(2000))))
-        .job(JobDefinition.builder("a").command("true")).build();
+    return WorkflowDefinition.builder(name)
+        .schedule(Schedule.every(Duration.ofDays(1)).start(T0.minus(Duration.ofDays(2000))))
+        .job(JobDefinition.builder("a").command("true"))
+        .build();
   }
 
   @Test
   void backfillStartsEachSlotOfThePastRangeAsItsOwnInstance() {
     ScheduleTokens.apply(master, List.of(daily("etl")), clock.instant());
-    List<String> ids = Backfill.run(master, engine, clock, "etl", T0.minus(Duration.ofDays(3)),
-        T0.plus(Duration.ofHours(1)));
+    List<String> ids =
+        Backfill.run(
+            master,
+            engine,
+            clock,
+            "etl",
+            T0.minus(Duration.ofDays(3)),
+            T0.plus(Duration.ofHours(1)));
     assertThat(ids).hasSize(4).doesNotHaveDuplicates();
-    assertThat(master.query(Query.prefix("/workflow/etl/"))).extracting(t -> Instant.parse(t.data()))
-        .containsExactlyInAnyOrder(T0.minus(Duration.ofDays(3)), T0.minus(Duration.ofDays(2)),
-            T0.minus(Duration.ofDays(1)), T0);
+    assertThat(master.query(Query.prefix("/workflow/etl/")))
+        .extracting(t -> Instant.parse(t.data()))
+        .containsExactlyInAnyOrder(
+            T0.minus(Duration.ofDays(3)),
+            T0.minus(Duration.ofDays(2)),
+            T0.minus(Duration.ofDays(1)),
+            T0);
     // A second backfill right away gets other ids.
     assertThat(Backfill.run(master, engine, clock, "etl", T0, T0)).doesNotContainAnyElementsOf(ids);
   }
@@ -44,24 +57,37 @@ class BackfillAndChecksTest {
   @Test
   void backfillRefusesTheFutureAnUnscheduledWorkflowAndHugeRanges() {
     ScheduleTokens.apply(master, List.of(daily("etl")), clock.instant());
-    assertThatThrownBy(() -> Backfill.run(master, engine, clock, "etl", T0, clock.instant().plusSeconds(1)))
+    assertThatThrownBy(
+            () -> Backfill.run(master, engine, clock, "etl", T0, clock.instant().plusSeconds(1)))
         .hasMessageContaining("past slots only");
     assertThatThrownBy(() -> Backfill.run(master, engine, clock, "other", T0, T0))
         .hasMessageContaining("has no schedule");
-    assertThatThrownBy(() -> Backfill.run(master, engine, clock, "etl", T0.minus(Duration.ofDays(5000)), T0))
+    assertThatThrownBy(
+            () -> Backfill.run(master, engine, clock, "etl", T0.minus(Duration.ofDays(5000)), T0))
         .hasMessageContaining("more than 1000 slots");
     assertThat(master.query(Query.prefix("/workflow/"))).isEmpty();
   }
 
-  /** queue-core's shape check lets {@code L/2} through (a step on "last day"); cron-utils refuses it. */
+  /**
+   * queue-core's shape check lets {@code L/2} through (a step on "last day"); cron-utils refuses
+   * it.
+   */
   @Test
   void checksNameWorkflowsWhoseCronTheSchedulerCannotRead() {
-    WorkflowDefinition ok = WorkflowDefinition.builder("ok").schedule(Schedule.cron("0 3 * * *"))
-        .job(JobDefinition.builder("a").command("true")).build();
-    WorkflowDefinition odd = WorkflowDefinition.builder("odd").schedule(Schedule.cron("0 0 L/2 * *"))
-        .job(JobDefinition.builder("a").command("true")).build();
+    WorkflowDefinition ok =
+        WorkflowDefinition.builder("ok")
+            .schedule(Schedule.cron("0 3 * * *"))
+            .job(JobDefinition.builder("a").command("true"))
+            .build();
+    WorkflowDefinition odd =
+        WorkflowDefinition.builder("odd")
+            .schedule(Schedule.cron("0 0 L/2 * *"))
+            .job(JobDefinition.builder("a").command("true"))
+            .build();
     assertThat(ScheduleChecks.problems(List.of(ok, daily("etl")))).isEmpty();
-    assertThat(ScheduleChecks.problems(List.of(ok, odd))).singleElement().asString()
+    assertThat(ScheduleChecks.problems(List.of(ok, odd)))
+        .singleElement()
+        .asString()
         .startsWith("workflow 'odd': schedule.cron '0 0 L/2 * *' is not valid");
   }
 }

@@ -34,11 +34,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * 3 schedulers on 3 threads (over a fake engine), or 8 over the real engine (whose claimed batches start in one
- * change), share one master and 20 schedules; simulated time moves in uneven steps (0.1 to 0.9
- * s), and after each step every scheduler runs until nothing is due. Every slot must have fired exactly once.
- * Leases are whole seconds, so a slot may be claimed up to a second late, by which time the next slot of a fast
- * schedule may be due too: {@code catchUp: 3} fires such late slots instead of skipping them.
+ * 3 schedulers on 3 threads (over a fake engine), or 8 over the real engine (whose claimed batches
+ * start in one change), share one master and 20 schedules; simulated time moves in uneven steps
+ * (0.1 to 0.9 s), and after each step every scheduler runs until nothing is due. Every slot must
+ * have fired exactly once. Leases are whole seconds, so a slot may be claimed up to a second late,
+ * by which time the next slot of a fast schedule may be due too: {@code catchUp: 3} fires such late
+ * slots instead of skipping them.
  */
 @Tag("slow")
 class ConcurrentSchedulersTest {
@@ -67,12 +68,18 @@ class ConcurrentSchedulersTest {
   }
 
   /**
-   * Runs {@code schedulers} threads over 20 schedules for 120 s of simulated time, checks every slot fired once,
-   * and returns the fired slots by workflow. {@code engines}: one to store the definitions in and read the
-   * instances from, or none to read the fake engine's instance tokens.
+   * Runs {@code schedulers} threads over 20 schedules for 120 s of simulated time, checks every
+   * slot fired once, and returns the fired slots by workflow. {@code engines}: one to store the
+   * definitions in and read the instances from, or none to read the fake engine's instance tokens.
    */
-  private static Map<String, List<Instant>> run(long seed, int schedulers, TokenService master, MutableClock clock,
-      InstanceStarter starter, List<WorkflowEngine> engines) throws Exception {
+  private static Map<String, List<Instant>> run(
+      long seed,
+      int schedulers,
+      TokenService master,
+      MutableClock clock,
+      InstanceStarter starter,
+      List<WorkflowEngine> engines)
+      throws Exception {
     Map<String, Recurrence> recurrences = new TreeMap<>();
     List<WorkflowDefinition> definitions = new ArrayList<>();
     for (int i = 0; i < SCHEDULES; i++) {
@@ -88,8 +95,11 @@ class ConcurrentSchedulersTest {
         schedule = Schedule.every(every).start(start);
         recurrences.put(name, new EveryRecurrence(start, every));
       }
-      definitions.add(WorkflowDefinition.builder(name).schedule(schedule.overrun(OverrunPolicy.START_NEW).maxRunning(1000).catchUp(3))
-          .job(JobDefinition.builder("a").command("true")).build());
+      definitions.add(
+          WorkflowDefinition.builder(name)
+              .schedule(schedule.overrun(OverrunPolicy.START_NEW).maxRunning(1000).catchUp(3))
+              .job(JobDefinition.builder("a").command("true"))
+              .build());
     }
     engines.forEach(e -> e.definitions().apply(definitions));
     ScheduleTokens.apply(master, definitions, T0);
@@ -98,25 +108,33 @@ class ConcurrentSchedulersTest {
     AtomicReference<Throwable> failure = new AtomicReference<>();
     List<Thread> threads = new ArrayList<>();
     for (int s = 0; s < schedulers; s++) {
-      ScheduleRunner runner = new ScheduleRunner(master, clock, starter, ScheduleNotifier.none(),
-          SchedulerOptions.defaults("scheduler-" + s).withBatchSize(4));
-      Thread thread = new Thread(() -> {
-        try {
-          while (true) {
-            int phase = steps.arriveAndAwaitAdvance(); // wait for the clock to move
-            if (phase < 0 || steps.isTerminated()) {
-              return;
-            }
-            while (!runner.runOnce().isAfter(clock.instant())) {
-              // more is due
-            }
-            steps.arriveAndAwaitAdvance(); // this step is done
-          }
-        } catch (Throwable t) {
-          failure.compareAndSet(null, t);
-          steps.forceTermination();
-        }
-      }, "scheduler-" + s);
+      ScheduleRunner runner =
+          new ScheduleRunner(
+              master,
+              clock,
+              starter,
+              ScheduleNotifier.none(),
+              SchedulerOptions.defaults("scheduler-" + s).withBatchSize(4));
+      Thread thread =
+          new Thread(
+              () -> {
+                try {
+                  while (true) {
+                    int phase = steps.arriveAndAwaitAdvance(); // wait for the clock to move
+                    if (phase < 0 || steps.isTerminated()) {
+                      return;
+                    }
+                    while (!runner.runOnce().isAfter(clock.instant())) {
+                      // more is due
+                    }
+                    steps.arriveAndAwaitAdvance(); // this step is done
+                  }
+                } catch (Throwable t) {
+                  failure.compareAndSet(null, t);
+                  steps.forceTermination();
+                }
+              },
+              "scheduler-" + s);
       thread.start();
       threads.add(thread);
     }
@@ -136,22 +154,38 @@ class ConcurrentSchedulersTest {
 
     Map<String, List<Instant>> fired = new TreeMap<>();
     if (engines.isEmpty()) {
-      fired.putAll(master.query(Query.prefix("/workflow/")).stream().collect(Collectors.groupingBy(
-          t -> t.name().split("/")[2], Collectors.mapping(t -> Instant.parse(t.data()), Collectors.toList()))));
+      fired.putAll(
+          master.query(Query.prefix("/workflow/")).stream()
+              .collect(
+                  Collectors.groupingBy(
+                      t -> t.name().split("/")[2],
+                      Collectors.mapping(t -> Instant.parse(t.data()), Collectors.toList()))));
     } else {
       for (String workflow : recurrences.keySet()) {
-        fired.put(workflow, engines.get(0).status().instances(workflow).stream()
-            .map(i -> Instant.parse(i.params().get(InstanceStarter.SCHEDULED_TIME))).toList());
+        fired.put(
+            workflow,
+            engines.get(0).status().instances(workflow).stream()
+                .map(i -> Instant.parse(i.params().get(InstanceStarter.SCHEDULED_TIME)))
+                .toList());
       }
     }
     int total = 0;
     for (Map.Entry<String, Recurrence> entry : recurrences.entrySet()) {
-      // A slot is claimable once the master's clock, in whole seconds, has passed it (its lease end).
+      // A slot is claimable once the master's clock, in whole seconds, has passed it (its lease
+      // end).
       Instant claimable = lastPass;
-      List<Instant> expected = Slots.between(entry.getValue(), T0, lastPass, 100_000).stream()
-          .filter(slot -> ScheduleTokens.leaseEnd(slot.toEpochMilli()) <= claimable.getEpochSecond()).toList();
-      List<Instant> actual = fired.getOrDefault(entry.getKey(), List.of()).stream().sorted().toList();
-      assertThat(actual).as("slots of %s", entry.getKey()).doesNotHaveDuplicates().isEqualTo(expected);
+      List<Instant> expected =
+          Slots.between(entry.getValue(), T0, lastPass, 100_000).stream()
+              .filter(
+                  slot ->
+                      ScheduleTokens.leaseEnd(slot.toEpochMilli()) <= claimable.getEpochSecond())
+              .toList();
+      List<Instant> actual =
+          fired.getOrDefault(entry.getKey(), List.of()).stream().sorted().toList();
+      assertThat(actual)
+          .as("slots of %s", entry.getKey())
+          .doesNotHaveDuplicates()
+          .isEqualTo(expected);
       total += actual.size();
     }
     assertThat(total).isGreaterThan(SCHEDULES * 50);

@@ -19,21 +19,32 @@ import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The scheduler over the real engine (in-memory master, settable clock): starts, skips and aborts instances. */
+/**
+ * The scheduler over the real engine (in-memory master, settable clock): starts, skips and aborts
+ * instances.
+ */
 class EngineInstanceStarterTest {
   private static final Instant T0 = Instant.parse("2026-11-24T00:00:00Z");
 
   private final MutableClock clock = MutableClock.startingAt(T0);
-  private final TokenService master = TokenService.builder(InMemoryTokenStore.create()).clock(clock).build();
+  private final TokenService master =
+      TokenService.builder(InMemoryTokenStore.create()).clock(clock).build();
   private final WorkflowEngine engine = WorkflowEngine.builder(master).clock(clock).build();
-  private final ScheduleRunner runner = new ScheduleRunner(master, clock, new EngineInstanceStarter(engine, clock),
-      ScheduleNotifier.none(), SchedulerOptions.defaults("scheduler-1"));
+  private final ScheduleRunner runner =
+      new ScheduleRunner(
+          master,
+          clock,
+          new EngineInstanceStarter(engine, clock),
+          ScheduleNotifier.none(),
+          SchedulerOptions.defaults("scheduler-1"));
 
   private void apply(OverrunPolicy policy) {
-    WorkflowDefinition etl = WorkflowDefinition.builder("etl")
-        .schedule(Schedule.every(Duration.ofHours(1)).start(T0).overrun(policy))
-        .job(JobDefinition.builder("extract").command("true"))
-        .job(JobDefinition.builder("load").needs("extract").command("true")).build();
+    WorkflowDefinition etl =
+        WorkflowDefinition.builder("etl")
+            .schedule(Schedule.every(Duration.ofHours(1)).start(T0).overrun(policy))
+            .job(JobDefinition.builder("extract").command("true"))
+            .job(JobDefinition.builder("load").needs("extract").command("true"))
+            .build();
     engine.definitions().apply(List.of(etl));
     ScheduleTokens.apply(master, List.of(etl), clock.instant());
   }
@@ -43,11 +54,14 @@ class EngineInstanceStarterTest {
     apply(OverrunPolicy.SKIP);
     runner.runOnce();
     List<InstanceSummary> instances = engine.status().instances("etl");
-    assertThat(instances).singleElement().satisfies(i -> {
-      assertThat(i.status()).isEqualTo(InstanceStatus.RUNNING);
-      assertThat(i.startedBy()).isEqualTo("scheduler");
-      assertThat(i.params()).containsEntry(InstanceStarter.SCHEDULED_TIME, T0.toString());
-    });
+    assertThat(instances)
+        .singleElement()
+        .satisfies(
+            i -> {
+              assertThat(i.status()).isEqualTo(InstanceStatus.RUNNING);
+              assertThat(i.startedBy()).isEqualTo("scheduler");
+              assertThat(i.params()).containsEntry(InstanceStarter.SCHEDULED_TIME, T0.toString());
+            });
   }
 
   @Test
@@ -74,13 +88,18 @@ class EngineInstanceStarterTest {
 
   @Test
   void aClaimedBatchStartsEveryInstanceInOneChangeAndSeesRunningOnesThroughItsOneRead() {
-    List<WorkflowDefinition> definitions = List.of(hourly("a", OverrunPolicy.SKIP), hourly("b", OverrunPolicy.SKIP),
-        hourly("c", OverrunPolicy.START_NEW));
+    List<WorkflowDefinition> definitions =
+        List.of(
+            hourly("a", OverrunPolicy.SKIP),
+            hourly("b", OverrunPolicy.SKIP),
+            hourly("c", OverrunPolicy.START_NEW));
     engine.definitions().apply(definitions);
     ScheduleTokens.apply(master, definitions, clock.instant());
-    WorkflowDefinition ghost = WorkflowDefinition.builder("ghost") // scheduled, not stored: fails the batch
-        .schedule(Schedule.every(Duration.ofHours(1)).start(T0)).job(JobDefinition.builder("a").command("true"))
-        .build();
+    WorkflowDefinition ghost =
+        WorkflowDefinition.builder("ghost") // scheduled, not stored: fails the batch
+            .schedule(Schedule.every(Duration.ofHours(1)).start(T0))
+            .job(JobDefinition.builder("a").command("true"))
+            .build();
     runner.runOnce();
     ScheduleTokens.apply(master, List.of(ghost), clock.instant());
     clock.set(T0.plus(Duration.ofHours(1)));
@@ -88,39 +107,70 @@ class EngineInstanceStarterTest {
 
     assertThat(engine.status().instances("a")).hasSize(1);
     assertThat(engine.status().instances("b")).hasSize(1);
-    assertThat(engine.status().instances("c")).extracting(i -> i.params().get(InstanceStarter.SCHEDULED_TIME))
+    assertThat(engine.status().instances("c"))
+        .extracting(i -> i.params().get(InstanceStarter.SCHEDULED_TIME))
         .containsExactlyInAnyOrder(T0.toString(), T0.plus(Duration.ofHours(1)).toString());
     assertThat(engine.status().instances("ghost")).isEmpty();
     ScheduleTokens.unschedule(master, "ghost");
     clock.set(T0.plus(Duration.ofHours(2)));
-    engine.definitions().apply(List.of(hourly("a", OverrunPolicy.START_NEW), hourly("b", OverrunPolicy.START_NEW),
-        hourly("c", OverrunPolicy.START_NEW)));
-    ScheduleTokens.apply(master, List.of(hourly("a", OverrunPolicy.START_NEW), hourly("b", OverrunPolicy.START_NEW),
-        hourly("c", OverrunPolicy.START_NEW)), clock.instant());
-    runner.runOnce(); // a batch of three through the batch read, in one change: one instance id for all
-    List<String> third = List.of("a", "b", "c").stream().map(w -> engine.status().instances(w).stream()
-        .filter(i -> i.params().get(InstanceStarter.SCHEDULED_TIME).equals(T0.plus(Duration.ofHours(2)).toString()))
-        .findFirst().orElseThrow().instance()).toList();
+    engine
+        .definitions()
+        .apply(
+            List.of(
+                hourly("a", OverrunPolicy.START_NEW),
+                hourly("b", OverrunPolicy.START_NEW),
+                hourly("c", OverrunPolicy.START_NEW)));
+    ScheduleTokens.apply(
+        master,
+        List.of(
+            hourly("a", OverrunPolicy.START_NEW),
+            hourly("b", OverrunPolicy.START_NEW),
+            hourly("c", OverrunPolicy.START_NEW)),
+        clock.instant());
+    runner.runOnce(); // a batch of three through the batch read, in one change: one instance id for
+    // all
+    List<String> third =
+        List.of("a", "b", "c").stream()
+            .map(
+                w ->
+                    engine.status().instances(w).stream()
+                        .filter(
+                            i ->
+                                i.params()
+                                    .get(InstanceStarter.SCHEDULED_TIME)
+                                    .equals(T0.plus(Duration.ofHours(2)).toString()))
+                        .findFirst()
+                        .orElseThrow()
+                        .instance())
+            .toList();
     assertThat(third).containsOnly(third.get(0));
   }
 
   private static WorkflowDefinition hourly(String name, OverrunPolicy policy) {
-    return WorkflowDefinition.builder(name).schedule(Schedule.every(Duration.ofHours(1)).start(T0).overrun(policy))
-        .job(JobDefinition.builder("x").command("true")).build();
+    return WorkflowDefinition.builder(name)
+        .schedule(Schedule.every(Duration.ofHours(1)).start(T0).overrun(policy))
+        .job(JobDefinition.builder("x").command("true"))
+        .build();
   }
 
   @Test
   void aScheduleWhoseWorkflowIsNotStoredWaits() {
-    WorkflowDefinition ghost = WorkflowDefinition.builder("ghost")
-        .schedule(Schedule.every(Duration.ofHours(1)).start(T0))
-        .job(JobDefinition.builder("a").command("true")).build();
+    WorkflowDefinition ghost =
+        WorkflowDefinition.builder("ghost")
+            .schedule(Schedule.every(Duration.ofHours(1)).start(T0))
+            .job(JobDefinition.builder("a").command("true"))
+            .build();
     ScheduleTokens.apply(master, List.of(ghost), clock.instant());
     runner.runOnce();
     assertThat(engine.status().instances("ghost")).isEmpty();
     engine.definitions().apply(List.of(ghost));
     clock.set(T0.plusSeconds(30));
     runner.runOnce();
-    assertThat(engine.status().instances("ghost")).singleElement()
-        .satisfies(i -> assertThat(i.params()).containsEntry(InstanceStarter.SCHEDULED_TIME, T0.toString()));
+    assertThat(engine.status().instances("ghost"))
+        .singleElement()
+        .satisfies(
+            i ->
+                assertThat(i.params())
+                    .containsEntry(InstanceStarter.SCHEDULED_TIME, T0.toString()));
   }
 }

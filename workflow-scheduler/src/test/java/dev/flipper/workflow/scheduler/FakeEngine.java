@@ -13,14 +13,16 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The engine as the scheduler sees it: an instance is one token {@code /workflow/<wf>/<id>/instance} whose data is
- * the slot it was started for; running instances and the last outcome are set by the test. Thread-safe.
+ * The engine as the scheduler sees it: an instance is one token {@code
+ * /workflow/<wf>/<id>/instance} whose data is the slot it was started for; running instances and
+ * the last outcome are set by the test. Thread-safe.
  */
 final class FakeEngine extends TokenInstanceStarter {
   final Map<String, List<String>> running = new ConcurrentHashMap<>();
   final Map<String, InstanceOutcome> lastFinished = new ConcurrentHashMap<>();
   final Set<String> missing = ConcurrentHashMap.newKeySet();
-  volatile Runnable beforeStart = () -> { };
+  volatile Runnable beforeStart = () -> {};
+
   /** Where ABORT signals are looked up; null: never aborting yet. */
   volatile TokenMaster master;
 
@@ -34,13 +36,17 @@ final class FakeEngine extends TokenInstanceStarter {
   }
 
   @Override
-  public Optional<List<Token>> startTokens(String workflow, String instanceId, Map<String, String> params) {
+  public Optional<List<Token>> startTokens(
+      String workflow, String instanceId, Map<String, String> params) {
     beforeStart.run();
     if (missing.contains(workflow)) {
       return Optional.empty();
     }
-    return Optional.of(List.of(Token.of("/workflow/" + workflow + "/" + instanceId + "/instance",
-        params.get(SCHEDULED_TIME))));
+    return Optional.of(
+        List.of(
+            Token.of(
+                "/workflow/" + workflow + "/" + instanceId + "/instance",
+                params.get(SCHEDULED_TIME))));
   }
 
   @Override
@@ -54,6 +60,7 @@ final class FakeEngine extends TokenInstanceStarter {
 
   @Override
   public WorkflowRuns runs(String workflow) {
-    return new WorkflowRuns(running.getOrDefault(workflow, List.of()), Optional.ofNullable(lastFinished.get(workflow)));
+    return new WorkflowRuns(
+        running.getOrDefault(workflow, List.of()), Optional.ofNullable(lastFinished.get(workflow)));
   }
 }

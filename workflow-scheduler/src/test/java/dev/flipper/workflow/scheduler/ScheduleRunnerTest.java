@@ -24,32 +24,40 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
-/** The scheduler over an in-memory master with a clock that moves only when the test says (no sleeps). */
+/**
+ * The scheduler over an in-memory master with a clock that moves only when the test says (no
+ * sleeps).
+ */
 class ScheduleRunnerTest {
   private static final Instant T0 = Instant.parse("2026-11-24T00:00:00Z");
   private static final Duration RECHECK = Duration.ofSeconds(30);
 
   private final MutableClock clock = MutableClock.startingAt(T0);
-  private final TokenService master = TokenService.builder(InMemoryTokenStore.create()).clock(clock).build();
+  private final TokenService master =
+      TokenService.builder(InMemoryTokenStore.create()).clock(clock).build();
   private final FakeEngine engine = new FakeEngine(master, clock);
   private final List<String> mails = new CopyOnWriteArrayList<>();
   private final ScheduleNotifier notifier =
-      (wf, running, max, slot, to) -> mails.add(wf + " " + running + "/" + max + " " + slot + " " + to);
+      (wf, running, max, slot, to) ->
+          mails.add(wf + " " + running + "/" + max + " " + slot + " " + to);
 
   private ScheduleRunner runner(String owner) {
-    return new ScheduleRunner(master, clock, engine, notifier,
-        SchedulerOptions.defaults(owner).withRecheck(RECHECK));
+    return new ScheduleRunner(
+        master, clock, engine, notifier, SchedulerOptions.defaults(owner).withRecheck(RECHECK));
   }
 
   private void apply(WorkflowDefinition... definitions) {
     ScheduleTokens.apply(master, List.of(definitions), clock.instant());
   }
 
-  private static WorkflowDefinition every(String name, Duration every, OverrunPolicy policy, int maxRunning,
-      int catchUp) {
-    return WorkflowDefinition.builder(name).emails(name + "@example.com")
-        .schedule(Schedule.every(every).start(T0).overrun(policy).maxRunning(maxRunning).catchUp(catchUp))
-        .job(JobDefinition.builder("a").command("true")).build();
+  private static WorkflowDefinition every(
+      String name, Duration every, OverrunPolicy policy, int maxRunning, int catchUp) {
+    return WorkflowDefinition.builder(name)
+        .emails(name + "@example.com")
+        .schedule(
+            Schedule.every(every).start(T0).overrun(policy).maxRunning(maxRunning).catchUp(catchUp))
+        .job(JobDefinition.builder("a").command("true"))
+        .build();
   }
 
   private static WorkflowDefinition hourly(String name, OverrunPolicy policy) {
@@ -91,7 +99,8 @@ class ScheduleRunnerTest {
     assertThat(started("etl")).containsExactly(T0, slot("01:00:00"));
     assertThat(schedule("etl").nextRunMillis).isEqualTo(slot("02:00:00").toEpochMilli());
     Token token = master.query(Query.prefix(ScheduleTokens.name("etl"))).get(0);
-    assertThat(token.expirationTime()).isEqualTo(slot("02:00:00").getEpochSecond()); // leased until the next run
+    assertThat(token.expirationTime())
+        .isEqualTo(slot("02:00:00").getEpochSecond()); // leased until the next run
     assertThat(token.owner()).isIn("s1", "s2");
     assertThat(a.startedCount() + b.startedCount()).isEqualTo(2);
   }
@@ -101,7 +110,8 @@ class ScheduleRunnerTest {
     ScheduleRunner a = runner("s1");
     apply(hourly("etl", OverrunPolicy.SKIP));
     a.runOnce();
-    // Hand-edited (or from a master with another clock): claimable although its next run is an hour away.
+    // Hand-edited (or from a master with another clock): claimable although its next run is an hour
+    // away.
     Token token = master.query(Query.prefix(ScheduleTokens.name("etl"))).get(0);
     master.modify(ModifyParams.updating(token.withoutOwner()));
     at("00:10:00");
@@ -115,7 +125,9 @@ class ScheduleRunnerTest {
   @Test
   void theRunnerSaysWhenTheNextScheduleIsDue() {
     ScheduleRunner a = runner("s1");
-    apply(every("fast", Duration.ofSeconds(10), OverrunPolicy.SKIP, 3, 0), hourly("slow", OverrunPolicy.SKIP));
+    apply(
+        every("fast", Duration.ofSeconds(10), OverrunPolicy.SKIP, 3, 0),
+        hourly("slow", OverrunPolicy.SKIP));
     a.runOnce();
     at("00:00:03");
     assertThat(a.runOnce()).isEqualTo(slot("00:00:04")); // at most maxSleep (1 s) away
@@ -130,12 +142,13 @@ class ScheduleRunnerTest {
     a.runOnce();
     at("01:00:00");
     // Someone rewrites the schedule between the claim and the modify (an apply, say).
-    engine.beforeStart = () -> {
-      Token current = master.query(Query.prefix(ScheduleTokens.name("etl"))).get(0);
-      master.modify(ModifyParams.updating(current.withData(current.data())));
-    };
+    engine.beforeStart =
+        () -> {
+          Token current = master.query(Query.prefix(ScheduleTokens.name("etl"))).get(0);
+          master.modify(ModifyParams.updating(current.withData(current.data())));
+        };
     a.runOnce();
-    engine.beforeStart = () -> { };
+    engine.beforeStart = () -> {};
     assertThat(started("etl")).containsExactly(T0);
     assertThat(schedule("etl").nextRunMillis).isEqualTo(slot("01:00:00").toEpochMilli());
   }
@@ -148,13 +161,16 @@ class ScheduleRunnerTest {
     assertThat(started("a")).hasSize(1);
     assertThat(started("b")).hasSize(1);
     at("01:00:00");
-    java.util.concurrent.atomic.AtomicBoolean once = new java.util.concurrent.atomic.AtomicBoolean();
-    engine.beforeStart = () -> {
-      if (once.compareAndSet(false, true)) { // while the batch is planned, someone rewrites a's schedule
-        Token current = master.query(Query.prefix(ScheduleTokens.name("a"))).get(0);
-        master.modify(ModifyParams.updating(current.withData(current.data())));
-      }
-    };
+    java.util.concurrent.atomic.AtomicBoolean once =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    engine.beforeStart =
+        () -> {
+          if (once.compareAndSet(
+              false, true)) { // while the batch is planned, someone rewrites a's schedule
+            Token current = master.query(Query.prefix(ScheduleTokens.name("a"))).get(0);
+            master.modify(ModifyParams.updating(current.withData(current.data())));
+          }
+        };
     a.runOnce();
     assertThat(started("a")).containsExactly(T0); // its schedule changed: nothing started for it
     assertThat(started("b")).containsExactly(T0, slot("01:00:00"));
@@ -166,8 +182,10 @@ class ScheduleRunnerTest {
     apply(hourly("etl", OverrunPolicy.SKIP));
     a.runOnce();
     at("01:00:00");
-    List<Token> claimedByTheDead = master.queryAndOwn(QueryAndOwnParams.of("dead", clock.instant().plusSeconds(60),
-        Query.prefix(ScheduleTokens.PREFIX)));
+    List<Token> claimedByTheDead =
+        master.queryAndOwn(
+            QueryAndOwnParams.of(
+                "dead", clock.instant().plusSeconds(60), Query.prefix(ScheduleTokens.PREFIX)));
     assertThat(claimedByTheDead).hasSize(1);
     a.runOnce();
     assertThat(started("etl")).containsExactly(T0);
@@ -179,14 +197,17 @@ class ScheduleRunnerTest {
   @Test
   void missedSlotsAreSkippedByDefaultAndCaughtUpWithCatchUp() {
     ScheduleRunner a = runner("s1");
-    apply(hourly("skip", OverrunPolicy.START_NEW), every("catch", Duration.ofHours(1), OverrunPolicy.START_NEW, 10, 2));
+    apply(
+        hourly("skip", OverrunPolicy.START_NEW),
+        every("catch", Duration.ofHours(1), OverrunPolicy.START_NEW, 10, 2));
     a.runOnce();
     at("05:30:00"); // down from 00:00 to 05:30
     while (!a.runOnce().isAfter(clock.instant())) {
       // passes until nothing is due
     }
     assertThat(started("skip")).containsExactly(T0, slot("05:00:00"));
-    assertThat(started("catch")).containsExactly(T0, slot("03:00:00"), slot("04:00:00"), slot("05:00:00"));
+    assertThat(started("catch"))
+        .containsExactly(T0, slot("03:00:00"), slot("04:00:00"), slot("05:00:00"));
     assertThat(schedule("catch").nextRunMillis).isEqualTo(slot("06:00:00").toEpochMilli());
   }
 
@@ -215,7 +236,8 @@ class ScheduleRunnerTest {
     at("01:00:00");
     a.runOnce();
     assertThat(started("etl")).containsExactly(T0);
-    assertThat(schedule("etl").nextRunMillis).isEqualTo(slot("01:00:00").toEpochMilli()); // not advanced
+    assertThat(schedule("etl").nextRunMillis)
+        .isEqualTo(slot("01:00:00").toEpochMilli()); // not advanced
     engine.running.remove("etl");
     at("01:00:29");
     a.runOnce();
@@ -241,7 +263,8 @@ class ScheduleRunnerTest {
     engine.lastFinished.put("etl", InstanceOutcome.SUCCESS); // retried and succeeded
     at("03:00:30");
     a.runOnce();
-    // The waiting slot was 01:00; with catchUp 0 the latest due slot (03:00) runs and the rest are skipped.
+    // The waiting slot was 01:00; with catchUp 0 the latest due slot (03:00) runs and the rest are
+    // skipped.
     assertThat(started("etl")).containsExactly(T0, slot("03:00:00"));
   }
 
@@ -254,7 +277,8 @@ class ScheduleRunnerTest {
     at("01:00:00");
     a.runOnce();
     assertThat(started("etl")).containsExactly(T0, slot("01:00:00"));
-    assertThat(master.query(Query.prefix("/signal/"))).extracting(Token::name)
+    assertThat(master.query(Query.prefix("/signal/")))
+        .extracting(Token::name)
         .containsExactly("/signal/instance/etl/11/ABORT", "/signal/instance/etl/12/ABORT");
   }
 
@@ -318,12 +342,16 @@ class ScheduleRunnerTest {
   @Test
   void aScheduleThatNeverFiresIsParked() {
     ScheduleRunner a = runner("s1");
-    apply(WorkflowDefinition.builder("feb30").schedule(Schedule.cron("0 0 30 2 *"))
-        .job(JobDefinition.builder("a").command("true")).build());
+    apply(
+        WorkflowDefinition.builder("feb30")
+            .schedule(Schedule.cron("0 0 30 2 *"))
+            .job(JobDefinition.builder("a").command("true"))
+            .build());
     a.runOnce();
     Token token = master.query(Query.prefix(ScheduleTokens.name("feb30"))).get(0);
     assertThat(token.expirationTime()).isEqualTo(Long.MAX_VALUE);
-    assertThat(a.runOnce()).isEqualTo(clock.instant().plusSeconds(1)); // nothing due; sleeps its longest
+    assertThat(a.runOnce())
+        .isEqualTo(clock.instant().plusSeconds(1)); // nothing due; sleeps its longest
     assertThat(started("feb30")).isEmpty();
   }
 
@@ -331,15 +359,21 @@ class ScheduleRunnerTest {
   void cronInBerlinFiresOnceOnBothTransitionDays() {
     clock.set(Instant.parse("2026-03-28T12:00:00Z"));
     ScheduleRunner a = runner("s1");
-    apply(WorkflowDefinition.builder("nightly")
-        .schedule(Schedule.cron("30 2 * * *").timezone(ZoneId.of("Europe/Berlin")))
-        .job(JobDefinition.builder("a").command("true")).build());
+    apply(
+        WorkflowDefinition.builder("nightly")
+            .schedule(Schedule.cron("30 2 * * *").timezone(ZoneId.of("Europe/Berlin")))
+            .job(JobDefinition.builder("a").command("true"))
+            .build());
     List<Instant> fired = new ArrayList<>();
-    for (Instant t = clock.instant(); t.isBefore(Instant.parse("2026-03-30T12:00:00Z")); t = t.plusSeconds(600)) {
+    for (Instant t = clock.instant();
+        t.isBefore(Instant.parse("2026-03-30T12:00:00Z"));
+        t = t.plusSeconds(600)) {
       clock.set(t);
       a.runOnce();
     }
     fired.addAll(started("nightly"));
-    assertThat(fired).containsExactly(Instant.parse("2026-03-29T01:00:00Z"), Instant.parse("2026-03-30T00:30:00Z"));
+    assertThat(fired)
+        .containsExactly(
+            Instant.parse("2026-03-29T01:00:00Z"), Instant.parse("2026-03-30T00:30:00Z"));
   }
 }

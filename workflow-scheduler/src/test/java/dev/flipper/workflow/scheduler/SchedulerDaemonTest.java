@@ -17,6 +17,7 @@ import dev.flipper.workflow.schedule.ScheduleTokens;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 class SchedulerDaemonTest {
@@ -38,24 +39,34 @@ class SchedulerDaemonTest {
   }
 
   @Test
+  @Tag("slow")
   void withAMasterItFiresSchedulesThroughTheEngine() {
     TokenService master = TokenService.builder(InMemoryTokenStore.create()).build();
     WorkflowEngine engine = WorkflowEngine.builder(master).build();
-    WorkflowDefinition tick = WorkflowDefinition.builder("tick")
-        .schedule(Schedule.every(Duration.ofSeconds(1)).start(Instant.parse("2026-01-01T00:00:00Z"))
-            .overrun(OverrunPolicy.START_NEW).maxRunning(100)) // no worker runs them: they stay RUNNING
-        .job(JobDefinition.builder("a").command("true")).build();
+    WorkflowDefinition tick =
+        WorkflowDefinition.builder("tick")
+            .schedule(
+                Schedule.every(Duration.ofSeconds(1))
+                    .start(Instant.parse("2026-01-01T00:00:00Z"))
+                    .overrun(OverrunPolicy.START_NEW)
+                    .maxRunning(100)) // no worker runs them: they stay RUNNING
+            .job(JobDefinition.builder("a").command("true"))
+            .build();
     engine.definitions().apply(List.of(tick));
     ScheduleTokens.apply(master, List.of(tick), Instant.now());
-    SchedulerDaemon daemon = new SchedulerDaemon(metrics, master, MailSettings.disabled(), "",
-        SchedulerDaemon.Config.defaults());
+    SchedulerDaemon daemon =
+        new SchedulerDaemon(
+            metrics, master, MailSettings.disabled(), "", SchedulerDaemon.Config.defaults());
     daemon.start();
     try {
-      await().atMost(Duration.ofSeconds(20)).until(() -> engine.status().instances("tick").size() >= 2);
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(() -> engine.status().instances("tick").size() >= 2);
     } finally {
       daemon.close();
     }
-    assertThat((Long) metrics.getGauges().get("scheduler.started").getValue()).isGreaterThanOrEqualTo(2L);
+    assertThat((Long) metrics.getGauges().get("scheduler.started").getValue())
+        .isGreaterThanOrEqualTo(2L);
     assertThat(engine.status().instances("tick"))
         .allSatisfy(i -> assertThat(i.params()).containsKey(InstanceStarter.SCHEDULED_TIME));
   }
@@ -65,8 +76,12 @@ class SchedulerDaemonTest {
     SchedulerDaemon daemon = new SchedulerDaemon(metrics);
     daemon.start();
 
-    assertThatThrownBy(daemon::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("RUNNING");
+    assertThatThrownBy(daemon::start)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("RUNNING");
     daemon.close();
-    assertThatThrownBy(daemon::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("CLOSED");
+    assertThatThrownBy(daemon::start)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("CLOSED");
   }
 }

@@ -14,25 +14,48 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** The loop on a real clock: a schedule every second fires about every second, woken by due times. */
+/**
+ * The loop on a real clock: a schedule every second fires about every second, woken by due times.
+ */
 class SchedulerLoopTest {
 
   @Test
+  @Tag("slow")
   void firesEverySecondAndStopsOnClose() {
     Clock clock = Clock.systemUTC();
     TokenService master = TokenService.builder(InMemoryTokenStore.create()).clock(clock).build();
     FakeEngine engine = new FakeEngine(master, clock);
-    ScheduleRunner runner = new ScheduleRunner(master, clock, engine, ScheduleNotifier.none(),
-        new SchedulerOptions("loop-test", Duration.ofSeconds(60), 60, Duration.ofSeconds(30), Duration.ofSeconds(5)));
+    ScheduleRunner runner =
+        new ScheduleRunner(
+            master,
+            clock,
+            engine,
+            ScheduleNotifier.none(),
+            new SchedulerOptions(
+                "loop-test",
+                Duration.ofSeconds(60),
+                60,
+                Duration.ofSeconds(30),
+                Duration.ofSeconds(5)));
     try (SchedulerLoop loop = new SchedulerLoop(runner, clock, "scheduler-loop-test")) {
       loop.start();
-      ScheduleTokens.apply(master, List.of(WorkflowDefinition.builder("tick")
-          .schedule(Schedule.every(Duration.ofSeconds(1)).start(Instant.parse("2026-01-01T00:00:00Z")))
-          .job(JobDefinition.builder("a").command("true")).build()), clock.instant());
+      ScheduleTokens.apply(
+          master,
+          List.of(
+              WorkflowDefinition.builder("tick")
+                  .schedule(
+                      Schedule.every(Duration.ofSeconds(1))
+                          .start(Instant.parse("2026-01-01T00:00:00Z")))
+                  .job(JobDefinition.builder("a").command("true"))
+                  .build()),
+          clock.instant());
       loop.wake();
-      await().atMost(Duration.ofSeconds(20)).until(() -> master.query(Query.prefix("/workflow/tick/")).size() >= 3);
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(() -> master.query(Query.prefix("/workflow/tick/")).size() >= 3);
     }
     int after = master.query(Query.prefix("/workflow/tick/")).size();
     assertThat(runner.startedCount()).isEqualTo(after);

@@ -12,16 +12,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The operator actions of the UI ({@code POST /actions/<op>} and {@code /api/actions/<op>}, docs/ui.md): each one
- * a call of the same {@link WorkflowControl} operation as {@code flipper workflow <op>}. Refusals come out as
- * the control's {@code ControlRefusedException}, bad arguments as {@link UiServer.BadRequestException}.
- * Thread-safe.
+ * The operator actions of the UI ({@code POST /actions/<op>} and {@code /api/actions/<op>},
+ * docs/ui.md): each one a call of the same {@link WorkflowControl} operation as {@code flipper
+ * workflow <op>}. Refusals come out as the control's {@code ControlRefusedException}, bad arguments
+ * as {@link UiServer.BadRequestException}. Thread-safe.
  */
 final class Actions {
-  /** Actions that kill, delete or rerun work: the pages ask for a confirmation before running them. */
-  static final Set<String> DESTRUCTIVE = Set.of("stop", "abort", "poison", "redo", "retry", "unschedule", "exit");
+  /**
+   * Actions that kill, delete or rerun work: the pages ask for a confirmation before running them.
+   */
+  static final Set<String> DESTRUCTIVE =
+      Set.of("stop", "abort", "poison", "redo", "retry", "unschedule", "exit");
+
   /** Actions of the workers page. */
   static final Set<String> FLEET = Set.of("exit", "unexit");
+
   /** Actions of the schedules page. */
   static final Set<String> SCHEDULE = Set.of("unschedule", "reschedule");
 
@@ -34,7 +39,8 @@ final class Actions {
    * @param execution redo: the execution whose events the job runs with
    * @param generation exit: workers older than this generation exit
    */
-  record Request(String workflow, String instance, List<String> jobs, Integer execution, Integer generation) {
+  record Request(
+      String workflow, String instance, List<String> jobs, Integer execution, Integer generation) {
     Request {
       jobs = jobs == null ? List.of() : List.copyOf(jobs);
     }
@@ -50,8 +56,13 @@ final class Actions {
   /** Runs the action for {@code user}; logs who changed what, for the record. */
   ControlResult run(String operation, Request r, String user) {
     ControlResult result = dispatch(operation, r, user);
-    log.info("ui action {} by {} on {}: {} change(s) {}", operation, user, result.target(),
-        result.changes().size(), result.tokens());
+    log.info(
+        "ui action {} by {} on {}: {} change(s) {}",
+        operation,
+        user,
+        result.target(),
+        result.changes().size(),
+        result.tokens());
     return result;
   }
 
@@ -74,9 +85,13 @@ final class Actions {
       case "reschedule" -> control.reschedule(workflow(r));
       case "exit" -> control.exit(generation(r));
       case "unexit" -> control.unexit();
-      default -> throw new NotFoundException("no action '" + operation + "'; actions: start, stop, pause, resume,"
-          + " retry, redo, poison, disable, enable, drain, undrain, abort, unabort, unschedule, reschedule, exit,"
-          + " unexit");
+      default ->
+          throw new NotFoundException(
+              "no action '"
+                  + operation
+                  + "'; actions: start, stop, pause, resume,"
+                  + " retry, redo, poison, disable, enable, drain, undrain, abort, unabort, unschedule, reschedule, exit,"
+                  + " unexit");
     };
   }
 
@@ -86,13 +101,18 @@ final class Actions {
     json.put("operation", result.operation());
     json.put("target", result.target());
     json.put("changed", result.changed());
-    json.put("changes", result.changes().stream().map(c -> {
-      Map<String, String> change = new LinkedHashMap<>();
-      change.put("action", c.action());
-      change.put("token", c.token());
-      change.put("detail", c.detail());
-      return change;
-    }).toList());
+    json.put(
+        "changes",
+        result.changes().stream()
+            .map(
+                c -> {
+                  Map<String, String> change = new LinkedHashMap<>();
+                  change.put("action", c.action());
+                  change.put("token", c.token());
+                  change.put("detail", c.detail());
+                  return change;
+                })
+            .toList());
     json.put("notes", result.notes());
     json.put("instance", result.instance().orElse(null));
     return json;
@@ -126,15 +146,16 @@ final class Actions {
 
   private static int execution(Request r) {
     if (r.execution() == null) {
-      throw new UiServer.BadRequestException("redo needs 'execution': the execution whose events the job reruns");
+      throw new UiServer.BadRequestException(
+          "redo needs 'execution': the execution whose events the job reruns");
     }
     return r.execution();
   }
 
   private static int generation(Request r) {
     if (r.generation() == null) {
-      throw new UiServer.BadRequestException("exit needs 'generation': workers older than it finish their jobs and"
-          + " exit");
+      throw new UiServer.BadRequestException(
+          "exit needs 'generation': workers older than it finish their jobs and" + " exit");
     }
     return r.generation();
   }

@@ -17,17 +17,19 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.security.crypto.bcrypt.BCrypt;
 
 /**
- * Sign-in for the UI: who the request is ({@link #authenticate}) from a trusted proxy's header or a session
- * cookie, password checks for the login form, and the operator check of actions. Sessions live in memory (a
- * restart signs everyone out) for {@link #SESSION_LIFETIME}. With sign-in off everyone is an anonymous
- * operator. Thread-safe.
+ * Sign-in for the UI: who the request is ({@link #authenticate}) from a trusted proxy's header or a
+ * session cookie, password checks for the login form, and the operator check of actions. Sessions
+ * live in memory (a restart signs everyone out) for {@link #SESSION_LIFETIME}. With sign-in off
+ * everyone is an anonymous operator. Thread-safe.
  */
 final class Auth {
   static final String SESSION_COOKIE = "flipper-session";
   static final Duration SESSION_LIFETIME = Duration.ofHours(12);
   private static final String PRINCIPAL = "flipper.principal";
+
   /** Checked when the name is unknown, so a wrong name takes as long as a wrong password. */
   private static final String DUMMY_HASH = BCrypt.hashpw("not a password", BCrypt.gensalt());
+
   private static final SecureRandom RANDOM = new SecureRandom();
 
   /** Who a request is. */
@@ -49,8 +51,8 @@ final class Auth {
   }
 
   /**
-   * Before every request: records who it is, or sends a page request to the login form and answers an API
-   * request 401. Static files and the login form are open.
+   * Before every request: records who it is, or sends a page request to the login form and answers
+   * an API request 401. Static files and the login form are open.
    */
   void authenticate(Context ctx) {
     if (!config.enabled()) {
@@ -72,7 +74,8 @@ final class Auth {
       ctx.skipRemainingHandlers();
       return;
     }
-    throw new UnauthorizedResponse("sign in first: POST /login with name and password, or through the proxy");
+    throw new UnauthorizedResponse(
+        "sign in first: POST /login with name and password, or through the proxy");
   }
 
   /** The request's user; actions need an operator. */
@@ -84,32 +87,46 @@ final class Auth {
     return principal;
   }
 
-  /** @throws ForbiddenResponse (403) for a viewer */
+  /**
+   * @throws ForbiddenResponse (403) for a viewer
+   */
   Principal requireOperator(Context ctx) {
     Principal principal = principal(ctx);
     if (principal.role() != Role.OPERATOR) {
-      throw new ForbiddenResponse(principal.name() + " is a viewer: actions need the operator role (ui.users)");
+      throw new ForbiddenResponse(
+          principal.name() + " is a viewer: actions need the operator role (ui.users)");
     }
     return principal;
   }
 
   /** Checks the password; on success starts a session and sets its cookie. */
   boolean signIn(Context ctx, String name, String password) {
-    Optional<UiAuth.User> user = config.users().stream().filter(u -> u.name().equals(name)).findFirst();
-    String hash = user.map(UiAuth.User::passwordHash).filter(h -> h.startsWith("$2")).orElse(DUMMY_HASH);
+    Optional<UiAuth.User> user =
+        config.users().stream().filter(u -> u.name().equals(name)).findFirst();
+    String hash =
+        user.map(UiAuth.User::passwordHash).filter(h -> h.startsWith("$2")).orElse(DUMMY_HASH);
     boolean matches = password != null && BCrypt.checkpw(password, hash) && user.isPresent();
     if (!matches) {
       return false;
     }
     Instant now = clock.instant();
-    sessions.values().removeIf(s -> !now.isBefore(s.expires())); // sessions never used again go here
+    sessions
+        .values()
+        .removeIf(s -> !now.isBefore(s.expires())); // sessions never used again go here
     byte[] bytes = new byte[32];
     RANDOM.nextBytes(bytes);
     String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-    sessions.put(id, new Session(new Principal(name, Role.of(user.get().role())),
-        now.plus(SESSION_LIFETIME)));
-    ctx.header("Set-Cookie", SESSION_COOKIE + "=" + id + "; Path=/; HttpOnly; SameSite=Strict; Max-Age="
-        + SESSION_LIFETIME.toSeconds() + ("https".equals(ctx.scheme()) ? "; Secure" : ""));
+    sessions.put(
+        id,
+        new Session(new Principal(name, Role.of(user.get().role())), now.plus(SESSION_LIFETIME)));
+    ctx.header(
+        "Set-Cookie",
+        SESSION_COOKIE
+            + "="
+            + id
+            + "; Path=/; HttpOnly; SameSite=Strict; Max-Age="
+            + SESSION_LIFETIME.toSeconds()
+            + ("https".equals(ctx.scheme()) ? "; Secure" : ""));
     return true;
   }
 
@@ -129,8 +146,12 @@ final class Auth {
     if (name == null || name.isBlank()) {
       return Optional.empty();
     }
-    Role role = config.users().stream().filter(u -> u.name().equals(name)).findFirst()
-        .map(u -> Role.of(u.role())).orElse(Role.VIEWER);
+    Role role =
+        config.users().stream()
+            .filter(u -> u.name().equals(name))
+            .findFirst()
+            .map(u -> Role.of(u.role()))
+            .orElse(Role.VIEWER);
     return Optional.of(new Principal(name, role));
   }
 

@@ -8,11 +8,11 @@ import java.security.SecureRandom;
 import java.util.Base64;
 
 /**
- * CSRF protection by double-submit cookie: every page sets a random token in the {@code flipper-csrf} cookie
- * (HttpOnly, SameSite=Strict, Secure over https) and writes the same token into its forms; a POST passes only
- * when its {@code csrf} form field or {@code X-CSRF-Token} header equals the cookie. Another site can make the
- * browser send the cookie but can read neither it nor the page, so it cannot supply the matching field.
- * Stateless and thread-safe.
+ * CSRF protection by double-submit cookie: every page sets a random token in the {@code
+ * flipper-csrf} cookie (HttpOnly, SameSite=Strict, Secure over https) and writes the same token
+ * into its forms; a POST passes only when its {@code csrf} form field or {@code X-CSRF-Token}
+ * header equals the cookie. Another site can make the browser send the cookie but can read neither
+ * it nor the page, so it cannot supply the matching field. Stateless and thread-safe.
  */
 final class Csrf {
   static final String COOKIE = "flipper-csrf";
@@ -27,8 +27,13 @@ final class Csrf {
       byte[] bytes = new byte[24];
       RANDOM.nextBytes(bytes);
       token = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-      ctx.header("Set-Cookie", COOKIE + "=" + token + "; Path=/; HttpOnly; SameSite=Strict"
-          + ("https".equals(ctx.scheme()) ? "; Secure" : ""));
+      ctx.header(
+          "Set-Cookie",
+          COOKIE
+              + "="
+              + token
+              + "; Path=/; HttpOnly; SameSite=Strict"
+              + ("https".equals(ctx.scheme()) ? "; Secure" : ""));
     }
     return token;
   }
@@ -37,13 +42,22 @@ final class Csrf {
   void check(Context ctx) {
     String cookie = ctx.cookie(COOKIE);
     String sent = ctx.header(HEADER);
-    if (sent == null && String.valueOf(ctx.contentType()).startsWith("application/x-www-form-urlencoded")) {
+    if (sent == null
+        && String.valueOf(ctx.contentType()).startsWith("application/x-www-form-urlencoded")) {
       sent = ctx.formParam(FIELD);
     }
-    if (cookie == null || sent == null || !MessageDigest.isEqual(cookie.getBytes(StandardCharsets.UTF_8),
-        sent.getBytes(StandardCharsets.UTF_8))) {
-      throw new ForbiddenResponse("missing or wrong CSRF token: send the " + COOKIE + " cookie's value as the '"
-          + FIELD + "' form field or the " + HEADER + " header (GET /api/csrf gives one)");
+    if (cookie == null
+        || sent == null
+        || !MessageDigest.isEqual(
+            cookie.getBytes(StandardCharsets.UTF_8), sent.getBytes(StandardCharsets.UTF_8))) {
+      throw new ForbiddenResponse(
+          "missing or wrong CSRF token: send the "
+              + COOKIE
+              + " cookie's value as the '"
+              + FIELD
+              + "' form field or the "
+              + HEADER
+              + " header (GET /api/csrf gives one)");
     }
   }
 }

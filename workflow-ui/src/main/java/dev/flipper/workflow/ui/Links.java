@@ -10,12 +10,13 @@ import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 
 /**
- * URLs of the pages and how values are shown, for the templates. Every name in a URL is percent-encoded (a
- * token or job name may hold any visible ASCII), and the templates HTML-escape the result. Stateless.
+ * URLs of the pages and how values are shown, for the templates. Every name in a URL is
+ * percent-encoded (a token or job name may hold any visible ASCII), and the templates HTML-escape
+ * the result. Stateless.
  */
 public final class Links {
-  private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'")
-      .withZone(ZoneOffset.UTC);
+  private static final DateTimeFormatter TIME =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC);
 
   /** The paths e-mail links point to (with the UI's base URL there): one scheme for both. */
   private static final UiLinks PATHS = new UiLinks("");
@@ -34,7 +35,8 @@ public final class Links {
     return PATHS.job(workflow, instance, job);
   }
 
-  public static String log(String workflow, String instance, String job, int execution, String stream) {
+  public static String log(
+      String workflow, String instance, String job, int execution, String stream) {
     return job(workflow, instance, job) + "/executions/" + execution + "/logs/" + seg(stream);
   }
 
@@ -67,7 +69,11 @@ public final class Links {
     if (d.toHoursPart() > 0 || d.toDays() > 0) {
       text.append(d.toHoursPart()).append("h ");
     }
-    return text.append(d.toMinutesPart()).append("m ").append(d.toSecondsPart()).append('s').toString();
+    return text.append(d.toMinutesPart())
+        .append("m ")
+        .append(d.toSecondsPart())
+        .append('s')
+        .toString();
   }
 
   /** A CSS class for a status (lower case), "none" for null. */

@@ -10,15 +10,16 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /**
- * Reads job logs from the worker that wrote them, through the URL in the execution record (the worker's admin
- * port serves {@code GET /logs/<path>}, whole or from a byte offset; see the workers' LogEndpoint). So the UI
- * needs no shared filesystem. Thread-safe.
+ * Reads job logs from the worker that wrote them, through the URL in the execution record (the
+ * worker's admin port serves {@code GET /logs/<path>}, whole or from a byte offset; see the
+ * workers' LogEndpoint). So the UI needs no shared filesystem. Thread-safe.
  */
 final class LogReader {
   /** The most a page asks for at once; the worker caps a chunk at 1 MiB too. */
   static final int MAX_CHUNK = 1 << 20;
 
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   /** A part of a log: the bytes, where they start, where to ask next and the log's size now. */
   record Part(byte[] data, long offset, long nextOffset, long size) {
@@ -33,11 +34,17 @@ final class LogReader {
    * @throws LogUnavailableException if the worker does not answer or has no such log
    */
   Part read(String url, long offset, int max) {
-    HttpResponse<byte[]> response = send(url + "?offset=" + offset + "&max=" + Math.min(max, MAX_CHUNK),
-        HttpResponse.BodyHandlers.ofByteArray());
+    HttpResponse<byte[]> response =
+        send(
+            url + "?offset=" + offset + "&max=" + Math.min(max, MAX_CHUNK),
+            HttpResponse.BodyHandlers.ofByteArray());
     if (response.statusCode() != 200) {
-      throw new LogUnavailableException(url, "HTTP " + response.statusCode() + " "
-          + new String(response.body(), StandardCharsets.UTF_8).strip());
+      throw new LogUnavailableException(
+          url,
+          "HTTP "
+              + response.statusCode()
+              + " "
+              + new String(response.body(), StandardCharsets.UTF_8).strip());
     }
     byte[] data = response.body();
     long from = response.headers().firstValueAsLong("X-Log-Offset").orElse(offset);
@@ -51,8 +58,12 @@ final class LogReader {
     HttpResponse<InputStream> response = send(url, HttpResponse.BodyHandlers.ofInputStream());
     if (response.statusCode() != 200) {
       try (InputStream body = response.body()) {
-        throw new LogUnavailableException(url, "HTTP " + response.statusCode() + " "
-            + new String(body.readNBytes(500), StandardCharsets.UTF_8).strip());
+        throw new LogUnavailableException(
+            url,
+            "HTTP "
+                + response.statusCode()
+                + " "
+                + new String(body.readNBytes(500), StandardCharsets.UTF_8).strip());
       } catch (IOException e) {
         throw new LogUnavailableException(url, "HTTP " + response.statusCode());
       }
@@ -62,10 +73,12 @@ final class LogReader {
 
   private <T> HttpResponse<T> send(String url, HttpResponse.BodyHandler<T> handler) {
     try {
-      HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).GET().build();
+      HttpRequest request =
+          HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).GET().build();
       return http.send(request, handler);
     } catch (IOException | IllegalArgumentException e) {
-      throw new LogUnavailableException(url, e.toString() + " (is the worker that ran the job still up?)");
+      throw new LogUnavailableException(
+          url, e.toString() + " (is the worker that ran the job still up?)");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new LogUnavailableException(url, "interrupted");

@@ -6,16 +6,23 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Who may use the UI (the {@code ui.users}, {@code ui.trustedUserHeader}, {@code ui.trustedProxies} and
- * {@code ui.allowAnonymous} settings, docs/ui.md "Sign-in"). With no users and no trusted header everyone is an
- * anonymous operator, which only a loopback bind or {@code allowAnonymous} permits. Immutable.
+ * Who may use the UI (the {@code ui.users}, {@code ui.trustedUserHeader}, {@code ui.trustedProxies}
+ * and {@code ui.allowAnonymous} settings, docs/ui.md "Sign-in"). With no users and no trusted
+ * header everyone is an anonymous operator, which only a loopback bind or {@code allowAnonymous}
+ * permits. Immutable.
  *
- * @param users who may sign in with a password (BCrypt hashes from {@code flipper hash-password --bcrypt})
+ * @param users who may sign in with a password (BCrypt hashes from {@code flipper hash-password
+ *     --bcrypt})
  * @param trustedUserHeader a header naming the user, set by an authenticating proxy; "" = none
- * @param trustedProxies the addresses whose {@code trustedUserHeader} is believed; from anyone else it is ignored
- * @param allowAnonymous true = serve a non-loopback address without sign-in (everyone is an operator)
+ * @param trustedProxies the addresses whose {@code trustedUserHeader} is believed; from anyone else
+ *     it is ignored
+ * @param allowAnonymous true = serve a non-loopback address without sign-in (everyone is an
+ *     operator)
  */
-public record UiAuth(List<User> users, String trustedUserHeader, List<String> trustedProxies,
+public record UiAuth(
+    List<User> users,
+    String trustedUserHeader,
+    List<String> trustedProxies,
     boolean allowAnonymous) {
 
   /** Sign-in off: fine on loopback only. */
@@ -29,7 +36,8 @@ public record UiAuth(List<User> users, String trustedUserHeader, List<String> tr
 
   /** What a user may do: a viewer reads, an operator also runs actions. */
   public enum Role {
-    VIEWER, OPERATOR;
+    VIEWER,
+    OPERATOR;
 
     static Role of(String name) {
       try {
@@ -40,7 +48,9 @@ public record UiAuth(List<User> users, String trustedUserHeader, List<String> tr
     }
   }
 
-  /** @param role {@code viewer} or {@code operator} */
+  /**
+   * @param role {@code viewer} or {@code operator}
+   */
   public record User(String name, String passwordHash, String role) {
     /** The role of a user whose entry names none (ui.users[].role): read only. */
     public static final String DEFAULT_ROLE = "viewer";
@@ -65,7 +75,8 @@ public record UiAuth(List<User> users, String trustedUserHeader, List<String> tr
   }
 
   /**
-   * Refuses to serve a non-loopback address to anonymous operators unless {@code allowAnonymous} says so.
+   * Refuses to serve a non-loopback address to anonymous operators unless {@code allowAnonymous}
+   * says so.
    *
    * @throws IllegalStateException saying what to configure
    */
@@ -73,10 +84,13 @@ public record UiAuth(List<User> users, String trustedUserHeader, List<String> tr
     if (enabled() || allowAnonymous || loopback(bindAddress)) {
       return;
     }
-    throw new IllegalStateException("the web UI would listen on " + bindAddress + " without sign-in, so anyone"
-        + " who reaches it could stop and abort workflows: configure ui.users (hashes from flipper hash-password"
-        + " --bcrypt) or ui.trustedUserHeader with ui.trustedProxies, bind ui.bindAddress to 127.0.0.1, or set"
-        + " ui.allowAnonymous: true");
+    throw new IllegalStateException(
+        "the web UI would listen on "
+            + bindAddress
+            + " without sign-in, so anyone"
+            + " who reaches it could stop and abort workflows: configure ui.users (hashes from flipper hash-password"
+            + " --bcrypt) or ui.trustedUserHeader with ui.trustedProxies, bind ui.bindAddress to 127.0.0.1, or set"
+            + " ui.allowAnonymous: true");
   }
 
   private static boolean loopback(String address) {

@@ -17,11 +17,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * The workflow web UI as a daemon: serves the pages and their JSON API (docs/ui.md) on
- * {@code bindAddress:port}, reading the {@link TokenMaster} it is given at each request. The launcher opens that
- * (a Thrift client of the master daemon), as it opens the stores, and closes it after this daemon; this module
- * builds no client. Starts without the master: pages then show "master unreachable" until it answers. Thread-safe;
- * {@link #close()} is idempotent.
+ * The workflow web UI as a daemon: serves the pages and their JSON API (docs/ui.md) on {@code
+ * bindAddress:port}, reading the {@link TokenMaster} it is given at each request. The launcher
+ * opens that (a Thrift client of the master daemon), as it opens the stores, and closes it after
+ * this daemon; this module builds no client. Starts without the master: pages then show "master
+ * unreachable" until it answers. Thread-safe; {@link #close()} is idempotent.
  */
 public final class UiDaemon implements Daemon<UiDaemon.Config> {
   private static final int READERS = 4;
@@ -38,8 +38,8 @@ public final class UiDaemon implements Daemon<UiDaemon.Config> {
     public static final int DEFAULT_PORT = 8080;
 
     /**
-     * This machine only, port {@value #DEFAULT_PORT}, the master on this machine. The {@code ui} section of the
-     * launcher's config takes its defaults from these.
+     * This machine only, port {@value #DEFAULT_PORT}, the master on this machine. The {@code ui}
+     * section of the launcher's config takes its defaults from these.
      */
     public static Config defaults() {
       return new Config("127.0.0.1", DEFAULT_PORT, "127.0.0.1");
@@ -50,15 +50,20 @@ public final class UiDaemon implements Daemon<UiDaemon.Config> {
   private final RunState state = new RunState("ui daemon");
   private final UiServer server;
   private final QueueRoutes queueRoutes;
+
   /** Reads of the master side by side; a few, so one page cannot flood the master. */
-  private final ExecutorService readers = Executors.newFixedThreadPool(READERS, new NamedThreadFactory("ui-read"));
+  private final ExecutorService readers =
+      Executors.newFixedThreadPool(READERS, new NamedThreadFactory("ui-read"));
+
   private volatile int boundPort;
 
   /**
-   * A UI without sign-in (loopback only) reading {@code master}, in-process or a client the caller made.
+   * A UI without sign-in (loopback only) reading {@code master}, in-process or a client the caller
+   * made.
    *
-   * @param master read at each request; not closed by this daemon. A client should fail fast (the launcher's makes
-   *     one connection attempt per call), so that a page answers "master unreachable" within seconds
+   * @param master read at each request; not closed by this daemon. A client should fail fast (the
+   *     launcher's makes one connection attempt per call), so that a page answers "master
+   *     unreachable" within seconds
    * @param masterAddress where the master is, as the pages show it (e.g. {@code host:port})
    */
   public UiDaemon(Config config, TokenMaster master, String masterAddress, MetricRegistry metrics) {
@@ -68,30 +73,45 @@ public final class UiDaemon implements Daemon<UiDaemon.Config> {
   /**
    * A UI with sign-in as {@code auth} says.
    *
-   * @throws IllegalStateException if it would serve a non-loopback address to anonymous operators without
-   *     {@code auth.allowAnonymous()}
+   * @throws IllegalStateException if it would serve a non-loopback address to anonymous operators
+   *     without {@code auth.allowAnonymous()}
    */
-  public UiDaemon(Config config, UiAuth auth, TokenMaster master, String masterAddress, MetricRegistry metrics) {
+  public UiDaemon(
+      Config config,
+      UiAuth auth,
+      TokenMaster master,
+      String masterAddress,
+      MetricRegistry metrics) {
     this(config, auth, master, masterAddress, QueueServers.NONE, RateLimits.NONE, metrics);
   }
 
   /**
-   * A UI with sign-in as {@code auth} says and the queue dashboard over {@code queues}, showing the rate limits
-   * of {@code rateLimits}.
+   * A UI with sign-in as {@code auth} says and the queue dashboard over {@code queues}, showing the
+   * rate limits of {@code rateLimits}.
    *
-   * @throws IllegalStateException if it would serve a non-loopback address to anonymous operators without
-   *     {@code auth.allowAnonymous()}
+   * @throws IllegalStateException if it would serve a non-loopback address to anonymous operators
+   *     without {@code auth.allowAnonymous()}
    * @throws IllegalArgumentException if a queue server address is not {@code host:port}
    */
-  public UiDaemon(Config config, UiAuth auth, TokenMaster master, String masterAddress, QueueServers queues,
-      RateLimits rateLimits, MetricRegistry metrics) {
+  public UiDaemon(
+      Config config,
+      UiAuth auth,
+      TokenMaster master,
+      String masterAddress,
+      QueueServers queues,
+      RateLimits rateLimits,
+      MetricRegistry metrics) {
     this.config = Objects.requireNonNull(config, "config");
     auth.checkBind(config.bindAddress());
     WorkflowEngine engine = WorkflowEngine.builder(master).build();
     this.queueRoutes = QueueRoutes.over(queues, rateLimits, readers, Clock.systemUTC());
-    this.server = new UiServer(new Views(engine, Clock.systemUTC(), readers),
-        new Actions(WorkflowControl.builder(engine).build()), new Auth(auth, Clock.systemUTC()), masterAddress,
-        queueRoutes);
+    this.server =
+        new UiServer(
+            new Views(engine, Clock.systemUTC(), readers),
+            new Actions(WorkflowControl.builder(engine).build()),
+            new Auth(auth, Clock.systemUTC()),
+            masterAddress,
+            queueRoutes);
     metrics.gauge("ui.running", () -> () -> state.isRunning() ? 1 : 0);
   }
 
@@ -117,7 +137,10 @@ public final class UiDaemon implements Daemon<UiDaemon.Config> {
 
   @Override
   public List<String> endpoints() {
-    String host = List.of("0.0.0.0", "::").contains(config.bindAddress()) ? "127.0.0.1" : config.bindAddress();
+    String host =
+        List.of("0.0.0.0", "::").contains(config.bindAddress())
+            ? "127.0.0.1"
+            : config.bindAddress();
     return boundPort == 0 ? List.of() : List.of("web UI http://" + host + ":" + boundPort + "/");
   }
 

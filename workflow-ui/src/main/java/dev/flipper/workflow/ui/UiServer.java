@@ -27,11 +27,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The UI's HTTP server: every page at its path and the same data as JSON under {@code /api} (docs/ui.md),
- * static files under {@code /static/} and the JS libraries from their WebJars under {@code /webjars/}. Pages
- * are rendered by compiled jte templates, which HTML-escape every value. Actions are {@code POST /actions/<op>}
- * (forms, with a confirmation page for destructive ones) and {@code POST /api/actions/<op>} (JSON), both behind
- * the {@link Csrf} check. The queue dashboard's routes are {@link QueueRoutes}. Thread-safe.
+ * The UI's HTTP server: every page at its path and the same data as JSON under {@code /api}
+ * (docs/ui.md), static files under {@code /static/} and the JS libraries from their WebJars under
+ * {@code /webjars/}. Pages are rendered by compiled jte templates, which HTML-escape every value.
+ * Actions are {@code POST /actions/<op>} (forms, with a confirmation page for destructive ones) and
+ * {@code POST /api/actions/<op>} (JSON), both behind the {@link Csrf} check. The queue dashboard's
+ * routes are {@link QueueRoutes}. Thread-safe.
  */
 final class UiServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(UiServer.class);
@@ -47,16 +48,25 @@ final class UiServer implements AutoCloseable {
   private final WorkerLogUrls workerLogs;
   private final String masterAddress;
   private final QueueRoutes queues;
-  private final TemplateEngine templates = TemplateEngine.createPrecompiled(
-      null, ContentType.Html, UiServer.class.getClassLoader(), "dev.flipper.workflow.ui.templates");
+  private final TemplateEngine templates =
+      TemplateEngine.createPrecompiled(
+          null,
+          ContentType.Html,
+          UiServer.class.getClassLoader(),
+          "dev.flipper.workflow.ui.templates");
   private Javalin app;
 
-  /** @param masterAddress {@code host:port} of the master, for the "master unreachable" banner */
+  /**
+   * @param masterAddress {@code host:port} of the master, for the "master unreachable" banner
+   */
   UiServer(Views views, Actions actions, Auth auth, String masterAddress) {
     this(views, actions, auth, masterAddress, null);
   }
 
-  /** @param queues the queue dashboard's routes; null = its pages say that no queue server is configured */
+  /**
+   * @param queues the queue dashboard's routes; null = its pages say that no queue server is
+   *     configured
+   */
   UiServer(Views views, Actions actions, Auth auth, String masterAddress, QueueRoutes queues) {
     this.views = views;
     this.workerLogs = new WorkerLogUrls(views.master());
@@ -69,18 +79,21 @@ final class UiServer implements AutoCloseable {
   synchronized int start(String bindAddress, int port) {
     QueuedThreadPool threads = new QueuedThreadPool(16, 2);
     threads.setName("ui-http");
-    app = Javalin.create(config -> {
-      config.showJavalinBanner = false;
-      config.startupWatcherEnabled = false;
-      config.jetty.threadPool = threads;
-      config.router.ignoreTrailingSlashes = true;
-      config.staticFiles.add(files -> {
-        files.hostedPath = "/static";
-        files.directory = "/flipper-ui";
-        files.location = Location.CLASSPATH;
-      });
-      config.staticFiles.enableWebjars();
-    });
+    app =
+        Javalin.create(
+            config -> {
+              config.showJavalinBanner = false;
+              config.startupWatcherEnabled = false;
+              config.jetty.threadPool = threads;
+              config.router.ignoreTrailingSlashes = true;
+              config.staticFiles.add(
+                  files -> {
+                    files.hostedPath = "/static";
+                    files.directory = "/flipper-ui";
+                    files.location = Location.CLASSPATH;
+                  });
+              config.staticFiles.enableWebjars();
+            });
     routes(app);
     app.start(bindAddress, port);
     return app.port();
@@ -92,40 +105,60 @@ final class UiServer implements AutoCloseable {
     String job = instance + "/jobs/{job}";
 
     app.before(auth::authenticate);
-    app.get("/login", ctx -> ctx.html(render("login", loginModel(ctx, ctx.queryParam("next"), null))));
+    app.get(
+        "/login", ctx -> ctx.html(render("login", loginModel(ctx, ctx.queryParam("next"), null))));
     app.post("/login", this::login);
-    app.post("/logout", ctx -> {
-      csrf.check(ctx);
-      auth.signOut(ctx);
-      ctx.redirect("/login");
-    });
+    app.post(
+        "/logout",
+        ctx -> {
+          csrf.check(ctx);
+          auth.signOut(ctx);
+          ctx.redirect("/login");
+        });
     page(app, "/", "workflows", ctx -> views.workflows());
     pageAndApi(app, "/workflows", "workflows", ctx -> views.workflows());
     pageAndApi(app, workflow, "workflow", ctx -> views.workflow(ctx.pathParam("workflow")));
-    pageAndApi(app, instance, "instance",
+    pageAndApi(
+        app,
+        instance,
+        "instance",
         ctx -> views.instance(ctx.pathParam("workflow"), ctx.pathParam("instance")));
-    pageAndApi(app, job, "job",
-        ctx -> views.job(ctx.pathParam("workflow"), ctx.pathParam("instance"), ctx.pathParam("job")));
+    pageAndApi(
+        app,
+        job,
+        "job",
+        ctx ->
+            views.job(ctx.pathParam("workflow"), ctx.pathParam("instance"), ctx.pathParam("job")));
     page(app, job + LOGS, "log", this::logPage);
     api(app, "/api" + job + LOGS, this::logChunk);
     app.get("/api" + job + LOGS + "/download", this::download);
     pageAndApi(app, "/schedules", "schedules", ctx -> views.schedules());
     pageAndApi(app, "/workers", "workers", ctx -> views.workers());
-    pageAndApi(app, "/tokens", "tokens", ctx -> views.tokens(ctx.queryParamAsClass("path", String.class)
-        .getOrDefault("/")));
+    pageAndApi(
+        app,
+        "/tokens",
+        "tokens",
+        ctx -> views.tokens(ctx.queryParamAsClass("path", String.class).getOrDefault("/")));
     pageAndApi(app, "/token", "token", ctx -> views.token(required(ctx, "name")));
     api(app, "/api/status", ctx -> views.banner());
     api(app, "/api/csrf", ctx -> new Token(csrf.token(ctx), Csrf.HEADER));
-    api(app, "/api/me", ctx -> new Me(auth.principal(ctx).name(),
-        auth.principal(ctx).role().name().toLowerCase(java.util.Locale.ROOT), auth.enabled()));
+    api(
+        app,
+        "/api/me",
+        ctx ->
+            new Me(
+                auth.principal(ctx).name(),
+                auth.principal(ctx).role().name().toLowerCase(java.util.Locale.ROOT),
+                auth.enabled()));
     app.post("/actions/{op}", this::actionForm);
     app.post("/api/actions/{op}", this::actionApi);
     queues.register(app, this);
   }
 
   /**
-   * A form's action: a destructive one without {@code confirm=yes} answers its confirmation page; otherwise it
-   * runs and the page shows what changed, or why nothing did (with the failure's status).
+   * A form's action: a destructive one without {@code confirm=yes} answers its confirmation page;
+   * otherwise it runs and the page shows what changed, or why nothing did (with the failure's
+   * status).
    */
   private void actionForm(Context ctx) {
     csrf.check(ctx);
@@ -134,9 +167,14 @@ final class UiServer implements AutoCloseable {
     String workflow = ctx.formParam("workflow");
     String instance = ctx.formParam("instance");
     List<String> jobs = ctx.formParams("job");
-    String back = Actions.FLEET.contains(op) ? "/workers" : Actions.SCHEDULE.contains(op) ? "/schedules"
-        : instance != null && workflow != null ? Links.instance(workflow, instance)
-        : workflow != null ? Links.workflow(workflow) : "/";
+    String back =
+        Actions.FLEET.contains(op)
+            ? "/workers"
+            : Actions.SCHEDULE.contains(op)
+                ? "/schedules"
+                : instance != null && workflow != null
+                    ? Links.instance(workflow, instance)
+                    : workflow != null ? Links.workflow(workflow) : "/";
     ControlResult result = null;
     String refusal = null;
     Integer execution = null;
@@ -145,37 +183,58 @@ final class UiServer implements AutoCloseable {
       execution = numberParam(ctx.formParam("execution"), "execution");
       generation = numberParam(ctx.formParam("generation"), "generation");
       if (!Actions.DESTRUCTIVE.contains(op) || "yes".equals(ctx.formParam("confirm"))) {
-        result = actions.run(op, new Actions.Request(workflow, instance, jobs, execution, generation), user(ctx));
+        result =
+            actions.run(
+                op,
+                new Actions.Request(workflow, instance, jobs, execution, generation),
+                user(ctx));
       }
     } catch (RuntimeException e) {
       Failure failure = failure(e);
       ctx.status(failure.status());
       refusal = failure.message();
     }
-    ActionPage page = new ActionPage(safeBanner(), op, workflow, instance, jobs, execution, back, result, refusal,
-        generation);
+    ActionPage page =
+        new ActionPage(
+            safeBanner(),
+            op,
+            workflow,
+            instance,
+            jobs,
+            execution,
+            back,
+            result,
+            refusal,
+            generation);
     ctx.html(render("action", Map.of("page", page, "csrf", csrf.token(ctx))));
   }
 
-  /** The JSON API's action: the body is an {@link Actions.Request} as JSON; the answer what changed. */
+  /**
+   * The JSON API's action: the body is an {@link Actions.Request} as JSON; the answer what changed.
+   */
   private void actionApi(Context ctx) throws IOException {
     csrf.check(ctx);
     auth.requireOperator(ctx);
     try {
       Actions.Request request;
       try {
-        request = ctx.body().isBlank() ? new Actions.Request(null, null, List.of(), null, null)
-            : MAPPER.readValue(ctx.body(), Actions.Request.class);
+        request =
+            ctx.body().isBlank()
+                ? new Actions.Request(null, null, List.of(), null, null)
+                : MAPPER.readValue(ctx.body(), Actions.Request.class);
       } catch (JsonProcessingException e) {
-        throw new BadRequestException("the body must be JSON {\"workflow\", \"instance\", \"jobs\": [...],"
-            + " \"execution\", \"generation\"}: " + e.getOriginalMessage());
+        throw new BadRequestException(
+            "the body must be JSON {\"workflow\", \"instance\", \"jobs\": [...],"
+                + " \"execution\", \"generation\"}: "
+                + e.getOriginalMessage());
       }
       ControlResult result = actions.run(ctx.pathParam("op"), request, user(ctx));
       ctx.contentType(JSON).result(MAPPER.writeValueAsString(Actions.json(result)));
     } catch (RuntimeException e) {
       Failure failure = failure(e);
-      ctx.status(failure.status()).contentType(JSON).result(MAPPER.writeValueAsString(Map.of("error",
-          failure.message())));
+      ctx.status(failure.status())
+          .contentType(JSON)
+          .result(MAPPER.writeValueAsString(Map.of("error", failure.message())));
     }
   }
 
@@ -195,7 +254,10 @@ final class UiServer implements AutoCloseable {
     return auth.principal(ctx).name();
   }
 
-  /** The login form's post: a session and on to {@code next} (a path on this site), or the form again, 401. */
+  /**
+   * The login form's post: a session and on to {@code next} (a path on this site), or the form
+   * again, 401.
+   */
   private void login(Context ctx) {
     csrf.check(ctx);
     String next = ctx.formParam("next");
@@ -204,7 +266,8 @@ final class UiServer implements AutoCloseable {
       ctx.redirect(next != null && next.matches("/(?![/\\\\]).*") ? next : "/");
       return;
     }
-    ctx.status(HttpStatus.UNAUTHORIZED).html(render("login", loginModel(ctx, next, "wrong name or password")));
+    ctx.status(HttpStatus.UNAUTHORIZED)
+        .html(render("login", loginModel(ctx, next, "wrong name or password")));
   }
 
   private Map<String, Object> loginModel(Context ctx, String next, String error) {
@@ -223,43 +286,64 @@ final class UiServer implements AutoCloseable {
 
   /** A page: the template {@code name}.jte with the model; failures render the error page. */
   void page(Javalin app, String path, String name, Function<Context, Object> model) {
-    app.get(path, ctx -> {
-      Object page;
-      try {
-        page = model.apply(ctx);
-      } catch (RuntimeException e) {
-        Failure failure = failure(e);
-        ctx.status(failure.status());
-        ctx.html(render("error", Map.of("banner", failure.banner(), "message", failure.message(),
-            "status", failure.status().getCode())));
-        return;
-      }
-      boolean operator = auth.principal(ctx).role() == UiAuth.Role.OPERATOR;
-      ctx.html(render(name, Map.of("page", page, "csrf", csrf.token(ctx), "operator", operator)));
-    });
+    app.get(
+        path,
+        ctx -> {
+          Object page;
+          try {
+            page = model.apply(ctx);
+          } catch (RuntimeException e) {
+            Failure failure = failure(e);
+            ctx.status(failure.status());
+            ctx.html(
+                render(
+                    "error",
+                    Map.of(
+                        "banner",
+                        failure.banner(),
+                        "message",
+                        failure.message(),
+                        "status",
+                        failure.status().getCode())));
+            return;
+          }
+          boolean operator = auth.principal(ctx).role() == UiAuth.Role.OPERATOR;
+          ctx.html(
+              render(name, Map.of("page", page, "csrf", csrf.token(ctx), "operator", operator)));
+        });
   }
 
   /** A JSON endpoint: the model as JSON, or {@code {"error": ...}} with the failure's status. */
   void api(Javalin app, String path, Function<Context, Object> model) {
-    app.get(path, ctx -> {
-      try {
-        ctx.contentType(JSON).result(MAPPER.writeValueAsString(model.apply(ctx)));
-      } catch (RuntimeException e) {
-        Failure failure = failure(e);
-        Map<String, Object> error = new LinkedHashMap<>();
-        error.put("error", failure.message());
-        error.put("banner", failure.banner());
-        ctx.status(failure.status()).contentType(JSON).result(MAPPER.writeValueAsString(error));
-      }
-    });
+    app.get(
+        path,
+        ctx -> {
+          try {
+            ctx.contentType(JSON).result(MAPPER.writeValueAsString(model.apply(ctx)));
+          } catch (RuntimeException e) {
+            Failure failure = failure(e);
+            Map<String, Object> error = new LinkedHashMap<>();
+            error.put("error", failure.message());
+            error.put("banner", failure.banner());
+            ctx.status(failure.status()).contentType(JSON).result(MAPPER.writeValueAsString(error));
+          }
+        });
   }
 
   private LogPage logPage(Context ctx) {
     ExecutionDetail execution = execution(ctx);
     String stream = ctx.pathParam("stream");
     String url = logUrl(execution, ctx);
-    return new LogPage(views.banner(), ctx.pathParam("workflow"), ctx.pathParam("instance"), ctx.pathParam("job"),
-        execution.execution(), stream, execution.running(), execution.worker(), url);
+    return new LogPage(
+        views.banner(),
+        ctx.pathParam("workflow"),
+        ctx.pathParam("instance"),
+        ctx.pathParam("job"),
+        execution.execution(),
+        stream,
+        execution.running(),
+        execution.worker(),
+        url);
   }
 
   private LogChunk logChunk(Context ctx) {
@@ -267,25 +351,37 @@ final class UiServer implements AutoCloseable {
     long offset = ctx.queryParamAsClass("offset", Long.class).getOrDefault(0L);
     int max = ctx.queryParamAsClass("max", Integer.class).getOrDefault(64 * 1024);
     LogReader.Part part = logs.read(logUrl(execution, ctx), offset, max);
-    return new LogChunk(part.offset(), part.nextOffset(), part.size(), part.text(), execution.running());
+    return new LogChunk(
+        part.offset(), part.nextOffset(), part.size(), part.text(), execution.running());
   }
 
   private void download(Context ctx) {
     try {
       ExecutionDetail execution = execution(ctx);
-      String file = ctx.pathParam("job") + "." + execution.execution() + "." + ctx.pathParam("stream") + ".log";
-      ctx.header("Content-Disposition", "attachment; filename=\"" + file.replaceAll("[^A-Za-z0-9._-]", "_") + "\"")
+      String file =
+          ctx.pathParam("job")
+              + "."
+              + execution.execution()
+              + "."
+              + ctx.pathParam("stream")
+              + ".log";
+      ctx.header(
+              "Content-Disposition",
+              "attachment; filename=\"" + file.replaceAll("[^A-Za-z0-9._-]", "_") + "\"")
           .contentType("text/plain; charset=utf-8")
           .result(logs.open(logUrl(execution, ctx)));
     } catch (RuntimeException e) {
       Failure failure = failure(e);
-      ctx.status(failure.status()).contentType("text/plain; charset=utf-8").result(failure.message() + "\n");
+      ctx.status(failure.status())
+          .contentType("text/plain; charset=utf-8")
+          .result(failure.message() + "\n");
     }
   }
 
   private ExecutionDetail execution(Context ctx) {
     int number = ctx.pathParamAsClass("execution", Integer.class).get();
-    return views.execution(ctx.pathParam("workflow"), ctx.pathParam("instance"), ctx.pathParam("job"), number);
+    return views.execution(
+        ctx.pathParam("workflow"), ctx.pathParam("instance"), ctx.pathParam("job"), number);
   }
 
   /** The execution's log URL, if it points at a known worker (see {@link WorkerLogUrls}). */
@@ -293,8 +389,14 @@ final class UiServer implements AutoCloseable {
     String stream = ctx.pathParam("stream");
     String url = execution.logs().get(stream);
     if (url == null) {
-      throw new NotFoundException("execution " + execution.execution() + " has no " + stream + " log; logs: "
-          + execution.logs().keySet() + ("DISABLED".equals(execution.command()) ? " (the job is disabled)" : ""));
+      throw new NotFoundException(
+          "execution "
+              + execution.execution()
+              + " has no "
+              + stream
+              + " log; logs: "
+              + execution.logs().keySet()
+              + ("DISABLED".equals(execution.command()) ? " (the job is disabled)" : ""));
     }
     return workerLogs.check(url);
   }
@@ -312,7 +414,10 @@ final class UiServer implements AutoCloseable {
   /** {@code GET /api/csrf}: the token to send in {@code header}. */
   record Token(String token, String header) {}
 
-  /** {@code GET /api/me}: who the request is; {@code signIn} false when sign-in is off (anonymous operator). */
+  /**
+   * {@code GET /api/me}: who the request is; {@code signIn} false when sign-in is off (anonymous
+   * operator).
+   */
   record Me(String name, String role, boolean signIn) {}
 
   Failure failure(RuntimeException e) {
@@ -326,7 +431,8 @@ final class UiServer implements AutoCloseable {
     if (e instanceof ControlRefusedException) {
       return new Failure(HttpStatus.CONFLICT, e.getMessage(), safeBanner());
     }
-    if (e instanceof BadRequestException || e instanceof IllegalArgumentException
+    if (e instanceof BadRequestException
+        || e instanceof IllegalArgumentException
         || e instanceof io.javalin.validation.ValidationException) {
       return new Failure(HttpStatus.BAD_REQUEST, e.getMessage(), safeBanner());
     }

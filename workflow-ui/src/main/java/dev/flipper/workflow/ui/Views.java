@@ -17,16 +17,12 @@ import dev.flipper.workflow.engine.JobDetail;
 import dev.flipper.workflow.engine.SignalAction;
 import dev.flipper.workflow.engine.StoredDefinition;
 import dev.flipper.workflow.engine.WorkflowEngine;
-import dev.flipper.workflow.schedule.ScheduleData;
-import dev.flipper.workflow.schedule.ScheduleTokens;
 import dev.flipper.workflow.fleet.ExitSignal;
 import dev.flipper.workflow.fleet.Heartbeat;
 import dev.flipper.workflow.fleet.Heartbeats;
+import dev.flipper.workflow.schedule.ScheduleData;
+import dev.flipper.workflow.schedule.ScheduleTokens;
 import dev.flipper.workflow.ui.view.Banner;
-import dev.flipper.workflow.ui.view.ScheduleRow;
-import dev.flipper.workflow.ui.view.SchedulesPage;
-import dev.flipper.workflow.ui.view.WorkerRow;
-import dev.flipper.workflow.ui.view.WorkersPage;
 import dev.flipper.workflow.ui.view.ExecutionRow;
 import dev.flipper.workflow.ui.view.GanttBar;
 import dev.flipper.workflow.ui.view.GraphNode;
@@ -35,9 +31,13 @@ import dev.flipper.workflow.ui.view.InstanceRow;
 import dev.flipper.workflow.ui.view.JobPage;
 import dev.flipper.workflow.ui.view.JobRow;
 import dev.flipper.workflow.ui.view.Property;
+import dev.flipper.workflow.ui.view.ScheduleRow;
+import dev.flipper.workflow.ui.view.SchedulesPage;
 import dev.flipper.workflow.ui.view.TokenEntry;
 import dev.flipper.workflow.ui.view.TokenPage;
 import dev.flipper.workflow.ui.view.TokensPage;
+import dev.flipper.workflow.ui.view.WorkerRow;
+import dev.flipper.workflow.ui.view.WorkersPage;
 import dev.flipper.workflow.ui.view.WorkflowPage;
 import dev.flipper.workflow.ui.view.WorkflowRow;
 import dev.flipper.workflow.ui.view.WorkflowsPage;
@@ -60,25 +60,36 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 
 /**
- * Builds what the pages show from the master's tokens, at each call (nothing cached, so a page is never stale).
- * Only active instances are visible: archived ones leave the master's read interface. Thread-safe.
+ * Builds what the pages show from the master's tokens, at each call (nothing cached, so a page is
+ * never stale). Only active instances are visible: archived ones leave the master's read interface.
+ * Thread-safe.
  */
 final class Views {
   /** How many finished instances the workflows list's success rate counts. */
   static final int SUCCESS_RATE_OF_LAST = 10;
+
   private static final Set<String> LINK_PROPERTIES = Set.of("job_url", "kv_job_url");
-  /** An instance id no instance has (ids are digits): signals of a workflow's scope and the global one only. */
+
+  /**
+   * An instance id no instance has (ids are digits): signals of a workflow's scope and the global
+   * one only.
+   */
   private static final String NO_INSTANCE = "-";
+
   /** Where the active instances' tokens are (TokenLayout's, which is internal to the engine). */
   private static final String WORKFLOWS = "/workflow/";
-  private static final ObjectMapper PRETTY = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  private static final ObjectMapper PRETTY =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   private final WorkflowEngine engine;
   private final TokenMaster master;
   private final Clock clock;
   private final Executor readers;
 
-  /** @param readers runs reads side by side (the workflows list); owned by the caller */
+  /**
+   * @param readers runs reads side by side (the workflows list); owned by the caller
+   */
   Views(WorkflowEngine engine, Clock clock, Executor readers) {
     this.engine = engine;
     this.readers = readers;
@@ -90,32 +101,47 @@ final class Views {
     return master;
   }
 
-  /** The global signals; throws if the master does not answer (the caller shows "master unreachable"). */
+  /**
+   * The global signals; throws if the master does not answer (the caller shows "master
+   * unreachable").
+   */
   Banner banner() {
     return new Banner(labels(engine.globalSignals(), "global"), null);
   }
 
   /**
-   * Each workflow's instances are read on the reader threads, side by side: the master answers each from a
-   * scan of that workflow's tokens, so one after the other they would add up. The names of workflows that have
-   * instances but no definition (removed by a prune) are read alongside.
+   * Each workflow's instances are read on the reader threads, side by side: the master answers each
+   * from a scan of that workflow's tokens, so one after the other they would add up. The names of
+   * workflows that have instances but no definition (removed by a prune) are read alongside.
    */
   WorkflowsPage workflows() {
     Banner banner = banner();
     Map<String, StoredDefinition> definitions = new HashMap<>();
     engine.definitions().list().forEach(d -> definitions.put(d.name(), d));
-    CompletableFuture<Set<String>> withInstances = CompletableFuture.supplyAsync(() -> {
-      Set<String> names = new TreeSet<>();
-      master.group(WORKFLOWS, "/").keySet().forEach(g -> names.add(g.substring(WORKFLOWS.length())));
-      return names;
-    }, readers);
+    CompletableFuture<Set<String>> withInstances =
+        CompletableFuture.supplyAsync(
+            () -> {
+              Set<String> names = new TreeSet<>();
+              master
+                  .group(WORKFLOWS, "/")
+                  .keySet()
+                  .forEach(g -> names.add(g.substring(WORKFLOWS.length())));
+              return names;
+            },
+            readers);
     Map<String, CompletableFuture<List<InstanceSummary>>> reads = new TreeMap<>();
     definitions.keySet().forEach(name -> reads.put(name, instancesAsync(name)));
     Map<String, ScheduleData> schedules = storedSchedules();
     join(withInstances).forEach(name -> reads.computeIfAbsent(name, this::instancesAsync));
     List<WorkflowRow> rows = new ArrayList<>();
-    reads.forEach((name, read) -> rows.add(workflowRow(name, Optional.ofNullable(definitions.get(name))
-        .map(StoredDefinition::definition), schedules.get(name), join(read))));
+    reads.forEach(
+        (name, read) ->
+            rows.add(
+                workflowRow(
+                    name,
+                    Optional.ofNullable(definitions.get(name)).map(StoredDefinition::definition),
+                    schedules.get(name),
+                    join(read))));
     return new WorkflowsPage(banner, rows);
   }
 
@@ -132,36 +158,52 @@ final class Views {
     }
   }
 
-  private WorkflowRow workflowRow(String name, Optional<WorkflowDefinition> definition, ScheduleData schedule,
+  private WorkflowRow workflowRow(
+      String name,
+      Optional<WorkflowDefinition> definition,
+      ScheduleData schedule,
       List<InstanceSummary> instances) {
     Optional<InstanceSummary> shown = lastShown(instances);
-    int running = (int) instances.stream().filter(i -> i.status() == InstanceStatus.RUNNING).count();
-    List<InstanceSummary> finished = instances.stream().filter(i -> i.status().isFinished()).toList();
-    List<InstanceSummary> counted = finished.subList(Math.max(0, finished.size() - SUCCESS_RATE_OF_LAST),
-        finished.size());
+    int running =
+        (int) instances.stream().filter(i -> i.status() == InstanceStatus.RUNNING).count();
+    List<InstanceSummary> finished =
+        instances.stream().filter(i -> i.status().isFinished()).toList();
+    List<InstanceSummary> counted =
+        finished.subList(Math.max(0, finished.size() - SUCCESS_RATE_OF_LAST), finished.size());
     long successes = counted.stream().filter(i -> i.status() == InstanceStatus.SUCCESS).count();
-    return new WorkflowRow(name, definition.map(WorkflowDefinition::owners).orElse(List.of()),
+    return new WorkflowRow(
+        name,
+        definition.map(WorkflowDefinition::owners).orElse(List.of()),
         definition.flatMap(WorkflowDefinition::schedule).map(Views::scheduleText).orElse(null),
-        nextRun(schedule), running > 0 ? "RUNNING" : shown.map(i -> i.status().name()).orElse(null),
-        shown.map(InstanceSummary::instance).orElse(null), shown.map(i -> iso(i.start())).orElse(null),
+        nextRun(schedule),
+        running > 0 ? "RUNNING" : shown.map(i -> i.status().name()).orElse(null),
+        shown.map(InstanceSummary::instance).orElse(null),
+        shown.map(i -> iso(i.start())).orElse(null),
         shown.flatMap(InstanceSummary::end).map(Views::iso).orElse(null),
-        shown.map(this::durationMillis).orElse(null), running,
-        counted.isEmpty() ? null : (int) Math.round(100.0 * successes / counted.size()), counted.size());
+        shown.map(this::durationMillis).orElse(null),
+        running,
+        counted.isEmpty() ? null : (int) Math.round(100.0 * successes / counted.size()),
+        counted.size());
   }
 
-  /** The running instance that started last if any runs, else the newest (Pinball's "last instance"). */
+  /**
+   * The running instance that started last if any runs, else the newest (Pinball's "last
+   * instance").
+   */
   private static Optional<InstanceSummary> lastShown(List<InstanceSummary> oldestFirst) {
     for (int i = oldestFirst.size() - 1; i >= 0; i--) {
       if (oldestFirst.get(i).status() == InstanceStatus.RUNNING) {
         return Optional.of(oldestFirst.get(i));
       }
     }
-    return oldestFirst.isEmpty() ? Optional.empty() : Optional.of(oldestFirst.get(oldestFirst.size() - 1));
+    return oldestFirst.isEmpty()
+        ? Optional.empty()
+        : Optional.of(oldestFirst.get(oldestFirst.size() - 1));
   }
 
   /**
-   * Every workflow with a schedule token or a schedule in its stored definition; the newest instance of each is
-   * read on the reader threads, as for the workflows list.
+   * Every workflow with a schedule token or a schedule in its stored definition; the newest
+   * instance of each is read on the reader threads, as for the workflows list.
    */
   SchedulesPage schedules() {
     Banner banner = banner();
@@ -170,30 +212,61 @@ final class Views {
     Map<String, ScheduleData> stored = storedSchedules();
     Map<String, CompletableFuture<List<InstanceSummary>>> reads = new TreeMap<>();
     stored.keySet().forEach(name -> reads.put(name, instancesAsync(name)));
-    definitions.values().stream().filter(d -> d.schedule().isPresent())
+    definitions.values().stream()
+        .filter(d -> d.schedule().isPresent())
         .forEach(d -> reads.computeIfAbsent(d.name(), this::instancesAsync));
     List<ScheduleRow> rows = new ArrayList<>();
-    reads.forEach((name, read) -> rows.add(scheduleRow(name, Optional.ofNullable(definitions.get(name)),
-        Optional.ofNullable(stored.get(name)), join(read))));
+    reads.forEach(
+        (name, read) ->
+            rows.add(
+                scheduleRow(
+                    name,
+                    Optional.ofNullable(definitions.get(name)),
+                    Optional.ofNullable(stored.get(name)),
+                    join(read))));
     return new SchedulesPage(banner, rows);
   }
 
-  private static ScheduleRow scheduleRow(String name, Optional<WorkflowDefinition> definition,
-      Optional<ScheduleData> token, List<InstanceSummary> instances) {
-    Optional<InstanceSummary> last = instances.isEmpty() ? Optional.empty()
-        : Optional.of(instances.get(instances.size() - 1));
-    int running = (int) instances.stream().filter(i -> i.status() == InstanceStatus.RUNNING).count();
+  private static ScheduleRow scheduleRow(
+      String name,
+      Optional<WorkflowDefinition> definition,
+      Optional<ScheduleData> token,
+      List<InstanceSummary> instances) {
+    Optional<InstanceSummary> last =
+        instances.isEmpty() ? Optional.empty() : Optional.of(instances.get(instances.size() - 1));
+    int running =
+        (int) instances.stream().filter(i -> i.status() == InstanceStatus.RUNNING).count();
     // Without a token the definition's schedule is shown, as reschedule would write it.
-    ScheduleData data = token.orElseGet(() -> ScheduleTokens.fromDefinition(definition.orElseThrow(),
-        definition.orElseThrow().schedule().orElseThrow(), Instant.EPOCH));
-    String state = token.isEmpty() ? "unscheduled" : definition.isEmpty() ? "no definition"
-        : data.nextRunMillis == null ? "waiting" : "scheduled";
-    return new ScheduleRow(name, state,
-        data.recurrenceMillis == null ? null : DurationText.format(Duration.ofMillis(data.recurrenceMillis)),
-        data.cron, data.cron == null ? null : data.timezone == null ? "UTC" : data.timezone, data.overrunPolicy,
-        data.maxRunningInstances, data.catchUp, token.isEmpty() ? null : nextRun(data),
-        last.map(i -> iso(i.start())).orElse(null), last.map(InstanceSummary::instance).orElse(null),
-        last.map(i -> i.status().name()).orElse(null), running, data.emails);
+    ScheduleData data =
+        token.orElseGet(
+            () ->
+                ScheduleTokens.fromDefinition(
+                    definition.orElseThrow(),
+                    definition.orElseThrow().schedule().orElseThrow(),
+                    Instant.EPOCH));
+    String state =
+        token.isEmpty()
+            ? "unscheduled"
+            : definition.isEmpty()
+                ? "no definition"
+                : data.nextRunMillis == null ? "waiting" : "scheduled";
+    return new ScheduleRow(
+        name,
+        state,
+        data.recurrenceMillis == null
+            ? null
+            : DurationText.format(Duration.ofMillis(data.recurrenceMillis)),
+        data.cron,
+        data.cron == null ? null : data.timezone == null ? "UTC" : data.timezone,
+        data.overrunPolicy,
+        data.maxRunningInstances,
+        data.catchUp,
+        token.isEmpty() ? null : nextRun(data),
+        last.map(i -> iso(i.start())).orElse(null),
+        last.map(InstanceSummary::instance).orElse(null),
+        last.map(i -> i.status().name()).orElse(null),
+        running,
+        data.emails);
   }
 
   /** Every worker by its heartbeat, with the EXIT signal and what it means for each. */
@@ -207,8 +280,10 @@ final class Views {
     int retiring = 0;
     Integer newest = null;
     for (Heartbeat beat : beats) {
-      String state = !beat.aliveAt(now) ? "dead" : beat.retiring() ? "retiring"
-          : beat.takesWork(exit) ? "alive" : "draining";
+      String state =
+          !beat.aliveAt(now)
+              ? "dead"
+              : beat.retiring() ? "retiring" : beat.takesWork(exit) ? "alive" : "draining";
       if (beat.aliveAt(now)) {
         alive++;
         newest = newest == null ? beat.generation() : Math.max(newest, beat.generation());
@@ -216,18 +291,32 @@ final class Views {
       if (state.equals("retiring") || state.equals("draining")) {
         retiring++;
       }
-      rows.add(new WorkerRow(beat.name(), beat.host(), beat.adminUrl().orElse(null), beat.generation(),
-          beat.slots(), state, iso(beat.beat()), beat.age(now).toSeconds(), beat.deadAfter().toSeconds(),
-          iso(beat.started()), beat.running().stream().map(Views::runningJob).toList()));
+      rows.add(
+          new WorkerRow(
+              beat.name(),
+              beat.host(),
+              beat.adminUrl().orElse(null),
+              beat.generation(),
+              beat.slots(),
+              state,
+              iso(beat.beat()),
+              beat.age(now).toSeconds(),
+              beat.deadAfter().toSeconds(),
+              iso(beat.started()),
+              beat.running().stream().map(Views::runningJob).toList()));
     }
-    return new WorkersPage(banner, exit.orElse(null), newest, alive - retiring, retiring, beats.size() - alive,
-        rows);
+    return new WorkersPage(
+        banner, exit.orElse(null), newest, alive - retiring, retiring, beats.size() - alive, rows);
   }
 
-  /** {@code <workflow>/<instance>/<job>} as a heartbeat lists it; no link parts if it does not split so. */
+  /**
+   * {@code <workflow>/<instance>/<job>} as a heartbeat lists it; no link parts if it does not split
+   * so.
+   */
   private static WorkerRow.RunningJob runningJob(String text) {
     String[] parts = text.split("/", 3);
-    return parts.length == 3 ? new WorkerRow.RunningJob(parts[0], parts[1], parts[2], text)
+    return parts.length == 3
+        ? new WorkerRow.RunningJob(parts[0], parts[1], parts[2], text)
         : new WorkerRow.RunningJob(null, null, null, text);
   }
 
@@ -235,7 +324,8 @@ final class Views {
     Optional<StoredDefinition> stored = engine.definitions().get(name);
     List<InstanceSummary> instances = engine.status().instances(name);
     if (stored.isEmpty() && instances.isEmpty()) {
-      throw new NotFoundException("no workflow '" + name + "' (no stored definition and no active instance)");
+      throw new NotFoundException(
+          "no workflow '" + name + "' (no stored definition and no active instance)");
     }
     Banner banner = banner(name, NO_INSTANCE, "workflow");
     List<InstanceRow> rows = new ArrayList<>();
@@ -244,14 +334,29 @@ final class Views {
     }
     Optional<WorkflowDefinition> definition = stored.map(StoredDefinition::definition);
     List<GraphNode> graph = new ArrayList<>();
-    definition.ifPresent(d -> d.jobs().forEach(j -> graph.add(
-        new GraphNode(j.name(), j.disabled() ? "DISABLED" : "WAITING", parents(j.needs()), j.condition()))));
-    return new WorkflowPage(banner, name, definition.map(WorkflowDefinition::description).orElse(""),
+    definition.ifPresent(
+        d ->
+            d.jobs()
+                .forEach(
+                    j ->
+                        graph.add(
+                            new GraphNode(
+                                j.name(),
+                                j.disabled() ? "DISABLED" : "WAITING",
+                                parents(j.needs()),
+                                j.condition()))));
+    return new WorkflowPage(
+        banner,
+        name,
+        definition.map(WorkflowDefinition::description).orElse(""),
         definition.map(WorkflowDefinition::owners).orElse(List.of()),
         definition.flatMap(WorkflowDefinition::schedule).map(Views::scheduleText).orElse(null),
-        nextRun(storedSchedules().get(name)), stored.map(StoredDefinition::version).orElse(null),
-        stored.map(s -> iso(s.appliedAt())).orElse(null), definition.map(WorkflowDefinition::toYaml).orElse(null),
-        rows, graph);
+        nextRun(storedSchedules().get(name)),
+        stored.map(StoredDefinition::version).orElse(null),
+        stored.map(s -> iso(s.appliedAt())).orElse(null),
+        definition.map(WorkflowDefinition::toYaml).orElse(null),
+        rows,
+        graph);
   }
 
   InstancePage instance(String workflow, String instance) {
@@ -273,16 +378,32 @@ final class Views {
     List<GanttBar> timeline = new ArrayList<>();
     for (JobDetail job : detail.jobs()) {
       jobs.add(jobRow(job));
-      graph.add(new GraphNode(job.name(), job.status().name(), parents(job.needs()), job.condition()));
+      graph.add(
+          new GraphNode(job.name(), job.status().name(), parents(job.needs()), job.condition()));
       for (ExecutionDetail e : job.executions()) {
         long duration = executionMillis(e);
         double left = 100.0 * (e.start().toEpochMilli() - spanStart.toEpochMilli()) / span;
         double width = Math.max(0.5, 100.0 * duration / span);
-        timeline.add(new GanttBar(job.name(), e.execution(), e.attempt(), executionStatus(e), iso(e.start()),
-            e.end().map(Views::iso).orElse(null), duration, round(left), round(Math.min(width, 100 - left))));
+        timeline.add(
+            new GanttBar(
+                job.name(),
+                e.execution(),
+                e.attempt(),
+                executionStatus(e),
+                iso(e.start()),
+                e.end().map(Views::iso).orElse(null),
+                duration,
+                round(left),
+                round(Math.min(width, 100 - left))));
       }
     }
-    return new InstancePage(banner, instanceRow(summary), summary.params(), summary.failedJobs(), jobs, graph,
+    return new InstancePage(
+        banner,
+        instanceRow(summary),
+        summary.params(),
+        summary.failedJobs(),
+        jobs,
+        graph,
         timeline);
   }
 
@@ -294,32 +415,47 @@ final class Views {
   }
 
   JobDetail jobDetail(String workflow, String instance, String job) {
-    return instanceDetail(workflow, instance).job(job).orElseThrow(
-        () -> new NotFoundException("no job '" + job + "' in " + workflow + "/" + instance));
+    return instanceDetail(workflow, instance)
+        .job(job)
+        .orElseThrow(
+            () -> new NotFoundException("no job '" + job + "' in " + workflow + "/" + instance));
   }
 
   ExecutionDetail execution(String workflow, String instance, String job, int execution) {
-    return jobDetail(workflow, instance, job).executions().stream().filter(e -> e.execution() == execution)
-        .findFirst().orElseThrow(() -> new NotFoundException(
-            "no execution " + execution + " of " + workflow + "/" + instance + "/" + job));
+    return jobDetail(workflow, instance, job).executions().stream()
+        .filter(e -> e.execution() == execution)
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new NotFoundException(
+                    "no execution " + execution + " of " + workflow + "/" + instance + "/" + job));
   }
 
   private InstanceDetail instanceDetail(String workflow, String instance) {
-    return engine.status().instance(workflow, instance).orElseThrow(() -> new NotFoundException(
-        "no active instance " + workflow + "/" + instance + " (archived instances are not shown)"));
+    return engine
+        .status()
+        .instance(workflow, instance)
+        .orElseThrow(
+            () ->
+                new NotFoundException(
+                    "no active instance "
+                        + workflow
+                        + "/"
+                        + instance
+                        + " (archived instances are not shown)"));
   }
 
   /**
-   * The token browser: the groups one level below {@code path} (split at {@code /}). A group that is also a
-   * whole token name is listed as a leaf too.
+   * The token browser: the groups one level below {@code path} (split at {@code /}). A group that
+   * is also a whole token name is listed as a leaf too.
    */
   TokensPage tokens(String path) {
     Banner banner = banner();
     String prefix = path.isEmpty() ? "/" : path;
     SortedMap<String, Integer> groups = master.group(prefix, "/");
     List<String> keys = new ArrayList<>(groups.keySet());
-    List<List<Token>> firsts = keys.isEmpty() ? List.of()
-        : master.query(keys.stream().map(k -> Query.top(k, 1)).toList());
+    List<List<Token>> firsts =
+        keys.isEmpty() ? List.of() : master.query(keys.stream().map(k -> Query.top(k, 1)).toList());
     List<TokenEntry> entries = new ArrayList<>();
     for (int i = 0; i < keys.size(); i++) {
       String key = keys.get(i);
@@ -342,9 +478,19 @@ final class Views {
       throw new NotFoundException("no active token '" + name + "'");
     }
     Token token = found.get(0);
-    String expiration = token.owner() == null || token.owner().isEmpty() ? null
-        : token.expirationTime() == Long.MAX_VALUE ? "never" : iso(Instant.ofEpochSecond(token.expirationTime()));
-    return new TokenPage(banner, token.name(), token.version(), token.owner(), expiration, token.priority(),
+    String expiration =
+        token.owner() == null || token.owner().isEmpty()
+            ? null
+            : token.expirationTime() == Long.MAX_VALUE
+                ? "never"
+                : iso(Instant.ofEpochSecond(token.expirationTime()));
+    return new TokenPage(
+        banner,
+        token.name(),
+        token.version(),
+        token.owner(),
+        expiration,
+        token.priority(),
         prettyData(token.data()));
   }
 
@@ -378,21 +524,37 @@ final class Views {
         ScheduleData data = ScheduleTokens.read(token);
         schedules.put(data.workflow, data);
       } catch (RuntimeException e) {
-        // A schedule token this version cannot read: the list shows no next run rather than failing.
+        // A schedule token this version cannot read: the list shows no next run rather than
+        // failing.
       }
     }
     return schedules;
   }
 
   private static String nextRun(ScheduleData schedule) {
-    return schedule == null || schedule.nextRunMillis == null ? null
+    return schedule == null || schedule.nextRunMillis == null
+        ? null
         : iso(Instant.ofEpochMilli(schedule.nextRunMillis));
   }
 
   static String scheduleText(Schedule schedule) {
-    String when = schedule.every().map(d -> "every " + DurationText.format(d))
-        .orElseGet(() -> "cron " + schedule.cron().orElse("?") + " (" + schedule.timezone().getId() + ")");
-    return when + ", overrun " + schedule.overrun().name() + ", at most " + schedule.maxRunning() + " running";
+    String when =
+        schedule
+            .every()
+            .map(d -> "every " + DurationText.format(d))
+            .orElseGet(
+                () ->
+                    "cron "
+                        + schedule.cron().orElse("?")
+                        + " ("
+                        + schedule.timezone().getId()
+                        + ")");
+    return when
+        + ", overrun "
+        + schedule.overrun().name()
+        + ", at most "
+        + schedule.maxRunning()
+        + " running";
   }
 
   /** The global signals, then those of the workflow or instance (one query of all three scopes). */
@@ -407,30 +569,69 @@ final class Views {
   }
 
   private static List<String> labels(Set<SignalAction> actions, String scope) {
-    return actions.stream().filter(a -> a != SignalAction.ARCHIVE).sorted().map(a -> a.name() + " (" + scope + ")")
+    return actions.stream()
+        .filter(a -> a != SignalAction.ARCHIVE)
+        .sorted()
+        .map(a -> a.name() + " (" + scope + ")")
         .toList();
   }
 
   private InstanceRow instanceRow(InstanceSummary s) {
-    return new InstanceRow(s.workflow(), s.instance(), s.status().name(), iso(s.start()),
-        s.end().map(Views::iso).orElse(null), durationMillis(s), s.startedBy(), s.definitionVersion());
+    return new InstanceRow(
+        s.workflow(),
+        s.instance(),
+        s.status().name(),
+        iso(s.start()),
+        s.end().map(Views::iso).orElse(null),
+        durationMillis(s),
+        s.startedBy(),
+        s.definitionVersion());
   }
 
   private JobRow jobRow(JobDetail job) {
     Optional<ExecutionDetail> last = job.lastExecution();
-    return new JobRow(job.name(), job.status().name(), parents(job.needs()), job.attempt(), job.maxAttempts(),
-        job.condition(), job.disabled(), job.priority(), job.heldBy(), job.executions().size(),
-        last.map(e -> iso(e.start())).orElse(null), last.flatMap(ExecutionDetail::end).map(Views::iso).orElse(null),
+    return new JobRow(
+        job.name(),
+        job.status().name(),
+        parents(job.needs()),
+        job.attempt(),
+        job.maxAttempts(),
+        job.condition(),
+        job.disabled(),
+        job.priority(),
+        job.heldBy(),
+        job.executions().size(),
+        last.map(e -> iso(e.start())).orElse(null),
+        last.flatMap(ExecutionDetail::end).map(Views::iso).orElse(null),
         last.map(this::executionMillis).orElse(null));
   }
 
   private ExecutionRow executionRow(ExecutionDetail e) {
     List<Property> properties = new ArrayList<>();
-    new TreeMap<>(e.properties()).forEach((key, values) -> properties.add(new Property(key, values,
-        LINK_PROPERTIES.contains(key) && values.stream().allMatch(Views::isWebUrl))));
-    return new ExecutionRow(e.execution(), e.attempt(), e.command(), e.exitCode(), e.cleanupExitCode(),
-        e.endReason(), iso(e.start()), e.end().map(Views::iso).orElse(null), executionMillis(e), e.worker(),
-        e.host(), e.running(), properties, new ArrayList<>(new TreeMap<>(e.logs()).keySet()));
+    new TreeMap<>(e.properties())
+        .forEach(
+            (key, values) ->
+                properties.add(
+                    new Property(
+                        key,
+                        values,
+                        LINK_PROPERTIES.contains(key)
+                            && values.stream().allMatch(Views::isWebUrl))));
+    return new ExecutionRow(
+        e.execution(),
+        e.attempt(),
+        e.command(),
+        e.exitCode(),
+        e.cleanupExitCode(),
+        e.endReason(),
+        iso(e.start()),
+        e.end().map(Views::iso).orElse(null),
+        executionMillis(e),
+        e.worker(),
+        e.host(),
+        e.running(),
+        properties,
+        new ArrayList<>(new TreeMap<>(e.logs()).keySet()));
   }
 
   /** Only http(s) values become links: a {@code javascript:} URL a job printed must stay text. */

@@ -8,8 +8,9 @@ import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * URLs of files in the WebJars on the classpath (served under {@code /webjars/<artifact>/<version>/}), with the
- * version read from each jar's Maven metadata: the pom is the only place that names a version. Thread-safe.
+ * URLs of files in the WebJars on the classpath (served under {@code
+ * /webjars/<artifact>/<version>/}), with the version read from each jar's Maven metadata: the pom
+ * is the only place that names a version. Thread-safe.
  */
 public final class WebJars {
   private static final Map<String, String> VERSIONS = new ConcurrentHashMap<>();
@@ -22,16 +23,26 @@ public final class WebJars {
    * @throws IllegalStateException if that WebJar is not on the classpath
    */
   public static String url(String group, String artifact, String file) {
-    return "/webjars/" + artifact + "/" + VERSIONS.computeIfAbsent(group + ":" + artifact, k -> version(group,
-        artifact)) + "/" + file;
+    return "/webjars/"
+        + artifact
+        + "/"
+        + VERSIONS.computeIfAbsent(group + ":" + artifact, k -> version(group, artifact))
+        + "/"
+        + file;
   }
 
   private static String version(String group, String artifact) {
     String metadata = "META-INF/maven/" + group + "/" + artifact + "/pom.properties";
     try (InputStream in = WebJars.class.getClassLoader().getResourceAsStream(metadata)) {
       if (in == null) {
-        throw new IllegalStateException("WebJar " + group + ":" + artifact + " is not on the classpath (no "
-            + metadata + "); it is a dependency of workflow-ui");
+        throw new IllegalStateException(
+            "WebJar "
+                + group
+                + ":"
+                + artifact
+                + " is not on the classpath (no "
+                + metadata
+                + "); it is a dependency of workflow-ui");
       }
       Properties properties = new Properties();
       properties.load(in);

@@ -11,11 +11,11 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Which log URLs the UI fetches: only {@code http(s)://host:port/logs/...} of a worker known by its heartbeat
- * ({@code /worker/<name>} tokens, alive or dead but not yet forgotten, by their admin URL). A log URL is data a
- * job's execution record carries, so without this check a job could make the UI fetch any address it can reach
- * (SSRF) and show the answer. Reads the heartbeats at each check (no cache: a worker that just started counts).
- * Thread-safe.
+ * Which log URLs the UI fetches: only {@code http(s)://host:port/logs/...} of a worker known by its
+ * heartbeat ({@code /worker/<name>} tokens, alive or dead but not yet forgotten, by their admin
+ * URL). A log URL is data a job's execution record carries, so without this check a job could make
+ * the UI fetch any address it can reach (SSRF) and show the answer. Reads the heartbeats at each
+ * check (no cache: a worker that just started counts). Thread-safe.
  */
 final class WorkerLogUrls {
   private final TokenMaster master;
@@ -32,26 +32,39 @@ final class WorkerLogUrls {
   String check(String url) {
     Optional<String> origin = origin(url).filter(o -> pathOf(url).startsWith("/logs/"));
     if (origin.isEmpty()) {
-      throw new RefusedException("log URL '" + url + "' is not http(s)://<worker admin host:port>/logs/...; the UI"
-          + " does not fetch it");
+      throw new RefusedException(
+          "log URL '"
+              + url
+              + "' is not http(s)://<worker admin host:port>/logs/...; the UI"
+              + " does not fetch it");
     }
     Set<String> workers = new HashSet<>();
     for (Heartbeat beat : new Heartbeats(master).list()) {
       beat.adminUrl().flatMap(WorkerLogUrls::origin).ifPresent(workers::add);
     }
     if (!workers.contains(origin.get())) {
-      throw new RefusedException("log URL '" + url + "' is not on a known worker: no heartbeat (/worker/ token)"
-          + " has the admin address " + origin.get() + "; the UI fetches logs only from workers");
+      throw new RefusedException(
+          "log URL '"
+              + url
+              + "' is not on a known worker: no heartbeat (/worker/ token)"
+              + " has the admin address "
+              + origin.get()
+              + "; the UI fetches logs only from workers");
     }
     return url;
   }
 
-  /** {@code http://host:port} with the default port made explicit, lower case; empty if not an http(s) URL. */
+  /**
+   * {@code http://host:port} with the default port made explicit, lower case; empty if not an
+   * http(s) URL.
+   */
   static Optional<String> origin(String url) {
     try {
       URI uri = new URI(url.strip());
       String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-      if (!scheme.equals("http") && !scheme.equals("https") || uri.getHost() == null || uri.getUserInfo() != null) {
+      if (!scheme.equals("http") && !scheme.equals("https")
+          || uri.getHost() == null
+          || uri.getUserInfo() != null) {
         return Optional.empty();
       }
       int port = uri.getPort() != -1 ? uri.getPort() : scheme.equals("https") ? 443 : 80;

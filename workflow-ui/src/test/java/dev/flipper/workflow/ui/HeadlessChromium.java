@@ -15,9 +15,10 @@ import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
- * The Debian {@code chromium} and {@code chromium-driver} packages driven headless through Selenium. Both are
- * found on the PATH (scripts/ensure-services.sh installs them); never downloaded. Missing ones fail the test with
- * what to install: the browser tests must run, not skip.
+ * The Debian {@code chromium} and {@code chromium-driver} packages driven headless through
+ * Selenium. Both are found on the PATH (scripts/ensure-services.sh installs them); never
+ * downloaded. Missing ones fail the test with what to install: the browser tests must run, not
+ * skip.
  */
 final class HeadlessChromium {
   static final Path SCREENSHOTS = Path.of("target", "screenshots");
@@ -26,13 +27,22 @@ final class HeadlessChromium {
 
   static ChromeDriver start() {
     String browser = onPath("chromium").orElseThrow(() -> missing("chromium"));
-    String driver = onPath("chromedriver").orElseThrow(() -> missing("chromedriver (package chromium-driver)"));
+    String driver =
+        onPath("chromedriver").orElseThrow(() -> missing("chromedriver (package chromium-driver)"));
     ChromeOptions options = new ChromeOptions();
     options.setBinary(browser);
-    options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-dev-shm-usage", "--window-size=1400,1000");
-    ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(new File(driver))
-        .usingAnyFreePort().build();
+    options.addArguments(
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-dev-shm-usage",
+        "--window-size=1400,1000");
+    ChromeDriverService service =
+        new ChromeDriverService.Builder()
+            .usingDriverExecutable(new File(driver))
+            .usingAnyFreePort()
+            .build();
     ChromeDriver chrome = new ChromeDriver(service, options);
     chrome.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
     return chrome;
@@ -51,13 +61,19 @@ final class HeadlessChromium {
   }
 
   private static Optional<String> onPath(String command) {
-    return Arrays.stream(System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(File.pathSeparator))
-        .map(dir -> Path.of(dir, command)).filter(Files::isExecutable).map(Path::toString).findFirst();
+    return Arrays.stream(
+            System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(File.pathSeparator))
+        .map(dir -> Path.of(dir, command))
+        .filter(Files::isExecutable)
+        .map(Path::toString)
+        .findFirst();
   }
 
   private static IllegalStateException missing(String what) {
-    return new IllegalStateException(what + " is not on the PATH: the UI's browser tests need the Debian packages "
-        + "chromium and chromium-driver; run scripts/ensure-services.sh (or apt-get install chromium "
-        + "chromium-driver)");
+    return new IllegalStateException(
+        what
+            + " is not on the PATH: the UI's browser tests need the Debian packages "
+            + "chromium and chromium-driver; run scripts/ensure-services.sh (or apt-get install chromium "
+            + "chromium-driver)");
   }
 }

@@ -23,11 +23,12 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * The queue dashboard in a real headless Chromium against two real queue servers on one store: the queues list
- * with counts, a scan, a job looked up by descriptor (its {@code <script>} body stays text), a failed job retried
- * and seen PENDING again, a queue paused and resumed (and the other server seeing it), the list following the
- * servers without a reload, one failed job retried by itself while another stays FAILED. Screenshots go to
- * target/screenshots/queue-*.png. The tests build on each other.
+ * The queue dashboard in a real headless Chromium against two real queue servers on one store: the
+ * queues list with counts, a scan, a job looked up by descriptor (its {@code <script>} body stays
+ * text), a failed job retried and seen PENDING again, a queue paused and resumed (and the other
+ * server seeing it), the list following the servers without a reload, one failed job retried by
+ * itself while another stays FAILED. Screenshots go to target/screenshots/queue-*.png. The tests
+ * build on each other.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Tag("browser")
@@ -64,23 +65,28 @@ class QueueDashboardBrowserTest {
   void dashboardListsEveryQueueWithCountsAndState() {
     open("/");
     chrome.findElement(By.linkText("Queues")).click();
-    WebElement row = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr[data-queue=mail]")));
+    WebElement row =
+        wait.until(
+            ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr[data-queue=mail]")));
     assertThat(row.findElement(By.className("queue-state")).getText()).isEqualTo("running");
     assertThat(row.findElement(By.className("count-pending")).getText()).isEqualTo("4");
     assertThat(row.findElement(By.className("count-future")).getText()).isEqualTo("1");
     assertThat(row.findElement(By.className("count-failed")).getText()).isEqualTo("1");
-    assertThat(row.findElement(By.className("priorities")).getText()).contains("p1: 3 · 1 · 0 · 0 · 0",
-        "p2: 1 · 0 · 0 · 0 · 0", "p3: 0 · 0 · 0 · 0 · 1");
+    assertThat(row.findElement(By.className("priorities")).getText())
+        .contains("p1: 3 · 1 · 0 · 0 · 0", "p2: 1 · 0 · 0 · 0 · 0", "p3: 0 · 0 · 0 · 0 · 1");
     HeadlessChromium.screenshot(chrome, "queue-dashboard");
 
     row.findElement(By.linkText("mail")).click();
     wait.until(ExpectedConditions.presenceOfElementLocated(By.id("jobs-table")));
     assertThat(chrome.findElements(By.cssSelector("#jobs-table tbody tr"))).hasSize(4);
-    new org.openqa.selenium.support.ui.Select(chrome.findElement(By.id("scan-state"))).selectByVisibleText("FAILED");
+    new org.openqa.selenium.support.ui.Select(chrome.findElement(By.id("scan-state")))
+        .selectByVisibleText("FAILED");
     chrome.findElement(By.id("scan")).click();
-    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("jobs-table"), fixture.failed.toString()));
-    assertThat(chrome.findElement(By.id("jobs-table")).getText()).contains(QueueUiFixture.XSS_BODY,
-        "boom: <b>bad address</b>");
+    wait.until(
+        ExpectedConditions.textToBePresentInElementLocated(
+            By.id("jobs-table"), fixture.failed.toString()));
+    assertThat(chrome.findElement(By.id("jobs-table")).getText())
+        .contains(QueueUiFixture.XSS_BODY, "boom: <b>bad address</b>");
     assertThat(script("return typeof window.xssBody")).isEqualTo("undefined");
     HeadlessChromium.screenshot(chrome, "queue-scan-failed");
   }
@@ -97,13 +103,17 @@ class QueueDashboardBrowserTest {
     HeadlessChromium.screenshot(chrome, "queue-job-failed");
 
     chrome.findElement(By.id("action-retry")).click();
-    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("confirm-question"),
-        "Retry 1 failed job(s) of queue mail (priority 3)"));
-    assertThat(fixture.clientB.count(CountParams.of("mail", JobState.FAILED))).as("asking changes nothing")
+    wait.until(
+        ExpectedConditions.textToBePresentInElementLocated(
+            By.id("confirm-question"), "Retry 1 failed job(s) of queue mail (priority 3)"));
+    assertThat(fixture.clientB.count(CountParams.of("mail", JobState.FAILED)))
+        .as("asking changes nothing")
         .isEqualTo(1);
     HeadlessChromium.screenshot(chrome, "queue-retry-confirm");
     chrome.findElement(By.id("confirm")).click();
-    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("result"), "1 job(s) FAILED → PENDING"));
+    wait.until(
+        ExpectedConditions.textToBePresentInElementLocated(
+            By.id("result"), "1 job(s) FAILED → PENDING"));
     HeadlessChromium.screenshot(chrome, "queue-retry-done");
 
     open("/queue-job?descriptor=" + fixture.failed);
@@ -117,16 +127,20 @@ class QueueDashboardBrowserTest {
   void pauseAndResumeAQueueOnEveryServer() {
     open("/queues/mail");
     chrome.findElement(By.id("action-pause")).click();
-    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("result"), "running → paused"));
+    wait.until(
+        ExpectedConditions.textToBePresentInElementLocated(By.id("result"), "running → paused"));
     HeadlessChromium.screenshot(chrome, "queue-pause-done");
-    assertThat(fixture.clientB.pausedQueues()).as("the store the other server reads").contains("mail");
+    assertThat(fixture.clientB.pausedQueues())
+        .as("the store the other server reads")
+        .contains("mail");
 
     chrome.findElement(By.cssSelector("nav.crumbs a")).click();
     wait.until(ExpectedConditions.textToBe(By.id("queue-state"), "paused"));
     HeadlessChromium.screenshot(chrome, "queue-paused");
 
     chrome.findElement(By.id("action-resume")).click();
-    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("result"), "paused → running"));
+    wait.until(
+        ExpectedConditions.textToBePresentInElementLocated(By.id("result"), "paused → running"));
     chrome.findElement(By.cssSelector("nav.crumbs a")).click();
     wait.until(ExpectedConditions.textToBe(By.id("queue-state"), "running"));
     assertThat(fixture.clientB.pausedQueues()).doesNotContain("mail");
@@ -137,7 +151,9 @@ class QueueDashboardBrowserTest {
   void dashboardFollowsTheServersWithoutReloading() {
     open("/queues");
     By pending = By.cssSelector("tr[data-queue=mail] .count-pending");
-    int before = Integer.parseInt(wait.until(ExpectedConditions.presenceOfElementLocated(pending)).getText());
+    int before =
+        Integer.parseInt(
+            wait.until(ExpectedConditions.presenceOfElementLocated(pending)).getText());
     script("window.notReloaded = true");
 
     fixture.clientB.enqueue("mail", NewJob.of("one more"));
@@ -151,10 +167,19 @@ class QueueDashboardBrowserTest {
   @Order(5)
   void retryExactlyOneFailedJobWhileAnotherStaysFailed() {
     fixture.clientB.createQueue("reports");
-    List<JobDescriptor> jobs = fixture.clientB.enqueue("reports", List.of(
-        NewJob.of("report a").withAttemptsAllowed(1), NewJob.of("report b").withAttemptsAllowed(1)));
-    fixture.clientB.ack(new AckParams("reports", List.of(), fixture.clientB.dequeue("reports", 2).stream()
-        .map(j -> AckParams.Item.of(j.descriptor())).toList()));
+    List<JobDescriptor> jobs =
+        fixture.clientB.enqueue(
+            "reports",
+            List.of(
+                NewJob.of("report a").withAttemptsAllowed(1),
+                NewJob.of("report b").withAttemptsAllowed(1)));
+    fixture.clientB.ack(
+        new AckParams(
+            "reports",
+            List.of(),
+            fixture.clientB.dequeue("reports", 2).stream()
+                .map(j -> AckParams.Item.of(j.descriptor()))
+                .toList()));
     JobDescriptor chosen = jobs.get(0);
     JobDescriptor other = jobs.get(1);
 
@@ -163,18 +188,22 @@ class QueueDashboardBrowserTest {
     chrome.findElement(By.id("lookup")).click();
     wait.until(ExpectedConditions.textToBe(By.id("job-state"), "FAILED"));
     chrome.findElement(By.id("action-retry-job")).click();
-    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("confirm-question"),
-        "Retry job " + chosen + " (FAILED)?"));
+    wait.until(
+        ExpectedConditions.textToBePresentInElementLocated(
+            By.id("confirm-question"), "Retry job " + chosen + " (FAILED)?"));
     assertThat(state(chosen)).as("asking changes nothing").isEqualTo(JobState.FAILED);
     HeadlessChromium.screenshot(chrome, "queue-retry-job-confirm");
     chrome.findElement(By.id("confirm")).click();
-    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("result"),
-        "job " + chosen + ": FAILED → PENDING"));
+    wait.until(
+        ExpectedConditions.textToBePresentInElementLocated(
+            By.id("result"), "job " + chosen + ": FAILED → PENDING"));
     HeadlessChromium.screenshot(chrome, "queue-retry-job-done");
 
     chrome.findElement(By.cssSelector("nav.crumbs a")).click();
     wait.until(ExpectedConditions.textToBe(By.id("job-state"), "PENDING"));
-    assertThat(chrome.findElements(By.id("action-retry-job"))).as("only failed jobs offer it").isEmpty();
+    assertThat(chrome.findElements(By.id("action-retry-job")))
+        .as("only failed jobs offer it")
+        .isEmpty();
     assertThat(state(chosen)).isEqualTo(JobState.PENDING);
     assertThat(state(other)).isEqualTo(JobState.FAILED);
     assertThat(fixture.clientB.count(CountParams.of("reports", JobState.FAILED))).isEqualTo(1);

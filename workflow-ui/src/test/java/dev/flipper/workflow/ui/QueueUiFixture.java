@@ -26,10 +26,11 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * What the queue dashboard's tests look at: two real queue servers ("a" and "b") over Thrift on ephemeral
- * ports, each with its own queue service and its own JDBC store, both on one embedded H2 database (the shared
- * store of a cluster); a UI whose {@code ui.queueServers} names server "a" only. Seeded with queue {@code mail}:
- * pending jobs of priorities 1 and 2, a future job, and a FAILED job whose body holds {@code <script>}.
+ * What the queue dashboard's tests look at: two real queue servers ("a" and "b") over Thrift on
+ * ephemeral ports, each with its own queue service and its own JDBC store, both on one embedded H2
+ * database (the shared store of a cluster); a UI whose {@code ui.queueServers} names server "a"
+ * only. Seeded with queue {@code mail}: pending jobs of priorities 1 and 2, a future job, and a
+ * FAILED job whose body holds {@code <script>}.
  */
 final class QueueUiFixture implements AutoCloseable {
   static final String QUEUE = "mail";
@@ -63,42 +64,72 @@ final class QueueUiFixture implements AutoCloseable {
     serverB = server("ui-queue-b");
     clientA = client(serverA);
     clientB = client(serverB);
-    ui = new UiDaemon(new UiDaemon.Config("127.0.0.1", 0, "127.0.0.1"), auth,
-        TokenService.builder(InMemoryTokenStore.create()).build(), "in-process",
-        QueueServers.of("127.0.0.1:" + serverA.port()), rateLimits, new MetricRegistry());
+    ui =
+        new UiDaemon(
+            new UiDaemon.Config("127.0.0.1", 0, "127.0.0.1"),
+            auth,
+            TokenService.builder(InMemoryTokenStore.create()).build(),
+            "in-process",
+            QueueServers.of("127.0.0.1:" + serverA.port()),
+            rateLimits,
+            new MetricRegistry());
     ui.start();
   }
 
   private QueueServer server(String id) {
-    JdbcQueueStore store = JdbcQueueStore.builder()
-        .shards(List.of(JdbcShardConfig.embedded("1", dir.resolve("queue")))).build();
+    JdbcQueueStore store =
+        JdbcQueueStore.builder()
+            .shards(List.of(JdbcShardConfig.embedded("1", dir.resolve("queue"))))
+            .build();
     stores.add(store);
-    QueueService service = QueueService.builder(store).serverId(id).build(); // pauses re-read every 1 s, the default
-    return QueueServer.builder(service).port(0).bindHost("127.0.0.1").longPollTimeout(Duration.ZERO)
-        .shutdownGracePeriod(Duration.ofSeconds(1)).build().start();
+    QueueService service =
+        QueueService.builder(store).serverId(id).build(); // pauses re-read every 1 s, the default
+    return QueueServer.builder(service)
+        .port(0)
+        .bindHost("127.0.0.1")
+        .longPollTimeout(Duration.ZERO)
+        .shutdownGracePeriod(Duration.ofSeconds(1))
+        .build()
+        .start();
   }
 
   private static QueueClient client(QueueServer server) {
-    return QueueClient.builder().server("127.0.0.1", server.port()).source("test:" + server.port()).build();
+    return QueueClient.builder()
+        .server("127.0.0.1", server.port())
+        .source("test:" + server.port())
+        .build();
   }
 
   String base() {
     return "http://127.0.0.1:" + ui.port();
   }
 
-  /** Queue {@code mail}: 3 pending (priority 1), 1 pending (priority 2), 1 future, 1 FAILED with the XSS body. */
+  /**
+   * Queue {@code mail}: 3 pending (priority 1), 1 pending (priority 2), 1 future, 1 FAILED with the
+   * XSS body.
+   */
   QueueUiFixture seed() {
     clientA.createQueue(QUEUE);
-    pending.addAll(clientA.enqueue(QUEUE, List.of(NewJob.of("hello 1"), NewJob.of("hello 2"),
-        NewJob.of("hello 3"), NewJob.of("urgent later").withPriority(2))));
-    clientA.enqueue(QUEUE, NewJob.of("tomorrow").withRunAfter(Instant.now().plus(Duration.ofDays(1))));
+    pending.addAll(
+        clientA.enqueue(
+            QUEUE,
+            List.of(
+                NewJob.of("hello 1"),
+                NewJob.of("hello 2"),
+                NewJob.of("hello 3"),
+                NewJob.of("urgent later").withPriority(2))));
+    clientA.enqueue(
+        QUEUE, NewJob.of("tomorrow").withRunAfter(Instant.now().plus(Duration.ofDays(1))));
     failed = clientA.enqueue(QUEUE, NewJob.of(XSS_BODY).withPriority(3).withAttemptsAllowed(1));
     List<DequeuedJob> claimed = clientA.dequeue(QUEUE, 10);
     List<AckParams.Item> done = new ArrayList<>();
     for (DequeuedJob job : claimed) {
       if (!job.descriptor().equals(failed)) {
-        clientA.checkpoint(QUEUE, List.of(new dev.flipper.queue.CheckpointParams(job.descriptor(), null, true, null,
-            null, null)));
+        clientA.checkpoint(
+            QUEUE,
+            List.of(
+                new dev.flipper.queue.CheckpointParams(
+                    job.descriptor(), null, true, null, null, null)));
       } else {
         done.add(new AckParams.Item(job.descriptor(), "boom: <b>bad address</b>", Duration.ZERO));
       }

@@ -23,8 +23,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The actions over HTTP: CSRF refusals change nothing in the master, an action changes the instance and its
- * page lists the tokens written, destructive actions ask first, refusals say why. Each test its own master.
+ * The actions over HTTP: CSRF refusals change nothing in the master, an action changes the instance
+ * and its page lists the tokens written, destructive actions ask first, refusals say why. Each test
+ * its own master.
  */
 class UiActionsTest {
   private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -54,7 +55,10 @@ class UiActionsTest {
     HttpResponse<String> page = get("/workflows/etl");
     String setCookie = page.headers().firstValue("Set-Cookie").orElseThrow();
 
-    assertThat(setCookie).startsWith(Csrf.COOKIE + "=").contains("HttpOnly").contains("SameSite=Strict")
+    assertThat(setCookie)
+        .startsWith(Csrf.COOKIE + "=")
+        .contains("HttpOnly")
+        .contains("SameSite=Strict")
         .doesNotContain("Secure");
     assertThat(cookie).isEqualTo(Csrf.COOKIE + "=" + token);
   }
@@ -63,16 +67,41 @@ class UiActionsTest {
   void actionWithoutTokenIsRefusedAndChangesNothing() throws Exception {
     List<Token> before = tokens();
 
-    HttpResponse<String> noToken = post("/actions/pause", Map.of("workflow", "etl", "instance", fixture.running),
-        cookie, null);
-    HttpResponse<String> noCookie = post("/actions/pause", Map.of("workflow", "etl", "instance", fixture.running,
-        "csrf", token), null, null);
-    HttpResponse<String> wrongToken = post("/actions/abort", Map.of("workflow", "etl", "instance", fixture.running,
-        "csrf", token + "x", "confirm", "yes"), cookie, null);
-    HttpResponse<String> apiNoHeader = postJson("/api/actions/pause", "{\"workflow\":\"etl\",\"instance\":\""
-        + fixture.running + "\"}", cookie, null);
-    HttpResponse<String> apiWrongHeader = postJson("/api/actions/stop", "{\"workflow\":\"etl\",\"instance\":\""
-        + fixture.running + "\"}", cookie, "forged");
+    HttpResponse<String> noToken =
+        post(
+            "/actions/pause", Map.of("workflow", "etl", "instance", fixture.running), cookie, null);
+    HttpResponse<String> noCookie =
+        post(
+            "/actions/pause",
+            Map.of("workflow", "etl", "instance", fixture.running, "csrf", token),
+            null,
+            null);
+    HttpResponse<String> wrongToken =
+        post(
+            "/actions/abort",
+            Map.of(
+                "workflow",
+                "etl",
+                "instance",
+                fixture.running,
+                "csrf",
+                token + "x",
+                "confirm",
+                "yes"),
+            cookie,
+            null);
+    HttpResponse<String> apiNoHeader =
+        postJson(
+            "/api/actions/pause",
+            "{\"workflow\":\"etl\",\"instance\":\"" + fixture.running + "\"}",
+            cookie,
+            null);
+    HttpResponse<String> apiWrongHeader =
+        postJson(
+            "/api/actions/stop",
+            "{\"workflow\":\"etl\",\"instance\":\"" + fixture.running + "\"}",
+            cookie,
+            "forged");
 
     assertThat(List.of(noToken, noCookie, wrongToken, apiNoHeader, apiWrongHeader))
         .allSatisfy(r -> assertThat(r.statusCode()).as(r.uri() + ": " + r.body()).isEqualTo(403));
@@ -82,16 +111,26 @@ class UiActionsTest {
 
   @Test
   void pauseThenResumeChangeTheInstanceAndShowWhatChanged() throws Exception {
-    HttpResponse<String> paused = post("/actions/pause", Map.of("workflow", "etl", "instance", fixture.running,
-        "csrf", token), cookie, null);
+    HttpResponse<String> paused =
+        post(
+            "/actions/pause",
+            Map.of("workflow", "etl", "instance", fixture.running, "csrf", token),
+            cookie,
+            null);
 
     assertThat(paused.statusCode()).as(paused.body()).isEqualTo(200);
-    assertThat(paused.body()).contains("Changed 1 token(s)").contains("added")
+    assertThat(paused.body())
+        .contains("Changed 1 token(s)")
+        .contains("added")
         .contains("/signal/instance/etl/" + fixture.running + "/PAUSE");
     assertThat(banner()).anySatisfy(s -> assertThat(s).contains("PAUSE"));
 
-    HttpResponse<String> resumed = postJson("/api/actions/resume", "{\"workflow\":\"etl\",\"instance\":\""
-        + fixture.running + "\"}", cookie, token);
+    HttpResponse<String> resumed =
+        postJson(
+            "/api/actions/resume",
+            "{\"workflow\":\"etl\",\"instance\":\"" + fixture.running + "\"}",
+            cookie,
+            token);
 
     assertThat(resumed.statusCode()).as(resumed.body()).isEqualTo(200);
     JsonNode result = JSON.readTree(resumed.body());
@@ -105,16 +144,26 @@ class UiActionsTest {
   void destructiveActionAsksFirstAndRunsOnlyWhenConfirmed() throws Exception {
     List<Token> before = tokens();
 
-    HttpResponse<String> asked = post("/actions/abort", Map.of("workflow", "etl", "instance", fixture.running,
-        "csrf", token), cookie, null);
+    HttpResponse<String> asked =
+        post(
+            "/actions/abort",
+            Map.of("workflow", "etl", "instance", fixture.running, "csrf", token),
+            cookie,
+            null);
 
     assertThat(asked.statusCode()).isEqualTo(200);
-    assertThat(asked.body()).contains("Confirm abort").contains("name=\"confirm\" value=\"yes\"")
+    assertThat(asked.body())
+        .contains("Confirm abort")
+        .contains("name=\"confirm\" value=\"yes\"")
         .contains("name=\"csrf\" value=\"" + token + "\"");
     assertThat(tokens()).isEqualTo(before);
 
-    HttpResponse<String> done = post("/actions/abort", Map.of("workflow", "etl", "instance", fixture.running,
-        "csrf", token, "confirm", "yes"), cookie, null);
+    HttpResponse<String> done =
+        post(
+            "/actions/abort",
+            Map.of("workflow", "etl", "instance", fixture.running, "csrf", token, "confirm", "yes"),
+            cookie,
+            null);
 
     assertThat(done.statusCode()).as(done.body()).isEqualTo(200);
     assertThat(done.body()).contains("abort instance etl/" + fixture.running).contains("Changed");
@@ -125,15 +174,22 @@ class UiActionsTest {
   void refusalAndBadArgumentsSayWhyAndChangeNothing() throws Exception {
     List<Token> before = tokens();
 
-    HttpResponse<String> refused = postJson("/api/actions/start", "{\"workflow\":\"nosuch\"}", cookie, token);
-    HttpResponse<String> noJobs = post("/actions/poison", Map.of("workflow", "etl", "instance", fixture.running,
-        "csrf", token, "confirm", "yes"), cookie, null);
+    HttpResponse<String> refused =
+        postJson("/api/actions/start", "{\"workflow\":\"nosuch\"}", cookie, token);
+    HttpResponse<String> noJobs =
+        post(
+            "/actions/poison",
+            Map.of("workflow", "etl", "instance", fixture.running, "csrf", token, "confirm", "yes"),
+            cookie,
+            null);
     HttpResponse<String> unknown = postJson("/api/actions/explode", "{}", cookie, token);
 
     assertThat(refused.statusCode()).as(refused.body()).isIn(400, 404, 409);
     assertThat(JSON.readTree(refused.body()).get("error").asText()).contains("nosuch");
     assertThat(noJobs.statusCode()).isEqualTo(400);
-    assertThat(noJobs.body()).contains("poison refused").contains("select at least one job")
+    assertThat(noJobs.body())
+        .contains("poison refused")
+        .contains("select at least one job")
         .contains("Nothing was changed");
     assertThat(unknown.statusCode()).isEqualTo(404);
     assertThat(tokens()).isEqualTo(before);
@@ -144,20 +200,28 @@ class UiActionsTest {
   }
 
   private List<String> banner() throws IOException, InterruptedException {
-    JsonNode signals = JSON.readTree(get("/api/workflows/etl/instances/" + fixture.running).body())
-        .get("banner").get("signals");
-    return java.util.stream.StreamSupport.stream(signals.spliterator(), false).map(JsonNode::asText).toList();
+    JsonNode signals =
+        JSON.readTree(get("/api/workflows/etl/instances/" + fixture.running).body())
+            .get("banner")
+            .get("signals");
+    return java.util.stream.StreamSupport.stream(signals.spliterator(), false)
+        .map(JsonNode::asText)
+        .toList();
   }
 
   private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-    return HTTP.send(HttpRequest.newBuilder(URI.create(fixture.base() + path)).build(),
+    return HTTP.send(
+        HttpRequest.newBuilder(URI.create(fixture.base() + path)).build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
-  private HttpResponse<String> post(String path, Map<String, String> form, String cookie, String header)
+  private HttpResponse<String> post(
+      String path, Map<String, String> form, String cookie, String header)
       throws IOException, InterruptedException {
-    String body = form.entrySet().stream().map(e -> e.getKey() + "=" + URLEncoder.encode(e.getValue(),
-        StandardCharsets.UTF_8)).collect(Collectors.joining("&"));
+    String body =
+        form.entrySet().stream()
+            .map(e -> e.getKey() + "=" + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
+            .collect(Collectors.joining("&"));
     return send(path, "application/x-www-form-urlencoded", body, cookie, header);
   }
 
@@ -166,10 +230,13 @@ class UiActionsTest {
     return send(path, "application/json", json, cookie, header);
   }
 
-  private HttpResponse<String> send(String path, String type, String body, String cookie, String header)
+  private HttpResponse<String> send(
+      String path, String type, String body, String cookie, String header)
       throws IOException, InterruptedException {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(fixture.base() + path))
-        .header("Content-Type", type).POST(HttpRequest.BodyPublishers.ofString(body));
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(fixture.base() + path))
+            .header("Content-Type", type)
+            .POST(HttpRequest.BodyPublishers.ofString(body));
     if (cookie != null) {
       request.header("Cookie", cookie);
     }

@@ -24,8 +24,9 @@ import org.junit.jupiter.api.Test;
 import org.springframework.security.crypto.bcrypt.BCrypt;
 
 /**
- * Sign-in over HTTP: the login form and its session cookie, a viewer's action refused with 403 and nothing
- * changed, an operator's action recorded under their name, a trusted proxy's header, the bind check.
+ * Sign-in over HTTP: the login form and its session cookie, a viewer's action refused with 403 and
+ * nothing changed, an operator's action recorded under their name, a trusted proxy's header, the
+ * bind check.
  */
 class UiAuthTest {
   private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -37,10 +38,18 @@ class UiAuthTest {
 
   @BeforeEach
   void start() {
-    fixture = new UiFixture(new UiAuth(List.of(
-        new UiAuth.User("alice", BCrypt.hashpw("alice-pw", BCrypt.gensalt(4)), "operator"),
-        new UiAuth.User("victor", BCrypt.hashpw("victor-pw", BCrypt.gensalt(4)), "viewer")),
-        PROXY_HEADER, List.of("127.0.0.1"), false)).seed();
+    fixture =
+        new UiFixture(
+                new UiAuth(
+                    List.of(
+                        new UiAuth.User(
+                            "alice", BCrypt.hashpw("alice-pw", BCrypt.gensalt(4)), "operator"),
+                        new UiAuth.User(
+                            "victor", BCrypt.hashpw("victor-pw", BCrypt.gensalt(4)), "viewer")),
+                    PROXY_HEADER,
+                    List.of("127.0.0.1"),
+                    false))
+            .seed();
   }
 
   @AfterEach
@@ -61,12 +70,27 @@ class UiAuthTest {
 
   @Test
   void signInGoesOnlyToAPathOnThisSite() throws Exception {
-    for (String next : List.of("//evil.example.com/x", "/\\evil.example.com", "https://evil.example.com/")) {
+    for (String next :
+        List.of("//evil.example.com/x", "/\\evil.example.com", "https://evil.example.com/")) {
       HttpResponse<String> login = send("GET", "/login", null, null, "");
       Matcher form = FORM_TOKEN.matcher(login.body());
       assertThat(form.find()).isTrue();
-      HttpResponse<String> signedIn = send("POST", "/login", cookies(login), FORM, form(Map.of("csrf",
-          form.group(1), "next", next, "name", "alice", "password", "alice-pw")));
+      HttpResponse<String> signedIn =
+          send(
+              "POST",
+              "/login",
+              cookies(login),
+              FORM,
+              form(
+                  Map.of(
+                      "csrf",
+                      form.group(1),
+                      "next",
+                      next,
+                      "name",
+                      "alice",
+                      "password",
+                      "alice-pw")));
       assertThat(signedIn.headers().firstValue("Location")).as(next).hasValue("/");
     }
   }
@@ -83,10 +107,14 @@ class UiAuthTest {
 
     assertThat(signedIn.statusCode()).isEqualTo(302);
     assertThat(signedIn.headers().firstValue("Location")).hasValue("/workflows/etl");
-    String setCookie = signedIn.headers().allValues("Set-Cookie").stream()
-        .filter(c -> c.startsWith(Auth.SESSION_COOKIE)).findFirst().orElseThrow();
+    String setCookie =
+        signedIn.headers().allValues("Set-Cookie").stream()
+            .filter(c -> c.startsWith(Auth.SESSION_COOKIE))
+            .findFirst()
+            .orElseThrow();
     assertThat(setCookie).contains("HttpOnly").contains("SameSite=Strict");
-    assertThat(send("GET", "/api/workflows", cookies(signedIn), null, "").statusCode()).isEqualTo(200);
+    assertThat(send("GET", "/api/workflows", cookies(signedIn), null, "").statusCode())
+        .isEqualTo(200);
   }
 
   @Test
@@ -94,7 +122,8 @@ class UiAuthTest {
     String cookies = cookies(signIn("victor", "victor-pw"));
 
     String me = send("GET", "/api/me", cookies, null, "").body();
-    HttpResponse<String> out = send("POST", "/logout", cookies, null, "", Csrf.HEADER, csrfOf(cookies));
+    HttpResponse<String> out =
+        send("POST", "/logout", cookies, null, "", Csrf.HEADER, csrfOf(cookies));
 
     assertThat(me).isEqualTo("{\"name\":\"victor\",\"role\":\"viewer\",\"signIn\":true}");
     assertThat(out.statusCode()).isEqualTo(302);
@@ -107,13 +136,26 @@ class UiAuthTest {
     String token = csrfOf(cookies);
     List<Token> before = tokens();
 
-    HttpResponse<String> form = send("POST", "/actions/pause", cookies, FORM,
-        form(Map.of("workflow", "etl", "instance", fixture.running, "csrf", token)));
-    HttpResponse<String> api = send("POST", "/api/actions/stop", cookies, "application/json",
-        "{\"workflow\":\"etl\",\"instance\":\"" + fixture.running + "\"}", Csrf.HEADER, token);
+    HttpResponse<String> form =
+        send(
+            "POST",
+            "/actions/pause",
+            cookies,
+            FORM,
+            form(Map.of("workflow", "etl", "instance", fixture.running, "csrf", token)));
+    HttpResponse<String> api =
+        send(
+            "POST",
+            "/api/actions/stop",
+            cookies,
+            "application/json",
+            "{\"workflow\":\"etl\",\"instance\":\"" + fixture.running + "\"}",
+            Csrf.HEADER,
+            token);
 
     assertThat(send("GET", "/workflows/etl/instances/" + fixture.running, cookies, null, "").body())
-        .as("a viewer's page has no action bar").doesNotContain("id=\"actions\"");
+        .as("a viewer's page has no action bar")
+        .doesNotContain("id=\"actions\"");
     assertThat(form.statusCode()).isEqualTo(403);
     assertThat(form.body()).contains("victor is a viewer");
     assertThat(api.statusCode()).isEqualTo(403);
@@ -124,8 +166,15 @@ class UiAuthTest {
   void operatorsActionRunsUnderTheirName() throws Exception {
     String cookies = cookies(signIn("alice", "alice-pw"));
 
-    HttpResponse<String> started = send("POST", "/api/actions/start", cookies, "application/json",
-        "{\"workflow\":\"etl\"}", Csrf.HEADER, csrfOf(cookies));
+    HttpResponse<String> started =
+        send(
+            "POST",
+            "/api/actions/start",
+            cookies,
+            "application/json",
+            "{\"workflow\":\"etl\"}",
+            Csrf.HEADER,
+            csrfOf(cookies));
 
     assertThat(started.statusCode()).as(started.body()).isEqualTo(200);
     String instance = JSON.readTree(started.body()).get("instance").asText();
@@ -135,18 +184,38 @@ class UiAuthTest {
 
   @Test
   void trustedProxyHeaderNamesTheUser() throws Exception {
-    HttpResponse<String> page = send("GET", "/workflows/etl/instances/" + fixture.running, null, null, "",
-        PROXY_HEADER, "alice");
+    HttpResponse<String> page =
+        send(
+            "GET",
+            "/workflows/etl/instances/" + fixture.running,
+            null,
+            null,
+            "",
+            PROXY_HEADER,
+            "alice");
     assertThat(page.statusCode()).isEqualTo(200);
     String cookies = cookies(page);
     Matcher form = FORM_TOKEN.matcher(page.body());
     assertThat(form.find()).isTrue();
 
-    HttpResponse<String> paused = send("POST", "/actions/pause", cookies, FORM,
-        form(Map.of("workflow", "etl", "instance", fixture.running, "csrf", form.group(1))), PROXY_HEADER, "alice");
-    HttpResponse<String> unknownIsViewer = send("POST", "/actions/resume", cookies,
-        FORM, form(Map.of("workflow", "etl", "instance", fixture.running, "csrf", form.group(1))), PROXY_HEADER,
-        "someone");
+    HttpResponse<String> paused =
+        send(
+            "POST",
+            "/actions/pause",
+            cookies,
+            FORM,
+            form(Map.of("workflow", "etl", "instance", fixture.running, "csrf", form.group(1))),
+            PROXY_HEADER,
+            "alice");
+    HttpResponse<String> unknownIsViewer =
+        send(
+            "POST",
+            "/actions/resume",
+            cookies,
+            FORM,
+            form(Map.of("workflow", "etl", "instance", fixture.running, "csrf", form.group(1))),
+            PROXY_HEADER,
+            "someone");
 
     assertThat(paused.statusCode()).as(paused.body()).isEqualTo(200);
     assertThat(paused.body()).contains("PAUSE signal set");
@@ -164,8 +233,10 @@ class UiAuthTest {
 
   @Test
   void nonLoopbackBindWithoutSignInIsRefusedUnlessAllowed() {
-    assertThatThrownBy(() -> UiAuth.NONE.checkBind("0.0.0.0")).isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("without sign-in").hasMessageContaining("ui.allowAnonymous: true");
+    assertThatThrownBy(() -> UiAuth.NONE.checkBind("0.0.0.0"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("without sign-in")
+        .hasMessageContaining("ui.allowAnonymous: true");
     UiAuth.NONE.checkBind("127.0.0.1");
     new UiAuth(List.of(), "", List.of(), true).checkBind("0.0.0.0");
     new UiAuth(List.of(), PROXY_HEADER, List.of("10.0.0.1"), false).checkBind("0.0.0.0");
@@ -176,12 +247,26 @@ class UiAuthTest {
   }
 
   /** Signs in from the login form of a page that asked for it. */
-  private HttpResponse<String> signIn(String name, String password) throws IOException, InterruptedException {
+  private HttpResponse<String> signIn(String name, String password)
+      throws IOException, InterruptedException {
     HttpResponse<String> login = send("GET", "/login?next=/workflows/etl", null, null, "");
     Matcher form = FORM_TOKEN.matcher(login.body());
     assertThat(form.find()).isTrue();
-    return send("POST", "/login", cookies(login), FORM, form(Map.of("csrf", form.group(1), "next",
-        "/workflows/etl", "name", name, "password", password)));
+    return send(
+        "POST",
+        "/login",
+        cookies(login),
+        FORM,
+        form(
+            Map.of(
+                "csrf",
+                form.group(1),
+                "next",
+                "/workflows/etl",
+                "name",
+                name,
+                "password",
+                password)));
   }
 
   /** The CSRF token of a signed-in session: the one its pages' forms carry. */
@@ -193,22 +278,30 @@ class UiAuthTest {
 
   /** The cookies a response set, plus the CSRF cookie of the request that led to it. */
   private static String cookies(HttpResponse<String> response) {
-    String set = response.headers().allValues("Set-Cookie").stream().map(c -> c.split(";")[0])
-        .collect(Collectors.joining("; "));
+    String set =
+        response.headers().allValues("Set-Cookie").stream()
+            .map(c -> c.split(";")[0])
+            .collect(Collectors.joining("; "));
     String sent = response.request().headers().firstValue("Cookie").orElse("");
     return sent.isEmpty() ? set : set.isEmpty() ? sent : sent + "; " + set;
   }
 
   private static String form(Map<String, String> fields) {
-    return fields.entrySet().stream().map(e -> e.getKey() + "=" + URLEncoder.encode(e.getValue(),
-        StandardCharsets.UTF_8)).collect(Collectors.joining("&"));
+    return fields.entrySet().stream()
+        .map(e -> e.getKey() + "=" + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
+        .collect(Collectors.joining("&"));
   }
 
-  private HttpResponse<String> send(String method, String path, String cookies, String type, String body,
-      String... headers) throws IOException, InterruptedException {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(fixture.base() + path))
-        .method(method, method.equals("GET") ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofString(body));
+  private HttpResponse<String> send(
+      String method, String path, String cookies, String type, String body, String... headers)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(fixture.base() + path))
+            .method(
+                method,
+                method.equals("GET")
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body));
     if (type != null) {
       request.header("Content-Type", type);
     }

@@ -19,10 +19,10 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * The UI in a real headless Chromium: the workflows list, a workflow, an instance with its job graph, a job
- * and its log; names, properties and log lines holding {@code <script>} stay text; a page follows the master
- * without reloading; an action is clicked, confirmed and its effect seen. Screenshots go to target/screenshots/.
- * The last two tests change the running instance.
+ * The UI in a real headless Chromium: the workflows list, a workflow, an instance with its job
+ * graph, a job and its log; names, properties and log lines holding {@code <script>} stay text; a
+ * page follows the master without reloading; an action is clicked, confirmed and its effect seen.
+ * Screenshots go to target/screenshots/. The last two tests change the running instance.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Tag("browser")
@@ -62,13 +62,17 @@ class UiBrowserTest {
   @Order(1)
   void workflowsListLeadsToTheWorkflowWithItsGraphAndYaml() {
     open("/");
-    WebElement row = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr[data-workflow=etl]")));
-    assertThat(row.getText()).contains("etl", "data-team, alice", "every 1h", "RUNNING", "100% of 1");
+    WebElement row =
+        wait.until(
+            ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr[data-workflow=etl]")));
+    assertThat(row.getText())
+        .contains("etl", "data-team, alice", "every 1h", "RUNNING", "100% of 1");
     HeadlessChromium.screenshot(chrome, "workflows");
 
     row.findElement(By.linkText("etl")).click();
     waitForGraph();
-    assertThat(chrome.findElement(By.id("instances-table")).getText()).contains(fixture.running, fixture.finished);
+    assertThat(chrome.findElement(By.id("instances-table")).getText())
+        .contains(fixture.running, fixture.finished);
     assertThat(chrome.findElement(By.id("yaml")).getText()).contains("workflow: etl");
     assertThat(script("return window.flipper.graph.nodes().length")).isEqualTo(4L);
     HeadlessChromium.screenshot(chrome, "workflow");
@@ -80,15 +84,26 @@ class UiBrowserTest {
     open("/workflows/etl/instances/" + fixture.running);
     waitForGraph();
     @SuppressWarnings("unchecked")
-    List<String> nodes = (List<String>) script(
-        "return window.flipper.graph.nodes().map(n => n.id() + ' ' + n.data('status') + ' '"
-            + " + n.style('background-color'))");
-    assertThat(nodes).contains("extract SUCCESS rgb(137,232,148)", "transform RUNNING rgb(102,204,255)",
-        "load WAITING rgb(221,221,221)", UiFixture.XSS_JOB + " WAITING rgb(221,221,221)");
-    // dagre ranks the jobs top to bottom at a readable zoom (its fallback spreads them over the whole box)
-    assertThat(script("return ['extract', 'transform', 'load'].map(j => window.flipper.graph.getElementById(j)"
-        + ".position('y')).every((y, i, ys) => i === 0 || ys[i - 1] < y)")).isEqualTo(true);
-    assertThat(((Number) script("return window.flipper.graph.zoom()")).doubleValue()).isGreaterThanOrEqualTo(1.0);
+    List<String> nodes =
+        (List<String>)
+            script(
+                "return window.flipper.graph.nodes().map(n => n.id() + ' ' + n.data('status') + ' '"
+                    + " + n.style('background-color'))");
+    assertThat(nodes)
+        .contains(
+            "extract SUCCESS rgb(137,232,148)",
+            "transform RUNNING rgb(102,204,255)",
+            "load WAITING rgb(221,221,221)",
+            UiFixture.XSS_JOB + " WAITING rgb(221,221,221)");
+    // dagre ranks the jobs top to bottom at a readable zoom (its fallback spreads them over the
+    // whole box)
+    assertThat(
+            script(
+                "return ['extract', 'transform', 'load'].map(j => window.flipper.graph.getElementById(j)"
+                    + ".position('y')).every((y, i, ys) => i === 0 || ys[i - 1] < y)"))
+        .isEqualTo(true);
+    assertThat(((Number) script("return window.flipper.graph.zoom()")).doubleValue())
+        .isGreaterThanOrEqualTo(1.0);
     assertThat(chrome.findElement(By.id("jobs-table")).getText()).contains(UiFixture.XSS_JOB);
     assertThat(script("return typeof window.xssJob")).isEqualTo("undefined");
     assertThat(chrome.findElements(By.cssSelector("#timeline .gantt-bar.running"))).hasSize(1);
@@ -121,8 +136,8 @@ class UiBrowserTest {
 
     first.findElement(By.linkText("stdout")).click();
     wait.until(ExpectedConditions.attributeToBe(By.id("log"), "data-state", "complete"));
-    assertThat(chrome.findElement(By.id("log")).getText()).isEqualTo(
-        "running report\n" + UiFixture.XSS_LOG + "\ndone");
+    assertThat(chrome.findElement(By.id("log")).getText())
+        .isEqualTo("running report\n" + UiFixture.XSS_LOG + "\ndone");
     assertThat(script("return typeof window.xssLog")).isEqualTo("undefined");
     HeadlessChromium.screenshot(chrome, "log");
   }
@@ -130,11 +145,13 @@ class UiBrowserTest {
   @Test
   @Order(5)
   void logOfARunningJobIsFollowed() {
-    open("/workflows/etl/instances/" + fixture.running + "/jobs/transform/executions/1/logs/stdout");
+    open(
+        "/workflows/etl/instances/" + fixture.running + "/jobs/transform/executions/1/logs/stdout");
     wait.until(ExpectedConditions.attributeToBe(By.id("log"), "data-state", "following"));
     fixture.append(fixture.running, "transform", 1, "stdout", "wrote 42 rows\n");
     wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("log"), "wrote 42 rows"));
-    assertThat(chrome.findElement(By.id("log")).getText()).isEqualTo("reading events\nwrote 42 rows");
+    assertThat(chrome.findElement(By.id("log")).getText())
+        .isEqualTo("reading events\nwrote 42 rows");
     HeadlessChromium.screenshot(chrome, "log-following");
   }
 
@@ -158,10 +175,15 @@ class UiBrowserTest {
 
     fixture.engine.finish(fixture.runningJob, ExecutionResult.exit(0));
 
-    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("tr[data-job=transform]"),
-        "SUCCESS"));
-    wait.until(d -> "SUCCESS".equals(script(
-        "return window.flipper.graph.getElementById('transform').data('status')")));
+    wait.until(
+        ExpectedConditions.textToBePresentInElementLocated(
+            By.cssSelector("tr[data-job=transform]"), "SUCCESS"));
+    wait.until(
+        d ->
+            "SUCCESS"
+                .equals(
+                    script(
+                        "return window.flipper.graph.getElementById('transform').data('status')")));
     assertThat(script("return window.notReloaded")).isEqualTo(true);
     HeadlessChromium.screenshot(chrome, "instance-refreshed");
   }
@@ -172,25 +194,31 @@ class UiBrowserTest {
     open("/workflows/etl/instances/" + fixture.running);
     waitForGraph();
     script("window.flipper.selectWithDependents('transform')");
-    assertThat(chrome.findElements(By.cssSelector("#action-jobs option:checked")).stream().map(WebElement::getText))
-        .as("transform with what is downstream of it").containsExactlyInAnyOrder("transform", "load", UiFixture.XSS_JOB);
+    assertThat(
+            chrome.findElements(By.cssSelector("#action-jobs option:checked")).stream()
+                .map(WebElement::getText))
+        .as("transform with what is downstream of it")
+        .containsExactlyInAnyOrder("transform", "load", UiFixture.XSS_JOB);
     chrome.findElement(By.id("action-pause")).click();
 
-    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("result"), "PAUSE signal set"));
+    wait.until(
+        ExpectedConditions.textToBePresentInElementLocated(By.id("result"), "PAUSE signal set"));
     HeadlessChromium.screenshot(chrome, "action-pause");
     chrome.findElement(By.cssSelector("nav.crumbs a")).click();
     wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("banner"), "PAUSE"));
 
     chrome.findElement(By.id("action-abort")).click();
-    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("confirm-question"),
-        "abort etl/" + fixture.running + "?"));
+    wait.until(
+        ExpectedConditions.textToBePresentInElementLocated(
+            By.id("confirm-question"), "abort etl/" + fixture.running + "?"));
     HeadlessChromium.screenshot(chrome, "action-abort-confirm");
     chrome.findElement(By.id("confirm")).click();
 
     wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("result"), "ABORT"));
     HeadlessChromium.screenshot(chrome, "action-abort-done");
     chrome.findElement(By.cssSelector("nav.crumbs a")).click();
-    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("instance-status"), "ABORTED"));
+    wait.until(
+        ExpectedConditions.textToBePresentInElementLocated(By.id("instance-status"), "ABORTED"));
     HeadlessChromium.screenshot(chrome, "instance-aborted");
   }
 }

@@ -12,8 +12,11 @@ class UiDaemonTest {
   private final MetricRegistry metrics = new MetricRegistry();
 
   private UiDaemon daemon() {
-    return new UiDaemon(new UiDaemon.Config("127.0.0.1", 0, "127.0.0.1"),
-        TokenService.builder(InMemoryTokenStore.create()).build(), "in-process", metrics);
+    return new UiDaemon(
+        new UiDaemon.Config("127.0.0.1", 0, "127.0.0.1"),
+        TokenService.builder(InMemoryTokenStore.create()).build(),
+        "in-process",
+        metrics);
   }
 
   @Test
@@ -24,7 +27,8 @@ class UiDaemonTest {
     daemon.start();
     assertThat(daemon.isReady()).isTrue();
     assertThat(daemon.port()).isPositive();
-    assertThat(daemon.endpoints()).containsExactly("web UI http://127.0.0.1:" + daemon.port() + "/");
+    assertThat(daemon.endpoints())
+        .containsExactly("web UI http://127.0.0.1:" + daemon.port() + "/");
     assertThat(metrics.getGauges().get("ui.running").getValue()).isEqualTo(1);
 
     daemon.close();
@@ -38,8 +42,12 @@ class UiDaemonTest {
     UiDaemon daemon = daemon();
     daemon.start();
 
-    assertThatThrownBy(daemon::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("RUNNING");
+    assertThatThrownBy(daemon::start)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("RUNNING");
     daemon.close();
-    assertThatThrownBy(daemon::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("CLOSED");
+    assertThatThrownBy(daemon::start)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("CLOSED");
   }
 }

@@ -14,9 +14,9 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * The schedules and workers pages in a headless Chromium: reached from the navigation, an exit set from the
- * workers page through its confirmation and seen in the banner and the worker's state, a workflow unscheduled
- * from the schedules page. Screenshots go to target/screenshots/.
+ * The schedules and workers pages in a headless Chromium: reached from the navigation, an exit set
+ * from the workers page through its confirmation and seen in the banner and the worker's state, a
+ * workflow unscheduled from the schedules page. Screenshots go to target/screenshots/.
  */
 @Tag("browser")
 class UiFleetBrowserTest {
@@ -43,10 +43,16 @@ class UiFleetBrowserTest {
   void exitFromTheWorkersPageAndUnscheduleFromTheSchedulesPage() {
     chrome.get(fixture.base() + "/");
     chrome.findElement(By.linkText("Workers")).click();
-    WebElement worker = wait.until(ExpectedConditions.presenceOfElementLocated(
-        By.cssSelector("tr[data-worker='" + UiFixture.WORKER + "']")));
-    assertThat(worker.getText()).contains("host-1", "alive", "1/4", "etl/" + fixture.running + "/transform");
-    assertThat(chrome.findElement(By.cssSelector("tr[data-worker='" + UiFixture.DEAD_WORKER + "']")).getText())
+    WebElement worker =
+        wait.until(
+            ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("tr[data-worker='" + UiFixture.WORKER + "']")));
+    assertThat(worker.getText())
+        .contains("host-1", "alive", "1/4", "etl/" + fixture.running + "/transform");
+    assertThat(
+            chrome
+                .findElement(By.cssSelector("tr[data-worker='" + UiFixture.DEAD_WORKER + "']"))
+                .getText())
         .contains("dead");
     HeadlessChromium.screenshot(chrome, "workers");
 
@@ -54,27 +60,40 @@ class UiFleetBrowserTest {
     generation.clear();
     generation.sendKeys("2");
     chrome.findElement(By.id("action-exit")).click();
-    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("confirm-question"),
-        "exit workers older than generation 2?"));
+    wait.until(
+        ExpectedConditions.textToBePresentInElementLocated(
+            By.id("confirm-question"), "exit workers older than generation 2?"));
     chrome.findElement(By.id("confirm")).click();
-    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("result"), "/signal/global/EXIT"));
+    wait.until(
+        ExpectedConditions.textToBePresentInElementLocated(By.id("result"), "/signal/global/EXIT"));
     HeadlessChromium.screenshot(chrome, "action-exit-done");
     chrome.findElement(By.cssSelector("nav.crumbs a")).click();
-    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("banner"), "EXIT (global)"));
-    assertThat(chrome.findElement(By.cssSelector("tr[data-worker='" + UiFixture.WORKER + "']")).getText())
+    wait.until(
+        ExpectedConditions.textToBePresentInElementLocated(By.id("banner"), "EXIT (global)"));
+    assertThat(
+            chrome
+                .findElement(By.cssSelector("tr[data-worker='" + UiFixture.WORKER + "']"))
+                .getText())
         .contains("draining");
 
     chrome.findElement(By.linkText("Schedules")).click();
-    WebElement row = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr[data-workflow=etl]")));
+    WebElement row =
+        wait.until(
+            ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr[data-workflow=etl]")));
     assertThat(row.getText()).contains("waiting", "every 1h", "SKIP");
     HeadlessChromium.screenshot(chrome, "schedules");
     row.findElement(By.cssSelector("button.action-unschedule")).click();
-    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("confirm-question"), "unschedule etl?"));
+    wait.until(
+        ExpectedConditions.textToBePresentInElementLocated(
+            By.id("confirm-question"), "unschedule etl?"));
     chrome.findElement(By.id("confirm")).click();
-    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("result"), "/schedule/workflow/etl"));
+    wait.until(
+        ExpectedConditions.textToBePresentInElementLocated(
+            By.id("result"), "/schedule/workflow/etl"));
     chrome.findElement(By.cssSelector("nav.crumbs a")).click();
-    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("tr[data-workflow=etl]"),
-        "unscheduled"));
+    wait.until(
+        ExpectedConditions.textToBePresentInElementLocated(
+            By.cssSelector("tr[data-workflow=etl]"), "unscheduled"));
     HeadlessChromium.screenshot(chrome, "schedules-unscheduled");
   }
 }

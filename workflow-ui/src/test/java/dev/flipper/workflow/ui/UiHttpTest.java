@@ -37,15 +37,16 @@ class UiHttpTest {
   }
 
   private static HttpResponse<String> get(String path) throws IOException, InterruptedException {
-    return HTTP.send(HttpRequest.newBuilder(URI.create(fixture.base() + path)).build(),
+    return HTTP.send(
+        HttpRequest.newBuilder(URI.create(fixture.base() + path)).build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
   private static JsonNode api(String path) throws IOException, InterruptedException {
     HttpResponse<String> response = get(path);
     assertThat(response.statusCode()).as(path + ": " + response.body()).isEqualTo(200);
-    assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith(
-        "application/json"));
+    assertThat(response.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
     return JSON.readTree(response.body());
   }
 
@@ -73,11 +74,16 @@ class UiHttpTest {
     JsonNode page = api("/api/workflows/etl");
 
     List<String> ids = new ArrayList<>();
-    page.get("instances").forEach(i -> ids.add(i.get("instance").asText() + " " + i.get("status").asText()));
+    page.get("instances")
+        .forEach(i -> ids.add(i.get("instance").asText() + " " + i.get("status").asText()));
     assertThat(ids).containsExactly(fixture.running + " RUNNING", fixture.finished + " SUCCESS");
-    assertThat(page.get("yaml").asText()).contains("workflow: etl").contains("./extract.sh --day today");
-    assertThat(page.get("graph").toString()).contains("{\"id\":\"load\",\"status\":\"WAITING\",\"parents\":"
-        + "[\"transform\"],\"condition\":false}");
+    assertThat(page.get("yaml").asText())
+        .contains("workflow: etl")
+        .contains("./extract.sh --day today");
+    assertThat(page.get("graph").toString())
+        .contains(
+            "{\"id\":\"load\",\"status\":\"WAITING\",\"parents\":"
+                + "[\"transform\"],\"condition\":false}");
   }
 
   @Test
@@ -86,12 +92,27 @@ class UiHttpTest {
 
     assertThat(page.get("instance").get("status").asText()).isEqualTo("SUCCESS");
     List<String> bars = new ArrayList<>();
-    page.get("timeline").forEach(b -> bars.add(b.get("job").asText() + "#" + b.get("execution").asInt() + " "
-        + b.get("status").asText()));
-    assertThat(bars).containsExactlyInAnyOrder("extract#1 SUCCESS", "report#1 FAILURE", "report#2 SUCCESS",
-        "transform#1 SUCCESS", "load#1 SUCCESS");
-    page.get("timeline").forEach(b -> assertThat(b.get("leftPercent").asDouble() + b.get("widthPercent").asDouble())
-        .isBetween(0.0, 100.0));
+    page.get("timeline")
+        .forEach(
+            b ->
+                bars.add(
+                    b.get("job").asText()
+                        + "#"
+                        + b.get("execution").asInt()
+                        + " "
+                        + b.get("status").asText()));
+    assertThat(bars)
+        .containsExactlyInAnyOrder(
+            "extract#1 SUCCESS",
+            "report#1 FAILURE",
+            "report#2 SUCCESS",
+            "transform#1 SUCCESS",
+            "load#1 SUCCESS");
+    page.get("timeline")
+        .forEach(
+            b ->
+                assertThat(b.get("leftPercent").asDouble() + b.get("widthPercent").asDouble())
+                    .isBetween(0.0, 100.0));
     assertThat(page.get("jobs").get(0).get("name").asText()).isEqualTo("extract");
   }
 
@@ -110,26 +131,37 @@ class UiHttpTest {
   @Test
   void jobNamePropertyAndLogLineWithScriptAreEscapedText() throws Exception {
     String instancePage = get("/workflows/etl/instances/" + fixture.running).body();
-    assertThat(instancePage).contains("&lt;script&gt;window.xssJob=1&lt;/script&gt;")
+    assertThat(instancePage)
+        .contains("&lt;script&gt;window.xssJob=1&lt;/script&gt;")
         .doesNotContain(UiFixture.XSS_JOB);
 
     String jobPage = get("/workflows/etl/instances/" + fixture.finished + "/jobs/report").body();
-    assertThat(jobPage).contains("&lt;script&gt;window.xssProperty=1&lt;/script&gt;")
+    assertThat(jobPage)
+        .contains("&lt;script&gt;window.xssProperty=1&lt;/script&gt;")
         .doesNotContain(UiFixture.XSS_PROPERTY)
         .contains("echo '&lt;script&gt;window.xssLog=1&lt;/script&gt;'")
         .doesNotContain("href=\"javascript:");
-    String extractPage = get("/workflows/etl/instances/" + fixture.finished + "/jobs/extract").body();
+    String extractPage =
+        get("/workflows/etl/instances/" + fixture.finished + "/jobs/extract").body();
     assertThat(extractPage).contains("<a href=\"https://jobs.example.com/1\"");
 
-    String crafted = get("/workflows/etl/instances/" + fixture.running + "/jobs/" + encode(UiFixture.XSS_JOB)).body();
-    assertThat(crafted).contains("&lt;script&gt;window.xssJob=1&lt;/script&gt;").doesNotContain(UiFixture.XSS_JOB);
+    String crafted =
+        get("/workflows/etl/instances/" + fixture.running + "/jobs/" + encode(UiFixture.XSS_JOB))
+            .body();
+    assertThat(crafted)
+        .contains("&lt;script&gt;window.xssJob=1&lt;/script&gt;")
+        .doesNotContain(UiFixture.XSS_JOB);
   }
 
   @Test
   void logIsReadThroughTheWorkerFromAnOffsetAndDownloaded() throws Exception {
-    String log = "/api/workflows/etl/instances/" + fixture.finished + "/jobs/report/executions/1/logs/stdout";
+    String log =
+        "/api/workflows/etl/instances/"
+            + fixture.finished
+            + "/jobs/report/executions/1/logs/stdout";
     JsonNode whole = api(log + "?offset=0");
-    assertThat(whole.get("text").asText()).isEqualTo("running report\n" + UiFixture.XSS_LOG + "\ndone\n");
+    assertThat(whole.get("text").asText())
+        .isEqualTo("running report\n" + UiFixture.XSS_LOG + "\ndone\n");
     assertThat(whole.get("running").asBoolean()).isFalse();
     assertThat(whole.get("nextOffset").asLong()).isEqualTo(whole.get("size").asLong());
 
@@ -139,14 +171,17 @@ class UiHttpTest {
 
     HttpResponse<String> download = get(log + "/download");
     assertThat(download.statusCode()).isEqualTo(200);
-    assertThat(download.headers().firstValue("Content-Disposition")).hasValue(
-        "attachment; filename=\"report.1.stdout.log\"");
+    assertThat(download.headers().firstValue("Content-Disposition"))
+        .hasValue("attachment; filename=\"report.1.stdout.log\"");
     assertThat(download.body()).isEqualTo(whole.get("text").asText());
   }
 
   @Test
   void runningLogIsFollowedByOffset() throws Exception {
-    String log = "/api/workflows/etl/instances/" + fixture.running + "/jobs/transform/executions/1/logs/stdout";
+    String log =
+        "/api/workflows/etl/instances/"
+            + fixture.running
+            + "/jobs/transform/executions/1/logs/stdout";
     JsonNode first = api(log + "?offset=0");
     assertThat(first.get("running").asBoolean()).isTrue();
 
@@ -163,13 +198,16 @@ class UiHttpTest {
     assertThat(paths).contains("/definition/", "/workflow/", "/schedule/", "/runnable/");
 
     JsonNode definitions = api("/api/tokens?path=/definition/");
-    assertThat(definitions.get("entries").get(0).toString()).isEqualTo(
-        "{\"path\":\"/definition/etl\",\"count\":1,\"leaf\":true}");
+    assertThat(definitions.get("entries").get(0).toString())
+        .isEqualTo("{\"path\":\"/definition/etl\",\"count\":1,\"leaf\":true}");
 
     JsonNode token = api("/api/token?name=/definition/etl");
     assertThat(token.get("data").asText()).contains("\"yaml\"");
-    assertThat(get("/token?name=" + encode("/workflow/etl/" + fixture.running + "/job/waiting/xss")).body())
-        .contains("&lt;script&gt;window.xssJob=1&lt;/script&gt;").doesNotContain(UiFixture.XSS_JOB);
+    assertThat(
+            get("/token?name=" + encode("/workflow/etl/" + fixture.running + "/job/waiting/xss"))
+                .body())
+        .contains("&lt;script&gt;window.xssJob=1&lt;/script&gt;")
+        .doesNotContain(UiFixture.XSS_JOB);
   }
 
   @Test
@@ -179,9 +217,14 @@ class UiHttpTest {
     List<Token> written = fixture.client.modify(new ModifyParams(List.of(drain, abort), List.of()));
     try {
       assertThat(api("/api/status").get("signals").toString()).isEqualTo("[\"DRAIN (global)\"]");
-      assertThat(api("/api/workflows/etl/instances/" + fixture.running).get("banner").get("signals").toString())
+      assertThat(
+              api("/api/workflows/etl/instances/" + fixture.running)
+                  .get("banner")
+                  .get("signals")
+                  .toString())
           .isEqualTo("[\"DRAIN (global)\",\"ABORT (workflow or instance)\"]");
-      assertThat(get("/").body()).contains("<div class=\"banner warn\" role=\"status\">DRAIN (global) in force</div>");
+      assertThat(get("/").body())
+          .contains("<div class=\"banner warn\" role=\"status\">DRAIN (global) in force</div>");
     } finally {
       fixture.client.modify(new ModifyParams(List.of(), written));
     }
@@ -190,12 +233,18 @@ class UiHttpTest {
 
   @Test
   void aNameThatIsBothATokenAndAFolderIsListedAsBoth() throws Exception {
-    List<Token> written = fixture.client.modify(new ModifyParams(
-        List.of(Token.of("/odd/a", "x"), Token.of("/odd/a/b", "y"), Token.of("/odd/a/c", "z")), List.of()));
+    List<Token> written =
+        fixture.client.modify(
+            new ModifyParams(
+                List.of(
+                    Token.of("/odd/a", "x"), Token.of("/odd/a/b", "y"), Token.of("/odd/a/c", "z")),
+                List.of()));
     try {
-      assertThat(api("/api/tokens?path=/odd/").get("entries").toString()).isEqualTo(
-          "[{\"path\":\"/odd/a\",\"count\":1,\"leaf\":true},{\"path\":\"/odd/a/\",\"count\":2,\"leaf\":false}]");
-      assertThat(api("/api/tokens?path=/odd/a/").get("crumbs").toString()).isEqualTo("[\"/\",\"/odd/\",\"/odd/a/\"]");
+      assertThat(api("/api/tokens?path=/odd/").get("entries").toString())
+          .isEqualTo(
+              "[{\"path\":\"/odd/a\",\"count\":1,\"leaf\":true},{\"path\":\"/odd/a/\",\"count\":2,\"leaf\":false}]");
+      assertThat(api("/api/tokens?path=/odd/a/").get("crumbs").toString())
+          .isEqualTo("[\"/\",\"/odd/\",\"/odd/a/\"]");
     } finally {
       fixture.client.modify(new ModifyParams(List.of(), written));
     }
@@ -211,30 +260,40 @@ class UiHttpTest {
     UiLinks mail = new UiLinks("");
     assertThat(get(mail.workflow("etl")).statusCode()).isEqualTo(200);
     assertThat(get(mail.instance("etl", fixture.finished)).statusCode()).isEqualTo(200);
-    assertThat(get(mail.job("etl", fixture.finished, "report")).body()).contains("<h1 id=\"job-name\">report</h1>");
+    assertThat(get(mail.job("etl", fixture.finished, "report")).body())
+        .contains("<h1 id=\"job-name\">report</h1>");
   }
 
   @Test
   void unknownThingsAre404WithWhatWasMissing() throws Exception {
     HttpResponse<String> api = get("/api/workflows/nope");
     assertThat(api.statusCode()).isEqualTo(404);
-    assertThat(JSON.readTree(api.body()).get("error").asText()).isEqualTo(
-        "no workflow 'nope' (no stored definition and no active instance)");
+    assertThat(JSON.readTree(api.body()).get("error").asText())
+        .isEqualTo("no workflow 'nope' (no stored definition and no active instance)");
 
     HttpResponse<String> page = get("/workflows/etl/instances/" + fixture.finished + "/jobs/ghost");
     assertThat(page.statusCode()).isEqualTo(404);
     assertThat(page.body()).contains("no job 'ghost' in etl/" + fixture.finished);
 
-    assertThat(get("/api/workflows/etl/instances/" + fixture.finished + "/jobs/report/executions/9/logs/stdout")
-        .statusCode()).isEqualTo(404);
+    assertThat(
+            get("/api/workflows/etl/instances/"
+                    + fixture.finished
+                    + "/jobs/report/executions/9/logs/stdout")
+                .statusCode())
+        .isEqualTo(404);
     assertThat(get("/api/token").statusCode()).isEqualTo(400);
   }
 
   @Test
   void graphAndPageScriptsComeFromWebJarsOnTheClasspath() throws Exception {
     String page = get("/workflows/etl/instances/" + fixture.finished).body();
-    for (String script : List.of("/webjars/cytoscape/", "/webjars/dagre/", "/webjars/cytoscape-dagre/",
-        "/static/graph.js", "/static/ui.js")) {
+    for (String script :
+        List.of(
+            "/webjars/cytoscape/",
+            "/webjars/dagre/",
+            "/webjars/cytoscape-dagre/",
+            "/static/graph.js",
+            "/static/ui.js")) {
       int at = page.indexOf("src=\"" + script);
       assertThat(at).as(script).isPositive();
       String src = page.substring(at + 5, page.indexOf('"', at + 5));

@@ -25,9 +25,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The schedules and workers pages and their JSON, the unschedule/reschedule and exit/unexit actions (what they
- * change, their confirmation, refusals), and the log viewer's refusal to fetch a URL that is not a known
- * worker's log (SSRF). Each test its own master.
+ * The schedules and workers pages and their JSON, the unschedule/reschedule and exit/unexit actions
+ * (what they change, their confirmation, refusals), and the log viewer's refusal to fetch a URL
+ * that is not a known worker's log (SSRF). Each test its own master.
  */
 class UiSchedulesAndWorkersTest {
   private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -60,7 +60,8 @@ class UiSchedulesAndWorkersTest {
     JsonNode row = json("/api/schedules").get("schedules").get(0);
 
     assertThat(row.get("workflow").asText()).isEqualTo("etl");
-    assertThat(row.get("state").asText()).isEqualTo("waiting"); // stored; no scheduler placed it yet
+    assertThat(row.get("state").asText())
+        .isEqualTo("waiting"); // stored; no scheduler placed it yet
     assertThat(row.get("every").asText()).isEqualTo("1h");
     assertThat(row.get("cron").isNull()).isTrue();
     assertThat(row.get("overrunPolicy").asText()).isEqualTo("SKIP");
@@ -69,8 +70,11 @@ class UiSchedulesAndWorkersTest {
     assertThat(row.get("lastStatus").asText()).isEqualTo("RUNNING");
     assertThat(row.get("runningInstances").asInt()).isEqualTo(1);
     HttpResponse<String> page = get("/schedules");
-    assertThat(page.body()).contains("id=\"schedules-table\"").contains("every 1h")
-        .contains("href=\"/workflows/etl/instances/" + fixture.running + "\"").contains("action=\"/actions/unschedule\"")
+    assertThat(page.body())
+        .contains("id=\"schedules-table\"")
+        .contains("every 1h")
+        .contains("href=\"/workflows/etl/instances/" + fixture.running + "\"")
+        .contains("action=\"/actions/unschedule\"")
         .contains("href=\"/schedules\"");
   }
 
@@ -78,16 +82,22 @@ class UiSchedulesAndWorkersTest {
   void unscheduleAsksFirstThenDeletesTheTokenAndRescheduleWritesItAgain() throws Exception {
     List<Token> before = tokens();
 
-    HttpResponse<String> asked = post("/actions/unschedule", Map.of("workflow", "etl", "csrf", token));
+    HttpResponse<String> asked =
+        post("/actions/unschedule", Map.of("workflow", "etl", "csrf", token));
 
-    assertThat(asked.body()).contains("Confirm unschedule").contains("name=\"workflow\" value=\"etl\"");
+    assertThat(asked.body())
+        .contains("Confirm unschedule")
+        .contains("name=\"workflow\" value=\"etl\"");
     assertThat(tokens()).isEqualTo(before);
 
-    HttpResponse<String> done = post("/actions/unschedule", Map.of("workflow", "etl", "csrf", token,
-        "confirm", "yes"));
+    HttpResponse<String> done =
+        post("/actions/unschedule", Map.of("workflow", "etl", "csrf", token, "confirm", "yes"));
 
     assertThat(done.statusCode()).as(done.body()).isEqualTo(200);
-    assertThat(done.body()).contains("Changed 1 token(s)").contains("deleted").contains(SCHEDULE)
+    assertThat(done.body())
+        .contains("Changed 1 token(s)")
+        .contains("deleted")
+        .contains(SCHEDULE)
         .contains("href=\"/schedules\"");
     assertThat(fixture.client.query(Query.prefix(SCHEDULE))).isEmpty();
     JsonNode row = json("/api/schedules").get("schedules").get(0);
@@ -95,14 +105,16 @@ class UiSchedulesAndWorkersTest {
     assertThat(row.get("every").asText()).isEqualTo("1h"); // as the definition says
     assertThat(get("/schedules").body()).contains("action=\"/actions/reschedule\"");
 
-    HttpResponse<String> rescheduled = postJson("/api/actions/reschedule", "{\"workflow\":\"etl\"}");
+    HttpResponse<String> rescheduled =
+        postJson("/api/actions/reschedule", "{\"workflow\":\"etl\"}");
 
     assertThat(rescheduled.statusCode()).as(rescheduled.body()).isEqualTo(200);
     JsonNode change = JSON.readTree(rescheduled.body()).get("changes").get(0);
     assertThat(change.get("action").asText()).isEqualTo("added");
     assertThat(change.get("token").asText()).isEqualTo(SCHEDULE);
     assertThat(fixture.client.query(Query.prefix(SCHEDULE))).hasSize(1);
-    assertThat(json("/api/schedules").get("schedules").get(0).get("state").asText()).isEqualTo("waiting");
+    assertThat(json("/api/schedules").get("schedules").get(0).get("state").asText())
+        .isEqualTo("waiting");
   }
 
   @Test
@@ -113,7 +125,8 @@ class UiSchedulesAndWorkersTest {
     HttpResponse<String> noWorkflow = postJson("/api/actions/unschedule", "{}");
 
     assertThat(refused.statusCode()).isEqualTo(409);
-    assertThat(JSON.readTree(refused.body()).get("error").asText()).contains("no stored definition of workflow nosuch");
+    assertThat(JSON.readTree(refused.body()).get("error").asText())
+        .contains("no stored definition of workflow nosuch");
     assertThat(noWorkflow.statusCode()).isEqualTo(400);
     assertThat(tokens()).isEqualTo(before);
   }
@@ -135,7 +148,8 @@ class UiSchedulesAndWorkersTest {
     assertThat(dead.get("name").asText()).isEqualTo(UiFixture.DEAD_WORKER);
     assertThat(dead.get("state").asText()).isEqualTo("dead");
     assertThat(dead.get("ageSeconds").asLong()).isGreaterThanOrEqualTo(3600);
-    assertThat(get("/workers").body()).contains("id=\"workers-table\"")
+    assertThat(get("/workers").body())
+        .contains("id=\"workers-table\"")
         .contains("href=\"/workflows/etl/instances/" + fixture.running + "/jobs/transform\"")
         .contains("href=\"/workers\"");
   }
@@ -146,15 +160,22 @@ class UiSchedulesAndWorkersTest {
 
     HttpResponse<String> asked = post("/actions/exit", Map.of("generation", "2", "csrf", token));
 
-    assertThat(asked.body()).contains("Confirm exit").contains("workers older than generation 2")
+    assertThat(asked.body())
+        .contains("Confirm exit")
+        .contains("workers older than generation 2")
         .contains("name=\"generation\" value=\"2\"");
     assertThat(tokens()).isEqualTo(before);
 
-    HttpResponse<String> done = post("/actions/exit", Map.of("generation", "2", "csrf", token, "confirm", "yes"));
+    HttpResponse<String> done =
+        post("/actions/exit", Map.of("generation", "2", "csrf", token, "confirm", "yes"));
 
     assertThat(done.statusCode()).as(done.body()).isEqualTo(200);
-    assertThat(done.body()).contains("Changed 1 token(s)").contains("added").contains(EXIT)
-        .contains("alive workers: 1 retiring").contains("no alive worker takes work");
+    assertThat(done.body())
+        .contains("Changed 1 token(s)")
+        .contains("added")
+        .contains(EXIT)
+        .contains("alive workers: 1 retiring")
+        .contains("no alive worker takes work");
     JsonNode workers = json("/api/workers");
     assertThat(workers.get("exitGeneration").asInt()).isEqualTo(2);
     assertThat(workers.get("workers").get(0).get("state").asText()).isEqualTo("draining");
@@ -163,7 +184,8 @@ class UiSchedulesAndWorkersTest {
     HttpResponse<String> unexit = postJson("/api/actions/unexit", "");
 
     assertThat(unexit.statusCode()).as(unexit.body()).isEqualTo(200);
-    assertThat(JSON.readTree(unexit.body()).get("changes").get(0).get("action").asText()).isEqualTo("deleted");
+    assertThat(JSON.readTree(unexit.body()).get("changes").get(0).get("action").asText())
+        .isEqualTo("deleted");
     assertThat(json("/api/workers").get("exitGeneration").isNull()).isTrue();
     assertThat(tokens()).isEqualTo(before);
   }
@@ -173,10 +195,11 @@ class UiSchedulesAndWorkersTest {
     List<Token> before = tokens();
 
     HttpResponse<String> missing = post("/actions/exit", Map.of("csrf", token, "confirm", "yes"));
-    HttpResponse<String> notANumber = post("/actions/exit", Map.of("csrf", token, "confirm", "yes",
-        "generation", "two"));
+    HttpResponse<String> notANumber =
+        post("/actions/exit", Map.of("csrf", token, "confirm", "yes", "generation", "two"));
     HttpResponse<String> zero = postJson("/api/actions/exit", "{\"generation\":0}");
-    HttpResponse<String> noCsrf = send("/api/actions/exit", "application/json", "{\"generation\":2}", cookie, null);
+    HttpResponse<String> noCsrf =
+        send("/api/actions/exit", "application/json", "{\"generation\":2}", cookie, null);
 
     assertThat(missing.statusCode()).isEqualTo(400);
     assertThat(missing.body()).contains("exit needs 'generation'").contains("Nothing was changed");
@@ -190,14 +213,18 @@ class UiSchedulesAndWorkersTest {
   @Test
   void logUrlsThatAreNotAKnownWorkersLogsAreNotFetched() throws Exception {
     AtomicInteger internalHits = new AtomicInteger();
-    Javalin internal = Javalin.create(c -> c.showJavalinBanner = false)
-        .get("/*", ctx -> ctx.result("secret " + internalHits.incrementAndGet())).start("127.0.0.1", 0);
+    Javalin internal =
+        Javalin.create(c -> c.showJavalinBanner = false)
+            .get("/*", ctx -> ctx.result("secret " + internalHits.incrementAndGet()))
+            .start("127.0.0.1", 0);
     try {
       String worker = "http://127.0.0.1:" + fixture.logServer.port();
-      String instance = fixture.runningWithLogs(Map.of(
-          "stdout", "http://127.0.0.1:" + internal.port() + "/logs/x",   // not a worker
-          "stderr", worker + "/logs/../admin/secret",                     // a worker, but not its logs
-          "trace", "file:///etc/passwd"));
+      String instance =
+          fixture.runningWithLogs(
+              Map.of(
+                  "stdout", "http://127.0.0.1:" + internal.port() + "/logs/x", // not a worker
+                  "stderr", worker + "/logs/../admin/secret", // a worker, but not its logs
+                  "trace", "file:///etc/passwd"));
       String logs = "/workflows/etl/instances/" + instance + "/jobs/extract/executions/1/logs/";
 
       HttpResponse<String> other = get("/api" + logs + "stdout?offset=0");
@@ -212,8 +239,11 @@ class UiSchedulesAndWorkersTest {
       assertThat(notLogs.body()).contains("is not http(s)://");
       assertThat(internalHits).hasValue(0);
       // The known worker's own log still reads.
-      HttpResponse<String> known = get("/api/workflows/etl/instances/" + fixture.running
-          + "/jobs/transform/executions/1/logs/stdout?offset=0");
+      HttpResponse<String> known =
+          get(
+              "/api/workflows/etl/instances/"
+                  + fixture.running
+                  + "/jobs/transform/executions/1/logs/stdout?offset=0");
       assertThat(known.statusCode()).as(known.body()).isEqualTo(200);
       assertThat(JSON.readTree(known.body()).get("text").asText()).isEqualTo("reading events\n");
     } finally {
@@ -232,24 +262,32 @@ class UiSchedulesAndWorkersTest {
   }
 
   private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-    return HTTP.send(HttpRequest.newBuilder(URI.create(fixture.base() + path)).build(),
+    return HTTP.send(
+        HttpRequest.newBuilder(URI.create(fixture.base() + path)).build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
-  private HttpResponse<String> post(String path, Map<String, String> form) throws IOException, InterruptedException {
-    String body = form.entrySet().stream().map(e -> e.getKey() + "=" + URLEncoder.encode(e.getValue(),
-        StandardCharsets.UTF_8)).collect(Collectors.joining("&"));
+  private HttpResponse<String> post(String path, Map<String, String> form)
+      throws IOException, InterruptedException {
+    String body =
+        form.entrySet().stream()
+            .map(e -> e.getKey() + "=" + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
+            .collect(Collectors.joining("&"));
     return send(path, "application/x-www-form-urlencoded", body, cookie, null);
   }
 
-  private HttpResponse<String> postJson(String path, String json) throws IOException, InterruptedException {
+  private HttpResponse<String> postJson(String path, String json)
+      throws IOException, InterruptedException {
     return send(path, "application/json", json, cookie, token);
   }
 
-  private HttpResponse<String> send(String path, String type, String body, String cookie, String header)
+  private HttpResponse<String> send(
+      String path, String type, String body, String cookie, String header)
       throws IOException, InterruptedException {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(fixture.base() + path))
-        .header("Content-Type", type).POST(HttpRequest.BodyPublishers.ofString(body));
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(fixture.base() + path))
+            .header("Content-Type", type)
+            .POST(HttpRequest.BodyPublishers.ofString(body));
     if (cookie != null) {
       request.header("Cookie", cookie);
     }

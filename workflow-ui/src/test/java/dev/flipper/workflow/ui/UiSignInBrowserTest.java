@@ -12,7 +12,10 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.security.crypto.bcrypt.BCrypt;
 
-/** Sign-in in a real headless Chromium: the login form, back to the page asked for, the user in the header. */
+/**
+ * Sign-in in a real headless Chromium: the login form, back to the page asked for, the user in the
+ * header.
+ */
 @Tag("browser")
 class UiSignInBrowserTest {
   private static UiFixture fixture;
@@ -21,8 +24,16 @@ class UiSignInBrowserTest {
 
   @BeforeAll
   static void start() {
-    fixture = new UiFixture(new UiAuth(List.of(new UiAuth.User("alice", BCrypt.hashpw("alice-pw",
-        BCrypt.gensalt(4)), "operator")), "", List.of(), false)).seed();
+    fixture =
+        new UiFixture(
+                new UiAuth(
+                    List.of(
+                        new UiAuth.User(
+                            "alice", BCrypt.hashpw("alice-pw", BCrypt.gensalt(4)), "operator")),
+                    "",
+                    List.of(),
+                    false))
+            .seed();
     chrome = HeadlessChromium.start();
     wait = new WebDriverWait(chrome, Duration.ofSeconds(20));
   }
@@ -42,7 +53,9 @@ class UiSignInBrowserTest {
     chrome.findElement(By.id("login-name")).sendKeys("alice");
     chrome.findElement(By.id("login-password")).sendKeys("wrong");
     chrome.findElement(By.id("login-submit")).click();
-    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("login-error"), "wrong name or password"));
+    wait.until(
+        ExpectedConditions.textToBePresentInElementLocated(
+            By.id("login-error"), "wrong name or password"));
     HeadlessChromium.screenshot(chrome, "login-refused");
 
     chrome.findElement(By.id("login-name")).sendKeys("alice");
@@ -50,7 +63,8 @@ class UiSignInBrowserTest {
     chrome.findElement(By.id("login-submit")).click();
 
     wait.until(ExpectedConditions.urlContains("/workflows/etl/instances/" + fixture.running));
-    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("me-name"), "alice (operator)"));
+    wait.until(
+        ExpectedConditions.textToBePresentInElementLocated(By.id("me-name"), "alice (operator)"));
     wait.until(ExpectedConditions.presenceOfElementLocated(By.id("action-pause")));
     HeadlessChromium.screenshot(chrome, "signed-in");
 

@@ -41,88 +41,133 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The workflow workers of one process (mode {@code workers}): {@code count} slots, each a thread that claims
- * the best runnable job of all workflows from the master with a lease, runs it as a shell command, keeps the
- * lease, and records the result (see {@link Slot} and {@link JobRun}). Now and then it archives finished
- * instances whose archive delay has passed.
+ * The workflow workers of one process (mode {@code workers}): {@code count} slots, each a thread
+ * that claims the best runnable job of all workflows from the master with a lease, runs it as a
+ * shell command, keeps the lease, and records the result (see {@link Slot} and {@link JobRun}). Now
+ * and then it archives finished instances whose archive delay has passed.
  *
- * <p><b>Stopping</b> ({@link #close()}, the launcher's SIGTERM): no slot claims again; running jobs get
- * {@code shutdownGrace} to end on their own and are recorded as usual; jobs still running then are killed
- * (process group, SIGTERM then SIGKILL) and handed back: the execution is closed as "handed back", does not
- * count as an attempt, and the job is runnable again at once for another worker. A job is never left owned
- * by a stopped worker unless the master is unreachable (then its lease ends and the next claimer closes the
- * attempt as "lease lost").
+ * <p><b>Stopping</b> ({@link #close()}, the launcher's SIGTERM): no slot claims again; running jobs
+ * get {@code shutdownGrace} to end on their own and are recorded as usual; jobs still running then
+ * are killed (process group, SIGTERM then SIGKILL) and handed back: the execution is closed as
+ * "handed back", does not count as an attempt, and the job is runnable again at once for another
+ * worker. A job is never left owned by a stopped worker unless the master is unreachable (then its
+ * lease ends and the next claimer closes the attempt as "lease lost").
  *
- * <p><b>Heartbeat and upgrades</b>: every {@code heartbeatInterval} the process publishes its heartbeat (its
- * generation, slots and running jobs; {@code flipper workflow workers}) and reads the EXIT signal. An EXIT for a
- * newer generation than {@code generation} retires it: no slot claims again, running jobs end and are recorded
- * as usual (nothing is killed), then {@link #onRetired} runs. {@link #close()} deletes the heartbeat.
+ * <p><b>Heartbeat and upgrades</b>: every {@code heartbeatInterval} the process publishes its
+ * heartbeat (its generation, slots and running jobs; {@code flipper workflow workers}) and reads
+ * the EXIT signal. An EXIT for a newer generation than {@code generation} retires it: no slot
+ * claims again, running jobs end and are recorded as usual (nothing is killed), then {@link
+ * #onRetired} runs. {@link #close()} deletes the heartbeat.
  *
  * <p>Thread-safe; {@link #close()} is idempotent.
  */
 public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
   /**
-   * Settings of the workers: the {@code workers} section of the config (docs/configuration.md), bound by
-   * component name ({@code workers.lease} into {@code lease}).
+   * Settings of the workers: the {@code workers} section of the config (docs/configuration.md),
+   * bound by component name ({@code workers.lease} into {@code lease}).
    *
    * @param count how many jobs run at the same time in this process
-   * @param lease how long a claim holds a job without renewal; renewed every lease/3. A worker that cannot
-   *     renew it (the master refused, or did not answer before it ended) kills the job's process
+   * @param lease how long a claim holds a job without renewal; renewed every lease/3. A worker that
+   *     cannot renew it (the master refused, or did not answer before it ended) kills the job's
+   *     process
    * @param archiveDelay how long a finished instance stays visible before it is archived
-   * @param shutdownGrace on stop, how long running jobs may still take before they are killed and handed back
+   * @param shutdownGrace on stop, how long running jobs may still take before they are killed and
+   *     handed back
    * @param logDir where the job logs are written and served from
-   * @param workDir the working directory of every job; "" = a directory per instance under
-   *     {@code <logDir>/../work/<workflow>/<instance>}
-   * @param advertisedHost the host in the log URLs (used by whoever serves the logs, see {@link #serveLogsAt});
-   *     "" = the admin bind address unless it is a wildcard, else this machine's host name
+   * @param workDir the working directory of every job; "" = a directory per instance under {@code
+   *     <logDir>/../work/<workflow>/<instance>}
+   * @param advertisedHost the host in the log URLs (used by whoever serves the logs, see {@link
+   *     #serveLogsAt}); "" = the admin bind address unless it is a wildcard, else this machine's
+   *     host name
    * @param masterHost the host of the token master (its port is {@code master.port})
-   * @param generation this worker's generation (upgrades): an EXIT signal for a higher one makes it finish its
-   *     jobs and exit
+   * @param generation this worker's generation (upgrades): an EXIT signal for a higher one makes it
+   *     finish its jobs and exit
    * @param heartbeatInterval how often the worker publishes its heartbeat; it counts as dead after
    *     {@value HeartbeatLoop#MISSED_BEATS_TO_DEAD} intervals without one
    */
-  public record Config(int count, Duration lease, Duration archiveDelay, Duration shutdownGrace, String logDir,
-      String workDir, String advertisedHost, String masterHost, int generation, Duration heartbeatInterval) {
+  public record Config(
+      int count,
+      Duration lease,
+      Duration archiveDelay,
+      Duration shutdownGrace,
+      String logDir,
+      String workDir,
+      String advertisedHost,
+      String masterHost,
+      int generation,
+      Duration heartbeatInterval) {
     /** Generation 1, a heartbeat every {@link #DEFAULT_HEARTBEAT_INTERVAL}. */
-    public Config(int count, Duration lease, Duration archiveDelay, Duration shutdownGrace, String logDir,
-        String workDir, String advertisedHost, String masterHost) {
-      this(count, lease, archiveDelay, shutdownGrace, logDir, workDir, advertisedHost, masterHost, 1,
+    public Config(
+        int count,
+        Duration lease,
+        Duration archiveDelay,
+        Duration shutdownGrace,
+        String logDir,
+        String workDir,
+        String advertisedHost,
+        String masterHost) {
+      this(
+          count,
+          lease,
+          archiveDelay,
+          shutdownGrace,
+          logDir,
+          workDir,
+          advertisedHost,
+          masterHost,
+          1,
           DEFAULT_HEARTBEAT_INTERVAL);
     }
 
     public Config {
       if (generation < 1) {
-        throw new IllegalArgumentException("workers.generation is " + generation + "; use 1 or more");
+        throw new IllegalArgumentException(
+            "workers.generation is " + generation + "; use 1 or more");
       }
       if (heartbeatInterval.toMillis() < 100) {
-        throw new IllegalArgumentException("workers.heartbeatInterval is " + heartbeatInterval + "; use 100ms or more");
+        throw new IllegalArgumentException(
+            "workers.heartbeatInterval is " + heartbeatInterval + "; use 100ms or more");
       }
       if (count < 1) {
         throw new IllegalArgumentException("workers.count is " + count + "; use 1 or more");
       }
       if (lease.toMillis() < 1000 || lease.toMillis() % 1000 != 0) {
-        throw new IllegalArgumentException("workers.lease is " + lease + "; use whole seconds, at least 1s");
+        throw new IllegalArgumentException(
+            "workers.lease is " + lease + "; use whole seconds, at least 1s");
       }
     }
 
     /**
-     * The defaults: 2 slots and those of {@link #of}. The {@code workers} section of the launcher's config takes
-     * its defaults from these.
+     * The defaults: 2 slots and those of {@link #of}. The {@code workers} section of the launcher's
+     * config takes its defaults from these.
      */
     public static Config defaults() {
       return of(2);
     }
 
-    /** Defaults for embedding and tests: leases of 60s, archive after 12h, 20s grace, logs under ./data/logs. */
+    /**
+     * Defaults for embedding and tests: leases of 60s, archive after 12h, 20s grace, logs under
+     * ./data/logs.
+     */
     public static Config of(int count) {
-      return new Config(count, Duration.ofSeconds(60), WorkflowEngine.DEFAULT_ARCHIVE_DELAY, Duration.ofSeconds(20),
-          "./data/logs", "", "", "127.0.0.1");
+      return new Config(
+          count,
+          Duration.ofSeconds(60),
+          WorkflowEngine.DEFAULT_ARCHIVE_DELAY,
+          Duration.ofSeconds(20),
+          "./data/logs",
+          "",
+          "",
+          "127.0.0.1");
     }
   }
 
   public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(5);
 
-  /** How often finished instances are looked at for archiving (each call archives those that are due). */
+  /**
+   * How often finished instances are looked at for archiving (each call archives those that are
+   * due).
+   */
   static final Duration ARCHIVE_INTERVAL = Duration.ofMinutes(1);
 
   private static final Logger LOG = LoggerFactory.getLogger(WorkerDaemon.class);
@@ -140,20 +185,28 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
   private final Counter handedBack;
   private final LogFiles logFiles;
   private volatile boolean stopping;
-  /** An EXIT signal for a newer generation was seen: claim nothing more, exit after the running jobs. */
+
+  /**
+   * An EXIT signal for a newer generation was seen: claim nothing more, exit after the running
+   * jobs.
+   */
   private volatile boolean retiring;
-  private Runnable onRetired = () -> { };
+
+  private Runnable onRetired = () -> {};
   private HeartbeatLoop heartbeat;
   private Supplier<String> logBaseUrl = () -> null;
   private WarnTimeoutAlert alert = WarnTimeoutAlert.LOG_ONLY;
   private EngineListener engineListener = EngineListener.NONE;
+
   /** The mailer of {@link #mailWith}, closed after the slots; null without e-mail. */
   private volatile Mailer mailer;
+
   private ShellExecutor executor;
   private ScheduledThreadPoolExecutor timer;
 
   /**
-   * @param master the token master (in-process, or a client that reconnects); not closed by this daemon
+   * @param master the token master (in-process, or a client that reconnects); not closed by this
+   *     daemon
    * @throws UncheckedIOException if the log directory cannot be created
    */
   public WorkerDaemon(Config config, TokenMaster master, MetricRegistry metrics) {
@@ -167,7 +220,8 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
     try {
       this.logFiles = new LogFiles(Path.of(config.logDir()));
     } catch (IOException e) {
-      throw new UncheckedIOException("workers.logDir " + config.logDir() + " cannot be created: " + e, e);
+      throw new UncheckedIOException(
+          "workers.logDir " + config.logDir() + " cannot be created: " + e, e);
     }
     metrics.gauge("workers.running", () -> () -> state.isRunning() ? 1 : 0);
     metrics.gauge("workers.busy", () -> running::size);
@@ -187,9 +241,9 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
   }
 
   /**
-   * Where this worker's logs are served, e.g. {@code http://host7:9093} (asked at each job start, since the
-   * admin port may be chosen at bind time). Default: none, and execution records carry no log URL. Call
-   * before {@link #start()}.
+   * Where this worker's logs are served, e.g. {@code http://host7:9093} (asked at each job start,
+   * since the admin port may be chosen at bind time). Default: none, and execution records carry no
+   * log URL. Call before {@link #start()}.
    */
   public WorkerDaemon serveLogsAt(Supplier<String> baseUrl) {
     this.logBaseUrl = Objects.requireNonNull(baseUrl, "baseUrl");
@@ -197,16 +251,21 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
   }
 
   /**
-   * The logs are served by an HTTP server listening on {@code bindAddress:port} (the launcher's admin server of the
-   * workers, under {@code /logs/}): their URLs name {@link Config#advertisedHost()}; when that is "", the
-   * {@code bindAddress} unless it is a wildcard, else this machine's host name. Call before {@link #start()}.
+   * The logs are served by an HTTP server listening on {@code bindAddress:port} (the launcher's
+   * admin server of the workers, under {@code /logs/}): their URLs name {@link
+   * Config#advertisedHost()}; when that is "", the {@code bindAddress} unless it is a wildcard,
+   * else this machine's host name. Call before {@link #start()}.
    */
   public WorkerDaemon serveLogsAt(String bindAddress, int port) {
-    String logBase = "http://" + urlHost(advertisedHost(config.advertisedHost(), bindAddress)) + ":" + port;
+    String logBase =
+        "http://" + urlHost(advertisedHost(config.advertisedHost(), bindAddress)) + ":" + port;
     return serveLogsAt(() -> logBase);
   }
 
-  /** workers.advertisedHost; else the bind address unless it is a wildcard; else this machine's host name. */
+  /**
+   * workers.advertisedHost; else the bind address unless it is a wildcard; else this machine's host
+   * name.
+   */
   static String advertisedHost(String configured, String bindAddress) {
     if (!configured.isEmpty()) {
       return configured;
@@ -226,10 +285,11 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
   }
 
   /**
-   * With {@code mail.enabled()}, e-mail about job failures, warn time-outs and instance ends ({@link MailNotifier},
-   * linking to the UI at {@code links}) through a {@link Mailer} of this daemon's, closed after the slots so that
-   * their last messages still go out (5 s at most). Replaces {@link #warnTimeoutAlert} and {@link #engineListener}.
-   * Disabled: nothing changes. Call before {@link #start()}.
+   * With {@code mail.enabled()}, e-mail about job failures, warn time-outs and instance ends
+   * ({@link MailNotifier}, linking to the UI at {@code links}) through a {@link Mailer} of this
+   * daemon's, closed after the slots so that their last messages still go out (5 s at most).
+   * Replaces {@link #warnTimeoutAlert} and {@link #engineListener}. Disabled: nothing changes. Call
+   * before {@link #start()}.
    */
   public WorkerDaemon mailWith(MailSettings mail, UiLinks links) {
     if (!mail.enabled()) {
@@ -239,19 +299,22 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
       throw new IllegalStateException("the workers' mail is already set up");
     }
     mailer = new Mailer(mail);
-    MailNotifier notifier = new MailNotifier(mailer, links, WorkflowEngine.builder(master).build().status());
+    MailNotifier notifier =
+        new MailNotifier(mailer, links, WorkflowEngine.builder(master).build().status());
     return warnTimeoutAlert(notifier).engineListener(notifier);
   }
 
-  /** What to do beyond a log line when a job passes its warn time-out. Call before {@link #start()}. */
+  /**
+   * What to do beyond a log line when a job passes its warn time-out. Call before {@link #start()}.
+   */
   public WorkerDaemon warnTimeoutAlert(WarnTimeoutAlert alert) {
     this.alert = Objects.requireNonNull(alert, "alert");
     return this;
   }
 
   /**
-   * Told of jobs that fail for good and instance ends caused by this worker's calls (e-mail: {@link MailNotifier}).
-   * Call before {@link #start()}.
+   * Told of jobs that fail for good and instance ends caused by this worker's calls (e-mail: {@link
+   * MailNotifier}). Call before {@link #start()}.
    */
   public WorkerDaemon engineListener(EngineListener listener) {
     this.engineListener = Objects.requireNonNull(listener, "listener");
@@ -259,9 +322,9 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
   }
 
   /**
-   * What to do once this worker has retired (an EXIT signal for a newer generation: no more claims, every
-   * running job ended and recorded): the launcher stops the process. Called on a thread of its own. Default:
-   * nothing, the daemon stays up without slots. Call before {@link #start()}.
+   * What to do once this worker has retired (an EXIT signal for a newer generation: no more claims,
+   * every running job ended and recorded): the launcher stops the process. Called on a thread of
+   * its own. Default: nothing, the daemon stays up without slots. Call before {@link #start()}.
    */
   public WorkerDaemon onRetired(Runnable action) {
     this.onRetired = Objects.requireNonNull(action, "action");
@@ -272,53 +335,98 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
   @Override
   public void start() {
     state.start();
-    WorkflowEngine engine = WorkflowEngine.builder(master).clock(clock).archiveDelay(config.archiveDelay())
-        .listener(engineListener).build();
+    WorkflowEngine engine =
+        WorkflowEngine.builder(master)
+            .clock(clock)
+            .archiveDelay(config.archiveDelay())
+            .listener(engineListener)
+            .build();
     executor = ShellExecutor.builder(logFiles).clock(clock).build();
-    // A few threads: a renewal that waits on an unreachable master must not hold up the others' renewals.
-    timer = new ScheduledThreadPoolExecutor(Math.min(config.count(), 4), new NamedThreadFactory("flipper-workers-leases"));
+    // A few threads: a renewal that waits on an unreachable master must not hold up the others'
+    // renewals.
+    timer =
+        new ScheduledThreadPoolExecutor(
+            Math.min(config.count(), 4), new NamedThreadFactory("flipper-workers-leases"));
     timer.setRemoveOnCancelPolicy(true);
     Path workDir = config.workDir().isEmpty() ? null : Path.of(config.workDir()).toAbsolutePath();
     Path defaultWorkRoot = logFiles.root().resolveSibling("work");
-    // The real host name in names and records; the advertised host is only for the log URLs (serveLogsAt).
+    // The real host name in names and records; the advertised host is only for the log URLs
+    // (serveLogsAt).
     WorkerIdentity identity = WorkerIdentity.ofThisHost();
-    JobRun.Context ctx = new JobRun.Context(engine, executor, timer, clock, identity.host(), workDir,
-        defaultWorkRoot, new LogUrls(logBaseUrl), alert);
-    Slot.Listener listener = new Slot.Listener() {
-      @Override
-      public void started(JobRun run) {
-        running.add(run);
-      }
+    JobRun.Context ctx =
+        new JobRun.Context(
+            engine,
+            executor,
+            timer,
+            clock,
+            identity.host(),
+            workDir,
+            defaultWorkRoot,
+            new LogUrls(logBaseUrl),
+            alert);
+    Slot.Listener listener =
+        new Slot.Listener() {
+          @Override
+          public void started(JobRun run) {
+            running.add(run);
+          }
 
-      @Override
-      public void ended(JobRun run, JobRun.Outcome outcome) {
-        running.remove(run);
-        switch (outcome) {
-          case SUCCEEDED -> succeeded.inc();
-          case FAILED -> failed.inc();
-          case LOST -> lost.inc();
-          case HANDED_BACK -> handedBack.inc();
-        }
-      }
-    };
+          @Override
+          public void ended(JobRun run, JobRun.Outcome outcome) {
+            running.remove(run);
+            switch (outcome) {
+              case SUCCEEDED -> succeeded.inc();
+              case FAILED -> failed.inc();
+              case LOST -> lost.inc();
+              case HANDED_BACK -> handedBack.inc();
+            }
+          }
+        };
     NamedThreadFactory slotThreads = new NamedThreadFactory("flipper-worker");
     for (int i = 1; i <= config.count(); i++) {
-      Slot slot = new Slot(identity.slotName(i), ctx, config.lease(), idle, () -> stopping || retiring, listener);
+      Slot slot =
+          new Slot(
+              identity.slotName(i),
+              ctx,
+              config.lease(),
+              idle,
+              () -> stopping || retiring,
+              listener);
       Thread thread = slotThreads.newThread(slot);
       threads.add(thread);
       thread.start();
     }
-    heartbeat = new HeartbeatLoop(new Heartbeats(master), clock, identity.processName(), identity.host(),
-        logBaseUrl, config.generation(), config.count(), config.heartbeatInterval(),
-        () -> new HeartbeatLoop.State(running.stream().map(JobRun::key).sorted().toList(), retiring), this::retire);
+    heartbeat =
+        new HeartbeatLoop(
+            new Heartbeats(master),
+            clock,
+            identity.processName(),
+            identity.host(),
+            logBaseUrl,
+            config.generation(),
+            config.count(),
+            config.heartbeatInterval(),
+            () ->
+                new HeartbeatLoop.State(
+                    running.stream().map(JobRun::key).sorted().toList(), retiring),
+            this::retire);
     heartbeat.beat();
-    timer.scheduleWithFixedDelay(heartbeat::beat, config.heartbeatInterval().toMillis(),
-        config.heartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
+    timer.scheduleWithFixedDelay(
+        heartbeat::beat,
+        config.heartbeatInterval().toMillis(),
+        config.heartbeatInterval().toMillis(),
+        TimeUnit.MILLISECONDS);
     // A random first delay, so that the workers of a fleet started together do not archive in step.
     long first = ThreadLocalRandom.current().nextLong(ARCHIVE_INTERVAL.toMillis());
-    timer.scheduleWithFixedDelay(() -> archive(engine), first, ARCHIVE_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
-    LOG.info("workers started: {} slots named {}-<slot>-..., lease {}, logs in {}, master {}", config.count(),
-        identity.host() + "-" + ProcessHandle.current().pid(), config.lease(), logFiles.root(), config.masterHost());
+    timer.scheduleWithFixedDelay(
+        () -> archive(engine), first, ARCHIVE_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+    LOG.info(
+        "workers started: {} slots named {}-<slot>-..., lease {}, logs in {}, master {}",
+        config.count(),
+        identity.host() + "-" + ProcessHandle.current().pid(),
+        config.lease(),
+        logFiles.root(),
+        config.masterHost());
   }
 
   private static void archive(WorkflowEngine engine) {
@@ -328,35 +436,46 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
         LOG.info("archived {} finished instances", archived);
       }
     } catch (RuntimeException e) {
-      LOG.warn("archiving finished instances failed (tried again in {}): {}", ARCHIVE_INTERVAL, e.toString());
+      LOG.warn(
+          "archiving finished instances failed (tried again in {}): {}",
+          ARCHIVE_INTERVAL,
+          e.toString());
     }
   }
 
   /**
-   * An EXIT signal asks for a newer generation: the slots claim nothing more (a job claimed meanwhile is handed
-   * back unstarted), the running jobs end as usual, then {@link #onRetired} runs. Nothing is killed.
+   * An EXIT signal asks for a newer generation: the slots claim nothing more (a job claimed
+   * meanwhile is handed back unstarted), the running jobs end as usual, then {@link #onRetired}
+   * runs. Nothing is killed.
    */
   private void retire(int exitGeneration) {
     if (retiring || stopping) {
       return;
     }
     retiring = true;
-    LOG.info("EXIT signal for generation {} (this worker is generation {}): claiming nothing more; exiting after "
-        + "the {} running jobs", exitGeneration, config.generation(), running.size());
+    LOG.info(
+        "EXIT signal for generation {} (this worker is generation {}): claiming nothing more; exiting after "
+            + "the {} running jobs",
+        exitGeneration,
+        config.generation(),
+        running.size());
     idle.wakeAll();
     heartbeat.beat(); // show "retiring" at once
-    Thread waiter = new Thread(() -> {
-      joinUntil(Long.MAX_VALUE);
-      LOG.info("worker retired: its jobs have ended");
-      onRetired.run();
-    }, "flipper-workers-retire");
+    Thread waiter =
+        new Thread(
+            () -> {
+              joinUntil(Long.MAX_VALUE);
+              LOG.info("worker retired: its jobs have ended");
+              onRetired.run();
+            },
+            "flipper-workers-retire");
     waiter.setDaemon(true);
     waiter.start();
   }
 
   /**
-   * True between a successful {@link #start()} and {@link #close()}, unless an EXIT signal retired these workers
-   * (they take no more work).
+   * True between a successful {@link #start()} and {@link #close()}, unless an EXIT signal retired
+   * these workers (they take no more work).
    */
   @Override
   public boolean isReady() {
@@ -380,7 +499,10 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
     return running.size();
   }
 
-  /** Stops claiming, lets running jobs end within the shutdown grace, hands back the rest; see the class doc. */
+  /**
+   * Stops claiming, lets running jobs end within the shutdown grace, hands back the rest; see the
+   * class doc.
+   */
   @Override
   public void close() {
     if (!state.close()) {
@@ -391,7 +513,10 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
     idle.wakeAll();
     long deadline = System.nanoTime() + config.shutdownGrace().toNanos();
     if (!running.isEmpty()) {
-      LOG.info("workers stopping: {} jobs running get up to {} to end", running.size(), config.shutdownGrace());
+      LOG.info(
+          "workers stopping: {} jobs running get up to {} to end",
+          running.size(),
+          config.shutdownGrace());
     }
     joinUntil(deadline);
     if (!running.isEmpty()) {
@@ -418,7 +543,8 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
 
   private void joinUntil(long deadlineNanos) {
     for (Thread thread : threads) {
-      long left = deadlineNanos == Long.MAX_VALUE ? Long.MAX_VALUE : deadlineNanos - System.nanoTime();
+      long left =
+          deadlineNanos == Long.MAX_VALUE ? Long.MAX_VALUE : deadlineNanos - System.nanoTime();
       if (left > 0) {
         try {
           thread.join(Math.max(1, left / 1_000_000));

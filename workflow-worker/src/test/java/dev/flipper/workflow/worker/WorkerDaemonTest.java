@@ -45,8 +45,16 @@ class WorkerDaemonTest {
   }
 
   private WorkerDaemon daemon(int count, Duration grace) {
-    WorkerDaemon.Config config = new WorkerDaemon.Config(count, Duration.ofSeconds(3), Duration.ofHours(12), grace,
-        dir.resolve("logs").toString(), "", "127.0.0.1", "127.0.0.1");
+    WorkerDaemon.Config config =
+        new WorkerDaemon.Config(
+            count,
+            Duration.ofSeconds(3),
+            Duration.ofHours(12),
+            grace,
+            dir.resolve("logs").toString(),
+            "",
+            "127.0.0.1",
+            "127.0.0.1");
     daemon = new WorkerDaemon(config, master, metrics).serveLogsAt(() -> "http://127.0.0.1:1");
     return daemon;
   }
@@ -57,21 +65,34 @@ class WorkerDaemonTest {
   }
 
   private InstanceDetail awaitEnd(String workflow, String instance) {
-    await().atMost(Duration.ofSeconds(30)).until(
-        () -> engine.status().instance(workflow, instance).orElseThrow().summary().status() != InstanceStatus.RUNNING);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                engine.status().instance(workflow, instance).orElseThrow().summary().status()
+                    != InstanceStatus.RUNNING);
     return engine.status().instance(workflow, instance).orElseThrow();
   }
 
   @Test
   void runsADiamondPassingDataAndRecordsLogUrls() throws Exception {
     String out = dir.resolve("join.out").toString();
-    WorkflowDefinition diamond = WorkflowDefinition.builder("diamond")
-        .job(JobDefinition.builder("split").command("echo FLIPPER:EVENT_ATTR:day=d1"))
-        .job(JobDefinition.builder("left").needs("split").command("echo FLIPPER:EVENT_ATTR:part=L-%(day)s"))
-        .job(JobDefinition.builder("right").needs("split").command("echo FLIPPER:EVENT_ATTR:part=R-%(day)s"))
-        .job(JobDefinition.builder("join").needs("left", "right")
-            .command("echo \"$FLIPPER_JOB %(part)s\" > " + out))
-        .build();
+    WorkflowDefinition diamond =
+        WorkflowDefinition.builder("diamond")
+            .job(JobDefinition.builder("split").command("echo FLIPPER:EVENT_ATTR:day=d1"))
+            .job(
+                JobDefinition.builder("left")
+                    .needs("split")
+                    .command("echo FLIPPER:EVENT_ATTR:part=L-%(day)s"))
+            .job(
+                JobDefinition.builder("right")
+                    .needs("split")
+                    .command("echo FLIPPER:EVENT_ATTR:part=R-%(day)s"))
+            .job(
+                JobDefinition.builder("join")
+                    .needs("left", "right")
+                    .command("echo \"$FLIPPER_JOB %(part)s\" > " + out))
+            .build();
     daemon(2, Duration.ofSeconds(5)).start();
     String instance = start(diamond);
 
@@ -80,7 +101,8 @@ class WorkerDaemonTest {
     assertThat(detail.summary().status()).isEqualTo(InstanceStatus.SUCCESS);
     assertThat(Files.readString(Path.of(out)).strip()).isIn("join L-d1,R-d1", "join R-d1,L-d1");
     ExecutionDetail split = detail.job("split").orElseThrow().lastExecution().orElseThrow();
-    assertThat(split.logs()).containsEntry("stdout", "http://127.0.0.1:1/logs/diamond/" + instance + "/split.1.stdout");
+    assertThat(split.logs())
+        .containsEntry("stdout", "http://127.0.0.1:1/logs/diamond/" + instance + "/split.1.stdout");
     assertThat(split.worker()).matches(".+-" + ProcessHandle.current().pid() + "-[12]-[0-9a-f]{6}");
     assertThat(Files.readString(dir.resolve("logs/diamond/" + instance + "/split.1.stdout")))
         .contains("FLIPPER:EVENT_ATTR:day=d1");
@@ -88,9 +110,10 @@ class WorkerDaemonTest {
 
   @Test
   void retriesAFailingJobAndFailsTheInstanceWhenAttemptsRunOut() {
-    WorkflowDefinition failing = WorkflowDefinition.builder("failing")
-        .job(JobDefinition.builder("bad").command("exit 3").maxAttempts(2))
-        .build();
+    WorkflowDefinition failing =
+        WorkflowDefinition.builder("failing")
+            .job(JobDefinition.builder("bad").command("exit 3").maxAttempts(2))
+            .build();
     daemon(1, Duration.ofSeconds(5)).start();
     String instance = start(failing);
 
@@ -105,21 +128,28 @@ class WorkerDaemonTest {
   void pinballVariablesNumberTheExecutionAndKillIdsReachTheCleanup() throws Exception { // [25] [27]
     Path seen = dir.resolve("seen.txt");
     Path killed = dir.resolve("killed.txt");
-    WorkflowDefinition env = WorkflowDefinition.builder("env")
-        .job(JobDefinition.builder("j").maxAttempts(2)
-            .command("echo \"$PINBALL_WORKFLOW $PINBALL_INSTANCE $PINBALL_JOB $PINBALL_EXECUTION $FLIPPER_ATTEMPT\" >> "
-                + seen + "; echo FLIPPER:kill_id=x; echo PINBALL:kill_id=x; [ \"$PINBALL_EXECUTION\" = 1 ]")
-            .cleanup("echo killed %(kill_id)s >> " + killed))
-        .build();
+    WorkflowDefinition env =
+        WorkflowDefinition.builder("env")
+            .job(
+                JobDefinition.builder("j")
+                    .maxAttempts(2)
+                    .command(
+                        "echo \"$PINBALL_WORKFLOW $PINBALL_INSTANCE $PINBALL_JOB $PINBALL_EXECUTION $FLIPPER_ATTEMPT\" >> "
+                            + seen
+                            + "; echo FLIPPER:kill_id=x; echo PINBALL:kill_id=x; [ \"$PINBALL_EXECUTION\" = 1 ]")
+                    .cleanup("echo killed %(kill_id)s >> " + killed))
+            .build();
     daemon(1, Duration.ofSeconds(5)).start();
     String instance = start(env);
 
     InstanceDetail detail = awaitEnd("env", instance);
 
     assertThat(detail.summary().status()).isEqualTo(InstanceStatus.SUCCESS);
-    assertThat(Files.readAllLines(seen)).containsExactly("env " + instance + " j 0 1", "env " + instance + " j 1 2");
+    assertThat(Files.readAllLines(seen))
+        .containsExactly("env " + instance + " j 0 1", "env " + instance + " j 1 2");
     List<ExecutionDetail> runs = detail.job("j").orElseThrow().executions();
-    assertThat(runs.get(0).properties()).containsEntry("kill_id", List.of("x")); // one value, not two
+    assertThat(runs.get(0).properties())
+        .containsEntry("kill_id", List.of("x")); // one value, not two
     assertThat(runs.get(0).cleanupExitCode()).isZero();
     assertThat(runs.get(1).cleanupExitCode()).isNull(); // no cleanup after a success
     assertThat(Files.readAllLines(killed)).containsExactly("killed x");
@@ -127,12 +157,18 @@ class WorkerDaemonTest {
 
   @Test
   void exportsTheScheduledTimeOfAScheduledInstance() throws Exception {
-    WorkflowDefinition sched = WorkflowDefinition.builder("sched")
-        .job(JobDefinition.builder("print").command("echo \"[${FLIPPER_SCHEDULED_TIME-unset}]\""))
-        .build();
+    WorkflowDefinition sched =
+        WorkflowDefinition.builder("sched")
+            .job(
+                JobDefinition.builder("print")
+                    .command("echo \"[${FLIPPER_SCHEDULED_TIME-unset}]\""))
+            .build();
     engine.definitions().apply(List.of(sched));
     daemon(1, Duration.ofSeconds(5)).start();
-    String scheduled = engine.instances().start("sched", "scheduler", Map.of("scheduledTime", "2026-01-01T03:00:00Z"));
+    String scheduled =
+        engine
+            .instances()
+            .start("sched", "scheduler", Map.of("scheduledTime", "2026-01-01T03:00:00Z"));
     String byHand = engine.instances().start("sched");
 
     awaitEnd("sched", scheduled);
@@ -140,46 +176,69 @@ class WorkerDaemonTest {
 
     assertThat(Files.readString(dir.resolve("logs/sched/" + scheduled + "/print.1.stdout")))
         .isEqualTo("[2026-01-01T03:00:00Z]\n");
-    assertThat(Files.readString(dir.resolve("logs/sched/" + byHand + "/print.1.stdout"))).isEqualTo("[unset]\n");
+    assertThat(Files.readString(dir.resolve("logs/sched/" + byHand + "/print.1.stdout")))
+        .isEqualTo("[unset]\n");
   }
 
   @Test
   void closeHandsBackAJobStillRunningAfterTheGrace() {
-    WorkflowDefinition slow = WorkflowDefinition.builder("slow")
-        .job(JobDefinition.builder("sleeper").command("sleep 60"))
-        .build();
+    WorkflowDefinition slow =
+        WorkflowDefinition.builder("slow")
+            .job(JobDefinition.builder("sleeper").command("sleep 60"))
+            .build();
     daemon(1, Duration.ofMillis(200)).start();
     String instance = start(slow);
     await().atMost(Duration.ofSeconds(20)).until(() -> daemon.busy() == 1);
 
     daemon.close();
 
-    JobDetail sleeper = engine.status().instance("slow", instance).orElseThrow().job("sleeper").orElseThrow();
+    JobDetail sleeper =
+        engine.status().instance("slow", instance).orElseThrow().job("sleeper").orElseThrow();
     assertThat(sleeper.status()).isEqualTo(JobStatus.RUNNABLE);
     assertThat(sleeper.lastExecution().orElseThrow().endReason()).isEqualTo("handed back");
     assertThat(metrics.counter("workers.jobs.handedBack").getCount()).isEqualTo(1);
   }
 
   @Test
-  void aSlotCarriesOnAfterAJobThatThrowsInTheWorkerItself() { // Pinball: the worker thread survives run()'s exceptions
-    WorkflowDefinition two = WorkflowDefinition.builder("two")
-        .job(JobDefinition.builder("broken").command("true").priority(100))
-        .job(JobDefinition.builder("fine").command("true").priority(1))
-        .build();
+  void aSlotCarriesOnAfterAJobThatThrowsInTheWorkerItself() { // Pinball: the worker thread survives
+    // run()'s exceptions
+    WorkflowDefinition two =
+        WorkflowDefinition.builder("two")
+            .job(JobDefinition.builder("broken").command("true").priority(100))
+            .job(JobDefinition.builder("fine").command("true").priority(1))
+            .build();
     String instance = start(two);
-    // A job token the worker cannot turn into an execution (a negative time-out, as a hand edit or a bug could
-    // leave it): the slot's run throws after the start is recorded, past every handler of the job's own errors.
+    // A job token the worker cannot turn into an execution (a negative time-out, as a hand edit or
+    // a bug could
+    // leave it): the slot's run throws after the start is recorded, past every handler of the job's
+    // own errors.
     String broken = "/runnable/two/" + instance + "/broken";
     Token token = master.query(Query.prefix(broken)).get(0);
-    master.modify(ModifyParams.updating(token.withData(token.data().replace("\"kind\":\"job\"",
-        "\"kind\":\"job\",\"warnTimeoutMillis\":-1"))));
+    master.modify(
+        ModifyParams.updating(
+            token.withData(
+                token
+                    .data()
+                    .replace("\"kind\":\"job\"", "\"kind\":\"job\",\"warnTimeoutMillis\":-1"))));
     daemon(1, Duration.ofSeconds(5)).start();
 
-    await().atMost(Duration.ofSeconds(30)).until(() -> engine.status().instance("two", instance).orElseThrow()
-        .job("fine").orElseThrow().status() == JobStatus.SUCCESS);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                engine
+                        .status()
+                        .instance("two", instance)
+                        .orElseThrow()
+                        .job("fine")
+                        .orElseThrow()
+                        .status()
+                    == JobStatus.SUCCESS);
 
-    // The one slot ran the next job after the exception. The broken job's start was recorded and nothing
-    // closes it: its lease ends and the next claim closes it as "lease lost", as EngineContractTest shows.
+    // The one slot ran the next job after the exception. The broken job's start was recorded and
+    // nothing
+    // closes it: its lease ends and the next claim closes it as "lease lost", as EngineContractTest
+    // shows.
     InstanceDetail detail = engine.status().instance("two", instance).orElseThrow();
     ExecutionDetail fine = detail.job("fine").orElseThrow().lastExecution().orElseThrow();
     ExecutionDetail brokenRun = detail.job("broken").orElseThrow().lastExecution().orElseThrow();
@@ -195,7 +254,9 @@ class WorkerDaemonTest {
     assertThat(d.isReady()).isFalse();
     d.start();
     assertThat(d.isReady()).isTrue();
-    assertThatThrownBy(d::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("RUNNING");
+    assertThatThrownBy(d::start)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("RUNNING");
     d.close();
     d.close();
     assertThat(d.isReady()).isFalse();

@@ -33,15 +33,16 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The workers' e-mail, end to end: two worker daemons (each with its own engine and mailer, as two processes
- * would be) on one master, real shell jobs, GreenMail on an ephemeral port. Each event is mailed once, to the
- * job's and the workflow's recipients, with links into the UI and escaped HTML.
+ * The workers' e-mail, end to end: two worker daemons (each with its own engine and mailer, as two
+ * processes would be) on one master, real shell jobs, GreenMail on an ephemeral port. Each event is
+ * mailed once, to the job's and the workflow's recipients, with links into the UI and escaped HTML.
  */
 @Tag("processes")
 class WorkerMailTest {
   @RegisterExtension
   static final GreenMailExtension smtp =
-      new GreenMailExtension(new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTP).dynamicPort());
+      new GreenMailExtension(
+          new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTP).dynamicPort());
 
   private static final UiLinks LINKS = new UiLinks("http://ui.test:8080");
 
@@ -63,13 +64,27 @@ class WorkerMailTest {
   }
 
   private Mailer worker(String name, int slots, int smtpPort) {
-    Mailer mailer = new Mailer(MailSettings.smtp("127.0.0.1", smtpPort, "flipper@example.com")
-        .withRetries(2, Duration.ofMillis(10), Duration.ofSeconds(5)));
-    MailNotifier notifier = new MailNotifier(mailer, LINKS, WorkflowEngine.builder(master).build().status());
-    WorkerDaemon.Config config = new WorkerDaemon.Config(slots, Duration.ofSeconds(3), Duration.ofHours(12),
-        Duration.ofSeconds(5), dir.resolve(name).toString(), "", "127.0.0.1", "127.0.0.1");
-    WorkerDaemon daemon = new WorkerDaemon(config, master, new MetricRegistry())
-        .serveLogsAt(() -> "http://" + name + ":9093").warnTimeoutAlert(notifier).engineListener(notifier);
+    Mailer mailer =
+        new Mailer(
+            MailSettings.smtp("127.0.0.1", smtpPort, "flipper@example.com")
+                .withRetries(2, Duration.ofMillis(10), Duration.ofSeconds(5)));
+    MailNotifier notifier =
+        new MailNotifier(mailer, LINKS, WorkflowEngine.builder(master).build().status());
+    WorkerDaemon.Config config =
+        new WorkerDaemon.Config(
+            slots,
+            Duration.ofSeconds(3),
+            Duration.ofHours(12),
+            Duration.ofSeconds(5),
+            dir.resolve(name).toString(),
+            "",
+            "127.0.0.1",
+            "127.0.0.1");
+    WorkerDaemon daemon =
+        new WorkerDaemon(config, master, new MetricRegistry())
+            .serveLogsAt(() -> "http://" + name + ":9093")
+            .warnTimeoutAlert(notifier)
+            .engineListener(notifier);
     open.add(mailer); // closed after the daemon: queued mail still goes out
     open.add(daemon);
     daemon.start();
@@ -82,8 +97,12 @@ class WorkerMailTest {
   }
 
   private void awaitEnd(String workflow, String instance) {
-    await().atMost(Duration.ofSeconds(30)).until(
-        () -> engine.status().instance(workflow, instance).orElseThrow().summary().status() != InstanceStatus.RUNNING);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                engine.status().instance(workflow, instance).orElseThrow().summary().status()
+                    != InstanceStatus.RUNNING);
   }
 
   /** Messages sent (not deliveries: GreenMail keeps one copy per recipient), by subject. */
@@ -100,7 +119,9 @@ class WorkerMailTest {
   }
 
   private static List<String> to(MimeMessage message) throws MessagingException {
-    return Arrays.stream(message.getRecipients(Message.RecipientType.TO)).map(Object::toString).toList();
+    return Arrays.stream(message.getRecipients(Message.RecipientType.TO))
+        .map(Object::toString)
+        .toList();
   }
 
   private static String part(MimeMessage message, int index) throws Exception {
@@ -111,26 +132,37 @@ class WorkerMailTest {
   void failuresWarningAndInstanceEndAreEachMailedOnceToTheJobAndTheWorkflow() throws Exception {
     worker("w1", 2);
     worker("w2", 2);
-    WorkflowDefinition definition = WorkflowDefinition.builder("mailwf").emails("team@example.com")
-        .job(JobDefinition.builder("prepare").command("true"))
-        .job(JobDefinition.builder("bad").needs("prepare").command("echo '<b>oops</b>'; exit 3").maxAttempts(2)
-            .emails("oncall@example.com"))
-        .job(JobDefinition.builder("other").command("exit 4").emails("other@example.com"))
-        .job(JobDefinition.builder("slowpoke").command("sleep 2").warnTimeout(Duration.ofMillis(300))
-            .emails("slow@example.com"))
-        .build();
+    WorkflowDefinition definition =
+        WorkflowDefinition.builder("mailwf")
+            .emails("team@example.com")
+            .job(JobDefinition.builder("prepare").command("true"))
+            .job(
+                JobDefinition.builder("bad")
+                    .needs("prepare")
+                    .command("echo '<b>oops</b>'; exit 3")
+                    .maxAttempts(2)
+                    .emails("oncall@example.com"))
+            .job(JobDefinition.builder("other").command("exit 4").emails("other@example.com"))
+            .job(
+                JobDefinition.builder("slowpoke")
+                    .command("sleep 2")
+                    .warnTimeout(Duration.ofMillis(300))
+                    .emails("slow@example.com"))
+            .build();
     String instance = start(definition);
     awaitEnd("mailwf", instance);
     String end = "FAILURE for workflow mailwf";
-    await().atMost(Duration.ofSeconds(20)).until(() -> sentBySubject().containsKey(end)
-        && sentBySubject().size() >= 4);
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> sentBySubject().containsKey(end) && sentBySubject().size() >= 4);
 
     Map<String, List<MimeMessage>> sent = sentBySubject();
-    assertThat(sent.keySet()).containsExactlyInAnyOrder(
-        "Workflow mailwf's job bad finished with exit code 3",
-        "Workflow mailwf's job other finished with exit code 4",
-        "Workflow mailwf's job slowpoke exceeded timeout",
-        end);
+    assertThat(sent.keySet())
+        .containsExactlyInAnyOrder(
+            "Workflow mailwf's job bad finished with exit code 3",
+            "Workflow mailwf's job other finished with exit code 4",
+            "Workflow mailwf's job slowpoke exceeded timeout",
+            end);
     assertThat(sent.values()).allSatisfy(messages -> assertThat(messages).hasSize(1)); // once each
 
     // The workflow's emails get the first failure only: whichever of the two failed first.
@@ -138,14 +170,21 @@ class WorkerMailTest {
     MimeMessage other = sent.get("Workflow mailwf's job other finished with exit code 4").get(0);
     assertThat(to(bad)).startsWith("oncall@example.com");
     assertThat(to(other)).startsWith("other@example.com");
-    assertThat(to(bad).contains("team@example.com") ^ to(other).contains("team@example.com")).isTrue();
+    assertThat(to(bad).contains("team@example.com") ^ to(other).contains("team@example.com"))
+        .isTrue();
 
     String badText = part(bad, 0);
     String badHtml = part(bad, 1);
-    assertThat(badText).contains("Command: echo '<b>oops</b>'; exit 3", "Exit code: 3", "Execution: 2",
-        "http://ui.test:8080/workflows/mailwf/instances/" + instance + "/jobs/bad",
-        "Log stdout: http://w");
-    assertThat(badHtml).contains("echo &#39;&lt;b&gt;oops&lt;/b&gt;&#39;; exit 3").doesNotContain("<b>oops");
+    assertThat(badText)
+        .contains(
+            "Command: echo '<b>oops</b>'; exit 3",
+            "Exit code: 3",
+            "Execution: 2",
+            "http://ui.test:8080/workflows/mailwf/instances/" + instance + "/jobs/bad",
+            "Log stdout: http://w");
+    assertThat(badHtml)
+        .contains("echo &#39;&lt;b&gt;oops&lt;/b&gt;&#39;; exit 3")
+        .doesNotContain("<b>oops");
 
     MimeMessage warning = sent.get("Workflow mailwf's job slowpoke exceeded timeout").get(0);
     assertThat(to(warning)).containsExactly("slow@example.com", "team@example.com");
@@ -154,31 +193,55 @@ class WorkerMailTest {
     MimeMessage ended = sent.get(end).get(0);
     assertThat(to(ended)).containsExactly("team@example.com");
     String endText = part(ended, 0);
-    assertThat(endText).contains("Status: FAILURE",
-        "http://ui.test:8080/workflows/mailwf/instances/" + instance,
-        "  bad  FAILURE", "  other  FAILURE", "  prepare  SUCCESS", "  slowpoke  SUCCESS");
+    assertThat(endText)
+        .contains(
+            "Status: FAILURE",
+            "http://ui.test:8080/workflows/mailwf/instances/" + instance,
+            "  bad  FAILURE",
+            "  other  FAILURE",
+            "  prepare  SUCCESS",
+            "  slowpoke  SUCCESS");
     assertThat(part(ended, 1))
-        .contains("href=\"http://ui.test:8080/workflows/mailwf/instances/" + instance + "/jobs/slowpoke\"");
+        .contains(
+            "href=\"http://ui.test:8080/workflows/mailwf/instances/"
+                + instance
+                + "/jobs/slowpoke\"");
   }
 
   @Test
   void aSuccessIsMailedToTheWorkflowOnlyAndAWorkflowWithoutEmailsGetsNone() throws Exception {
     worker("w1", 2);
-    String quiet = start(WorkflowDefinition.builder("quiet").job(JobDefinition.builder("a").command("true")).build());
-    String loud = start(WorkflowDefinition.builder("loud").emails("data@example.com", "ops@example.com")
-        .job(JobDefinition.builder("a").command("true"))
-        .job(JobDefinition.builder("b").needs("a").command("true").emails("b-owner@example.com"))
-        .build());
+    String quiet =
+        start(
+            WorkflowDefinition.builder("quiet")
+                .job(JobDefinition.builder("a").command("true"))
+                .build());
+    String loud =
+        start(
+            WorkflowDefinition.builder("loud")
+                .emails("data@example.com", "ops@example.com")
+                .job(JobDefinition.builder("a").command("true"))
+                .job(
+                    JobDefinition.builder("b")
+                        .needs("a")
+                        .command("true")
+                        .emails("b-owner@example.com"))
+                .build());
     awaitEnd("quiet", quiet);
     awaitEnd("loud", loud);
-    await().atMost(Duration.ofSeconds(20)).until(() -> sentBySubject().containsKey("SUCCESS for workflow loud"));
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> sentBySubject().containsKey("SUCCESS for workflow loud"));
 
     Map<String, List<MimeMessage>> sent = sentBySubject();
     assertThat(sent.keySet()).containsExactly("SUCCESS for workflow loud");
     MimeMessage message = sent.get("SUCCESS for workflow loud").get(0);
     assertThat(to(message)).containsExactly("data@example.com", "ops@example.com");
-    assertThat(part(message, 0)).contains("Instance: " + loud + " (http://ui.test:8080/workflows/loud/instances/"
-        + loud + ")", "  a  SUCCESS", "  b  SUCCESS");
+    assertThat(part(message, 0))
+        .contains(
+            "Instance: " + loud + " (http://ui.test:8080/workflows/loud/instances/" + loud + ")",
+            "  a  SUCCESS",
+            "  b  SUCCESS");
   }
 
   @Test
@@ -188,9 +251,11 @@ class WorkerMailTest {
       deadPort = socket.getLocalPort(); // closed again: nothing listens there
     }
     Mailer mailer = worker("w1", 1, deadPort);
-    WorkflowDefinition definition = WorkflowDefinition.builder("unmailed").emails("team@example.com")
-        .job(JobDefinition.builder("a").command("exit 2").emails("a@example.com"))
-        .build();
+    WorkflowDefinition definition =
+        WorkflowDefinition.builder("unmailed")
+            .emails("team@example.com")
+            .job(JobDefinition.builder("a").command("exit 2").emails("a@example.com"))
+            .build();
     String first = start(definition);
     awaitEnd("unmailed", first);
     String second = engine.instances().start("unmailed"); // the worker goes on taking jobs
@@ -205,14 +270,34 @@ class WorkerMailTest {
 
   @Test
   void anAbortedInstanceIsMailedWhenArchivedTheOthersWhenTheyEnd() throws Exception {
-    try (Mailer mailer = new Mailer(MailSettings.smtp("127.0.0.1", smtp.getSmtp().getPort(), "flipper@example.com"))) {
+    try (Mailer mailer =
+        new Mailer(
+            MailSettings.smtp("127.0.0.1", smtp.getSmtp().getPort(), "flipper@example.com"))) {
       MailNotifier notifier = new MailNotifier(mailer, LINKS, engine.status());
       java.time.Instant start = java.time.Instant.parse("2026-11-24T03:00:00Z");
-      notifier.instanceArchived(new dev.flipper.workflow.engine.InstanceSummary("wf", "17", InstanceStatus.SUCCESS,
-          start, java.util.Optional.of(start.plusSeconds(5)), "v1", "cli", Map.of(), List.of()),
+      notifier.instanceArchived(
+          new dev.flipper.workflow.engine.InstanceSummary(
+              "wf",
+              "17",
+              InstanceStatus.SUCCESS,
+              start,
+              java.util.Optional.of(start.plusSeconds(5)),
+              "v1",
+              "cli",
+              Map.of(),
+              List.of()),
           List.of("team@example.com"));
-      notifier.instanceArchived(new dev.flipper.workflow.engine.InstanceSummary("wf", "18", InstanceStatus.ABORTED,
-          start, java.util.Optional.of(start.plusSeconds(9)), "v1", "cli", Map.of(), List.of()),
+      notifier.instanceArchived(
+          new dev.flipper.workflow.engine.InstanceSummary(
+              "wf",
+              "18",
+              InstanceStatus.ABORTED,
+              start,
+              java.util.Optional.of(start.plusSeconds(9)),
+              "v1",
+              "cli",
+              Map.of(),
+              List.of()),
           List.of("team@example.com"));
       mailer.close(Duration.ofSeconds(10));
 
@@ -220,8 +305,9 @@ class WorkerMailTest {
       assertThat(sent.keySet()).containsExactly("ABORTED for workflow wf");
       MimeMessage aborted = sent.get("ABORTED for workflow wf").get(0);
       assertThat(to(aborted)).containsExactly("team@example.com");
-      assertThat(part(aborted, 0)).contains("Instance: 18 (http://ui.test:8080/workflows/wf/instances/18)",
-          "Run time: PT9S");
+      assertThat(part(aborted, 0))
+          .contains(
+              "Instance: 18 (http://ui.test:8080/workflows/wf/instances/18)", "Run time: PT9S");
     }
   }
 }

@@ -26,7 +26,10 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Heartbeats and retirement on an EXIT signal, in-process on an in-memory master with real shell jobs. */
+/**
+ * Heartbeats and retirement on an EXIT signal, in-process on an in-memory master with real shell
+ * jobs.
+ */
 @Tag("processes")
 class WorkerRetirementTest {
   private final TokenService master = TokenService.builder(InMemoryTokenStore.create()).build();
@@ -43,16 +46,32 @@ class WorkerRetirementTest {
   }
 
   private WorkerDaemon daemon(int generation) {
-    WorkerDaemon.Config config = new WorkerDaemon.Config(2, Duration.ofSeconds(3), Duration.ofHours(12),
-        Duration.ofSeconds(5), dir.resolve("logs").toString(), "", "127.0.0.1", "127.0.0.1", generation,
-        Duration.ofMillis(100));
-    daemon = new WorkerDaemon(config, master, new MetricRegistry()).serveLogsAt(() -> "http://127.0.0.1:1");
+    WorkerDaemon.Config config =
+        new WorkerDaemon.Config(
+            2,
+            Duration.ofSeconds(3),
+            Duration.ofHours(12),
+            Duration.ofSeconds(5),
+            dir.resolve("logs").toString(),
+            "",
+            "127.0.0.1",
+            "127.0.0.1",
+            generation,
+            Duration.ofMillis(100));
+    daemon =
+        new WorkerDaemon(config, master, new MetricRegistry())
+            .serveLogsAt(() -> "http://127.0.0.1:1");
     return daemon;
   }
 
   private String start(String workflow, String command) {
-    engine.definitions().apply(List.of(WorkflowDefinition.builder(workflow)
-        .job(JobDefinition.builder("only").command(command)).build()));
+    engine
+        .definitions()
+        .apply(
+            List.of(
+                WorkflowDefinition.builder(workflow)
+                    .job(JobDefinition.builder("only").command(command))
+                    .build()));
     return engine.instances().start(workflow);
   }
 
@@ -62,8 +81,12 @@ class WorkerRetirementTest {
     daemon(3).start();
     String instance = start("hold", "while [ ! -f " + go + " ]; do sleep 0.05; done");
 
-    await().atMost(Duration.ofSeconds(20)).until(() -> heartbeats.list().stream()
-        .anyMatch(h -> h.running().contains("hold/" + instance + "/only")));
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                heartbeats.list().stream()
+                    .anyMatch(h -> h.running().contains("hold/" + instance + "/only")));
     Heartbeat beat = heartbeats.list().get(0);
     assertThat(beat.generation()).isEqualTo(3);
     assertThat(beat.slots()).isEqualTo(2);
@@ -92,9 +115,19 @@ class WorkerRetirementTest {
     assertThat(daemon.isReady()).as("takes no more work").isFalse();
     var held = engine.status().instance("hold", instance).orElseThrow();
     assertThat(held.summary().status()).isEqualTo(InstanceStatus.SUCCESS);
-    assertThat(held.job("only").orElseThrow().executions()).extracting(ExecutionDetail::exitCode).containsExactly(0);
-    assertThat(engine.status().instance("later", later).orElseThrow().job("only").orElseThrow().executions())
-        .as("a retiring worker starts nothing new").isEmpty();
+    assertThat(held.job("only").orElseThrow().executions())
+        .extracting(ExecutionDetail::exitCode)
+        .containsExactly(0);
+    assertThat(
+            engine
+                .status()
+                .instance("later", later)
+                .orElseThrow()
+                .job("only")
+                .orElseThrow()
+                .executions())
+        .as("a retiring worker starts nothing new")
+        .isEmpty();
   }
 
   @Test
@@ -102,8 +135,12 @@ class WorkerRetirementTest {
     daemon(2).start();
     new ExitSignal(master, Clock.systemUTC()).set(2);
     String instance = start("quick", "true");
-    await().atMost(Duration.ofSeconds(20)).until(() -> engine.status().instance("quick", instance).orElseThrow()
-        .summary().status() == InstanceStatus.SUCCESS);
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                engine.status().instance("quick", instance).orElseThrow().summary().status()
+                    == InstanceStatus.SUCCESS);
     assertThat(heartbeats.list().get(0).retiring()).isFalse();
   }
 }

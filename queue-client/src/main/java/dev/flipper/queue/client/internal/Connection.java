@@ -1,7 +1,7 @@
 package dev.flipper.queue.client.internal;
 
-import dev.flipper.thrift.ServerAddress;
 import dev.flipper.queue.thrift.PinLater;
+import dev.flipper.thrift.ServerAddress;
 import java.io.IOException;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -12,7 +12,10 @@ import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransportException;
 import org.apache.thrift.transport.layered.TFramedTransport;
 
-/** One framed binary Thrift connection to a server. Used by one thread at a time (the pool ensures it). */
+/**
+ * One framed binary Thrift connection to a server. Used by one thread at a time (the pool ensures
+ * it).
+ */
 final class Connection {
   private final ServerAddress server;
   private final TSocket socket;
@@ -31,7 +34,9 @@ final class Connection {
   static Connection open(ServerAddress server, Duration connectTimeout, int maxFrameBytes)
       throws TTransportException {
     TConfiguration configuration = TConfiguration.custom().setMaxFrameSize(maxFrameBytes).build();
-    TSocket socket = new TSocket(configuration, server.host(), server.port(), 0, (int) connectTimeout.toMillis());
+    TSocket socket =
+        new TSocket(
+            configuration, server.host(), server.port(), 0, (int) connectTimeout.toMillis());
     TFramedTransport transport = new TFramedTransport(socket, maxFrameBytes);
     transport.open();
     return new Connection(server, socket, transport);
@@ -55,8 +60,9 @@ final class Connection {
   }
 
   /**
-   * Detects a connection the server has closed while it sat in the pool, so a request is not sent into it
-   * (a non-idempotent request could not be retried after that). Costs at most one millisecond.
+   * Detects a connection the server has closed while it sat in the pool, so a request is not sent
+   * into it (a non-idempotent request could not be retried after that). Costs at most one
+   * millisecond.
    */
   boolean looksAlive() {
     Socket raw = socket.getSocket();
@@ -67,7 +73,8 @@ final class Connection {
       int timeout = raw.getSoTimeout();
       raw.setSoTimeout(1);
       try {
-        raw.getInputStream().read(); // end of stream, or a byte nobody asked for: unusable either way
+        raw.getInputStream()
+            .read(); // end of stream, or a byte nobody asked for: unusable either way
         return false;
       } catch (SocketTimeoutException expected) {
         return true;

@@ -9,8 +9,8 @@ import java.util.concurrent.TimeUnit;
 import org.apache.thrift.transport.TTransportException;
 
 /**
- * The connections to one server: at most {@code maxConnections} at a time, idle ones reused most recent
- * first. Thread-safe.
+ * The connections to one server: at most {@code maxConnections} at a time, idle ones reused most
+ * recent first. Thread-safe.
  */
 final class ConnectionPool {
   /** A pooled connection idle this long is probed before use. */
@@ -24,7 +24,8 @@ final class ConnectionPool {
   private final ConcurrentLinkedDeque<Connection> idle = new ConcurrentLinkedDeque<>();
   private volatile boolean closed;
 
-  ConnectionPool(ServerAddress server, int maxConnections, Duration connectTimeout, int maxFrameBytes) {
+  ConnectionPool(
+      ServerAddress server, int maxConnections, Duration connectTimeout, int maxFrameBytes) {
     this.server = server;
     this.maxConnections = maxConnections;
     this.connectTimeout = connectTimeout;
@@ -33,18 +34,27 @@ final class ConnectionPool {
   }
 
   /**
-   * A connection for one call; give it back with {@link #release}. Throws QueueUnavailableException (nothing
-   * sent) when connecting fails or every connection stays busy for {@code wait}.
+   * A connection for one call; give it back with {@link #release}. Throws QueueUnavailableException
+   * (nothing sent) when connecting fails or every connection stays busy for {@code wait}.
    */
   Connection borrow(Duration wait) {
     try {
       if (!permits.tryAcquire(wait.toNanos(), TimeUnit.NANOSECONDS)) {
-        throw new QueueUnavailableException("all " + maxConnections + " connections to " + server
-            + " stayed busy for " + wait.toMillis() + " ms; raise maxConnectionsPerServer or add servers", false, null);
+        throw new QueueUnavailableException(
+            "all "
+                + maxConnections
+                + " connections to "
+                + server
+                + " stayed busy for "
+                + wait.toMillis()
+                + " ms; raise maxConnectionsPerServer or add servers",
+            false,
+            null);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new QueueUnavailableException("interrupted while waiting for a connection to " + server, false, e);
+      throw new QueueUnavailableException(
+          "interrupted while waiting for a connection to " + server, false, e);
     }
     try {
       Connection connection;
@@ -57,8 +67,15 @@ final class ConnectionPool {
       return Connection.open(server, connectTimeout, maxFrameBytes);
     } catch (TTransportException e) {
       permits.release();
-      throw new QueueUnavailableException("cannot connect to queue server " + server + " within "
-          + connectTimeout.toMillis() + " ms: " + rootMessage(e), false, e);
+      throw new QueueUnavailableException(
+          "cannot connect to queue server "
+              + server
+              + " within "
+              + connectTimeout.toMillis()
+              + " ms: "
+              + rootMessage(e),
+          false,
+          e);
     } catch (RuntimeException e) {
       permits.release();
       throw e;

@@ -16,15 +16,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Sends the single-job enqueues that threads make at the same time into one queue as one call, as a Redis
- * client pipelines its commands: per call, the server, the store and both kernels spend most of their time on
- * the call itself, not on the job. No timer and no added wait: while fewer than {@code callsInFlight} calls to
- * the queue are under way a caller sends its job at once; otherwise it waits for its job to ride on the next
- * call, which whichever waiting thread gets the turn sends with every job then waiting (up to a limit).
+ * Sends the single-job enqueues that threads make at the same time into one queue as one call, as a
+ * Redis client pipelines its commands: per call, the server, the store and both kernels spend most
+ * of their time on the call itself, not on the job. No timer and no added wait: while fewer than
+ * {@code callsInFlight} calls to the queue are under way a caller sends its job at once; otherwise
+ * it waits for its job to ride on the next call, which whichever waiting thread gets the turn sends
+ * with every job then waiting (up to a limit).
  *
- * <p>Each caller gets its own answer: its job's descriptor, or the failure of the call that carried it. A call
- * the server refused (an error code, not a broken connection) is retried job by job, each by its own caller,
- * so one bad job never fails its neighbours. Thread-safe.
+ * <p>Each caller gets its own answer: its job's descriptor, or the failure of the call that carried
+ * it. A call the server refused (an error code, not a broken connection) is retried job by job,
+ * each by its own caller, so one bad job never fails its neighbours. Thread-safe.
  */
 public final class EnqueueCoalescer {
   /** Sends one enqueue call: the jobs' descriptors in order, or a {@link QueueClientException}. */
@@ -34,8 +35,12 @@ public final class EnqueueCoalescer {
 
   /** The outcome that tells a caller to send its job again, on its own. */
   private static final Object SEND_ALONE = new Object();
-  /** A waiter re-checks its turn this often even without a wake-up: a safety net, not the mechanism. */
+
+  /**
+   * A waiter re-checks its turn this often even without a wake-up: a safety net, not the mechanism.
+   */
   private static final long RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
   /** Bytes of a job beyond its body on the wire: its fields, about 40, rounded up. */
   private static final int JOB_OVERHEAD_BYTES = 64;
 
@@ -45,7 +50,8 @@ public final class EnqueueCoalescer {
   private final long maxBytesPerCall;
   private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
 
-  public EnqueueCoalescer(Sender sender, int callsInFlight, int maxJobsPerCall, long maxBytesPerCall) {
+  public EnqueueCoalescer(
+      Sender sender, int callsInFlight, int maxJobsPerCall, long maxBytesPerCall) {
     this.sender = sender;
     this.callsInFlight = callsInFlight;
     this.maxJobsPerCall = maxJobsPerCall;
@@ -53,8 +59,8 @@ public final class EnqueueCoalescer {
   }
 
   /**
-   * Enqueues one job, alone or with the jobs other threads enqueue into the same queue at the same time.
-   * Waits at most about {@code timeout} beyond the call that carries the job.
+   * Enqueues one job, alone or with the jobs other threads enqueue into the same queue at the same
+   * time. Waits at most about {@code timeout} beyond the call that carries the job.
    */
   public JobDescriptor enqueue(String queue, NewJob job, Duration timeout) {
     if (bytes(job) > maxBytesPerCall) {
@@ -74,15 +80,29 @@ public final class EnqueueCoalescer {
         }
         lane.wakeNext();
       } else if (System.nanoTime() - deadline > 0 && lane.waiting.remove(waiter)) {
-        throw new QueueUnavailableException("enqueue into " + queue + " waited " + timeout + " for a turn to send"
-            + " (" + callsInFlight + " call(s) in flight); it was not sent", false, null);
+        throw new QueueUnavailableException(
+            "enqueue into "
+                + queue
+                + " waited "
+                + timeout
+                + " for a turn to send"
+                + " ("
+                + callsInFlight
+                + " call(s) in flight); it was not sent",
+            false,
+            null);
       } else {
         waiter.awaitOutcomeOrTurn();
         if (Thread.interrupted()) {
           if (lane.waiting.remove(waiter)) {
             Thread.currentThread().interrupt();
-            throw new QueueUnavailableException("enqueue into " + queue + " was interrupted while it waited for a "
-                + "turn to send; it was not sent", false, null);
+            throw new QueueUnavailableException(
+                "enqueue into "
+                    + queue
+                    + " was interrupted while it waited for a "
+                    + "turn to send; it was not sent",
+                false,
+                null);
           }
           interrupted = true; // its call is under way: wait for the answer, then keep the interrupt
         }
@@ -114,12 +134,17 @@ public final class EnqueueCoalescer {
       this.queue = queue;
     }
 
-    /** Sends the jobs waiting now (up to a call's limits) as one call and hands each waiter its outcome. */
+    /**
+     * Sends the jobs waiting now (up to a call's limits) as one call and hands each waiter its
+     * outcome.
+     */
     void sendWaiting() {
       List<Waiter> batch = new ArrayList<>();
       long bytes = 0; // may end up one job over the limit: a job alone never is (see enqueue)
       Waiter next;
-      while (batch.size() < maxJobsPerCall && bytes < maxBytesPerCall && (next = waiting.poll()) != null) {
+      while (batch.size() < maxJobsPerCall
+          && bytes < maxBytesPerCall
+          && (next = waiting.poll()) != null) {
         batch.add(next);
         bytes += bytes(next.job);
       }
@@ -143,7 +168,10 @@ public final class EnqueueCoalescer {
       }
     }
 
-    /** After a turn ends: the first waiter takes the next one (an arrival that found no turn relies on this). */
+    /**
+     * After a turn ends: the first waiter takes the next one (an arrival that found no turn relies
+     * on this).
+     */
     void wakeNext() {
       Waiter first = waiting.peek();
       if (first != null) {
@@ -182,7 +210,10 @@ public final class EnqueueCoalescer {
       woken = false;
     }
 
-    /** The descriptor, or the call's failure thrown on the caller's own thread (its stack, the cause kept). */
+    /**
+     * The descriptor, or the call's failure thrown on the caller's own thread (its stack, the cause
+     * kept).
+     */
     JobDescriptor result() {
       Object result = outcome;
       if (result instanceof JobDescriptor descriptor) {

@@ -13,9 +13,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The servers a client may use: a fixed list, or a server-set file re-read at most once per reload interval
- * (a file that became empty or unreadable keeps the previous list). Servers that refused a connection are
- * tried last for a few seconds. Thread-safe.
+ * The servers a client may use: a fixed list, or a server-set file re-read at most once per reload
+ * interval (a file that became empty or unreadable keeps the previous list). Servers that refused a
+ * connection are tried last for a few seconds. Thread-safe.
  */
 final class ServerList {
   private static final Logger log = LoggerFactory.getLogger(ServerList.class);
@@ -42,7 +42,8 @@ final class ServerList {
   static ServerList fromFile(Path file, Duration reload) {
     List<ServerAddress> servers = ServerSetFile.read(file);
     if (servers.isEmpty()) {
-      throw new IllegalArgumentException("server-set file " + file + " lists no server (one host:port per line)");
+      throw new IllegalArgumentException(
+          "server-set file " + file + " lists no server (one host:port per line)");
     }
     return new ServerList(servers, file, reload);
   }

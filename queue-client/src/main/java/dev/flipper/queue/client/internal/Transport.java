@@ -2,10 +2,10 @@ package dev.flipper.queue.client.internal;
 
 import dev.flipper.queue.client.QueueClientException;
 import dev.flipper.queue.client.QueueUnavailableException;
-import dev.flipper.thrift.ServerAddress;
-import dev.flipper.queue.wire.WireMapping;
 import dev.flipper.queue.thrift.PinLater;
 import dev.flipper.queue.thrift.PinLaterException;
+import dev.flipper.queue.wire.WireMapping;
+import dev.flipper.thrift.ServerAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
@@ -17,8 +17,8 @@ import org.apache.thrift.TApplicationException;
 import org.apache.thrift.TException;
 
 /**
- * Runs Thrift calls against the servers: picks a server, borrows a pooled connection, maps failures to
- * {@link QueueClientException}s and retries where that is safe. Thread-safe.
+ * Runs Thrift calls against the servers: picks a server, borrows a pooled connection, maps failures
+ * to {@link QueueClientException}s and retries where that is safe. Thread-safe.
  */
 public final class Transport implements AutoCloseable {
   /** When a failed call may be repeated (on another server). */
@@ -42,7 +42,11 @@ public final class Transport implements AutoCloseable {
   private final int maxAttempts;
   private volatile boolean closed;
 
-  private Transport(ServerList servers, int maxConnectionsPerServer, Duration connectTimeout, int maxFrameBytes,
+  private Transport(
+      ServerList servers,
+      int maxConnectionsPerServer,
+      Duration connectTimeout,
+      int maxFrameBytes,
       int maxAttempts) {
     this.servers = servers;
     this.maxConnectionsPerServer = maxConnectionsPerServer;
@@ -51,14 +55,32 @@ public final class Transport implements AutoCloseable {
     this.maxAttempts = maxAttempts;
   }
 
-  public static Transport fixed(List<ServerAddress> servers, int maxConnectionsPerServer, Duration connectTimeout,
-      int maxFrameBytes, int maxAttempts) {
-    return new Transport(ServerList.fixed(servers), maxConnectionsPerServer, connectTimeout, maxFrameBytes, maxAttempts);
+  public static Transport fixed(
+      List<ServerAddress> servers,
+      int maxConnectionsPerServer,
+      Duration connectTimeout,
+      int maxFrameBytes,
+      int maxAttempts) {
+    return new Transport(
+        ServerList.fixed(servers),
+        maxConnectionsPerServer,
+        connectTimeout,
+        maxFrameBytes,
+        maxAttempts);
   }
 
-  public static Transport serverSet(Path file, Duration reload, int maxConnectionsPerServer, Duration connectTimeout,
-      int maxFrameBytes, int maxAttempts) {
-    return new Transport(ServerList.fromFile(file, reload), maxConnectionsPerServer, connectTimeout, maxFrameBytes,
+  public static Transport serverSet(
+      Path file,
+      Duration reload,
+      int maxConnectionsPerServer,
+      Duration connectTimeout,
+      int maxFrameBytes,
+      int maxAttempts) {
+    return new Transport(
+        ServerList.fromFile(file, reload),
+        maxConnectionsPerServer,
+        connectTimeout,
+        maxFrameBytes,
         maxAttempts);
   }
 
@@ -92,12 +114,29 @@ public final class Transport implements AutoCloseable {
         throw new QueueClientException(WireMapping.fromThrift(e.getErrorCode()), e.getMessage(), e);
       } catch (TApplicationException e) {
         reusable = true;
-        throw new QueueClientException(dev.flipper.queue.ErrorCode.UNKNOWN,
-            "server " + server + " rejected " + method + ": " + e.getMessage() + " (Thrift error type " + e.getType()
-                + ")", e);
+        throw new QueueClientException(
+            dev.flipper.queue.ErrorCode.UNKNOWN,
+            "server "
+                + server
+                + " rejected "
+                + method
+                + ": "
+                + e.getMessage()
+                + " (Thrift error type "
+                + e.getType()
+                + ")",
+            e);
       } catch (TException e) {
-        last = new QueueUnavailableException(method + " to " + server + " failed after the request was sent ("
-            + e + "); it may or may not have been applied", true, e);
+        last =
+            new QueueUnavailableException(
+                method
+                    + " to "
+                    + server
+                    + " failed after the request was sent ("
+                    + e
+                    + "); it may or may not have been applied",
+                true,
+                e);
         if (retry != Retry.ALWAYS) {
           throw last;
         }
@@ -105,13 +144,21 @@ public final class Transport implements AutoCloseable {
         pool.release(connection, reusable);
       }
     }
-    throw new QueueUnavailableException(method + " failed on every attempt (" + maxAttempts + "): "
-        + (last == null ? "no server" : last.getMessage()), last != null && last.mayHaveBeenApplied(), last);
+    throw new QueueUnavailableException(
+        method
+            + " failed on every attempt ("
+            + maxAttempts
+            + "): "
+            + (last == null ? "no server" : last.getMessage()),
+        last != null && last.mayHaveBeenApplied(),
+        last);
   }
 
   private ConnectionPool pool(ServerAddress server) {
-    ConnectionPool pool = pools.computeIfAbsent(server,
-        s -> new ConnectionPool(s, maxConnectionsPerServer, connectTimeout, maxFrameBytes));
+    ConnectionPool pool =
+        pools.computeIfAbsent(
+            server,
+            s -> new ConnectionPool(s, maxConnectionsPerServer, connectTimeout, maxFrameBytes));
     if (pools.size() > servers.current().size()) {
       retireRemovedServers();
     }
@@ -120,13 +167,16 @@ public final class Transport implements AutoCloseable {
 
   private void retireRemovedServers() {
     Set<ServerAddress> live = new HashSet<>(servers.current());
-    pools.entrySet().removeIf(entry -> {
-      if (live.contains(entry.getKey())) {
-        return false;
-      }
-      entry.getValue().close();
-      return true;
-    });
+    pools
+        .entrySet()
+        .removeIf(
+            entry -> {
+              if (live.contains(entry.getKey())) {
+                return false;
+              }
+              entry.getValue().close();
+              return true;
+            });
   }
 
   @Override

@@ -26,8 +26,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The coalescer's own rules, with a sender that records its calls (the wire path is tested by the queue
- * contract through real servers, where every single-job enqueue goes through it).
+ * The coalescer's own rules, with a sender that records its calls (the wire path is tested by the
+ * queue contract through real servers, where every single-job enqueue goes through it).
  */
 class EnqueueCoalescerTest {
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
@@ -74,24 +74,34 @@ class EnqueueCoalescerTest {
     Map<String, JobDescriptor> byBody = new ConcurrentHashMap<>();
     Map<Long, String> bodyById = new ConcurrentHashMap<>();
     // The sender numbers jobs in call order; map each id back to the body it was given.
-    EnqueueCoalescer checked = new EnqueueCoalescer((queue, jobs) -> {
-      List<JobDescriptor> ids = record(queue, jobs);
-      for (int i = 0; i < jobs.size(); i++) {
-        bodyById.put(ids.get(i).localId(), body(jobs.get(i)));
-      }
-      return ids;
-    }, 2, 5, 1 << 20);
+    EnqueueCoalescer checked =
+        new EnqueueCoalescer(
+            (queue, jobs) -> {
+              List<JobDescriptor> ids = record(queue, jobs);
+              for (int i = 0; i < jobs.size(); i++) {
+                bodyById.put(ids.get(i).localId(), body(jobs.get(i)));
+              }
+              return ids;
+            },
+            2,
+            5,
+            1 << 20);
 
-    runTogether(16, 50, (thread, i) -> {
-      String body = thread + "-" + i;
-      byBody.put(body, checked.enqueue("q", NewJob.of(body).withPriority(1 + thread % 3), TIMEOUT));
-    });
+    runTogether(
+        16,
+        50,
+        (thread, i) -> {
+          String body = thread + "-" + i;
+          byBody.put(
+              body, checked.enqueue("q", NewJob.of(body).withPriority(1 + thread % 3), TIMEOUT));
+        });
 
     assertThat(byBody).hasSize(800);
-    byBody.forEach((body, id) -> {
-      assertThat(bodyById.get(id.localId())).as("job of " + body).isEqualTo(body);
-      assertThat(id.priority()).isEqualTo(1 + Integer.parseInt(body.split("-")[0]) % 3);
-    });
+    byBody.forEach(
+        (body, id) -> {
+          assertThat(bodyById.get(id.localId())).as("job of " + body).isEqualTo(body);
+          assertThat(id.priority()).isEqualTo(1 + Integer.parseInt(body.split("-")[0]) % 3);
+        });
     assertThat(calls).as("fewer calls than jobs").hasSizeLessThan(800);
     assertThat(calls).allSatisfy(call -> assertThat(call).hasSizeBetween(1, 5));
     assertThat(mostInFlight.get()).as("calls in flight at once").isLessThanOrEqualTo(2);
@@ -102,7 +112,8 @@ class EnqueueCoalescerTest {
     String big = "x".repeat(1000);
     EnqueueCoalescer coalescer = new EnqueueCoalescer(this::record, 1, 100, 2500);
 
-    runTogether(8, 10, (thread, i) -> coalescer.enqueue("q", NewJob.of(big + thread + "-" + i), TIMEOUT));
+    runTogether(
+        8, 10, (thread, i) -> coalescer.enqueue("q", NewJob.of(big + thread + "-" + i), TIMEOUT));
     coalescer.enqueue("q", NewJob.of("y".repeat(3000)), TIMEOUT);
 
     // A call stops taking jobs once it holds 2,500 bytes: at most 3 jobs of ~1,064 bytes.
@@ -113,25 +124,34 @@ class EnqueueCoalescerTest {
   @Test
   void aRefusedCallIsRetriedJobByJobSoOnlyTheBadJobFails() throws Exception {
     CountDownLatch othersWaiting = new CountDownLatch(1);
-    EnqueueCoalescer coalescer = new EnqueueCoalescer((queue, jobs) -> {
-      calls.add(jobs.stream().map(EnqueueCoalescerTest::body).toList());
-      if (jobs.stream().anyMatch(j -> body(j).equals("bad"))) {
-        throw new QueueClientException(ErrorCode.ENQUEUE_REJECTED, "job 'bad' is refused");
-      }
-      if (body(jobs.get(0)).equals("first")) {
-        await(othersWaiting); // holds the only turn while the others queue up behind it
-      }
-      return jobs.stream().map(j -> new JobDescriptor(queue, "1", 1, nextId.getAndIncrement())).toList();
-    }, 1, 100, 1 << 20);
+    EnqueueCoalescer coalescer =
+        new EnqueueCoalescer(
+            (queue, jobs) -> {
+              calls.add(jobs.stream().map(EnqueueCoalescerTest::body).toList());
+              if (jobs.stream().anyMatch(j -> body(j).equals("bad"))) {
+                throw new QueueClientException(ErrorCode.ENQUEUE_REJECTED, "job 'bad' is refused");
+              }
+              if (body(jobs.get(0)).equals("first")) {
+                await(othersWaiting); // holds the only turn while the others queue up behind it
+              }
+              return jobs.stream()
+                  .map(j -> new JobDescriptor(queue, "1", 1, nextId.getAndIncrement()))
+                  .toList();
+            },
+            1,
+            100,
+            1 << 20);
 
-    Future<JobDescriptor> first = threads.submit(() -> coalescer.enqueue("q", NewJob.of("first"), TIMEOUT));
+    Future<JobDescriptor> first =
+        threads.submit(() -> coalescer.enqueue("q", NewJob.of("first"), TIMEOUT));
     awaitWaiting(coalescer, 0); // "first" is in its call
     List<Future<JobDescriptor>> good = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
       int n = i;
       good.add(threads.submit(() -> coalescer.enqueue("q", NewJob.of("good" + n), TIMEOUT)));
     }
-    Future<JobDescriptor> bad = threads.submit(() -> coalescer.enqueue("q", NewJob.of("bad"), TIMEOUT));
+    Future<JobDescriptor> bad =
+        threads.submit(() -> coalescer.enqueue("q", NewJob.of("bad"), TIMEOUT));
     awaitWaiting(coalescer, 4);
     othersWaiting.countDown();
 
@@ -139,38 +159,58 @@ class EnqueueCoalescerTest {
     for (Future<JobDescriptor> job : good) {
       assertThat(job.get(5, TimeUnit.SECONDS)).isNotNull();
     }
-    assertThatThrownBy(() -> bad.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(QueueClientException.class)
+    assertThatThrownBy(() -> bad.get(5, TimeUnit.SECONDS))
+        .hasCauseInstanceOf(QueueClientException.class)
         .hasMessageContaining("job 'bad' is refused");
-    assertThat(calls.get(1)).as("the bad job first went with the others")
+    assertThat(calls.get(1))
+        .as("the bad job first went with the others")
         .containsExactlyInAnyOrder("good0", "good1", "good2", "bad");
-    assertThat(calls.subList(2, calls.size())).as("then each alone")
-        .containsExactlyInAnyOrder(List.of("good0"), List.of("good1"), List.of("good2"), List.of("bad"));
+    assertThat(calls.subList(2, calls.size()))
+        .as("then each alone")
+        .containsExactlyInAnyOrder(
+            List.of("good0"), List.of("good1"), List.of("good2"), List.of("bad"));
   }
 
   @Test
   void aBrokenConnectionFailsEveryJobOfTheCallSayingWhetherItMayHaveBeenApplied() {
-    EnqueueCoalescer coalescer = new EnqueueCoalescer((queue, jobs) -> {
-      throw new QueueUnavailableException("connection reset", true, null);
-    }, 1, 100, 1 << 20);
+    EnqueueCoalescer coalescer =
+        new EnqueueCoalescer(
+            (queue, jobs) -> {
+              throw new QueueUnavailableException("connection reset", true, null);
+            },
+            1,
+            100,
+            1 << 20);
 
     assertThatThrownBy(() -> coalescer.enqueue("q", NewJob.of("a"), TIMEOUT))
-        .isInstanceOfSatisfying(QueueUnavailableException.class, e -> {
-          assertThat(e.mayHaveBeenApplied()).isTrue();
-          assertThat(e.getMessage()).isEqualTo("connection reset");
-        });
+        .isInstanceOfSatisfying(
+            QueueUnavailableException.class,
+            e -> {
+              assertThat(e.mayHaveBeenApplied()).isTrue();
+              assertThat(e.getMessage()).isEqualTo("connection reset");
+            });
   }
 
   @Test
   void anInterruptedCallerStillWaitingWithdrawsItsJobUnsent() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
-    EnqueueCoalescer coalescer = new EnqueueCoalescer((queue, jobs) -> {
-      calls.add(jobs.stream().map(EnqueueCoalescerTest::body).toList());
-      await(release); // "first" holds the only turn
-      return jobs.stream().map(j -> new JobDescriptor(queue, "1", 1, nextId.getAndIncrement())).toList();
-    }, 1, 100, 1 << 20);
-    Future<JobDescriptor> first = threads.submit(() -> coalescer.enqueue("q", NewJob.of("first"), TIMEOUT));
+    EnqueueCoalescer coalescer =
+        new EnqueueCoalescer(
+            (queue, jobs) -> {
+              calls.add(jobs.stream().map(EnqueueCoalescerTest::body).toList());
+              await(release); // "first" holds the only turn
+              return jobs.stream()
+                  .map(j -> new JobDescriptor(queue, "1", 1, nextId.getAndIncrement()))
+                  .toList();
+            },
+            1,
+            100,
+            1 << 20);
+    Future<JobDescriptor> first =
+        threads.submit(() -> coalescer.enqueue("q", NewJob.of("first"), TIMEOUT));
     awaitWaiting(coalescer, 0);
-    Future<JobDescriptor> second = threads.submit(() -> coalescer.enqueue("q", NewJob.of("second"), TIMEOUT));
+    Future<JobDescriptor> second =
+        threads.submit(() -> coalescer.enqueue("q", NewJob.of("second"), TIMEOUT));
     awaitWaiting(coalescer, 1);
 
     second.cancel(true); // interrupts its thread
@@ -189,10 +229,16 @@ class EnqueueCoalescerTest {
   void queuesDoNotShareCalls() throws Exception {
     EnqueueCoalescer coalescer = new EnqueueCoalescer(this::record, 1, 100, 1 << 20);
 
-    runTogether(8, 20, (thread, i) -> coalescer.enqueue("q" + thread % 2, NewJob.of(thread + "-" + i), TIMEOUT));
+    runTogether(
+        8,
+        20,
+        (thread, i) -> coalescer.enqueue("q" + thread % 2, NewJob.of(thread + "-" + i), TIMEOUT));
 
-    assertThat(calls).allSatisfy(call -> assertThat(call.stream().map(b -> Integer.parseInt(b.split("-")[0]) % 2)
-        .distinct()).hasSize(1));
+    assertThat(calls)
+        .allSatisfy(
+            call ->
+                assertThat(call.stream().map(b -> Integer.parseInt(b.split("-")[0]) % 2).distinct())
+                    .hasSize(1));
   }
 
   private interface Step {
@@ -204,13 +250,15 @@ class EnqueueCoalescerTest {
     List<Future<?>> futures = new ArrayList<>();
     for (int t = 0; t < threadCount; t++) {
       int thread = t;
-      futures.add(threads.submit(() -> {
-        go.await();
-        for (int i = 0; i < perThread; i++) {
-          step.run(thread, i);
-        }
-        return null;
-      }));
+      futures.add(
+          threads.submit(
+              () -> {
+                go.await();
+                for (int i = 0; i < perThread; i++) {
+                  step.run(thread, i);
+                }
+                return null;
+              }));
     }
     go.countDown();
     for (Future<?> future : futures) {
@@ -218,7 +266,10 @@ class EnqueueCoalescerTest {
     }
   }
 
-  /** Waits (up to 10 s) until the queue "q" has this many jobs waiting for a call, and "first" is in its call. */
+  /**
+   * Waits (up to 10 s) until the queue "q" has this many jobs waiting for a call, and "first" is in
+   * its call.
+   */
   private void awaitWaiting(EnqueueCoalescer coalescer, int jobs) {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (!(calls.size() == 1 && coalescer.waiting("q") == jobs)) {

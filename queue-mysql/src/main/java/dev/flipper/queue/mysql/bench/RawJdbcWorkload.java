@@ -33,12 +33,14 @@ public final class RawJdbcWorkload implements Workload {
   private final String password;
   private final String queueRowLock;
   private final byte[] body;
+
   /** Shared by the workload's connections, as a store shares one across its pool. */
   private final ClaimFloors floors = new ClaimFloors();
 
   private record DueRow(long id, long runAfter) {}
 
-  public RawJdbcWorkload(String url, String user, String password, String queueRowLock, byte[] body) {
+  public RawJdbcWorkload(
+      String url, String user, String password, String queueRowLock, byte[] body) {
     this.url = url;
     this.user = user;
     this.password = password;
@@ -55,7 +57,8 @@ public final class RawJdbcWorkload implements Workload {
     ps.setInt(6, 2);
     ps.setInt(7, 2);
     ps.setString(8, "");
-    ps.setBinaryStream(9, new java.io.ByteArrayInputStream(body), body.length); // as JdbcShardStore binds it
+    ps.setBinaryStream(
+        9, new java.io.ByteArrayInputStream(body), body.length); // as JdbcShardStore binds it
   }
 
   @Override
@@ -76,7 +79,8 @@ public final class RawJdbcWorkload implements Workload {
           lock.executeQuery().close();
         }
         int ids = 0;
-        try (PreparedStatement ps = c.prepareStatement(JobSql.INSERT_JOB, Statement.RETURN_GENERATED_KEYS)) {
+        try (PreparedStatement ps =
+            c.prepareStatement(JobSql.INSERT_JOB, Statement.RETURN_GENERATED_KEYS)) {
           long now = System.currentTimeMillis();
           for (int i = 0; i < batch; i++) {
             bindJob(ps, now, body);
@@ -110,12 +114,14 @@ public final class RawJdbcWorkload implements Workload {
       public int dequeueAckingPrevious(int batch) throws SQLException {
         long now = System.currentTimeMillis();
         int acked = previous.size();
-        previous = inTransaction(() -> {
-          if (acked > 0) {
-            ack(previous, now);
-          }
-          return claim(batch, now);
-        });
+        previous =
+            inTransaction(
+                () -> {
+                  if (acked > 0) {
+                    ack(previous, now);
+                  }
+                  return claim(batch, now);
+                });
         return acked;
       }
 
@@ -146,13 +152,18 @@ public final class RawJdbcWorkload implements Workload {
       }
 
       /**
-       * SELECT ... FOR UPDATE SKIP LOCKED from the claim floor as the store does (see ClaimFloors), then the
-       * claim UPDATE if anything was selected; no commit.
+       * SELECT ... FOR UPDATE SKIP LOCKED from the claim floor as the store does (see ClaimFloors),
+       * then the claim UPDATE if anything was selected; no commit.
        */
       private List<Long> claim(int batch, long now) throws SQLException {
         List<Long> ids = new ArrayList<>(batch);
-        for (DueRow row : floors.lockDue(QUEUE, 1, batch, (from, below, n) -> select(now, from, below, n),
-            DueRow::runAfter)) {
+        for (DueRow row :
+            floors.lockDue(
+                QUEUE,
+                1,
+                batch,
+                (from, below, n) -> select(now, from, below, n),
+                DueRow::runAfter)) {
           ids.add(row.id());
         }
         if (ids.isEmpty()) {
@@ -192,7 +203,8 @@ public final class RawJdbcWorkload implements Workload {
       }
 
       private List<Long> ack(List<Long> ids, long now) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(JobSql.ackSucceeded(dialect, ids.size(), false))) {
+        try (PreparedStatement ps =
+            c.prepareStatement(JobSql.ackSucceeded(dialect, ids.size(), false))) {
           ps.setLong(1, now);
           ps.setString(2, QUEUE);
           ps.setInt(3, 1);
@@ -210,10 +222,11 @@ public final class RawJdbcWorkload implements Workload {
   }
 
   /** Inserts {@code backlog} due jobs in large batches, for a dequeue phase (not timed). */
-  public static void insertBacklog(String url, String user, String password, int backlog, byte[] body)
-      throws SQLException {
-    try (Connection c = DriverManager.getConnection(
-            Dialect.forUrl(url).configureUrl(url, Duration.ofSeconds(5)), user, password);
+  public static void insertBacklog(
+      String url, String user, String password, int backlog, byte[] body) throws SQLException {
+    try (Connection c =
+            DriverManager.getConnection(
+                Dialect.forUrl(url).configureUrl(url, Duration.ofSeconds(5)), user, password);
         PreparedStatement ps = c.prepareStatement(JobSql.INSERT_JOB)) {
       c.setAutoCommit(false);
       long now = System.currentTimeMillis() - 1000;

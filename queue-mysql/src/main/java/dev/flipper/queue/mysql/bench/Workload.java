@@ -13,8 +13,8 @@ public interface Workload {
     int dequeueAndAck(int batch) throws SQLException;
 
     /**
-     * Claims up to batch jobs, acking the jobs of the previous call as succeeded in the same call; returns
-     * how many were acked. The claimed jobs wait for the next call or {@link #ackPrevious}.
+     * Claims up to batch jobs, acking the jobs of the previous call as succeeded in the same call;
+     * returns how many were acked. The claimed jobs wait for the next call or {@link #ackPrevious}.
      */
     int dequeueAckingPrevious(int batch) throws SQLException;
 

@@ -6,8 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code IN (?, ?, ...)} lists of local ids. The list is padded to a power of two (repeating the last id) so
- * that only a few statement texts exist and the driver's statement cache keeps hitting. Stateless.
+ * {@code IN (?, ?, ...)} lists of local ids. The list is padded to a power of two (repeating the
+ * last id) so that only a few statement texts exist and the driver's statement cache keeps hitting.
+ * Stateless.
  */
 public final class IdLists {
   /** The most ids in one statement. */
@@ -42,7 +43,9 @@ public final class IdLists {
     return PLACEHOLDERS[slot(count)];
   }
 
-  /** Binds the chunk from {@code index}, padding with its last id; returns the next parameter index. */
+  /**
+   * Binds the chunk from {@code index}, padding with its last id; returns the next parameter index.
+   */
   public static int bind(PreparedStatement ps, int index, List<Long> chunk) throws SQLException {
     int size = 1 << slot(chunk.size());
     for (int i = 0; i < size; i++) {
@@ -53,7 +56,8 @@ public final class IdLists {
 
   private static int slot(int count) {
     if (count < 1 || count > MAX_IDS) {
-      throw new IllegalArgumentException("an id list needs 1.." + MAX_IDS + " ids, got " + count + " (indicates a bug)");
+      throw new IllegalArgumentException(
+          "an id list needs 1.." + MAX_IDS + " ids, got " + count + " (indicates a bug)");
     }
     return 32 - Integer.numberOfLeadingZeros(count - 1);
   }

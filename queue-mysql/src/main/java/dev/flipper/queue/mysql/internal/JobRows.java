@@ -8,8 +8,10 @@ import java.sql.SQLException;
 /** Reads {@code flipper_jobs} rows selected with {@link #COLUMNS}. Stateless. */
 final class JobRows {
   /** Every column but the body, in the order {@link #read} expects. */
-  static final String COLUMNS = "local_id, priority, state, attempts_allowed, attempts_remaining, custom_status,"
-      + " created_at, run_after, updated_at, claim_descriptor";
+  static final String COLUMNS =
+      "local_id, priority, state, attempts_allowed, attempts_remaining, custom_status,"
+          + " created_at, run_after, updated_at, claim_descriptor";
+
   static final String COLUMNS_WITH_BODY = COLUMNS + ", body";
 
   private JobRows() {}
@@ -31,9 +33,18 @@ final class JobRows {
 
   /** The job as a claim leaves it: IN_PROGRESS under the claim, attempts unchanged. */
   static StoredJob claimed(StoredJob job, String descriptor, long nowMillis) {
-    return new StoredJob(job.localId(), job.priority(), JobState.IN_PROGRESS, job.attemptsAllowed(),
-        job.attemptsRemaining(), job.customStatus(), job.createdAtMillis(), job.runAfterMillis(), nowMillis,
-        descriptor, job.body());
+    return new StoredJob(
+        job.localId(),
+        job.priority(),
+        JobState.IN_PROGRESS,
+        job.attemptsAllowed(),
+        job.attemptsRemaining(),
+        job.customStatus(),
+        job.createdAtMillis(),
+        job.runAfterMillis(),
+        nowMillis,
+        descriptor,
+        job.body());
   }
 
   private static String nullToEmpty(String s) {

@@ -19,44 +19,61 @@ public final class JobSql {
   public static final String QUEUE_ROW = "SELECT name FROM flipper_queues WHERE name = ?";
 
   /**
-   * Inserts one PENDING job; the driver rewrites a batch into one multi-row INSERT. Parameters: queue,
-   * priority, run_after, updated_at, created_at, attempts_allowed, attempts_remaining, custom_status, body.
+   * Inserts one PENDING job; the driver rewrites a batch into one multi-row INSERT. Parameters:
+   * queue, priority, run_after, updated_at, created_at, attempts_allowed, attempts_remaining,
+   * custom_status, body.
    */
-  public static final String INSERT_JOB = "INSERT INTO flipper_jobs (queue_name, priority, state, run_after,"
-      + " updated_at, created_at, attempts_allowed, attempts_remaining, custom_status, body)"
-      + " VALUES (?, ?, " + PENDING + ", ?, ?, ?, ?, ?, ?, ?)";
+  public static final String INSERT_JOB =
+      "INSERT INTO flipper_jobs (queue_name, priority, state, run_after,"
+          + " updated_at, created_at, attempts_allowed, attempts_remaining, custom_status, body)"
+          + " VALUES (?, ?, "
+          + PENDING
+          + ", ?, ?, ?, ?, ?, ?, ?)";
 
   /**
-   * Inserts one PENDING job if its queue exists, holding the queue row with the dialect's lock suffix
-   * appended (as {@link #QUEUE_ROW} does): one statement instead of two for a single job. Parameters as
-   * {@link #INSERT_JOB}, then the queue again; 0 rows inserted means there is no such queue.
+   * Inserts one PENDING job if its queue exists, holding the queue row with the dialect's lock
+   * suffix appended (as {@link #QUEUE_ROW} does): one statement instead of two for a single job.
+   * Parameters as {@link #INSERT_JOB}, then the queue again; 0 rows inserted means there is no such
+   * queue.
    */
-  public static final String INSERT_JOB_IF_QUEUE = "INSERT INTO flipper_jobs (queue_name, priority, state, run_after,"
-      + " updated_at, created_at, attempts_allowed, attempts_remaining, custom_status, body)"
-      + " SELECT ?, ?, " + PENDING + ", ?, ?, ?, ?, ?, ?, ? FROM flipper_queues WHERE name = ?";
+  public static final String INSERT_JOB_IF_QUEUE =
+      "INSERT INTO flipper_jobs (queue_name, priority, state, run_after,"
+          + " updated_at, created_at, attempts_allowed, attempts_remaining, custom_status, body)"
+          + " SELECT ?, ?, "
+          + PENDING
+          + ", ?, ?, ?, ?, ?, ?, ? FROM flipper_queues WHERE name = ?";
 
   /** Due PENDING jobs of one queue and priority: queue, priority, now. */
-  static final String DUE = "queue_name = ? AND priority = ? AND state = " + PENDING + " AND run_after <= ?";
+  static final String DUE =
+      "queue_name = ? AND priority = ? AND state = " + PENDING + " AND run_after <= ?";
 
-
-  /** Appended to {@link #SELECT_DUE} to claim: concurrent claimers take disjoint rows without waiting. */
+  /**
+   * Appended to {@link #SELECT_DUE} to claim: concurrent claimers take disjoint rows without
+   * waiting.
+   */
   public static final String SKIP_LOCKED = " FOR UPDATE SKIP LOCKED";
 
   /**
    * Bytes every new job row reserves (the default of its {@code claim_room} column) for the claim's
-   * descriptor and source, and the claim gives back (sets it NULL). InnoDB updates a row where it lies only
-   * if the row does not grow; a claim that grows freshly inserted rows (pages filled up to 15/16) splits and
-   * reorganizes pages, which cost MariaDB about a fifth of its CPU time in the full cycle of
-   * JdbcQueueBenchmark. 64 bytes cover a descriptor and source of about 60 characters together; a longer
-   * claim grows the row by the difference, which the page's free space usually absorbs.
+   * descriptor and source, and the claim gives back (sets it NULL). InnoDB updates a row where it
+   * lies only if the row does not grow; a claim that grows freshly inserted rows (pages filled up
+   * to 15/16) splits and reorganizes pages, which cost MariaDB about a fifth of its CPU time in the
+   * full cycle of JdbcQueueBenchmark. 64 bytes cover a descriptor and source of about 60 characters
+   * together; a longer claim grows the row by the difference, which the page's free space usually
+   * absorbs.
    */
   static final int CLAIM_ROOM_BYTES = 64;
 
-  private static final String CLAIM_SET = " SET state = " + IN_PROGRESS
-      + ", claim_descriptor = ?, claimed_by = ?, updated_at = ?, claim_room = NULL WHERE " + JdbcShardStore.LOCKED_IDS;
+  private static final String CLAIM_SET =
+      " SET state = "
+          + IN_PROGRESS
+          + ", claim_descriptor = ?, claimed_by = ?, updated_at = ?, claim_room = NULL WHERE "
+          + JdbcShardStore.LOCKED_IDS;
 
-  static final String APPEND_STATUS = "custom_status = SUBSTRING(CONCAT(custom_status, ?), 1, "
-      + ShardStore.CUSTOM_STATUS_MAX_CHARS + ")";
+  static final String APPEND_STATUS =
+      "custom_status = SUBSTRING(CONCAT(custom_status, ?), 1, "
+          + ShardStore.CUSTOM_STATUS_MAX_CHARS
+          + ")";
 
   private JobSql() {}
 
@@ -65,38 +82,74 @@ public final class JobSql {
     return dueWhere(dialect, "", params);
   }
 
-  /** Due PENDING jobs with one more condition, from the table a claim reads ({@link Dialect#jobsToClaim}). */
+  /**
+   * Due PENDING jobs with one more condition, from the table a claim reads ({@link
+   * Dialect#jobsToClaim}).
+   */
   private static RowSelect dueWhere(Dialect dialect, String andCondition, Object... params) {
-    return RowSelect.of(JobRows.COLUMNS_WITH_BODY, DUE + andCondition, dialect.queueIndexOrder(false), params)
+    return RowSelect.of(
+            JobRows.COLUMNS_WITH_BODY, DUE + andCondition, dialect.queueIndexOrder(false), params)
         .from(dialect.jobsToClaim());
   }
 
   /**
-   * Jobs of one queue, priority and state, due by {@code now} (or after it for {@code future}), in scan order
-   * (run_after, local_id descending) strictly after the bound: two selects, read in turn until the page is
-   * full. The first reads the bound's own run_after (smaller ids), the second every earlier run_after. One
-   * select with {@code run_after < ? OR (run_after = ? AND local_id < ?)} made MariaDB read, from the top,
-   * every job at the bound's run_after again for each page: quadratic when many jobs share one run_after
-   * (100,000 jobs enqueued together took 97 s to count by body). Each select here is one index range, read in
-   * order through {@link Dialect#jobsByQueueIndex}.
+   * Jobs of one queue, priority and state, due by {@code now} (or after it for {@code future}), in
+   * scan order (run_after, local_id descending) strictly after the bound: two selects, read in turn
+   * until the page is full. The first reads the bound's own run_after (smaller ids), the second
+   * every earlier run_after. One select with {@code run_after < ? OR (run_after = ? AND local_id <
+   * ?)} made MariaDB read, from the top, every job at the bound's run_after again for each page:
+   * quadratic when many jobs share one run_after (100,000 jobs enqueued together took 97 s to count
+   * by body). Each select here is one index range, read in order through {@link
+   * Dialect#jobsByQueueIndex}.
    */
-  static List<RowSelect> page(Dialect dialect, String columns, String queue, int priority, int state,
-      boolean future, long now, dev.flipper.queue.spi.ScanBound bound) {
+  static List<RowSelect> page(
+      Dialect dialect,
+      String columns,
+      String queue,
+      int priority,
+      int state,
+      boolean future,
+      long now,
+      dev.flipper.queue.spi.ScanBound bound) {
     String table = dialect.jobsByQueueIndex();
     String order = dialect.queueIndexOrder(true);
     String jobs = "queue_name = ? AND priority = ? AND state = ?";
     boolean start = bound.equals(dev.flipper.queue.spi.ScanBound.START);
     // One upper bound for the earlier run_afters: with two, H2 ranged on the wider one.
     long below = start ? Long.MAX_VALUE : bound.runAfterMillis() - 1;
-    RowSelect earlier = future
-        ? RowSelect.of(columns, jobs + " AND run_after > ? AND run_after <= ?", order, queue, priority, state, now,
-            below)
-        : RowSelect.of(columns, jobs + " AND run_after <= ?", order, queue, priority, state, Math.min(now, below));
+    RowSelect earlier =
+        future
+            ? RowSelect.of(
+                columns,
+                jobs + " AND run_after > ? AND run_after <= ?",
+                order,
+                queue,
+                priority,
+                state,
+                now,
+                below)
+            : RowSelect.of(
+                columns,
+                jobs + " AND run_after <= ?",
+                order,
+                queue,
+                priority,
+                state,
+                Math.min(now, below));
     boolean boundInRange = future ? bound.runAfterMillis() > now : bound.runAfterMillis() <= now;
     List<RowSelect> parts = new java.util.ArrayList<>(2);
     if (!start && boundInRange) {
-      parts.add(RowSelect.of(columns, jobs + " AND run_after = ? AND local_id < ?", order, queue, priority, state,
-          bound.runAfterMillis(), bound.localId()).from(table));
+      parts.add(
+          RowSelect.of(
+                  columns,
+                  jobs + " AND run_after = ? AND local_id < ?",
+                  order,
+                  queue,
+                  priority,
+                  state,
+                  bound.runAfterMillis(),
+                  bound.localId())
+              .from(table));
     }
     if (start || bound.runAfterMillis() != Long.MIN_VALUE) {
       parts.add(earlier.from(table));
@@ -106,44 +159,72 @@ public final class JobSql {
 
   /** Jobs of one queue, priority and state, oldest run-after first. */
   static RowSelect inState(Dialect dialect, String queue, int priority, int state) {
-    return RowSelect.of("local_id", "queue_name = ? AND priority = ? AND state = ?", dialect.queueIndexOrder(false),
-        queue, priority, state);
+    return RowSelect.of(
+        "local_id",
+        "queue_name = ? AND priority = ? AND state = ?",
+        dialect.queueIndexOrder(false),
+        queue,
+        priority,
+        state);
   }
 
-  /** Jobs of every queue in one state, last changed before a time, oldest first: the monitor's index. */
+  /**
+   * Jobs of every queue in one state, last changed before a time, oldest first: the monitor's
+   * index.
+   */
   static RowSelect updatedBefore(String columns, int state, long before) {
-    return RowSelect.of(columns, "state = ? AND updated_at < ?", "state, updated_at", state, before);
+    return RowSelect.of(
+        columns, "state = ? AND updated_at < ?", "state, updated_at", state, before);
   }
 
-  /** Due PENDING jobs from a run_after on (see {@link ClaimFloors}): queue, priority, now, floor. */
+  /**
+   * Due PENDING jobs from a run_after on (see {@link ClaimFloors}): queue, priority, now, floor.
+   */
   static RowSelect dueFrom(Dialect dialect, Object... params) {
     return dueWhere(dialect, " AND run_after >= ?", params);
   }
 
-  /** Due PENDING jobs before a run_after (below the {@link ClaimFloors floor}): queue, priority, now, floor. */
+  /**
+   * Due PENDING jobs before a run_after (below the {@link ClaimFloors floor}): queue, priority,
+   * now, floor.
+   */
   static RowSelect dueBelow(Dialect dialect, Object... params) {
     return dueWhere(dialect, " AND run_after < ?", params);
   }
 
-  /** {@link #due}, {@link #dueFrom} or {@link #dueBelow}, as a {@link ClaimFloors.DueScan} asks (nulls: no bound). */
-  static RowSelect dueBand(Dialect dialect, String queue, int priority, long now, Long from, Long below) {
+  /**
+   * {@link #due}, {@link #dueFrom} or {@link #dueBelow}, as a {@link ClaimFloors.DueScan} asks
+   * (nulls: no bound).
+   */
+  static RowSelect dueBand(
+      Dialect dialect, String queue, int priority, long now, Long from, Long below) {
     if (from != null) {
       return dueFrom(dialect, queue, priority, now, from);
     }
-    return below != null ? dueBelow(dialect, queue, priority, now, below) : due(dialect, queue, priority, now);
+    return below != null
+        ? dueBelow(dialect, queue, priority, now, below)
+        : due(dialect, queue, priority, now);
   }
 
-  /** The statement of {@link #due}: queue, priority, now, limit; add {@link #SKIP_LOCKED} to claim. */
+  /**
+   * The statement of {@link #due}: queue, priority, now, limit; add {@link #SKIP_LOCKED} to claim.
+   */
   public static String selectDue(Dialect dialect) {
     return due(dialect).sql("");
   }
 
-  /** The statement of {@link #dueFrom}: queue, priority, now, floor, limit; add {@link #SKIP_LOCKED} to claim. */
+  /**
+   * The statement of {@link #dueFrom}: queue, priority, now, floor, limit; add {@link #SKIP_LOCKED}
+   * to claim.
+   */
   public static String selectDueFrom(Dialect dialect) {
     return dueFrom(dialect).sql("");
   }
 
-  /** The statement of {@link #dueBelow}: queue, priority, now, floor, limit; add {@link #SKIP_LOCKED} to claim. */
+  /**
+   * The statement of {@link #dueBelow}: queue, priority, now, floor, limit; add {@link
+   * #SKIP_LOCKED} to claim.
+   */
   public static String selectDueBelow(Dialect dialect) {
     return dueBelow(dialect).sql("");
   }
@@ -154,20 +235,28 @@ public final class JobSql {
   }
 
   /**
-   * Marks selected jobs claimed: descriptor, source bytes, now, then the ids (see {@link IdLists}). By primary
-   * key: on a small table MariaDB otherwise reads (and locks) every row of the table instead.
+   * Marks selected jobs claimed: descriptor, source bytes, now, then the ids (see {@link IdLists}).
+   * By primary key: on a small table MariaDB otherwise reads (and locks) every row of the table
+   * instead.
    */
   public static String claim(Dialect dialect, int ids) {
     return "UPDATE " + dialect.jobsByPrimaryKey() + CLAIM_SET + IdLists.placeholders(ids);
   }
 
   /**
-   * IN_PROGRESS to SUCCEEDED: now, [append text,] queue, priority, then the ids (see {@link IdLists}).
+   * IN_PROGRESS to SUCCEEDED: now, [append text,] queue, priority, then the ids (see {@link
+   * IdLists}).
    */
   public static String ackSucceeded(Dialect dialect, int ids, boolean appendStatus) {
-    return "UPDATE " + dialect.jobsByPrimaryKey() + " SET state = " + SUCCEEDED + ", updated_at = ?"
+    return "UPDATE "
+        + dialect.jobsByPrimaryKey()
+        + " SET state = "
+        + SUCCEEDED
+        + ", updated_at = ?"
         + (appendStatus ? ", " + APPEND_STATUS : "")
-        + " WHERE queue_name = ? AND priority = ? AND state = " + IN_PROGRESS
-        + " AND local_id IN " + IdLists.placeholders(ids);
+        + " WHERE queue_name = ? AND priority = ? AND state = "
+        + IN_PROGRESS
+        + " AND local_id IN "
+        + IdLists.placeholders(ids);
   }
 }

@@ -13,9 +13,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A SELECT of {@code flipper_jobs} rows: columns (the first is local_id), a WHERE with parameters, an ORDER
- * BY that an index provides (so the database reads only as many entries as the LIMIT), and the LIMIT.
- * {@link #lock} also locks the rows it returns, skipping rows other transactions hold. Immutable.
+ * A SELECT of {@code flipper_jobs} rows: columns (the first is local_id), a WHERE with parameters,
+ * an ORDER BY that an index provides (so the database reads only as many entries as the LIMIT), and
+ * the LIMIT. {@link #lock} also locks the rows it returns, skipping rows other transactions hold.
+ * Immutable.
  */
 final class RowSelect {
 
@@ -55,7 +56,16 @@ final class RowSelect {
 
   /** The statement text; LIMIT is the last parameter. */
   String sql(String suffix) {
-    return "SELECT " + columns + " FROM " + table + " WHERE " + where + " ORDER BY " + orderBy + " LIMIT ?" + suffix;
+    return "SELECT "
+        + columns
+        + " FROM "
+        + table
+        + " WHERE "
+        + where
+        + " ORDER BY "
+        + orderBy
+        + " LIMIT ?"
+        + suffix;
   }
 
   /** Up to {@code limit} rows in order, without locks (a consistent read). */
@@ -64,17 +74,19 @@ final class RowSelect {
   }
 
   /**
-   * Up to {@code limit} rows in order, each locked FOR UPDATE; rows locked by other transactions are
-   * skipped, never waited for.
+   * Up to {@code limit} rows in order, each locked FOR UPDATE; rows locked by other transactions
+   * are skipped, never waited for.
    */
-  <T> List<T> lock(Connection c, Dialect dialect, int limit, RowReader<T> reader) throws SQLException {
+  <T> List<T> lock(Connection c, Dialect dialect, int limit, RowReader<T> reader)
+      throws SQLException {
     if (dialect.appliesLimitBeforeLocking()) {
       return query(c, sql(JobSql.SKIP_LOCKED), limit, reader);
     }
     return lockById(c, dialect, limit, reader);
   }
 
-  private <T> List<T> query(Connection c, String sql, int limit, RowReader<T> reader) throws SQLException {
+  private <T> List<T> query(Connection c, String sql, int limit, RowReader<T> reader)
+      throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(sql)) {
       int i = bind(ps, 1);
       ps.setInt(i, limit);
@@ -88,20 +100,36 @@ final class RowSelect {
     }
   }
 
-  /** The statement that locks candidates by id, re-checking the condition: the ids, then the WHERE's parameters. */
+  /**
+   * The statement that locks candidates by id, re-checking the condition: the ids, then the WHERE's
+   * parameters.
+   */
   String lockByIdSql(Dialect dialect, int ids) {
-    return "SELECT " + columns + " FROM " + dialect.jobsToLockById() + " WHERE local_id IN " + IdLists.placeholders(ids)
-        + " AND " + where + JobSql.SKIP_LOCKED;
+    return "SELECT "
+        + columns
+        + " FROM "
+        + dialect.jobsToLockById()
+        + " WHERE local_id IN "
+        + IdLists.placeholders(ids)
+        + " AND "
+        + where
+        + JobSql.SKIP_LOCKED;
   }
 
   /**
-   * For databases that lock every row a FOR UPDATE query reads before applying its LIMIT (H2 does, which
-   * makes a claim over a large backlog lock the whole backlog): read candidate ids in order without locks,
-   * then lock exactly those, re-checking the condition, and move on to the next candidates for the ones
-   * another transaction holds.
+   * For databases that lock every row a FOR UPDATE query reads before applying its LIMIT (H2 does,
+   * which makes a claim over a large backlog lock the whole backlog): read candidate ids in order
+   * without locks, then lock exactly those, re-checking the condition, and move on to the next
+   * candidates for the ones another transaction holds.
    */
-  private <T> List<T> lockById(Connection c, Dialect dialect, int limit, RowReader<T> reader) throws SQLException {
-    String candidates = "SELECT local_id FROM flipper_jobs WHERE " + where + " ORDER BY " + orderBy + " LIMIT ? OFFSET ?";
+  private <T> List<T> lockById(Connection c, Dialect dialect, int limit, RowReader<T> reader)
+      throws SQLException {
+    String candidates =
+        "SELECT local_id FROM flipper_jobs WHERE "
+            + where
+            + " ORDER BY "
+            + orderBy
+            + " LIMIT ? OFFSET ?";
     int window = Math.max(limit, 16);
     List<T> rows = new ArrayList<>(Math.min(limit, 1024));
     Set<Long> taken = new HashSet<>();
@@ -156,7 +184,8 @@ final class RowSelect {
       } else if (param instanceof String s) {
         ps.setString(index++, s);
       } else {
-        throw new IllegalArgumentException("unsupported parameter type " + param + " (indicates a bug)");
+        throw new IllegalArgumentException(
+            "unsupported parameter type " + param + " (indicates a bug)");
       }
     }
     return index;

@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.function.LongSupplier;
 
 /**
- * A circuit breaker for one shard: after a connection failure the shard reports unhealthy, and calls fail
- * fast, for a cool-down; the first call after it tries the database again. Thread-safe.
+ * A circuit breaker for one shard: after a connection failure the shard reports unhealthy, and
+ * calls fail fast, for a cool-down; the first call after it tries the database again. Thread-safe.
  */
 public final class ShardHealth {
   private final long cooldownNanos;

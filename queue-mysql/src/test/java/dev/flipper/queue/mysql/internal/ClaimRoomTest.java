@@ -27,8 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ClaimRoomTest {
   private final TestDatabases databases = new TestDatabases();
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @AfterEach
   void drop() {
@@ -50,17 +49,21 @@ class ClaimRoomTest {
     Dialect dialect = Dialect.forUrl(url);
     try (HikariDataSource ds = dataSource(url, dialect)) {
       List<SchemaMigrator.Migration> versionOne = JobSchema.migrations(dialect).subList(0, 1);
-      assertThat(new SchemaMigrator(dialect, JobSchema.VERSION_TABLE, "schema", versionOne)
-          .migrate(ds)).isEqualTo(1);
+      assertThat(
+              new SchemaMigrator(dialect, JobSchema.VERSION_TABLE, "schema", versionOne)
+                  .migrate(ds))
+          .isEqualTo(1);
       long old = insertJob(ds);
 
-      assertThat(JobSchema.migrator(dialect).migrate(ds)).as("every migration after version 1")
+      assertThat(JobSchema.migrator(dialect).migrate(ds))
+          .as("every migration after version 1")
           .isEqualTo(JobSchema.migrations(dialect).size() - 1);
       long fresh = insertJob(ds);
 
       assertThat(room(ds, old)).isNull();
       assertThat(room(ds, fresh)).hasSize(JobSql.CLAIM_ROOM_BYTES);
-      try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(JobSql.claim(dialect, 2))) {
+      try (Connection c = ds.getConnection();
+          PreparedStatement ps = c.prepareStatement(JobSql.claim(dialect, 2))) {
         ps.setString(1, "server:1:1:worker");
         ps.setBytes(2, "worker".getBytes());
         ps.setLong(3, 5L);
@@ -71,8 +74,10 @@ class ClaimRoomTest {
       assertThat(room(ds, old)).isNull();
       assertThat(room(ds, fresh)).isNull();
 
-      // A crash after the ALTERs but before version 2 was recorded: the next start applies it again.
-      try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+      // A crash after the ALTERs but before version 2 was recorded: the next start applies it
+      // again.
+      try (Connection c = ds.getConnection();
+          Statement st = c.createStatement()) {
         st.execute("DELETE FROM flipper_schema_version WHERE version = 2");
         c.commit();
       }
@@ -93,7 +98,8 @@ class ClaimRoomTest {
 
   private static long insertJob(HikariDataSource ds) throws SQLException {
     try (Connection c = ds.getConnection();
-        PreparedStatement ps = c.prepareStatement(JobSql.INSERT_JOB, Statement.RETURN_GENERATED_KEYS)) {
+        PreparedStatement ps =
+            c.prepareStatement(JobSql.INSERT_JOB, Statement.RETURN_GENERATED_KEYS)) {
       ps.setString(1, "q");
       ps.setInt(2, 1);
       ps.setLong(3, 1L);
@@ -117,7 +123,8 @@ class ClaimRoomTest {
 
   private static byte[] room(HikariDataSource ds, long id) throws SQLException {
     try (Connection c = ds.getConnection();
-        PreparedStatement ps = c.prepareStatement("SELECT claim_room FROM flipper_jobs WHERE local_id = ?")) {
+        PreparedStatement ps =
+            c.prepareStatement("SELECT claim_room FROM flipper_jobs WHERE local_id = ?")) {
       ps.setLong(1, id);
       try (ResultSet rs = ps.executeQuery()) {
         assertThat(rs.next()).isTrue();

@@ -17,26 +17,32 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** H2's plans for the claim's statements (H2 claims lock their candidates by id, see RowSelect#lock). */
+/**
+ * H2's plans for the claim's statements (H2 claims lock their candidates by id, see
+ * RowSelect#lock).
+ */
 class H2QueryPlanTest {
   private final Dialect dialect = Dialect.H2;
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   private HikariDataSource pool;
 
   @BeforeEach
   void createSchemaWithRows() throws Exception {
     pool = new HikariDataSource();
-    pool.setJdbcUrl(dialect.configureUrl("jdbc:h2:file:" + dir.resolve("plan") + ";MODE=MySQL", Duration.ofSeconds(5)));
+    pool.setJdbcUrl(
+        dialect.configureUrl(
+            "jdbc:h2:file:" + dir.resolve("plan") + ";MODE=MySQL", Duration.ofSeconds(5)));
     pool.setUsername("sa");
     pool.setPassword("");
     pool.setMaximumPoolSize(2);
     pool.setAutoCommit(false);
     JobSchema.migrator(dialect).migrate(pool);
-    try (Connection c = pool.getConnection(); Statement st = c.createStatement()) {
-      st.execute("INSERT INTO flipper_jobs (queue_name, priority, state, run_after, updated_at, created_at,"
-          + " attempts_allowed, attempts_remaining, body) SELECT 'q', 1, 0, X, X, 0, 2, 2, X'00'"
-          + " FROM SYSTEM_RANGE(1, 3000)");
+    try (Connection c = pool.getConnection();
+        Statement st = c.createStatement()) {
+      st.execute(
+          "INSERT INTO flipper_jobs (queue_name, priority, state, run_after, updated_at, created_at,"
+              + " attempts_allowed, attempts_remaining, body) SELECT 'q', 1, 0, X, X, 0, 2, 2, X'00'"
+              + " FROM SYSTEM_RANGE(1, 3000)");
       c.commit();
     }
   }
@@ -47,8 +53,8 @@ class H2QueryPlanTest {
   }
 
   /**
-   * In the peer suite a drain on H2 fell to 600 jobs/s at 3 ms of the server's CPU per job: the lock by id went
-   * through the queue index and read every PENDING job of the queue for each claim.
+   * In the peer suite a drain on H2 fell to 600 jobs/s at 3 ms of the server's CPU per job: the
+   * lock by id went through the queue index and read every PENDING job of the queue for each claim.
    */
   @Test
   void aClaimLocksItsCandidatesThroughAnIndexOnTheirIds() throws Exception {
@@ -62,7 +68,8 @@ class H2QueryPlanTest {
   }
 
   private String explain(String sql, List<Object> params) throws Exception {
-    try (Connection c = pool.getConnection(); PreparedStatement ps = c.prepareStatement("EXPLAIN " + sql)) {
+    try (Connection c = pool.getConnection();
+        PreparedStatement ps = c.prepareStatement("EXPLAIN " + sql)) {
       for (int i = 0; i < params.size(); i++) {
         ps.setObject(i + 1, params.get(i));
       }

@@ -16,21 +16,30 @@ public final class HealthChecker implements AutoCloseable {
   private final ScheduledExecutorService executor;
 
   public HealthChecker(Duration interval, Supplier<Collection<ShardConnection>> connections) {
-    this.executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
-      Thread thread = new Thread(runnable, "flipper-redis-health");
-      thread.setDaemon(true);
-      return thread;
-    });
+    this.executor =
+        Executors.newSingleThreadScheduledExecutor(
+            runnable -> {
+              Thread thread = new Thread(runnable, "flipper-redis-health");
+              thread.setDaemon(true);
+              return thread;
+            });
     long millis = interval.toMillis();
-    executor.scheduleWithFixedDelay(() -> {
-      for (ShardConnection connection : connections.get()) {
-        try {
-          connection.ping();
-        } catch (RuntimeException e) {
-          log.warn("health ping of Redis shard '{}' failed unexpectedly", connection.config().name(), e);
-        }
-      }
-    }, millis, millis, TimeUnit.MILLISECONDS);
+    executor.scheduleWithFixedDelay(
+        () -> {
+          for (ShardConnection connection : connections.get()) {
+            try {
+              connection.ping();
+            } catch (RuntimeException e) {
+              log.warn(
+                  "health ping of Redis shard '{}' failed unexpectedly",
+                  connection.config().name(),
+                  e);
+            }
+          }
+        },
+        millis,
+        millis,
+        TimeUnit.MILLISECONDS);
   }
 
   @Override

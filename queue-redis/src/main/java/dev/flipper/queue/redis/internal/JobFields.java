@@ -6,8 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * The fields of a job hash and how to read them. Numbers are decimal ASCII, times integer epoch ms, text
- * UTF-8, the body raw bytes. The Lua scripts use the same names.
+ * The fields of a job hash and how to read them. Numbers are decimal ASCII, times integer epoch ms,
+ * text UTF-8, the body raw bytes. The Lua scripts use the same names.
  *
  * <pre>
  *   b   body                    s   state code (JobState.code)
@@ -18,8 +18,8 @@ import java.util.List;
  * </pre>
  *
  * A new job stores only b, aa, ca, ra (and cs if not empty); an absent field means its default: s =
- * PENDING, ar = aa, ua = ca, cs = "". That keeps the hot enqueue path to four fields. A hash without aa
- * does not exist (deleted or evicted).
+ * PENDING, ar = aa, ua = ca, cs = "". That keeps the hot enqueue path to four fields. A hash
+ * without aa does not exist (deleted or evicted).
  */
 public final class JobFields {
   static final byte[] BODY = f("b");
@@ -34,19 +34,33 @@ public final class JobFields {
 
   /** What {@link #decode} reads, in this order, optionally followed by the body. */
   static final byte[][] INFO = {
-    STATE, ATTEMPTS_ALLOWED, ATTEMPTS_REMAINING, CUSTOM_STATUS, CREATED_AT, RUN_AFTER, UPDATED_AT, CLAIM_DESCRIPTOR
+    STATE,
+    ATTEMPTS_ALLOWED,
+    ATTEMPTS_REMAINING,
+    CUSTOM_STATUS,
+    CREATED_AT,
+    RUN_AFTER,
+    UPDATED_AT,
+    CLAIM_DESCRIPTOR
   };
 
   static final byte[][] INFO_AND_BODY = {
-    STATE, ATTEMPTS_ALLOWED, ATTEMPTS_REMAINING, CUSTOM_STATUS, CREATED_AT, RUN_AFTER, UPDATED_AT, CLAIM_DESCRIPTOR,
+    STATE,
+    ATTEMPTS_ALLOWED,
+    ATTEMPTS_REMAINING,
+    CUSTOM_STATUS,
+    CREATED_AT,
+    RUN_AFTER,
+    UPDATED_AT,
+    CLAIM_DESCRIPTOR,
     BODY
   };
 
   private JobFields() {}
 
   /**
-   * A job from an HMGET of {@link #INFO} (or {@link #INFO_AND_BODY}), or null if the hash does not exist
-   * (deleted or evicted).
+   * A job from an HMGET of {@link #INFO} (or {@link #INFO_AND_BODY}), or null if the hash does not
+   * exist (deleted or evicted).
    */
   static StoredJob decode(long localId, int priority, List<byte[]> values) {
     byte[] attemptsAllowed = values.get(1);
@@ -82,7 +96,8 @@ public final class JobFields {
     for (; i < value.length; i++) {
       byte digit = value[i];
       if (digit < '0' || digit > '9') {
-        // Not an integer (never written by Flipper): fall back to the general parser for a clear error.
+        // Not an integer (never written by Flipper): fall back to the general parser for a clear
+        // error.
         return (long) Double.parseDouble(new String(value, StandardCharsets.US_ASCII));
       }
       result = result * 10 + (digit - '0');

@@ -17,10 +17,16 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Response;
 
-/** The state-changing job operations of one shard, each one Lua script call per priority. Thread-safe. */
+/**
+ * The state-changing job operations of one shard, each one Lua script call per priority.
+ * Thread-safe.
+ */
 final class JobWrites {
-  /** Scripts that move many jobs do it in chunks of this size, so Redis is never blocked for long. */
+  /**
+   * Scripts that move many jobs do it in chunks of this size, so Redis is never blocked for long.
+   */
   static final int CHUNK = 1000;
+
   /** Filtered deletes read bodies in pages of this size. */
   private static final int BODY_PAGE = 500;
 
@@ -36,53 +42,75 @@ final class JobWrites {
 
   List<Long> enqueue(String queue, List<NewJobRecord> jobs) {
     QueueKeys q = keys.queue(queue);
-    return connection.call("enqueue", queue, jedis -> {
-      if (jobs.isEmpty()) {
-        if (!jedis.exists(q.meta())) {
-          throw QueueException.queueNotFound(queue);
-        }
-        return List.of();
-      }
-      // Ids come from the shard-wide counter (another hash tag), so they stay unique and are never
-      // reused, even after the queue is deleted and created again. The script takes them itself, so a
-      // batch costs one round trip; a refused batch (no such queue) takes none.
-      Args scriptKeys = new Args(3 + 2 * jobs.size()).add(q.meta()).add(q.priorities()).add(keys.idCounter());
-      Args args = new Args(6 * jobs.size());
-      for (NewJobRecord job : jobs) {
-        PriorityKeys p = q.priority(job.priority());
-        scriptKeys.add(p.pending()).add(p.jobPrefix());
-        args.add(job.priority()).add(job.body()).add(job.attemptsAllowed()).add(job.customStatus())
-            .add(job.createdAtMillis()).add(job.runAfterMillis());
-      }
-      long first = (Long) scripts.enqueue.eval(jedis, scriptKeys.list(), args.list());
-      List<Long> ids = new ArrayList<>(jobs.size());
-      for (int i = 0; i < jobs.size(); i++) {
-        ids.add(first + i);
-      }
-      return ids;
-    });
+    return connection.call(
+        "enqueue",
+        queue,
+        jedis -> {
+          if (jobs.isEmpty()) {
+            if (!jedis.exists(q.meta())) {
+              throw QueueException.queueNotFound(queue);
+            }
+            return List.of();
+          }
+          // Ids come from the shard-wide counter (another hash tag), so they stay unique and are
+          // never
+          // reused, even after the queue is deleted and created again. The script takes them
+          // itself, so a
+          // batch costs one round trip; a refused batch (no such queue) takes none.
+          Args scriptKeys =
+              new Args(3 + 2 * jobs.size()).add(q.meta()).add(q.priorities()).add(keys.idCounter());
+          Args args = new Args(6 * jobs.size());
+          for (NewJobRecord job : jobs) {
+            PriorityKeys p = q.priority(job.priority());
+            scriptKeys.add(p.pending()).add(p.jobPrefix());
+            args.add(job.priority())
+                .add(job.body())
+                .add(job.attemptsAllowed())
+                .add(job.customStatus())
+                .add(job.createdAtMillis())
+                .add(job.runAfterMillis());
+          }
+          long first = (Long) scripts.enqueue.eval(jedis, scriptKeys.list(), args.list());
+          List<Long> ids = new ArrayList<>(jobs.size());
+          for (int i = 0; i < jobs.size(); i++) {
+            ids.add(first + i);
+          }
+          return ids;
+        });
   }
 
   List<StoredJob> claim(String queue, int priority, int limit, Claim claim) {
     PriorityKeys p = keys.queue(queue).priority(priority);
-    Object reply = connection.call("dequeue", queue, jedis -> scripts.claim.eval(jedis,
-        List.of(p.pending(), p.running(), p.jobPrefix()),
-        new Args(4).add(claim.nowMillis()).add(limit).add(claim.descriptor()).add(claim.source()).list()));
+    Object reply =
+        connection.call(
+            "dequeue",
+            queue,
+            jedis ->
+                scripts.claim.eval(
+                    jedis,
+                    List.of(p.pending(), p.running(), p.jobPrefix()),
+                    new Args(4)
+                        .add(claim.nowMillis())
+                        .add(limit)
+                        .add(claim.descriptor())
+                        .add(claim.source())
+                        .list()));
     List<?> values = (List<?>) reply;
     List<StoredJob> jobs = new ArrayList<>(values.size() / 7);
     for (int i = 0; i + 6 < values.size(); i += 7) {
-      jobs.add(new StoredJob(
-          Members.parse((byte[]) values.get(i)),
-          priority,
-          JobState.IN_PROGRESS,
-          (int) JobFields.number((byte[]) values.get(i + 2)),
-          (int) JobFields.number((byte[]) values.get(i + 3)),
-          JobFields.text((byte[]) values.get(i + 4)),
-          JobFields.number((byte[]) values.get(i + 5)),
-          JobFields.number((byte[]) values.get(i + 6)),
-          claim.nowMillis(),
-          claim.descriptor(),
-          values.get(i + 1) == null ? new byte[0] : (byte[]) values.get(i + 1)));
+      jobs.add(
+          new StoredJob(
+              Members.parse((byte[]) values.get(i)),
+              priority,
+              JobState.IN_PROGRESS,
+              (int) JobFields.number((byte[]) values.get(i + 2)),
+              (int) JobFields.number((byte[]) values.get(i + 3)),
+              JobFields.text((byte[]) values.get(i + 4)),
+              JobFields.number((byte[]) values.get(i + 5)),
+              JobFields.number((byte[]) values.get(i + 6)),
+              claim.nowMillis(),
+              claim.descriptor(),
+              values.get(i + 1) == null ? new byte[0] : (byte[]) values.get(i + 1)));
     }
     return jobs;
   }
@@ -90,43 +118,61 @@ final class JobWrites {
   int ackSucceeded(String queue, List<AckRecord> acks, long nowMillis) {
     QueueKeys q = keys.queue(queue);
     Map<Integer, List<AckRecord>> byPriority = byPriority(acks);
-    return connection.call("ack", queue, jedis -> {
-      int changed = 0;
-      for (Map.Entry<Integer, List<AckRecord>> group : byPriority.entrySet()) {
-        PriorityKeys p = q.priority(group.getKey());
-        Args scriptKeys = new Args(4 + group.getValue().size())
-            .add(q.meta()).add(p.running()).add(p.succeeded()).add(p.succeededLog());
-        Args args = new Args(1 + 2 * group.getValue().size()).add(nowMillis);
-        for (AckRecord ack : group.getValue()) {
-          byte[] member = Members.of(ack.job().localId());
-          scriptKeys.add(p.job(member));
-          args.add(member).add(ack.appendCustomStatus());
-        }
-        changed += ((Long) scripts.ackSucceeded.eval(jedis, scriptKeys.list(), args.list())).intValue();
-      }
-      return changed;
-    });
+    return connection.call(
+        "ack",
+        queue,
+        jedis -> {
+          int changed = 0;
+          for (Map.Entry<Integer, List<AckRecord>> group : byPriority.entrySet()) {
+            PriorityKeys p = q.priority(group.getKey());
+            Args scriptKeys =
+                new Args(4 + group.getValue().size())
+                    .add(q.meta())
+                    .add(p.running())
+                    .add(p.succeeded())
+                    .add(p.succeededLog());
+            Args args = new Args(1 + 2 * group.getValue().size()).add(nowMillis);
+            for (AckRecord ack : group.getValue()) {
+              byte[] member = Members.of(ack.job().localId());
+              scriptKeys.add(p.job(member));
+              args.add(member).add(ack.appendCustomStatus());
+            }
+            changed +=
+                ((Long) scripts.ackSucceeded.eval(jedis, scriptKeys.list(), args.list()))
+                    .intValue();
+          }
+          return changed;
+        });
   }
 
   int ackFailed(String queue, List<AckRecord> acks, long nowMillis) {
     QueueKeys q = keys.queue(queue);
     Map<Integer, List<AckRecord>> byPriority = byPriority(acks);
-    return connection.call("ack", queue, jedis -> {
-      int changed = 0;
-      for (Map.Entry<Integer, List<AckRecord>> group : byPriority.entrySet()) {
-        PriorityKeys p = q.priority(group.getKey());
-        Args scriptKeys = new Args(5 + group.getValue().size()).add(q.meta()).add(p.running())
-            .add(p.pending()).add(p.failed()).add(p.failedLog());
-        Args args = new Args(1 + 3 * group.getValue().size()).add(nowMillis);
-        for (AckRecord ack : group.getValue()) {
-          byte[] member = Members.of(ack.job().localId());
-          scriptKeys.add(p.job(member));
-          args.add(member).add(ack.appendCustomStatus()).add(ack.retryDelayMillis());
-        }
-        changed += ((Long) scripts.ackFailed.eval(jedis, scriptKeys.list(), args.list())).intValue();
-      }
-      return changed;
-    });
+    return connection.call(
+        "ack",
+        queue,
+        jedis -> {
+          int changed = 0;
+          for (Map.Entry<Integer, List<AckRecord>> group : byPriority.entrySet()) {
+            PriorityKeys p = q.priority(group.getKey());
+            Args scriptKeys =
+                new Args(5 + group.getValue().size())
+                    .add(q.meta())
+                    .add(p.running())
+                    .add(p.pending())
+                    .add(p.failed())
+                    .add(p.failedLog());
+            Args args = new Args(1 + 3 * group.getValue().size()).add(nowMillis);
+            for (AckRecord ack : group.getValue()) {
+              byte[] member = Members.of(ack.job().localId());
+              scriptKeys.add(p.job(member));
+              args.add(member).add(ack.appendCustomStatus()).add(ack.retryDelayMillis());
+            }
+            changed +=
+                ((Long) scripts.ackFailed.eval(jedis, scriptKeys.list(), args.list())).intValue();
+          }
+          return changed;
+        });
   }
 
   boolean checkpoint(String queue, String source, CheckpointRecord checkpoint, long nowMillis) {
@@ -134,56 +180,99 @@ final class JobWrites {
     PriorityKeys p = q.priority(checkpoint.job().priority());
     byte[] member = Members.of(checkpoint.job().localId());
     List<byte[]> scriptKeys = List.of(q.meta(), p.running(), p.pending(), p.job(member));
-    List<byte[]> args = new Args(9)
-        .add(nowMillis)
-        .add(source)
-        .add(member)
-        .add(checkpoint.moveToPending())
-        .add(checkpoint.runAfterMillis())
-        .add(checkpoint.attemptsAllowed() == null ? "" : checkpoint.attemptsAllowed().toString())
-        .add(checkpoint.prependCustomStatus() == null ? "" : checkpoint.prependCustomStatus())
-        .add(checkpoint.newBody() != null)
-        .add(checkpoint.newBody() == null ? new byte[0] : checkpoint.newBody())
-        .list();
-    Object reply = connection.call("checkpoint", queue, jedis -> scripts.checkpoint.eval(jedis, scriptKeys, args));
+    List<byte[]> args =
+        new Args(9)
+            .add(nowMillis)
+            .add(source)
+            .add(member)
+            .add(checkpoint.moveToPending())
+            .add(checkpoint.runAfterMillis())
+            .add(
+                checkpoint.attemptsAllowed() == null ? "" : checkpoint.attemptsAllowed().toString())
+            .add(checkpoint.prependCustomStatus() == null ? "" : checkpoint.prependCustomStatus())
+            .add(checkpoint.newBody() != null)
+            .add(checkpoint.newBody() == null ? new byte[0] : checkpoint.newBody())
+            .list();
+    Object reply =
+        connection.call(
+            "checkpoint", queue, jedis -> scripts.checkpoint.eval(jedis, scriptKeys, args));
     return ((Long) reply) == 1L;
   }
 
-  int retryFailed(String queue, int priority, int attemptsToAllow, long runAfterMillis, int limit, long nowMillis) {
+  int retryFailed(
+      String queue,
+      int priority,
+      int attemptsToAllow,
+      long runAfterMillis,
+      int limit,
+      long nowMillis) {
     QueueKeys q = keys.queue(queue);
     PriorityKeys p = q.priority(priority);
     List<byte[]> scriptKeys = List.of(q.meta(), p.failed(), p.pending(), p.jobPrefix());
-    return connection.call("retryFailedJobs", queue, jedis -> {
-      int moved = 0;
-      while (moved < limit) {
-        int chunk = Math.min(CHUNK, limit - moved);
-        List<?> reply = (List<?>) scripts.retryFailed.eval(jedis, scriptKeys,
-            new Args(4).add(attemptsToAllow).add(runAfterMillis).add(chunk).add(nowMillis).list());
-        moved += ((Long) reply.get(0)).intValue();
-        if ((Long) reply.get(1) < chunk) {
-          break;
-        }
-      }
-      return moved;
-    });
+    return connection.call(
+        "retryFailedJobs",
+        queue,
+        jedis -> {
+          int moved = 0;
+          while (moved < limit) {
+            int chunk = Math.min(CHUNK, limit - moved);
+            List<?> reply =
+                (List<?>)
+                    scripts.retryFailed.eval(
+                        jedis,
+                        scriptKeys,
+                        new Args(4)
+                            .add(attemptsToAllow)
+                            .add(runAfterMillis)
+                            .add(chunk)
+                            .add(nowMillis)
+                            .list());
+            moved += ((Long) reply.get(0)).intValue();
+            if ((Long) reply.get(1) < chunk) {
+              break;
+            }
+          }
+          return moved;
+        });
   }
 
   int deleteJobs(String queue, int priority, JobState state, BodyFilter filter, int limit) {
     QueueKeys q = keys.queue(queue);
     PriorityKeys p = q.priority(priority);
-    return connection.call("deleteJobs", queue, jedis -> filter.matchesAll()
-        ? deleteFirst(jedis, q, p, state, limit)
-        : deleteMatching(jedis, queue, q, p, state, filter, limit));
+    return connection.call(
+        "deleteJobs",
+        queue,
+        jedis ->
+            filter.matchesAll()
+                ? deleteFirst(jedis, q, p, state, limit)
+                : deleteMatching(jedis, queue, q, p, state, filter, limit));
   }
 
-  /** Moves one job from FAILED to PENDING in one script call; false if it does not exist or is not FAILED. */
-  boolean retryJob(String queue, JobRef job, int attemptsToAllow, long runAfterMillis, long nowMillis) {
+  /**
+   * Moves one job from FAILED to PENDING in one script call; false if it does not exist or is not
+   * FAILED.
+   */
+  boolean retryJob(
+      String queue, JobRef job, int attemptsToAllow, long runAfterMillis, long nowMillis) {
     QueueKeys q = keys.queue(queue);
     PriorityKeys p = q.priority(job.priority());
     byte[] member = Members.of(job.localId());
     List<byte[]> scriptKeys = List.of(q.meta(), p.failed(), p.pending(), p.job(member));
-    return connection.call("retryJob", queue, jedis -> (Long) scripts.retryOne.eval(jedis, scriptKeys,
-        new Args(4).add(member).add(attemptsToAllow).add(runAfterMillis).add(nowMillis).list()) == 1);
+    return connection.call(
+        "retryJob",
+        queue,
+        jedis ->
+            (Long)
+                    scripts.retryOne.eval(
+                        jedis,
+                        scriptKeys,
+                        new Args(4)
+                            .add(member)
+                            .add(attemptsToAllow)
+                            .add(runAfterMillis)
+                            .add(nowMillis)
+                            .list())
+                == 1);
   }
 
   /** Deletes one job from whichever state set holds it (one script call per state until found). */
@@ -191,15 +280,18 @@ final class JobWrites {
     QueueKeys q = keys.queue(queue);
     PriorityKeys p = q.priority(job.priority());
     byte[] member = Members.of(job.localId());
-    return connection.call("deleteJob", queue, jedis -> {
-      for (JobState state : JobState.values()) {
-        List<byte[]> scriptKeys = List.of(q.meta(), p.stateSet(state), p.job(member));
-        if ((Long) scripts.deleteListed.eval(jedis, scriptKeys, List.of(member)) > 0) {
-          return true;
-        }
-      }
-      return false;
-    });
+    return connection.call(
+        "deleteJob",
+        queue,
+        jedis -> {
+          for (JobState state : JobState.values()) {
+            List<byte[]> scriptKeys = List.of(q.meta(), p.stateSet(state), p.job(member));
+            if ((Long) scripts.deleteListed.eval(jedis, scriptKeys, List.of(member)) > 0) {
+              return true;
+            }
+          }
+          return false;
+        });
   }
 
   private int deleteFirst(Jedis jedis, QueueKeys q, PriorityKeys p, JobState state, int limit) {
@@ -207,7 +299,8 @@ final class JobWrites {
     int deleted = 0;
     while (deleted < limit) {
       int chunk = Math.min(CHUNK, limit - deleted);
-      List<?> reply = (List<?>) scripts.deleteFirst.eval(jedis, scriptKeys, new Args(1).add(chunk).list());
+      List<?> reply =
+          (List<?>) scripts.deleteFirst.eval(jedis, scriptKeys, new Args(1).add(chunk).list());
       deleted += ((Long) reply.get(0)).intValue();
       if ((Long) reply.get(1) < chunk) {
         break;
@@ -216,9 +309,18 @@ final class JobWrites {
     return deleted;
   }
 
-  /** Reads bodies page by page, matches them in Java, and deletes the matches (if still in the state). */
+  /**
+   * Reads bodies page by page, matches them in Java, and deletes the matches (if still in the
+   * state).
+   */
   private int deleteMatching(
-      Jedis jedis, String queue, QueueKeys q, PriorityKeys p, JobState state, BodyFilter filter, int limit) {
+      Jedis jedis,
+      String queue,
+      QueueKeys q,
+      PriorityKeys p,
+      JobState state,
+      BodyFilter filter,
+      int limit) {
     if (!jedis.exists(q.meta())) {
       throw QueueException.queueNotFound(queue);
     }
@@ -246,7 +348,8 @@ final class JobWrites {
       }
       int removed = args.list().size();
       if (removed > 0) {
-        deleted += ((Long) scripts.deleteListed.eval(jedis, scriptKeys.list(), args.list())).intValue();
+        deleted +=
+            ((Long) scripts.deleteListed.eval(jedis, scriptKeys.list(), args.list())).intValue();
       }
       if (members.size() < BODY_PAGE) {
         break;

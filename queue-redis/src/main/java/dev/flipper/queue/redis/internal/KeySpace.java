@@ -5,8 +5,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Names every Redis key of one shard. Per-shard keys use the hash tag {@code {<shard>}}, per-queue keys the
- * hash tag {@code {<shard>:<queue>}}, so every script touches keys of a single cluster slot:
+ * Names every Redis key of one shard. Per-shard keys use the hash tag {@code {<shard>}}, per-queue
+ * keys the hash tag {@code {<shard>:<queue>}}, so every script touches keys of a single cluster
+ * slot:
  *
  * <pre>
  *   &lt;prefix&gt;{&lt;shard&gt;}:queues                       set: the queue names (registry)
@@ -56,7 +57,8 @@ public final class KeySpace {
       if (queues.size() > MAX_CACHED_QUEUES) {
         queues.clear();
       }
-      keys = queues.computeIfAbsent(queue, q -> new QueueKeys(prefix + "{" + shard + ":" + q + "}:"));
+      keys =
+          queues.computeIfAbsent(queue, q -> new QueueKeys(prefix + "{" + shard + ":" + q + "}:"));
     }
     return keys;
   }

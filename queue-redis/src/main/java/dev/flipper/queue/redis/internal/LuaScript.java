@@ -12,11 +12,11 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
- * One Lua script from {@code src/main/resources/dev/flipper/queue/redis/lua}. Called with EVALSHA; when the
- * server does not know it (first use, restart, SCRIPT FLUSH, fail-over) it is loaded with SCRIPT LOAD and
- * the call repeated, which is safe because a NOSCRIPT reply means nothing ran. A line
- * {@code --!include <file>} is replaced by that file, for helpers several scripts share. Immutable and
- * thread-safe.
+ * One Lua script from {@code src/main/resources/dev/flipper/queue/redis/lua}. Called with EVALSHA;
+ * when the server does not know it (first use, restart, SCRIPT FLUSH, fail-over) it is loaded with
+ * SCRIPT LOAD and the call repeated, which is safe because a NOSCRIPT reply means nothing ran. A
+ * line {@code --!include <file>} is replaced by that file, for helpers several scripts share.
+ * Immutable and thread-safe.
  */
 public final class LuaScript {
   private static final String DIRECTORY = "/dev/flipper/queue/redis/lua/";
@@ -55,8 +55,14 @@ public final class LuaScript {
   public void load(Jedis jedis) {
     byte[] loaded = jedis.scriptLoad(source);
     if (!java.util.Arrays.equals(loaded, sha)) {
-      throw new IllegalStateException("Redis returned digest " + new String(loaded, StandardCharsets.US_ASCII)
-          + " for script " + name + ", expected " + new String(sha, StandardCharsets.US_ASCII) + " (indicates a bug)");
+      throw new IllegalStateException(
+          "Redis returned digest "
+              + new String(loaded, StandardCharsets.US_ASCII)
+              + " for script "
+              + name
+              + ", expected "
+              + new String(sha, StandardCharsets.US_ASCII)
+              + " (indicates a bug)");
     }
   }
 
@@ -76,7 +82,8 @@ public final class LuaScript {
   private static String read(String file) {
     try (InputStream in = LuaScript.class.getResourceAsStream(DIRECTORY + file)) {
       if (in == null) {
-        throw new IllegalStateException("Lua script " + DIRECTORY + file + " is missing from the class path");
+        throw new IllegalStateException(
+            "Lua script " + DIRECTORY + file + " is missing from the class path");
       }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {

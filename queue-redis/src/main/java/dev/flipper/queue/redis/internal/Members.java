@@ -1,9 +1,9 @@
 package dev.flipper.queue.redis.internal;
 
 /**
- * Sorted-set members are local ids as 19 zero-padded ASCII digits: Redis orders members of equal score
- * lexically, and padding makes that the numeric order, so equal run-afters claim in id order and scans
- * page by (run-after, id) exactly.
+ * Sorted-set members are local ids as 19 zero-padded ASCII digits: Redis orders members of equal
+ * score lexically, and padding makes that the numeric order, so equal run-afters claim in id order
+ * and scans page by (run-after, id) exactly.
  */
 public final class Members {
   static final int WIDTH = 19;
@@ -27,8 +27,10 @@ public final class Members {
     long id = 0;
     for (byte digit : member) {
       if (digit < '0' || digit > '9') {
-        throw new IllegalStateException("sorted-set member '" + new String(member, java.nio.charset.StandardCharsets.US_ASCII)
-            + "' is not a local id; the key space holds foreign data (indicates a bug or a shared key prefix)");
+        throw new IllegalStateException(
+            "sorted-set member '"
+                + new String(member, java.nio.charset.StandardCharsets.US_ASCII)
+                + "' is not a local id; the key space holds foreign data (indicates a bug or a shared key prefix)");
       }
       id = id * 10 + (digit - '0');
     }

@@ -3,8 +3,8 @@ package dev.flipper.queue.redis.internal;
 import dev.flipper.queue.JobState;
 
 /**
- * The keys of one priority of one queue. Each state has one sorted set of job members (see
- * {@link Members}); being in the set is being in the state:
+ * The keys of one priority of one queue. Each state has one sorted set of job members (see {@link
+ * Members}); being in the set is being in the state:
  *
  * <pre>
  *   p&lt;n&gt;:pending         score = run-after    (claim order, count, scan)
@@ -16,10 +16,11 @@ import dev.flipper.queue.JobState;
  *   p&lt;n&gt;:job:&lt;member&gt;    hash: the job (see {@link JobFields})
  * </pre>
  *
- * IN_PROGRESS has no run-after index: keeping one would cost two sorted-set writes per job on the hot path,
- * and the running set is small (bounded by the workers' concurrency), so count and scan sort it in memory.
- * Finished jobs are collected through append-only logs rather than a second sorted set: an RPUSH per job
- * instead of a ZADD into a set that holds every finished job. Immutable.
+ * IN_PROGRESS has no run-after index: keeping one would cost two sorted-set writes per job on the
+ * hot path, and the running set is small (bounded by the workers' concurrency), so count and scan
+ * sort it in memory. Finished jobs are collected through append-only logs rather than a second
+ * sorted set: an RPUSH per job instead of a ZADD into a set that holds every finished job.
+ * Immutable.
  */
 public final class PriorityKeys {
   private final int priority;
@@ -71,7 +72,10 @@ public final class PriorityKeys {
     return failedLog;
   }
 
-  /** Job hash keys are this prefix followed by the member; scripts that discover members build them so. */
+  /**
+   * Job hash keys are this prefix followed by the member; scripts that discover members build them
+   * so.
+   */
   public byte[] jobPrefix() {
     return jobPrefix;
   }

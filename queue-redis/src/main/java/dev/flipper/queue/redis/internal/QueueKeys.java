@@ -10,7 +10,8 @@ public final class QueueKeys {
   private final String base;
   private final byte[] meta;
   private final byte[] priorities;
-  private final AtomicReferenceArray<PriorityKeys> byPriority = new AtomicReferenceArray<>(CACHED_PRIORITIES);
+  private final AtomicReferenceArray<PriorityKeys> byPriority =
+      new AtomicReferenceArray<>(CACHED_PRIORITIES);
 
   QueueKeys(String base) {
     this.base = base;

@@ -26,6 +26,7 @@ import java.util.Set;
 public final class RedisShard implements ShardStore {
   /** deleteQueue removes at most this many jobs per script call. */
   private static final int DELETE_QUEUE_CHUNK = 1000;
+
   private static final byte[] CREATED_FIELD = {'c', 'r', 'e', 'a', 't', 'e', 'd'};
 
   private final RedisShardConfig config;
@@ -36,7 +37,8 @@ public final class RedisShard implements ShardStore {
   private final JobReads reads;
   private final ShardMonitor monitor;
 
-  public RedisShard(RedisShardConfig config, ShardConnection connection, String keyPrefix, Scripts scripts) {
+  public RedisShard(
+      RedisShardConfig config, ShardConnection connection, String keyPrefix, Scripts scripts) {
     this.config = config;
     this.connection = connection;
     this.keys = new KeySpace(keyPrefix, config.name());
@@ -76,41 +78,57 @@ public final class RedisShard implements ShardStore {
   @Override
   public void createQueue(String queue) {
     if (queue == null || queue.isEmpty() || queue.matches(".*[:{}].*")) {
-      throw new QueueException(ErrorCode.QUEUE_NAME_INVALID,
-          "queue name '" + queue + "' is not valid for Redis: it must be non-empty and contain no ':', '{' or '}'");
+      throw new QueueException(
+          ErrorCode.QUEUE_NAME_INVALID,
+          "queue name '"
+              + queue
+              + "' is not valid for Redis: it must be non-empty and contain no ':', '{' or '}'");
     }
     QueueKeys q = keys.queue(queue);
-    connection.call("createQueue", queue, jedis -> {
-      // The meta key first: it is what makes the queue exist; the registry only lists it.
-      jedis.hsetnx(q.meta(), CREATED_FIELD, JobFields.ascii(System.currentTimeMillis()));
-      jedis.sadd(keys.queueRegistry(), JobFields.utf8(queue));
-      return null;
-    });
+    connection.call(
+        "createQueue",
+        queue,
+        jedis -> {
+          // The meta key first: it is what makes the queue exist; the registry only lists it.
+          jedis.hsetnx(q.meta(), CREATED_FIELD, JobFields.ascii(System.currentTimeMillis()));
+          jedis.sadd(keys.queueRegistry(), JobFields.utf8(queue));
+          return null;
+        });
   }
 
   @Override
   public void deleteQueue(String queue) {
     QueueKeys q = keys.queue(queue);
-    connection.call("deleteQueue", queue, jedis -> {
-      // Chunked, so a large queue never blocks Redis for long; the last call removes meta and sets.
-      while (true) {
-        List<Integer> priorities = ShardMonitor.priorities(jedis, q);
-        Args scriptKeys = new Args(2 + 7 * priorities.size()).add(q.meta()).add(q.priorities());
-        Args args = new Args(1 + priorities.size()).add(DELETE_QUEUE_CHUNK);
-        for (int priority : priorities) {
-          PriorityKeys p = q.priority(priority);
-          scriptKeys.add(p.pending()).add(p.running()).add(p.succeeded()).add(p.failed()).add(p.succeededLog())
-              .add(p.failedLog()).add(p.jobPrefix());
-          args.add(priority);
-        }
-        if ((Long) scripts.deleteQueue.eval(jedis, scriptKeys.list(), args.list()) == 0) {
-          break;
-        }
-      }
-      jedis.srem(keys.queueRegistry(), JobFields.utf8(queue));
-      jedis.srem(keys.pausedQueues(), JobFields.utf8(queue));
-      return null;
-    });
+    connection.call(
+        "deleteQueue",
+        queue,
+        jedis -> {
+          // Chunked, so a large queue never blocks Redis for long; the last call removes meta and
+          // sets.
+          while (true) {
+            List<Integer> priorities = ShardMonitor.priorities(jedis, q);
+            Args scriptKeys = new Args(2 + 7 * priorities.size()).add(q.meta()).add(q.priorities());
+            Args args = new Args(1 + priorities.size()).add(DELETE_QUEUE_CHUNK);
+            for (int priority : priorities) {
+              PriorityKeys p = q.priority(priority);
+              scriptKeys
+                  .add(p.pending())
+                  .add(p.running())
+                  .add(p.succeeded())
+                  .add(p.failed())
+                  .add(p.succeededLog())
+                  .add(p.failedLog())
+                  .add(p.jobPrefix());
+              args.add(priority);
+            }
+            if ((Long) scripts.deleteQueue.eval(jedis, scriptKeys.list(), args.list()) == 0) {
+              break;
+            }
+          }
+          jedis.srem(keys.queueRegistry(), JobFields.utf8(queue));
+          jedis.srem(keys.pausedQueues(), JobFields.utf8(queue));
+          return null;
+        });
   }
 
   @Override
@@ -120,25 +138,31 @@ public final class RedisShard implements ShardStore {
 
   @Override
   public void setPaused(String queue, boolean paused) {
-    connection.call(paused ? "pause" : "resume", queue, jedis -> {
-      if (!paused) {
-        jedis.srem(keys.pausedQueues(), JobFields.utf8(queue));
-      } else if (jedis.exists(keys.queue(queue).meta())) {
-        jedis.sadd(keys.pausedQueues(), JobFields.utf8(queue));
-      }
-      return null;
-    });
+    connection.call(
+        paused ? "pause" : "resume",
+        queue,
+        jedis -> {
+          if (!paused) {
+            jedis.srem(keys.pausedQueues(), JobFields.utf8(queue));
+          } else if (jedis.exists(keys.queue(queue).meta())) {
+            jedis.sadd(keys.pausedQueues(), JobFields.utf8(queue));
+          }
+          return null;
+        });
   }
 
   @Override
   public Set<String> pausedQueues() {
-    return connection.call("pausedQueues", null, jedis -> {
-      Set<String> names = new java.util.TreeSet<>();
-      for (byte[] name : jedis.smembers(keys.pausedQueues())) {
-        names.add(new String(name, java.nio.charset.StandardCharsets.UTF_8));
-      }
-      return names;
-    });
+    return connection.call(
+        "pausedQueues",
+        null,
+        jedis -> {
+          Set<String> names = new java.util.TreeSet<>();
+          for (byte[] name : jedis.smembers(keys.pausedQueues())) {
+            names.add(new String(name, java.nio.charset.StandardCharsets.UTF_8));
+          }
+          return names;
+        });
   }
 
   @Override
@@ -172,7 +196,8 @@ public final class RedisShard implements ShardStore {
   }
 
   @Override
-  public boolean checkpoint(String queue, String source, CheckpointRecord checkpoint, long nowMillis) {
+  public boolean checkpoint(
+      String queue, String source, CheckpointRecord checkpoint, long nowMillis) {
     return writes.checkpoint(queue, source, checkpoint, nowMillis);
   }
 
@@ -182,19 +207,37 @@ public final class RedisShard implements ShardStore {
   }
 
   @Override
-  public int count(String queue, int priority, JobState state, boolean future, BodyFilter filter, long nowMillis,
+  public int count(
+      String queue,
+      int priority,
+      JobState state,
+      boolean future,
+      BodyFilter filter,
+      long nowMillis,
       int cap) {
     return reads.count(queue, priority, state, future, filter, nowMillis, cap);
   }
 
   @Override
-  public List<StoredJob> scan(String queue, int priority, JobState state, boolean future, BodyFilter filter,
-      long nowMillis, ScanBound after, int limit) {
+  public List<StoredJob> scan(
+      String queue,
+      int priority,
+      JobState state,
+      boolean future,
+      BodyFilter filter,
+      long nowMillis,
+      ScanBound after,
+      int limit) {
     return reads.scan(queue, priority, state, future, filter, nowMillis, after, limit);
   }
 
   @Override
-  public int retryFailed(String queue, int priority, int attemptsToAllow, long runAfterMillis, int limit,
+  public int retryFailed(
+      String queue,
+      int priority,
+      int attemptsToAllow,
+      long runAfterMillis,
+      int limit,
       long nowMillis) {
     return writes.retryFailed(queue, priority, attemptsToAllow, runAfterMillis, limit, nowMillis);
   }
@@ -210,7 +253,8 @@ public final class RedisShard implements ShardStore {
   }
 
   @Override
-  public boolean retryJob(String queue, JobRef job, int attemptsToAllow, long runAfterMillis, long nowMillis) {
+  public boolean retryJob(
+      String queue, JobRef job, int attemptsToAllow, long runAfterMillis, long nowMillis) {
     return writes.retryJob(queue, job, attemptsToAllow, runAfterMillis, nowMillis);
   }
 
@@ -226,7 +270,11 @@ public final class RedisShard implements ShardStore {
 
   @Override
   public String toString() {
-    return "RedisShard[" + config.name() + " at " + config.address() + (config.dequeueOnly() ? ", dequeue-only" : "")
+    return "RedisShard["
+        + config.name()
+        + " at "
+        + config.address()
+        + (config.dequeueOnly() ? ", dequeue-only" : "")
         + "]";
   }
 }

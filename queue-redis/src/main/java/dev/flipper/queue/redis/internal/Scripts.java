@@ -3,7 +3,10 @@ package dev.flipper.queue.redis.internal;
 import java.util.List;
 import redis.clients.jedis.Jedis;
 
-/** Every Lua script of the Redis store. Immutable and thread-safe; one instance is shared by all shards. */
+/**
+ * Every Lua script of the Redis store. Immutable and thread-safe; one instance is shared by all
+ * shards.
+ */
 public final class Scripts {
   final LuaScript enqueue = LuaScript.named("enqueue");
   final LuaScript claim = LuaScript.named("claim");
@@ -19,8 +22,19 @@ public final class Scripts {
   final LuaScript deleteFinished = LuaScript.named("delete_finished");
 
   List<LuaScript> all() {
-    return List.of(enqueue, claim, ackSucceeded, ackFailed, checkpoint, retryFailed, retryOne, deleteFirst, deleteListed,
-        deleteQueue, timeOutClaims, deleteFinished);
+    return List.of(
+        enqueue,
+        claim,
+        ackSucceeded,
+        ackFailed,
+        checkpoint,
+        retryFailed,
+        retryOne,
+        deleteFirst,
+        deleteListed,
+        deleteQueue,
+        timeOutClaims,
+        deleteFinished);
   }
 
   /** SCRIPT LOAD of every script, so the first calls need no retry. */

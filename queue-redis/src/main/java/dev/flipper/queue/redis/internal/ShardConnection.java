@@ -17,8 +17,8 @@ import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * The connections to one Redis database: a pool for requests, a separate connection for health pings, and
- * the translation of Jedis errors into {@link QueueException}s. Thread-safe.
+ * The connections to one Redis database: a pool for requests, a separate connection for health
+ * pings, and the translation of Jedis errors into {@link QueueException}s. Thread-safe.
  */
 public final class ShardConnection implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ShardConnection.class);
@@ -40,11 +40,12 @@ public final class ShardConnection implements AutoCloseable {
     this.config = config;
     this.settings = settings;
     this.scripts = scripts;
-    DefaultJedisClientConfig.Builder client = DefaultJedisClientConfig.builder()
-        .connectionTimeoutMillis((int) settings.connectTimeout().toMillis())
-        .socketTimeoutMillis((int) settings.socketTimeout().toMillis())
-        .database(config.database())
-        .clientName("flipper-queue");
+    DefaultJedisClientConfig.Builder client =
+        DefaultJedisClientConfig.builder()
+            .connectionTimeoutMillis((int) settings.connectTimeout().toMillis())
+            .socketTimeoutMillis((int) settings.socketTimeout().toMillis())
+            .database(config.database())
+            .clientName("flipper-queue");
     if (!config.password().isEmpty()) {
       client.password(config.password());
     }
@@ -56,7 +57,8 @@ public final class ShardConnection implements AutoCloseable {
     poolConfig.setBlockWhenExhausted(true);
     poolConfig.setMaxWait(settings.borrowTimeout());
     poolConfig.setJmxEnabled(false);
-    this.pool = new JedisPool(poolConfig, new HostAndPort(config.host(), config.port()), clientConfig);
+    this.pool =
+        new JedisPool(poolConfig, new HostAndPort(config.host(), config.port()), clientConfig);
     this.health = new ShardHealth(settings.deadAfterFailures(), settings.liveAfterSuccesses());
   }
 
@@ -80,8 +82,15 @@ public final class ShardConnection implements AutoCloseable {
   public <T> T call(String operationName, String queue, Function<Jedis, T> operation) {
     String what = queue == null ? operationName : operationName + " on queue '" + queue + "'";
     if (closed) {
-      throw new QueueException(ErrorCode.SHARD_CONNECTION_FAILED, "Redis shard '" + config.name() + "' at "
-          + config.address() + " was removed from the configuration; " + what + " was not run");
+      throw new QueueException(
+          ErrorCode.SHARD_CONNECTION_FAILED,
+          "Redis shard '"
+              + config.name()
+              + "' at "
+              + config.address()
+              + " was removed from the configuration; "
+              + what
+              + " was not run");
     }
     try (Jedis jedis = pool.getResource()) {
       if (!scriptsLoaded) {
@@ -92,31 +101,74 @@ public final class ShardConnection implements AutoCloseable {
     } catch (JedisConnectionException e) {
       dropIdleConnections();
       if (health.connectionFailed()) {
-        log.warn("Redis shard '{}' at {} marked dead: {} failed: {}", config.name(), config.address(), what,
+        log.warn(
+            "Redis shard '{}' at {} marked dead: {} failed: {}",
+            config.name(),
+            config.address(),
+            what,
             e.getMessage());
       }
-      throw new QueueException(ErrorCode.SHARD_CONNECTION_FAILED, "cannot reach Redis shard '" + config.name()
-          + "' at " + config.host() + ":" + config.port() + " during " + what + ": " + e.getMessage(), e);
+      throw new QueueException(
+          ErrorCode.SHARD_CONNECTION_FAILED,
+          "cannot reach Redis shard '"
+              + config.name()
+              + "' at "
+              + config.host()
+              + ":"
+              + config.port()
+              + " during "
+              + what
+              + ": "
+              + e.getMessage(),
+          e);
     } catch (JedisDataException e) {
-      if (queue != null && e.getMessage() != null && e.getMessage().startsWith(QUEUE_NOT_FOUND_REPLY)) {
+      if (queue != null
+          && e.getMessage() != null
+          && e.getMessage().startsWith(QUEUE_NOT_FOUND_REPLY)) {
         throw QueueException.queueNotFound(queue);
       }
-      throw new QueueException(ErrorCode.UNKNOWN, "Redis shard '" + config.name() + "' at " + config.address()
-          + " refused " + what + ": " + e.getMessage(), e);
+      throw new QueueException(
+          ErrorCode.UNKNOWN,
+          "Redis shard '"
+              + config.name()
+              + "' at "
+              + config.address()
+              + " refused "
+              + what
+              + ": "
+              + e.getMessage(),
+          e);
     } catch (JedisException e) {
       // Not a connection error: every pooled connection is busy.
-      throw new QueueException(ErrorCode.UNKNOWN, "no free connection to Redis shard '" + config.name() + "' at "
-          + config.address() + " for " + what + " within " + settings.borrowTimeout().toMillis() + " ms (pool: "
-          + pool.getNumActive() + " active, " + pool.getNumIdle() + " idle, " + pool.getNumWaiters()
-          + " waiting, max " + settings.poolSize() + "); raise poolSize or lower the load", e);
+      throw new QueueException(
+          ErrorCode.UNKNOWN,
+          "no free connection to Redis shard '"
+              + config.name()
+              + "' at "
+              + config.address()
+              + " for "
+              + what
+              + " within "
+              + settings.borrowTimeout().toMillis()
+              + " ms (pool: "
+              + pool.getNumActive()
+              + " active, "
+              + pool.getNumIdle()
+              + " idle, "
+              + pool.getNumWaiters()
+              + " waiting, max "
+              + settings.poolSize()
+              + "); raise poolSize or lower the load",
+          e);
     }
   }
 
   /**
-   * Closes every idle pooled connection. After one connection error the others were most likely opened to
-   * the same server process and are dead too (a restart): without this each failed a request of its own
-   * and marked the shard dead again, one ~6 s dead/alive cycle per pooled connection (a 4.4 s restart gave
-   * 95.8 s of errors). Connections in use fail on their own and are discarded as broken.
+   * Closes every idle pooled connection. After one connection error the others were most likely
+   * opened to the same server process and are dead too (a restart): without this each failed a
+   * request of its own and marked the shard dead again, one ~6 s dead/alive cycle per pooled
+   * connection (a 4.4 s restart gave 95.8 s of errors). Connections in use fail on their own and
+   * are discarded as broken.
    */
   private void dropIdleConnections() {
     try {
@@ -144,8 +196,11 @@ public final class ShardConnection implements AutoCloseable {
     } catch (JedisException e) {
       closePingConnection();
       if (health.pingFailed()) {
-        log.warn("Redis shard '{}' at {} marked dead after failed health pings: {}", config.name(),
-            config.address(), e.getMessage());
+        log.warn(
+            "Redis shard '{}' at {} marked dead after failed health pings: {}",
+            config.name(),
+            config.address(),
+            e.getMessage());
       }
     }
   }
@@ -161,7 +216,9 @@ public final class ShardConnection implements AutoCloseable {
     }
   }
 
-  /** Closes the pool; operations still running finish, later ones fail with SHARD_CONNECTION_FAILED. */
+  /**
+   * Closes the pool; operations still running finish, later ones fail with SHARD_CONNECTION_FAILED.
+   */
   @Override
   public void close() {
     closed = true;

@@ -1,8 +1,8 @@
 package dev.flipper.queue.redis.internal;
 
 /**
- * Whether a shard is reachable: live until {@code deadAfter} pings in a row fail or an operation hits a
- * connection error; live again after {@code liveAfter} pings in a row succeed. Thread-safe.
+ * Whether a shard is reachable: live until {@code deadAfter} pings in a row fail or an operation
+ * hits a connection error; live again after {@code liveAfter} pings in a row succeed. Thread-safe.
  */
 public final class ShardHealth {
   private final int deadAfter;

@@ -13,9 +13,9 @@ import java.util.Set;
 import redis.clients.jedis.Jedis;
 
 /**
- * The queue monitor's primitives for one shard: claim time-out and garbage collection over every queue and
- * priority, one bounded script call at a time. Several monitors may run at once: each job moves once.
- * Thread-safe.
+ * The queue monitor's primitives for one shard: claim time-out and garbage collection over every
+ * queue and priority, one bounded script call at a time. Several monitors may run at once: each job
+ * moves once. Thread-safe.
  */
 final class ShardMonitor {
   private final ShardConnection connection;
@@ -29,60 +29,76 @@ final class ShardMonitor {
   }
 
   MonitorCounts timeOutClaims(long claimedBefore, int maxJobs, long nowMillis) {
-    return connection.call("claim time-out", null, jedis -> {
-      Map<String, Integer> retried = new HashMap<>();
-      Map<String, Integer> failed = new HashMap<>();
-      int budget = maxJobs;
-      for (String queue : shuffledQueues(jedis)) {
-        QueueKeys q = keys.queue(queue);
-        for (int priority : priorities(jedis, q)) {
-          PriorityKeys p = q.priority(priority);
-          List<byte[]> scriptKeys = List.of(p.running(), p.pending(), p.failed(), p.failedLog(), p.jobPrefix());
-          while (budget > 0) {
-            int chunk = Math.min(JobWrites.CHUNK, budget);
-            List<?> reply = (List<?>) scripts.timeOutClaims.eval(jedis, scriptKeys,
-                new Args(3).add(claimedBefore).add(chunk).add(nowMillis).list());
-            addTo(retried, queue, (Long) reply.get(0));
-            addTo(failed, queue, (Long) reply.get(1));
-            long examined = (Long) reply.get(2);
-            budget -= (int) examined;
-            if (examined < chunk) {
-              break;
+    return connection.call(
+        "claim time-out",
+        null,
+        jedis -> {
+          Map<String, Integer> retried = new HashMap<>();
+          Map<String, Integer> failed = new HashMap<>();
+          int budget = maxJobs;
+          for (String queue : shuffledQueues(jedis)) {
+            QueueKeys q = keys.queue(queue);
+            for (int priority : priorities(jedis, q)) {
+              PriorityKeys p = q.priority(priority);
+              List<byte[]> scriptKeys =
+                  List.of(p.running(), p.pending(), p.failed(), p.failedLog(), p.jobPrefix());
+              while (budget > 0) {
+                int chunk = Math.min(JobWrites.CHUNK, budget);
+                List<?> reply =
+                    (List<?>)
+                        scripts.timeOutClaims.eval(
+                            jedis,
+                            scriptKeys,
+                            new Args(3).add(claimedBefore).add(chunk).add(nowMillis).list());
+                addTo(retried, queue, (Long) reply.get(0));
+                addTo(failed, queue, (Long) reply.get(1));
+                long examined = (Long) reply.get(2);
+                budget -= (int) examined;
+                if (examined < chunk) {
+                  break;
+                }
+              }
             }
           }
-        }
-      }
-      return new MonitorCounts(retried, failed);
-    });
+          return new MonitorCounts(retried, failed);
+        });
   }
 
   Map<String, Integer> deleteFinished(JobState state, long enteredBefore, int maxJobs) {
     if (!state.isFinished()) {
-      throw QueueException.invalid("garbage collection deletes SUCCEEDED or FAILED jobs, not " + state);
+      throw QueueException.invalid(
+          "garbage collection deletes SUCCEEDED or FAILED jobs, not " + state);
     }
-    return connection.call("garbage collection of " + state + " jobs", null, jedis -> {
-      Map<String, Integer> deleted = new HashMap<>();
-      int budget = maxJobs;
-      for (String queue : shuffledQueues(jedis)) {
-        QueueKeys q = keys.queue(queue);
-        for (int priority : priorities(jedis, q)) {
-          PriorityKeys p = q.priority(priority);
-          List<byte[]> scriptKeys = List.of(p.stateSet(state), p.log(state), p.jobPrefix());
-          while (budget > 0) {
-            int chunk = Math.min(JobWrites.CHUNK, budget);
-            List<?> reply = (List<?>) scripts.deleteFinished.eval(jedis, scriptKeys,
-                new Args(3).add(enteredBefore).add(chunk).add(state.code()).list());
-            addTo(deleted, queue, (Long) reply.get(0));
-            long examined = (Long) reply.get(1);
-            budget -= (int) examined;
-            if (examined < chunk) {
-              break;
+    return connection.call(
+        "garbage collection of " + state + " jobs",
+        null,
+        jedis -> {
+          Map<String, Integer> deleted = new HashMap<>();
+          int budget = maxJobs;
+          for (String queue : shuffledQueues(jedis)) {
+            QueueKeys q = keys.queue(queue);
+            for (int priority : priorities(jedis, q)) {
+              PriorityKeys p = q.priority(priority);
+              List<byte[]> scriptKeys = List.of(p.stateSet(state), p.log(state), p.jobPrefix());
+              while (budget > 0) {
+                int chunk = Math.min(JobWrites.CHUNK, budget);
+                List<?> reply =
+                    (List<?>)
+                        scripts.deleteFinished.eval(
+                            jedis,
+                            scriptKeys,
+                            new Args(3).add(enteredBefore).add(chunk).add(state.code()).list());
+                addTo(deleted, queue, (Long) reply.get(0));
+                long examined = (Long) reply.get(1);
+                budget -= (int) examined;
+                if (examined < chunk) {
+                  break;
+                }
+              }
             }
           }
-        }
-      }
-      return deleted;
-    });
+          return deleted;
+        });
   }
 
   /** Random order, so a small budget does not always serve the same queues first. */

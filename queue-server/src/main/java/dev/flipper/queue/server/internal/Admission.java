@@ -3,8 +3,9 @@ package dev.flipper.queue.server.internal;
 import io.github.bucket4j.Bucket;
 
 /**
- * The rate limiter's answer to one dequeue: refused, or allowed to return up to {@link #limit()} jobs. After
- * the dequeue, {@link #charge(int)} must be called once with the number of jobs actually returned.
+ * The rate limiter's answer to one dequeue: refused, or allowed to return up to {@link #limit()}
+ * jobs. After the dequeue, {@link #charge(int)} must be called once with the number of jobs
+ * actually returned.
  */
 final class Admission {
   static final Admission REFUSED = new Admission(0, null);
@@ -35,8 +36,9 @@ final class Admission {
   }
 
   /**
-   * Charges the jobs delivered. Admission took one token; an empty dequeue gives it back, a larger one takes
-   * the rest, possibly driving the bucket into debt ("pay later": the next dequeue waits for the refill).
+   * Charges the jobs delivered. Admission took one token; an empty dequeue gives it back, a larger
+   * one takes the rest, possibly driving the bucket into debt ("pay later": the next dequeue waits
+   * for the refill).
    */
   void charge(int delivered) {
     if (bucket == null) {

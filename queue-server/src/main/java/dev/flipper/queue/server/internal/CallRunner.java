@@ -3,8 +3,8 @@ package dev.flipper.queue.server.internal;
 import com.codahale.metrics.Timer;
 import dev.flipper.queue.ErrorCode;
 import dev.flipper.queue.QueueException;
-import dev.flipper.queue.wire.WireMapping;
 import dev.flipper.queue.thrift.PinLaterException;
+import dev.flipper.queue.wire.WireMapping;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -21,19 +21,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs one Thrift call: on the selector thread that read it or on a worker thread, times it, counts it while in
- * flight, and answers the client with the result or with a {@link PinLaterException}. A {@link QueueException}
- * keeps its code and message; anything else is logged here, once, with its stack trace, and reaches the client
- * as UNKNOWN. Thread-safe.
+ * Runs one Thrift call: on the selector thread that read it or on a worker thread, times it, counts
+ * it while in flight, and answers the client with the result or with a {@link PinLaterException}. A
+ * {@link QueueException} keeps its code and message; anything else is logged here, once, with its
+ * stack trace, and reaches the client as UNKNOWN. Thread-safe.
  *
- * <p>Handing a call to a worker thread and its answer back to the selector costs two thread wake-ups, more than
- * a Redis or in-memory store takes to answer a small enqueue, dequeue or ack. So a {@linkplain #direct direct}
- * call runs where it was read while the store has answered that method within the direct-call limit on
- * average; a slower store (JDBC, a distant Redis) or a slow spell sends it to the workers until the average
- * falls again. Calls that may take long (scans, counts, bulk deletes, admin calls) always go to the workers.
+ * <p>Handing a call to a worker thread and its answer back to the selector costs two thread
+ * wake-ups, more than a Redis or in-memory store takes to answer a small enqueue, dequeue or ack.
+ * So a {@linkplain #direct direct} call runs where it was read while the store has answered that
+ * method within the direct-call limit on average; a slower store (JDBC, a distant Redis) or a slow
+ * spell sends it to the workers until the average falls again. Calls that may take long (scans,
+ * counts, bulk deletes, admin calls) always go to the workers.
  */
 final class CallRunner {
   private static final Logger log = LoggerFactory.getLogger(CallRunner.class);
+
   /** Weight of a new call's store time in its method's average. */
   private static final double NEW_SAMPLE_WEIGHT = 0.1;
 
@@ -47,13 +49,18 @@ final class CallRunner {
 
   /**
    * @param workers runs the calls that do not run where they were read; may refuse a call when full
-   * @param directLimit the longest average store time of a method whose calls run where they are read; 0: never
+   * @param directLimit the longest average store time of a method whose calls run where they are
+   *     read; 0: never
    */
   CallRunner(ServerMetrics metrics, Executor workers, int maxQueuedCalls, Duration directLimit) {
     this(metrics, workers, maxQueuedCalls, directLimit, System::nanoTime);
   }
 
-  CallRunner(ServerMetrics metrics, Executor workers, int maxQueuedCalls, Duration directLimit,
+  CallRunner(
+      ServerMetrics metrics,
+      Executor workers,
+      int maxQueuedCalls,
+      Duration directLimit,
       LongSupplier nanoTime) {
     this.metrics = metrics;
     this.workers = workers;
@@ -66,9 +73,12 @@ final class CallRunner {
     return inFlight.get();
   }
 
-  /** A call that may take long, whose result is known when {@code call} returns: on a worker thread. */
+  /**
+   * A call that may take long, whose result is known when {@code call} returns: on a worker thread.
+   */
   <T> void pooled(String method, AsyncMethodCallback<T> callback, Supplier<T> call) {
-    submit(method, callback, () -> CompletableFuture.completedFuture(call.get()), storeTime(method));
+    submit(
+        method, callback, () -> CompletableFuture.completedFuture(call.get()), storeTime(method));
   }
 
   /** A hot-path call whose result is known when {@code call} returns; see the class comment. */
@@ -77,7 +87,8 @@ final class CallRunner {
   }
 
   /** A hot-path call that may complete later (long-poll dequeue); see the class comment. */
-  <T> void directLater(String method, AsyncMethodCallback<T> callback, Supplier<CompletionStage<T>> call) {
+  <T> void directLater(
+      String method, AsyncMethodCallback<T> callback, Supplier<CompletionStage<T>> call) {
     StoreTime time = storeTime(method);
     if (directLimitNanos > 0 && time.within(directLimitNanos)) {
       inFlight.incrementAndGet();
@@ -91,7 +102,10 @@ final class CallRunner {
     return storeTimes.computeIfAbsent(method, m -> new StoreTime());
   }
 
-  private <T> void submit(String method, AsyncMethodCallback<T> callback, Supplier<CompletionStage<T>> call,
+  private <T> void submit(
+      String method,
+      AsyncMethodCallback<T> callback,
+      Supplier<CompletionStage<T>> call,
       StoreTime time) {
     inFlight.incrementAndGet(); // from now: a graceful stop waits for calls queued for a worker too
     Timer.Context timer = metrics.time(method);
@@ -101,14 +115,24 @@ final class CallRunner {
       inFlight.decrementAndGet();
       timer.stop();
       metrics.error(method, ErrorCode.UNKNOWN);
-      callback.onError(new PinLaterException(dev.flipper.queue.thrift.ErrorCode.UNKNOWN, method + " refused: the "
-          + "queue server is overloaded (" + maxQueuedCalls + " calls already wait for a worker thread); nothing "
-          + "was done, try again later"));
+      callback.onError(
+          new PinLaterException(
+              dev.flipper.queue.thrift.ErrorCode.UNKNOWN,
+              method
+                  + " refused: the "
+                  + "queue server is overloaded ("
+                  + maxQueuedCalls
+                  + " calls already wait for a worker thread); nothing "
+                  + "was done, try again later"));
     }
   }
 
-  private <T> void run(String method, AsyncMethodCallback<T> callback, Supplier<CompletionStage<T>> call,
-      StoreTime time, Timer.Context timer) {
+  private <T> void run(
+      String method,
+      AsyncMethodCallback<T> callback,
+      Supplier<CompletionStage<T>> call,
+      StoreTime time,
+      Timer.Context timer) {
     CompletionStage<T> stage;
     long start = nanoTime.getAsLong();
     try {
@@ -117,21 +141,25 @@ final class CallRunner {
       stage = CompletableFuture.failedFuture(e);
     }
     time.add(nanoTime.getAsLong() - start);
-    stage.whenComplete((value, error) -> {
-      try {
-        timer.stop();
-        if (error == null) {
-          callback.onComplete(value);
-        } else {
-          callback.onError(toPinLaterException(method, error));
-        }
-      } finally {
-        inFlight.decrementAndGet();
-      }
-    });
+    stage.whenComplete(
+        (value, error) -> {
+          try {
+            timer.stop();
+            if (error == null) {
+              callback.onComplete(value);
+            } else {
+              callback.onError(toPinLaterException(method, error));
+            }
+          } finally {
+            inFlight.decrementAndGet();
+          }
+        });
   }
 
-  /** The moving average of how long the store took to answer one method's calls (the synchronous part). */
+  /**
+   * The moving average of how long the store took to answer one method's calls (the synchronous
+   * part).
+   */
   private static final class StoreTime {
     private volatile double averageNanos = Double.NaN; // unknown until a call has run on a worker
 
@@ -141,12 +169,14 @@ final class CallRunner {
 
     void add(long nanos) {
       double average = averageNanos; // a lost update between racing calls only drops a sample
-      averageNanos = Double.isNaN(average) ? nanos : average + NEW_SAMPLE_WEIGHT * (nanos - average);
+      averageNanos =
+          Double.isNaN(average) ? nanos : average + NEW_SAMPLE_WEIGHT * (nanos - average);
     }
   }
 
   private PinLaterException toPinLaterException(String method, Throwable error) {
-    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    Throwable cause =
+        error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     if (cause instanceof QueueException queueError) {
       metrics.error(method, queueError.errorCode());
       if (queueError.getCause() != null) {
@@ -154,12 +184,14 @@ final class CallRunner {
       } else {
         log.debug("{} failed: {}", method, queueError.toString());
       }
-      String message = queueError.getMessage() == null ? queueError.errorCode().name() : queueError.getMessage();
+      String message =
+          queueError.getMessage() == null ? queueError.errorCode().name() : queueError.getMessage();
       return new PinLaterException(WireMapping.toThrift(queueError.errorCode()), message);
     }
     metrics.error(method, ErrorCode.UNKNOWN);
     log.error("{} failed with an unexpected error; the client gets UNKNOWN", method, cause);
-    return new PinLaterException(dev.flipper.queue.thrift.ErrorCode.UNKNOWN,
+    return new PinLaterException(
+        dev.flipper.queue.thrift.ErrorCode.UNKNOWN,
         method + " failed on the server: " + cause + " (details in the server log)");
   }
 }

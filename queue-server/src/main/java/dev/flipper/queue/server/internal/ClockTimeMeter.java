@@ -4,7 +4,9 @@ import io.github.bucket4j.TimeMeter;
 import java.time.Clock;
 import java.time.Instant;
 
-/** Lets Bucket4j read time from a {@link Clock}, so tests can drive rate limits with a manual clock. */
+/**
+ * Lets Bucket4j read time from a {@link Clock}, so tests can drive rate limits with a manual clock.
+ */
 final class ClockTimeMeter implements TimeMeter {
   private final Clock clock;
 

@@ -12,14 +12,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Per-queue dequeue rate limits of one server (PinLater's {@code maxJobsPerSecond}), on Bucket4j token
- * buckets. Each server takes the configured rate divided by the number of live servers. A queue without a
- * configured limit is never limited; a rate of 0 pauses the queue.
+ * Per-queue dequeue rate limits of one server (PinLater's {@code maxJobsPerSecond}), on Bucket4j
+ * token buckets. Each server takes the configured rate divided by the number of live servers. A
+ * queue without a configured limit is never limited; a rate of 0 pauses the queue.
  *
- * <p>A bucket holds at most one second of jobs (at least one job) and starts with one token. A dequeue is
- * admitted while the bucket holds a whole token; it may then return up to the bucket capacity, and is charged
- * for the jobs it actually returned. Over any window the jobs delivered stay within rate × window plus one
- * second's burst. Thread-safe.
+ * <p>A bucket holds at most one second of jobs (at least one job) and starts with one token. A
+ * dequeue is admitted while the bucket holds a whole token; it may then return up to the bucket
+ * capacity, and is charged for the jobs it actually returned. Over any window the jobs delivered
+ * stay within rate × window plus one second's burst. Thread-safe.
  */
 public final class DequeueRateLimiter {
   private static final Logger log = LoggerFactory.getLogger(DequeueRateLimiter.class);
@@ -52,7 +52,10 @@ public final class DequeueRateLimiter {
     return servers;
   }
 
-  /** This server's share of the queue's rate in jobs per second, or null when the queue is not limited. */
+  /**
+   * This server's share of the queue's rate in jobs per second, or null when the queue is not
+   * limited.
+   */
   public Double rate(String queue) {
     QueueLimit limit = limits.get(queue);
     return limit == null ? null : limit.perServerRate;
@@ -76,11 +79,16 @@ public final class DequeueRateLimiter {
     for (Map.Entry<String, Double> entry : configured.entrySet()) {
       double perServer = entry.getValue() / servers;
       QueueLimit current = limits.get(entry.getKey());
-      next.put(entry.getKey(), current != null && current.perServerRate == perServer ? current : newLimit(perServer));
+      next.put(
+          entry.getKey(),
+          current != null && current.perServerRate == perServer ? current : newLimit(perServer));
     }
     limits.keySet().retainAll(next.keySet());
     limits.putAll(next);
-    log.info("dequeue rate limits: {} queue(s) limited, {} server(s) share each rate", limits.size(), servers);
+    log.info(
+        "dequeue rate limits: {} queue(s) limited, {} server(s) share each rate",
+        limits.size(),
+        servers);
   }
 
   private QueueLimit newLimit(double perServerRate) {
@@ -88,12 +96,20 @@ public final class DequeueRateLimiter {
       return new QueueLimit(perServerRate, 0, null);
     }
     long capacity = Math.max(1, (long) Math.ceil(perServerRate));
-    // Bucket4j refills whole tokens per period: express fractional rates per 1000 s (or per token when slower).
-    Bandwidth bandwidth = perServerRate * 1000 >= 1
-        ? Bandwidth.builder().capacity(capacity)
-            .refillGreedy(Math.round(perServerRate * 1000), Duration.ofSeconds(1000)).initialTokens(1).build()
-        : Bandwidth.builder().capacity(capacity)
-            .refillGreedy(1, Duration.ofNanos((long) (1e9 / perServerRate))).initialTokens(1).build();
+    // Bucket4j refills whole tokens per period: express fractional rates per 1000 s (or per token
+    // when slower).
+    Bandwidth bandwidth =
+        perServerRate * 1000 >= 1
+            ? Bandwidth.builder()
+                .capacity(capacity)
+                .refillGreedy(Math.round(perServerRate * 1000), Duration.ofSeconds(1000))
+                .initialTokens(1)
+                .build()
+            : Bandwidth.builder()
+                .capacity(capacity)
+                .refillGreedy(1, Duration.ofNanos((long) (1e9 / perServerRate)))
+                .initialTokens(1)
+                .build();
     Bucket bucket = Bucket.builder().addLimit(bandwidth).withCustomTimePrecision(time).build();
     return new QueueLimit(perServerRate, capacity, bucket);
   }

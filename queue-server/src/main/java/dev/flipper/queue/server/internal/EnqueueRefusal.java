@@ -13,9 +13,10 @@ import org.apache.thrift.transport.TMemoryInputTransport;
 import org.apache.thrift.transport.TTransportException;
 
 /**
- * Answers an {@code enqueueJobs} whose frame the server refused (too large, or no memory for it now) with
- * {@code PinLaterException(ENQUEUE_REJECTED)}, as a framed reply to the same sequence id, so the client gets a
- * clear error and keeps its connection. Any other refused call gets no answer (null): its connection closes.
+ * Answers an {@code enqueueJobs} whose frame the server refused (too large, or no memory for it
+ * now) with {@code PinLaterException(ENQUEUE_REJECTED)}, as a framed reply to the same sequence id,
+ * so the client gets a clear error and keeps its connection. Any other refused call gets no answer
+ * (null): its connection closes.
  */
 final class EnqueueRefusal implements FrameRules.RefusalAnswer {
   static final EnqueueRefusal INSTANCE = new EnqueueRefusal();
@@ -25,16 +26,23 @@ final class EnqueueRefusal implements FrameRules.RefusalAnswer {
   @Override
   public byte[] answer(byte[] frameStart, int frameBytes, String why) {
     try {
-      TMessage call = new TBinaryProtocol(new TMemoryInputTransport(frameStart), false, true).readMessageBegin();
+      TMessage call =
+          new TBinaryProtocol(new TMemoryInputTransport(frameStart), false, true)
+              .readMessageBegin();
       if (call.type != TMessageType.CALL || !"enqueueJobs".equals(call.name)) {
         return null;
       }
       TMemoryBuffer out = new TMemoryBuffer(256);
       TBinaryProtocol protocol = new TBinaryProtocol(out, false, true);
       protocol.writeMessageBegin(new TMessage(call.name, TMessageType.REPLY, call.seqid));
-      new PinLater.enqueueJobs_result().setE(new PinLaterException(ErrorCode.ENQUEUE_REJECTED, why)).write(protocol);
+      new PinLater.enqueueJobs_result()
+          .setE(new PinLaterException(ErrorCode.ENQUEUE_REJECTED, why))
+          .write(protocol);
       protocol.writeMessageEnd();
-      return ByteBuffer.allocate(4 + out.length()).putInt(out.length()).put(out.getArray(), 0, out.length()).array();
+      return ByteBuffer.allocate(4 + out.length())
+          .putInt(out.length())
+          .put(out.getArray(), 0, out.length())
+          .array();
     } catch (TTransportException e) {
       return NEED_MORE; // the header goes on beyond the bytes that arrived
     } catch (TException | RuntimeException e) {

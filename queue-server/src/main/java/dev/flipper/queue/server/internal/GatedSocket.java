@@ -14,22 +14,30 @@ import org.apache.thrift.transport.TNonblockingSocket;
 import org.apache.thrift.transport.TTransportException;
 
 /**
- * One client connection of the queue server, reading frames for libthrift's selector server under Flipper's rules.
- * It reads each frame's length itself and passes it on only when the frame may be read: a frame above the frame
- * limit, or one the {@link ReadBudget} cannot hold now, is refused before any memory is set aside for it (an
- * {@code enqueueJobs} is read to its end, discarded and answered with ENQUEUE_REJECTED; any other call closes the
- * connection). A complete frame that does not start with a call header closes the connection. It remembers when
- * it last moved bytes and when its current frame started, for the idle and frame-read time-outs of
- * {@link GuardedServerSocket}. A peer that goes away closes the connection quietly. Used by one selector thread;
- * the time stamps are read by the timer.
+ * One client connection of the queue server, reading frames for libthrift's selector server under
+ * Flipper's rules. It reads each frame's length itself and passes it on only when the frame may be
+ * read: a frame above the frame limit, or one the {@link ReadBudget} cannot hold now, is refused
+ * before any memory is set aside for it (an {@code enqueueJobs} is read to its end, discarded and
+ * answered with ENQUEUE_REJECTED; any other call closes the connection). A complete frame that does
+ * not start with a call header closes the connection. It remembers when it last moved bytes and
+ * when its current frame started, for the idle and frame-read time-outs of {@link
+ * GuardedServerSocket}. A peer that goes away closes the connection quietly. Used by one selector
+ * thread; the time stamps are read by the timer.
  */
 final class GatedSocket extends TNonblockingSocket {
-  /** A refused frame is discarded up to this size, to answer it; a larger one closes the connection. */
+  /**
+   * A refused frame is discarded up to this size, to answer it; a larger one closes the connection.
+   */
   private static final int MAX_DISCARD_BYTES = 1 << 30;
+
   /** Enough of a refused frame for its message header (method name and sequence id). */
   private static final int PREFIX_BYTES = 256;
 
-  private enum State { LENGTH, FRAME, DISCARD }
+  private enum State {
+    LENGTH,
+    FRAME,
+    DISCARD
+  }
 
   private final InetAddress peer;
   private final FrameRules rules;
@@ -45,7 +53,8 @@ final class GatedSocket extends TNonblockingSocket {
   private volatile long lastActivityNanos = System.nanoTime();
   private volatile long frameStartNanos;
 
-  GatedSocket(SocketChannel channel, InetAddress peer, FrameRules rules) throws IOException, TTransportException {
+  GatedSocket(SocketChannel channel, InetAddress peer, FrameRules rules)
+      throws IOException, TTransportException {
     super(channel);
     this.peer = peer;
     this.rules = rules;
@@ -115,13 +124,24 @@ final class GatedSocket extends TNonblockingSocket {
       return -1;
     }
     if (size > rules.maxFrameBytes()) {
-      return refuse(size, "frame_too_large", "a request of " + size + " bytes is larger than the server's frame "
-          + "limit (maxFrameBytes " + rules.maxFrameBytes() + "); send fewer or smaller jobs per call");
+      return refuse(
+          size,
+          "frame_too_large",
+          "a request of "
+              + size
+              + " bytes is larger than the server's frame "
+              + "limit (maxFrameBytes "
+              + rules.maxFrameBytes()
+              + "); send fewer or smaller jobs per call");
     }
     long admitted = rules.budget().admit(peer, size + 4L);
     if (admitted < 0) {
-      return refuse(size, "read_budget_full", "the server has no memory for a request of " + size
-          + " bytes now (large requests being read take its read budget); retry later or send smaller batches");
+      return refuse(
+          size,
+          "read_budget_full",
+          "the server has no memory for a request of "
+              + size
+              + " bytes now (large requests being read take its read budget); retry later or send smaller batches");
     }
     hold(admitted);
     frameSizeBuffer.putInt(size);
@@ -141,7 +161,9 @@ final class GatedSocket extends TNonblockingSocket {
       state = State.LENGTH;
       frameStartNanos = 0;
       if (!startsWithCall(frame.array(), 4, frame.position() - 4)) {
-        rules.faults().fault("malformed_call", peer, "a frame that does not start with a call header");
+        rules
+            .faults()
+            .fault("malformed_call", peer, "a frame that does not start with a call header");
         return -1;
       }
     }
@@ -161,7 +183,10 @@ final class GatedSocket extends TNonblockingSocket {
     return discard();
   }
 
-  /** Reads a refused frame to its end, keeping only its start; then answers it, or closes the connection. */
+  /**
+   * Reads a refused frame to its end, keeping only its start; then answers it, or closes the
+   * connection.
+   */
   private int discard() throws IOException {
     SocketChannel channel = getSocketChannel();
     while (answer == null) {
@@ -171,9 +196,12 @@ final class GatedSocket extends TNonblockingSocket {
       }
       touch(read);
       frameLeft -= read;
-      byte[] decided = rules.refusalAnswer().answer(Arrays.copyOf(prefix.array(), prefix.position()),
-          refusedSize, refusal);
-      if (decided == null || (decided == FrameRules.RefusalAnswer.NEED_MORE && !prefix.hasRemaining())) {
+      byte[] decided =
+          rules
+              .refusalAnswer()
+              .answer(Arrays.copyOf(prefix.array(), prefix.position()), refusedSize, refusal);
+      if (decided == null
+          || (decided == FrameRules.RefusalAnswer.NEED_MORE && !prefix.hasRemaining())) {
         return -1;
       }
       if (decided != FrameRules.RefusalAnswer.NEED_MORE) {
@@ -198,13 +226,16 @@ final class GatedSocket extends TNonblockingSocket {
     ByteBuffer out = ByteBuffer.wrap(answer);
     answer = null;
     channel.write(out);
-    return out.hasRemaining() ? -1 : 0; // a client that does not read a 100-byte answer is not worth waiting for
+    return out.hasRemaining()
+        ? -1
+        : 0; // a client that does not read a 100-byte answer is not worth waiting for
   }
 
   private static boolean startsWithCall(byte[] bytes, int offset, int length) {
     try {
-      TMessage message = new TBinaryProtocol(new TMemoryInputTransport(bytes, offset, length), false, true)
-          .readMessageBegin();
+      TMessage message =
+          new TBinaryProtocol(new TMemoryInputTransport(bytes, offset, length), false, true)
+              .readMessageBegin();
       return message.type == TMessageType.CALL || message.type == TMessageType.ONEWAY;
     } catch (TException | RuntimeException e) {
       return false;

@@ -12,12 +12,13 @@ import org.apache.thrift.transport.TNonblockingSocket;
 import org.apache.thrift.transport.TTransportException;
 
 /**
- * The queue server's listening socket with connection limits: a new connection is closed at once when the server
- * holds {@code maxConnections} or its peer address {@code maxConnectionsPerPeer} (the open ones go on being
- * served). Each connection reads its frames through a {@link GatedSocket} (frame limit, shared read budget), and
- * {@link #closeIdle()} ends connections that moved nothing for the idle timeout or have been reading one frame for
- * longer than the frame-read timeout (a peer trickling a byte at a time). libthrift's selector server has none of
- * this. Thread-safe: the accept thread, the selector threads and the timer use it.
+ * The queue server's listening socket with connection limits: a new connection is closed at once
+ * when the server holds {@code maxConnections} or its peer address {@code maxConnectionsPerPeer}
+ * (the open ones go on being served). Each connection reads its frames through a {@link
+ * GatedSocket} (frame limit, shared read budget), and {@link #closeIdle()} ends connections that
+ * moved nothing for the idle timeout or have been reading one frame for longer than the frame-read
+ * timeout (a peer trickling a byte at a time). libthrift's selector server has none of this.
+ * Thread-safe: the accept thread, the selector threads and the timer use it.
  */
 public final class GuardedServerSocket extends TNonblockingServerSocket {
   private final int maxConnections;
@@ -29,19 +30,30 @@ public final class GuardedServerSocket extends TNonblockingServerSocket {
   private final Set<GatedSocket> open = ConcurrentHashMap.newKeySet();
 
   /**
-   * @param readBudgetBytes memory for large request frames of all connections together (see {@link ReadBudget})
+   * @param readBudgetBytes memory for large request frames of all connections together (see {@link
+   *     ReadBudget})
    * @param faults where refused frames and closed misbehaving connections are counted
    */
-  public GuardedServerSocket(NonblockingAbstractServerSocketArgs args, int maxFrameBytes, long readBudgetBytes,
-      int maxConnections, int maxConnectionsPerPeer, Duration idleTimeout, Duration frameReadTimeout,
-      ConnectionRefusals refusals, PeerFaults faults) throws TTransportException {
+  public GuardedServerSocket(
+      NonblockingAbstractServerSocketArgs args,
+      int maxFrameBytes,
+      long readBudgetBytes,
+      int maxConnections,
+      int maxConnectionsPerPeer,
+      Duration idleTimeout,
+      Duration frameReadTimeout,
+      ConnectionRefusals refusals,
+      PeerFaults faults)
+      throws TTransportException {
     super(args.maxFrameSize(maxFrameBytes));
     this.maxConnections = maxConnections;
     this.maxConnectionsPerPeer = maxConnectionsPerPeer;
     this.idleNanos = idleTimeout.toNanos();
     this.frameReadNanos = frameReadTimeout.toNanos();
     this.refusals = refusals;
-    this.rules = new FrameRules(maxFrameBytes, new ReadBudget(readBudgetBytes), faults, EnqueueRefusal.INSTANCE);
+    this.rules =
+        new FrameRules(
+            maxFrameBytes, new ReadBudget(readBudgetBytes), faults, EnqueueRefusal.INSTANCE);
   }
 
   @Override
@@ -80,9 +92,10 @@ public final class GuardedServerSocket extends TNonblockingServerSocket {
   }
 
   /**
-   * Ends the connections that sent and received nothing for the idle timeout, and those reading one frame for
-   * longer than the frame-read timeout. It shuts their input down rather than closing them: the selector thread
-   * then reads end of stream and closes the connection itself, releasing what it held for a partly read frame.
+   * Ends the connections that sent and received nothing for the idle timeout, and those reading one
+   * frame for longer than the frame-read timeout. It shuts their input down rather than closing
+   * them: the selector thread then reads end of stream and closes the connection itself, releasing
+   * what it held for a partly read frame.
    */
   public void closeIdle() {
     long now = System.nanoTime();
@@ -93,8 +106,12 @@ public final class GuardedServerSocket extends TNonblockingServerSocket {
       } else if (now - socket.lastActivityNanos() > idleNanos) {
         end(socket);
       } else if (frameStart != 0 && now - frameStart > frameReadNanos) {
-        rules.faults().fault("frame_read_timeout", socket.peer(), "a frame still incomplete after "
-            + Duration.ofNanos(frameReadNanos));
+        rules
+            .faults()
+            .fault(
+                "frame_read_timeout",
+                socket.peer(),
+                "a frame still incomplete after " + Duration.ofNanos(frameReadNanos));
         end(socket);
       }
     }

@@ -5,9 +5,10 @@ import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The Thrift server's invoker: runs each call's invocation on the selector thread that read its frame, where
- * {@link PinLaterHandler} decides whether the call runs there or on a worker thread. libthrift needs an
- * executor service that it can shut down; there is nothing to shut down. Thread-safe.
+ * The Thrift server's invoker: runs each call's invocation on the selector thread that read its
+ * frame, where {@link PinLaterHandler} decides whether the call runs there or on a worker thread.
+ * libthrift needs an executor service that it can shut down; there is nothing to shut down.
+ * Thread-safe.
  */
 public final class InlineInvoker extends AbstractExecutorService {
   private volatile boolean shutdown;

@@ -13,10 +13,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
- * Long-poll dequeues: a dequeue that found nothing waits up to {@code maxWait} for jobs. No thread is held
- * while waiting: re-checks are scheduled with back-off (100 ms doubling to 1 s) and run on the worker pool,
- * and an enqueue on this server to the same queue triggers an immediate re-check. Enqueues through other
- * servers are seen at the next scheduled re-check. Thread-safe.
+ * Long-poll dequeues: a dequeue that found nothing waits up to {@code maxWait} for jobs. No thread
+ * is held while waiting: re-checks are scheduled with back-off (100 ms doubling to 1 s) and run on
+ * the worker pool, and an enqueue on this server to the same queue triggers an immediate re-check.
+ * Enqueues through other servers are seen at the next scheduled re-check. Thread-safe.
  */
 public final class LongPoll {
   private static final long FIRST_BACKOFF_MILLIS = 100;
@@ -39,8 +39,9 @@ public final class LongPoll {
   }
 
   /**
-   * Calls {@code attempt} until it returns a non-empty list or {@code maxWait} has passed (then the result is
-   * empty). Attempts of one wait never overlap, so two attempts can never both claim jobs.
+   * Calls {@code attempt} until it returns a non-empty list or {@code maxWait} has passed (then the
+   * result is empty). Attempts of one wait never overlap, so two attempts can never both claim
+   * jobs.
    */
   <T> CompletableFuture<List<T>> await(String queue, Supplier<List<T>> attempt) {
     Waiter<T> waiter = new Waiter<>(queue, attempt, System.nanoTime() + maxWait.toNanos());
@@ -83,10 +84,12 @@ public final class LongPoll {
   }
 
   private void remove(Waiter<?> waiter) {
-    waiters.computeIfPresent(waiter.queue, (q, set) -> {
-      set.remove(waiter);
-      return set.isEmpty() ? null : set;
-    });
+    waiters.computeIfPresent(
+        waiter.queue,
+        (q, set) -> {
+          set.remove(waiter);
+          return set.isEmpty() ? null : set;
+        });
   }
 
   private final class Waiter<T> {

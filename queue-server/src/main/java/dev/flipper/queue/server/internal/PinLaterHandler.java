@@ -10,7 +10,6 @@ import dev.flipper.queue.JobInfo;
 import dev.flipper.queue.NewJob;
 import dev.flipper.queue.QueueException;
 import dev.flipper.queue.QueueService;
-import dev.flipper.queue.wire.WireMapping;
 import dev.flipper.queue.thrift.PinLater;
 import dev.flipper.queue.thrift.PinLaterCheckpointJobRequest;
 import dev.flipper.queue.thrift.PinLaterCheckpointJobsRequest;
@@ -27,6 +26,7 @@ import dev.flipper.queue.thrift.PinLaterRetryFailedJobsRequest;
 import dev.flipper.queue.thrift.PinLaterScanJobsRequest;
 import dev.flipper.queue.thrift.PinLaterScanJobsResponse;
 import dev.flipper.queue.thrift.RequestContext;
+import dev.flipper.queue.wire.WireMapping;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -40,15 +40,18 @@ import java.util.concurrent.Executor;
 import org.apache.thrift.async.AsyncMethodCallback;
 
 /**
- * Maps each PinLater Thrift call onto {@link QueueService}. Called on the selector thread that read the call:
- * the hot-path calls (enqueue, dequeue, ack, checkpoint, lookup) may run there, the others run on the worker
- * threads (see {@link CallRunner}); the only call that may finish later is a long-poll dequeue. Applies dequeue
- * rate limits and records metrics. Thread-safe.
+ * Maps each PinLater Thrift call onto {@link QueueService}. Called on the selector thread that read
+ * the call: the hot-path calls (enqueue, dequeue, ack, checkpoint, lookup) may run there, the
+ * others run on the worker threads (see {@link CallRunner}); the only call that may finish later is
+ * a long-poll dequeue. Applies dequeue rate limits and records metrics. Thread-safe.
  */
 public final class PinLaterHandler implements PinLater.AsyncIface {
   /** The answer's message header, maps and other fields besides the jobs. */
   private static final int ANSWER_OVERHEAD_BYTES = 64 * 1024;
-  /** A job's descriptor, metadata and custom status (5,000 characters, up to 3 bytes each in UTF-8). */
+
+  /**
+   * A job's descriptor, metadata and custom status (5,000 characters, up to 3 bytes each in UTF-8).
+   */
   private static final int JOB_OVERHEAD_BYTES = 17 * 1024;
 
   private final long maxJobBytesPerAnswer;
@@ -59,13 +62,20 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
   private final CallRunner calls;
 
   /**
-   * @param maxFrameBytes the largest answer the server may send; a dequeue answers with the jobs that fit and
-   *     puts the others back
+   * @param maxFrameBytes the largest answer the server may send; a dequeue answers with the jobs
+   *     that fit and puts the others back
    * @param workers the worker threads, refusing calls beyond {@code maxQueuedCalls} waiting
    * @param directCallLimit see {@link CallRunner}
    */
-  public PinLaterHandler(QueueService service, DequeueRateLimiter rateLimiter, LongPoll longPoll,
-      ServerMetrics metrics, int maxFrameBytes, Executor workers, int maxQueuedCalls, Duration directCallLimit) {
+  public PinLaterHandler(
+      QueueService service,
+      DequeueRateLimiter rateLimiter,
+      LongPoll longPoll,
+      ServerMetrics metrics,
+      int maxFrameBytes,
+      Executor workers,
+      int maxQueuedCalls,
+      Duration directCallLimit) {
     this.maxJobBytesPerAnswer = maxFrameBytes - ANSWER_OVERHEAD_BYTES;
     this.service = service;
     this.rateLimiter = rateLimiter;
@@ -81,51 +91,67 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
 
   @Override
   public void createQueue(RequestContext context, String name, AsyncMethodCallback<Void> callback) {
-    calls.pooled("createQueue", callback, () -> {
-      requireContext(context, "createQueue");
-      service.createQueue(name);
-      return null;
-    });
+    calls.pooled(
+        "createQueue",
+        callback,
+        () -> {
+          requireContext(context, "createQueue");
+          service.createQueue(name);
+          return null;
+        });
   }
 
   @Override
-  public void deleteQueue(RequestContext context, String name, String password, AsyncMethodCallback<Void> callback) {
-    calls.pooled("deleteQueue", callback, () -> {
-      requireContext(context, "deleteQueue");
-      service.deleteQueue(name, password);
-      return null;
-    });
+  public void deleteQueue(
+      RequestContext context, String name, String password, AsyncMethodCallback<Void> callback) {
+    calls.pooled(
+        "deleteQueue",
+        callback,
+        () -> {
+          requireContext(context, "deleteQueue");
+          service.deleteQueue(name, password);
+          return null;
+        });
   }
 
   @Override
-  public void enqueueJobs(RequestContext context, PinLaterEnqueueRequest request,
+  public void enqueueJobs(
+      RequestContext context,
+      PinLaterEnqueueRequest request,
       AsyncMethodCallback<PinLaterEnqueueResponse> callback) {
-    calls.direct("enqueueJobs", callback, () -> {
-      requireContext(context, "enqueueJobs");
-      requireRequest(request, "enqueueJobs");
-      if (request.getJobs().isEmpty()) {
-        return new PinLaterEnqueueResponse(new ArrayList<>());
-      }
-      List<NewJob> jobs = WireMapping.jobsFromThrift(request.getJobs());
-      List<JobDescriptor> descriptors = service.enqueue(request.getQueueName(), jobs);
-      metrics.enqueued(request.getQueueName(), descriptors.size());
-      longPoll.signal(request.getQueueName());
-      return new PinLaterEnqueueResponse(WireMapping.descriptorsToThrift(descriptors));
-    });
+    calls.direct(
+        "enqueueJobs",
+        callback,
+        () -> {
+          requireContext(context, "enqueueJobs");
+          requireRequest(request, "enqueueJobs");
+          if (request.getJobs().isEmpty()) {
+            return new PinLaterEnqueueResponse(new ArrayList<>());
+          }
+          List<NewJob> jobs = WireMapping.jobsFromThrift(request.getJobs());
+          List<JobDescriptor> descriptors = service.enqueue(request.getQueueName(), jobs);
+          metrics.enqueued(request.getQueueName(), descriptors.size());
+          longPoll.signal(request.getQueueName());
+          return new PinLaterEnqueueResponse(WireMapping.descriptorsToThrift(descriptors));
+        });
   }
 
   @Override
-  public void dequeueJobs(RequestContext context, PinLaterDequeueRequest request,
+  public void dequeueJobs(
+      RequestContext context,
+      PinLaterDequeueRequest request,
       AsyncMethodCallback<PinLaterDequeueResponse> callback) {
     calls.directLater("dequeueJobs", callback, () -> dequeue(context, request));
   }
 
-  private CompletionStage<PinLaterDequeueResponse> dequeue(RequestContext context, PinLaterDequeueRequest request) {
+  private CompletionStage<PinLaterDequeueResponse> dequeue(
+      RequestContext context, PinLaterDequeueRequest request) {
     String source = requireContext(context, "dequeueJobs");
     requireRequest(request, "dequeueJobs");
     String queue = request.getQueueName();
     if (request.getLimit() <= 0) {
-      throw QueueException.invalid("dequeue limit of queue " + queue + " must be > 0, was " + request.getLimit());
+      throw QueueException.invalid(
+          "dequeue limit of queue " + queue + " must be > 0, was " + request.getLimit());
     }
     DequeueParams params = WireMapping.fromThrift(request, source);
     Admission admission = rateLimiter.admit(queue, params.limit());
@@ -135,22 +161,35 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
         ack(params.ack());
       }
       metrics.rateLimited(queue);
-      throw new QueueException(ErrorCode.DEQUEUE_RATE_LIMITED, "Dequeue rate limit exceeded for queue: " + queue
-          + " (" + rateLimiter.rate(queue) + " jobs/s on this server)");
+      throw new QueueException(
+          ErrorCode.DEQUEUE_RATE_LIMITED,
+          "Dequeue rate limit exceeded for queue: "
+              + queue
+              + " ("
+              + rateLimiter.rate(queue)
+              + " jobs/s on this server)");
     }
-    List<DequeuedJob> jobs = fitInOneAnswer(queue, source,
-        dequeueAdmitted(withLimit(params, admission.limit()), admission));
+    List<DequeuedJob> jobs =
+        fitInOneAnswer(
+            queue, source, dequeueAdmitted(withLimit(params, admission.limit()), admission));
     if (params.ack() != null) {
-      metrics.acked(params.ack().queue(), params.ack().succeeded().size(), params.ack().failed().size());
+      metrics.acked(
+          params.ack().queue(), params.ack().succeeded().size(), params.ack().failed().size());
     }
     if (!jobs.isEmpty() || params.dryRun() || !longPoll.enabled()) {
       return CompletableFuture.completedFuture(respond(queue, jobs));
     }
     DequeueParams retry = withLimit(params, params.limit()).withAck(null);
-    return longPoll.<DequeuedJob>await(queue, () -> {
-      Admission again = rateLimiter.admit(queue, retry.limit());
-      return again.refused() ? List.of() : dequeueAdmitted(withLimit(retry, again.limit()), again);
-    }).thenApply(found -> respond(queue, fitInOneAnswer(queue, source, found)));
+    return longPoll
+        .<DequeuedJob>await(
+            queue,
+            () -> {
+              Admission again = rateLimiter.admit(queue, retry.limit());
+              return again.refused()
+                  ? List.of()
+                  : dequeueAdmitted(withLimit(retry, again.limit()), again);
+            })
+        .thenApply(found -> respond(queue, fitInOneAnswer(queue, source, found)));
   }
 
   private List<DequeuedJob> dequeueAdmitted(DequeueParams params, Admission admission) {
@@ -166,9 +205,9 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
   }
 
   /**
-   * The claimed jobs that fit in one answer frame (at least one); the others go back to pending at once, their
-   * attempt unused. Sending them all would fail (an answer over the frame limit cannot be sent or read), leaving
-   * every job claimed and each retry using another attempt.
+   * The claimed jobs that fit in one answer frame (at least one); the others go back to pending at
+   * once, their attempt unused. Sending them all would fail (an answer over the frame limit cannot
+   * be sent or read), leaving every job claimed and each retry using another attempt.
    */
   private List<DequeuedJob> fitInOneAnswer(String queue, String source, List<DequeuedJob> jobs) {
     long room = maxJobBytesPerAnswer;
@@ -198,21 +237,25 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
   }
 
   private static DequeueParams withLimit(DequeueParams params, int limit) {
-    return new DequeueParams(params.queue(), limit, params.source(), params.dryRun(), params.coverage(), params.ack());
+    return new DequeueParams(
+        params.queue(), limit, params.source(), params.dryRun(), params.coverage(), params.ack());
   }
 
   @Override
-  public void ackDequeuedJobs(RequestContext context, PinLaterJobAckRequest request,
-      AsyncMethodCallback<Void> callback) {
-    calls.direct("ackDequeuedJobs", callback, () -> {
-      requireContext(context, "ackDequeuedJobs");
-      requireRequest(request, "ackDequeuedJobs");
-      AckParams ack = WireMapping.fromThrift(request);
-      if (!ack.isEmpty()) {
-        ack(ack);
-      }
-      return null;
-    });
+  public void ackDequeuedJobs(
+      RequestContext context, PinLaterJobAckRequest request, AsyncMethodCallback<Void> callback) {
+    calls.direct(
+        "ackDequeuedJobs",
+        callback,
+        () -> {
+          requireContext(context, "ackDequeuedJobs");
+          requireRequest(request, "ackDequeuedJobs");
+          AckParams ack = WireMapping.fromThrift(request);
+          if (!ack.isEmpty()) {
+            ack(ack);
+          }
+          return null;
+        });
   }
 
   private void ack(AckParams ack) {
@@ -221,143 +264,198 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
   }
 
   @Override
-  public void checkpointJobs(RequestContext context, PinLaterCheckpointJobsRequest request,
+  public void checkpointJobs(
+      RequestContext context,
+      PinLaterCheckpointJobsRequest request,
       AsyncMethodCallback<Void> callback) {
-    calls.direct("checkpointJobs", callback, () -> {
-      String source = requireContext(context, "checkpointJobs");
-      requireRequest(request, "checkpointJobs");
-      if (request.getRequests().isEmpty()) {
-        return null;
-      }
-      List<CheckpointParams> checkpoints = new ArrayList<>(request.getRequestsSize());
-      for (PinLaterCheckpointJobRequest item : request.getRequests()) {
-        checkpoints.add(WireMapping.fromThrift(item));
-      }
-      service.checkpoint(request.getQueueName(), source, checkpoints);
-      metrics.checkpointed(request.getQueueName(), checkpoints.size());
-      return null;
-    });
+    calls.direct(
+        "checkpointJobs",
+        callback,
+        () -> {
+          String source = requireContext(context, "checkpointJobs");
+          requireRequest(request, "checkpointJobs");
+          if (request.getRequests().isEmpty()) {
+            return null;
+          }
+          List<CheckpointParams> checkpoints = new ArrayList<>(request.getRequestsSize());
+          for (PinLaterCheckpointJobRequest item : request.getRequests()) {
+            checkpoints.add(WireMapping.fromThrift(item));
+          }
+          service.checkpoint(request.getQueueName(), source, checkpoints);
+          metrics.checkpointed(request.getQueueName(), checkpoints.size());
+          return null;
+        });
   }
 
   @Override
-  public void lookupJobs(RequestContext context, PinLaterLookupJobRequest request,
+  public void lookupJobs(
+      RequestContext context,
+      PinLaterLookupJobRequest request,
       AsyncMethodCallback<Map<String, PinLaterJobInfo>> callback) {
-    calls.direct("lookupJobs", callback, () -> {
-      requireContext(context, "lookupJobs");
-      requireRequest(request, "lookupJobs");
-      Map<String, PinLaterJobInfo> found = new LinkedHashMap<>();
-      if (request.getJobDescriptors().isEmpty()) {
-        return found;
-      }
-      List<JobDescriptor> jobs = WireMapping.descriptorsFromThrift(request.getJobDescriptors());
-      Map<JobDescriptor, JobInfo> infos = service.lookup(jobs, request.isIncludeBody());
-      // Keyed by the strings the client sent, as the original did.
-      for (int i = 0; i < jobs.size(); i++) {
-        JobInfo info = infos.get(jobs.get(i));
-        if (info != null) {
-          found.put(request.getJobDescriptors().get(i), WireMapping.toThrift(info));
-        }
-      }
-      return found;
-    });
+    calls.direct(
+        "lookupJobs",
+        callback,
+        () -> {
+          requireContext(context, "lookupJobs");
+          requireRequest(request, "lookupJobs");
+          Map<String, PinLaterJobInfo> found = new LinkedHashMap<>();
+          if (request.getJobDescriptors().isEmpty()) {
+            return found;
+          }
+          List<JobDescriptor> jobs = WireMapping.descriptorsFromThrift(request.getJobDescriptors());
+          Map<JobDescriptor, JobInfo> infos = service.lookup(jobs, request.isIncludeBody());
+          // Keyed by the strings the client sent, as the original did.
+          for (int i = 0; i < jobs.size(); i++) {
+            JobInfo info = infos.get(jobs.get(i));
+            if (info != null) {
+              found.put(request.getJobDescriptors().get(i), WireMapping.toThrift(info));
+            }
+          }
+          return found;
+        });
   }
 
   @Override
-  public void getJobCount(RequestContext context, PinLaterGetJobCountRequest request,
+  public void getJobCount(
+      RequestContext context,
+      PinLaterGetJobCountRequest request,
       AsyncMethodCallback<Integer> callback) {
-    calls.pooled("getJobCount", callback, () -> {
-      requireContext(context, "getJobCount");
-      requireRequest(request, "getJobCount");
-      return service.count(WireMapping.fromThrift(request));
-    });
+    calls.pooled(
+        "getJobCount",
+        callback,
+        () -> {
+          requireContext(context, "getJobCount");
+          requireRequest(request, "getJobCount");
+          return service.count(WireMapping.fromThrift(request));
+        });
   }
 
   @Override
   public void getQueueNames(RequestContext context, AsyncMethodCallback<Set<String>> callback) {
-    calls.pooled("getQueueNames", callback, () -> {
-      requireContext(context, "getQueueNames");
-      return new HashSet<>(service.queueNames());
-    });
+    calls.pooled(
+        "getQueueNames",
+        callback,
+        () -> {
+          requireContext(context, "getQueueNames");
+          return new HashSet<>(service.queueNames());
+        });
   }
 
   @Override
-  public void scanJobs(RequestContext context, PinLaterScanJobsRequest request,
+  public void scanJobs(
+      RequestContext context,
+      PinLaterScanJobsRequest request,
       AsyncMethodCallback<PinLaterScanJobsResponse> callback) {
-    calls.pooled("scanJobs", callback, () -> {
-      requireContext(context, "scanJobs");
-      requireRequest(request, "scanJobs");
-      return WireMapping.toThrift(service.scan(WireMapping.fromThrift(request)));
-    });
+    calls.pooled(
+        "scanJobs",
+        callback,
+        () -> {
+          requireContext(context, "scanJobs");
+          requireRequest(request, "scanJobs");
+          return WireMapping.toThrift(service.scan(WireMapping.fromThrift(request)));
+        });
   }
 
   @Override
-  public void retryFailedJobs(RequestContext context, PinLaterRetryFailedJobsRequest request,
+  public void retryFailedJobs(
+      RequestContext context,
+      PinLaterRetryFailedJobsRequest request,
       AsyncMethodCallback<Integer> callback) {
-    calls.pooled("retryFailedJobs", callback, () -> {
-      requireContext(context, "retryFailedJobs");
-      requireRequest(request, "retryFailedJobs");
-      return service.retryFailed(WireMapping.fromThrift(request));
-    });
+    calls.pooled(
+        "retryFailedJobs",
+        callback,
+        () -> {
+          requireContext(context, "retryFailedJobs");
+          requireRequest(request, "retryFailedJobs");
+          return service.retryFailed(WireMapping.fromThrift(request));
+        });
   }
 
   @Override
-  public void deleteJobs(RequestContext context, PinLaterDeleteJobsRequest request,
+  public void deleteJobs(
+      RequestContext context,
+      PinLaterDeleteJobsRequest request,
       AsyncMethodCallback<Integer> callback) {
-    calls.pooled("deleteJobs", callback, () -> {
-      requireContext(context, "deleteJobs");
-      requireRequest(request, "deleteJobs");
-      return service.deleteJobs(WireMapping.fromThrift(request));
-    });
+    calls.pooled(
+        "deleteJobs",
+        callback,
+        () -> {
+          requireContext(context, "deleteJobs");
+          requireRequest(request, "deleteJobs");
+          return service.deleteJobs(WireMapping.fromThrift(request));
+        });
   }
 
   @Override
-  public void deleteJob(RequestContext context, String jobDescriptor, AsyncMethodCallback<Boolean> callback) {
-    calls.pooled("deleteJob", callback, () -> {
-      requireContext(context, "deleteJob");
-      if (jobDescriptor == null) {
-        throw QueueException.invalid("deleteJob needs a job descriptor (argument 2), e.g. emails:s1:1:42");
-      }
-      return service.deleteJob(JobDescriptor.parse(jobDescriptor));
-    });
+  public void deleteJob(
+      RequestContext context, String jobDescriptor, AsyncMethodCallback<Boolean> callback) {
+    calls.pooled(
+        "deleteJob",
+        callback,
+        () -> {
+          requireContext(context, "deleteJob");
+          if (jobDescriptor == null) {
+            throw QueueException.invalid(
+                "deleteJob needs a job descriptor (argument 2), e.g. emails:s1:1:42");
+          }
+          return service.deleteJob(JobDescriptor.parse(jobDescriptor));
+        });
   }
 
   @Override
-  public void retryJob(RequestContext context, String jobDescriptor, int attemptsToAllow,
+  public void retryJob(
+      RequestContext context,
+      String jobDescriptor,
+      int attemptsToAllow,
       AsyncMethodCallback<Boolean> callback) {
-    calls.pooled("retryJob", callback, () -> {
-      requireContext(context, "retryJob");
-      if (jobDescriptor == null) {
-        throw QueueException.invalid("retryJob needs a job descriptor (argument 2), e.g. emails:s1:1:42");
-      }
-      return service.retryJob(JobDescriptor.parse(jobDescriptor), attemptsToAllow);
-    });
+    calls.pooled(
+        "retryJob",
+        callback,
+        () -> {
+          requireContext(context, "retryJob");
+          if (jobDescriptor == null) {
+            throw QueueException.invalid(
+                "retryJob needs a job descriptor (argument 2), e.g. emails:s1:1:42");
+          }
+          return service.retryJob(JobDescriptor.parse(jobDescriptor), attemptsToAllow);
+        });
   }
 
   @Override
-  public void setQueuePaused(RequestContext context, String name, boolean paused, AsyncMethodCallback<Void> callback) {
-    calls.pooled("setQueuePaused", callback, () -> {
-      requireContext(context, "setQueuePaused");
-      service.setPaused(name, paused);
-      return null;
-    });
+  public void setQueuePaused(
+      RequestContext context, String name, boolean paused, AsyncMethodCallback<Void> callback) {
+    calls.pooled(
+        "setQueuePaused",
+        callback,
+        () -> {
+          requireContext(context, "setQueuePaused");
+          service.setPaused(name, paused);
+          return null;
+        });
   }
 
   @Override
   public void getPausedQueues(RequestContext context, AsyncMethodCallback<Set<String>> callback) {
-    calls.pooled("getPausedQueues", callback, () -> {
-      requireContext(context, "getPausedQueues");
-      return new HashSet<>(service.pausedQueues());
-    });
+    calls.pooled(
+        "getPausedQueues",
+        callback,
+        () -> {
+          requireContext(context, "getPausedQueues");
+          return new HashSet<>(service.pausedQueues());
+        });
   }
 
   /**
-   * The original dereferenced a missing context and failed with a NullPointerException; say what is needed. Every
-   * call needs a source, as dequeue always did: an enqueue without one was accepted while a dequeue was refused.
+   * The original dereferenced a missing context and failed with a NullPointerException; say what is
+   * needed. Every call needs a source, as dequeue always did: an enqueue without one was accepted
+   * while a dequeue was refused.
    */
   private static String requireContext(RequestContext context, String method) {
     if (context == null) {
-      throw QueueException.invalid(method + " needs a RequestContext (argument 1) whose source names the caller, "
-          + "for example 'mailer:host7'");
+      throw QueueException.invalid(
+          method
+              + " needs a RequestContext (argument 1) whose source names the caller, "
+              + "for example 'mailer:host7'");
     }
     QueueService.requireSource(context.getSource());
     return context.getSource();

@@ -8,17 +8,18 @@ import org.apache.thrift.protocol.TProtocol;
 import org.apache.thrift.server.AbstractNonblockingServer.AsyncFrameBuffer;
 
 /**
- * The server's processor, for calls whose arguments cannot be read: libthrift answers a malformed field with a
- * PROTOCOL_ERROR itself, but a call cut short inside its frame throws, and libthrift's server would log that
- * with a stack trace, one per bad frame. Here it is a counted peer fault (one log line a minute at most) and the
- * connection closes. Thread-safe if the wrapped processor is.
+ * The server's processor, for calls whose arguments cannot be read: libthrift answers a malformed
+ * field with a PROTOCOL_ERROR itself, but a call cut short inside its frame throws, and libthrift's
+ * server would log that with a stack trace, one per bad frame. Here it is a counted peer fault (one
+ * log line a minute at most) and the connection closes. Thread-safe if the wrapped processor is.
  */
 public final class QuietAsyncProcessor implements TAsyncProcessor, TProcessor {
   private final TAsyncProcessor asyncProcessor;
   private final TProcessor processor;
   private final PeerFaults faults;
 
-  public <P extends TAsyncProcessor & TProcessor> QuietAsyncProcessor(P processor, PeerFaults faults) {
+  public <P extends TAsyncProcessor & TProcessor> QuietAsyncProcessor(
+      P processor, PeerFaults faults) {
     this.asyncProcessor = processor;
     this.processor = processor;
     this.faults = faults;

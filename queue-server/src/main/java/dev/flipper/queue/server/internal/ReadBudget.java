@@ -6,11 +6,12 @@ import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
- * Memory for request frames being read or served, so that a few peers cannot take it all. A frame up to
- * {@link #SMALL_FRAME_BYTES} is always admitted (ordinary calls never wait behind big ones; they cost at most
- * that much per open connection). A larger frame is admitted only while all large frames together stay within
- * the budget, the frames of its peer address within a quarter of it, and the heap has twice its size free.
- * libthrift's own budget makes every later frame wait for the memory instead, with no time limit. Thread-safe.
+ * Memory for request frames being read or served, so that a few peers cannot take it all. A frame
+ * up to {@link #SMALL_FRAME_BYTES} is always admitted (ordinary calls never wait behind big ones;
+ * they cost at most that much per open connection). A larger frame is admitted only while all large
+ * frames together stay within the budget, the frames of its peer address within a quarter of it,
+ * and the heap has twice its size free. libthrift's own budget makes every later frame wait for the
+ * memory instead, with no time limit. Thread-safe.
  */
 public final class ReadBudget {
   /** Frames up to this size are admitted without counting. */
@@ -34,8 +35,8 @@ public final class ReadBudget {
   }
 
   /**
-   * Reserves {@code bytes} for a frame from {@code peer}; returns what was reserved (0 for a small frame) to
-   * {@link #release} later, or -1 if the frame is refused.
+   * Reserves {@code bytes} for a frame from {@code peer}; returns what was reserved (0 for a small
+   * frame) to {@link #release} later, or -1 if the frame is refused.
    */
   public long admit(InetAddress peer, long bytes) {
     if (bytes <= SMALL_FRAME_BYTES) {
@@ -43,7 +44,9 @@ public final class ReadBudget {
     }
     synchronized (this) {
       long fromPeer = byPeer.getOrDefault(peer, 0L);
-      if (heldBytes + bytes > budgetBytes || fromPeer + bytes > perPeerBytes || freeHeapBytes.getAsLong() < 2 * bytes) {
+      if (heldBytes + bytes > budgetBytes
+          || fromPeer + bytes > perPeerBytes
+          || freeHeapBytes.getAsLong() < 2 * bytes) {
         return -1;
       }
       heldBytes += bytes;

@@ -5,9 +5,10 @@ import com.codahale.metrics.Timer;
 import dev.flipper.queue.ErrorCode;
 
 /**
- * The server's metrics, named as PinLater emitted them: {@code PinLaterService.<method>} (latency timers),
- * {@code PinLater.<method>.errors.<CODE>} and per-queue counters such as {@code <queue>_enqueue}. Per-queue
- * counters are only touched after a successful operation, so they exist only for real queues. Thread-safe.
+ * The server's metrics, named as PinLater emitted them: {@code PinLaterService.<method>} (latency
+ * timers), {@code PinLater.<method>.errors.<CODE>} and per-queue counters such as {@code
+ * <queue>_enqueue}. Per-queue counters are only touched after a successful operation, so they exist
+ * only for real queues. Thread-safe.
  */
 public final class ServerMetrics {
   private final MetricRegistry registry;

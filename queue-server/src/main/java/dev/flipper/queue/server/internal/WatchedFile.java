@@ -12,9 +12,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A small configuration file that is re-read on every {@link #poll()}: when its content changed, it is parsed
- * and handed to the listener. A missing or invalid version is logged once (one line, until the content
- * changes again) and the previous value stays in force. Not thread-safe: poll from one thread.
+ * A small configuration file that is re-read on every {@link #poll()}: when its content changed, it
+ * is parsed and handed to the listener. A missing or invalid version is logged once (one line,
+ * until the content changes again) and the previous value stays in force. Not thread-safe: poll
+ * from one thread.
  */
 public final class WatchedFile<T> {
   private static final Logger log = LoggerFactory.getLogger(WatchedFile.class);
@@ -28,7 +29,8 @@ public final class WatchedFile<T> {
 
   /**
    * @param what names the file in log lines, for example "rate-limit file"
-   * @param parser turns the content into a value; throws IllegalArgumentException when it is invalid
+   * @param parser turns the content into a value; throws IllegalArgumentException when it is
+   *     invalid
    */
   public WatchedFile(Path path, String what, Function<String, T> parser, Consumer<T> listener) {
     this.path = Objects.requireNonNull(path, "path");
@@ -85,7 +87,12 @@ public final class WatchedFile<T> {
     try {
       listener.accept(value);
     } catch (RuntimeException e) {
-      problem(what + " " + path + " could not be applied, keeping the previous settings: " + e.getMessage());
+      problem(
+          what
+              + " "
+              + path
+              + " could not be applied, keeping the previous settings: "
+              + e.getMessage());
       return;
     }
     appliedContent = content;

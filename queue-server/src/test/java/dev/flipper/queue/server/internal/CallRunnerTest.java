@@ -14,7 +14,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.thrift.async.AsyncMethodCallback;
 import org.junit.jupiter.api.Test;
 
-/** Where {@link CallRunner} runs a call: on the reading thread while the store is quick, else on a worker. */
+/**
+ * Where {@link CallRunner} runs a call: on the reading thread while the store is quick, else on a
+ * worker.
+ */
 class CallRunnerTest {
   private static final Duration LIMIT = Duration.ofNanos(200_000);
 
@@ -22,18 +25,24 @@ class CallRunnerTest {
   private final List<Runnable> queued = new ArrayList<>();
   private boolean onWorker; // the test thread plays the worker while it runs a queued task
   private final Executor workers = queued::add;
-  private final CallRunner calls = new CallRunner(new ServerMetrics(new MetricRegistry()), workers, 10, LIMIT,
-      now::get);
+  private final CallRunner calls =
+      new CallRunner(new ServerMetrics(new MetricRegistry()), workers, 10, LIMIT, now::get);
   private final Answers answers = new Answers();
 
-  /** Runs a direct enqueue that the store answers in {@code storeNanos}; returns true if it ran here. */
+  /**
+   * Runs a direct enqueue that the store answers in {@code storeNanos}; returns true if it ran
+   * here.
+   */
   private boolean enqueueTaking(long storeNanos) {
     boolean[] ranHere = {false};
-    calls.direct("enqueueJobs", answers, () -> {
-      ranHere[0] = !onWorker;
-      now.addAndGet(storeNanos);
-      return "ok";
-    });
+    calls.direct(
+        "enqueueJobs",
+        answers,
+        () -> {
+          ranHere[0] = !onWorker;
+          now.addAndGet(storeNanos);
+          return "ok";
+        });
     runQueued();
     return ranHere[0];
   }
@@ -89,7 +98,9 @@ class CallRunnerTest {
 
   @Test
   void aZeroLimitNeverRunsACallWhereItIsRead() {
-    CallRunner never = new CallRunner(new ServerMetrics(new MetricRegistry()), workers, 10, Duration.ZERO, now::get);
+    CallRunner never =
+        new CallRunner(
+            new ServerMetrics(new MetricRegistry()), workers, 10, Duration.ZERO, now::get);
     for (int i = 0; i < 3; i++) {
       never.direct("enqueueJobs", answers, () -> "ok");
       assertThat(queued).hasSize(1);
@@ -99,20 +110,31 @@ class CallRunnerTest {
 
   @Test
   void aCallTheWorkersRefuseIsAnsweredOverloadedWithNothingDone() {
-    CallRunner full = new CallRunner(new ServerMetrics(new MetricRegistry()), task -> {
-      throw new RejectedExecutionException("full");
-    }, 5000, LIMIT, now::get);
+    CallRunner full =
+        new CallRunner(
+            new ServerMetrics(new MetricRegistry()),
+            task -> {
+              throw new RejectedExecutionException("full");
+            },
+            5000,
+            LIMIT,
+            now::get);
     boolean[] ran = {false};
 
     full.pooled("scanJobs", answers, () -> ran[0] = true);
 
     assertThat(ran[0]).isFalse();
-    assertThat(answers.errors).singleElement().satisfies(e -> {
-      PinLaterException error = (PinLaterException) e;
-      assertThat(error.getErrorCode()).isEqualTo(ErrorCode.UNKNOWN);
-      assertThat(error.getMessage()).isEqualTo("scanJobs refused: the queue server is overloaded (5000 calls "
-          + "already wait for a worker thread); nothing was done, try again later");
-    });
+    assertThat(answers.errors)
+        .singleElement()
+        .satisfies(
+            e -> {
+              PinLaterException error = (PinLaterException) e;
+              assertThat(error.getErrorCode()).isEqualTo(ErrorCode.UNKNOWN);
+              assertThat(error.getMessage())
+                  .isEqualTo(
+                      "scanJobs refused: the queue server is overloaded (5000 calls "
+                          + "already wait for a worker thread); nothing was done, try again later");
+            });
     assertThat(full.inFlight()).isZero();
   }
 

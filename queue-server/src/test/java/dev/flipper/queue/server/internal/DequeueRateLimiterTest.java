@@ -93,7 +93,9 @@ class DequeueRateLimiterTest {
     limiter.configure(Map.of("q", 100.0));
     limiter.serverCount(2);
     int delivered = 0;
-    for (int step = 0; step < 1000; step++) { // 10 s in 10 ms steps, a greedy worker asking for 10 jobs
+    for (int step = 0;
+        step < 1000;
+        step++) { // 10 s in 10 ms steps, a greedy worker asking for 10 jobs
       clock.advance(Duration.ofMillis(10));
       Admission admission = limiter.admit("q", 10);
       if (!admission.refused()) {
@@ -101,6 +103,7 @@ class DequeueRateLimiterTest {
         delivered += admission.limit();
       }
     }
-    assertThat(delivered / 10.0).isCloseTo(50.0, org.assertj.core.data.Percentage.withPercentage(10));
+    assertThat(delivered / 10.0)
+        .isCloseTo(50.0, org.assertj.core.data.Percentage.withPercentage(10));
   }
 }

@@ -13,8 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class WatchedFileTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private final List<Map<String, Double>> applied = new ArrayList<>();
 
@@ -46,13 +45,19 @@ class WatchedFileTest {
   @Test
   void aMissingOrBrokenFileFailsAtStart() throws Exception {
     assertThatThrownBy(() -> watch(dir.resolve("absent.json")).loadInitial())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("absent.json");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("absent.json");
     Path broken = dir.resolve("broken.json");
     Files.writeString(broken, "[]");
-    assertThatThrownBy(() -> watch(broken).loadInitial()).hasMessageContaining("broken.json is invalid");
+    assertThatThrownBy(() -> watch(broken).loadInitial())
+        .hasMessageContaining("broken.json is invalid");
   }
 
   static String limits(String queue, double rate) {
-    return "{\"queues\": [{\"name\": \"" + queue + "\", \"queueConfig\": {\"maxJobsPerSecond\": " + rate + "}}]}";
+    return "{\"queues\": [{\"name\": \""
+        + queue
+        + "\", \"queueConfig\": {\"maxJobsPerSecond\": "
+        + rate
+        + "}}]}";
   }
 }

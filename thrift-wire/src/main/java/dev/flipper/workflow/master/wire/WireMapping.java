@@ -13,9 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Converts between the Thrift structs of master.thrift and the token model, both ways, as the original
- * master did: a version of 0 or unset is "none", an expiration of 0 or unset is "none", unset optional
- * strings are null. Stateless.
+ * Converts between the Thrift structs of master.thrift and the token model, both ways, as the
+ * original master did: a version of 0 or unset is "none", an expiration of 0 or unset is "none",
+ * unset optional strings are null. Stateless.
  */
 public final class WireMapping {
 
@@ -25,8 +25,12 @@ public final class WireMapping {
     if (wire == null) {
       return null;
     }
-    return new Token(wire.isSetVersion() ? wire.getVersion() : Token.NO_VERSION, wire.getName(), wire.getOwner(),
-        wire.isSetExpirationTime() ? wire.getExpirationTime() : 0, wire.isSetPriority() ? wire.getPriority() : 0,
+    return new Token(
+        wire.isSetVersion() ? wire.getVersion() : Token.NO_VERSION,
+        wire.getName(),
+        wire.getOwner(),
+        wire.isSetExpirationTime() ? wire.getExpirationTime() : 0,
+        wire.isSetPriority() ? wire.getPriority() : 0,
         wire.getData());
   }
 
@@ -85,13 +89,21 @@ public final class WireMapping {
   }
 
   /** An unset waitTimeMillis (every Pinball client) is no wait. */
-  public static QueryAndOwnParams fromWire(dev.flipper.workflow.master.thrift.QueryAndOwnRequest wire) {
-    return new QueryAndOwnParams(wire.getOwner(), wire.getExpirationTime(), fromWire(wire.getQuery()),
+  public static QueryAndOwnParams fromWire(
+      dev.flipper.workflow.master.thrift.QueryAndOwnRequest wire) {
+    return new QueryAndOwnParams(
+        wire.getOwner(),
+        wire.getExpirationTime(),
+        fromWire(wire.getQuery()),
         wire.isSetWaitTimeMillis() ? Duration.ofMillis(wire.getWaitTimeMillis()) : Duration.ZERO);
   }
 
-  /** Sets waitTimeMillis only for a wait, rounded up to whole milliseconds, so a claim without one is Pinball's. */
-  public static dev.flipper.workflow.master.thrift.QueryAndOwnRequest toWire(QueryAndOwnParams params) {
+  /**
+   * Sets waitTimeMillis only for a wait, rounded up to whole milliseconds, so a claim without one
+   * is Pinball's.
+   */
+  public static dev.flipper.workflow.master.thrift.QueryAndOwnRequest toWire(
+      QueryAndOwnParams params) {
     dev.flipper.workflow.master.thrift.QueryAndOwnRequest wire =
         new dev.flipper.workflow.master.thrift.QueryAndOwnRequest();
     if (params.owner() != null) {
@@ -101,7 +113,9 @@ public final class WireMapping {
     if (params.query() != null) {
       wire.setQuery(toWire(params.query()));
     }
-    if (!params.waitTime().isZero()) { // negative goes through: the master refuses it with INPUT_ERROR
+    if (!params
+        .waitTime()
+        .isZero()) { // negative goes through: the master refuses it with INPUT_ERROR
       wire.setWaitTimeMillis(waitMillis(params.waitTime()));
     }
     return wire;
@@ -118,12 +132,16 @@ public final class WireMapping {
   }
 
   public static TokenMasterException toWire(TokenException e) {
-    return new TokenMasterException(ErrorCode.findByValue(e.errorCode().wireValue()), e.getMessage());
+    return new TokenMasterException(
+        ErrorCode.findByValue(e.errorCode().wireValue()), e.getMessage());
   }
 
   public static TokenException fromWire(TokenMasterException e) {
-    TokenErrorCode code = e.getErrorCode() == null ? TokenErrorCode.UNKNOWN
-        : TokenErrorCode.fromWireValue(e.getErrorCode().getValue());
-    return new TokenException(code, e.getErrorMessage() == null ? "the master gave no message" : e.getErrorMessage());
+    TokenErrorCode code =
+        e.getErrorCode() == null
+            ? TokenErrorCode.UNKNOWN
+            : TokenErrorCode.fromWireValue(e.getErrorCode().getValue());
+    return new TokenException(
+        code, e.getErrorMessage() == null ? "the master gave no message" : e.getErrorMessage());
   }
 }

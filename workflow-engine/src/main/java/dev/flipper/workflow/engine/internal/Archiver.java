@@ -1,14 +1,14 @@
 package dev.flipper.workflow.engine.internal;
 
-import dev.flipper.workflow.tokens.Owners;
-import dev.flipper.workflow.tokens.Json;
-import dev.flipper.workflow.tokens.TokenLayout;
-import dev.flipper.workflow.tokens.InstanceData;
 import dev.flipper.token.Query;
 import dev.flipper.token.QueryAndOwnParams;
 import dev.flipper.token.Token;
 import dev.flipper.token.TokenException;
 import dev.flipper.token.TokenMaster;
+import dev.flipper.workflow.tokens.InstanceData;
+import dev.flipper.workflow.tokens.Json;
+import dev.flipper.workflow.tokens.Owners;
+import dev.flipper.workflow.tokens.TokenLayout;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,16 +16,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Archives finished instances once their archive delay has passed. The archive token written at the end of an
- * instance is leased until it is due, so one claim on {@code /archive/} returns exactly the due instances, and
- * workers calling this at once never archive the same instance twice. Each instance goes in one archive call:
- * its record, jobs, events, runnable tokens, instance signals and the archive token. Thread-safe.
+ * Archives finished instances once their archive delay has passed. The archive token written at the
+ * end of an instance is leased until it is due, so one claim on {@code /archive/} returns exactly
+ * the due instances, and workers calling this at once never archive the same instance twice. Each
+ * instance goes in one archive call: its record, jobs, events, runnable tokens, instance signals
+ * and the archive token. Thread-safe.
  */
 public final class Archiver {
   /** Instances archived per claim. */
   private static final int BATCH = 10;
+
   /** How long an archiver holds a due instance; if it dies, another one takes it after this. */
   private static final long HOLD_SECONDS = 300;
+
   private static final Logger LOG = LoggerFactory.getLogger(Archiver.class);
 
   private final TokenMaster master;
@@ -43,8 +46,9 @@ public final class Archiver {
     int archived = 0;
     while (true) {
       long hold = JobTransitions.ceilSeconds(clock.millis()) + HOLD_SECONDS;
-      List<Token> due = master.queryAndOwn(
-          new QueryAndOwnParams(Owners.ARCHIVER, hold, Query.top(TokenLayout.ARCHIVE, BATCH)));
+      List<Token> due =
+          master.queryAndOwn(
+              new QueryAndOwnParams(Owners.ARCHIVER, hold, Query.top(TokenLayout.ARCHIVE, BATCH)));
       for (Token archiveToken : due) {
         if (archive(archiveToken)) {
           archived++;
@@ -60,10 +64,12 @@ public final class Archiver {
     String[] parts = TokenLayout.parseArchive(archiveToken.name());
     String wf = parts[0];
     String inst = parts[1];
-    List<List<Token>> read = master.query(List.of(
-        Query.prefix(TokenLayout.instancePrefix(wf, inst)),
-        Query.prefix(TokenLayout.runnablePrefix(wf, inst)),
-        Query.prefix(TokenLayout.instanceSignalPrefix(wf, inst))));
+    List<List<Token>> read =
+        master.query(
+            List.of(
+                Query.prefix(TokenLayout.instancePrefix(wf, inst)),
+                Query.prefix(TokenLayout.runnablePrefix(wf, inst)),
+                Query.prefix(TokenLayout.instanceSignalPrefix(wf, inst))));
     List<Token> tokens = new ArrayList<>();
     read.forEach(tokens::addAll);
     tokens.add(archiveToken);
@@ -71,8 +77,11 @@ public final class Archiver {
       master.archive(tokens);
       LOG.info("archived instance {}/{} ({} tokens)", wf, inst, tokens.size());
       String recordName = TokenLayout.instanceRecord(wf, inst);
-      tokens.stream().filter(t -> t.name().equals(recordName)).findFirst()
-          .ifPresent(record -> notices.instanceArchived(Json.read(record, InstanceData.class), tokens));
+      tokens.stream()
+          .filter(t -> t.name().equals(recordName))
+          .findFirst()
+          .ifPresent(
+              record -> notices.instanceArchived(Json.read(record, InstanceData.class), tokens));
       return true;
     } catch (TokenException e) {
       // Something changed in between: the hold ends in a few minutes and the next call tries again.

@@ -1,9 +1,5 @@
 package dev.flipper.workflow.engine.internal;
 
-import dev.flipper.workflow.tokens.ConflictRetry;
-import dev.flipper.workflow.tokens.Json;
-import dev.flipper.workflow.tokens.TokenLayout;
-import dev.flipper.workflow.tokens.DefinitionData;
 import dev.flipper.token.ModifyParams;
 import dev.flipper.token.Query;
 import dev.flipper.token.Token;
@@ -12,6 +8,10 @@ import dev.flipper.workflow.definition.WorkflowDefinition;
 import dev.flipper.workflow.definition.WorkflowParser;
 import dev.flipper.workflow.engine.ApplyResult;
 import dev.flipper.workflow.engine.StoredDefinition;
+import dev.flipper.workflow.tokens.ConflictRetry;
+import dev.flipper.workflow.tokens.DefinitionData;
+import dev.flipper.workflow.tokens.Json;
+import dev.flipper.workflow.tokens.TokenLayout;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -44,7 +44,8 @@ public final class DefinitionStore {
       data.yaml = definition.toYaml();
       data.version = version(data.yaml);
       if (wanted.put(definition.name(), data) != null) {
-        throw new IllegalArgumentException("workflow '" + definition.name() + "' is given twice; names are unique");
+        throw new IllegalArgumentException(
+            "workflow '" + definition.name() + "' is given twice; names are unique");
       }
     }
     return ConflictRetry.run("apply definitions", () -> applyOnce(wanted, prune));
@@ -94,13 +95,17 @@ public final class DefinitionStore {
 
   public Optional<StoredDefinition> get(String workflow) {
     List<Token> tokens = master.query(Query.prefix(TokenLayout.definition(workflow)));
-    return tokens.stream().filter(t -> t.name().equals(TokenLayout.definition(workflow))).findFirst()
+    return tokens.stream()
+        .filter(t -> t.name().equals(TokenLayout.definition(workflow)))
+        .findFirst()
         .map(DefinitionStore::decode);
   }
 
   /** Every stored definition, by name. */
   public List<StoredDefinition> list() {
-    return master.query(Query.prefix(TokenLayout.DEFINITIONS)).stream().map(DefinitionStore::decode).toList();
+    return master.query(Query.prefix(TokenLayout.DEFINITIONS)).stream()
+        .map(DefinitionStore::decode)
+        .toList();
   }
 
   /** The stored definition a {@code /definition/<wf>} token holds. */
@@ -112,7 +117,8 @@ public final class DefinitionStore {
 
   static String version(String yaml) {
     try {
-      byte[] hash = MessageDigest.getInstance("SHA-256").digest(yaml.getBytes(StandardCharsets.UTF_8));
+      byte[] hash =
+          MessageDigest.getInstance("SHA-256").digest(yaml.getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(hash, 0, 8);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is part of every JVM", e);

@@ -1,7 +1,7 @@
 package dev.flipper.workflow.engine.internal;
 
-import dev.flipper.workflow.tokens.JobData;
 import dev.flipper.workflow.tokens.ExecutionData;
+import dev.flipper.workflow.tokens.JobData;
 import java.util.ArrayList;
 import java.util.Map;
 
@@ -13,7 +13,8 @@ public final class Executions {
    * Appends an open record for the next attempt and counts it; a condition keeps only its last
    * {@code maxAttempts} records (Pinball's {@code truncate_history}).
    */
-  public static ExecutionData open(JobData data, String info, String worker, String host, long nowMillis) {
+  public static ExecutionData open(
+      JobData data, String info, String worker, String host, long nowMillis) {
     data.executions++;
     data.attempt++;
     ExecutionData record = new ExecutionData();
@@ -27,8 +28,9 @@ public final class Executions {
     record.events = new ArrayList<>(data.events);
     data.history.add(record);
     if (data.isCondition() && data.history.size() > data.maxAttempts) {
-      data.history = new ArrayList<>(data.history.subList(data.history.size() - data.maxAttempts,
-          data.history.size()));
+      data.history =
+          new ArrayList<>(
+              data.history.subList(data.history.size() - data.maxAttempts, data.history.size()));
     }
     return record;
   }

@@ -1,11 +1,5 @@
 package dev.flipper.workflow.engine.internal;
 
-import dev.flipper.workflow.tokens.ConflictRetry;
-import dev.flipper.workflow.tokens.Json;
-import dev.flipper.workflow.tokens.TokenLayout;
-import dev.flipper.workflow.tokens.JobData;
-import dev.flipper.workflow.tokens.InstanceData;
-import dev.flipper.workflow.tokens.EventData;
 import dev.flipper.token.ModifyParams;
 import dev.flipper.token.Query;
 import dev.flipper.token.Token;
@@ -15,6 +9,12 @@ import dev.flipper.workflow.definition.JobDefinition;
 import dev.flipper.workflow.definition.WorkflowDefinition;
 import dev.flipper.workflow.definition.WorkflowGraph;
 import dev.flipper.workflow.engine.StoredDefinition;
+import dev.flipper.workflow.tokens.ConflictRetry;
+import dev.flipper.workflow.tokens.EventData;
+import dev.flipper.workflow.tokens.InstanceData;
+import dev.flipper.workflow.tokens.JobData;
+import dev.flipper.workflow.tokens.Json;
+import dev.flipper.workflow.tokens.TokenLayout;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,10 +22,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Starts an instance in one modify: the instance record, a waiting token for every job that has parents, and
- * a runnable token for every root job (Pinball wrote start events and let a worker's scan find them). The
- * instance id is the start time in epoch milliseconds, like Pinball's; if that id is taken (two starts in one
- * millisecond), the next millisecond is tried. Thread-safe.
+ * Starts an instance in one modify: the instance record, a waiting token for every job that has
+ * parents, and a runnable token for every root job (Pinball wrote start events and let a worker's
+ * scan find them). The instance id is the start time in epoch milliseconds, like Pinball's; if that
+ * id is taken (two starts in one millisecond), the next millisecond is tried. Thread-safe.
  */
 public final class InstanceStarter {
   private static final int MAX_ID_TRIES = 1000;
@@ -39,11 +39,14 @@ public final class InstanceStarter {
   }
 
   /**
-   * Starts the instance; {@code alongside} tokens are written in the same modify. A conflict on the instance's
-   * own names means the id is taken: the next millisecond is tried. A conflict on an {@code alongside} token
-   * is the caller's: it is thrown and nothing is written.
+   * Starts the instance; {@code alongside} tokens are written in the same modify. A conflict on the
+   * instance's own names means the id is taken: the next millisecond is tried. A conflict on an
+   * {@code alongside} token is the caller's: it is thrown and nothing is written.
    */
-  public String start(StoredDefinition stored, String startedBy, Map<String, String> params,
+  public String start(
+      StoredDefinition stored,
+      String startedBy,
+      Map<String, String> params,
       List<Token> alongside) {
     WorkflowDefinition definition = stored.definition();
     long now = clock.millis();
@@ -58,20 +61,28 @@ public final class InstanceStarter {
         if (!ConflictRetry.isConflict(e) || !idTaken(definition.name(), instance)) {
           throw e;
         }
-        // Two starts in one millisecond: an insert over an existing instance record conflicts. Next id.
+        // Two starts in one millisecond: an insert over an existing instance record conflicts. Next
+        // id.
       }
     }
-    throw new IllegalStateException("no free instance id for workflow '" + definition.name() + "' from " + now
-        + " to " + (now + MAX_ID_TRIES) + ": is the clock stuck?");
+    throw new IllegalStateException(
+        "no free instance id for workflow '"
+            + definition.name()
+            + "' from "
+            + now
+            + " to "
+            + (now + MAX_ID_TRIES)
+            + ": is the clock stuck?");
   }
 
   /**
-   * The tokens (all inserts) that would start instance {@code instance} of {@code stored} now, without writing
-   * them: a caller starting several instances in one modify (the scheduler, a batch of due schedules) writes
-   * them together. An insert over a taken id fails that modify with VERSION_CONFLICT.
+   * The tokens (all inserts) that would start instance {@code instance} of {@code stored} now,
+   * without writing them: a caller starting several instances in one modify (the scheduler, a batch
+   * of due schedules) writes them together. An insert over a taken id fails that modify with
+   * VERSION_CONFLICT.
    */
-  public List<Token> startTokens(StoredDefinition stored, String instance, String startedBy,
-      Map<String, String> params) {
+  public List<Token> startTokens(
+      StoredDefinition stored, String instance, String startedBy, Map<String, String> params) {
     return tokens(stored, instance, clock.millis(), startedBy, params);
   }
 
@@ -80,7 +91,11 @@ public final class InstanceStarter {
         || !master.query(Query.prefix(TokenLayout.runnablePrefix(wf, instance))).isEmpty();
   }
 
-  private static List<Token> tokens(StoredDefinition stored, String instance, long now, String startedBy,
+  private static List<Token> tokens(
+      StoredDefinition stored,
+      String instance,
+      long now,
+      String startedBy,
       Map<String, String> params) {
     WorkflowDefinition definition = stored.definition();
     String wf = definition.name();
@@ -100,12 +115,14 @@ public final class InstanceStarter {
       data.params.putAll(params);
       if (job.needs().isEmpty()) {
         data.events.add(EventData.of(TokenLayout.WORKFLOW_START, "start", Map.of()));
-        tokens.add(Token.of(TokenLayout.runnable(wf, instance, job.name()), Json.write(data))
-            .withPriority(data.priority));
+        tokens.add(
+            Token.of(TokenLayout.runnable(wf, instance, job.name()), Json.write(data))
+                .withPriority(data.priority));
       } else {
         data.readyInputs = new ArrayList<>(); // no event yet: the first parents need not look
-        tokens.add(Token.of(TokenLayout.waiting(wf, instance, job.name()), Json.write(data))
-            .withPriority(data.priority));
+        tokens.add(
+            Token.of(TokenLayout.waiting(wf, instance, job.name()), Json.write(data))
+                .withPriority(data.priority));
       }
     }
     return tokens;
@@ -119,8 +136,10 @@ public final class InstanceStarter {
     data.type = job.condition() ? "condition" : "shell";
     data.command = job.command();
     data.cleanupCommand = job.cleanup().orElse(null);
-    data.inputs = job.needs().isEmpty() ? new ArrayList<>(List.of(TokenLayout.WORKFLOW_START))
-        : new ArrayList<>(job.needs());
+    data.inputs =
+        job.needs().isEmpty()
+            ? new ArrayList<>(List.of(TokenLayout.WORKFLOW_START))
+            : new ArrayList<>(job.needs());
     data.outputs = new ArrayList<>(graph.children(job.name()));
     data.emails = new ArrayList<>(job.emails());
     data.maxAttempts = job.maxAttempts();

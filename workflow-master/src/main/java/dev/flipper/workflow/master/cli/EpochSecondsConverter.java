@@ -6,7 +6,9 @@ import java.time.format.DateTimeParseException;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
-/** A time given as epoch seconds (Pinball's form) or as ISO-8601 with a zone or offset. Stateless. */
+/**
+ * A time given as epoch seconds (Pinball's form) or as ISO-8601 with a zone or offset. Stateless.
+ */
 final class EpochSecondsConverter implements ITypeConverter<Long> {
   @Override
   public Long convert(String value) {
@@ -20,8 +22,11 @@ final class EpochSecondsConverter implements ITypeConverter<Long> {
       try {
         return OffsetDateTime.parse(text).toEpochSecond();
       } catch (DateTimeParseException e) {
-        throw new TypeConversionException("'" + value + "' is not a time: give epoch seconds (1900000000) or "
-            + "ISO-8601 with a zone (2030-03-17T17:46:40Z or 2030-03-17T18:46:40+01:00)");
+        throw new TypeConversionException(
+            "'"
+                + value
+                + "' is not a time: give epoch seconds (1900000000) or "
+                + "ISO-8601 with a zone (2030-03-17T17:46:40Z or 2030-03-17T18:46:40+01:00)");
       }
     }
   }

@@ -10,7 +10,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The {@code --json} output of the token tool: one compact document, fields in a fixed order. Stateless. */
+/**
+ * The {@code --json} output of the token tool: one compact document, fields in a fixed order.
+ * Stateless.
+ */
 final class TokenJson {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
@@ -24,8 +27,13 @@ final class TokenJson {
       m.put("version", token.version());
       m.put("owner", token.owner());
       m.put("expirationTime", token.expirationTime());
-      m.put("expiresAt", token.expirationTime() == 0 || token.expirationTime() == Long.MAX_VALUE ? null
-          : Instant.ofEpochSecond(Math.min(token.expirationTime(), Instant.MAX.getEpochSecond())).toString());
+      m.put(
+          "expiresAt",
+          token.expirationTime() == 0 || token.expirationTime() == Long.MAX_VALUE
+              ? null
+              : Instant.ofEpochSecond(
+                      Math.min(token.expirationTime(), Instant.MAX.getEpochSecond()))
+                  .toString());
       m.put("priority", token.priority());
       m.put("data", token.data());
       list.add(m);

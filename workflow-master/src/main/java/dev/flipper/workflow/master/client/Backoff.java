@@ -4,8 +4,9 @@ import java.time.Duration;
 import java.util.function.DoubleSupplier;
 
 /**
- * Reconnect delays: exponential from {@code initial}, doubled per failed attempt, jittered by ±50% and capped
- * at {@code max} (after jitter, so the cap is a real ceiling). Immutable and thread-safe.
+ * Reconnect delays: exponential from {@code initial}, doubled per failed attempt, jittered by ±50%
+ * and capped at {@code max} (after jitter, so the cap is a real ceiling). Immutable and
+ * thread-safe.
  */
 record Backoff(Duration initial, Duration max) {
 

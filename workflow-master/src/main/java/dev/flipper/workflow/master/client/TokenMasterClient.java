@@ -40,20 +40,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A {@link TokenMaster} on a remote master (Flipper's or Pinball's) over Thrift: unframed socket, binary
- * protocol. Thread-safe: each call borrows a connection from a small pool, opening one if none is idle.
+ * A {@link TokenMaster} on a remote master (Flipper's or Pinball's) over Thrift: unframed socket,
+ * binary protocol. Thread-safe: each call borrows a connection from a small pool, opening one if
+ * none is idle.
  *
- * <p><b>Reconnecting.</b> A connection that cannot be opened is tried again up to {@code connectAttempts}
- * times, waiting between attempts with a capped, jittered exponential backoff; then the call fails with UNKNOWN.
- * A connection that breaks is dropped. What happens to the call then depends on whether the master may
- * have executed it:
+ * <p><b>Reconnecting.</b> A connection that cannot be opened is tried again up to {@code
+ * connectAttempts} times, waiting between attempts with a capped, jittered exponential backoff;
+ * then the call fails with UNKNOWN. A connection that breaks is dropped. What happens to the call
+ * then depends on whether the master may have executed it:
+ *
  * <ul>
  *   <li>the request could not be sent: it runs again on a new connection;
- *   <li>it was sent but no answer came: query and group run again; modify and archive run again too (their
- *       versions make a second execution impossible), but if that retry fails with VERSION_CONFLICT or
- *       NOT_FOUND the first attempt may have applied, so the call fails with UNKNOWN saying the outcome is
- *       unknown; queryAndOwn fails with UNKNOWN at once (a retry could claim a second set of tokens while the
- *       first stays owned until its lease ends).
+ *   <li>it was sent but no answer came: query and group run again; modify and archive run again too
+ *       (their versions make a second execution impossible), but if that retry fails with
+ *       VERSION_CONFLICT or NOT_FOUND the first attempt may have applied, so the call fails with
+ *       UNKNOWN saying the outcome is unknown; queryAndOwn fails with UNKNOWN at once (a retry
+ *       could claim a second set of tokens while the first stays owned until its lease ends).
  * </ul>
  *
  * <pre>{@code
@@ -75,8 +77,10 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
   private final long checkAfterIdleNanos;
   private final ConcurrentLinkedDeque<Connection> idle = new ConcurrentLinkedDeque<>();
   private final AtomicBoolean closed = new AtomicBoolean();
+
   /** Connections of claims waiting in the master now, which {@link #stopWaiting()} cuts short. */
   private final Set<Connection> waiting = ConcurrentHashMap.newKeySet();
+
   private volatile boolean noWaits;
 
   private TokenMasterClient(Builder builder) {
@@ -110,7 +114,8 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
     if (!params.deletes().isEmpty()) {
       request.setDeletes(WireMapping.toWire(params.deletes()));
     }
-    return call("modify", Retry.UNLESS_CONFLICT, c -> WireMapping.fromWire(c.modify(request).getUpdates()));
+    return call(
+        "modify", Retry.UNLESS_CONFLICT, c -> WireMapping.fromWire(c.modify(request).getUpdates()));
   }
 
   @Override
@@ -125,23 +130,26 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
     List<dev.flipper.workflow.master.thrift.Query> wire = new ArrayList<>();
     queries.forEach(q -> wire.add(WireMapping.toWire(q)));
     request.setQueries(wire);
-    return call("query", Retry.ALWAYS, c -> {
-      QueryResponse response = c.query(request);
-      List<List<Token>> results = new ArrayList<>();
-      if (response.getTokens() != null) {
-        response.getTokens().forEach(list -> results.add(WireMapping.fromWire(list)));
-      }
-      while (results.size() < queries.size()) {
-        results.add(List.of()); // an old master leaves the lists unset for an empty request
-      }
-      return results;
-    });
+    return call(
+        "query",
+        Retry.ALWAYS,
+        c -> {
+          QueryResponse response = c.query(request);
+          List<List<Token>> results = new ArrayList<>();
+          if (response.getTokens() != null) {
+            response.getTokens().forEach(list -> results.add(WireMapping.fromWire(list)));
+          }
+          while (results.size() < queries.size()) {
+            results.add(List.of()); // an old master leaves the lists unset for an empty request
+          }
+          return results;
+        });
   }
 
   /**
-   * Claims over the wire. A waiting claim ({@link QueryAndOwnParams#waitTime()}) reads its answer with the
-   * socket time-out plus the wait, so a wait never looks like a dead master. A Pinball master does not know
-   * the wait and answers at once.
+   * Claims over the wire. A waiting claim ({@link QueryAndOwnParams#waitTime()}) reads its answer
+   * with the socket time-out plus the wait, so a wait never looks like a dead master. A Pinball
+   * master does not know the wait and answers at once.
    */
   @Override
   public List<Token> queryAndOwn(QueryAndOwnParams params) {
@@ -149,10 +157,15 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
     if (noWaits && request.isSetWaitTimeMillis()) {
       request.setWaitTimeMillis(0);
     }
-    long waitMillis = request.isSetWaitTimeMillis() ? Math.min(Math.max(0, request.getWaitTimeMillis()),
-        Integer.MAX_VALUE) : 0; // the master shortens the wait to its limit anyway
+    long waitMillis =
+        request.isSetWaitTimeMillis()
+            ? Math.min(Math.max(0, request.getWaitTimeMillis()), Integer.MAX_VALUE)
+            : 0; // the master shortens the wait to its limit anyway
     try {
-      return call("queryAndOwn", Retry.NEVER, waitMillis,
+      return call(
+          "queryAndOwn",
+          Retry.NEVER,
+          waitMillis,
           c -> WireMapping.fromWire(c.query_and_own(request).getTokens()));
     } catch (WaitCut cut) {
       return List.of();
@@ -160,11 +173,12 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
   }
 
   /**
-   * For a stopping daemon: from now on claims do not wait in the master (they answer at once), and claims
-   * waiting now end with no tokens, their connection closed, so loops blocked in a claim stop within
-   * milliseconds instead of at the end of the wait. Other calls are not affected: a stopping worker still hands
-   * its jobs back. Should the master claim tokens for a wait cut short at that very moment, they become
-   * claimable again when their lease ends, as after a broken connection. Idempotent.
+   * For a stopping daemon: from now on claims do not wait in the master (they answer at once), and
+   * claims waiting now end with no tokens, their connection closed, so loops blocked in a claim
+   * stop within milliseconds instead of at the end of the wait. Other calls are not affected: a
+   * stopping worker still hands its jobs back. Should the master claim tokens for a wait cut short
+   * at that very moment, they become claimable again when their lease ends, as after a broken
+   * connection. Idempotent.
    */
   public void stopWaiting() {
     noWaits = true;
@@ -180,36 +194,55 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
     if (groupSuffix != null) {
       request.setGroupSuffix(groupSuffix);
     }
-    return call("group", Retry.ALWAYS, c -> {
-      GroupResponse response = c.group(request);
-      return response.getCounts() == null ? Collections.emptySortedMap()
-          : Collections.unmodifiableSortedMap(new TreeMap<>(response.getCounts()));
-    });
+    return call(
+        "group",
+        Retry.ALWAYS,
+        c -> {
+          GroupResponse response = c.group(request);
+          return response.getCounts() == null
+              ? Collections.emptySortedMap()
+              : Collections.unmodifiableSortedMap(new TreeMap<>(response.getCounts()));
+        });
   }
 
   @Override
   public void archive(List<Token> tokens) {
     requireNames(tokens, "archive");
     ArchiveRequest request = new ArchiveRequest().setTokens(WireMapping.toWire(tokens));
-    call("archive", Retry.UNLESS_CONFLICT, c -> {
-      c.archive(request);
-      return null;
-    });
+    call(
+        "archive",
+        Retry.UNLESS_CONFLICT,
+        c -> {
+          c.archive(request);
+          return null;
+        });
   }
 
-  /** A Pinball master does not have this method: the call fails with UNKNOWN saying the master rejected it. */
+  /**
+   * A Pinball master does not have this method: the call fails with UNKNOWN saying the master
+   * rejected it.
+   */
   @Override
   public List<Token> queryArchived(String namePrefix, Token after, int maxTokens) {
-    ArchivedQueryRequest request = new ArchivedQueryRequest().setMaxTokens(maxTokens)
-        .setNamePrefix(namePrefix == null ? "" : namePrefix); // the master refuses an unset prefix
+    ArchivedQueryRequest request =
+        new ArchivedQueryRequest()
+            .setMaxTokens(maxTokens)
+            .setNamePrefix(
+                namePrefix == null ? "" : namePrefix); // the master refuses an unset prefix
     if (after != null) {
       requireNames(List.of(after), "queryArchived");
       request.setAfterName(after.name()).setAfterVersion(after.version());
     }
-    return call("queryArchived", Retry.ALWAYS, c -> WireMapping.fromWire(c.query_archived(request).getTokens()));
+    return call(
+        "queryArchived",
+        Retry.ALWAYS,
+        c -> WireMapping.fromWire(c.query_archived(request).getTokens()));
   }
 
-  /** Deleting twice deletes nothing more, so a lost answer is retried; the count is then that of the retry. */
+  /**
+   * Deleting twice deletes nothing more, so a lost answer is retried; the count is then that of the
+   * retry.
+   */
   @Override
   public int deleteArchived(String namePrefix) {
     DeleteArchivedRequest request = new DeleteArchivedRequest();
@@ -238,14 +271,21 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
   private static void requireNames(List<Token> tokens, String method) {
     for (Token token : tokens) {
       if (token == null || token.name() == null) {
-        throw TokenException.inputError(method + ": a token name is required (the request holds "
-            + (token == null ? "a null token" : "a token without name") + ")");
+        throw TokenException.inputError(
+            method
+                + ": a token name is required (the request holds "
+                + (token == null ? "a null token" : "a token without name")
+                + ")");
       }
     }
   }
 
   /** What to do when an answer is lost after the request was sent. */
-  private enum Retry { ALWAYS, UNLESS_CONFLICT, NEVER }
+  private enum Retry {
+    ALWAYS,
+    UNLESS_CONFLICT,
+    NEVER
+  }
 
   @FunctionalInterface
   private interface ThriftCall<T> {
@@ -256,7 +296,10 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
     return call(method, retry, 0, call);
   }
 
-  /** {@code extraReadMillis}: how much longer than the socket time-out the answer may take (a waiting claim). */
+  /**
+   * {@code extraReadMillis}: how much longer than the socket time-out the answer may take (a
+   * waiting claim).
+   */
   private <T> T call(String method, Retry retry, long extraReadMillis, ThriftCall<T> call) {
     boolean sentOnce = false;
     for (int attempt = 1; ; attempt++) {
@@ -277,18 +320,29 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
       } catch (TokenMasterException e) {
         release(connection);
         TokenException error = WireMapping.fromWire(e);
-        if (sentOnce && (error.errorCode() == TokenErrorCode.VERSION_CONFLICT
-            || error.errorCode() == TokenErrorCode.NOT_FOUND)) {
-          throw new TokenException(TokenErrorCode.UNKNOWN, "the connection to the master at " + address()
-              + " broke after " + method + " was sent, and running it again failed with " + error.errorCode()
-              + ": the first attempt may have applied, so the outcome is unknown; read the tokens again. ("
-              + error.getMessage() + ")", error);
+        if (sentOnce
+            && (error.errorCode() == TokenErrorCode.VERSION_CONFLICT
+                || error.errorCode() == TokenErrorCode.NOT_FOUND)) {
+          throw new TokenException(
+              TokenErrorCode.UNKNOWN,
+              "the connection to the master at "
+                  + address()
+                  + " broke after "
+                  + method
+                  + " was sent, and running it again failed with "
+                  + error.errorCode()
+                  + ": the first attempt may have applied, so the outcome is unknown; read the tokens again. ("
+                  + error.getMessage()
+                  + ")",
+              error);
         }
         throw error;
       } catch (TApplicationException e) {
         release(connection);
-        throw new TokenException(TokenErrorCode.UNKNOWN, "the master at " + address() + " rejected " + method + ": "
-            + e.getMessage(), e);
+        throw new TokenException(
+            TokenErrorCode.UNKNOWN,
+            "the master at " + address() + " rejected " + method + ": " + e.getMessage(),
+            e);
       } catch (TException | RuntimeException e) {
         connection.close();
         if (connection.cut) {
@@ -296,18 +350,34 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
         }
         closeIdle(); // they most likely broke the same way (a master restart)
         if (closed.get()) {
-          throw new TokenException(TokenErrorCode.UNKNOWN, "the token master client for " + address()
-              + " is closed", e);
+          throw new TokenException(
+              TokenErrorCode.UNKNOWN, "the token master client for " + address() + " is closed", e);
         }
         boolean sent = phase.sent;
         if (attempt >= 2 || (sent && retry == Retry.NEVER)) {
-          throw new TokenException(TokenErrorCode.UNKNOWN, "the connection to the master at " + address() + " broke "
-              + (sent ? "after " + method + " was sent, so its outcome is unknown" + (retry == Retry.NEVER
-                  ? " (claimed tokens, if any, become claimable again when their lease ends)" : "")
-                  : "before " + method + " could be sent (nothing was changed)") + ": " + e, e);
+          throw new TokenException(
+              TokenErrorCode.UNKNOWN,
+              "the connection to the master at "
+                  + address()
+                  + " broke "
+                  + (sent
+                      ? "after "
+                          + method
+                          + " was sent, so its outcome is unknown"
+                          + (retry == Retry.NEVER
+                              ? " (claimed tokens, if any, become claimable again when their lease ends)"
+                              : "")
+                      : "before " + method + " could be sent (nothing was changed)")
+                  + ": "
+                  + e,
+              e);
         }
         sentOnce |= sent;
-        log.debug("{} to {} failed ({}); trying once more on a new connection", method, address(), e.toString());
+        log.debug(
+            "{} to {} failed ({}); trying once more on a new connection",
+            method,
+            address(),
+            e.toString());
       } finally {
         if (waits) {
           waiting.remove(connection);
@@ -318,7 +388,8 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
 
   private Connection borrow(String method) {
     if (closed.get()) {
-      throw new TokenException(TokenErrorCode.UNKNOWN, "the token master client for " + address() + " is closed");
+      throw new TokenException(
+          TokenErrorCode.UNKNOWN, "the token master client for " + address() + " is closed");
     }
     for (Connection pooled; (pooled = idle.pollFirst()) != null; ) {
       if (pooled.isUsable(checkAfterIdleNanos)) {
@@ -346,19 +417,36 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
         return Connection.open(host, port, connectTimeout, socketTimeout);
       } catch (TTransportException e) {
         if (attempt >= connectAttempts || closed.get()) {
-          throw new TokenException(TokenErrorCode.UNKNOWN, "cannot reach the token master at " + address() + " for "
-              + method + " after " + attempt + " attempt(s) over " + Duration.ofNanos(System.nanoTime() - start)
-              .toMillis() + " ms (nothing was changed): " + e.getMessage(), e);
+          throw new TokenException(
+              TokenErrorCode.UNKNOWN,
+              "cannot reach the token master at "
+                  + address()
+                  + " for "
+                  + method
+                  + " after "
+                  + attempt
+                  + " attempt(s) over "
+                  + Duration.ofNanos(System.nanoTime() - start).toMillis()
+                  + " ms (nothing was changed): "
+                  + e.getMessage(),
+              e);
         }
         Duration delay = backoff.delayAfter(attempt, ThreadLocalRandom.current()::nextDouble);
-        log.info("cannot reach the token master at {} ({}); attempt {} of {} in {} ms", address(), e.getMessage(),
-            attempt + 1, connectAttempts, delay.toMillis());
+        log.info(
+            "cannot reach the token master at {} ({}); attempt {} of {} in {} ms",
+            address(),
+            e.getMessage(),
+            attempt + 1,
+            connectAttempts,
+            delay.toMillis());
         try {
           Thread.sleep(delay.toMillis());
         } catch (InterruptedException interrupted) {
           Thread.currentThread().interrupt();
-          throw new TokenException(TokenErrorCode.UNKNOWN, "interrupted while reconnecting to the token master at "
-              + address(), interrupted);
+          throw new TokenException(
+              TokenErrorCode.UNKNOWN,
+              "interrupted while reconnecting to the token master at " + address(),
+              interrupted);
         }
       }
     }
@@ -390,8 +478,13 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
 
     static Connection open(String host, int port, Duration connectTimeout, Duration socketTimeout)
         throws TTransportException {
-      TSocket socket = new TSocket(new org.apache.thrift.TConfiguration(), host, port,
-          (int) socketTimeout.toMillis(), (int) connectTimeout.toMillis());
+      TSocket socket =
+          new TSocket(
+              new org.apache.thrift.TConfiguration(),
+              host,
+              port,
+              (int) socketTimeout.toMillis(),
+              (int) connectTimeout.toMillis());
       socket.open();
       return new Connection(socket);
     }
@@ -407,9 +500,10 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
     }
 
     /**
-     * False if the master has closed the connection (say, it restarted while this one sat idle), so that a call
-     * is not sent into a dead socket and left with an unknown outcome. Peeks with a 1 ms read: an idle
-     * connection has nothing to read, so a live one times out and a closed one reads end-of-stream at once.
+     * False if the master has closed the connection (say, it restarted while this one sat idle), so
+     * that a call is not sent into a dead socket and left with an unknown outcome. Peeks with a 1
+     * ms read: an idle connection has nothing to read, so a live one times out and a closed one
+     * reads end-of-stream at once.
      */
     boolean isUsable(long checkAfterIdleNanos) {
       if (!socket.isOpen()) {
@@ -423,7 +517,8 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
         int timeout = raw.getSoTimeout();
         raw.setSoTimeout(1);
         try {
-          raw.getInputStream().read(); // end of stream, or a byte nobody asked for: unusable either way
+          raw.getInputStream()
+              .read(); // end of stream, or a byte nobody asked for: unusable either way
           return false;
         } catch (java.net.SocketTimeoutException alive) {
           return true;
@@ -455,7 +550,8 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
     }
 
     @Override
-    protected void sendBase(String methodName, org.apache.thrift.TBase<?, ?> args) throws TException {
+    protected void sendBase(String methodName, org.apache.thrift.TBase<?, ?> args)
+        throws TException {
       super.sendBase(methodName, args);
       phase.sent = true;
     }
@@ -485,21 +581,27 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
     }
 
     /**
-     * How long to wait for an answer; then the connection counts as broken. A waiting queryAndOwn adds its wait
-     * to this. Default 60 s.
+     * How long to wait for an answer; then the connection counts as broken. A waiting queryAndOwn
+     * adds its wait to this. Default 60 s.
      */
     public Builder socketTimeout(Duration value) {
       this.socketTimeout = Objects.requireNonNull(value, "socketTimeout");
       return this;
     }
 
-    /** Connection attempts per call before it fails with UNKNOWN. Default 10 (about 2 minutes with defaults). */
+    /**
+     * Connection attempts per call before it fails with UNKNOWN. Default 10 (about 2 minutes with
+     * defaults).
+     */
     public Builder connectAttempts(int value) {
       this.connectAttempts = value;
       return this;
     }
 
-    /** Wait after the first failed attempt; doubles with each further one (±50% jitter). Default 200 ms. */
+    /**
+     * Wait after the first failed attempt; doubles with each further one (±50% jitter). Default 200
+     * ms.
+     */
     public Builder initialBackoff(Duration value) {
       this.initialBackoff = Objects.requireNonNull(value, "initialBackoff");
       return this;
@@ -518,8 +620,9 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
     }
 
     /**
-     * A pooled connection idle this long is checked (a read of up to 1 ms) before a call uses it, so that calls
-     * after a master restart go to a new connection instead of failing. Default 1 s; zero checks every time.
+     * A pooled connection idle this long is checked (a read of up to 1 ms) before a call uses it,
+     * so that calls after a master restart go to a new connection instead of failing. Default 1 s;
+     * zero checks every time.
      */
     public Builder checkAfterIdle(Duration value) {
       this.checkAfterIdle = Objects.requireNonNull(value, "checkAfterIdle");
@@ -531,27 +634,35 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
         throw new IllegalArgumentException("master port is " + port + "; use 1 to 65535");
       }
       if (connectAttempts < 1) {
-        throw new IllegalArgumentException("connectAttempts is " + connectAttempts + "; it must be at least 1");
+        throw new IllegalArgumentException(
+            "connectAttempts is " + connectAttempts + "; it must be at least 1");
       }
       if (maxIdleConnections < 0) {
-        throw new IllegalArgumentException("maxIdleConnections is " + maxIdleConnections + "; it must be >= 0");
+        throw new IllegalArgumentException(
+            "maxIdleConnections is " + maxIdleConnections + "; it must be >= 0");
       }
       requirePositive(connectTimeout, "connectTimeout");
       requirePositive(socketTimeout, "socketTimeout");
       requirePositive(initialBackoff, "initialBackoff");
       if (checkAfterIdle.isNegative()) {
-        throw new IllegalArgumentException("checkAfterIdle is " + checkAfterIdle + "; it must not be negative");
+        throw new IllegalArgumentException(
+            "checkAfterIdle is " + checkAfterIdle + "; it must not be negative");
       }
       if (maxBackoff.compareTo(initialBackoff) < 0) {
-        throw new IllegalArgumentException("maxBackoff (" + maxBackoff + ") is shorter than initialBackoff ("
-            + initialBackoff + ")");
+        throw new IllegalArgumentException(
+            "maxBackoff ("
+                + maxBackoff
+                + ") is shorter than initialBackoff ("
+                + initialBackoff
+                + ")");
       }
       return new TokenMasterClient(this);
     }
 
     private static void requirePositive(Duration value, String name) {
       if (value.isNegative() || value.isZero() || value.toMillis() > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException(name + " is " + value + "; it must be positive and below 24 days");
+        throw new IllegalArgumentException(
+            name + " is " + value + "; it must be positive and below 24 days");
       }
     }
   }

@@ -8,11 +8,11 @@ import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransportException;
 
 /**
- * A master connection whose requests must arrive whole within the message-read time-out, counted from their
- * first byte: between requests a read waits up to the idle time-out, inside one it waits only for what is left
- * of the time-out. Without it, a peer sending a byte every few minutes would hold its connection thread for ever
- * (each byte resets the idle time-out). A request ends when the server flushes its answer. Used by one
- * connection thread.
+ * A master connection whose requests must arrive whole within the message-read time-out, counted
+ * from their first byte: between requests a read waits up to the idle time-out, inside one it waits
+ * only for what is left of the time-out. Without it, a peer sending a byte every few minutes would
+ * hold its connection thread for ever (each byte resets the idle time-out). A request ends when the
+ * server flushes its answer. Used by one connection thread.
  */
 final class DeadlineSocket extends TSocket {
   private final Socket raw;
@@ -24,7 +24,9 @@ final class DeadlineSocket extends TSocket {
   private long messageDeadlineNanos;
   private boolean inMessage;
 
-  /** @param onTimeout called once when a request did not arrive in time (the connection then closes) */
+  /**
+   * @param onTimeout called once when a request did not arrive in time (the connection then closes)
+   */
   DeadlineSocket(Socket socket, int idleMillis, long messageReadNanos, Runnable onTimeout)
       throws TTransportException {
     super(socket);
@@ -69,8 +71,9 @@ final class DeadlineSocket extends TSocket {
   }
 
   /**
-   * Closes the socket without flushing: every answer was flushed when it was complete, and flushing into a
-   * connection the peer reset would make libthrift log a warning with a stack trace per connection.
+   * Closes the socket without flushing: every answer was flushed when it was complete, and flushing
+   * into a connection the peer reset would make libthrift log a warning with a stack trace per
+   * connection.
    */
   @Override
   public void close() {
@@ -80,8 +83,9 @@ final class DeadlineSocket extends TSocket {
   }
 
   /**
-   * Whether close() was called. Other threads ask this and {@link #peer()} instead of TSocket's isOpen() and
-   * getSocket(): those read a field close() clears, and getSocket() on a closed TSocket even makes a new socket.
+   * Whether close() was called. Other threads ask this and {@link #peer()} instead of TSocket's
+   * isOpen() and getSocket(): those read a field close() clears, and getSocket() on a closed
+   * TSocket even makes a new socket.
    */
   boolean closed() {
     return closed;
@@ -92,7 +96,10 @@ final class DeadlineSocket extends TSocket {
     return peer;
   }
 
-  /** Ends the input so the connection thread blocked reading the next request wakes up and closes quietly. */
+  /**
+   * Ends the input so the connection thread blocked reading the next request wakes up and closes
+   * quietly.
+   */
   void shutdownInput() {
     try {
       raw.shutdownInput();
@@ -103,7 +110,8 @@ final class DeadlineSocket extends TSocket {
 
   private int timedOut() throws TTransportException {
     onTimeout.run();
-    throw new TTransportException(TTransportException.TIMED_OUT, "request not read within the message-read time-out");
+    throw new TTransportException(
+        TTransportException.TIMED_OUT, "request not read within the message-read time-out");
   }
 
   private void soTimeout(int millis) throws TTransportException {

@@ -9,10 +9,11 @@ import org.apache.thrift.protocol.TProtocolException;
 import org.apache.thrift.transport.TTransportException;
 
 /**
- * The master's processor for connections that go wrong: libthrift's thread-pool server logs a malformed request
- * as an ERROR and a reset connection as a WARN, each with a stack trace, one per connection. Here a malformed
- * request is a counted peer fault (one log line a minute at most), a peer that goes away costs nothing, and the
- * connection ends as at end of stream, which libthrift does not log. Thread-safe if the wrapped processor is.
+ * The master's processor for connections that go wrong: libthrift's thread-pool server logs a
+ * malformed request as an ERROR and a reset connection as a WARN, each with a stack trace, one per
+ * connection. Here a malformed request is a counted peer fault (one log line a minute at most), a
+ * peer that goes away costs nothing, and the connection ends as at end of stream, which libthrift
+ * does not log. Thread-safe if the wrapped processor is.
  */
 final class QuietProcessor implements TProcessor {
   private final TProcessor processor;
@@ -28,7 +29,8 @@ final class QuietProcessor implements TProcessor {
     try {
       processor.process(in, out);
     } catch (TTransportException e) {
-      if (e.getType() != TTransportException.END_OF_FILE && e.getType() != TTransportException.TIMED_OUT
+      if (e.getType() != TTransportException.END_OF_FILE
+          && e.getType() != TTransportException.TIMED_OUT
           && !(e.getCause() instanceof SocketException)) {
         faults.fault("malformed_request", null, e.getMessage());
       }

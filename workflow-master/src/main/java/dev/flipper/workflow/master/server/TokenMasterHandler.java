@@ -35,8 +35,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Serves TokenMasterService over a {@link TokenMaster}: converts requests, and errors into
- * TokenMasterException. Responses leave fields unset where the original did (GroupResponse.counts for an
- * empty prefix, ModifyResponse.updates when nothing was updated). Thread-safe.
+ * TokenMasterException. Responses leave fields unset where the original did (GroupResponse.counts
+ * for an empty prefix, ModifyResponse.updates when nothing was updated). Thread-safe.
  */
 final class TokenMasterHandler implements TokenMasterService.Iface {
   private static final Logger log = LoggerFactory.getLogger(TokenMasterHandler.class);
@@ -50,9 +50,9 @@ final class TokenMasterHandler implements TokenMasterService.Iface {
   }
 
   /**
-   * Calls running now. While the server closes, this also ends claims that started waiting since {@link
-   * #closing()}: one that had read its request just before may register its wait after that call. The server
-   * polls this until the calls are done, so every such wait ends within one poll.
+   * Calls running now. While the server closes, this also ends claims that started waiting since
+   * {@link #closing()}: one that had read its request just before may register its wait after that
+   * call. The server polls this until the calls are done, so every such wait ends within one poll.
    */
   int inFlight() {
     if (closing) {
@@ -62,8 +62,8 @@ final class TokenMasterHandler implements TokenMasterService.Iface {
   }
 
   /**
-   * The server is closing: claims stop waiting, so that their clients get an (empty) answer before the
-   * connections close. Ends the waits in progress and makes later claims answer at once.
+   * The server is closing: claims stop waiting, so that their clients get an (empty) answer before
+   * the connections close. Ends the waits in progress and makes later claims answer at once.
    */
   void closing() {
     closing = true;
@@ -71,107 +71,133 @@ final class TokenMasterHandler implements TokenMasterService.Iface {
   }
 
   private void endWaits() {
-    if (master instanceof TokenService service) { // waits live in the service; a remote master has none here
+    if (master
+        instanceof
+        TokenService service) { // waits live in the service; a remote master has none here
       service.endWaits();
     }
   }
 
   @Override
   public void archive(ArchiveRequest request) throws TokenMasterException {
-    run("archive", () -> {
-      requireRequest(request, "archive");
-      master.archive(WireMapping.fromWire(request.getTokens()));
-      return null;
-    });
+    run(
+        "archive",
+        () -> {
+          requireRequest(request, "archive");
+          master.archive(WireMapping.fromWire(request.getTokens()));
+          return null;
+        });
   }
 
   @Override
   public GroupResponse group(GroupRequest request) throws TokenMasterException {
-    return run("group", () -> {
-      requireRequest(request, "group");
-      GroupResponse response = new GroupResponse();
-      String prefix = request.getNamePrefix();
-      if (prefix != null && !prefix.isEmpty()) {
-        Map<String, Integer> counts = new HashMap<>(master.group(prefix, request.getGroupSuffix()));
-        response.setCounts(counts);
-      }
-      return response;
-    });
+    return run(
+        "group",
+        () -> {
+          requireRequest(request, "group");
+          GroupResponse response = new GroupResponse();
+          String prefix = request.getNamePrefix();
+          if (prefix != null && !prefix.isEmpty()) {
+            Map<String, Integer> counts =
+                new HashMap<>(master.group(prefix, request.getGroupSuffix()));
+            response.setCounts(counts);
+          }
+          return response;
+        });
   }
 
   @Override
   public ModifyResponse modify(ModifyRequest request) throws TokenMasterException {
-    return run("modify", () -> {
-      requireRequest(request, "modify");
-      List<Token> written = master.modify(WireMapping.fromWire(request));
-      ModifyResponse response = new ModifyResponse();
-      if (!written.isEmpty()) {
-        response.setUpdates(WireMapping.toWire(written));
-      }
-      return response;
-    });
+    return run(
+        "modify",
+        () -> {
+          requireRequest(request, "modify");
+          List<Token> written = master.modify(WireMapping.fromWire(request));
+          ModifyResponse response = new ModifyResponse();
+          if (!written.isEmpty()) {
+            response.setUpdates(WireMapping.toWire(written));
+          }
+          return response;
+        });
   }
 
   @Override
   public QueryResponse query(QueryRequest request) throws TokenMasterException {
-    return run("query", () -> {
-      requireRequest(request, "query");
-      QueryResponse response = new QueryResponse();
-      if (request.getQueries() != null) {
-        List<Query> queries = new ArrayList<>();
-        for (dev.flipper.workflow.master.thrift.Query query : request.getQueries()) {
-          requirePrefix(query, "query " + (queries.size() + 1));
-          queries.add(WireMapping.fromWire(query));
-        }
-        List<List<dev.flipper.workflow.master.thrift.Token>> lists = new ArrayList<>();
-        for (List<Token> tokens : master.query(queries)) {
-          lists.add(WireMapping.toWire(tokens));
-        }
-        response.setTokens(lists);
-      }
-      return response;
-    });
+    return run(
+        "query",
+        () -> {
+          requireRequest(request, "query");
+          QueryResponse response = new QueryResponse();
+          if (request.getQueries() != null) {
+            List<Query> queries = new ArrayList<>();
+            for (dev.flipper.workflow.master.thrift.Query query : request.getQueries()) {
+              requirePrefix(query, "query " + (queries.size() + 1));
+              queries.add(WireMapping.fromWire(query));
+            }
+            List<List<dev.flipper.workflow.master.thrift.Token>> lists = new ArrayList<>();
+            for (List<Token> tokens : master.query(queries)) {
+              lists.add(WireMapping.toWire(tokens));
+            }
+            response.setTokens(lists);
+          }
+          return response;
+        });
   }
 
   @Override
   public QueryAndOwnResponse query_and_own(QueryAndOwnRequest request) throws TokenMasterException {
-    return run("query_and_own", () -> {
-      requireRequest(request, "query_and_own");
-      requirePrefix(request.getQuery(), "query_and_own: the query");
-      QueryAndOwnParams params = WireMapping.fromWire(request);
-      if (closing && params.waits()) {
-        params = params.withWaitTime(Duration.ZERO);
-      }
-      return new QueryAndOwnResponse().setTokens(WireMapping.toWire(master.queryAndOwn(params)));
-    });
+    return run(
+        "query_and_own",
+        () -> {
+          requireRequest(request, "query_and_own");
+          requirePrefix(request.getQuery(), "query_and_own: the query");
+          QueryAndOwnParams params = WireMapping.fromWire(request);
+          if (closing && params.waits()) {
+            params = params.withWaitTime(Duration.ZERO);
+          }
+          return new QueryAndOwnResponse()
+              .setTokens(WireMapping.toWire(master.queryAndOwn(params)));
+        });
   }
 
   @Override
-  public ArchivedQueryResponse query_archived(ArchivedQueryRequest request) throws TokenMasterException {
-    return run("query_archived", () -> {
-      requireRequest(request, "query_archived");
-      if (request.getNamePrefix() == null) {
-        throw TokenException.inputError("query_archived has no namePrefix; set one (\"\" reads the whole archive,"
-            + " page by page)");
-      }
-      if (request.isSetAfterName() != request.isSetAfterVersion()) {
-        throw TokenException.inputError("query_archived: afterName and afterVersion go together (the last token"
-            + " of the previous page); set both or neither");
-      }
-      Token after = request.isSetAfterName()
-          ? Token.of(request.getAfterName(), null).withVersion(request.getAfterVersion()) : null;
-      int maxTokens = request.isSetMaxTokens() ? request.getMaxTokens() : TokenService.MAX_ARCHIVED_PAGE;
-      List<Token> page = master.queryArchived(request.getNamePrefix(), after, maxTokens);
-      return new ArchivedQueryResponse().setTokens(WireMapping.toWire(page));
-    });
+  public ArchivedQueryResponse query_archived(ArchivedQueryRequest request)
+      throws TokenMasterException {
+    return run(
+        "query_archived",
+        () -> {
+          requireRequest(request, "query_archived");
+          if (request.getNamePrefix() == null) {
+            throw TokenException.inputError(
+                "query_archived has no namePrefix; set one (\"\" reads the whole archive,"
+                    + " page by page)");
+          }
+          if (request.isSetAfterName() != request.isSetAfterVersion()) {
+            throw TokenException.inputError(
+                "query_archived: afterName and afterVersion go together (the last token"
+                    + " of the previous page); set both or neither");
+          }
+          Token after =
+              request.isSetAfterName()
+                  ? Token.of(request.getAfterName(), null).withVersion(request.getAfterVersion())
+                  : null;
+          int maxTokens =
+              request.isSetMaxTokens() ? request.getMaxTokens() : TokenService.MAX_ARCHIVED_PAGE;
+          List<Token> page = master.queryArchived(request.getNamePrefix(), after, maxTokens);
+          return new ArchivedQueryResponse().setTokens(WireMapping.toWire(page));
+        });
   }
 
   @Override
-  public DeleteArchivedResponse delete_archived(DeleteArchivedRequest request) throws TokenMasterException {
-    return run("delete_archived", () -> {
-      requireRequest(request, "delete_archived");
-      return new DeleteArchivedResponse().setDeleted(master.deleteArchived(request.getNamePrefix()));
-    });
+  public DeleteArchivedResponse delete_archived(DeleteArchivedRequest request)
+      throws TokenMasterException {
+    return run(
+        "delete_archived",
+        () -> {
+          requireRequest(request, "delete_archived");
+          return new DeleteArchivedResponse()
+              .setDeleted(master.deleteArchived(request.getNamePrefix()));
+        });
   }
 
   /** A Thrift client may send no request struct at all (null args field). */
@@ -182,12 +208,14 @@ final class TokenMasterHandler implements TokenMasterService.Iface {
   }
 
   /**
-   * An unset namePrefix would read as "" and match every token; "" says so on purpose. A null query is left to
-   * the service (an error in a list, nothing claimed for query_and_own, as Pinball's master).
+   * An unset namePrefix would read as "" and match every token; "" says so on purpose. A null query
+   * is left to the service (an error in a list, nothing claimed for query_and_own, as Pinball's
+   * master).
    */
   private static void requirePrefix(dev.flipper.workflow.master.thrift.Query query, String which) {
     if (query != null && query.getNamePrefix() == null) {
-      throw TokenException.inputError(which + " has no namePrefix; set one (\"\" reads every token)");
+      throw TokenException.inputError(
+          which + " has no namePrefix; set one (\"\" reads every token)");
     }
   }
 
@@ -202,8 +230,10 @@ final class TokenMasterHandler implements TokenMasterService.Iface {
       throw WireMapping.toWire(e);
     } catch (RuntimeException e) {
       log.error("{} failed unexpectedly; this indicates a bug", method, e);
-      throw WireMapping.toWire(new TokenException(TokenErrorCode.UNKNOWN, method + " failed inside the master"
-          + " (a bug; see its log): " + e));
+      throw WireMapping.toWire(
+          new TokenException(
+              TokenErrorCode.UNKNOWN,
+              method + " failed inside the master" + " (a bug; see its log): " + e));
     } finally {
       inFlight.decrementAndGet();
     }

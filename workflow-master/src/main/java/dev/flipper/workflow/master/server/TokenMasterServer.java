@@ -27,27 +27,32 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Thrift {@code TokenMasterService} in front of a {@link TokenMaster}, wire-compatible with Pinball's
- * master: plain (unframed) socket transport, binary protocol (reads strict and old non-strict headers),
- * one thread per connection like Pinball's TThreadedServer. Default port {@value #DEFAULT_PORT}.
+ * The Thrift {@code TokenMasterService} in front of a {@link TokenMaster}, wire-compatible with
+ * Pinball's master: plain (unframed) socket transport, binary protocol (reads strict and old
+ * non-strict headers), one thread per connection like Pinball's TThreadedServer. Default port
+ * {@value #DEFAULT_PORT}.
  *
  * <pre>{@code
  * try (TokenMasterServer server = TokenMasterServer.builder(tokenService).port(9090).build().start()) { ... }
  * }</pre>
  *
- * <p>The server holds no state: several servers over stores sharing one database serve the same tokens.
- * Thread-safe. {@link #close()} stops accepting, ends waiting claims (they answer with no tokens), lets calls
- * in flight finish for up to the grace period, then closes every connection; clients reconnect elsewhere or
- * after a restart.
+ * <p>The server holds no state: several servers over stores sharing one database serve the same
+ * tokens. Thread-safe. {@link #close()} stops accepting, ends waiting claims (they answer with no
+ * tokens), lets calls in flight finish for up to the grace period, then closes every connection;
+ * clients reconnect elsewhere or after a restart.
  */
 public final class TokenMasterServer implements AutoCloseable {
   /** Pinball's master port. */
   public static final int DEFAULT_PORT = 9090;
+
   /** This machine only, as the shared config's network.bindAddress. */
   public static final String DEFAULT_BIND_HOST = "127.0.0.1";
+
   /** Above the longest claim wait, {@link dev.flipper.token.TokenService#DEFAULT_MAX_WAIT_TIME}. */
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(5);
+
   public static final Duration DEFAULT_MESSAGE_READ_TIMEOUT = Duration.ofSeconds(60);
+
   /** As the queue server's default {@code maxFrameBytes}. */
   public static final int DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
@@ -68,7 +73,10 @@ public final class TokenMasterServer implements AutoCloseable {
   private TokenMasterServer(Settings settings) {
     this.config = settings;
     this.handler = new TokenMasterHandler(settings.master);
-    this.faults = new PeerFaults("token master", reason -> settings.metrics.counter("master.peer_faults." + reason).inc());
+    this.faults =
+        new PeerFaults(
+            "token master",
+            reason -> settings.metrics.counter("master.peer_faults." + reason).inc());
   }
 
   public static Builder builder(TokenMaster master) {
@@ -86,24 +94,51 @@ public final class TokenMasterServer implements AutoCloseable {
       boundPort = bound.getLocalPort();
     } catch (java.io.IOException | TTransportException e) {
       state.close();
-      throw new IllegalStateException("token master cannot listen on " + config.bindHost + ":" + config.port + ": "
-          + e.getMessage() + " (is another master running there? choose another port)", e);
+      throw new IllegalStateException(
+          "token master cannot listen on "
+              + config.bindHost
+              + ":"
+              + config.port
+              + ": "
+              + e.getMessage()
+              + " (is another master running there? choose another port)",
+          e);
     }
-    // Connections are counted at accept; the spare threads cover connections closed whose thread is still ending.
-    workers = new ThreadPoolExecutor(0, config.maxConnections + SPARE_THREADS, 60, TimeUnit.SECONDS,
-        new SynchronousQueue<>(),
-        new NamedThreadFactory("flipper-master-conn"));
-    server = new TThreadPoolServer(new TThreadPoolServer.Args(socket)
-        .processor(new QuietProcessor(new TokenMasterService.Processor<>(TimedCalls.wrap(handler, config.metrics)),
-            faults))
-        // Strings, binaries and lists are checked against the message limit before anything is allocated.
-        .protocolFactory(BoundedBinaryProtocol.factory(false, true, config.maxMessageBytes,
-            maxContainerLength(config.maxMessageBytes)))
-        .executorService(workers)
-        .stopTimeoutVal(1)
-        .stopTimeoutUnit(TimeUnit.SECONDS));
-    serving = new ThriftServing("token master on port " + boundPort, server, handler::inFlight,
-        config.shutdownGracePeriod);
+    // Connections are counted at accept; the spare threads cover connections closed whose thread is
+    // still ending.
+    workers =
+        new ThreadPoolExecutor(
+            0,
+            config.maxConnections + SPARE_THREADS,
+            60,
+            TimeUnit.SECONDS,
+            new SynchronousQueue<>(),
+            new NamedThreadFactory("flipper-master-conn"));
+    server =
+        new TThreadPoolServer(
+            new TThreadPoolServer.Args(socket)
+                .processor(
+                    new QuietProcessor(
+                        new TokenMasterService.Processor<>(
+                            TimedCalls.wrap(handler, config.metrics)),
+                        faults))
+                // Strings, binaries and lists are checked against the message limit before anything
+                // is allocated.
+                .protocolFactory(
+                    BoundedBinaryProtocol.factory(
+                        false,
+                        true,
+                        config.maxMessageBytes,
+                        maxContainerLength(config.maxMessageBytes)))
+                .executorService(workers)
+                .stopTimeoutVal(1)
+                .stopTimeoutUnit(TimeUnit.SECONDS));
+    serving =
+        new ThriftServing(
+            "token master on port " + boundPort,
+            server,
+            handler::inFlight,
+            config.shutdownGracePeriod);
     try {
       serving.start("flipper-master-accept");
     } catch (RuntimeException e) {
@@ -112,10 +147,17 @@ public final class TokenMasterServer implements AutoCloseable {
       workers.shutdownNow();
       throw e;
     }
-    log.info("token master listening on {}:{} (maxConnections={}, maxConnectionsPerPeer={}, idleTimeout={}, "
-            + "messageReadTimeout={}, maxMessageBytes={}, shutdownGracePeriod={})", config.bindHost, port(),
-        config.maxConnections, config.maxConnectionsPerPeer, config.idleTimeout, config.messageReadTimeout,
-        config.maxMessageBytes, config.shutdownGracePeriod);
+    log.info(
+        "token master listening on {}:{} (maxConnections={}, maxConnectionsPerPeer={}, idleTimeout={}, "
+            + "messageReadTimeout={}, maxMessageBytes={}, shutdownGracePeriod={})",
+        config.bindHost,
+        port(),
+        config.maxConnections,
+        config.maxConnectionsPerPeer,
+        config.idleTimeout,
+        config.messageReadTimeout,
+        config.maxMessageBytes,
+        config.shutdownGracePeriod);
     return this;
   }
 
@@ -142,12 +184,16 @@ public final class TokenMasterServer implements AutoCloseable {
     if (!state.close()) {
       return;
     }
-    // serving polls handler.inFlight() while it drains, which also ends waits that began after closing().
-    serving.drain(() -> {
-      server.stop(); // no new connections
-      handler.closing(); // waiting claims answer (nothing) now rather than lose their connection
-    });
-    // End of input wakes each connection thread blocked reading the next request; it then closes its socket
+    // serving polls handler.inFlight() while it drains, which also ends waits that began after
+    // closing().
+    serving.drain(
+        () -> {
+          server.stop(); // no new connections
+          handler
+              .closing(); // waiting claims answer (nothing) now rather than lose their connection
+        });
+    // End of input wakes each connection thread blocked reading the next request; it then closes
+    // its socket
     // quietly (closing the socket under it instead would log a SocketException per connection).
     connections.forEach(DeadlineSocket::shutdownInput);
     socket.close();
@@ -165,28 +211,39 @@ public final class TokenMasterServer implements AutoCloseable {
   }
 
   /**
-   * Most elements in one list: libthrift sizes the list before reading it, and an element takes at least a few
-   * bytes on the wire; one per 16 bytes allows 1 Mi elements in 16 MiB (a Token takes more than 16).
+   * Most elements in one list: libthrift sizes the list before reading it, and an element takes at
+   * least a few bytes on the wire; one per 16 bytes allows 1 Mi elements in 16 MiB (a Token takes
+   * more than 16).
    */
   private static int maxContainerLength(int maxMessageBytes) {
     return maxMessageBytes / 16;
   }
 
-
   /** What {@link Builder#build()} validated; the server never reads its builder again. */
-  private record Settings(TokenMaster master, String bindHost, int port, int maxConnections,
-      int maxConnectionsPerPeer, Duration idleTimeout, Duration messageReadTimeout, int maxMessageBytes,
-      Duration shutdownGracePeriod, MetricRegistry metrics) {}
+  private record Settings(
+      TokenMaster master,
+      String bindHost,
+      int port,
+      int maxConnections,
+      int maxConnectionsPerPeer,
+      Duration idleTimeout,
+      Duration messageReadTimeout,
+      int maxMessageBytes,
+      Duration shutdownGracePeriod,
+      MetricRegistry metrics) {}
 
   /**
-   * Remembers accepted connections so that close() can end them, and admits a new one only while the server and
-   * its peer address are under their limits; a refused one is closed at once while the connections already
-   * admitted go on being served. Each connection ({@link DeadlineSocket}) waits for a request up to the idle
-   * timeout, so an idle one ends and frees its thread, and reads each request within the message-read time-out.
+   * Remembers accepted connections so that close() can end them, and admits a new one only while
+   * the server and its peer address are under their limits; a refused one is closed at once while
+   * the connections already admitted go on being served. Each connection ({@link DeadlineSocket})
+   * waits for a request up to the idle timeout, so an idle one ends and frees its thread, and reads
+   * each request within the message-read time-out.
    */
   private final class TrackingServerSocket extends TServerSocket {
-    private final ConnectionRefusals refusals = new ConnectionRefusals("token master",
-        reason -> config.metrics.counter("master.connections_rejected." + reason).inc());
+    private final ConnectionRefusals refusals =
+        new ConnectionRefusals(
+            "token master",
+            reason -> config.metrics.counter("master.connections_rejected." + reason).inc());
 
     TrackingServerSocket(ServerSocket bound) throws TTransportException {
       super(bound, (int) Math.min(Integer.MAX_VALUE, config.idleTimeout.toMillis()));
@@ -216,7 +273,8 @@ public final class TokenMasterServer implements AutoCloseable {
     private DeadlineSocket acceptWithDeadlines() throws TTransportException {
       ServerSocket listening = getServerSocket();
       if (listening == null) {
-        throw new TTransportException(TTransportException.NOT_OPEN, "the master's socket is closed");
+        throw new TTransportException(
+            TTransportException.NOT_OPEN, "the master's socket is closed");
       }
       java.net.Socket raw;
       try {
@@ -226,11 +284,18 @@ public final class TokenMasterServer implements AutoCloseable {
       }
       InetAddress peer = raw.getInetAddress();
       try {
-        return new DeadlineSocket(raw, (int) Math.min(Integer.MAX_VALUE, config.idleTimeout.toMillis()),
-            config.messageReadTimeout.toNanos(), () -> faults.fault("message_read_timeout", peer,
-                "a request still incomplete after " + config.messageReadTimeout));
+        return new DeadlineSocket(
+            raw,
+            (int) Math.min(Integer.MAX_VALUE, config.idleTimeout.toMillis()),
+            config.messageReadTimeout.toNanos(),
+            () ->
+                faults.fault(
+                    "message_read_timeout",
+                    peer,
+                    "a request still incomplete after " + config.messageReadTimeout));
       } catch (TTransportException e) {
-        // TSocket fails on a socket its peer reset before it was set up: that costs this connection only.
+        // TSocket fails on a socket its peer reset before it was set up: that costs this connection
+        // only.
         closeQuietly(raw);
         faults.fault("reset_before_setup", peer, "connection gone before it was set up: " + e);
         return null;
@@ -277,17 +342,20 @@ public final class TokenMasterServer implements AutoCloseable {
       return this;
     }
 
-    /** Address to listen on; default 127.0.0.1 (this machine only); 0.0.0.0 = every IPv4 interface. */
+    /**
+     * Address to listen on; default 127.0.0.1 (this machine only); 0.0.0.0 = every IPv4 interface.
+     */
     public Builder bindHost(String newBindHost) {
       this.bindHost = Objects.requireNonNull(newBindHost, "bindHost");
       return this;
     }
 
     /**
-     * Most connections served at once, one thread each; a connection beyond that is closed at once (its call
-     * fails on the client). A connection holds its thread while idle too, and a waiting queryAndOwn holds its
-     * connection for up to its wait, so allow at least one connection per client thread that may wait at once
-     * (for example, every idle worker slot) plus the other clients' pools. Default 512.
+     * Most connections served at once, one thread each; a connection beyond that is closed at once
+     * (its call fails on the client). A connection holds its thread while idle too, and a waiting
+     * queryAndOwn holds its connection for up to its wait, so allow at least one connection per
+     * client thread that may wait at once (for example, every idle worker slot) plus the other
+     * clients' pools. Default 512.
      */
     public Builder maxConnections(int newMaxConnections) {
       this.maxConnections = newMaxConnections;
@@ -295,8 +363,8 @@ public final class TokenMasterServer implements AutoCloseable {
     }
 
     /**
-     * Most connections from one peer address; beyond it a new connection from that address is closed at once, so
-     * one host cannot take every connection. Default 64.
+     * Most connections from one peer address; beyond it a new connection from that address is
+     * closed at once, so one host cannot take every connection. Default 64.
      */
     public Builder maxConnectionsPerPeer(int newMaxConnectionsPerPeer) {
       this.maxConnectionsPerPeer = newMaxConnectionsPerPeer;
@@ -304,9 +372,9 @@ public final class TokenMasterServer implements AutoCloseable {
     }
 
     /**
-     * A connection that sends nothing for this long is closed (waiting for the next request or in the middle of
-     * one), freeing its thread; clients reconnect on their next call. Longer than any claim wait (30 s). Default
-     * 5 min, as PinLater's servers.
+     * A connection that sends nothing for this long is closed (waiting for the next request or in
+     * the middle of one), freeing its thread; clients reconnect on their next call. Longer than any
+     * claim wait (30 s). Default 5 min, as PinLater's servers.
      */
     public Builder idleTimeout(Duration newIdleTimeout) {
       this.idleTimeout = Objects.requireNonNull(newIdleTimeout, "idleTimeout");
@@ -314,8 +382,9 @@ public final class TokenMasterServer implements AutoCloseable {
     }
 
     /**
-     * Longest time to read one request, from its first byte to its last; a connection still reading one then is
-     * closed, so a peer sending a byte at a time cannot hold a connection thread for ever. Default 60 s.
+     * Longest time to read one request, from its first byte to its last; a connection still reading
+     * one then is closed, so a peer sending a byte at a time cannot hold a connection thread for
+     * ever. Default 60 s.
      */
     public Builder messageReadTimeout(Duration newMessageReadTimeout) {
       this.messageReadTimeout = Objects.requireNonNull(newMessageReadTimeout, "messageReadTimeout");
@@ -323,8 +392,9 @@ public final class TokenMasterServer implements AutoCloseable {
     }
 
     /**
-     * Largest request accepted, as the queue server's {@code maxFrameBytes}: a string, binary or list declared
-     * longer closes the connection before anything is allocated for it. Default 16 MiB.
+     * Largest request accepted, as the queue server's {@code maxFrameBytes}: a string, binary or
+     * list declared longer closes the connection before anything is allocated for it. Default 16
+     * MiB.
      */
     public Builder maxMessageBytes(int newMaxMessageBytes) {
       this.maxMessageBytes = newMaxMessageBytes;
@@ -337,7 +407,10 @@ public final class TokenMasterServer implements AutoCloseable {
       return this;
     }
 
-    /** Where call timers ({@code TokenMaster.<method>}) and error counters go; default a private registry. */
+    /**
+     * Where call timers ({@code TokenMaster.<method>}) and error counters go; default a private
+     * registry.
+     */
     public Builder metrics(MetricRegistry registry) {
       this.metrics = Objects.requireNonNull(registry, "metrics");
       return this;
@@ -345,32 +418,45 @@ public final class TokenMasterServer implements AutoCloseable {
 
     public TokenMasterServer build() {
       if (port < 0 || port > 65535) {
-        throw new IllegalArgumentException("master port is " + port + "; use 0 (any free port) to 65535");
+        throw new IllegalArgumentException(
+            "master port is " + port + "; use 0 (any free port) to 65535");
       }
       if (maxConnections < 1) {
-        throw new IllegalArgumentException("master maxConnections is " + maxConnections + "; it must be at least 1");
+        throw new IllegalArgumentException(
+            "master maxConnections is " + maxConnections + "; it must be at least 1");
       }
       if (maxConnectionsPerPeer < 1) {
-        throw new IllegalArgumentException("master maxConnectionsPerPeer is " + maxConnectionsPerPeer
-            + "; it must be at least 1");
+        throw new IllegalArgumentException(
+            "master maxConnectionsPerPeer is " + maxConnectionsPerPeer + "; it must be at least 1");
       }
       if (idleTimeout.toMillis() < 1) {
-        throw new IllegalArgumentException("master idleTimeout is " + idleTimeout + "; it must be at least 1 ms");
+        throw new IllegalArgumentException(
+            "master idleTimeout is " + idleTimeout + "; it must be at least 1 ms");
       }
       if (messageReadTimeout.toMillis() < 1) {
-        throw new IllegalArgumentException("master messageReadTimeout is " + messageReadTimeout
-            + "; it must be at least 1 ms");
+        throw new IllegalArgumentException(
+            "master messageReadTimeout is " + messageReadTimeout + "; it must be at least 1 ms");
       }
       if (maxMessageBytes < 1024) {
-        throw new IllegalArgumentException("master maxMessageBytes is " + maxMessageBytes
-            + "; it must be at least 1024");
+        throw new IllegalArgumentException(
+            "master maxMessageBytes is " + maxMessageBytes + "; it must be at least 1024");
       }
       if (shutdownGracePeriod.isNegative()) {
-        throw new IllegalArgumentException("master shutdownGracePeriod is " + shutdownGracePeriod
-            + "; it must not be negative");
+        throw new IllegalArgumentException(
+            "master shutdownGracePeriod is " + shutdownGracePeriod + "; it must not be negative");
       }
-      return new TokenMasterServer(new Settings(master, bindHost, port, maxConnections, maxConnectionsPerPeer,
-          idleTimeout, messageReadTimeout, maxMessageBytes, shutdownGracePeriod, metrics));
+      return new TokenMasterServer(
+          new Settings(
+              master,
+              bindHost,
+              port,
+              maxConnections,
+              maxConnectionsPerPeer,
+              idleTimeout,
+              messageReadTimeout,
+              maxMessageBytes,
+              shutdownGracePeriod,
+              metrics));
     }
   }
 }

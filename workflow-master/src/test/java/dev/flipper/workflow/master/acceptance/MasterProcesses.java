@@ -14,8 +14,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Token masters running as separate JVMs over one database, each on a fixed port so it can be killed and
- * started again at the same address. Their output goes to {@code target/master-<n>.log}. Not thread-safe.
+ * Token masters running as separate JVMs over one database, each on a fixed port so it can be
+ * killed and started again at the same address. Their output goes to {@code target/master-<n>.log}.
+ * Not thread-safe.
  */
 final class MasterProcesses implements AutoCloseable {
   private final String jdbcUrl;
@@ -52,37 +53,56 @@ final class MasterProcesses implements AutoCloseable {
   void start(int master) {
     try {
       Path log = Path.of("target", "master-" + master + ".log");
-      ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-Xmx192m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-          MasterProcessMain.class.getName(), jdbcUrl, Integer.toString(ports.get(master)))
-          .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
+      ProcessBuilder builder =
+          new ProcessBuilder(
+                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                  "-Xmx192m",
+                  "-XX:TieredStopAtLevel=1",
+                  "-cp",
+                  System.getProperty("java.class.path"),
+                  MasterProcessMain.class.getName(),
+                  jdbcUrl,
+                  Integer.toString(ports.get(master)))
+              .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
       Process process = builder.start();
       processes.set(master, process);
-      BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-      CompletableFuture<Void> listening = CompletableFuture.runAsync(() -> {
-        try {
-          for (String line; (line = out.readLine()) != null; ) {
-            Files.writeString(log, line + "\n", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
-                java.nio.file.StandardOpenOption.APPEND);
-            if (line.startsWith("LISTENING ")) {
-              return;
-            }
-          }
-          throw new IllegalStateException("master " + master + " exited before listening; see " + log);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
+      BufferedReader out =
+          new BufferedReader(
+              new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+      CompletableFuture<Void> listening =
+          CompletableFuture.runAsync(
+              () -> {
+                try {
+                  for (String line; (line = out.readLine()) != null; ) {
+                    Files.writeString(
+                        log,
+                        line + "\n",
+                        StandardCharsets.UTF_8,
+                        java.nio.file.StandardOpenOption.CREATE,
+                        java.nio.file.StandardOpenOption.APPEND);
+                    if (line.startsWith("LISTENING ")) {
+                      return;
+                    }
+                  }
+                  throw new IllegalStateException(
+                      "master " + master + " exited before listening; see " + log);
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
       listening.get(60, TimeUnit.SECONDS);
-      Thread drain = new Thread(() -> { // keep reading, or the child blocks on a full pipe
-        try {
-          while (out.readLine() != null) {
-            // discarded: the log file has the start-up lines
-          }
-        } catch (IOException ignored) {
-          // the process died
-        }
-      }, "master-" + master + "-stdout");
+      Thread drain =
+          new Thread(
+              () -> { // keep reading, or the child blocks on a full pipe
+                try {
+                  while (out.readLine() != null) {
+                    // discarded: the log file has the start-up lines
+                  }
+                } catch (IOException ignored) {
+                  // the process died
+                }
+              },
+              "master-" + master + "-stdout");
       drain.setDaemon(true);
       drain.start();
     } catch (Exception e) {

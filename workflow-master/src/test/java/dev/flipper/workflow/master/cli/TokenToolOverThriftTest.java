@@ -19,13 +19,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
-/** The token tool against a real master (Thrift over TCP, ephemeral port): --json, exit codes, ISO-8601 times. */
+/**
+ * The token tool against a real master (Thrift over TCP, ephemeral port): --json, exit codes,
+ * ISO-8601 times.
+ */
 class TokenToolOverThriftTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final TokenService master = TokenService.builder(InMemoryTokenStore.create()).build();
-  private final TokenMasterServer server = TokenMasterServer.builder(master).bindHost("127.0.0.1").port(0).build()
-      .start();
+  private final TokenMasterServer server =
+      TokenMasterServer.builder(master).bindHost("127.0.0.1").port(0).build().start();
 
   @AfterEach
   void stop() {
@@ -34,8 +37,9 @@ class TokenToolOverThriftTest {
 
   @Test
   void jsonOutputOfLsAndCat() throws Exception {
-    master.modify(new ModifyParams(List.of(Token.of("/workflow/a/1", "d1"), Token.of("/workflow/b/1", "d2")),
-        List.of()));
+    master.modify(
+        new ModifyParams(
+            List.of(Token.of("/workflow/a/1", "d1"), Token.of("/workflow/b/1", "d2")), List.of()));
 
     Result cat = run("--json", "cat", "/workflow/a/1");
     assertThat(cat.code).as(cat.err).isZero();
@@ -58,7 +62,8 @@ class TokenToolOverThriftTest {
 
   @Test
   void updateTakesIsoTimesAndHasHelp() {
-    Result inserted = run("update", "-n", "/lease", "-o", "worker_1", "-t", "2030-03-17T17:46:40Z", "-d", "x");
+    Result inserted =
+        run("update", "-n", "/lease", "-o", "worker_1", "-t", "2030-03-17T17:46:40Z", "-d", "x");
     assertThat(inserted.code).as(inserted.err).isZero();
     assertThat(expirationOf("/lease")).isEqualTo(1_900_000_000L);
 
@@ -72,19 +77,25 @@ class TokenToolOverThriftTest {
 
     Result help = run("update", "--help");
     assertThat(help.code).isZero();
-    assertThat(help.out).contains("Usage: tokens update", "--expiration_time", "ISO-8601", "--version");
+    assertThat(help.out)
+        .contains("Usage: tokens update", "--expiration_time", "ISO-8601", "--version");
   }
 
   private long expirationOf(String name) {
-    return master.query(dev.flipper.token.Query.prefix(name)).stream().filter(t -> t.name().equals(name))
-        .findFirst().orElseThrow().expirationTime();
+    return master.query(dev.flipper.token.Query.prefix(name)).stream()
+        .filter(t -> t.name().equals(name))
+        .findFirst()
+        .orElseThrow()
+        .expirationTime();
   }
 
   private Result run(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    TokenTool tool = new TokenTool((host, port) -> TokenMasterClient.builder(host, port).build(),
-        new BufferedReader(new StringReader("")));
+    TokenTool tool =
+        new TokenTool(
+            (host, port) -> TokenMasterClient.builder(host, port).build(),
+            new BufferedReader(new StringReader("")));
     CommandLine line = TokenTool.commandLine(tool);
     line.setOut(new PrintWriter(out, true));
     line.setErr(new PrintWriter(err, true));

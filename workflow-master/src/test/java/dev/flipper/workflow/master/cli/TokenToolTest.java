@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 /**
- * pinball_util's commands (Pinball's pinball_util_test; docs/tokens.md, "Token tool"): ls, cat, rm, update, recursive
- * and not.
+ * pinball_util's commands (Pinball's pinball_util_test; docs/tokens.md, "Token tool"): ls, cat, rm,
+ * update, recursive and not.
  */
 class TokenToolTest {
   private final TokenService master = TokenService.builder(InMemoryTokenStore.create()).build();
@@ -27,18 +27,22 @@ class TokenToolTest {
 
   @BeforeEach
   void tokens() {
-    master.modify(new ModifyParams(List.of(
-        Token.of("/workflow/a/1/job/waiting/x", "dx"),
-        Token.of("/workflow/a/1/job/waiting/y", "dy"),
-        Token.of("/workflow/a/2/job/runnable/z", "dz").withOwner("w", 1_900_000_000L),
-        Token.of("/workflow/b/7/job/waiting/x", "db"),
-        Token.of("/schedule/workflow/a", "s")), List.of()));
+    master.modify(
+        new ModifyParams(
+            List.of(
+                Token.of("/workflow/a/1/job/waiting/x", "dx"),
+                Token.of("/workflow/a/1/job/waiting/y", "dy"),
+                Token.of("/workflow/a/2/job/runnable/z", "dz").withOwner("w", 1_900_000_000L),
+                Token.of("/workflow/b/7/job/waiting/x", "db"),
+                Token.of("/schedule/workflow/a", "s")),
+            List.of()));
   }
 
   private int run(String answer, String... args) {
     StringWriter outText = new StringWriter();
     StringWriter errText = new StringWriter();
-    TokenTool tool = new TokenTool((host, port) -> master, new BufferedReader(new StringReader(answer)));
+    TokenTool tool =
+        new TokenTool((host, port) -> master, new BufferedReader(new StringReader(answer)));
     CommandLine line = TokenTool.commandLine(tool);
     line.setOut(new PrintWriter(outText, true));
     line.setErr(new PrintWriter(errText, true));
@@ -65,8 +69,12 @@ class TokenToolTest {
   @Test
   void catShowsOneTokenOrASubtree() {
     assertThat(run("", "cat", "/workflow/a/2/job/runnable/z")).isZero();
-    assertThat(out).startsWith("total 1\n").contains("name=/workflow/a/2/job/runnable/z")
-        .contains("owner=w").contains("1900000000 (2030-03-17T17:46:40Z)").contains("data=dz");
+    assertThat(out)
+        .startsWith("total 1\n")
+        .contains("name=/workflow/a/2/job/runnable/z")
+        .contains("owner=w")
+        .contains("1900000000 (2030-03-17T17:46:40Z)")
+        .contains("data=dz");
 
     assertThat(run("", "cat", "/workflow/a/")).isEqualTo(1); // no token has exactly that name
     assertThat(err).contains("no token named /workflow/a/", "-r");
@@ -78,7 +86,10 @@ class TokenToolTest {
   @Test
   void rmAsksAndRemovesOnlyWhenConfirmed() {
     assertThat(run("n\n", "rm", "-r", "/workflow/a/")).isZero();
-    assertThat(out).contains("removing:").contains("\t/workflow/a/1/job/waiting/x").contains("[y/N]")
+    assertThat(out)
+        .contains("removing:")
+        .contains("\t/workflow/a/1/job/waiting/x")
+        .contains("[y/N]")
         .endsWith("removed 0 token(s)\n");
     assertThat(master.query(Query.prefix("/workflow/a/"))).hasSize(3);
 
@@ -105,8 +116,22 @@ class TokenToolTest {
     Token inserted = master.query(Query.prefix("/new")).get(0);
     assertThat(inserted.priority()).isEqualTo(2.5);
 
-    assertThat(run("", "update", "-n", "/new", "-v", Long.toString(inserted.version()), "-d", "v2", "-o", "me", "-t",
-        "2000000000", "--yes")).isZero();
+    assertThat(
+            run(
+                "",
+                "update",
+                "-n",
+                "/new",
+                "-v",
+                Long.toString(inserted.version()),
+                "-d",
+                "v2",
+                "-o",
+                "me",
+                "-t",
+                "2000000000",
+                "--yes"))
+        .isZero();
     Token updated = master.query(Query.prefix("/new")).get(0);
     assertThat(updated.data()).isEqualTo("v2");
     assertThat(updated.owner()).isEqualTo("me");
@@ -117,7 +142,8 @@ class TokenToolTest {
   void errorsOfTheMasterAreOneLineAndExitCodeOne() {
     assertThat(run("", "update", "-n", "/workflow/a/1/job/waiting/x", "-d", "again")).isEqualTo(1);
 
-    assertThat(err).startsWith("error: VERSION_CONFLICT: token '/workflow/a/1/job/waiting/x' already exists");
+    assertThat(err)
+        .startsWith("error: VERSION_CONFLICT: token '/workflow/a/1/job/waiting/x' already exists");
   }
 
   @Test

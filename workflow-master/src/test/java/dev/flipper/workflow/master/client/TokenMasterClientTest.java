@@ -26,7 +26,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Reconnecting: master restarts, a master that comes up late, one that never does, answers that get lost. */
+/**
+ * Reconnecting: master restarts, a master that comes up late, one that never does, answers that get
+ * lost.
+ */
 class TokenMasterClientTest {
   private final InMemoryTokenStore store = InMemoryTokenStore.create();
   private final List<AutoCloseable> toClose = new ArrayList<>();
@@ -39,8 +42,12 @@ class TokenMasterClientTest {
   }
 
   private TokenMasterServer startServer(int port) {
-    TokenMasterServer server = TokenMasterServer.builder(TokenService.builder(store.sharingStorage()).build())
-        .port(port).bindHost("127.0.0.1").build().start();
+    TokenMasterServer server =
+        TokenMasterServer.builder(TokenService.builder(store.sharingStorage()).build())
+            .port(port)
+            .bindHost("127.0.0.1")
+            .build()
+            .start();
     toClose.add(server);
     return server;
   }
@@ -59,7 +66,8 @@ class TokenMasterClientTest {
   void callsContinueOnNewConnectionsAfterTheMasterRestarts() {
     TokenMasterServer first = startServer(0);
     int port = first.port();
-    TokenMasterClient client = client(TokenMasterClient.builder("127.0.0.1", port).checkAfterIdle(Duration.ZERO));
+    TokenMasterClient client =
+        client(TokenMasterClient.builder("127.0.0.1", port).checkAfterIdle(Duration.ZERO));
     Token a = client.modify(ModifyParams.updating(Token.of("/a", "1"))).get(0);
 
     first.close();
@@ -74,7 +82,8 @@ class TokenMasterClientTest {
   void aModifySentIntoAConnectionTheMasterClosedRunsAgain() {
     TokenMasterServer first = startServer(0);
     int port = first.port();
-    TokenMasterClient client = client(TokenMasterClient.builder("127.0.0.1", port)); // no idle check this soon
+    TokenMasterClient client =
+        client(TokenMasterClient.builder("127.0.0.1", port)); // no idle check this soon
     client.modify(ModifyParams.updating(Token.of("/a", "1")));
 
     first.close();
@@ -87,10 +96,15 @@ class TokenMasterClientTest {
   @Test
   void aMasterThatComesUpLaterIsReached() throws Exception {
     int port = freePort();
-    TokenMasterClient client = client(TokenMasterClient.builder("127.0.0.1", port).connectAttempts(100)
-        .initialBackoff(Duration.ofMillis(20)).maxBackoff(Duration.ofMillis(100)));
-    CompletableFuture<List<Token>> call = CompletableFuture.supplyAsync(() -> client.modify(
-        ModifyParams.updating(Token.of("/late", "x"))));
+    TokenMasterClient client =
+        client(
+            TokenMasterClient.builder("127.0.0.1", port)
+                .connectAttempts(100)
+                .initialBackoff(Duration.ofMillis(20))
+                .maxBackoff(Duration.ofMillis(100)));
+    CompletableFuture<List<Token>> call =
+        CompletableFuture.supplyAsync(
+            () -> client.modify(ModifyParams.updating(Token.of("/late", "x"))));
 
     startServer(port);
 
@@ -99,10 +113,15 @@ class TokenMasterClientTest {
 
   @Test
   void aMasterThatNeverAnswersFailsTheCallAfterTheConfiguredAttempts() throws Exception {
-    TokenMasterClient client = client(TokenMasterClient.builder("127.0.0.1", freePort()).connectAttempts(3)
-        .initialBackoff(Duration.ofMillis(5)).maxBackoff(Duration.ofMillis(10)));
+    TokenMasterClient client =
+        client(
+            TokenMasterClient.builder("127.0.0.1", freePort())
+                .connectAttempts(3)
+                .initialBackoff(Duration.ofMillis(5))
+                .maxBackoff(Duration.ofMillis(10)));
 
-    TokenException e = catchThrowableOfType(TokenException.class, () -> client.query(Query.prefix("/")));
+    TokenException e =
+        catchThrowableOfType(TokenException.class, () -> client.query(Query.prefix("/")));
 
     assertThat(e.errorCode()).isEqualTo(TokenErrorCode.UNKNOWN);
     assertThat(e.getMessage()).contains("after 3 attempt(s)").contains("nothing was changed");
@@ -111,15 +130,19 @@ class TokenMasterClientTest {
   @Test
   void aClaimWhoseAnswerIsLostFailsWithUnknownOutcome() throws Exception {
     try (SwallowingServer swallowing = new SwallowingServer()) {
-      TokenMasterClient client = client(TokenMasterClient.builder("127.0.0.1", swallowing.port())
-          .connectAttempts(1));
+      TokenMasterClient client =
+          client(TokenMasterClient.builder("127.0.0.1", swallowing.port()).connectAttempts(1));
 
-      TokenException claim = catchThrowableOfType(TokenException.class, () -> client.queryAndOwn(claimAll()));
-      TokenException modify = catchThrowableOfType(TokenException.class,
-          () -> client.modify(ModifyParams.updating(Token.of("/a", ""))));
+      TokenException claim =
+          catchThrowableOfType(TokenException.class, () -> client.queryAndOwn(claimAll()));
+      TokenException modify =
+          catchThrowableOfType(
+              TokenException.class, () -> client.modify(ModifyParams.updating(Token.of("/a", ""))));
 
       assertThat(claim.errorCode()).isEqualTo(TokenErrorCode.UNKNOWN);
-      assertThat(claim.getMessage()).contains("after queryAndOwn was sent").contains("outcome is unknown");
+      assertThat(claim.getMessage())
+          .contains("after queryAndOwn was sent")
+          .contains("outcome is unknown");
       assertThat(swallowing.connections()).isGreaterThanOrEqualTo(2); // the modify was sent twice
       assertThat(modify.getMessage()).contains("outcome is unknown");
     }
@@ -128,12 +151,15 @@ class TokenMasterClientTest {
   @Test
   void stopWaitingEndsAWaitingClaimAtOnceAndLaterClaimsDoNotWait() throws Exception {
     TokenService service = TokenService.builder(store.sharingStorage()).build();
-    TokenMasterServer server = TokenMasterServer.builder(service).port(0).bindHost("127.0.0.1").build().start();
+    TokenMasterServer server =
+        TokenMasterServer.builder(service).port(0).bindHost("127.0.0.1").build().start();
     toClose.add(server);
     TokenMasterClient client = client(TokenMasterClient.builder("127.0.0.1", server.port()));
-    QueryAndOwnParams waitLong = new QueryAndOwnParams("w", Long.MAX_VALUE, Query.prefix("/waiting/"))
-        .withWaitTime(Duration.ofSeconds(25));
-    CompletableFuture<List<Token>> waiting = CompletableFuture.supplyAsync(() -> client.queryAndOwn(waitLong));
+    QueryAndOwnParams waitLong =
+        new QueryAndOwnParams("w", Long.MAX_VALUE, Query.prefix("/waiting/"))
+            .withWaitTime(Duration.ofSeconds(25));
+    CompletableFuture<List<Token>> waiting =
+        CompletableFuture.supplyAsync(() -> client.queryAndOwn(waitLong));
     await().atMost(Duration.ofSeconds(30)).until(() -> service.waitingClaims() > 0);
 
     client.stopWaiting();
@@ -143,26 +169,36 @@ class TokenMasterClientTest {
     assertThat(client.queryAndOwn(waitLong)).isEmpty(); // answered at once, not after 25 s
     assertThat(Duration.ofNanos(System.nanoTime() - before)).isLessThan(Duration.ofSeconds(20));
     client.modify(ModifyParams.updating(Token.of("/other", "x"))); // other calls still work
-    assertThat(client.queryAndOwn(new QueryAndOwnParams("w", Long.MAX_VALUE, Query.prefix("/other"))))
-        .extracting(Token::name).containsExactly("/other");
+    assertThat(
+            client.queryAndOwn(new QueryAndOwnParams("w", Long.MAX_VALUE, Query.prefix("/other"))))
+        .extracting(Token::name)
+        .containsExactly("/other");
   }
 
   @Test
   void aClosedClientRefusesCalls() {
-    TokenMasterClient client = client(TokenMasterClient.builder("127.0.0.1", startServer(0).port()));
+    TokenMasterClient client =
+        client(TokenMasterClient.builder("127.0.0.1", startServer(0).port()));
     client.close();
 
-    assertThatThrownBy(() -> client.query(Query.prefix("/"))).isInstanceOf(TokenException.class)
+    assertThatThrownBy(() -> client.query(Query.prefix("/")))
+        .isInstanceOf(TokenException.class)
         .hasMessageContaining("closed");
   }
 
   @Test
   void settingsAreValidated() {
-    assertThatThrownBy(() -> TokenMasterClient.builder("h", 0).build()).hasMessageContaining("port");
+    assertThatThrownBy(() -> TokenMasterClient.builder("h", 0).build())
+        .hasMessageContaining("port");
     assertThatThrownBy(() -> TokenMasterClient.builder("h", 1).connectAttempts(0).build())
         .hasMessageContaining("connectAttempts");
-    assertThatThrownBy(() -> TokenMasterClient.builder("h", 1).initialBackoff(Duration.ofSeconds(5))
-        .maxBackoff(Duration.ofSeconds(1)).build()).hasMessageContaining("maxBackoff");
+    assertThatThrownBy(
+            () ->
+                TokenMasterClient.builder("h", 1)
+                    .initialBackoff(Duration.ofSeconds(5))
+                    .maxBackoff(Duration.ofSeconds(1))
+                    .build())
+        .hasMessageContaining("maxBackoff");
   }
 
   private static int freePort() throws IOException {

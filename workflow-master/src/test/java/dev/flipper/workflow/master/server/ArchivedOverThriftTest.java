@@ -21,8 +21,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The archive methods as a plain generated client sends them (what the contract suite cannot show through
- * {@code TokenMasterClient}): unset fields take their defaults, and a half-given page cursor is refused.
+ * The archive methods as a plain generated client sends them (what the contract suite cannot show
+ * through {@code TokenMasterClient}): unset fields take their defaults, and a half-given page
+ * cursor is refused.
  */
 class ArchivedOverThriftTest {
   private TokenService service;
@@ -57,10 +58,17 @@ class ArchivedOverThriftTest {
   void anUnsetMaxTokensGivesTheLargestPage() throws Exception {
     archive(TokenService.MAX_ARCHIVED_PAGE + 1);
 
-    List<Token> first = client.query_archived(new ArchivedQueryRequest().setNamePrefix("/a/")).getTokens();
+    List<Token> first =
+        client.query_archived(new ArchivedQueryRequest().setNamePrefix("/a/")).getTokens();
     Token last = first.get(first.size() - 1);
-    List<Token> rest = client.query_archived(new ArchivedQueryRequest().setNamePrefix("/a/")
-        .setAfterName(last.getName()).setAfterVersion(last.getVersion())).getTokens();
+    List<Token> rest =
+        client
+            .query_archived(
+                new ArchivedQueryRequest()
+                    .setNamePrefix("/a/")
+                    .setAfterName(last.getName())
+                    .setAfterVersion(last.getVersion()))
+            .getTokens();
 
     assertThat(first).hasSize(TokenService.MAX_ARCHIVED_PAGE);
     assertThat(rest).extracting(Token::getName).containsExactly("/a/1000");
@@ -68,8 +76,12 @@ class ArchivedOverThriftTest {
 
   @Test
   void aCursorWithoutItsVersionIsRefused() {
-    TokenMasterException e = catchThrowableOfType(TokenMasterException.class,
-        () -> client.query_archived(new ArchivedQueryRequest().setNamePrefix("/a/").setAfterName("/a/0001")));
+    TokenMasterException e =
+        catchThrowableOfType(
+            TokenMasterException.class,
+            () ->
+                client.query_archived(
+                    new ArchivedQueryRequest().setNamePrefix("/a/").setAfterName("/a/0001")));
 
     assertThat(e.getErrorCode()).isEqualTo(ErrorCode.INPUT_ERROR);
     assertThat(e.getErrorMessage()).contains("afterName and afterVersion");
@@ -77,8 +89,9 @@ class ArchivedOverThriftTest {
 
   @Test
   void anUnsetPrefixIsRefusedRatherThanReadAsTheWholeArchive() {
-    TokenMasterException e = catchThrowableOfType(TokenMasterException.class,
-        () -> client.query_archived(new ArchivedQueryRequest()));
+    TokenMasterException e =
+        catchThrowableOfType(
+            TokenMasterException.class, () -> client.query_archived(new ArchivedQueryRequest()));
 
     assertThat(e.getErrorCode()).isEqualTo(ErrorCode.INPUT_ERROR);
     assertThat(e.getErrorMessage()).contains("no namePrefix");
@@ -88,10 +101,13 @@ class ArchivedOverThriftTest {
   void deleteWithoutAPrefixIsRefusedAndDeletesNothing() throws Exception {
     archive(2);
 
-    TokenMasterException e = catchThrowableOfType(TokenMasterException.class,
-        () -> client.delete_archived(new DeleteArchivedRequest()));
+    TokenMasterException e =
+        catchThrowableOfType(
+            TokenMasterException.class, () -> client.delete_archived(new DeleteArchivedRequest()));
 
     assertThat(e.getErrorCode()).isEqualTo(ErrorCode.INPUT_ERROR);
-    assertThat(client.delete_archived(new DeleteArchivedRequest().setNamePrefix("/a/")).getDeleted()).isEqualTo(2);
+    assertThat(
+            client.delete_archived(new DeleteArchivedRequest().setNamePrefix("/a/")).getDeleted())
+        .isEqualTo(2);
   }
 }

@@ -23,9 +23,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Idle or greedy peers cannot lock others out of the master: idle connections close after the idle timeout, and
- * one peer address holds at most its share of the connections. Idle peers connect from 127.0.0.2, the normal
- * client from 127.0.0.1 (both loopback on Linux).
+ * Idle or greedy peers cannot lock others out of the master: idle connections close after the idle
+ * timeout, and one peer address holds at most its share of the connections. Idle peers connect from
+ * 127.0.0.2, the normal client from 127.0.0.1 (both loopback on Linux).
  */
 class ConnectionLimitsTest {
   private final MetricRegistry metrics = new MetricRegistry();
@@ -65,15 +65,25 @@ class ConnectionLimitsTest {
     Socket oneTooMany = idlePeer();
     idle.add(oneTooMany);
 
-    assertThat(closedByServerWithin(oneTooMany, 10_000)).as("the fifth connection of one peer is closed").isTrue();
+    assertThat(closedByServerWithin(oneTooMany, 10_000))
+        .as("the fifth connection of one peer is closed")
+        .isTrue();
     assertThat(aNormalClientIsServed()).isTrue();
-    assertThat(metrics.counter("master.connections_rejected.per_peer_limit").getCount()).isEqualTo(1);
+    assertThat(metrics.counter("master.connections_rejected.per_peer_limit").getCount())
+        .isEqualTo(1);
   }
 
   private void start(int maxConnections, int perPeer, Duration idleTimeout) {
-    server = TokenMasterServer.builder(TokenService.builder(InMemoryTokenStore.create()).build())
-        .port(0).bindHost("127.0.0.1").metrics(metrics).maxConnections(maxConnections)
-        .maxConnectionsPerPeer(perPeer).idleTimeout(idleTimeout).build().start();
+    server =
+        TokenMasterServer.builder(TokenService.builder(InMemoryTokenStore.create()).build())
+            .port(0)
+            .bindHost("127.0.0.1")
+            .metrics(metrics)
+            .maxConnections(maxConnections)
+            .maxConnectionsPerPeer(perPeer)
+            .idleTimeout(idleTimeout)
+            .build()
+            .start();
   }
 
   private Socket idlePeer() throws IOException {
@@ -98,8 +108,11 @@ class ConnectionLimitsTest {
     try (TSocket socket = new TSocket("127.0.0.1", server.port(), 5_000)) {
       socket.open();
       TokenMasterService.Client client = new TokenMasterService.Client(new TBinaryProtocol(socket));
-      return client.query(new QueryRequest().setQueries(List.of(new Query().setNamePrefix("/")))).getTokens()
-          .size() == 1;
+      return client
+              .query(new QueryRequest().setQueries(List.of(new Query().setNamePrefix("/"))))
+              .getTokens()
+              .size()
+          == 1;
     }
   }
 }

@@ -22,9 +22,10 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * 2,000 idle connections and 8 partial requests declaring 16 MiB strings, held open: a normal client is still
- * served, each call within 1 s. The master runs a thread per connection, so this test raises its connection
- * limits to 2,100 (default 512 in all, 64 per peer); its memory stays what the peers sent, not what they declared.
+ * 2,000 idle connections and 8 partial requests declaring 16 MiB strings, held open: a normal
+ * client is still served, each call within 1 s. The master runs a thread per connection, so this
+ * test raises its connection limits to 2,100 (default 512 in all, 64 per peer); its memory stays
+ * what the peers sent, not what they declared.
  */
 @Tag("slow")
 class IdleCrowdTest {
@@ -41,9 +42,16 @@ class IdleCrowdTest {
   }
 
   @Test
-  void aNormalClientIsServedBesideTwoThousandIdleConnectionsAndEightPartialRequests() throws Exception {
-    server = TokenMasterServer.builder(TokenService.builder(InMemoryTokenStore.create()).build())
-        .port(0).bindHost("127.0.0.1").maxConnections(2_100).maxConnectionsPerPeer(2_100).build().start();
+  void aNormalClientIsServedBesideTwoThousandIdleConnectionsAndEightPartialRequests()
+      throws Exception {
+    server =
+        TokenMasterServer.builder(TokenService.builder(InMemoryTokenStore.create()).build())
+            .port(0)
+            .bindHost("127.0.0.1")
+            .maxConnections(2_100)
+            .maxConnectionsPerPeer(2_100)
+            .build()
+            .start();
     for (int i = 0; i < 2_000; i++) {
       crowd.add(connect("127.0.0.2"));
     }
@@ -59,8 +67,11 @@ class IdleCrowdTest {
       socket.open();
       TokenMasterService.Client client = new TokenMasterService.Client(new TBinaryProtocol(socket));
       for (int call = 0; call < 10; call++) {
-        assertThat(client.query(new QueryRequest().setQueries(List.of(new Query().setNamePrefix("/"))))
-            .getTokens()).hasSize(1);
+        assertThat(
+                client
+                    .query(new QueryRequest().setQueries(List.of(new Query().setNamePrefix("/"))))
+                    .getTokens())
+            .hasSize(1);
       }
     }
   }

@@ -1,12 +1,12 @@
 package dev.flipper.workflow.master.server;
 
-import dev.flipper.thrift.fuzz.MasterCalls;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.codahale.metrics.MetricRegistry;
-import dev.flipper.token.TokenService;
 import dev.flipper.thrift.fuzz.FuzzInputs;
+import dev.flipper.thrift.fuzz.MasterCalls;
+import dev.flipper.token.TokenService;
 import dev.flipper.token.memory.InMemoryTokenStore;
 import dev.flipper.workflow.master.thrift.Query;
 import dev.flipper.workflow.master.thrift.QueryRequest;
@@ -35,9 +35,9 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * 100,000 random, truncated, mutated and oversized requests to the master over TCP (more with
- * {@code -Dfuzz.inputs=N}): the master stays up, a normal client (from 127.0.0.2) gets every answer within 1 s
- * during the run, heap growth after GC stays under 64 MiB, process RSS under 1.5 GiB (-Xmx1g), the log under 20
- * lines.
+ * {@code -Dfuzz.inputs=N}): the master stays up, a normal client (from 127.0.0.2) gets every answer
+ * within 1 s during the run, heap growth after GC stays under 64 MiB, process RSS under 1.5 GiB
+ * (-Xmx1g), the log under 20 lines.
  */
 @Tag("slow")
 class MasterFuzzTest {
@@ -50,10 +50,18 @@ class MasterFuzzTest {
   void garbageNeverHurtsTheMaster() throws Exception {
     long seed = System.nanoTime();
     MetricRegistry metrics = new MetricRegistry();
-    try (TokenMasterServer server = TokenMasterServer.builder(TokenService.builder(InMemoryTokenStore.create())
-        .build()).port(0).bindHost("127.0.0.1").metrics(metrics).maxMessageBytes(LIMIT).maxConnections(1_024)
-        .maxConnectionsPerPeer(1_024).messageReadTimeout(Duration.ofSeconds(5)).build().start();
-         LogVolume log = new LogVolume()) {
+    try (TokenMasterServer server =
+            TokenMasterServer.builder(TokenService.builder(InMemoryTokenStore.create()).build())
+                .port(0)
+                .bindHost("127.0.0.1")
+                .metrics(metrics)
+                .maxMessageBytes(LIMIT)
+                .maxConnections(1_024)
+                .maxConnectionsPerPeer(1_024)
+                .messageReadTimeout(Duration.ofSeconds(5))
+                .build()
+                .start();
+        LogVolume log = new LogVolume()) {
       List<byte[]> valid = MasterCalls.forFuzzing();
       long heapBefore = usedHeapAfterGc();
       NormalClient normal = new NormalClient(server.port());
@@ -63,24 +71,39 @@ class MasterFuzzTest {
       long started = System.nanoTime();
       for (int c = 0; c < CLIENTS; c++) {
         Random random = new Random(seed + c);
-        clients.execute(() -> FuzzInputs.send(server.port(), random, remaining, r -> FuzzInputs.unframed(r, valid)));
+        clients.execute(
+            () ->
+                FuzzInputs.send(
+                    server.port(), random, remaining, r -> FuzzInputs.unframed(r, valid)));
       }
       clients.shutdown();
       assertThat(clients.awaitTermination(240, TimeUnit.SECONDS)).isTrue();
       long fuzzMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
       normal.stop();
 
-      await("the master settles (seed " + seed + ")").atMost(Duration.ofSeconds(30))
+      await("the master settles (seed " + seed + ")")
+          .atMost(Duration.ofSeconds(30))
           .until(() -> server.connectionCount() == 0);
       long heapGrowth = usedHeapAfterGc() - heapBefore;
       long rss = residentSetBytes();
-      System.out.printf("master fuzz: %d inputs in %d ms; normal client: %d calls, slowest %d ms; heap growth %d "
-              + "KiB, RSS %d MiB; log %d lines, %d bytes%n", INPUTS, fuzzMillis, normal.calls.get(),
-          TimeUnit.NANOSECONDS.toMillis(normal.slowestNanos.get()), heapGrowth / 1024, rss >> 20, log.lines(),
+      System.out.printf(
+          "master fuzz: %d inputs in %d ms; normal client: %d calls, slowest %d ms; heap growth %d "
+              + "KiB, RSS %d MiB; log %d lines, %d bytes%n",
+          INPUTS,
+          fuzzMillis,
+          normal.calls.get(),
+          TimeUnit.NANOSECONDS.toMillis(normal.slowestNanos.get()),
+          heapGrowth / 1024,
+          rss >> 20,
+          log.lines(),
           log.bytes());
-      assertThat(normal.failures).as("normal calls failed or slower than 1 s (seed %d)", seed).isEmpty();
+      assertThat(normal.failures)
+          .as("normal calls failed or slower than 1 s (seed %d)", seed)
+          .isEmpty();
       assertThat(normal.calls.get()).isGreaterThan(0);
-      assertThat(heapGrowth).as("heap growth in bytes (seed %d)", seed).isLessThan(64L * 1024 * 1024);
+      assertThat(heapGrowth)
+          .as("heap growth in bytes (seed %d)", seed)
+          .isLessThan(64L * 1024 * 1024);
       assertThat(rss).as("resident set size").isLessThan(1536L * 1024 * 1024);
       assertThat(log.lines()).as("log lines written during the fuzzing").isLessThanOrEqualTo(20);
       assertThat(server.isRunning()).isTrue();
@@ -107,7 +130,10 @@ class MasterFuzzTest {
     return 0;
   }
 
-  /** Queries every 20 ms over one connection from 127.0.0.2 with a 1 s read time-out; notes every failure. */
+  /**
+   * Queries every 20 ms over one connection from 127.0.0.2 with a 1 s read time-out; notes every
+   * failure.
+   */
   private static final class NormalClient {
     private final int port;
     private final List<String> failures = new CopyOnWriteArrayList<>();
@@ -135,11 +161,13 @@ class MasterFuzzTest {
         raw.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 0));
         raw.connect(new InetSocketAddress("127.0.0.1", port));
         raw.setSoTimeout(1_000);
-        TokenMasterService.Client client = new TokenMasterService.Client(new TBinaryProtocol(new TSocket(raw)));
+        TokenMasterService.Client client =
+            new TokenMasterService.Client(new TBinaryProtocol(new TSocket(raw)));
         while (running) {
           long start = System.nanoTime();
           try {
-            client.query(new QueryRequest().setQueries(List.of(new Query().setNamePrefix("/none/"))));
+            client.query(
+                new QueryRequest().setQueries(List.of(new Query().setNamePrefix("/none/"))));
           } catch (Exception e) {
             failures.add("call " + calls.get() + ": " + e);
             return;

@@ -23,7 +23,10 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
-/** Requests a hostile or buggy client may send get INPUT_ERROR naming the problem, never UNKNOWN or a wrong answer. */
+/**
+ * Requests a hostile or buggy client may send get INPUT_ERROR naming the problem, never UNKNOWN or
+ * a wrong answer.
+ */
 @Tag("mariadb")
 class MasterInputValidationTest {
   private final TestDatabases databases = new TestDatabases();
@@ -35,8 +38,12 @@ class MasterInputValidationTest {
   @BeforeEach
   void start() throws Exception {
     store = JdbcTokenStore.open(TestDatabases.mariaDbTokens(databases.newMariaDb()));
-    server = TokenMasterServer.builder(TokenService.builder(store).build()).port(0).bindHost("127.0.0.1").build()
-        .start();
+    server =
+        TokenMasterServer.builder(TokenService.builder(store).build())
+            .port(0)
+            .bindHost("127.0.0.1")
+            .build()
+            .start();
     socket = new TSocket("127.0.0.1", server.port());
     socket.open();
     client = new TokenMasterService.Client(new TBinaryProtocol(socket));
@@ -63,41 +70,80 @@ class MasterInputValidationTest {
   void aQueryWithoutPrefixIsAnInputErrorNotEveryToken() throws Exception {
     client.modify(new ModifyRequest().setUpdates(List.of(new Token().setName("/a"))));
 
-    assertInputError(() -> client.query(new QueryRequest().setQueries(List.of(new Query()))),
+    assertInputError(
+        () -> client.query(new QueryRequest().setQueries(List.of(new Query()))),
         "query 1 has no namePrefix");
-    assertInputError(() -> client.query_and_own(new QueryAndOwnRequest().setOwner("w").setExpirationTime(10)
-        .setQuery(new Query().setMaxTokens(1))), "query_and_own: the query has no namePrefix");
-    assertThat(client.query(new QueryRequest().setQueries(List.of(new Query().setNamePrefix("")))).getTokens()
-        .get(0)).hasSize(1);
+    assertInputError(
+        () ->
+            client.query_and_own(
+                new QueryAndOwnRequest()
+                    .setOwner("w")
+                    .setExpirationTime(10)
+                    .setQuery(new Query().setMaxTokens(1))),
+        "query_and_own: the query has no namePrefix");
+    assertThat(
+            client
+                .query(new QueryRequest().setQueries(List.of(new Query().setNamePrefix(""))))
+                .getTokens()
+                .get(0))
+        .hasSize(1);
   }
 
   @Test
   void aClaimWithANegativeExpirationTimeIsAnInputError() throws Exception {
     client.modify(new ModifyRequest().setUpdates(List.of(new Token().setName("/a"))));
 
-    assertInputError(() -> client.query_and_own(new QueryAndOwnRequest().setOwner("w").setExpirationTime(-1)
-        .setQuery(new Query().setNamePrefix("/"))), "expirationTime -1");
-    assertThat(client.query(new QueryRequest().setQueries(List.of(new Query().setNamePrefix("/")))).getTokens()
-        .get(0).get(0).isSetOwner()).isFalse();
+    assertInputError(
+        () ->
+            client.query_and_own(
+                new QueryAndOwnRequest()
+                    .setOwner("w")
+                    .setExpirationTime(-1)
+                    .setQuery(new Query().setNamePrefix("/"))),
+        "expirationTime -1");
+    assertThat(
+            client
+                .query(new QueryRequest().setQueries(List.of(new Query().setNamePrefix("/"))))
+                .getTokens()
+                .get(0)
+                .get(0)
+                .isSetOwner())
+        .isFalse();
   }
 
   @Test
   void aHugeMaxTokensClaimsWhatThereIs() throws Exception {
-    client.modify(new ModifyRequest().setUpdates(List.of(new Token().setName("/a"), new Token().setName("/b"))));
+    client.modify(
+        new ModifyRequest()
+            .setUpdates(List.of(new Token().setName("/a"), new Token().setName("/b"))));
 
-    List<Token> claimed = client.query_and_own(new QueryAndOwnRequest().setOwner("w")
-        .setExpirationTime(Long.MAX_VALUE).setQuery(new Query().setNamePrefix("/").setMaxTokens(1 << 30)))
-        .getTokens();
+    List<Token> claimed =
+        client
+            .query_and_own(
+                new QueryAndOwnRequest()
+                    .setOwner("w")
+                    .setExpirationTime(Long.MAX_VALUE)
+                    .setQuery(new Query().setNamePrefix("/").setMaxTokens(1 << 30)))
+            .getTokens();
 
     assertThat(claimed).extracting(Token::getName).containsExactlyInAnyOrder("/a", "/b");
-    assertThat(client.query_and_own(new QueryAndOwnRequest().setOwner("w").setExpirationTime(Long.MAX_VALUE)
-        .setQuery(new Query().setNamePrefix("/").setMaxTokens(Integer.MAX_VALUE))).getTokens()).isEmpty();
+    assertThat(
+            client
+                .query_and_own(
+                    new QueryAndOwnRequest()
+                        .setOwner("w")
+                        .setExpirationTime(Long.MAX_VALUE)
+                        .setQuery(new Query().setNamePrefix("/").setMaxTokens(Integer.MAX_VALUE)))
+                .getTokens())
+        .isEmpty();
   }
 
   private static void assertInputError(Executable call, String messagePart) {
     TokenMasterException e = catchThrowableOfType(TokenMasterException.class, call::execute);
     assertThat((Throwable) e).as("a TokenMasterException").isNotNull();
-    assertThat(e.getErrorCode() == ErrorCode.INPUT_ERROR).as("INPUT_ERROR, got " + e.getErrorCode()).isTrue();
+    assertThat(e.getErrorCode() == ErrorCode.INPUT_ERROR)
+        .as("INPUT_ERROR, got " + e.getErrorCode())
+        .isTrue();
     assertThat(e.getErrorMessage()).contains(messagePart);
   }
 }

@@ -28,8 +28,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Flipper's client against a master without the archive methods, as Pinball's is: the archive calls fail with
- * UNKNOWN saying the master rejected them, and the other calls go on working over the same client.
+ * Flipper's client against a master without the archive methods, as Pinball's is: the archive calls
+ * fail with UNKNOWN saying the master rejected them, and the other calls go on working over the
+ * same client.
  */
 class MasterWithoutArchiveTest {
   private static final Set<String> FLIPPER_ONLY = Set.of("query_archived", "delete_archived");
@@ -40,12 +41,14 @@ class MasterWithoutArchiveTest {
 
   @BeforeEach
   void start() throws Exception {
-    TokenMasterHandler handler = new TokenMasterHandler(TokenService.builder(InMemoryTokenStore.create()).build());
+    TokenMasterHandler handler =
+        new TokenMasterHandler(TokenService.builder(InMemoryTokenStore.create()).build());
     TServerSocket socket = new TServerSocket(new java.net.InetSocketAddress("127.0.0.1", 0));
     server = new TSimpleServer(new TServer.Args(socket).processor(withoutArchive(handler)));
     serving = new Thread(server::serve, "pinball-like-master");
     serving.start();
-    client = TokenMasterClient.builder("127.0.0.1", socket.getServerSocket().getLocalPort()).build();
+    client =
+        TokenMasterClient.builder("127.0.0.1", socket.getServerSocket().getLocalPort()).build();
   }
 
   @AfterEach
@@ -55,7 +58,10 @@ class MasterWithoutArchiveTest {
     serving.join();
   }
 
-  /** The generated processor minus Flipper's archive methods: they get UNKNOWN_METHOD, as from Pinball. */
+  /**
+   * The generated processor minus Flipper's archive methods: they get UNKNOWN_METHOD, as from
+   * Pinball.
+   */
   private static TProcessor withoutArchive(TokenMasterHandler handler) {
     var methods = new TokenMasterService.Processor<>(handler).getProcessMapView();
     return new TProcessor() {
@@ -71,8 +77,9 @@ class MasterWithoutArchiveTest {
         TProtocolUtil.skip(in, TType.STRUCT);
         in.readMessageEnd();
         out.writeMessageBegin(new TMessage(message.name, TMessageType.EXCEPTION, message.seqid));
-        new TApplicationException(TApplicationException.UNKNOWN_METHOD, "Invalid method name: '" + message.name
-            + "'").write(out);
+        new TApplicationException(
+                TApplicationException.UNKNOWN_METHOD, "Invalid method name: '" + message.name + "'")
+            .write(out);
         out.writeMessageEnd();
         out.getTransport().flush();
       }
@@ -81,8 +88,10 @@ class MasterWithoutArchiveTest {
 
   @Test
   void theArchiveCallsFailWithUnknownAndTheRestWorks() {
-    TokenException query = catchThrowableOfType(TokenException.class, () -> client.queryArchived("/", null, 10));
-    TokenException delete = catchThrowableOfType(TokenException.class, () -> client.deleteArchived("/a"));
+    TokenException query =
+        catchThrowableOfType(TokenException.class, () -> client.queryArchived("/", null, 10));
+    TokenException delete =
+        catchThrowableOfType(TokenException.class, () -> client.deleteArchived("/a"));
 
     assertThat(query.errorCode()).isEqualTo(TokenErrorCode.UNKNOWN);
     assertThat(query.getMessage()).contains("rejected queryArchived", "Invalid method name");

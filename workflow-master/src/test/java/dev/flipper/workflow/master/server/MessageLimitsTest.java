@@ -21,9 +21,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A few bytes declaring a huge string or list must not make the master allocate it: a length above the message
- * limit is rejected at once (a PROTOCOL_ERROR answer or a closed connection), before the server waits for (or
- * allocates) the declared bytes.
+ * A few bytes declaring a huge string or list must not make the master allocate it: a length above
+ * the message limit is rejected at once (a PROTOCOL_ERROR answer or a closed connection), before
+ * the server waits for (or allocates) the declared bytes.
  */
 class MessageLimitsTest {
   private static final int LIMIT = 64 * 1024;
@@ -31,8 +31,13 @@ class MessageLimitsTest {
 
   @BeforeEach
   void start() {
-    server = TokenMasterServer.builder(TokenService.builder(InMemoryTokenStore.create()).build())
-        .port(0).bindHost("127.0.0.1").maxMessageBytes(LIMIT).build().start();
+    server =
+        TokenMasterServer.builder(TokenService.builder(InMemoryTokenStore.create()).build())
+            .port(0)
+            .bindHost("127.0.0.1")
+            .maxMessageBytes(LIMIT)
+            .build()
+            .start();
   }
 
   @AfterEach
@@ -42,7 +47,8 @@ class MessageLimitsTest {
 
   @Test
   void aStringLongerThanTheMessageLimitIsRejectedAtOnce() throws Exception {
-    // query(QueryRequest{1: list<Query>[1]{ Query{1: namePrefix = <95 MB declared, 4 bytes sent>} }})
+    // query(QueryRequest{1: list<Query>[1]{ Query{1: namePrefix = <95 MB declared, 4 bytes sent>}
+    // }})
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     DataOutputStream out = queryListOf(bytes, 1);
     out.writeByte(TType.STRING);
@@ -69,13 +75,17 @@ class MessageLimitsTest {
     try (TSocket socket = new TSocket("127.0.0.1", server.port())) {
       socket.open();
       TokenMasterService.Client client = new TokenMasterService.Client(new TBinaryProtocol(socket));
-      assertThat(client.query(new QueryRequest().setQueries(List.of(new Query().setNamePrefix(prefix))))
-          .getTokens()).containsExactly(List.of());
+      assertThat(
+              client
+                  .query(new QueryRequest().setQueries(List.of(new Query().setNamePrefix(prefix))))
+                  .getTokens())
+          .containsExactly(List.of());
     }
   }
 
   /** The start of a query call up to its list of queries, declared {@code size} long. */
-  private static DataOutputStream queryListOf(ByteArrayOutputStream bytes, int size) throws IOException {
+  private static DataOutputStream queryListOf(ByteArrayOutputStream bytes, int size)
+      throws IOException {
     DataOutputStream out = new DataOutputStream(bytes);
     out.writeInt(0x80010001); // strict header, CALL
     out.writeInt("query".length());
@@ -91,8 +101,8 @@ class MessageLimitsTest {
   }
 
   /**
-   * Sends the start of a message and keeps the connection open: true if the server answers or closes within
-   * 10 s, false if it still waits for the declared bytes.
+   * Sends the start of a message and keeps the connection open: true if the server answers or
+   * closes within 10 s, false if it still waits for the declared bytes.
    */
   private boolean rejectedWithoutWaitingForTheRest(byte[] start) throws IOException {
     try (Socket socket = new Socket("127.0.0.1", server.port())) {
@@ -114,8 +124,11 @@ class MessageLimitsTest {
     try (TSocket socket = new TSocket("127.0.0.1", server.port())) {
       socket.open();
       TokenMasterService.Client client = new TokenMasterService.Client(new TBinaryProtocol(socket));
-      return client.query(new QueryRequest().setQueries(List.of(new Query().setNamePrefix("/"))))
-          .getTokens().size() == 1;
+      return client
+              .query(new QueryRequest().setQueries(List.of(new Query().setNamePrefix("/"))))
+              .getTokens()
+              .size()
+          == 1;
     }
   }
 }

@@ -25,9 +25,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Two masters (two services, stores and Thrift servers) over one MariaDB database, clients on each: a master
- * learns of the other's writes only by re-reading the database every re-check interval (250 ms), so waiters on
- * it get those tokens that late at most, and still each token exactly once.
+ * Two masters (two services, stores and Thrift servers) over one MariaDB database, clients on each:
+ * a master learns of the other's writes only by re-reading the database every re-check interval
+ * (250 ms), so waiters on it get those tokens that late at most, and still each token exactly once.
  */
 @Tag("mariadb")
 class MultiMasterWaitTest {
@@ -46,7 +46,8 @@ class MultiMasterWaitTest {
       toClose.add(store);
       TokenService service = TokenService.builder(store).build();
       services.add(service);
-      TokenMasterServer server = TokenMasterServer.builder(service).port(0).bindHost("127.0.0.1").build().start();
+      TokenMasterServer server =
+          TokenMasterServer.builder(service).port(0).bindHost("127.0.0.1").build().start();
       toClose.add(server);
       TokenMasterClient client = TokenMasterClient.builder("127.0.0.1", server.port()).build();
       toClose.add(client);
@@ -72,14 +73,21 @@ class MultiMasterWaitTest {
   }
 
   @Test
-  void aWaiterOnOneMasterGetsATokenInsertedThroughTheOtherWithinTheRecheckInterval() throws Exception {
+  void aWaiterOnOneMasterGetsATokenInsertedThroughTheOtherWithinTheRecheckInterval()
+      throws Exception {
     List<Long> millis = new ArrayList<>();
     for (int round = 0; round < 10; round++) {
-      CompletableFuture<Long> claimed = CompletableFuture.supplyAsync(() -> {
-        assertThat(clients.get(0).queryAndOwn(claimOne("w", Duration.ofSeconds(20)))).hasSize(1);
-        return System.nanoTime();
-      }, threads);
-      await().pollInterval(Duration.ofMillis(1)).atMost(Duration.ofSeconds(20))
+      CompletableFuture<Long> claimed =
+          CompletableFuture.supplyAsync(
+              () -> {
+                assertThat(clients.get(0).queryAndOwn(claimOne("w", Duration.ofSeconds(20))))
+                    .hasSize(1);
+                return System.nanoTime();
+              },
+              threads);
+      await()
+          .pollInterval(Duration.ofMillis(1))
+          .atMost(Duration.ofSeconds(20))
           .until(() -> services.get(0).waitingClaims() == 1);
 
       long start = System.nanoTime();
@@ -88,7 +96,9 @@ class MultiMasterWaitTest {
     }
 
     System.out.println("wake-up through the other master (MariaDB, Thrift), ms: " + millis);
-    long bound = TokenService.DEFAULT_WAIT_RECHECK_INTERVAL.toMillis() + 750; // the interval, plus a loaded machine
+    long bound =
+        TokenService.DEFAULT_WAIT_RECHECK_INTERVAL.toMillis()
+            + 750; // the interval, plus a loaded machine
     assertThat(millis).allSatisfy(ms -> assertThat(ms).isLessThan(bound));
   }
 
@@ -102,19 +112,23 @@ class MultiMasterWaitTest {
     for (int w = 0; w < waiters; w++) {
       String owner = "w" + w;
       TokenMasterClient client = clients.get(w % 2);
-      claimers.add(CompletableFuture.supplyAsync(() -> {
-        List<String> mine = new ArrayList<>();
-        while (claimedSoFar.get() < tokens && !stopping) {
-          for (Token token : client.queryAndOwn(claimOne(owner, Duration.ofSeconds(1)))) {
-            assertThat(token.owner()).isEqualTo(owner);
-            mine.add(token.name());
-            claimedSoFar.incrementAndGet();
-          }
-        }
-        return mine;
-      }, threads));
+      claimers.add(
+          CompletableFuture.supplyAsync(
+              () -> {
+                List<String> mine = new ArrayList<>();
+                while (claimedSoFar.get() < tokens && !stopping) {
+                  for (Token token : client.queryAndOwn(claimOne(owner, Duration.ofSeconds(1)))) {
+                    assertThat(token.owner()).isEqualTo(owner);
+                    mine.add(token.name());
+                    claimedSoFar.incrementAndGet();
+                  }
+                }
+                return mine;
+              },
+              threads));
     }
-    await().atMost(Duration.ofSeconds(20))
+    await()
+        .atMost(Duration.ofSeconds(20))
         .until(() -> services.get(0).waitingClaims() + services.get(1).waitingClaims() == waiters);
 
     long start = System.nanoTime();
@@ -132,8 +146,9 @@ class MultiMasterWaitTest {
     for (CompletableFuture<List<String>> claimer : claimers) {
       claimed.addAll(claimer.get(120, TimeUnit.SECONDS)); // none stuck
     }
-    System.out.printf("16 waiters on 2 masters claimed %d tokens in %d ms%n", claimed.size(),
-        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+    System.out.printf(
+        "16 waiters on 2 masters claimed %d tokens in %d ms%n",
+        claimed.size(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
     assertThat(claimed).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(inserted);
     assertThat(clients.get(0).query(Query.prefix("/pool/")))
         .allSatisfy(token -> assertThat(token.owner()).startsWith("w"));

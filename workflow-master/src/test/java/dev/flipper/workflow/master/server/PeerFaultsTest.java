@@ -23,9 +23,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Misbehaving peers of the master: one trickling a request byte by byte loses its connection at the message-read
- * time-out, and malformed requests or peers that vanish mid-request cost a counter, not a log line (with a stack
- * trace) each.
+ * Misbehaving peers of the master: one trickling a request byte by byte loses its connection at the
+ * message-read time-out, and malformed requests or peers that vanish mid-request cost a counter,
+ * not a log line (with a stack trace) each.
  */
 class PeerFaultsTest {
   private final MetricRegistry metrics = new MetricRegistry();
@@ -38,29 +38,38 @@ class PeerFaultsTest {
 
   @Test
   void aPeerTricklingARequestIsClosedAtTheMessageReadTimeout() throws Exception {
-    server = TokenMasterServer.builder(TokenService.builder(InMemoryTokenStore.create()).build())
-        .port(0).bindHost("127.0.0.1").metrics(metrics).idleTimeout(Duration.ofMinutes(1))
-        .messageReadTimeout(Duration.ofMillis(500))
-        .build().start();
+    server =
+        TokenMasterServer.builder(TokenService.builder(InMemoryTokenStore.create()).build())
+            .port(0)
+            .bindHost("127.0.0.1")
+            .metrics(metrics)
+            .idleTimeout(Duration.ofMinutes(1))
+            .messageReadTimeout(Duration.ofMillis(500))
+            .build()
+            .start();
     try (Socket trickler = new Socket("127.0.0.1", server.port())) {
       OutputStream out = trickler.getOutputStream();
       out.write(queryStart(1_000)); // a query whose name prefix declares 1,000 bytes
-      Thread trickle = new Thread(() -> {
-        try {
-          for (int i = 0; i < 1_000; i++) { // one byte every 20 ms: never idle, never done
-            out.write('a');
-            out.flush();
-            Thread.sleep(20);
-          }
-        } catch (IOException | InterruptedException closed) {
-          // closed by the server (or the test): stop
-        }
-      });
+      Thread trickle =
+          new Thread(
+              () -> {
+                try {
+                  for (int i = 0; i < 1_000; i++) { // one byte every 20 ms: never idle, never done
+                    out.write('a');
+                    out.flush();
+                    Thread.sleep(20);
+                  }
+                } catch (IOException | InterruptedException closed) {
+                  // closed by the server (or the test): stop
+                }
+              });
       trickle.start();
 
       trickler.setSoTimeout(15_000);
       try {
-        assertThat(trickler.getInputStream().read()).as("end of stream from the master").isEqualTo(-1);
+        assertThat(trickler.getInputStream().read())
+            .as("end of stream from the master")
+            .isEqualTo(-1);
       } catch (SocketTimeoutException stillOpen) {
         throw new AssertionError("the trickling connection is still open after 15 s", stillOpen);
       } catch (IOException reset) {
@@ -74,11 +83,18 @@ class PeerFaultsTest {
 
   @Test
   void malformedRequestsAndVanishingPeersCostACounterNotALogLineEach() throws Exception {
-    server = TokenMasterServer.builder(TokenService.builder(InMemoryTokenStore.create()).build())
-        .port(0).bindHost("127.0.0.1").metrics(metrics).build().start();
+    server =
+        TokenMasterServer.builder(TokenService.builder(InMemoryTokenStore.create()).build())
+            .port(0)
+            .bindHost("127.0.0.1")
+            .metrics(metrics)
+            .build()
+            .start();
     try (LogVolume log = new LogVolume()) {
       for (int i = 0; i < 100; i++) {
-        send(new byte[] {(byte) 0x80, 0x02, 0, 1, 0, 0, 0, 1, 'q', 0, 0, 0, 1}, false); // a bad protocol version
+        send(
+            new byte[] {(byte) 0x80, 0x02, 0, 1, 0, 0, 0, 1, 'q', 0, 0, 0, 1},
+            false); // a bad protocol version
         send(queryStart(-5), false); // a negative string length: answered PROTOCOL_ERROR
         send(queryStart(1_000), true); // half a request, then a reset
       }
@@ -97,7 +113,9 @@ class PeerFaultsTest {
       } else {
         socket.setSoTimeout(10_000);
         try {
-          socket.getInputStream().read(); // an answer (PROTOCOL_ERROR), or the end of the connection
+          socket
+              .getInputStream()
+              .read(); // an answer (PROTOCOL_ERROR), or the end of the connection
         } catch (IOException e) {
           // reset: closed too
         }
@@ -129,8 +147,11 @@ class PeerFaultsTest {
     try (TSocket socket = new TSocket("127.0.0.1", server.port(), 5_000)) {
       socket.open();
       TokenMasterService.Client client = new TokenMasterService.Client(new TBinaryProtocol(socket));
-      return client.query(new QueryRequest().setQueries(List.of(new Query().setNamePrefix("/")))).getTokens()
-          .size() == 1;
+      return client
+              .query(new QueryRequest().setQueries(List.of(new Query().setNamePrefix("/"))))
+              .getTokens()
+              .size()
+          == 1;
     }
   }
 }

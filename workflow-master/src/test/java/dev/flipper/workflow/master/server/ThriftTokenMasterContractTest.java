@@ -10,8 +10,9 @@ import dev.flipper.workflow.master.client.TokenMasterClient;
 import org.junit.jupiter.api.Tag;
 
 /**
- * The whole token contract through the wire: each master is a {@link TokenMasterServer} on an ephemeral port and
- * the tests talk to it with a {@link TokenMasterClient}, so every field and error crosses Thrift both ways.
+ * The whole token contract through the wire: each master is a {@link TokenMasterServer} on an
+ * ephemeral port and the tests talk to it with a {@link TokenMasterClient}, so every field and
+ * error crosses Thrift both ways.
  */
 @Tag("slow")
 class ThriftTokenMasterContractTest extends TokenStoreContractTest {
@@ -30,7 +31,8 @@ class ThriftTokenMasterContractTest extends TokenStoreContractTest {
 
   @Override
   protected TokenMaster masterOver(TokenService service) {
-    return new RemoteMaster(TokenMasterServer.builder(service).port(0).bindHost("127.0.0.1").build().start());
+    return new RemoteMaster(
+        TokenMasterServer.builder(service).port(0).bindHost("127.0.0.1").build().start());
   }
 
   /** A client and the server it talks to, closed together. */

@@ -28,8 +28,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Waiting claims on the wire: the optional field, old clients, the client's read time-out, a server that
- * closes under waiting clients, and what happens when waiting clients hold every connection thread.
+ * Waiting claims on the wire: the optional field, old clients, the client's read time-out, a server
+ * that closes under waiting clients, and what happens when waiting clients hold every connection
+ * thread.
  */
 class ThriftWaitTest {
   private final TokenService service = TokenService.builder(InMemoryTokenStore.create()).build();
@@ -83,11 +84,15 @@ class ThriftWaitTest {
     TokenMasterService.Client pinball = pinballClient(server.port());
 
     long start = System.nanoTime();
-    QueryAndOwnRequest request = new QueryAndOwnRequest().setOwner("w").setExpirationTime(Long.MAX_VALUE)
-        .setQuery(new dev.flipper.workflow.master.thrift.Query().setNamePrefix("/jobs/"));
+    QueryAndOwnRequest request =
+        new QueryAndOwnRequest()
+            .setOwner("w")
+            .setExpirationTime(Long.MAX_VALUE)
+            .setQuery(new dev.flipper.workflow.master.thrift.Query().setNamePrefix("/jobs/"));
 
     assertThat(pinball.query_and_own(request).getTokens()).isEmpty();
-    assertThat(millisSince(start)).isLessThan(TokenService.DEFAULT_WAIT_RECHECK_INTERVAL.toMillis());
+    assertThat(millisSince(start))
+        .isLessThan(TokenService.DEFAULT_WAIT_RECHECK_INTERVAL.toMillis());
     assertThat(service.waitingClaims()).isZero();
   }
 
@@ -95,46 +100,63 @@ class ThriftWaitTest {
   void aRequestWithWaitTimeMillisWaitsForAnInsertByAnotherClient() throws Exception {
     TokenMasterServer server = start(TokenMasterServer.builder(service));
     TokenMasterService.Client raw = pinballClient(server.port());
-    QueryAndOwnRequest request = new QueryAndOwnRequest().setOwner("w").setExpirationTime(Long.MAX_VALUE)
-        .setQuery(new dev.flipper.workflow.master.thrift.Query().setNamePrefix("/jobs/").setMaxTokens(1))
-        .setWaitTimeMillis(20_000);
-    CompletableFuture<List<dev.flipper.workflow.master.thrift.Token>> claim = CompletableFuture.supplyAsync(() -> {
-      try {
-        return raw.query_and_own(request).getTokens();
-      } catch (org.apache.thrift.TException e) {
-        throw new IllegalStateException(e);
-      }
-    }, threads);
+    QueryAndOwnRequest request =
+        new QueryAndOwnRequest()
+            .setOwner("w")
+            .setExpirationTime(Long.MAX_VALUE)
+            .setQuery(
+                new dev.flipper.workflow.master.thrift.Query()
+                    .setNamePrefix("/jobs/")
+                    .setMaxTokens(1))
+            .setWaitTimeMillis(20_000);
+    CompletableFuture<List<dev.flipper.workflow.master.thrift.Token>> claim =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return raw.query_and_own(request).getTokens();
+              } catch (org.apache.thrift.TException e) {
+                throw new IllegalStateException(e);
+              }
+            },
+            threads);
     awaitWaiting(1);
 
-    client(TokenMasterClient.builder("127.0.0.1", server.port())).modify(ModifyParams.updating(Token.of("/jobs/a",
-        "x")));
+    client(TokenMasterClient.builder("127.0.0.1", server.port()))
+        .modify(ModifyParams.updating(Token.of("/jobs/a", "x")));
 
-    assertThat(claim.get(10, TimeUnit.SECONDS)).extracting(t -> t.getName()).containsExactly("/jobs/a");
+    assertThat(claim.get(10, TimeUnit.SECONDS))
+        .extracting(t -> t.getName())
+        .containsExactly("/jobs/a");
   }
 
   @Test
   void theClientReadsAnAnswerThatWaitsLongerThanItsSocketTimeout() {
     TokenMasterServer server = start(TokenMasterServer.builder(service));
-    TokenMasterClient client = client(TokenMasterClient.builder("127.0.0.1", server.port())
-        .socketTimeout(Duration.ofMillis(100)));
+    TokenMasterClient client =
+        client(
+            TokenMasterClient.builder("127.0.0.1", server.port())
+                .socketTimeout(Duration.ofMillis(100)));
 
     long start = System.nanoTime();
     assertThat(client.queryAndOwn(claimOne("w", Duration.ofMillis(600)))).isEmpty();
 
     assertThat(millisSince(start)).isGreaterThanOrEqualTo(600);
-    assertThat(client.query(Query.prefix("/"))).isEmpty(); // the same pooled connection, back to 100 ms
+    assertThat(client.query(Query.prefix("/")))
+        .isEmpty(); // the same pooled connection, back to 100 ms
   }
 
   @Test
-  void closingTheServerAnswersWaitingClientsWithNothingInsteadOfBreakingTheirConnections() throws Exception {
-    TokenMasterServer server = start(TokenMasterServer.builder(service).shutdownGracePeriod(Duration.ofSeconds(20)));
+  void closingTheServerAnswersWaitingClientsWithNothingInsteadOfBreakingTheirConnections()
+      throws Exception {
+    TokenMasterServer server =
+        start(TokenMasterServer.builder(service).shutdownGracePeriod(Duration.ofSeconds(20)));
     TokenMasterClient client = client(TokenMasterClient.builder("127.0.0.1", server.port()));
     List<CompletableFuture<List<Token>>> claims = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
       String owner = "w" + i;
-      claims.add(CompletableFuture.supplyAsync(() -> client.queryAndOwn(claimOne(owner, Duration.ofSeconds(25))),
-          threads));
+      claims.add(
+          CompletableFuture.supplyAsync(
+              () -> client.queryAndOwn(claimOne(owner, Duration.ofSeconds(25))), threads));
     }
     awaitWaiting(3);
 
@@ -148,20 +170,23 @@ class ThriftWaitTest {
   }
 
   @Test
-  void waitingClientsHoldTheirConnectionThreadsAndACallBeyondMaxConnectionsFailsAtOnce() throws Exception {
+  void waitingClientsHoldTheirConnectionThreadsAndACallBeyondMaxConnectionsFailsAtOnce()
+      throws Exception {
     TokenMasterServer server = start(TokenMasterServer.builder(service).maxConnections(2));
     TokenMasterClient waiting = client(TokenMasterClient.builder("127.0.0.1", server.port()));
     List<CompletableFuture<List<Token>>> claims = new ArrayList<>();
     for (int i = 0; i < 2; i++) {
       String owner = "w" + i;
-      claims.add(CompletableFuture.supplyAsync(() -> waiting.queryAndOwn(claimOne(owner, Duration.ofSeconds(25))),
-          threads));
+      claims.add(
+          CompletableFuture.supplyAsync(
+              () -> waiting.queryAndOwn(claimOne(owner, Duration.ofSeconds(25))), threads));
     }
     awaitWaiting(2);
     TokenMasterClient third = client(TokenMasterClient.builder("127.0.0.1", server.port()));
 
     long start = System.nanoTime();
-    TokenException refused = catchThrowableOfType(TokenException.class, () -> third.query(Query.prefix("/")));
+    TokenException refused =
+        catchThrowableOfType(TokenException.class, () -> third.query(Query.prefix("/")));
 
     assertThat(refused.errorCode()).isEqualTo(TokenErrorCode.UNKNOWN);
     assertThat(millisSince(start)).isLessThan(5_000);

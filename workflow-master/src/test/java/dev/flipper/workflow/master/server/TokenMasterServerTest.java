@@ -33,8 +33,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The wire as Pinball's clients use it: unframed binary protocol, old non-strict message headers, tokens
- * inserted without a version, fields left unset where the original left them unset.
+ * The wire as Pinball's clients use it: unframed binary protocol, old non-strict message headers,
+ * tokens inserted without a version, fields left unset where the original left them unset.
  */
 class TokenMasterServerTest {
   private TokenMasterServer server;
@@ -43,11 +43,16 @@ class TokenMasterServerTest {
 
   @BeforeEach
   void start() throws Exception {
-    server = TokenMasterServer.builder(TokenService.builder(InMemoryTokenStore.create()).build())
-        .port(0).bindHost("127.0.0.1").build().start();
+    server =
+        TokenMasterServer.builder(TokenService.builder(InMemoryTokenStore.create()).build())
+            .port(0)
+            .bindHost("127.0.0.1")
+            .build()
+            .start();
     socket = new TSocket("127.0.0.1", server.port());
     socket.open();
-    // Pinball's Python client: TBufferedTransport over a socket, TBinaryProtocol without strict headers.
+    // Pinball's Python client: TBufferedTransport over a socket, TBinaryProtocol without strict
+    // headers.
     pinballClient = new TokenMasterService.Client(new TBinaryProtocol(socket, false, false));
   }
 
@@ -59,7 +64,8 @@ class TokenMasterServerTest {
 
   @Test
   void aPinballClientInsertsWithoutVersionAndReadsBack() throws Exception {
-    Token sent = new Token().setName("/workflow/wf/1/job/waiting/a").setData("pickle").setPriority(1.5);
+    Token sent =
+        new Token().setName("/workflow/wf/1/job/waiting/a").setData("pickle").setPriority(1.5);
 
     ModifyResponse response = pinballClient.modify(new ModifyRequest().setUpdates(List.of(sent)));
 
@@ -69,32 +75,55 @@ class TokenMasterServerTest {
     assertThat(written.getName()).isEqualTo(sent.getName());
     assertThat(written.isSetOwner()).isFalse();
     assertThat(written.isSetExpirationTime()).isFalse();
-    QueryResponse query = pinballClient.query(new QueryRequest().setQueries(List.of(new Query().setNamePrefix("/"))));
+    QueryResponse query =
+        pinballClient.query(new QueryRequest().setQueries(List.of(new Query().setNamePrefix("/"))));
     assertThat(query.getTokens()).containsExactly(List.of(written));
   }
 
   @Test
   void fieldsStayUnsetWhereTheOriginalLeftThemUnset() throws Exception {
-    Token written = pinballClient.modify(new ModifyRequest().setUpdates(List.of(new Token().setName("/a"))))
-        .getUpdates().get(0);
+    Token written =
+        pinballClient
+            .modify(new ModifyRequest().setUpdates(List.of(new Token().setName("/a"))))
+            .getUpdates()
+            .get(0);
 
-    assertThat(pinballClient.group(new GroupRequest().setNamePrefix("").setGroupSuffix("/")).isSetCounts()).isFalse();
-    assertThat(pinballClient.group(new GroupRequest().setNamePrefix("/")).getCounts()).containsEntry("/a", 1);
-    assertThat(pinballClient.modify(new ModifyRequest().setDeletes(List.of(written))).isSetUpdates()).isFalse();
+    assertThat(
+            pinballClient
+                .group(new GroupRequest().setNamePrefix("").setGroupSuffix("/"))
+                .isSetCounts())
+        .isFalse();
+    assertThat(pinballClient.group(new GroupRequest().setNamePrefix("/")).getCounts())
+        .containsEntry("/a", 1);
+    assertThat(
+            pinballClient.modify(new ModifyRequest().setDeletes(List.of(written))).isSetUpdates())
+        .isFalse();
     assertThat(pinballClient.query(new QueryRequest()).isSetTokens()).isFalse();
-    assertThat(pinballClient.query_and_own(new QueryAndOwnRequest().setOwner("w").setExpirationTime(1))
-        .getTokens()).isEmpty();
+    assertThat(
+            pinballClient
+                .query_and_own(new QueryAndOwnRequest().setOwner("w").setExpirationTime(1))
+                .getTokens())
+        .isEmpty();
   }
 
   @Test
   void errorsTravelWithTheOriginalCodesAndNameTheToken() throws Exception {
-    TokenMasterException e = catchThrowableOfType(TokenMasterException.class, () -> pinballClient.modify(
-        new ModifyRequest().setDeletes(List.of(new Token().setName("/no-version")))));
+    TokenMasterException e =
+        catchThrowableOfType(
+            TokenMasterException.class,
+            () ->
+                pinballClient.modify(
+                    new ModifyRequest().setDeletes(List.of(new Token().setName("/no-version")))));
 
     assertThat(e.getErrorCode()).isEqualTo(ErrorCode.INPUT_ERROR);
     assertThat(e.getErrorMessage()).contains("'/no-version'");
-    TokenMasterException missing = catchThrowableOfType(TokenMasterException.class, () -> pinballClient.modify(
-        new ModifyRequest().setUpdates(List.of(new Token().setName("/x").setVersion(5)))));
+    TokenMasterException missing =
+        catchThrowableOfType(
+            TokenMasterException.class,
+            () ->
+                pinballClient.modify(
+                    new ModifyRequest()
+                        .setUpdates(List.of(new Token().setName("/x").setVersion(5)))));
     assertThat(missing.getErrorCode()).isEqualTo(ErrorCode.NOT_FOUND);
   }
 
@@ -114,28 +143,38 @@ class TokenMasterServerTest {
 
     assertThat(answer.type).isEqualTo(TMessageType.EXCEPTION);
     assertThat(refusal.getType()).isEqualTo(TApplicationException.UNKNOWN_METHOD);
-    assertThat(pinballClient.query(new QueryRequest().setQueries(List.of(new Query().setNamePrefix("/"))))
-        .getTokens()).hasSize(1);
+    assertThat(
+            pinballClient
+                .query(new QueryRequest().setQueries(List.of(new Query().setNamePrefix("/"))))
+                .getTokens())
+        .hasSize(1);
   }
 
   @Test
   void closeEndsIdleConnectionsWithoutWaitingForThem() {
-    await().atMost(Duration.ofSeconds(10)).until(() -> server.connectionCount() == 1); // accepted asynchronously
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> server.connectionCount() == 1); // accepted asynchronously
 
     assertTimeoutPreemptively(Duration.ofSeconds(10), server::close);
 
     assertThat(server.isRunning()).isFalse();
-    assertThatThrownBy(() -> pinballClient.query(new QueryRequest())).isInstanceOf(org.apache.thrift.TException.class);
+    assertThatThrownBy(() -> pinballClient.query(new QueryRequest()))
+        .isInstanceOf(org.apache.thrift.TException.class);
   }
 
   @Test
   void aBusyPortFailsWithAMessageSayingSo() throws Exception {
     try (ServerSocket busy = new ServerSocket(0)) {
-      TokenMasterServer second = TokenMasterServer.builder(TokenService.builder(InMemoryTokenStore.create()).build())
-          .port(busy.getLocalPort()).build();
+      TokenMasterServer second =
+          TokenMasterServer.builder(TokenService.builder(InMemoryTokenStore.create()).build())
+              .port(busy.getLocalPort())
+              .build();
 
-      assertThatThrownBy(second::start).isInstanceOf(IllegalStateException.class)
-          .hasMessageContaining(":" + busy.getLocalPort()).hasMessageContaining("another master");
+      assertThatThrownBy(second::start)
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining(":" + busy.getLocalPort())
+          .hasMessageContaining("another master");
     }
   }
 

@@ -32,25 +32,30 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * How fast a waiting claim answers after a matching insert through the same master: in-process and through
- * Thrift, over the in-memory store, H2 and MariaDB. Prints the figures (docs/tokens.md quotes them; see the
- * surefire output file of this class) and asserts a median under 200 ms, which holds on a loaded machine.
- * The latency runs from the start of the insert to the claim's answer, so it includes the insert's commit.
+ * How fast a waiting claim answers after a matching insert through the same master: in-process and
+ * through Thrift, over the in-memory store, H2 and MariaDB. Prints the figures (docs/tokens.md
+ * quotes them; see the surefire output file of this class) and asserts a median under 200 ms, which
+ * holds on a loaded machine. The latency runs from the start of the insert to the claim's answer,
+ * so it includes the insert's commit.
  */
 class WaitLatencyTest {
   static final int ROUNDS = 40;
 
-  enum Backend { MEMORY, H2, MARIADB }
+  enum Backend {
+    MEMORY,
+    H2,
+    MARIADB
+  }
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private final TestDatabases databases = new TestDatabases();
   private final List<AutoCloseable> toClose = new ArrayList<>();
   private final ExecutorService threads = Executors.newCachedThreadPool();
 
   static Stream<Arguments> setups() {
-    return Stream.of(Backend.values()).flatMap(b -> Stream.of(Arguments.of(b, false), Arguments.of(b, true)));
+    return Stream.of(Backend.values())
+        .flatMap(b -> Stream.of(Arguments.of(b, false), Arguments.of(b, true)));
   }
 
   @AfterEach
@@ -63,17 +68,19 @@ class WaitLatencyTest {
   }
 
   private TokenStore open(Backend backend) {
-    TokenStore store = switch (backend) {
-      case MEMORY -> InMemoryTokenStore.create();
-      case H2 -> JdbcTokenStore.open(TestDatabases.h2Tokens(dir));
-      case MARIADB -> JdbcTokenStore.open(TestDatabases.mariaDbTokens(databases.newMariaDb()));
-    };
+    TokenStore store =
+        switch (backend) {
+          case MEMORY -> InMemoryTokenStore.create();
+          case H2 -> JdbcTokenStore.open(TestDatabases.h2Tokens(dir));
+          case MARIADB -> JdbcTokenStore.open(TestDatabases.mariaDbTokens(databases.newMariaDb()));
+        };
     toClose.add(store);
     return store;
   }
 
   private TokenMaster overThrift(TokenService service) {
-    TokenMasterServer server = TokenMasterServer.builder(service).port(0).bindHost("127.0.0.1").build().start();
+    TokenMasterServer server =
+        TokenMasterServer.builder(service).port(0).bindHost("127.0.0.1").build().start();
     toClose.add(server);
     TokenMasterClient client = TokenMasterClient.builder("127.0.0.1", server.port()).build();
     toClose.add(client);
@@ -83,20 +90,28 @@ class WaitLatencyTest {
   @ParameterizedTest(name = "{0}, through Thrift: {1}")
   @MethodSource("setups")
   @Tag("mariadb")
-  void aWaitingClaimAnswersWithinMillisecondsOfAMatchingInsert(Backend backend, boolean thrift) throws Exception {
+  void aWaitingClaimAnswersWithinMillisecondsOfAMatchingInsert(Backend backend, boolean thrift)
+      throws Exception {
     TokenService service = TokenService.builder(open(backend)).build();
     TokenMaster master = thrift ? overThrift(service) : service;
     long[] wakeUps = new long[ROUNDS];
     long[] inserts = new long[ROUNDS];
 
     for (int round = 0; round < ROUNDS; round++) {
-      CompletableFuture<Long> claimed = CompletableFuture.supplyAsync(() -> {
-        List<Token> got = master.queryAndOwn(new QueryAndOwnParams("w", Long.MAX_VALUE, Query.top("/lat/", 1),
-            Duration.ofSeconds(20)));
-        assertThat(got).hasSize(1);
-        return System.nanoTime();
-      }, threads);
-      await().pollInterval(Duration.ofMillis(1)).atMost(Duration.ofSeconds(20))
+      CompletableFuture<Long> claimed =
+          CompletableFuture.supplyAsync(
+              () -> {
+                List<Token> got =
+                    master.queryAndOwn(
+                        new QueryAndOwnParams(
+                            "w", Long.MAX_VALUE, Query.top("/lat/", 1), Duration.ofSeconds(20)));
+                assertThat(got).hasSize(1);
+                return System.nanoTime();
+              },
+              threads);
+      await()
+          .pollInterval(Duration.ofMillis(1))
+          .atMost(Duration.ofSeconds(20))
           .until(() -> service.waitingClaims() == 1);
 
       long start = System.nanoTime();
@@ -106,14 +121,16 @@ class WaitLatencyTest {
     }
 
     String setup = backend + (thrift ? " through Thrift" : " in-process");
-    System.out.printf("wait latency, %s, %d rounds: from insert start to claim %s; the insert alone %s%n", setup,
-        ROUNDS, summary(wakeUps), summary(inserts));
+    System.out.printf(
+        "wait latency, %s, %d rounds: from insert start to claim %s; the insert alone %s%n",
+        setup, ROUNDS, summary(wakeUps), summary(inserts));
     assertThat(percentile(wakeUps, 50)).as("median wake-up, ms, %s", setup).isLessThan(200);
   }
 
   private static String summary(long[] nanos) {
-    return String.format("p50 %.1f ms, p90 %.1f ms, max %.1f ms", percentile(nanos, 50), percentile(nanos, 90),
-        percentile(nanos, 100));
+    return String.format(
+        "p50 %.1f ms, p90 %.1f ms, max %.1f ms",
+        percentile(nanos, 50), percentile(nanos, 90), percentile(nanos, 100));
   }
 
   /** The nearest-rank percentile of the durations, in milliseconds. */

@@ -3,9 +3,9 @@ package dev.flipper.workflow.scheduler.overrun;
 import dev.flipper.workflow.definition.OverrunPolicy;
 
 /**
- * Decides what a due slot does, from the workflow's overrun policy, its {@code maxRunning} and its instances:
- * Pinball's meanings (docs/scheduler.md, "Overrun policies"), with {@code maxRunning} enforced exactly. Pure and
- * stateless.
+ * Decides what a due slot does, from the workflow's overrun policy, its {@code maxRunning} and its
+ * instances: Pinball's meanings (docs/scheduler.md, "Overrun policies"), with {@code maxRunning}
+ * enforced exactly. Pure and stateless.
  *
  * <table>
  *   <caption>Decisions</caption>
@@ -19,10 +19,11 @@ import dev.flipper.workflow.definition.OverrunPolicy;
  *   <tr><td>START_NEW</td><td>start if fewer than maxRunning run, else too many</td><td>start</td></tr>
  * </table>
  *
- * <p>The limit applies only where a start would add an instance to running ones, so only START_NEW meets it
- * ({@code running >= maxRunning} refuses: Pinball's {@code >} let one too many run). ABORT_RUNNING starts after
- * aborting every running instance, so it never counts them; SKIP, DELAY and DELAY_UNTIL_SUCCESS start only when
- * none runs, and maxRunning is at least 1. Instances started by hand count as running like any other.
+ * <p>The limit applies only where a start would add an instance to running ones, so only START_NEW
+ * meets it ({@code running >= maxRunning} refuses: Pinball's {@code >} let one too many run).
+ * ABORT_RUNNING starts after aborting every running instance, so it never counts them; SKIP, DELAY
+ * and DELAY_UNTIL_SUCCESS start only when none runs, and maxRunning is at least 1. Instances
+ * started by hand count as running like any other.
  */
 public final class OverrunRules {
 
@@ -34,20 +35,26 @@ public final class OverrunRules {
     }
     int running = runs.runningCount();
     return switch (policy) {
-      case SKIP -> running > 0 ? new OverrunDecision.Skip(running + " instance(s) running") : start();
+      case SKIP ->
+          running > 0 ? new OverrunDecision.Skip(running + " instance(s) running") : start();
       case ABORT_RUNNING -> new OverrunDecision.Start(runs.running());
-      case DELAY -> running > 0 ? new OverrunDecision.Wait(running + " instance(s) running") : start();
+      case DELAY ->
+          running > 0 ? new OverrunDecision.Wait(running + " instance(s) running") : start();
       case DELAY_UNTIL_SUCCESS -> {
         if (running > 0) {
           yield new OverrunDecision.Wait(running + " instance(s) running");
         }
-        if (runs.lastFinished().isPresent() && runs.lastFinished().get() != InstanceOutcome.SUCCESS) {
-          yield new OverrunDecision.Wait("the last finished instance ended " + runs.lastFinished().get()
-              + "; retry it or start one that succeeds");
+        if (runs.lastFinished().isPresent()
+            && runs.lastFinished().get() != InstanceOutcome.SUCCESS) {
+          yield new OverrunDecision.Wait(
+              "the last finished instance ended "
+                  + runs.lastFinished().get()
+                  + "; retry it or start one that succeeds");
         }
         yield start();
       }
-      case START_NEW -> running >= maxRunning ? new OverrunDecision.TooMany(running, maxRunning) : start();
+      case START_NEW ->
+          running >= maxRunning ? new OverrunDecision.TooMany(running, maxRunning) : start();
     };
   }
 

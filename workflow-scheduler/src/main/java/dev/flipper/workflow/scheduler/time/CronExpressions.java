@@ -13,14 +13,15 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Reads the cron expressions a workflow's {@code schedule.cron} may hold, with cron-utils: 5 fields (minute hour
- * day-of-month month day-of-week), 6 fields with seconds first, or a macro ({@code @hourly} ...). Day fields also
- * take {@code ?}, {@code L}, {@code W} and {@code #} like queue-core's shape check. Stateless and thread-safe.
+ * Reads the cron expressions a workflow's {@code schedule.cron} may hold, with cron-utils: 5 fields
+ * (minute hour day-of-month month day-of-week), 6 fields with seconds first, or a macro
+ * ({@code @hourly} ...). Day fields also take {@code ?}, {@code L}, {@code W} and {@code #} like
+ * queue-core's shape check. Stateless and thread-safe.
  *
- * <p>When both day fields are restricted, a day matches if <em>either</em> does, as in Unix cron ({@code 0 0 13 *
- * 5} is every 13th and every Friday). cron-utils 9.2.1 matches both instead, so such an expression is read as two
- * expressions whose slots are merged. As in Vixie cron, a day field starting with {@code *} (also {@code *}/2)
- * counts as unrestricted.
+ * <p>When both day fields are restricted, a day matches if <em>either</em> does, as in Unix cron
+ * ({@code 0 0 13 * 5} is every 13th and every Friday). cron-utils 9.2.1 matches both instead, so
+ * such an expression is read as two expressions whose slots are merged. As in Vixie cron, a day
+ * field starting with {@code *} (also {@code *}/2) counts as unrestricted.
  */
 public final class CronExpressions {
 
@@ -49,22 +50,33 @@ public final class CronExpressions {
     if (text.startsWith("@")) {
       String expanded = MACROS.get(text.toLowerCase(Locale.ROOT));
       if (expanded == null) {
-        throw new IllegalArgumentException("cron '" + text + "' is not a macro (macros: " + String.join(", ",
-            MACROS.keySet().stream().sorted().toList()) + ")");
+        throw new IllegalArgumentException(
+            "cron '"
+                + text
+                + "' is not a macro (macros: "
+                + String.join(", ", MACROS.keySet().stream().sorted().toList())
+                + ")");
       }
       text = expanded;
     }
     String[] fields = text.isEmpty() ? new String[0] : text.split("\\s+");
     if (fields.length != 5 && fields.length != 6) {
-      throw new IllegalArgumentException("cron '" + expression.strip() + "' must have 5 fields (minute hour "
-          + "day-of-month month day-of-week) or 6 (seconds first), got " + fields.length);
+      throw new IllegalArgumentException(
+          "cron '"
+              + expression.strip()
+              + "' must have 5 fields (minute hour "
+              + "day-of-month month day-of-week) or 6 (seconds first), got "
+              + fields.length);
     }
     CronParser parser = fields.length == 5 ? FIVE : SIX;
     int dom = fields.length - 3;
     int dow = fields.length - 1;
     if (fields[dom].equals("?") && fields[dow].equals("?")) {
-      throw new IllegalArgumentException("cron '" + expression.strip() + "' has '?' in both day fields; put '*' in "
-          + "one of them");
+      throw new IllegalArgumentException(
+          "cron '"
+              + expression.strip()
+              + "' has '?' in both day fields; put '*' in "
+              + "one of them");
     }
     List<String> variants = new ArrayList<>();
     if (restricted(fields[dom]) && restricted(fields[dow])) {
@@ -78,15 +90,17 @@ public final class CronExpressions {
       try {
         times.add(ExecutionTime.forCron(parser.parse(variant)));
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("cron '" + expression.strip() + "' is not valid: " + e.getMessage(), e);
+        throw new IllegalArgumentException(
+            "cron '" + expression.strip() + "' is not valid: " + e.getMessage(), e);
       }
     }
     return List.copyOf(times);
   }
 
   /**
-   * What is wrong with {@code expression}, as a sentence; empty if the scheduler can run it. Besides what {@link
-   * #parse} refuses, an expression that never fires ({@code 0 0 30 2 *}) is a problem.
+   * What is wrong with {@code expression}, as a sentence; empty if the scheduler can run it.
+   * Besides what {@link #parse} refuses, an expression that never fires ({@code 0 0 30 2 *}) is a
+   * problem.
    */
   public static Optional<String> problem(String expression) {
     List<ExecutionTime> times;
@@ -98,7 +112,9 @@ public final class CronExpressions {
     // Any day-and-month combination that exists comes round within a leap-year cycle from 2000.
     ZonedDateTime from = ZonedDateTime.of(1999, 12, 31, 0, 0, 0, 0, ZoneOffset.UTC);
     boolean fires = times.stream().anyMatch(time -> time.nextExecution(from).isPresent());
-    return fires ? Optional.empty() : Optional.of("cron '" + expression.strip() + "' never fires (no such date)");
+    return fires
+        ? Optional.empty()
+        : Optional.of("cron '" + expression.strip() + "' never fires (no such date)");
   }
 
   private static boolean restricted(String field) {
@@ -117,13 +133,35 @@ public final class CronExpressions {
       builder = builder.withSeconds().withValidRange(0, 59).withStrictRange().and();
     }
     return builder
-        .withMinutes().withValidRange(0, 59).withStrictRange().and()
-        .withHours().withValidRange(0, 23).withStrictRange().and()
-        .withDayOfMonth().withValidRange(1, 31).supportsL().supportsW().supportsLW().supportsQuestionMark()
-        .withStrictRange().and()
-        .withMonth().withValidRange(1, 12).withStrictRange().and()
-        .withDayOfWeek().withValidRange(0, 7).withMondayDoWValue(1).withIntMapping(7, 0).supportsHash().supportsL()
-        .supportsQuestionMark().withStrictRange().and()
+        .withMinutes()
+        .withValidRange(0, 59)
+        .withStrictRange()
+        .and()
+        .withHours()
+        .withValidRange(0, 23)
+        .withStrictRange()
+        .and()
+        .withDayOfMonth()
+        .withValidRange(1, 31)
+        .supportsL()
+        .supportsW()
+        .supportsLW()
+        .supportsQuestionMark()
+        .withStrictRange()
+        .and()
+        .withMonth()
+        .withValidRange(1, 12)
+        .withStrictRange()
+        .and()
+        .withDayOfWeek()
+        .withValidRange(0, 7)
+        .withMondayDoWValue(1)
+        .withIntMapping(7, 0)
+        .supportsHash()
+        .supportsL()
+        .supportsQuestionMark()
+        .withStrictRange()
+        .and()
         .instance();
   }
 }

@@ -7,9 +7,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Slots {@code start + k × every} for every integer k ≥ 0: elapsed time, so a daylight-saving change moves
- * nothing (an hourly schedule fires 25 times on the day clocks go back). Works in whole milliseconds, as
- * definitions do. Immutable and thread-safe.
+ * Slots {@code start + k × every} for every integer k ≥ 0: elapsed time, so a daylight-saving
+ * change moves nothing (an hourly schedule fires 25 times on the day clocks go back). Works in
+ * whole milliseconds, as definitions do. Immutable and thread-safe.
  */
 public record EveryRecurrence(Instant start, Duration every) implements Recurrence {
 
@@ -37,7 +37,8 @@ public record EveryRecurrence(Instant start, Duration every) implements Recurren
     if (t.isBefore(start)) {
       return Optional.empty();
     }
-    return Optional.of(slot(Math.floorDiv(t.toEpochMilli() - start.toEpochMilli(), every.toMillis())));
+    return Optional.of(
+        slot(Math.floorDiv(t.toEpochMilli() - start.toEpochMilli(), every.toMillis())));
   }
 
   private Instant slot(long k) {

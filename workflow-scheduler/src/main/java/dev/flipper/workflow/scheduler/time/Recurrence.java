@@ -5,8 +5,8 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * The instants ("slots") at which a schedule starts an instance, as a pure function of time: no clock, no
- * state. Implementations are immutable and thread-safe.
+ * The instants ("slots") at which a schedule starts an instance, as a pure function of time: no
+ * clock, no state. Implementations are immutable and thread-safe.
  */
 public interface Recurrence {
 
@@ -19,8 +19,8 @@ public interface Recurrence {
   /**
    * The recurrence of {@code schedule}.
    *
-   * @param defaultStart the reference {@code every} counts from when the schedule names no {@code start}
-   *     (the time the schedule was first stored); ignored by cron schedules
+   * @param defaultStart the reference {@code every} counts from when the schedule names no {@code
+   *     start} (the time the schedule was first stored); ignored by cron schedules
    * @throws IllegalArgumentException if a cron expression is not accepted by the cron library
    */
   static Recurrence of(Schedule schedule, Instant defaultStart) {

@@ -14,29 +14,38 @@ class CronRecurrenceTest {
   private static final ZoneId UTC = ZoneOffset.UTC;
 
   private static List<Instant> slots(String cron, String from, String to) {
-    return Slots.between(CronRecurrence.parse(cron, UTC), Instant.parse(from), Instant.parse(to), 10_000);
+    return Slots.between(
+        CronRecurrence.parse(cron, UTC), Instant.parse(from), Instant.parse(to), 10_000);
   }
 
   @Test
   void fiveFieldsAreMinuteHourDayMonthWeekday() {
     assertThat(slots("0 3 * * *", "2026-11-01T00:00:00Z", "2026-11-03T23:59:59Z"))
-        .containsExactly(Instant.parse("2026-11-01T03:00:00Z"), Instant.parse("2026-11-02T03:00:00Z"),
+        .containsExactly(
+            Instant.parse("2026-11-01T03:00:00Z"),
+            Instant.parse("2026-11-02T03:00:00Z"),
             Instant.parse("2026-11-03T03:00:00Z"));
   }
 
   @Test
   void sixFieldsStartWithSeconds() {
     assertThat(slots("*/20 0 3 * * *", "2026-11-01T03:00:00Z", "2026-11-01T03:00:59Z"))
-        .containsExactly(Instant.parse("2026-11-01T03:00:00Z"), Instant.parse("2026-11-01T03:00:20Z"),
+        .containsExactly(
+            Instant.parse("2026-11-01T03:00:00Z"),
+            Instant.parse("2026-11-01T03:00:20Z"),
             Instant.parse("2026-11-01T03:00:40Z"));
   }
 
   @Test
   void bothDayFieldsRestrictedMeansEitherAsInUnixCron() {
     List<Instant> slots = slots("0 0 13 * 5", "2026-11-01T00:00:00Z", "2026-12-31T00:00:00Z");
-    assertThat(slots).allMatch(s -> s.atZone(UTC).getDayOfMonth() == 13
-        || s.atZone(UTC).getDayOfWeek() == DayOfWeek.FRIDAY);
-    assertThat(slots).contains(Instant.parse("2026-12-13T00:00:00Z"), Instant.parse("2026-11-06T00:00:00Z"));
+    assertThat(slots)
+        .allMatch(
+            s ->
+                s.atZone(UTC).getDayOfMonth() == 13
+                    || s.atZone(UTC).getDayOfWeek() == DayOfWeek.FRIDAY);
+    assertThat(slots)
+        .contains(Instant.parse("2026-12-13T00:00:00Z"), Instant.parse("2026-11-06T00:00:00Z"));
     assertThat(slots).hasSize(9); // 8 Fridays and 13 Dec; 13 Nov is a Friday and fires once
   }
 
@@ -46,7 +55,8 @@ class CronRecurrenceTest {
     assertThat(slots("0 0 * * 0", from, "2026-11-15T00:00:00Z"))
         .isEqualTo(slots("0 0 * * 7", from, "2026-11-15T00:00:00Z"))
         .isEqualTo(slots("0 0 * * SUN", from, "2026-11-15T00:00:00Z"))
-        .containsExactly(Instant.parse("2026-11-08T00:00:00Z"), Instant.parse("2026-11-15T00:00:00Z"));
+        .containsExactly(
+            Instant.parse("2026-11-08T00:00:00Z"), Instant.parse("2026-11-15T00:00:00Z"));
   }
 
   @Test
@@ -88,25 +98,40 @@ class CronRecurrenceTest {
 
   @Test
   void anExpressionThatNeverFiresHasNoNextSlot() {
-    assertThat(CronRecurrence.parse("0 0 31 2 *", UTC).nextAfter(Instant.parse("2026-01-01T00:00:00Z"))).isEmpty();
+    assertThat(
+            CronRecurrence.parse("0 0 31 2 *", UTC)
+                .nextAfter(Instant.parse("2026-01-01T00:00:00Z")))
+        .isEmpty();
   }
 
   @Test
   void invalidExpressionsNameTheExpressionAndTheProblem() {
-    assertThat(CronExpressions.problem("61 * * * *")).get().asString()
-        .contains("cron '61 * * * *' is not valid").contains("61");
-    assertThat(CronExpressions.problem("* * *")).get().asString().contains("must have 5 fields").contains("got 3");
+    assertThat(CronExpressions.problem("61 * * * *"))
+        .get()
+        .asString()
+        .contains("cron '61 * * * *' is not valid")
+        .contains("61");
+    assertThat(CronExpressions.problem("* * *"))
+        .get()
+        .asString()
+        .contains("must have 5 fields")
+        .contains("got 3");
     assertThat(CronExpressions.problem("@fortnightly")).get().asString().contains("is not a macro");
     assertThat(CronExpressions.problem("0 3 * * *")).isEmpty();
-    assertThat(CronExpressions.problem("0 0 ? * ?")).get().asString().contains("'?' in both day fields");
+    assertThat(CronExpressions.problem("0 0 ? * ?"))
+        .get()
+        .asString()
+        .contains("'?' in both day fields");
     assertThat(CronExpressions.problem("0 0 30 2 *")).get().asString().contains("never fires");
     assertThat(CronExpressions.problem("0 0 29 2 *")).isEmpty();
-    assertThatThrownBy(() -> CronRecurrence.parse("0 25 * * *", UTC)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> CronRecurrence.parse("0 25 * * *", UTC))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
   void aZoneShiftsTheWallClock() {
     CronRecurrence tokyo = CronRecurrence.parse("0 9 * * *", ZoneId.of("Asia/Tokyo"));
-    assertThat(tokyo.nextAfter(Instant.parse("2026-11-01T00:00:00Z"))).contains(Instant.parse("2026-11-02T00:00:00Z"));
+    assertThat(tokyo.nextAfter(Instant.parse("2026-11-01T00:00:00Z")))
+        .contains(Instant.parse("2026-11-02T00:00:00Z"));
   }
 }

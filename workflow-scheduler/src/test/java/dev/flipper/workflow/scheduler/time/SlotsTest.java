@@ -17,12 +17,17 @@ class SlotsTest {
 
   @Test
   void everyCountsFromItsStart() {
-    Recurrence r = new EveryRecurrence(Instant.parse("2026-01-01T00:00:05Z"), Duration.ofSeconds(10));
-    assertThat(r.nextAfter(Instant.parse("2025-12-31T00:00:00Z"))).contains(Instant.parse("2026-01-01T00:00:05Z"));
+    Recurrence r =
+        new EveryRecurrence(Instant.parse("2026-01-01T00:00:05Z"), Duration.ofSeconds(10));
+    assertThat(r.nextAfter(Instant.parse("2025-12-31T00:00:00Z")))
+        .contains(Instant.parse("2026-01-01T00:00:05Z"));
     // Pinball's test: 95 advances to 105 at now = 100 with a recurrence of 10.
-    assertThat(r.nextAfter(Instant.parse("2026-01-01T00:01:40Z"))).contains(Instant.parse("2026-01-01T00:01:45Z"));
-    assertThat(r.nextAfter(Instant.parse("2026-01-01T00:01:45Z"))).contains(Instant.parse("2026-01-01T00:01:55Z"));
-    assertThat(r.lastAtOrBefore(Instant.parse("2026-01-01T00:01:45Z"))).contains(Instant.parse("2026-01-01T00:01:45Z"));
+    assertThat(r.nextAfter(Instant.parse("2026-01-01T00:01:40Z")))
+        .contains(Instant.parse("2026-01-01T00:01:45Z"));
+    assertThat(r.nextAfter(Instant.parse("2026-01-01T00:01:45Z")))
+        .contains(Instant.parse("2026-01-01T00:01:55Z"));
+    assertThat(r.lastAtOrBefore(Instant.parse("2026-01-01T00:01:45Z")))
+        .contains(Instant.parse("2026-01-01T00:01:45Z"));
     assertThat(r.lastAtOrBefore(Instant.parse("2026-01-01T00:00:04Z"))).isEmpty();
   }
 

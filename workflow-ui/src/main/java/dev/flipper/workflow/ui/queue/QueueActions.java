@@ -14,17 +14,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The queue actions of the dashboard ({@code POST /actions/queue/<op>}, docs/ui.md), each the queue-client call
- * that {@code flipper queue-tool} makes: pause, resume, retry (failed jobs), retry-job (one failed job, by
- * descriptor), delete-job (one, by descriptor), delete (by state). {@link #question} says what a destructive one
- * would change, for its confirmation page. Thread-safe.
+ * The queue actions of the dashboard ({@code POST /actions/queue/<op>}, docs/ui.md), each the
+ * queue-client call that {@code flipper queue-tool} makes: pause, resume, retry (failed jobs),
+ * retry-job (one failed job, by descriptor), delete-job (one, by descriptor), delete (by state).
+ * {@link #question} says what a destructive one would change, for its confirmation page.
+ * Thread-safe.
  */
 public final class QueueActions {
   /** Delete or rerun jobs: the pages ask first. */
-  public static final Set<String> DESTRUCTIVE = Set.of("retry", "retry-job", "delete", "delete-job");
+  public static final Set<String> DESTRUCTIVE =
+      Set.of("retry", "retry-job", "delete", "delete-job");
+
   private static final String OPERATIONS = "pause, resume, retry, retry-job, delete, delete-job";
+
   /** Most jobs one retry or delete click moves, per priority. */
   static final int MAX_JOBS = 100_000;
+
   private static final Logger log = LoggerFactory.getLogger(QueueActions.class);
 
   /**
@@ -55,18 +60,33 @@ public final class QueueActions {
   public String question(String operation, Request r) {
     QueueClient c = dashboard.client();
     return switch (operation) {
-      case "retry" -> "Retry " + count(c, queue(r), JobState.FAILED, r.priority(), null) + " failed job(s) of queue "
-          + queue(r) + priorityText(r) + "? They become PENDING with one attempt.";
+      case "retry" ->
+          "Retry "
+              + count(c, queue(r), JobState.FAILED, r.priority(), null)
+              + " failed job(s) of queue "
+              + queue(r)
+              + priorityText(r)
+              + "? They become PENDING with one attempt.";
       case "delete" -> {
         JobState state = QueueDashboard.state(required(r.state(), "state"));
         String filter = filter(r);
-        yield "Delete " + count(c, queue(r), state, r.priority(), filter) + " " + state + " job(s) of queue "
-            + queue(r) + priorityText(r) + (filter == null ? "" : " whose body matches /" + filter + "/")
+        yield "Delete "
+            + count(c, queue(r), state, r.priority(), filter)
+            + " "
+            + state
+            + " job(s) of queue "
+            + queue(r)
+            + priorityText(r)
+            + (filter == null ? "" : " whose body matches /" + filter + "/")
             + "? This cannot be undone.";
       }
       case "retry-job" -> {
         JobState state = stateOf(c, job(r));
-        yield "Retry job " + job(r) + " (" + (state == null ? "not found" : state) + ")? It becomes PENDING, runnable "
+        yield "Retry job "
+            + job(r)
+            + " ("
+            + (state == null ? "not found" : state)
+            + ")? It becomes PENDING, runnable "
             + "now, with one attempt; other failed jobs stay FAILED.";
       }
       case "delete-job" -> "Delete job " + job(r) + "? This cannot be undone.";
@@ -77,7 +97,12 @@ public final class QueueActions {
   /** Runs the action for {@code user}; logs who changed what. */
   public Result run(String operation, Request r, String user) {
     Result result = dispatch(operation, r, dashboard.client());
-    log.info("ui queue action {} by {} on {}: {} change(s) {}", operation, user, result.target(), result.changed(),
+    log.info(
+        "ui queue action {} by {} on {}: {} change(s) {}",
+        operation,
+        user,
+        result.target(),
+        result.changed(),
         result.changes());
     return result;
   }
@@ -92,10 +117,19 @@ public final class QueueActions {
           throw new IllegalArgumentException("no queue '" + queue + "'");
         }
         c.setQueuePaused(queue, pause);
-        yield new Result(operation, "queue " + queue, was == pause ? 0 : 1, was == pause
-            ? List.of("queue " + queue + " was already " + (pause ? "paused" : "running"))
-            : List.of("queue " + queue + ": " + (pause ? "running → paused (dequeues return no job on every server)"
-                : "paused → running")));
+        yield new Result(
+            operation,
+            "queue " + queue,
+            was == pause ? 0 : 1,
+            was == pause
+                ? List.of("queue " + queue + " was already " + (pause ? "paused" : "running"))
+                : List.of(
+                    "queue "
+                        + queue
+                        + ": "
+                        + (pause
+                            ? "running → paused (dequeues return no job on every server)"
+                            : "paused → running")));
       }
       case "retry" -> {
         String queue = queue(r);
@@ -129,18 +163,27 @@ public final class QueueActions {
         boolean retried = c.retryJob(job, 1);
         // Only a refusal looks the job up, to say whether it is missing or in another state.
         JobState state = retried ? JobState.PENDING : stateOf(c, job);
-        String change = retried ? "job " + job + ": FAILED → PENDING (runnable now, 1 attempt)"
-            : "job " + job + " was not retried: " + (state == null ? "it does not exist"
-                : "it is " + state + ", not FAILED");
+        String change =
+            retried
+                ? "job " + job + ": FAILED → PENDING (runnable now, 1 attempt)"
+                : "job "
+                    + job
+                    + " was not retried: "
+                    + (state == null ? "it does not exist" : "it is " + state + ", not FAILED");
         yield new Result(operation, "job " + job, retried ? 1 : 0, List.of(change));
       }
       case "delete-job" -> {
         JobDescriptor job = job(r);
         JobInfo before = c.lookup(List.of(job), false).get(job);
         boolean deleted = c.deleteJob(job);
-        yield new Result(operation, "job " + job, deleted ? 1 : 0, deleted
-            ? List.of("job " + job + (before == null ? "" : " (" + before.state() + ")") + " deleted")
-            : List.of("job " + job + " did not exist"));
+        yield new Result(
+            operation,
+            "job " + job,
+            deleted ? 1 : 0,
+            deleted
+                ? List.of(
+                    "job " + job + (before == null ? "" : " (" + before.state() + ")") + " deleted")
+                : List.of("job " + job + " did not exist"));
       }
       default -> throw unknown(operation);
     };
@@ -158,7 +201,9 @@ public final class QueueActions {
 
   private int count(QueueClient c, String queue, JobState state, Integer priority, String filter) {
     return c.count(new CountParams(queue, state, priority, false, filter))
-        + (state == JobState.PENDING ? c.count(new CountParams(queue, state, priority, true, filter)) : 0);
+        + (state == JobState.PENDING
+            ? c.count(new CountParams(queue, state, priority, true, filter))
+            : 0);
   }
 
   private static String priorityText(Request r) {
@@ -185,7 +230,8 @@ public final class QueueActions {
   }
 
   private static RuntimeException unknown(String operation) {
-    return new UnknownActionException("no queue action '" + operation + "'; actions: " + OPERATIONS);
+    return new UnknownActionException(
+        "no queue action '" + operation + "'; actions: " + OPERATIONS);
   }
 
   /** An action that does not exist: 404. */

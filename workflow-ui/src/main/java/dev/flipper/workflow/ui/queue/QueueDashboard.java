@@ -9,7 +9,6 @@ import dev.flipper.queue.ScanPage;
 import dev.flipper.queue.ScanParams;
 import dev.flipper.queue.client.QueueClient;
 import dev.flipper.queue.client.QueueClientException;
-import dev.flipper.workflow.ui.view.Banner;
 import dev.flipper.workflow.ui.queue.QueueViews.Counts;
 import dev.flipper.workflow.ui.queue.QueueViews.JobPage;
 import dev.flipper.workflow.ui.queue.QueueViews.JobRow;
@@ -18,6 +17,7 @@ import dev.flipper.workflow.ui.queue.QueueViews.QueuePage;
 import dev.flipper.workflow.ui.queue.QueueViews.QueueRow;
 import dev.flipper.workflow.ui.queue.QueueViews.QueuesPage;
 import dev.flipper.workflow.ui.queue.QueueViews.Scan;
+import dev.flipper.workflow.ui.view.Banner;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,14 +32,16 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /**
- * Reads the queue servers for the dashboard over Thrift (queue-client): queues with counts per state and
- * priority, paused state, estimated rates, job lookup and paged scans. Each call asks the servers anew; the
- * number of priority levels (not reported by the protocol) is probed once. Failures come out as the client's
- * {@link QueueClientException}s, bad input as {@link IllegalArgumentException}. Thread-safe.
+ * Reads the queue servers for the dashboard over Thrift (queue-client): queues with counts per
+ * state and priority, paused state, estimated rates, job lookup and paged scans. Each call asks the
+ * servers anew; the number of priority levels (not reported by the protocol) is probed once.
+ * Failures come out as the client's {@link QueueClientException}s, bad input as {@link
+ * IllegalArgumentException}. Thread-safe.
  */
 public final class QueueDashboard implements AutoCloseable {
   /** PinLater priorities are one byte. */
   private static final int MAX_PRIORITIES = 127;
+
   static final int MAX_SCAN_LIMIT = 500;
 
   private final QueueServers servers;
@@ -49,8 +51,14 @@ public final class QueueDashboard implements AutoCloseable {
   private final RateLimits rateLimits;
   private volatile int priorityLevels;
 
-  /** @param client null when no queue server is configured: the pages then say how to configure one */
-  public QueueDashboard(QueueServers servers, RateLimits rateLimits, QueueClient client, Executor executor,
+  /**
+   * @param client null when no queue server is configured: the pages then say how to configure one
+   */
+  public QueueDashboard(
+      QueueServers servers,
+      RateLimits rateLimits,
+      QueueClient client,
+      Executor executor,
       Clock clock) {
     this.servers = servers;
     this.rateLimits = rateLimits;
@@ -70,25 +78,45 @@ public final class QueueDashboard implements AutoCloseable {
   /** Every queue with its counts, paused state and rates, by name. */
   public QueuesPage queues(Banner banner) {
     if (client == null) {
-      return new QueuesPage(banner, "", "no queue servers configured: set ui.queueServers (host:port list) or "
-          + "ui.queueServerSetFile (docs/configuration.md)", List.of(), rateLimits.describe());
+      return new QueuesPage(
+          banner,
+          "",
+          "no queue servers configured: set ui.queueServers (host:port list) or "
+              + "ui.queueServerSetFile (docs/configuration.md)",
+          List.of(),
+          rateLimits.describe());
     }
     List<String> names = client.queueNames().stream().sorted().toList();
     Set<String> paused = client.pausedQueues();
     Map<String, Double> limits = rateLimits.current();
     List<CompletableFuture<QueueRow>> rows = new ArrayList<>();
     for (String name : names) {
-      rows.add(CompletableFuture.supplyAsync(() -> rowUnlessDeleted(name, paused.contains(name), limits.get(name)),
-          executor));
+      rows.add(
+          CompletableFuture.supplyAsync(
+              () -> rowUnlessDeleted(name, paused.contains(name), limits.get(name)), executor));
     }
     rates.retain(names);
-    return new QueuesPage(banner, servers.describe(), null,
-        rows.stream().map(QueueDashboard::join).filter(Objects::nonNull).toList(), rateLimits.describe());
+    return new QueuesPage(
+        banner,
+        servers.describe(),
+        null,
+        rows.stream().map(QueueDashboard::join).filter(Objects::nonNull).toList(),
+        rateLimits.describe());
   }
 
-  /** One queue's counts and one page of its jobs in {@code state} (and {@code priority}, null = all). */
-  public QueuePage queue(Banner banner, String queue, String state, Integer priority, boolean future, String filter,
-      String continuation, int limit) {
+  /**
+   * One queue's counts and one page of its jobs in {@code state} (and {@code priority}, null =
+   * all).
+   */
+  public QueuePage queue(
+      Banner banner,
+      String queue,
+      String state,
+      Integer priority,
+      boolean future,
+      String filter,
+      String continuation,
+      int limit) {
     QueueClient c = requireClient();
     JobState jobState = state(state == null || state.isBlank() ? "PENDING" : state);
     String regex = filter == null || filter.isEmpty() ? null : regex(filter);
@@ -99,12 +127,27 @@ public final class QueueDashboard implements AutoCloseable {
     QueueRow row = row(queue, c.pausedQueues().contains(queue), rateLimits.current().get(queue));
     ScanPage page = c.scan(new ScanParams(queue, jobState, priority, future, from, limit, regex));
     // Scans answer without bodies: one lookup brings those of the page.
-    Map<JobDescriptor, JobInfo> withBodies = page.jobs().isEmpty() ? Map.of()
-        : c.lookup(page.jobs().stream().map(JobInfo::descriptor).toList(), true);
-    List<JobRow> jobs = page.jobs().stream()
-        .map(j -> JobRow.of(withBodies.getOrDefault(j.descriptor(), j), JobRow.BODY_PREVIEW)).toList();
-    return new QueuePage(banner, servers.describe(), row, new Scan(jobState.name(), priority, future,
-        regex == null ? "" : regex, limit, from, page.hasMore() ? page.continuation() : null, jobs));
+    Map<JobDescriptor, JobInfo> withBodies =
+        page.jobs().isEmpty()
+            ? Map.of()
+            : c.lookup(page.jobs().stream().map(JobInfo::descriptor).toList(), true);
+    List<JobRow> jobs =
+        page.jobs().stream()
+            .map(j -> JobRow.of(withBodies.getOrDefault(j.descriptor(), j), JobRow.BODY_PREVIEW))
+            .toList();
+    return new QueuePage(
+        banner,
+        servers.describe(),
+        row,
+        new Scan(
+            jobState.name(),
+            priority,
+            future,
+            regex == null ? "" : regex,
+            limit,
+            from,
+            page.hasMore() ? page.continuation() : null,
+            jobs));
   }
 
   /** The job with its whole body. */
@@ -113,13 +156,18 @@ public final class QueueDashboard implements AutoCloseable {
     Map<JobDescriptor, JobInfo> found = requireClient().lookup(List.of(id), true);
     JobInfo info = found.get(id);
     if (info == null) {
-      throw new JobNotFoundException("no job " + descriptor + " (it never existed, was deleted, or its queue "
-          + "deleted finished jobs after their time to live)");
+      throw new JobNotFoundException(
+          "no job "
+              + descriptor
+              + " (it never existed, was deleted, or its queue "
+              + "deleted finished jobs after their time to live)");
     }
     return new JobPage(banner, descriptor, JobRow.of(info, Integer.MAX_VALUE));
   }
 
-  /** The priorities the servers support: 1..levels, probed once (the protocol does not report them). */
+  /**
+   * The priorities the servers support: 1..levels, probed once (the protocol does not report them).
+   */
   List<Integer> priorities(String queue) {
     if (priorityLevels == 0) {
       int levels = 0;
@@ -160,12 +208,13 @@ public final class QueueDashboard implements AutoCloseable {
     List<PriorityCounts> perPriority = new ArrayList<>();
     Counts total = Counts.ZERO;
     for (int p : priorities(queue)) {
-      Counts counts = new Counts(
-          c.count(new CountParams(queue, JobState.PENDING, p, false, null)),
-          c.count(new CountParams(queue, JobState.PENDING, p, true, null)),
-          c.count(new CountParams(queue, JobState.IN_PROGRESS, p, false, null)),
-          c.count(new CountParams(queue, JobState.SUCCEEDED, p, false, null)),
-          c.count(new CountParams(queue, JobState.FAILED, p, false, null)));
+      Counts counts =
+          new Counts(
+              c.count(new CountParams(queue, JobState.PENDING, p, false, null)),
+              c.count(new CountParams(queue, JobState.PENDING, p, true, null)),
+              c.count(new CountParams(queue, JobState.IN_PROGRESS, p, false, null)),
+              c.count(new CountParams(queue, JobState.SUCCEEDED, p, false, null)),
+              c.count(new CountParams(queue, JobState.FAILED, p, false, null)));
       perPriority.add(new PriorityCounts(p, counts));
       total = total.plus(counts);
     }
@@ -174,8 +223,8 @@ public final class QueueDashboard implements AutoCloseable {
 
   private QueueClient requireClient() {
     if (client == null) {
-      throw new IllegalArgumentException("no queue servers configured: set ui.queueServers or "
-          + "ui.queueServerSetFile");
+      throw new IllegalArgumentException(
+          "no queue servers configured: set ui.queueServers or " + "ui.queueServerSetFile");
     }
     return client;
   }
@@ -184,8 +233,8 @@ public final class QueueDashboard implements AutoCloseable {
     try {
       return JobState.valueOf(name.trim().toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("'state' must be PENDING, IN_PROGRESS, SUCCEEDED or FAILED, got '" + name
-          + "'");
+      throw new IllegalArgumentException(
+          "'state' must be PENDING, IN_PROGRESS, SUCCEEDED or FAILED, got '" + name + "'");
     }
   }
 
@@ -194,8 +243,12 @@ public final class QueueDashboard implements AutoCloseable {
       Pattern.compile(filter);
       return filter;
     } catch (PatternSyntaxException e) {
-      throw new IllegalArgumentException("'filter' is not a Java regular expression: " + e.getDescription()
-          + " in '" + filter + "'");
+      throw new IllegalArgumentException(
+          "'filter' is not a Java regular expression: "
+              + e.getDescription()
+              + " in '"
+              + filter
+              + "'");
     }
   }
 

@@ -17,14 +17,21 @@ public final class QueueLinks {
 
   /** A scan of {@code state} (and {@code priority}, null = all) of the queue. */
   public static String scan(String queue, String state, Integer priority, boolean future) {
-    return queue(queue) + "?state=" + state + (priority == null ? "" : "&priority=" + priority)
+    return queue(queue)
+        + "?state="
+        + state
+        + (priority == null ? "" : "&priority=" + priority)
         + (future ? "&future=true" : "");
   }
 
   /** The next page of a scan. */
   public static String next(String queue, QueueViews.Scan scan) {
-    return scan(queue, scan.state(), scan.priority(), scan.future()) + "&limit=" + scan.limit()
-        + (scan.filter().isEmpty() ? "" : "&filter=" + query(scan.filter())) + "&continuation=" + query(scan.next());
+    return scan(queue, scan.state(), scan.priority(), scan.future())
+        + "&limit="
+        + scan.limit()
+        + (scan.filter().isEmpty() ? "" : "&filter=" + query(scan.filter()))
+        + "&continuation="
+        + query(scan.next());
   }
 
   public static String job(String descriptor) {
@@ -33,11 +40,14 @@ public final class QueueLinks {
 
   /** Jobs per second with up to two decimals, or "–" while unknown. */
   public static String rate(Double perSecond) {
-    return perSecond == null ? "–" : perSecond % 1 == 0 ? Long.toString(perSecond.longValue())
-        : String.valueOf(perSecond);
+    return perSecond == null
+        ? "–"
+        : perSecond % 1 == 0 ? Long.toString(perSecond.longValue()) : String.valueOf(perSecond);
   }
 
-  /** A rate limit in dequeues per second; "none" when the queue is not limited (or no file is read). */
+  /**
+   * A rate limit in dequeues per second; "none" when the queue is not limited (or no file is read).
+   */
   public static String limit(Double perSecond) {
     return perSecond == null ? "none" : rate(perSecond) + "/s";
   }

@@ -8,14 +8,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Where the queue dashboard finds the queue servers ({@code ui.queueServers}, {@code ui.queueServerSetFile}):
- * a list of {@code host:port}, or PinLater's server-set file (read by queue-client's {@code ServerSetFile},
- * re-read every 5 s). The servers are one cluster sharing one store: any of them answers for every queue.
- * Immutable.
+ * Where the queue dashboard finds the queue servers ({@code ui.queueServers}, {@code
+ * ui.queueServerSetFile}): a list of {@code host:port}, or PinLater's server-set file (read by
+ * queue-client's {@code ServerSetFile}, re-read every 5 s). The servers are one cluster sharing one
+ * store: any of them answers for every queue. Immutable.
  *
  * @param queueServers {@code host:port} of each server; empty with no file = no dashboard
  * @param queueServerSetFile a server-set file; "" = none. Not both.
- * @throws IllegalArgumentException naming the entry when an address is not {@code host:port}, or both are set
+ * @throws IllegalArgumentException naming the entry when an address is not {@code host:port}, or
+ *     both are set
  */
 public record QueueServers(List<String> queueServers, String queueServerSetFile) {
   public static final QueueServers NONE = new QueueServers(List.of(), "");
@@ -24,8 +25,9 @@ public record QueueServers(List<String> queueServers, String queueServerSetFile)
     queueServers = queueServers == null ? List.of() : List.copyOf(queueServers);
     queueServerSetFile = queueServerSetFile == null ? "" : queueServerSetFile.trim();
     if (!queueServers.isEmpty() && !queueServerSetFile.isEmpty()) {
-      throw new IllegalArgumentException("ui.queueServers and ui.queueServerSetFile are both set: name the queue "
-          + "servers one way");
+      throw new IllegalArgumentException(
+          "ui.queueServers and ui.queueServerSetFile are both set: name the queue "
+              + "servers one way");
     }
     addresses(queueServers);
   }
@@ -40,20 +42,25 @@ public record QueueServers(List<String> queueServers, String queueServerSetFile)
 
   /** The servers as written, for the pages ("servers from FILE" for a server-set file). */
   public String describe() {
-    return queueServerSetFile.isEmpty() ? String.join(", ", queueServers) : "servers from " + queueServerSetFile;
+    return queueServerSetFile.isEmpty()
+        ? String.join(", ", queueServers)
+        : "servers from " + queueServerSetFile;
   }
 
   /**
-   * A client of the servers, or null when none is configured. Short time-outs and one attempt per server, so a
-   * page says "unreachable" within seconds.
-   *
+   * A client of the servers, or null when none is configured. Short time-outs and one attempt per
+   * server, so a page says "unreachable" within seconds.
    */
   public QueueClient client() {
     if (!configured()) {
       return null;
     }
-    QueueClient.Builder builder = QueueClient.builder().source("flipper-ui")
-        .connectTimeout(Duration.ofSeconds(2)).requestTimeout(Duration.ofSeconds(10)).maxAttempts(2);
+    QueueClient.Builder builder =
+        QueueClient.builder()
+            .source("flipper-ui")
+            .connectTimeout(Duration.ofSeconds(2))
+            .requestTimeout(Duration.ofSeconds(10))
+            .maxAttempts(2);
     if (!queueServerSetFile.isEmpty()) {
       return builder.serverSetFile(Path.of(queueServerSetFile)).build();
     }

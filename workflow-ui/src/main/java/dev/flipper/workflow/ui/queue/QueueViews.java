@@ -10,8 +10,8 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * The queue dashboard's page models, also its JSON ({@code /api/queues...}, docs/ui.md). Immutable records;
- * times are ISO-8601 UTC text or null.
+ * The queue dashboard's page models, also its JSON ({@code /api/queues...}, docs/ui.md). Immutable
+ * records; times are ISO-8601 UTC text or null.
  */
 public final class QueueViews {
   private QueueViews() {}
@@ -26,7 +26,11 @@ public final class QueueViews {
     public static final Counts ZERO = new Counts(0, 0, 0, 0, 0);
 
     public Counts plus(Counts o) {
-      return new Counts(pending + o.pending, future + o.future, inProgress + o.inProgress, succeeded + o.succeeded,
+      return new Counts(
+          pending + o.pending,
+          future + o.future,
+          inProgress + o.inProgress,
+          succeeded + o.succeeded,
           failed + o.failed);
     }
 
@@ -39,10 +43,11 @@ public final class QueueViews {
   public record PriorityCounts(int priority, Counts counts) {}
 
   /**
-   * Rates estimated by the UI from successive counts (the servers expose no rates over Thrift): {@code null}
-   * until two counts {@code windowSeconds} apart exist.
+   * Rates estimated by the UI from successive counts (the servers expose no rates over Thrift):
+   * {@code null} until two counts {@code windowSeconds} apart exist.
    *
-   * @param enqueuedPerSecond growth of all jobs of the queue; undercounts while finished jobs are deleted (GC)
+   * @param enqueuedPerSecond growth of all jobs of the queue; undercounts while finished jobs are
+   *     deleted (GC)
    * @param finishedPerSecond growth of SUCCEEDED + FAILED; undercounts likewise
    */
   public record Rates(Double enqueuedPerSecond, Double finishedPerSecond, Long windowSeconds) {
@@ -52,10 +57,15 @@ public final class QueueViews {
   /**
    * One queue: paused state, rate limit, counts in total and per priority, estimated rates.
    *
-   * @param rateLimit dequeues per second for the cluster from the rate-limit file the UI reads; null = not
-   *     limited there, or no file (see {@link QueuesPage#rateLimits()})
+   * @param rateLimit dequeues per second for the cluster from the rate-limit file the UI reads;
+   *     null = not limited there, or no file (see {@link QueuesPage#rateLimits()})
    */
-  public record QueueRow(String name, boolean paused, Double rateLimit, Counts total, List<PriorityCounts> priorities,
+  public record QueueRow(
+      String name,
+      boolean paused,
+      Double rateLimit,
+      Counts total,
+      List<PriorityCounts> priorities,
       Rates rates) {
     public QueueRow {
       priorities = List.copyOf(priorities);
@@ -67,9 +77,11 @@ public final class QueueViews {
    *
    * @param servers the configured queue servers as written
    * @param problem null when the servers answered, else why the dashboard is empty
-   * @param rateLimits where the rate limits come from, or why none are shown (they live in each server's file)
+   * @param rateLimits where the rate limits come from, or why none are shown (they live in each
+   *     server's file)
    */
-  public record QueuesPage(Banner banner, String servers, String problem, List<QueueRow> queues, String rateLimits) {
+  public record QueuesPage(
+      Banner banner, String servers, String problem, List<QueueRow> queues, String rateLimits) {
     public QueuesPage {
       queues = List.copyOf(queues);
     }
@@ -78,13 +90,24 @@ public final class QueueViews {
   /**
    * One job as lookup and scan report it.
    *
-   * @param body the body as UTF-8 text (invalid bytes as U+FFFD), cut at {@link #BODY_PREVIEW} characters in
-   *     scans; null when not read
+   * @param body the body as UTF-8 text (invalid bytes as U+FFFD), cut at {@link #BODY_PREVIEW}
+   *     characters in scans; null when not read
    * @param bodyBytes the body's size in bytes; -1 when not read
    */
-  public record JobRow(String descriptor, String queue, String state, int priority, int attemptsAllowed,
-      int attemptsRemaining, String customStatus, String createdAt, String runAfter, String updatedAt,
-      String claim, String body, int bodyBytes) {
+  public record JobRow(
+      String descriptor,
+      String queue,
+      String state,
+      int priority,
+      int attemptsAllowed,
+      int attemptsRemaining,
+      String customStatus,
+      String createdAt,
+      String runAfter,
+      String updatedAt,
+      String claim,
+      String body,
+      int bodyBytes) {
     public static final int BODY_PREVIEW = 200;
 
     static JobRow of(JobInfo job, int maxBodyChars) {
@@ -92,16 +115,30 @@ public final class QueueViews {
       if (body != null && body.length() > maxBodyChars) {
         body = body.substring(0, maxBodyChars) + "…";
       }
-      return new JobRow(job.descriptor().toString(), job.descriptor().queue(), job.state().name(),
-          job.descriptor().priority(), job.attemptsAllowed(), job.attemptsRemaining(), job.customStatus(),
-          iso(job.createdAt()), iso(job.runAfter()), iso(job.updatedAt()), job.claimDescriptor(), body,
+      return new JobRow(
+          job.descriptor().toString(),
+          job.descriptor().queue(),
+          job.state().name(),
+          job.descriptor().priority(),
+          job.attemptsAllowed(),
+          job.attemptsRemaining(),
+          job.customStatus(),
+          iso(job.createdAt()),
+          iso(job.runAfter()),
+          iso(job.updatedAt()),
+          job.claimDescriptor(),
+          body,
           job.body() == null ? -1 : job.body().length);
     }
 
     private static String text(byte[] body) {
       try {
-        return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
-            .onUnmappableCharacter(CodingErrorAction.REPLACE).decode(ByteBuffer.wrap(body)).toString();
+        return StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPLACE)
+            .onUnmappableCharacter(CodingErrorAction.REPLACE)
+            .decode(ByteBuffer.wrap(body))
+            .toString();
       } catch (CharacterCodingException e) {
         return new String(body, StandardCharsets.UTF_8);
       }
@@ -118,8 +155,15 @@ public final class QueueViews {
    * @param continuation where this page started ({@code 0} = the start)
    * @param next the continuation of the next page; null at the end
    */
-  public record Scan(String state, Integer priority, boolean future, String filter, int limit, String continuation,
-      String next, List<JobRow> jobs) {
+  public record Scan(
+      String state,
+      Integer priority,
+      boolean future,
+      String filter,
+      int limit,
+      String continuation,
+      String next,
+      List<JobRow> jobs) {
     public Scan {
       jobs = List.copyOf(jobs);
     }
@@ -142,8 +186,14 @@ public final class QueueViews {
    * @param result set when it ran
    * @param refusal set when it was refused (nothing changed)
    */
-  public record ActionPage(Banner banner, String operation, QueueActions.Request request, String back,
-      String question, QueueActions.Result result, String refusal) {
+  public record ActionPage(
+      Banner banner,
+      String operation,
+      QueueActions.Request request,
+      String back,
+      String question,
+      QueueActions.Result result,
+      String refusal) {
     public boolean confirming() {
       return question != null;
     }

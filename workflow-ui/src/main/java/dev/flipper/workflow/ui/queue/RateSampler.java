@@ -11,9 +11,9 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Estimates a queue's enqueue and finish rates from the counts the dashboard takes at each refresh: the queue
- * servers expose no rates over Thrift. The rate is the growth between now and the oldest count of the last
- * {@link #WINDOW} (at least {@link #MIN_SPAN} apart). Thread-safe.
+ * Estimates a queue's enqueue and finish rates from the counts the dashboard takes at each refresh:
+ * the queue servers expose no rates over Thrift. The rate is the growth between now and the oldest
+ * count of the last {@link #WINDOW} (at least {@link #MIN_SPAN} apart). Thread-safe.
  */
 final class RateSampler {
   static final Duration WINDOW = Duration.ofMinutes(1);
@@ -46,8 +46,10 @@ final class RateSampler {
       return Rates.UNKNOWN;
     }
     double seconds = span.toMillis() / 1000.0;
-    return new Rates(round(Math.max(0, current.total() - oldest.total()) / seconds),
-        round(Math.max(0, current.finished() - oldest.finished()) / seconds), Math.round(seconds));
+    return new Rates(
+        round(Math.max(0, current.total() - oldest.total()) / seconds),
+        round(Math.max(0, current.finished() - oldest.finished()) / seconds),
+        Math.round(seconds));
   }
 
   /** Forgets queues no longer listed. */

@@ -4,15 +4,24 @@ import dev.flipper.workflow.control.ControlResult;
 import java.util.List;
 
 /**
- * An action's page: its confirmation (neither result nor refusal yet), what it changed, or why it was refused.
- * Immutable.
+ * An action's page: its confirmation (neither result nor refusal yet), what it changed, or why it
+ * was refused. Immutable.
  *
  * @param back the page the action was started from
  * @param refusal why nothing was done: the control's refusal or a bad argument; null when it ran
  * @param generation exit: workers older than it exit; null for other actions
  */
-public record ActionPage(Banner banner, String operation, String workflow, String instance, List<String> jobs,
-    Integer execution, String back, ControlResult result, String refusal, Integer generation) {
+public record ActionPage(
+    Banner banner,
+    String operation,
+    String workflow,
+    String instance,
+    List<String> jobs,
+    Integer execution,
+    String back,
+    ControlResult result,
+    String refusal,
+    Integer generation) {
   public ActionPage {
     jobs = List.copyOf(jobs);
   }
@@ -29,9 +38,12 @@ public record ActionPage(Banner banner, String operation, String workflow, Strin
     if (operation.equals("unexit")) {
       return "the EXIT signal";
     }
-    String target = workflow == null || workflow.isBlank() ? "every workflow" : workflow
-        + (instance == null || instance.isBlank() ? "" : "/" + instance);
-    return target + (jobs.isEmpty() ? "" : " job" + (jobs.size() > 1 ? "s " : " ") + String.join(", ", jobs))
+    String target =
+        workflow == null || workflow.isBlank()
+            ? "every workflow"
+            : workflow + (instance == null || instance.isBlank() ? "" : "/" + instance);
+    return target
+        + (jobs.isEmpty() ? "" : " job" + (jobs.size() > 1 ? "s " : " ") + String.join(", ", jobs))
         + (execution == null ? "" : " execution " + execution);
   }
 }

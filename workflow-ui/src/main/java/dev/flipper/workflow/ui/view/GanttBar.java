@@ -5,7 +5,16 @@ package dev.flipper.workflow.ui.view;
  *
  * @param status SUCCESS, FAILURE or RUNNING (still open)
  * @param leftPercent where it starts, in percent of the instance's span (start to end or now)
- * @param widthPercent how long it took, in percent of that span (at least a sliver, to stay visible)
+ * @param widthPercent how long it took, in percent of that span (at least a sliver, to stay
+ *     visible)
  */
-public record GanttBar(String job, int execution, int attempt, String status, String start, String end,
-    long durationMillis, double leftPercent, double widthPercent) {}
+public record GanttBar(
+    String job,
+    int execution,
+    int attempt,
+    String status,
+    String start,
+    String end,
+    long durationMillis,
+    double leftPercent,
+    double widthPercent) {}

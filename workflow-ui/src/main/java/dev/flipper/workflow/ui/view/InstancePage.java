@@ -4,11 +4,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An instance ({@code /workflows/<wf>/instances/<id>}): its jobs in run order, their graph and the timeline of
- * every execution. Immutable.
+ * An instance ({@code /workflows/<wf>/instances/<id>}): its jobs in run order, their graph and the
+ * timeline of every execution. Immutable.
  */
-public record InstancePage(Banner banner, InstanceRow instance, Map<String, String> params, List<String> failedJobs,
-    List<JobRow> jobs, List<GraphNode> graph, List<GanttBar> timeline) {
+public record InstancePage(
+    Banner banner,
+    InstanceRow instance,
+    Map<String, String> params,
+    List<String> failedJobs,
+    List<JobRow> jobs,
+    List<GraphNode> graph,
+    List<GanttBar> timeline) {
   public InstancePage {
     params = Map.copyOf(params);
     failedJobs = List.copyOf(failedJobs);

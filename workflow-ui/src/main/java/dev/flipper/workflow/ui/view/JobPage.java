@@ -3,7 +3,8 @@ package dev.flipper.workflow.ui.view;
 import java.util.List;
 
 /** A job of an instance ({@code .../jobs/<job>}): its executions, oldest first. Immutable. */
-public record JobPage(Banner banner, String workflow, String instance, JobRow job, List<ExecutionRow> executions) {
+public record JobPage(
+    Banner banner, String workflow, String instance, JobRow job, List<ExecutionRow> executions) {
   public JobPage {
     executions = List.copyOf(executions);
   }

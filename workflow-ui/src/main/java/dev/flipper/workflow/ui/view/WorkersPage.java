@@ -3,14 +3,21 @@ package dev.flipper.workflow.ui.view;
 import java.util.List;
 
 /**
- * The workers page ({@code /workers}, {@code /api/workers}): every heartbeat ({@code /worker/<name>} tokens) and
- * the global EXIT signal. Immutable.
+ * The workers page ({@code /workers}, {@code /api/workers}): every heartbeat ({@code
+ * /worker/<name>} tokens) and the global EXIT signal. Immutable.
  *
  * @param exitGeneration workers older than this exit (the EXIT signal); null if none is set
- * @param newestGeneration the highest generation among the alive workers, the default for a new EXIT; null if none
+ * @param newestGeneration the highest generation among the alive workers, the default for a new
+ *     EXIT; null if none
  */
-public record WorkersPage(Banner banner, Integer exitGeneration, Integer newestGeneration, int alive,
-    int retiring, int dead, List<WorkerRow> workers) {
+public record WorkersPage(
+    Banner banner,
+    Integer exitGeneration,
+    Integer newestGeneration,
+    int alive,
+    int retiring,
+    int dead,
+    List<WorkerRow> workers) {
   public WorkersPage {
     workers = List.copyOf(workers);
   }

@@ -3,14 +3,23 @@ package dev.flipper.workflow.ui.view;
 import java.util.List;
 
 /**
- * A workflow ({@code /workflows/<wf>}): its active instances newest first, its stored definition (graph and
- * YAML) and schedule. Immutable.
+ * A workflow ({@code /workflows/<wf>}): its active instances newest first, its stored definition
+ * (graph and YAML) and schedule. Immutable.
  *
- * @param definitionVersion null if the definition was removed while instances remain (then yaml is null and
- *     the graph empty)
+ * @param definitionVersion null if the definition was removed while instances remain (then yaml is
+ *     null and the graph empty)
  */
-public record WorkflowPage(Banner banner, String name, String description, List<String> owners, String schedule,
-    String nextRun, String definitionVersion, String appliedAt, String yaml, List<InstanceRow> instances,
+public record WorkflowPage(
+    Banner banner,
+    String name,
+    String description,
+    List<String> owners,
+    String schedule,
+    String nextRun,
+    String definitionVersion,
+    String appliedAt,
+    String yaml,
+    List<InstanceRow> instances,
     List<GraphNode> graph) {
   public WorkflowPage {
     owners = List.copyOf(owners);

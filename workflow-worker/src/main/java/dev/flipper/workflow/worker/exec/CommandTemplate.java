@@ -6,24 +6,27 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * A job's command (or cleanup command) with {@code %(name)s} placeholders, filled from the attributes of the events
- * that triggered the job. Immutable and thread-safe.
+ * A job's command (or cleanup command) with {@code %(name)s} placeholders, filled from the
+ * attributes of the events that triggered the job. Immutable and thread-safe.
  *
  * <p>Rules:
  *
  * <ul>
- *   <li>{@code %(name)s} becomes the attribute's values joined with {@code ,} (one value per parent that sent it, in
- *       the order given); a name without values renders as the empty string. The original rendered the list's
- *       Python form ({@code ['aval']}); we render {@code aval}.
+ *   <li>{@code %(name)s} becomes the attribute's values joined with {@code ,} (one value per parent
+ *       that sent it, in the order given); a name without values renders as the empty string. The
+ *       original rendered the list's Python form ({@code ['aval']}); we render {@code aval}.
  *   <li>{@code %%} is a literal {@code %}.
- *   <li>Anything else after a {@code %} is left as it is, so {@code date +%Y-%m-%d} or {@code printf '%s'} in a
- *       command need no escaping, and an unclosed {@code %(name} or a {@code %(name)d} stays verbatim. (Python's
- *       {@code %} operator, which the original used, raised an error on these instead.)
- *   <li>A name is any text between {@code %(} and the next {@code )} that contains no {@code %}; it is not trimmed.
+ *   <li>Anything else after a {@code %} is left as it is, so {@code date +%Y-%m-%d} or {@code
+ *       printf '%s'} in a command need no escaping, and an unclosed {@code %(name} or a {@code
+ *       %(name)d} stays verbatim. (Python's {@code %} operator, which the original used, raised an
+ *       error on these instead.)
+ *   <li>A name is any text between {@code %(} and the next {@code )} that contains no {@code %}; it
+ *       is not trimmed.
  * </ul>
  *
- * <p>Values are inserted as they are, without shell quoting, as in the original: a workflow that passes untrusted
- * text between jobs should quote the placeholder in its command ({@code "%(path)s"}).
+ * <p>Values are inserted as they are, without shell quoting, as in the original: a workflow that
+ * passes untrusted text between jobs should quote the placeholder in its command ({@code
+ * "%(path)s"}).
  */
 public final class CommandTemplate {
   /** The property whose values fill {@code %(kill_id)s} in a cleanup command. */
@@ -51,7 +54,8 @@ public final class CommandTemplate {
   /**
    * Renders the template.
    *
-   * @param attributes name → values (one per parent that sent the attribute); absent names render as empty
+   * @param attributes name → values (one per parent that sent the attribute); absent names render
+   *     as empty
    */
   public String render(Map<String, ? extends Collection<String>> attributes) {
     Objects.requireNonNull(attributes, "attributes");
@@ -87,15 +91,23 @@ public final class CommandTemplate {
     return out.toString();
   }
 
-  /** Renders a cleanup command: {@code %(kill_id)s} from the execution's {@code kill_id} properties. */
+  /**
+   * Renders a cleanup command: {@code %(kill_id)s} from the execution's {@code kill_id} properties.
+   */
   public String renderCleanup(Map<String, List<String>> properties) {
     return render(Map.of(KILL_ID, properties.getOrDefault(KILL_ID, List.of())));
   }
 
-  /** For {@code %(} at {@code start}: the index just after {@code )s}, or -1 if this is not a placeholder. */
+  /**
+   * For {@code %(} at {@code start}: the index just after {@code )s}, or -1 if this is not a
+   * placeholder.
+   */
   private int placeholderEnd(int start) {
     int close = template.indexOf(')', start + 2);
-    if (close < 0 || close == start + 2 || close + 1 >= template.length() || template.charAt(close + 1) != 's') {
+    if (close < 0
+        || close == start + 2
+        || close + 1 >= template.length()
+        || template.charAt(close + 1) != 's') {
       return -1;
     }
     if (template.substring(start + 2, close).indexOf('%') >= 0) {

@@ -8,22 +8,23 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Everything one attempt of a job needs to run: who it is, the command (already rendered by
- * {@link CommandTemplate}), the optional cleanup template, time-outs, working directory and extra environment.
- * Immutable; build with {@link #builder}.
+ * Everything one attempt of a job needs to run: who it is, the command (already rendered by {@link
+ * CommandTemplate}), the optional cleanup template, time-outs, working directory and extra
+ * environment. Immutable; build with {@link #builder}.
  *
  * @param workflow workflow name ({@code FLIPPER_WORKFLOW})
  * @param instance instance id ({@code FLIPPER_INSTANCE})
  * @param job job name ({@code FLIPPER_JOB})
- * @param execution index of this execution in the job's history, from 0 ({@code FLIPPER_EXECUTION}, as the
- *     original's {@code PINBALL_EXECUTION})
- * @param attempt attempt number within the current run of the job, from 1 ({@code FLIPPER_ATTEMPT}); also names the
- *     log files
+ * @param execution index of this execution in the job's history, from 0 ({@code FLIPPER_EXECUTION},
+ *     as the original's {@code PINBALL_EXECUTION})
+ * @param attempt attempt number within the current run of the job, from 1 ({@code
+ *     FLIPPER_ATTEMPT}); also names the log files
  * @param command the shell command to run with {@code /bin/sh -c}
  * @param cleanup cleanup command template run after a non-zero exit ({@code %(kill_id)s}), or null
  * @param workingDirectory where the command runs; must exist
  * @param extraEnvironment added to the worker's environment (e.g. {@code FLIPPER_SCHEDULED_TIME},
- *     {@code FLIPPER_BASE_URL}); the {@code FLIPPER_*}/{@code PINBALL_*} identity variables above win over it
+ *     {@code FLIPPER_BASE_URL}); the {@code FLIPPER_*}/{@code PINBALL_*} identity variables above
+ *     win over it
  * @param warnTimeout after this the listener is warned once; null = never
  * @param abortTimeout after this the process group is killed; null = never
  * @param disabled true = succeed at once without running anything
@@ -160,8 +161,19 @@ public record ExecutionParams(
     }
 
     public ExecutionParams build() {
-      return new ExecutionParams(workflow, instance, job, execution, attempt, command, cleanup, workingDirectory,
-          extraEnvironment, warnTimeout, abortTimeout, disabled);
+      return new ExecutionParams(
+          workflow,
+          instance,
+          job,
+          execution,
+          attempt,
+          command,
+          cleanup,
+          workingDirectory,
+          extraEnvironment,
+          warnTimeout,
+          abortTimeout,
+          disabled);
     }
   }
 }

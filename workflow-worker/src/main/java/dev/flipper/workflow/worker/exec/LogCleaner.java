@@ -11,10 +11,10 @@ import java.util.stream.Stream;
 
 /**
  * Deletes job logs under {@code workers.logDir} for the cleanup of archived instances: one log file
- * ({@code <workflow>/<instance>/<job>.<n>.stdout}, as in execution records) or one instance's directory
- * ({@code <workflow>/<instance>}). Nothing outside the log directory, no other level, and no symbolic link
- * is followed. Directories left empty are removed. Deleting what is already gone deletes nothing, so the
- * cleanup may repeat. Thread-safe.
+ * ({@code <workflow>/<instance>/<job>.<n>.stdout}, as in execution records) or one instance's
+ * directory ({@code <workflow>/<instance>}). Nothing outside the log directory, no other level, and
+ * no symbolic link is followed. Directories left empty are removed. Deleting what is already gone
+ * deletes nothing, so the cleanup may repeat. Thread-safe.
  */
 public final class LogCleaner {
   private final Path root;
@@ -24,17 +24,25 @@ public final class LogCleaner {
   }
 
   /**
-   * Deletes a log file or an instance's log directory; returns how many files were deleted (0 if it was gone).
+   * Deletes a log file or an instance's log directory; returns how many files were deleted (0 if it
+   * was gone).
    *
    * @param relativePath {@code <workflow>/<instance>} or {@code <workflow>/<instance>/<file>}
    * @throws IllegalArgumentException if the path is not one of those, inside the log directory
    */
   public int delete(String relativePath) throws IOException {
     String[] parts = relativePath.split("/", -1);
-    if (relativePath.startsWith("/") || relativePath.contains("\\") || parts.length < 2 || parts.length > 3
+    if (relativePath.startsWith("/")
+        || relativePath.contains("\\")
+        || parts.length < 2
+        || parts.length > 3
         || Stream.of(parts).anyMatch(p -> p.isEmpty() || p.equals(".") || p.equals(".."))) {
-      throw new IllegalArgumentException("log path '" + relativePath + "' is not <workflow>/<instance> or "
-          + "<workflow>/<instance>/<log file> inside the log directory " + root);
+      throw new IllegalArgumentException(
+          "log path '"
+              + relativePath
+              + "' is not <workflow>/<instance> or "
+              + "<workflow>/<instance>/<log file> inside the log directory "
+              + root);
     }
     Path target = root.resolve(relativePath).normalize();
     if (!target.startsWith(root) || !Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
@@ -42,17 +50,20 @@ public final class LogCleaner {
     }
     // No link anywhere on the way: the real parent must be the lexical one.
     if (!target.getParent().toRealPath().equals(target.getParent())) {
-      throw new IllegalArgumentException("log path '" + relativePath + "' passes through a symbolic link");
+      throw new IllegalArgumentException(
+          "log path '" + relativePath + "' passes through a symbolic link");
     }
     int deleted;
     if (parts.length == 2) {
       if (!Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
-        throw new IllegalArgumentException("log path '" + relativePath + "' is not an instance's log directory");
+        throw new IllegalArgumentException(
+            "log path '" + relativePath + "' is not an instance's log directory");
       }
       deleted = deleteTree(target);
     } else {
       if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
-        throw new IllegalArgumentException("log path '" + relativePath + "' is a directory, not a log file");
+        throw new IllegalArgumentException(
+            "log path '" + relativePath + "' is a directory, not a log file");
       }
       deleted = Files.deleteIfExists(target) ? 1 : 0;
       removeIfEmpty(target.getParent());
@@ -61,7 +72,10 @@ public final class LogCleaner {
     return deleted;
   }
 
-  /** Deletes the files (links themselves, not what they point to) and directories below and at {@code dir}. */
+  /**
+   * Deletes the files (links themselves, not what they point to) and directories below and at
+   * {@code dir}.
+   */
   private static int deleteTree(Path dir) throws IOException {
     int files = 0;
     List<Path> deepestFirst;

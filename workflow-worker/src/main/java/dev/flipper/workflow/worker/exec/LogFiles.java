@@ -16,12 +16,13 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * The job logs under {@code workers.logDir}: where an attempt's stdout and stderr go, and a reader that serves them
- * (the worker's HTTP log endpoint) without ever leaving that directory. Immutable and thread-safe.
+ * The job logs under {@code workers.logDir}: where an attempt's stdout and stderr go, and a reader
+ * that serves them (the worker's HTTP log endpoint) without ever leaving that directory. Immutable
+ * and thread-safe.
  *
- * <p>Layout: {@code <logDir>/<workflow>/<instance>/<job>.<attempt>.stdout} and {@code ….stderr}. Each name part is
- * made safe for the file system by {@link #safeName}. The attempt number (not the start second, as in the original)
- * keeps two attempts that start in the same second apart.
+ * <p>Layout: {@code <logDir>/<workflow>/<instance>/<job>.<attempt>.stdout} and {@code ….stderr}.
+ * Each name part is made safe for the file system by {@link #safeName}. The attempt number (not the
+ * start second, as in the original) keeps two attempts that start in the same second apart.
  */
 public final class LogFiles {
   /** Files of one attempt. */
@@ -52,12 +53,21 @@ public final class LogFiles {
 
     @Override
     public String toString() {
-      return "Chunk[" + data.length + " bytes, offset=" + offset + ", nextOffset=" + nextOffset + ", size=" + size
+      return "Chunk["
+          + data.length
+          + " bytes, offset="
+          + offset
+          + ", nextOffset="
+          + nextOffset
+          + ", size="
+          + size
           + "]";
     }
   }
 
-  /** The most one {@link #read} returns, so a client cannot make the worker buffer a whole big file. */
+  /**
+   * The most one {@link #read} returns, so a client cannot make the worker buffer a whole big file.
+   */
   public static final int MAX_CHUNK = 1 << 20;
 
   private final Path root;
@@ -76,14 +86,18 @@ public final class LogFiles {
   }
 
   /** The paths of one attempt's logs, with their directory created. */
-  public AttemptLogs create(String workflow, String instance, String job, int attempt) throws IOException {
+  public AttemptLogs create(String workflow, String instance, String job, int attempt)
+      throws IOException {
     Path dir = root.resolve(safeName(workflow)).resolve(safeName(instance));
     Files.createDirectories(dir);
     String base = safeName(job) + "." + attempt;
     return new AttemptLogs(dir.resolve(base + ".stdout"), dir.resolve(base + ".stderr"));
   }
 
-  /** A log path relative to the root, with {@code /} separators: what an execution record and a log URL carry. */
+  /**
+   * A log path relative to the root, with {@code /} separators: what an execution record and a log
+   * URL carry.
+   */
   public String relative(Path log) {
     Path rel = root.relativize(log.toAbsolutePath().normalize());
     if (rel.startsWith("..") || rel.isAbsolute()) {
@@ -93,19 +107,23 @@ public final class LogFiles {
   }
 
   /**
-   * Reads up to {@code maxBytes} from {@code offset}; a negative offset counts from the end ({@code -4096} = the
-   * last 4 KiB), which is how a tail starts. An offset past the end returns no bytes and {@code nextOffset = size}.
+   * Reads up to {@code maxBytes} from {@code offset}; a negative offset counts from the end ({@code
+   * -4096} = the last 4 KiB), which is how a tail starts. An offset past the end returns no bytes
+   * and {@code nextOffset = size}.
    *
    * @param relativePath a path under the root, as given by {@link #relative}
-   * @throws IllegalArgumentException if the path leaves the root, is absolute, or is not a regular file there
+   * @throws IllegalArgumentException if the path leaves the root, is absolute, or is not a regular
+   *     file there
    * @throws NoSuchFileException if there is no such log
    */
   public Chunk read(String relativePath, long offset, int maxBytes) throws IOException {
     if (maxBytes < 0 || maxBytes > MAX_CHUNK) {
-      throw new IllegalArgumentException("maxBytes must be between 0 and " + MAX_CHUNK + ", was " + maxBytes);
+      throw new IllegalArgumentException(
+          "maxBytes must be between 0 and " + MAX_CHUNK + ", was " + maxBytes);
     }
     Path file = resolve(relativePath);
-    try (SeekableByteChannel ch = Files.newByteChannel(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+    try (SeekableByteChannel ch =
+        Files.newByteChannel(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
       long size = ch.size();
       long from = offset < 0 ? Math.max(0, size + offset) : Math.min(offset, size);
       int want = (int) Math.min(maxBytes, size - from);
@@ -122,12 +140,14 @@ public final class LogFiles {
   /** Opens a whole log for streaming (the download endpoint); same path rules as {@link #read}. */
   public InputStream open(String relativePath) throws IOException {
     Path file = resolve(relativePath);
-    return Channels.newInputStream(Files.newByteChannel(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS));
+    return Channels.newInputStream(
+        Files.newByteChannel(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS));
   }
 
   /**
-   * Resolves a client-given path strictly inside the root: no absolute path, no {@code ..} or {@code .} part, no
-   * empty part, and the real path (symbolic links followed) must still be inside the root and be a regular file.
+   * Resolves a client-given path strictly inside the root: no absolute path, no {@code ..} or
+   * {@code .} part, no empty part, and the real path (symbolic links followed) must still be inside
+   * the root and be a regular file.
    */
   public Path resolve(String relativePath) throws IOException {
     Objects.requireNonNull(relativePath, "relativePath");
@@ -164,24 +184,32 @@ public final class LogFiles {
   }
 
   /**
-   * Makes a workflow, instance or job name safe as one file name: ASCII letters, digits, {@code _} and {@code -}
-   * stay; every other byte of the UTF-8 form, and a leading {@code .}, becomes {@code %XX}. Distinct names stay
-   * distinct, and no result is {@code .}, {@code ..} or contains a separator.
+   * Makes a workflow, instance or job name safe as one file name: ASCII letters, digits, {@code _}
+   * and {@code -} stay; every other byte of the UTF-8 form, and a leading {@code .}, becomes {@code
+   * %XX}. Distinct names stay distinct, and no result is {@code .}, {@code ..} or contains a
+   * separator.
    */
   public static String safeName(String name) {
     if (name == null || name.isEmpty()) {
-      throw new IllegalArgumentException("a workflow, instance or job name for a log path must not be empty");
+      throw new IllegalArgumentException(
+          "a workflow, instance or job name for a log path must not be empty");
     }
     StringBuilder out = new StringBuilder(name.length());
     byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
     for (int i = 0; i < bytes.length; i++) {
       int b = bytes[i] & 0xff;
-      boolean plain = (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9') || b == '_'
-          || b == '-' || (b == '.' && i > 0);
+      boolean plain =
+          (b >= 'a' && b <= 'z')
+              || (b >= 'A' && b <= 'Z')
+              || (b >= '0' && b <= '9')
+              || b == '_'
+              || b == '-'
+              || (b == '.' && i > 0);
       if (plain) {
         out.append((char) b);
       } else {
-        out.append('%').append(Character.toUpperCase(Character.forDigit(b >> 4, 16)))
+        out.append('%')
+            .append(Character.toUpperCase(Character.forDigit(b >> 4, 16)))
             .append(Character.toUpperCase(Character.forDigit(b & 0xf, 16)));
       }
     }

@@ -10,8 +10,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * One log file being appended to. Thread-safe. After {@link #close()} writes are dropped silently: an output reader
- * that was given up on (a background process still holds the job's pipe) may go on reading, but no longer writes.
+ * One log file being appended to. Thread-safe. After {@link #close()} writes are dropped silently:
+ * an output reader that was given up on (a background process still holds the job's pipe) may go on
+ * reading, but no longer writes.
  */
 final class LogSink implements AutoCloseable {
   private static final byte[] NEWLINE = {'\n'};
@@ -21,9 +22,14 @@ final class LogSink implements AutoCloseable {
 
   LogSink(Path path) throws IOException {
     this.path = path;
-    this.out = new BufferedOutputStream(
-        Files.newOutputStream(path, StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE),
-        1 << 16);
+    this.out =
+        new BufferedOutputStream(
+            Files.newOutputStream(
+                path,
+                StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND,
+                StandardOpenOption.WRITE),
+            1 << 16);
   }
 
   Path path() {

@@ -6,15 +6,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Copies one output stream of a job (stdout or stderr) into its log, line by line, and hands each line start to the
- * property collector. Each stream has its own pump thread, so a job that fills one pipe while we wait on the other
- * never deadlocks (the problem the original solved with select()).
+ * Copies one output stream of a job (stdout or stderr) into its log, line by line, and hands each
+ * line start to the property collector. Each stream has its own pump thread, so a job that fills
+ * one pipe while we wait on the other never deadlocks (the problem the original solved with
+ * select()).
  *
- * <p>Whole lines are written as soon as they arrive, and the log is flushed after every read. A line longer than
- * {@link #MAX_LINE} bytes is cut into pieces of at most that size, each followed by a newline that we add, so no
- * line in a log exceeds 16 KiB plus its newline; the cut moves back (at most 3 bytes) rather than split a UTF-8
- * character. Only a piece that starts a line can be a property line, so a property value is cut at 16 KiB too. A
- * last line without a newline is written as it is at end of stream.
+ * <p>Whole lines are written as soon as they arrive, and the log is flushed after every read. A
+ * line longer than {@link #MAX_LINE} bytes is cut into pieces of at most that size, each followed
+ * by a newline that we add, so no line in a log exceeds 16 KiB plus its newline; the cut moves back
+ * (at most 3 bytes) rather than split a UTF-8 character. Only a piece that starts a line can be a
+ * property line, so a property value is cut at 16 KiB too. A last line without a newline is written
+ * as it is at end of stream.
  */
 final class OutputPump implements Runnable {
   /** The longest line piece, as in the original. */
@@ -58,7 +60,8 @@ final class OutputPump implements Runnable {
       }
       sink.flush();
     } catch (IOException | RuntimeException e) {
-      // The stream was closed under us or the log cannot be written: the execution's result still stands.
+      // The stream was closed under us or the log cannot be written: the execution's result still
+      // stands.
       log.warn("stopped copying job output to {}: {}", sink.path(), e.toString());
     }
   }

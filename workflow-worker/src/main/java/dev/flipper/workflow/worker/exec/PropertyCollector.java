@@ -11,10 +11,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Collects an execution's properties from the {@code FLIPPER:key=value} (or {@code PINBALL:key=value}) lines of its
- * stdout and stderr. Each key keeps its distinct values in the order they first appeared. The value is everything
- * after the first {@code =} (without the line's end); a line without {@code =}, or with an empty key, is not a
- * property. Thread-safe: both output streams feed one collector.
+ * Collects an execution's properties from the {@code FLIPPER:key=value} (or {@code
+ * PINBALL:key=value}) lines of its stdout and stderr. Each key keeps its distinct values in the
+ * order they first appeared. The value is everything after the first {@code =} (without the line's
+ * end); a line without {@code =}, or with an empty key, is not a property. Thread-safe: both output
+ * streams feed one collector.
  */
 final class PropertyCollector {
   static final String FLIPPER_PREFIX = "FLIPPER:";
@@ -25,8 +26,8 @@ final class PropertyCollector {
   private final Map<String, Set<String>> values = new LinkedHashMap<>();
 
   /**
-   * Offers the line that starts at {@code buf[off]} (at most {@code len} bytes, which may end with the line's
-   * {@code \n}).
+   * Offers the line that starts at {@code buf[off]} (at most {@code len} bytes, which may end with
+   * the line's {@code \n}).
    *
    * @return true if the line added a value that was not there yet
    */

@@ -12,17 +12,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One attempt of one job: runs its command in a process group of its own, logs stdout and stderr, collects
- * properties, applies the warn and abort time-outs and runs the cleanup command after a failure.
+ * One attempt of one job: runs its command in a process group of its own, logs stdout and stderr,
+ * collects properties, applies the warn and abort time-outs and runs the cleanup command after a
+ * failure.
  *
- * <p>{@link #run()} is called once, by the thread that owns the job; {@link #abort} may be called from any thread
- * at any time (lease lost, abort signal, worker stop). An abort that comes before the process has started prevents
- * it: the check and the spawn happen under one lock. Thread-safe.
+ * <p>{@link #run()} is called once, by the thread that owns the job; {@link #abort} may be called
+ * from any thread at any time (lease lost, abort signal, worker stop). An abort that comes before
+ * the process has started prevents it: the check and the spawn happen under one lock. Thread-safe.
  *
- * <p>Abort, by time-out or by request, sends SIGTERM to the whole process group and SIGKILL after the executor's
- * kill grace (see {@link ShellExecutor.Builder#killGrace}). The cleanup command, which exists to undo what an
- * aborted or failed job left behind, still runs after an abort, bounded by its own time-out; an abort does not stop
- * it.
+ * <p>Abort, by time-out or by request, sends SIGTERM to the whole process group and SIGKILL after
+ * the executor's kill grace (see {@link ShellExecutor.Builder#killGrace}). The cleanup command,
+ * which exists to undo what an aborted or failed job left behind, still runs after an abort,
+ * bounded by its own time-out; an abort does not stop it.
  */
 public final class ShellExecution {
   private static final Logger log = LoggerFactory.getLogger(ShellExecution.class);
@@ -36,8 +37,10 @@ public final class ShellExecution {
   private final AtomicBoolean warned = new AtomicBoolean();
 
   private final Object lock = new Object();
-  // Guarded by lock: the first abort wins; main is the job's process group while it may still need killing;
-  // mainEnded is set once the command has ended (or could not start), after which an abort changes nothing: the
+  // Guarded by lock: the first abort wins; main is the job's process group while it may still need
+  // killing;
+  // mainEnded is set once the command has ended (or could not start), after which an abort changes
+  // nothing: the
   // result must not say "aborted" about a command that ended on its own.
   private String abortReason;
   private boolean timedOut;
@@ -60,18 +63,19 @@ public final class ShellExecution {
   }
 
   /**
-   * Aborts the execution: kills the job's process group if it runs, or prevents it from starting. Only the first
-   * abort counts; later calls, and calls after the command has ended (while its cleanup runs), do nothing. Returns
-   * once the signal is sent (a few milliseconds: it runs {@code kill}); {@link #run()} returns when the processes
-   * are gone.
+   * Aborts the execution: kills the job's process group if it runs, or prevents it from starting.
+   * Only the first abort counts; later calls, and calls after the command has ended (while its
+   * cleanup runs), do nothing. Returns once the signal is sent (a few milliseconds: it runs {@code
+   * kill}); {@link #run()} returns when the processes are gone.
    */
   public void abort(String reason) {
     abort(reason, false);
   }
 
   /**
-   * Runs the attempt and returns how it ended; blocks until the command (and its cleanup) are done. Interrupting
-   * the calling thread aborts the execution; the interrupt flag is set again on return.
+   * Runs the attempt and returns how it ended; blocks until the command (and its cleanup) are done.
+   * Interrupting the calling thread aborts the execution; the interrupt flag is set again on
+   * return.
    *
    * @throws IllegalStateException if called twice
    */
@@ -81,12 +85,15 @@ public final class ShellExecution {
     }
     Instant start = executor.clock().instant();
     if (params.disabled()) {
-      return new ExecutionResult(ExecutionResult.DISABLED, 0, start, start, Map.of(), null, null, null, false, null,
-          null);
+      return new ExecutionResult(
+          ExecutionResult.DISABLED, 0, start, start, Map.of(), null, null, null, false, null, null);
     }
     LogFiles.AttemptLogs logs;
     try {
-      logs = executor.logFiles().create(params.workflow(), params.instance(), params.job(), params.attempt());
+      logs =
+          executor
+              .logFiles()
+              .create(params.workflow(), params.instance(), params.job(), params.attempt());
     } catch (IOException | RuntimeException e) {
       log.warn("execution {}: cannot create its log files: {}", id(), e.toString());
       return notStarted(start, null, "cannot create the log files: " + e);
@@ -105,12 +112,14 @@ public final class ShellExecution {
           return result(start, ExitCodes.NOT_STARTED, logs, null, null);
         }
         try {
-          group = ProcessGroup.start(
-              params.command(), params.workingDirectory(), environment(), executor.killGrace());
+          group =
+              ProcessGroup.start(
+                  params.command(), params.workingDirectory(), environment(), executor.killGrace());
         } catch (IOException | RuntimeException e) {
           mainEnded = true;
           err.note(NOTE + "could not start the command: " + e);
-          return result(start, ExitCodes.NOT_STARTED, logs, null, "could not start the command: " + e);
+          return result(
+              start, ExitCodes.NOT_STARTED, logs, null, "could not start the command: " + e);
         }
         main = group;
       }
@@ -167,7 +176,10 @@ public final class ShellExecution {
     }
   }
 
-  /** SIGTERM to the group, SIGKILL after the grace; the SIGKILL also ends members that survived the shell. */
+  /**
+   * SIGTERM to the group, SIGKILL after the grace; the SIGKILL also ends members that survived the
+   * shell.
+   */
   private void kill(ProcessGroup group) {
     Duration grace = executor.killGrace();
     if (grace.isZero()) {
@@ -184,15 +196,19 @@ public final class ShellExecution {
     Duration abort = params.abortTimeout();
     List<TaskTimer.Scheduled> timers = new ArrayList<>(2);
     if (warn != null) {
-      timers.add(timer.schedule(warn, () -> {
-        if (warned.compareAndSet(false, true)) {
-          log.info("execution {}: still running after its warn time-out of {}", id(), warn);
-          listener.onWarnTimeout(warn);
-        }
-      }));
+      timers.add(
+          timer.schedule(
+              warn,
+              () -> {
+                if (warned.compareAndSet(false, true)) {
+                  log.info("execution {}: still running after its warn time-out of {}", id(), warn);
+                  listener.onWarnTimeout(warn);
+                }
+              }));
     }
     if (abort != null) {
-      timers.add(timer.schedule(abort, () -> abort("abort time-out of " + abort + " exceeded", true)));
+      timers.add(
+          timer.schedule(abort, () -> abort("abort time-out of " + abort + " exceeded", true)));
     }
     return timers;
   }
@@ -201,9 +217,12 @@ public final class ShellExecution {
   private Outcome cleanup(LogSink out, LogSink err) throws IOException {
     Map<String, List<String>> props = properties.snapshot();
     CommandTemplate template = params.cleanup();
-    if (template.uses(CommandTemplate.KILL_ID) && props.getOrDefault(CommandTemplate.KILL_ID, List.of()).isEmpty()) {
+    if (template.uses(CommandTemplate.KILL_ID)
+        && props.getOrDefault(CommandTemplate.KILL_ID, List.of()).isEmpty()) {
       // Running "./kill.sh " with an empty id could kill far more than this job's work: skip it.
-      err.note(NOTE + "cleanup not run: its command needs %(kill_id)s and the job printed no FLIPPER:kill_id=… line");
+      err.note(
+          NOTE
+              + "cleanup not run: its command needs %(kill_id)s and the job printed no FLIPPER:kill_id=… line");
       return null;
     }
     String command = template.renderCleanup(props);
@@ -212,7 +231,9 @@ public final class ShellExecution {
     err.note(begin);
     ProcessGroup group;
     try {
-      group = ProcessGroup.start(command, params.workingDirectory(), environment(), executor.killGrace());
+      group =
+          ProcessGroup.start(
+              command, params.workingDirectory(), environment(), executor.killGrace());
     } catch (IOException | RuntimeException e) {
       String end = "<<<<<<<<<< flipper: end of cleanup: could not start: " + e + " >>>>>>>>>>";
       out.note(end);
@@ -221,31 +242,45 @@ public final class ShellExecution {
     }
     Duration timeout = executor.cleanupTimeout();
     AtomicBoolean cleanupTimedOut = new AtomicBoolean();
-    TaskTimer.Scheduled timer = executor.timer().schedule(timeout, () -> {
-      cleanupTimedOut.set(true);
-      kill(group);
-    });
+    TaskTimer.Scheduled timer =
+        executor
+            .timer()
+            .schedule(
+                timeout,
+                () -> {
+                  cleanupTimedOut.set(true);
+                  kill(group);
+                });
     Outcome outcome = waitFor(group, out, err, null);
     timer.cancel();
-    String end = "<<<<<<<<<< flipper: end of cleanup: exit code " + ExitCodes.fromProcess(outcome.exitValue)
-        + (cleanupTimedOut.get() ? " (killed after its time-out of " + timeout + ")" : "") + " >>>>>>>>>>";
+    String end =
+        "<<<<<<<<<< flipper: end of cleanup: exit code "
+            + ExitCodes.fromProcess(outcome.exitValue)
+            + (cleanupTimedOut.get() ? " (killed after its time-out of " + timeout + ")" : "")
+            + " >>>>>>>>>>";
     outcome.out.note(end);
     outcome.err.note(end);
     return outcome;
   }
 
-  /** How a process ended, and the log sinks to go on with (new ones if the old ones were given up on). */
+  /**
+   * How a process ended, and the log sinks to go on with (new ones if the old ones were given up
+   * on).
+   */
   private record Outcome(int exitValue, LogSink out, LogSink err, boolean interrupted) {}
 
   /**
-   * Copies the process's output to the logs until it exits and its output ends (or the drain time-out passes), and
-   * returns its exit value.
+   * Copies the process's output to the logs until it exits and its output ends (or the drain
+   * time-out passes), and returns its exit value.
    */
-  private Outcome waitFor(ProcessGroup group, LogSink out, LogSink err, PropertyCollector props) throws IOException {
+  private Outcome waitFor(ProcessGroup group, LogSink out, LogSink err, PropertyCollector props)
+      throws IOException {
     Process process = group.process();
     Runnable onProperty = () -> listener.onProperties(properties.snapshot());
-    Thread stdout = pump(new OutputPump(process.getInputStream(), out, props, onProperty), "stdout");
-    Thread stderr = pump(new OutputPump(process.getErrorStream(), err, props, onProperty), "stderr");
+    Thread stdout =
+        pump(new OutputPump(process.getInputStream(), out, props, onProperty), "stdout");
+    Thread stderr =
+        pump(new OutputPump(process.getErrorStream(), err, props, onProperty), "stderr");
     boolean interrupted = false;
     int exitValue;
     while (true) {
@@ -261,8 +296,10 @@ public final class ShellExecution {
     synchronized (lock) {
       aborted = abortReason != null;
     }
-    // After an abort, members of the group may still be using the kill grace to stop; the SIGKILL ends the output.
-    Duration drain = aborted ? executor.drainTimeout().plus(executor.killGrace()) : executor.drainTimeout();
+    // After an abort, members of the group may still be using the kill grace to stop; the SIGKILL
+    // ends the output.
+    Duration drain =
+        aborted ? executor.drainTimeout().plus(executor.killGrace()) : executor.drainTimeout();
     long deadline = System.nanoTime() + drain.toNanos();
     for (Thread t : List.of(stdout, stderr)) {
       while (t.isAlive()) {
@@ -278,11 +315,16 @@ public final class ShellExecution {
       }
     }
     if (stdout.isAlive() || stderr.isAlive()) {
-      // Something the job started in the background still holds its output. Give those pumps their own closed
-      // sinks' fate: the old sinks are closed, so later output is read (never blocking the writer) but not logged,
+      // Something the job started in the background still holds its output. Give those pumps their
+      // own closed
+      // sinks' fate: the old sinks are closed, so later output is read (never blocking the writer)
+      // but not logged,
       // and go on with new sinks on the same files.
-      String note = NOTE + "the command exited but a background process still holds its output after " + drain
-          + "; its further output is not logged";
+      String note =
+          NOTE
+              + "the command exited but a background process still holds its output after "
+              + drain
+              + "; its further output is not logged";
       err.note(note);
       out.close();
       err.close();
@@ -311,20 +353,39 @@ public final class ShellExecution {
   }
 
   private ExecutionResult result(
-      Instant start, int exitCode, LogFiles.AttemptLogs logs, Integer cleanupExitCode, String error) {
+      Instant start,
+      int exitCode,
+      LogFiles.AttemptLogs logs,
+      Integer cleanupExitCode,
+      String error) {
     String reason;
     boolean byTimeout;
     synchronized (lock) {
       reason = abortReason;
       byTimeout = timedOut;
     }
-    return new ExecutionResult(params.command(), exitCode, start, executor.clock().instant(), properties.snapshot(),
-        logs == null ? null : logs.stdout(), logs == null ? null : logs.stderr(), reason, byTimeout,
-        cleanupExitCode, error);
+    return new ExecutionResult(
+        params.command(),
+        exitCode,
+        start,
+        executor.clock().instant(),
+        properties.snapshot(),
+        logs == null ? null : logs.stdout(),
+        logs == null ? null : logs.stderr(),
+        reason,
+        byTimeout,
+        cleanupExitCode,
+        error);
   }
 
   private String id() {
-    return params.workflow() + "/" + params.instance() + "/" + params.job() + "#" + params.attempt();
+    return params.workflow()
+        + "/"
+        + params.instance()
+        + "/"
+        + params.job()
+        + "#"
+        + params.attempt();
   }
 
   private static void closeQuietly(LogSink sink) {

@@ -8,9 +8,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 
 /**
- * Runs workflow jobs as shell commands: the entry point of this package. One per worker process; thread-safe. Each
- * job attempt is a {@link ShellExecution} made by {@link #prepare}, run by the engine's thread with
- * {@link ShellExecution#run()} and abortable from any thread.
+ * Runs workflow jobs as shell commands: the entry point of this package. One per worker process;
+ * thread-safe. Each job attempt is a {@link ShellExecution} made by {@link #prepare}, run by the
+ * engine's thread with {@link ShellExecution#run()} and abortable from any thread.
  *
  * <pre>{@code
  * ShellExecutor executor = ShellExecutor.builder(new LogFiles(logDir)).killGrace(Duration.ofSeconds(5)).build();
@@ -34,12 +34,16 @@ public final class ShellExecutor implements AutoCloseable {
       this.timer = b.timer;
       this.ownedTimer = null;
     } else {
-      ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(1, r -> {
-        Thread t = new Thread(r, "flipper-job-timer");
-        t.setDaemon(true);
-        return t;
-      });
-      pool.setRemoveOnCancelPolicy(true); // cancelled time-outs of finished jobs must not pile up for hours
+      ScheduledThreadPoolExecutor pool =
+          new ScheduledThreadPoolExecutor(
+              1,
+              r -> {
+                Thread t = new Thread(r, "flipper-job-timer");
+                t.setDaemon(true);
+                return t;
+              });
+      pool.setRemoveOnCancelPolicy(
+          true); // cancelled time-outs of finished jobs must not pile up for hours
       this.ownedTimer = pool;
       this.timer = TaskTimer.of(pool);
     }
@@ -55,11 +59,13 @@ public final class ShellExecutor implements AutoCloseable {
   }
 
   /**
-   * Prepares one attempt; nothing runs until {@link ShellExecution#run()}. An {@link ShellExecution#abort} before
-   * that prevents the run.
+   * Prepares one attempt; nothing runs until {@link ShellExecution#run()}. An {@link
+   * ShellExecution#abort} before that prevents the run.
    */
   public ShellExecution prepare(ExecutionParams params, ExecutionListener listener) {
-    return new ShellExecution(this, Objects.requireNonNull(params, "params"),
+    return new ShellExecution(
+        this,
+        Objects.requireNonNull(params, "params"),
         Objects.requireNonNull(listener, "listener"));
   }
 
@@ -91,7 +97,10 @@ public final class ShellExecutor implements AutoCloseable {
     return baseEnvironment;
   }
 
-  /** Stops the timer thread if this executor made it. Does not abort running executions: the engine does. */
+  /**
+   * Stops the timer thread if this executor made it. Does not abort running executions: the engine
+   * does.
+   */
   @Override
   public void close() {
     if (ownedTimer != null) {
@@ -126,9 +135,9 @@ public final class ShellExecutor implements AutoCloseable {
     }
 
     /**
-     * How long an aborted job's processes get between SIGTERM and SIGKILL, to stop cleanly. Default 5 s. Zero sends
-     * SIGKILL at once, as the original did. The execution's exit code is then {@code -15} if the shell died of the
-     * SIGTERM, {@code -9} if it needed the SIGKILL.
+     * How long an aborted job's processes get between SIGTERM and SIGKILL, to stop cleanly. Default
+     * 5 s. Zero sends SIGKILL at once, as the original did. The execution's exit code is then
+     * {@code -15} if the shell died of the SIGTERM, {@code -9} if it needed the SIGKILL.
      */
     public Builder killGrace(Duration killGrace) {
       this.killGrace = requireNotNegative(killGrace, "killGrace");
@@ -136,9 +145,10 @@ public final class ShellExecutor implements AutoCloseable {
     }
 
     /**
-     * How long to wait, after the job's shell has exited, for the end of its output. A background process the job
-     * left running keeps the output pipes open; after this time we stop logging its output (it is still read, so it
-     * never blocks on a full pipe) and finish the execution. Default 2 s; after an abort the kill grace is added.
+     * How long to wait, after the job's shell has exited, for the end of its output. A background
+     * process the job left running keeps the output pipes open; after this time we stop logging its
+     * output (it is still read, so it never blocks on a full pipe) and finish the execution.
+     * Default 2 s; after an abort the kill grace is added.
      */
     public Builder drainTimeout(Duration drainTimeout) {
       this.drainTimeout = requireNotNegative(drainTimeout, "drainTimeout");
@@ -149,12 +159,16 @@ public final class ShellExecutor implements AutoCloseable {
     public Builder cleanupTimeout(Duration cleanupTimeout) {
       this.cleanupTimeout = requireNotNegative(cleanupTimeout, "cleanupTimeout");
       if (cleanupTimeout.isZero()) {
-        throw new IllegalArgumentException("cleanupTimeout must be positive, was " + cleanupTimeout);
+        throw new IllegalArgumentException(
+            "cleanupTimeout must be positive, was " + cleanupTimeout);
       }
       return this;
     }
 
-    /** The environment every command starts from; default: the worker's own ({@link System#getenv()}). */
+    /**
+     * The environment every command starts from; default: the worker's own ({@link
+     * System#getenv()}).
+     */
     public Builder baseEnvironment(Map<String, String> baseEnvironment) {
       this.baseEnvironment = Objects.requireNonNull(baseEnvironment, "baseEnvironment");
       return this;

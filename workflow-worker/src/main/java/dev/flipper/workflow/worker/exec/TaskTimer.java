@@ -7,8 +7,9 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs a task once after a delay: the executions' warn and abort time-outs and the grace before a SIGKILL. An
- * interface so that tests can fire time-outs by hand instead of waiting. Implementations are thread-safe.
+ * Runs a task once after a delay: the executions' warn and abort time-outs and the grace before a
+ * SIGKILL. An interface so that tests can fire time-outs by hand instead of waiting.
+ * Implementations are thread-safe.
  */
 @FunctionalInterface
 public interface TaskTimer {

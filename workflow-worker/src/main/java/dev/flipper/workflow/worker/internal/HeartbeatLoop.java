@@ -13,16 +13,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Publishes the worker process's heartbeat on the daemon's timer and, in the same round trip, looks for an
- * EXIT signal: one that asks for a generation above this worker's makes it retire (once). A beat that fails
- * (master away) is logged once and tried again at the next tick. Thread-safe.
+ * Publishes the worker process's heartbeat on the daemon's timer and, in the same round trip, looks
+ * for an EXIT signal: one that asks for a generation above this worker's makes it retire (once). A
+ * beat that fails (master away) is logged once and tried again at the next tick. Thread-safe.
  */
 public final class HeartbeatLoop {
   /** A worker counts as dead after this many beats missed in a row. */
   public static final int MISSED_BEATS_TO_DEAD = 3;
+
   private static final Logger LOG = LoggerFactory.getLogger(HeartbeatLoop.class);
 
-  /** What the beat says besides the fixed parts: what runs now and whether the worker is retiring. */
+  /**
+   * What the beat says besides the fixed parts: what runs now and whether the worker is retiring.
+   */
   public record State(List<String> running, boolean retiring) {}
 
   private final Heartbeats heartbeats;
@@ -41,8 +44,17 @@ public final class HeartbeatLoop {
   /**
    * @param retire called with the EXIT signal's generation when it is above {@code generation}
    */
-  public HeartbeatLoop(Heartbeats heartbeats, Clock clock, String name, String host, Supplier<String> adminUrl,
-      int generation, int slots, Duration interval, Supplier<State> state, IntConsumer retire) {
+  public HeartbeatLoop(
+      Heartbeats heartbeats,
+      Clock clock,
+      String name,
+      String host,
+      Supplier<String> adminUrl,
+      int generation,
+      int slots,
+      Duration interval,
+      Supplier<State> state,
+      IntConsumer retire) {
     this.heartbeats = heartbeats;
     this.clock = clock;
     this.name = name;
@@ -60,8 +72,18 @@ public final class HeartbeatLoop {
   public synchronized void beat() {
     try {
       State now = state.get();
-      Heartbeat beat = new Heartbeat(name, host, Optional.ofNullable(adminUrl.get()), generation, slots,
-          now.running(), now.retiring(), started, clock.instant(), deadAfter);
+      Heartbeat beat =
+          new Heartbeat(
+              name,
+              host,
+              Optional.ofNullable(adminUrl.get()),
+              generation,
+              slots,
+              now.running(),
+              now.retiring(),
+              started,
+              clock.instant(),
+              deadAfter);
       Optional<Integer> exit = heartbeats.beat(beat);
       if (failing) {
         LOG.info("heartbeat of {} written again", name);
@@ -78,7 +100,10 @@ public final class HeartbeatLoop {
     }
   }
 
-  /** Deletes the heartbeat at a clean stop; a failure is only logged (the beat then ages into "dead"). */
+  /**
+   * Deletes the heartbeat at a clean stop; a failure is only logged (the beat then ages into
+   * "dead").
+   */
   public synchronized void remove() {
     try {
       heartbeats.remove(name);

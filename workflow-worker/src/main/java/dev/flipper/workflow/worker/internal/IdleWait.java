@@ -3,8 +3,9 @@ package dev.flipper.workflow.worker.internal;
 import java.time.Duration;
 
 /**
- * Where idle slots of one worker process wait for work, and how a slot that just changed the master's state
- * (a success that may have made several children runnable) wakes its idle siblings at once. Thread-safe.
+ * Where idle slots of one worker process wait for work, and how a slot that just changed the
+ * master's state (a success that may have made several children runnable) wakes its idle siblings
+ * at once. Thread-safe.
  */
 public final class IdleWait {
   private final Object lock = new Object();

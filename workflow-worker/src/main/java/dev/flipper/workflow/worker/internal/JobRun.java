@@ -27,9 +27,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One claimed job from start to end, on the slot's thread: render the command, record the start durably,
- * run it, keep the lease, and finish it through the engine (or hand it back when the worker stops). The only
- * method other threads call is {@link #handBack()}. Thread-safe for that.
+ * One claimed job from start to end, on the slot's thread: render the command, record the start
+ * durably, run it, keep the lease, and finish it through the engine (or hand it back when the
+ * worker stops). The only method other threads call is {@link #handBack()}. Thread-safe for that.
  */
 public final class JobRun {
   /** What became of the job. */
@@ -45,13 +45,25 @@ public final class JobRun {
   }
 
   /** Everything a job run needs from its worker process. */
-  public record Context(WorkflowEngine engine, ShellExecutor executor, ScheduledExecutorService timer, Clock clock,
-      String host, Path workDir, Path defaultWorkRoot, LogUrls logUrls, WarnTimeoutAlert alert) {}
+  public record Context(
+      WorkflowEngine engine,
+      ShellExecutor executor,
+      ScheduledExecutorService timer,
+      Clock clock,
+      String host,
+      Path workDir,
+      Path defaultWorkRoot,
+      LogUrls logUrls,
+      WarnTimeoutAlert alert) {}
 
   private static final Logger LOG = LoggerFactory.getLogger(JobRun.class);
   private static final long FINISH_RETRY_MILLIS = 1000;
   static final String STOPPING = "worker stopping: handed back";
-  /** The instance parameter the scheduler sets (workflow-scheduler's {@code InstanceStarter.SCHEDULED_TIME}). */
+
+  /**
+   * The instance parameter the scheduler sets (workflow-scheduler's {@code
+   * InstanceStarter.SCHEDULED_TIME}).
+   */
   static final String SCHEDULED_TIME = "scheduledTime";
 
   private final Context ctx;
@@ -73,7 +85,10 @@ public final class JobRun {
     return job.workflow() + "/" + job.instance() + "/" + job.job();
   }
 
-  /** The worker is stopping: kill the process (if any) and hand the job back instead of finishing it. */
+  /**
+   * The worker is stopping: kill the process (if any) and hand the job back instead of finishing
+   * it.
+   */
   public void handBack() {
     ShellExecution running;
     synchronized (this) {
@@ -99,7 +114,9 @@ public final class JobRun {
       logs = logUrls();
       workDir = workDir();
     } catch (IOException | RuntimeException e) {
-      LOG.warn("job {}: cannot prepare its logs or working directory ({}); handing it back", job.tokenName(),
+      LOG.warn(
+          "job {}: cannot prepare its logs or working directory ({}); handing it back",
+          job.tokenName(),
           e.toString());
       release();
       return Outcome.HANDED_BACK;
@@ -107,49 +124,66 @@ public final class JobRun {
     try {
       ctx.engine().start(job, new ExecutionStart(command, ctx.host(), logs));
     } catch (LeaseLostException e) {
-      LOG.warn("job {}: lost before it started ({}); not running it", job.tokenName(), e.getMessage());
+      LOG.warn(
+          "job {}: lost before it started ({}); not running it", job.tokenName(), e.getMessage());
       return Outcome.LOST;
     } catch (RuntimeException e) {
-      // Not recorded, so nothing runs; the lease ends and the job is claimed again (by us or another worker).
-      LOG.warn("job {}: cannot record its start ({}); not running it, it is claimed again after its lease",
-          job.tokenName(), e.toString());
+      // Not recorded, so nothing runs; the lease ends and the job is claimed again (by us or
+      // another worker).
+      LOG.warn(
+          "job {}: cannot record its start ({}); not running it, it is claimed again after its lease",
+          job.tokenName(),
+          e.toString());
       return Outcome.LOST;
     }
-    ExecutionParams params = ExecutionParams.builder(job.workflow(), job.instance(), job.job())
-        .execution(job.execution() - 1)
-        .attempt(job.attempt())
-        .command(command)
-        .cleanup(job.cleanupCommand().orElse(null))
-        .workingDirectory(workDir)
-        .environment(instanceEnvironment(job.params()))
-        .warnTimeout(job.warnTimeout().orElse(null))
-        .abortTimeout(job.abortTimeout().orElse(null))
-        .build();
+    ExecutionParams params =
+        ExecutionParams.builder(job.workflow(), job.instance(), job.job())
+            .execution(job.execution() - 1)
+            .attempt(job.attempt())
+            .command(command)
+            .cleanup(job.cleanupCommand().orElse(null))
+            .workingDirectory(workDir)
+            .environment(instanceEnvironment(job.params()))
+            .warnTimeout(job.warnTimeout().orElse(null))
+            .abortTimeout(job.abortTimeout().orElse(null))
+            .build();
     LeaseKeeper[] keeper = new LeaseKeeper[1];
-    ShellExecution prepared = ctx.executor().prepare(params, new ExecutionListener() {
-      @Override
-      public void onProperties(Map<String, List<String>> properties) {
-        keeper[0].properties(properties);
-      }
+    ShellExecution prepared =
+        ctx.executor()
+            .prepare(
+                params,
+                new ExecutionListener() {
+                  @Override
+                  public void onProperties(Map<String, List<String>> properties) {
+                    keeper[0].properties(properties);
+                  }
 
-      @Override
-      public void onWarnTimeout(Duration warnTimeout) {
-        LOG.warn("job {} (attempt {}, worker {}) has run longer than its warn time-out {}", job.tokenName(),
-            job.attempt(), job.worker(), warnTimeout);
-        try {
-          ctx.alert().warn(job, warnTimeout);
-        } catch (RuntimeException e) {
-          LOG.warn("job {}: the warn time-out alert failed: {}", job.tokenName(), e.toString());
-        }
-      }
-    });
+                  @Override
+                  public void onWarnTimeout(Duration warnTimeout) {
+                    LOG.warn(
+                        "job {} (attempt {}, worker {}) has run longer than its warn time-out {}",
+                        job.tokenName(),
+                        job.attempt(),
+                        job.worker(),
+                        warnTimeout);
+                    try {
+                      ctx.alert().warn(job, warnTimeout);
+                    } catch (RuntimeException e) {
+                      LOG.warn(
+                          "job {}: the warn time-out alert failed: {}",
+                          job.tokenName(),
+                          e.toString());
+                    }
+                  }
+                });
     boolean stopping;
     synchronized (this) {
       execution = prepared;
       stopping = handBack;
     }
-    try (LeaseKeeper lease = new LeaseKeeper(ctx.engine(), job, ctx.timer(), ctx.clock(), prepared::abort,
-        prepared::abort)) {
+    try (LeaseKeeper lease =
+        new LeaseKeeper(
+            ctx.engine(), job, ctx.timer(), ctx.clock(), prepared::abort, prepared::abort)) {
       keeper[0] = lease;
       if (stopping) {
         prepared.abort(STOPPING);
@@ -170,29 +204,48 @@ public final class JobRun {
   }
 
   private Outcome finish(ExecutionResult result, LeaseKeeper lease) {
-    String endReason = result.error() != null ? result.error()
-        : result.timedOut() ? "abort timeout" : result.abortReason();
-    dev.flipper.workflow.engine.ExecutionResult recorded = new dev.flipper.workflow.engine.ExecutionResult(
-        result.exitCode(), result.cleanupExitCode(), result.properties(), result.succeeded() ? null : endReason);
+    String endReason =
+        result.error() != null
+            ? result.error()
+            : result.timedOut() ? "abort timeout" : result.abortReason();
+    dev.flipper.workflow.engine.ExecutionResult recorded =
+        new dev.flipper.workflow.engine.ExecutionResult(
+            result.exitCode(),
+            result.cleanupExitCode(),
+            result.properties(),
+            result.succeeded() ? null : endReason);
     boolean warned = false;
     while (true) {
       try {
         Finished finished = ctx.engine().finish(job, recorded);
         LOG.debug("job {} finished: exit {}, {}", job.tokenName(), result.exitCode(), finished);
-        return finished.outcome() == Finished.Outcome.SUCCEEDED ? Outcome.SUCCEEDED : Outcome.FAILED;
+        return finished.outcome() == Finished.Outcome.SUCCEEDED
+            ? Outcome.SUCCEEDED
+            : Outcome.FAILED;
       } catch (LeaseLostException e) {
-        LOG.warn("job {}: result (exit {}) not recorded, the lease was lost: {}", job.tokenName(),
-            result.exitCode(), e.getMessage());
+        LOG.warn(
+            "job {}: result (exit {}) not recorded, the lease was lost: {}",
+            job.tokenName(),
+            result.exitCode(),
+            e.getMessage());
         return Outcome.LOST;
       } catch (RuntimeException e) {
-        // A master restart: retried until the lease ends, which the keeper still renews when it can.
-        if (lease.lost() || ctx.clock().millis() + FINISH_RETRY_MILLIS >= job.leaseEnd().toEpochMilli()) {
-          LOG.warn("job {}: result (exit {}) not recorded, the master did not answer before the lease ended: {}",
-              job.tokenName(), result.exitCode(), e.toString());
+        // A master restart: retried until the lease ends, which the keeper still renews when it
+        // can.
+        if (lease.lost()
+            || ctx.clock().millis() + FINISH_RETRY_MILLIS >= job.leaseEnd().toEpochMilli()) {
+          LOG.warn(
+              "job {}: result (exit {}) not recorded, the master did not answer before the lease ended: {}",
+              job.tokenName(),
+              result.exitCode(),
+              e.toString());
           return Outcome.LOST;
         }
         if (!warned) {
-          LOG.warn("job {}: cannot record its result yet, retrying until {}: {}", job.tokenName(), job.leaseEnd(),
+          LOG.warn(
+              "job {}: cannot record its result yet, retrying until {}: {}",
+              job.tokenName(),
+              job.leaseEnd(),
               e.toString());
           warned = true;
         }
@@ -207,12 +260,14 @@ public final class JobRun {
   }
 
   /**
-   * Variables from the instance's parameters: {@code FLIPPER_SCHEDULED_TIME}, the slot (ISO-8601 UTC) of an
-   * instance the scheduler or a backfill started. Pinball had no such variable, so there is no PINBALL_ name.
+   * Variables from the instance's parameters: {@code FLIPPER_SCHEDULED_TIME}, the slot (ISO-8601
+   * UTC) of an instance the scheduler or a backfill started. Pinball had no such variable, so there
+   * is no PINBALL_ name.
    */
   static Map<String, String> instanceEnvironment(Map<String, String> params) {
     Map<String, String> env = new LinkedHashMap<>();
-    Optional.ofNullable(params.get(SCHEDULED_TIME)).ifPresent(t -> env.put("FLIPPER_SCHEDULED_TIME", t));
+    Optional.ofNullable(params.get(SCHEDULED_TIME))
+        .ifPresent(t -> env.put("FLIPPER_SCHEDULED_TIME", t));
     return env;
   }
 
@@ -221,24 +276,36 @@ public final class JobRun {
       ctx.engine().release(job);
       LOG.info("job {} handed back", job.tokenName());
     } catch (RuntimeException e) {
-      LOG.warn("job {}: cannot hand it back ({}); it is claimed again after its lease", job.tokenName(),
+      LOG.warn(
+          "job {}: cannot hand it back ({}); it is claimed again after its lease",
+          job.tokenName(),
           e.toString());
     }
   }
 
   private Map<String, String> logUrls() throws IOException {
     LogFiles files = ctx.executor().logFiles();
-    LogFiles.AttemptLogs paths = files.create(job.workflow(), job.instance(), job.job(), job.attempt());
+    LogFiles.AttemptLogs paths =
+        files.create(job.workflow(), job.instance(), job.job(), job.attempt());
     Map<String, String> urls = new LinkedHashMap<>();
-    Optional.ofNullable(ctx.logUrls().url(files.relative(paths.stdout()))).ifPresent(u -> urls.put("stdout", u));
-    Optional.ofNullable(ctx.logUrls().url(files.relative(paths.stderr()))).ifPresent(u -> urls.put("stderr", u));
+    Optional.ofNullable(ctx.logUrls().url(files.relative(paths.stdout())))
+        .ifPresent(u -> urls.put("stdout", u));
+    Optional.ofNullable(ctx.logUrls().url(files.relative(paths.stderr())))
+        .ifPresent(u -> urls.put("stderr", u));
     return urls;
   }
 
-  /** workers.workDir, or a directory of its own per instance, shared by the instance's jobs on this host. */
+  /**
+   * workers.workDir, or a directory of its own per instance, shared by the instance's jobs on this
+   * host.
+   */
   private Path workDir() throws IOException {
-    Path dir = ctx.workDir() != null ? ctx.workDir()
-        : ctx.defaultWorkRoot().resolve(LogFiles.safeName(job.workflow())).resolve(LogFiles.safeName(job.instance()));
+    Path dir =
+        ctx.workDir() != null
+            ? ctx.workDir()
+            : ctx.defaultWorkRoot()
+                .resolve(LogFiles.safeName(job.workflow()))
+                .resolve(LogFiles.safeName(job.instance()));
     Files.createDirectories(dir);
     return dir;
   }

@@ -16,17 +16,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps the lease of one claimed job while it runs and finishes: renews it every lease/3, and sends the
- * job's new properties to the master at most once per {@link #FLUSH_DELAY} (debounced, not per line; a
- * renewal carries them too). A renewal the master refuses ({@link LeaseLostException}) means another worker
- * may run the job now: {@code onLost} is told once, and the worker kills the process. A master that does
- * not answer is tried again every second until the lease would have ended; then the lease counts as lost
- * too, since the master will hand the job to someone else. A renewal that finds an ABORT signal over the
- * job's instance tells {@code onAbort}: the process is killed and the job finished as failed. Thread-safe.
+ * Keeps the lease of one claimed job while it runs and finishes: renews it every lease/3, and sends
+ * the job's new properties to the master at most once per {@link #FLUSH_DELAY} (debounced, not per
+ * line; a renewal carries them too). A renewal the master refuses ({@link LeaseLostException})
+ * means another worker may run the job now: {@code onLost} is told once, and the worker kills the
+ * process. A master that does not answer is tried again every second until the lease would have
+ * ended; then the lease counts as lost too, since the master will hand the job to someone else. A
+ * renewal that finds an ABORT signal over the job's instance tells {@code onAbort}: the process is
+ * killed and the job finished as failed. Thread-safe.
  */
 public final class LeaseKeeper implements AutoCloseable {
   /** How long new properties wait for more before they are sent. */
   static final Duration FLUSH_DELAY = Duration.ofSeconds(1);
+
   private static final long RETRY_MILLIS = 1000;
   private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
 
@@ -45,8 +47,13 @@ public final class LeaseKeeper implements AutoCloseable {
   private boolean failing;
   private boolean retryScheduled;
 
-  public LeaseKeeper(WorkflowEngine engine, ClaimedJob job, ScheduledExecutorService timer, Clock clock,
-      Consumer<String> onLost, Consumer<String> onAbort) {
+  public LeaseKeeper(
+      WorkflowEngine engine,
+      ClaimedJob job,
+      ScheduledExecutorService timer,
+      Clock clock,
+      Consumer<String> onLost,
+      Consumer<String> onAbort) {
     this.engine = engine;
     this.job = job;
     this.timer = timer;
@@ -94,12 +101,16 @@ public final class LeaseKeeper implements AutoCloseable {
     try {
       Renewal renewal = engine.renew(job, toSend);
       if (renewal.abortRequested()) {
-        // Unlike a lost lease, the job is still ours: the process is killed and the failure recorded.
+        // Unlike a lost lease, the job is still ours: the process is killed and the failure
+        // recorded.
         onAbort.accept("instance aborted");
       }
       synchronized (this) {
         if (failing) {
-          LOG.info("job {}: the master answers again; lease renewed until {}", job.tokenName(), job.leaseEnd());
+          LOG.info(
+              "job {}: the master answers again; lease renewed until {}",
+              job.tokenName(),
+              job.leaseEnd());
           failing = false;
         }
       }
@@ -112,13 +123,18 @@ public final class LeaseKeeper implements AutoCloseable {
         }
         propertiesDirty |= !toSend.isEmpty();
         if (!failing) {
-          LOG.warn("job {}: cannot renew its lease (lease ends {}), retrying every {} ms: {}", job.tokenName(),
-              job.leaseEnd(), RETRY_MILLIS, e.toString());
+          LOG.warn(
+              "job {}: cannot renew its lease (lease ends {}), retrying every {} ms: {}",
+              job.tokenName(),
+              job.leaseEnd(),
+              RETRY_MILLIS,
+              e.toString());
           failing = true;
         }
       }
       if (clock.millis() + RETRY_MILLIS >= job.leaseEnd().toEpochMilli()) {
-        markLost("lease lost: the master did not answer before the lease ended at " + job.leaseEnd());
+        markLost(
+            "lease lost: the master did not answer before the lease ended at " + job.leaseEnd());
       } else {
         synchronized (this) {
           // One retry chain at a time, however many periodic ticks fail during the outage.

@@ -3,13 +3,17 @@ package dev.flipper.workflow.worker.internal;
 import java.util.function.Supplier;
 
 /**
- * The URL under which this worker serves a log: {@code http://<advertised host>:<admin port>/logs/<path>}. The
- * port is known only once the admin server listens, hence the supplier. Thread-safe.
+ * The URL under which this worker serves a log: {@code http://<advertised host>:<admin
+ * port>/logs/<path>}. The port is known only once the admin server listens, hence the supplier.
+ * Thread-safe.
  */
 public final class LogUrls {
   private final Supplier<String> base;
 
-  /** @param base e.g. {@code http://host7:9093}, or null when this worker serves no logs (then no URL is recorded) */
+  /**
+   * @param base e.g. {@code http://host7:9093}, or null when this worker serves no logs (then no
+   *     URL is recorded)
+   */
   public LogUrls(Supplier<String> base) {
     this.base = base;
   }
@@ -24,7 +28,8 @@ public final class LogUrls {
     if (b == null) {
       return null;
     }
-    // Names are made file-safe with %XX escapes (LogFiles.safeName): in a URL the % itself must be escaped.
+    // Names are made file-safe with %XX escapes (LogFiles.safeName): in a URL the % itself must be
+    // escaped.
     return b + "/logs/" + relativePath.replace("%", "%25");
   }
 }

@@ -6,8 +6,8 @@ import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Who a worker process is: its host name and the unique name of each of its slots,
- * {@code <host>-<pid>-<slot>-<random>}, which owns the slot's leases and is recorded in every execution
+ * Who a worker process is: its host name and the unique name of each of its slots, {@code
+ * <host>-<pid>-<slot>-<random>}, which owns the slot's leases and is recorded in every execution
  * record. The random part keeps names unique when a pid is reused on the host. Immutable.
  */
 public final class WorkerIdentity {

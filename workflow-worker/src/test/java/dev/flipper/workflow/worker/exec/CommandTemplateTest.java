@@ -30,20 +30,24 @@ class CommandTemplateTest {
 
   @Test
   void doublePercentIsALiteralPercent() {
-    assertThat(render("date +%%Y-%%m && echo 100%%", Map.of())).isEqualTo("date +%Y-%m && echo 100%");
+    assertThat(render("date +%%Y-%%m && echo 100%%", Map.of()))
+        .isEqualTo("date +%Y-%m && echo 100%");
     assertThat(render("echo %%(akey)s", Map.of("akey", List.of("v")))).isEqualTo("echo %(akey)s");
   }
 
   @Test
   void leavesAnyOtherPercentAsItIs() {
-    assertThat(render("date +%Y-%m-%d; printf '%s' %(", Map.of())).isEqualTo("date +%Y-%m-%d; printf '%s' %(");
-    assertThat(render("%(a)d %(a %()s %(a)", Map.of("a", List.of("v")))).isEqualTo("%(a)d %(a %()s %(a)");
+    assertThat(render("date +%Y-%m-%d; printf '%s' %(", Map.of()))
+        .isEqualTo("date +%Y-%m-%d; printf '%s' %(");
+    assertThat(render("%(a)d %(a %()s %(a)", Map.of("a", List.of("v"))))
+        .isEqualTo("%(a)d %(a %()s %(a)");
     assertThat(render("trailing %", Map.of())).isEqualTo("trailing %");
   }
 
   @Test
   void rendersPlaceholdersNextToEachOther() {
-    assertThat(render("%(a)s%(b)s/%(a)s", Map.of("a", List.of("1"), "b", List.of("2")))).isEqualTo("12/1");
+    assertThat(render("%(a)s%(b)s/%(a)s", Map.of("a", List.of("1"), "b", List.of("2"))))
+        .isEqualTo("12/1");
   }
 
   @Test

@@ -81,7 +81,8 @@ class LogFilesTest {
     write("wf/1/job.1.stdout", "line 1\nline 2\n");
 
     try (InputStream in = logs.open("wf/1/job.1.stdout")) {
-      assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("line 1\nline 2\n");
+      assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8))
+          .isEqualTo("line 1\nline 2\n");
     }
   }
 
@@ -90,12 +91,25 @@ class LogFilesTest {
     Files.writeString(tmp.resolve("secret"), "no");
     write("wf/1/job.1.stdout", "ok");
 
-    for (String bad : new String[] {"../secret", "wf/../../secret", "/etc/passwd", "", "wf//1/job.1.stdout",
-        "./wf/1/job.1.stdout", "wf/1/./job.1.stdout", "wf\\1", "wf/1/job\u0000"}) {
-      assertThatThrownBy(() -> logs.read(bad, 0, 10)).as(bad).isInstanceOf(IllegalArgumentException.class);
+    for (String bad :
+        new String[] {
+          "../secret",
+          "wf/../../secret",
+          "/etc/passwd",
+          "",
+          "wf//1/job.1.stdout",
+          "./wf/1/job.1.stdout",
+          "wf/1/./job.1.stdout",
+          "wf\\1",
+          "wf/1/job\u0000"
+        }) {
+      assertThatThrownBy(() -> logs.read(bad, 0, 10))
+          .as(bad)
+          .isInstanceOf(IllegalArgumentException.class);
       assertThatThrownBy(() -> logs.open(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
     }
-    assertThatThrownBy(() -> logs.read("wf/1", 0, 10)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> logs.read("wf/1", 0, 10))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("not a file");
     assertThatThrownBy(() -> logs.read("wf/1/none", 0, 10)).isInstanceOf(NoSuchFileException.class);
     assertThatThrownBy(() -> logs.read("wf/1/job.1.stdout", 0, LogFiles.MAX_CHUNK + 1))
@@ -109,8 +123,10 @@ class LogFilesTest {
     Files.createSymbolicLink(root.resolve("wf/link.stdout"), tmp.resolve("secret"));
     Files.createSymbolicLink(root.resolve("out"), tmp);
 
-    assertThatThrownBy(() -> logs.read("wf/link.stdout", 0, 10)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> logs.read("out/secret", 0, 10)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> logs.read("wf/link.stdout", 0, 10))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> logs.read("out/secret", 0, 10))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
@@ -118,7 +134,8 @@ class LogFilesTest {
     write("wf/1/job.1.stdout", "inside");
     Files.createSymbolicLink(root.resolve("alias"), root.resolve("wf"));
 
-    assertThat(logs.read("alias/1/job.1.stdout", 0, 100).data()).asString(StandardCharsets.UTF_8)
+    assertThat(logs.read("alias/1/job.1.stdout", 0, 100).data())
+        .asString(StandardCharsets.UTF_8)
         .isEqualTo("inside");
   }
 

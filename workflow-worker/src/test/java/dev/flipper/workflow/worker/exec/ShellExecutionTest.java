@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,8 +39,11 @@ class ShellExecutionTest {
   void setUp() throws IOException {
     work = Files.createDirectories(tmp.resolve("work"));
     logFiles = new LogFiles(tmp.resolve("logs"));
-    executor = ShellExecutor.builder(logFiles).killGrace(Duration.ofMillis(200)).drainTimeout(Duration.ofMillis(500))
-        .build();
+    executor =
+        ShellExecutor.builder(logFiles)
+            .killGrace(Duration.ofMillis(200))
+            .drainTimeout(Duration.ofMillis(500))
+            .build();
   }
 
   @AfterEach
@@ -66,17 +70,27 @@ class ShellExecutionTest {
 
   @Test
   void theCommandSeesItsIdentityExtraVariablesAndWorkingDirectory() throws IOException {
-    ExecutionResult r = run(job("show", "echo \"$FLIPPER_WORKFLOW $FLIPPER_INSTANCE $FLIPPER_JOB $FLIPPER_EXECUTION"
-        + " $FLIPPER_ATTEMPT\"; echo \"$PINBALL_WORKFLOW $PINBALL_INSTANCE $PINBALL_JOB $PINBALL_EXECUTION\";"
-        + " echo \"$FLIPPER_SCHEDULED_TIME $PATH_SET\"; pwd")
-        .execution(4).attempt(2).environment("FLIPPER_SCHEDULED_TIME", "2026-01-01T00:00:00Z")
-        .environment(Map.of("PATH_SET", "${PATH:+yes}", "FLIPPER_JOB", "overridden?")).build());
+    ExecutionResult r =
+        run(
+            job(
+                    "show",
+                    "echo \"$FLIPPER_WORKFLOW $FLIPPER_INSTANCE $FLIPPER_JOB $FLIPPER_EXECUTION"
+                        + " $FLIPPER_ATTEMPT\"; echo \"$PINBALL_WORKFLOW $PINBALL_INSTANCE $PINBALL_JOB $PINBALL_EXECUTION\";"
+                        + " echo \"$FLIPPER_SCHEDULED_TIME $PATH_SET\"; pwd")
+                .execution(4)
+                .attempt(2)
+                .environment("FLIPPER_SCHEDULED_TIME", "2026-01-01T00:00:00Z")
+                .environment(Map.of("PATH_SET", "${PATH:+yes}", "FLIPPER_JOB", "overridden?"))
+                .build());
 
     assertThat(r.exitCode()).isZero();
     assertThat(r.info()).startsWith("echo ");
     assertThat(r.stdout()).isEqualTo(logFiles.root().resolve("wf/inst-1/show.2.stdout"));
-    assertThat(read(r.stdout())).isEqualTo("wf inst-1 show 4 2\nwf inst-1 show 4\n2026-01-01T00:00:00Z ${PATH:+yes}\n"
-        + work.toRealPath() + "\n");
+    assertThat(read(r.stdout()))
+        .isEqualTo(
+            "wf inst-1 show 4 2\nwf inst-1 show 4\n2026-01-01T00:00:00Z ${PATH:+yes}\n"
+                + work.toRealPath()
+                + "\n");
     assertThat(read(r.stderr())).isEmpty();
     assertThat(r.aborted()).isFalse();
     assertThat(r.cleanupExitCode()).isNull();
@@ -91,22 +105,38 @@ class ShellExecutionTest {
   }
 
   @Test
-  void logsEachStreamToItsOwnFileSplittingLongLinesAndKeepingAnUnfinishedLastLine() throws IOException {
-    ExecutionResult r = run(job("out", "printf 'one\\ntwo\\n'; printf 'err 1\\n' >&2;"
-        + " head -c 40960 /dev/zero | tr '\\0' x; echo; head -c 16384 /dev/zero | tr '\\0' y; echo;"
-        + " printf 'err 2' >&2; printf 'no newline'").build());
+  void logsEachStreamToItsOwnFileSplittingLongLinesAndKeepingAnUnfinishedLastLine()
+      throws IOException {
+    ExecutionResult r =
+        run(
+            job(
+                    "out",
+                    "printf 'one\\ntwo\\n'; printf 'err 1\\n' >&2;"
+                        + " head -c 40960 /dev/zero | tr '\\0' x; echo; head -c 16384 /dev/zero | tr '\\0' y; echo;"
+                        + " printf 'err 2' >&2; printf 'no newline'")
+                .build());
 
     assertThat(r.exitCode()).isZero();
     String x = "x".repeat(16384);
-    assertThat(read(r.stdout())).isEqualTo("one\ntwo\n" + x + "\n" + x + "\n" + "x".repeat(8192) + "\n"
-        + "y".repeat(16384) + "\nno newline");
+    assertThat(read(r.stdout()))
+        .isEqualTo(
+            "one\ntwo\n"
+                + x
+                + "\n"
+                + x
+                + "\n"
+                + "x".repeat(8192)
+                + "\n"
+                + "y".repeat(16384)
+                + "\nno newline");
     assertThat(read(r.stderr())).isEqualTo("err 1\nerr 2");
   }
 
   @Test
   void aLongLineIsNotCutInsideAUtf8Character() throws IOException {
     // 16383 ASCII bytes then "é" (2 bytes): the cut at 16384 would fall inside it.
-    ExecutionResult r = run(job("utf8", "head -c 16383 /dev/zero | tr '\\0' a; printf '\\303\\251'; echo").build());
+    ExecutionResult r =
+        run(job("utf8", "head -c 16383 /dev/zero | tr '\\0' a; printf '\\303\\251'; echo").build());
 
     List<String> lines = Files.readAllLines(r.stdout(), StandardCharsets.UTF_8);
     assertThat(lines).containsExactly("a".repeat(16383), "é");
@@ -115,16 +145,23 @@ class ShellExecutionTest {
   @Test
   void propertyLinesFromBothStreamsKeepDistinctValuesInOrder() {
     List<Map<String, List<String>>> seen = new CopyOnWriteArrayList<>();
-    ExecutionListener listener = new ExecutionListener() {
-      @Override
-      public void onProperties(Map<String, List<String>> properties) {
-        seen.add(properties);
-      }
-    };
-    ShellExecution execution = executor.prepare(job("props", "echo FLIPPER:k=v1; echo FLIPPER:k=v1 >&2;"
-        + " echo PINBALL:k=v2; echo 'FLIPPER:EVENT_ATTR:path=/data/a=b'; echo 'PINBALL:EVENT_ATTR:path=/x' >&2;"
-        + " echo FLIPPER:=ignored; echo FLIPPER:no_equals; echo ' FLIPPER:indented=no'; echo 'flipper:lower=no';"
-        + " printf 'FLIPPER:crlf=yes\\r\\n'; echo 'FLIPPER:empty='; printf 'FLIPPER:last=line'").build(), listener);
+    ExecutionListener listener =
+        new ExecutionListener() {
+          @Override
+          public void onProperties(Map<String, List<String>> properties) {
+            seen.add(properties);
+          }
+        };
+    ShellExecution execution =
+        executor.prepare(
+            job(
+                    "props",
+                    "echo FLIPPER:k=v1; echo FLIPPER:k=v1 >&2;"
+                        + " echo PINBALL:k=v2; echo 'FLIPPER:EVENT_ATTR:path=/data/a=b'; echo 'PINBALL:EVENT_ATTR:path=/x' >&2;"
+                        + " echo FLIPPER:=ignored; echo FLIPPER:no_equals; echo ' FLIPPER:indented=no'; echo 'flipper:lower=no';"
+                        + " printf 'FLIPPER:crlf=yes\\r\\n'; echo 'FLIPPER:empty='; printf 'FLIPPER:last=line'")
+                .build(),
+            listener);
 
     ExecutionResult r = execution.run();
 
@@ -145,15 +182,21 @@ class ShellExecutionTest {
     ManualTimer timer = new ManualTimer();
     try (ShellExecutor manual = ShellExecutor.builder(logFiles).timer(timer).build()) {
       AtomicInteger warnings = new AtomicInteger();
-      ExecutionListener listener = new ExecutionListener() {
-        @Override
-        public void onWarnTimeout(Duration warnTimeout) {
-          warnings.incrementAndGet();
-        }
-      };
+      ExecutionListener listener =
+          new ExecutionListener() {
+            @Override
+            public void onWarnTimeout(Duration warnTimeout) {
+              warnings.incrementAndGet();
+            }
+          };
       Path go = work.resolve("go");
-      CompletableFuture<ExecutionResult> result = start(manual.prepare(job("slow",
-          "while [ ! -e go ]; do sleep 0.02; done; echo done").warnTimeout(Duration.ofMinutes(30)).build(), listener));
+      CompletableFuture<ExecutionResult> result =
+          start(
+              manual.prepare(
+                  job("slow", "while [ ! -e go ]; do sleep 0.02; done; echo done")
+                      .warnTimeout(Duration.ofMinutes(30))
+                      .build(),
+                  listener));
 
       await().atMost(WAIT).until(() -> timer.pending() == 1);
       timer.advance(Duration.ofMinutes(30));
@@ -172,8 +215,15 @@ class ShellExecutionTest {
   void timersOfAFinishedExecutionAreCancelled() {
     ManualTimer timer = new ManualTimer();
     try (ShellExecutor manual = ShellExecutor.builder(logFiles).timer(timer).build()) {
-      ExecutionResult r = manual.prepare(job("quick", "true").warnTimeout(Duration.ofSeconds(1))
-          .abortTimeout(Duration.ofSeconds(2)).build(), ExecutionListener.NONE).run();
+      ExecutionResult r =
+          manual
+              .prepare(
+                  job("quick", "true")
+                      .warnTimeout(Duration.ofSeconds(1))
+                      .abortTimeout(Duration.ofSeconds(2))
+                      .build(),
+                  ExecutionListener.NONE)
+              .run();
 
       assertThat(r.exitCode()).isZero();
       assertThat(timer.pending()).isZero();
@@ -183,8 +233,11 @@ class ShellExecutionTest {
   @Test
   void abortTimeoutKillsTheWholeProcessGroupIncludingGrandchildren() throws Exception {
     Path pidFile = work.resolve("pid");
-    ExecutionResult r = run(job("hang", "sleep 300 & echo $! > pid; echo started; wait")
-        .abortTimeout(Duration.ofMillis(300)).build());
+    ExecutionResult r =
+        run(
+            job("hang", "sleep 300 & echo $! > pid; echo started; wait")
+                .abortTimeout(Duration.ofMillis(300))
+                .build());
 
     assertThat(r.aborted()).isTrue();
     assertThat(r.timedOut()).isTrue();
@@ -199,9 +252,13 @@ class ShellExecutionTest {
   @Test
   void aGrandchildThatIgnoresSigtermIsKilledAfterTheGrace() throws Exception {
     Path pidFile = work.resolve("pid");
-    ShellExecution execution = executor.prepare(job("stubborn",
-        "sh -c 'trap \"\" TERM; echo $$ > pid; while :; do sleep 0.05; done' & wait").build(),
-        ExecutionListener.NONE);
+    ShellExecution execution =
+        executor.prepare(
+            job(
+                    "stubborn",
+                    "sh -c 'trap \"\" TERM; echo $$ > pid; while :; do sleep 0.05; done' & wait")
+                .build(),
+            ExecutionListener.NONE);
     CompletableFuture<ExecutionResult> result = start(execution);
     await().atMost(WAIT).until(() -> Files.exists(pidFile) && Files.size(pidFile) > 0);
 
@@ -215,8 +272,9 @@ class ShellExecutionTest {
   @Test
   void anExternalAbortKillsTheRunningJob() throws Exception {
     Path pidFile = work.resolve("pid");
-    ShellExecution execution = executor.prepare(job("leased", "sleep 300 & echo $! > pid; wait").build(),
-        ExecutionListener.NONE);
+    ShellExecution execution =
+        executor.prepare(
+            job("leased", "sleep 300 & echo $! > pid; wait").build(), ExecutionListener.NONE);
     CompletableFuture<ExecutionResult> result = start(execution);
     await().atMost(WAIT).until(() -> Files.exists(pidFile) && Files.size(pidFile) > 0);
 
@@ -232,14 +290,19 @@ class ShellExecutionTest {
   }
 
   @Test
+  @Tag("slow")
   void anAbortRacingTheStartNeverLeavesAProcessBehind() throws Exception {
     for (int i = 0; i < 20; i++) {
       String pid = "pid" + i;
-      ShellExecution execution = executor.prepare(job("race" + i, "sleep 300 & echo $! > " + pid + "; wait").build(),
-          ExecutionListener.NONE);
+      ShellExecution execution =
+          executor.prepare(
+              job("race" + i, "sleep 300 & echo $! > " + pid + "; wait").build(),
+              ExecutionListener.NONE);
       CompletableFuture<ExecutionResult> result = start(execution);
-      // Not a wait for a result: a varying head start so the abort lands before, during and after the spawn.
-      LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(TimeUnit.MILLISECONDS.toNanos(20)));
+      // Not a wait for a result: a varying head start so the abort lands before, during and after
+      // the spawn.
+      LockSupport.parkNanos(
+          ThreadLocalRandom.current().nextLong(TimeUnit.MILLISECONDS.toNanos(20)));
 
       execution.abort("race " + i);
 
@@ -255,7 +318,8 @@ class ShellExecutionTest {
 
   @Test
   void anAbortBeforeTheSpawnPreventsIt() throws IOException {
-    ShellExecution execution = executor.prepare(job("never", "touch ran").build(), ExecutionListener.NONE);
+    ShellExecution execution =
+        executor.prepare(job("never", "touch ran").build(), ExecutionListener.NONE);
 
     execution.abort("workflow aborted");
     ExecutionResult r = execution.run();
@@ -269,25 +333,37 @@ class ShellExecutionTest {
 
   @Test
   void cleanupRunsAfterAFailureWithTheKillIdsAndAppendsToTheLogs() throws IOException {
-    ExecutionResult r = run(job("cleanme",
-        "echo FLIPPER:kill_id=q1; echo FLIPPER:kill_id=q2; echo main-err >&2; exit 3")
-        .cleanup("echo \"killing %(kill_id)s for $FLIPPER_JOB\"; echo cleanup-err >&2; exit 4").build());
+    ExecutionResult r =
+        run(
+            job(
+                    "cleanme",
+                    "echo FLIPPER:kill_id=q1; echo FLIPPER:kill_id=q2; echo main-err >&2; exit 3")
+                .cleanup(
+                    "echo \"killing %(kill_id)s for $FLIPPER_JOB\"; echo cleanup-err >&2; exit 4")
+                .build());
 
     assertThat(r.exitCode()).isEqualTo(3);
     assertThat(r.cleanupExitCode()).isEqualTo(4);
-    assertThat(read(r.stdout())).isEqualTo("FLIPPER:kill_id=q1\nFLIPPER:kill_id=q2\n"
-        + "<<<<<<<<<< flipper: start of cleanup: echo \"killing q1,q2 for $FLIPPER_JOB\"; echo cleanup-err >&2; exit 4"
-        + " >>>>>>>>>>\n"
-        + "killing q1,q2 for cleanme\n"
-        + "<<<<<<<<<< flipper: end of cleanup: exit code 4 >>>>>>>>>>\n");
-    assertThat(read(r.stderr())).startsWith("main-err\n<<<<<<<<<< flipper: start of cleanup:")
+    assertThat(read(r.stdout()))
+        .isEqualTo(
+            "FLIPPER:kill_id=q1\nFLIPPER:kill_id=q2\n"
+                + "<<<<<<<<<< flipper: start of cleanup: echo \"killing q1,q2 for $FLIPPER_JOB\"; echo cleanup-err >&2; exit 4"
+                + " >>>>>>>>>>\n"
+                + "killing q1,q2 for cleanme\n"
+                + "<<<<<<<<<< flipper: end of cleanup: exit code 4 >>>>>>>>>>\n");
+    assertThat(read(r.stderr()))
+        .startsWith("main-err\n<<<<<<<<<< flipper: start of cleanup:")
         .endsWith("cleanup-err\n<<<<<<<<<< flipper: end of cleanup: exit code 4 >>>>>>>>>>\n");
   }
 
   @Test
   void cleanupRunsAfterAnAbortToo() throws Exception {
-    ShellExecution execution = executor.prepare(job("abortclean", "echo FLIPPER:kill_id=7; exec sleep 300")
-        .cleanup("echo cleaned %(kill_id)s").build(), ExecutionListener.NONE);
+    ShellExecution execution =
+        executor.prepare(
+            job("abortclean", "echo FLIPPER:kill_id=7; exec sleep 300")
+                .cleanup("echo cleaned %(kill_id)s")
+                .build(),
+            ExecutionListener.NONE);
     CompletableFuture<ExecutionResult> result = start(execution);
     await().atMost(WAIT).until(() -> !execution.properties().isEmpty());
 
@@ -301,9 +377,12 @@ class ShellExecutionTest {
 
   @Test
   void anAbortAfterTheCommandEndedDoesNotStopTheCleanupNorMarkTheResult() throws Exception {
-    ShellExecution execution = executor.prepare(job("failed", "exit 5")
-        .cleanup("touch cleaning; while [ ! -e go ]; do sleep 0.02; done; echo cleaned").build(),
-        ExecutionListener.NONE);
+    ShellExecution execution =
+        executor.prepare(
+            job("failed", "exit 5")
+                .cleanup("touch cleaning; while [ ! -e go ]; do sleep 0.02; done; echo cleaned")
+                .build(),
+            ExecutionListener.NONE);
     CompletableFuture<ExecutionResult> result = start(execution);
     await().atMost(WAIT).until(() -> Files.exists(work.resolve("cleaning")));
 
@@ -354,7 +433,8 @@ class ShellExecutionTest {
 
   @Test
   void aCommandThatCannotStartFailsWithExitCode1() throws IOException {
-    ExecutionResult r = run(job("nowhere", "true").workingDirectory(tmp.resolve("missing")).build());
+    ExecutionResult r =
+        run(job("nowhere", "true").workingDirectory(tmp.resolve("missing")).build());
 
     assertThat(r.exitCode()).isEqualTo(1);
     assertThat(r.error()).contains("could not start");
@@ -363,16 +443,19 @@ class ShellExecutionTest {
 
   @Test
   void aBackgroundProcessHoldingTheOutputDoesNotHoldTheResult() throws Exception {
-    // The JDK closes a dead process's pipes itself unless a reader is blocked on them at that moment; the short
+    // The JDK closes a dead process's pipes itself unless a reader is blocked on them at that
+    // moment; the short
     // sleep makes sure ours is, which is the case that needs the drain time-out.
-    ExecutionResult r = run(job("leaves", "sleep 300 & echo $! > pid; echo bye; sleep 0.2").build());
+    ExecutionResult r =
+        run(job("leaves", "sleep 300 & echo $! > pid; echo bye; sleep 0.2").build());
     try {
       assertThat(r.exitCode()).isZero();
       assertThat(Duration.between(r.start(), r.end())).isLessThan(Duration.ofSeconds(10));
       assertThat(read(r.stdout())).isEqualTo("bye\n");
       assertThat(read(r.stderr())).contains("background process still holds its output");
     } finally {
-      ProcessHandle.of(Long.parseLong(Files.readString(work.resolve("pid")).trim())).ifPresent(ProcessHandle::destroy);
+      ProcessHandle.of(Long.parseLong(Files.readString(work.resolve("pid")).trim()))
+          .ifPresent(ProcessHandle::destroy);
     }
   }
 
@@ -382,9 +465,15 @@ class ShellExecutionTest {
     List<CompletableFuture<ExecutionResult>> results = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       String name = "job" + i;
-      results.add(start(executor.prepare(job(name, "i=0; while [ $i -lt 200 ]; do echo \"$FLIPPER_JOB $i\";"
-          + " echo \"err $FLIPPER_JOB\" >&2; i=$((i+1)); done; echo FLIPPER:EVENT_ATTR:name=$FLIPPER_JOB").build(),
-          ExecutionListener.NONE)));
+      results.add(
+          start(
+              executor.prepare(
+                  job(
+                          name,
+                          "i=0; while [ $i -lt 200 ]; do echo \"$FLIPPER_JOB $i\";"
+                              + " echo \"err $FLIPPER_JOB\" >&2; i=$((i+1)); done; echo FLIPPER:EVENT_ATTR:name=$FLIPPER_JOB")
+                      .build(),
+                  ExecutionListener.NONE)));
     }
     for (int i = 0; i < n; i++) {
       ExecutionResult r = results.get(i).get(WAIT.toSeconds(), TimeUnit.SECONDS);
