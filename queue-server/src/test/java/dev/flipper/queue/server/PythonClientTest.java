@@ -38,7 +38,7 @@ class PythonClientTest {
   private static final Path IDL =
       Path.of("")
           .toAbsolutePath()
-          .resolveSibling("queue-client")
+          .resolveSibling("thrift-wire")
           .resolve("src/main/thrift/pinlater.thrift");
   private static final String PYTHON = "/usr/bin/python3";
   private static final ObjectMapper JSON = new ObjectMapper();
