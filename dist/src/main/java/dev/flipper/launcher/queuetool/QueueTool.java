@@ -1,6 +1,6 @@
 package dev.flipper.launcher.queuetool;
 
-import dev.flipper.config.ConfigLoader;
+import dev.flipper.config.ConfigLocator;
 import dev.flipper.config.FlipperConfig;
 import dev.flipper.launcher.VersionProvider;
 import dev.flipper.queue.AckParams;
@@ -17,6 +17,7 @@ import dev.flipper.queue.ScanPage;
 import dev.flipper.queue.ScanParams;
 import dev.flipper.queue.client.QueueClient;
 import dev.flipper.queue.client.QueueClientException;
+import dev.flipper.queue.client.QueueUnavailableException;
 import dev.flipper.text.DurationText;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -88,7 +89,9 @@ public final class QueueTool implements Callable<Integer> {
   @Option(
       names = {"-c", "--config"},
       paramLabel = "FILE",
-      description = "The daemons' YAML config; --host and --port default to its queue server.")
+      description =
+          "The daemons' YAML config; --host and --port default to its queue server. Without it:"
+              + " $FLIPPER_CONFIG, ./flipper.yaml, ~/.config/flipper/flipper.yaml, the defaults.")
   Path config;
 
   @Option(
@@ -252,7 +255,7 @@ public final class QueueTool implements Callable<Integer> {
       return EXIT_USAGE;
     }
     try {
-      ServerTarget target = target();
+      target = target();
       try (QueueClient client =
           QueueClient.builder()
               .server(target.host(), target.port())
@@ -274,6 +277,16 @@ public final class QueueTool implements Callable<Integer> {
               + e.errorCode().code()
               + "): "
               + e.getMessage());
+      if (e instanceof QueueUnavailableException && target != null && target.origin() != null) {
+        err.println(
+            "the server "
+                + target.host()
+                + ":"
+                + target.port()
+                + " came from "
+                + target.origin()
+                + "; give -c FILE, set FLIPPER_CONFIG, or --host and --port");
+      }
       return EXIT_FAILED;
     } catch (IllegalArgumentException | QueueException | dev.flipper.config.ConfigException e) {
       err.println(mode + ": " + e.getMessage());
@@ -310,25 +323,34 @@ public final class QueueTool implements Callable<Integer> {
     return null;
   }
 
-  /** The server: --host/--port, else the config's queue server, else localhost:9010. */
+  /**
+   * The server: --host/--port, else the config's queue server (-c, FLIPPER_CONFIG, ./flipper.yaml,
+   * the user's config directory: {@link ConfigLocator}), else localhost:9010.
+   */
   private ServerTarget target() {
     if (host != null && port != null) {
-      return new ServerTarget(host, port);
+      return new ServerTarget(host, port, null);
     }
-    FlipperConfig loaded =
-        config == null
-            ? ConfigLoader.defaults(sets, System.getenv())
-            : ConfigLoader.load(config, sets, System.getenv());
+    ConfigLocator.Located located = ConfigLocator.locate(config);
+    FlipperConfig loaded = located.load(sets, System.getenv());
     String bind = loaded.queue().bindAddress();
     String configHost =
         bind == null || bind.isBlank() || bind.equals("0.0.0.0") || bind.equals("::")
             ? "localhost"
             : bind;
     return new ServerTarget(
-        host != null ? host : configHost, port != null ? port : loaded.queue().port());
+        host != null ? host : configHost,
+        port != null ? port : loaded.queue().port(),
+        located.describe());
   }
 
-  record ServerTarget(String host, int port) {}
+  /**
+   * @param origin which config named it (for a failure message), null when --host and --port did
+   */
+  record ServerTarget(String host, int port, String origin) {}
+
+  /** The server of this run, once known. */
+  private ServerTarget target;
 
   private int run(QueueClient client, ServerTarget target) throws Exception {
     switch (mode) {

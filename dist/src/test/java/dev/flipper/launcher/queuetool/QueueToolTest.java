@@ -581,6 +581,23 @@ class QueueToolTest {
     return Integer.parseInt(out.replace("# jobs:", "").trim());
   }
 
+  @Test
+  void anUnreachableServerSaysWhichConfigNamedIt() throws Exception {
+    int closed;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      closed = socket.getLocalPort(); // nothing listens there once closed
+    }
+
+    Result lookup =
+        runExactly(
+            "--mode", "lookup", "--job_descriptor", "q:s1:p1:1", "--set", "queue.port=" + closed);
+
+    assertThat(lookup.code).isNotZero();
+    assertThat(lookup.err)
+        .contains("the server 127.0.0.1:" + closed + " came from ")
+        .contains("; give -c FILE, set FLIPPER_CONFIG, or --host and --port");
+  }
+
   private Result run(String... args) {
     return runWithInput("", args);
   }
