@@ -172,7 +172,7 @@ public final class QueueTool implements Callable<Integer> {
 
   @Option(
       names = "--job_descriptor",
-      description = "Job to look up, delete or retry, e.g. emails:s1:1:42.")
+      description = "Job to look up, delete or retry, e.g. emails:s1:p1:42.")
   String jobDescriptor;
 
   @Option(
@@ -311,7 +311,7 @@ public final class QueueTool implements Callable<Integer> {
     if (needsJob && (jobDescriptor == null || jobDescriptor.isBlank())) {
       return "--job_descriptor is required for mode "
           + mode
-          + ", e.g. --job_descriptor emails:s1:1:42";
+          + ", e.g. --job_descriptor emails:s1:p1:42";
     }
     if ("delete_jobs".equals(mode) && jobState == null) {
       return "delete_jobs needs an explicit --job_state (PENDING, IN_PROGRESS, SUCCEEDED or FAILED): "
@@ -328,11 +328,12 @@ public final class QueueTool implements Callable<Integer> {
    * the user's config directory: {@link ConfigLocator}), else localhost:9010.
    */
   private ServerTarget target() {
+    ConfigLocator.Located located = ConfigLocator.locate(config);
+    FlipperConfig loaded = located.load(sets, System.getenv());
+    priorityLevels = loaded.queue().priorityLevels();
     if (host != null && port != null) {
       return new ServerTarget(host, port, null);
     }
-    ConfigLocator.Located located = ConfigLocator.locate(config);
-    FlipperConfig loaded = located.load(sets, System.getenv());
     String bind = loaded.queue().bindAddress();
     String configHost =
         bind == null || bind.isBlank() || bind.equals("0.0.0.0") || bind.equals("::")
@@ -351,6 +352,9 @@ public final class QueueTool implements Callable<Integer> {
 
   /** The server of this run, once known. */
   private ServerTarget target;
+
+  /** queue.priorityLevels of the config, which every client and server must share. */
+  private int priorityLevels;
 
   private int run(QueueClient client, ServerTarget target) throws Exception {
     switch (mode) {
@@ -385,7 +389,7 @@ public final class QueueTool implements Callable<Integer> {
       case "count" -> {
         CountTable table =
             CountTable.query(
-                client, queue, Priorities.of(client, queue, priority), jobState, bodyRegex);
+                client, queue, Priorities.of(priority, priorityLevels), jobState, bodyRegex);
         if (json) {
           out.println(ToolJson.write(table.json()));
         } else {
@@ -395,7 +399,7 @@ public final class QueueTool implements Callable<Integer> {
       case "scan" -> scan(client, target);
       case "retry_failed" -> {
         int retried = 0;
-        for (int p : Priorities.of(client, queue, priority)) {
+        for (int p : Priorities.of(priority, priorityLevels)) {
           retried +=
               client.retryFailed(
                   new RetryFailedParams(queue, p, attemptsToAllow, null, bulkLimit() - retried));
@@ -564,7 +568,7 @@ public final class QueueTool implements Callable<Integer> {
   }
 
   private int deleteJobs(QueueClient client) throws IOException {
-    List<Integer> priorities = Priorities.of(client, queue, priority);
+    List<Integer> priorities = Priorities.of(priority, priorityLevels);
     String what =
         "up to "
             + bulkLimit()
