@@ -68,7 +68,8 @@ class FlipperScriptTest {
     assertThat(demo.err.lines().toList())
         .as(demo.toString())
         .startsWith(
-            "flipper: building the distribution (mvn package -pl dist -am -DskipTests; log in target/flipper-build.log) ...")
+            "flipper: building the distribution and the examples (mvn package -pl dist,examples -am -DskipTests;"
+                + " log in target/flipper-build.log) ...")
         .contains(
             "flipper:   [1/3] Flipper", "flipper:   [2/3] queue-core", "flipper:   [3/3] dist")
         .anyMatch(
@@ -77,10 +78,11 @@ class FlipperScriptTest {
                     "flipper: built dist/target/flipper-" + VersionProvider.version() + " in "))
         .noneMatch(l -> l.contains("[INFO]"));
     assertThat(Files.readAllLines(mvnCalls))
-        .as("one build, nothing installed into ~/.m2")
+        .as(
+            "one build of the distribution and the examples (examples/README.md runs them), nothing installed")
         .singleElement()
         .asString()
-        .contains("package")
+        .contains("package", "-pl dist,examples")
         .doesNotContain("install");
   }
 
