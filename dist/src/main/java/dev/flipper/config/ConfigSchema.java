@@ -442,7 +442,7 @@ public final class ConfigSchema {
               new TextListType(),
               QueueServers.NONE.queueServers(),
               "Queue servers (host:port) of one cluster for the queue dashboard; [] and no queueServerSetFile = "
-                  + "no dashboard."),
+                  + "the queue server of the same process (flipper -m queue,ui, the demo), else no dashboard."),
           setting(
               "ui.queueServerSetFile",
               TextType.any(),

@@ -2,6 +2,7 @@ package dev.flipper.launcher;
 
 import dev.flipper.config.ConfigException;
 import dev.flipper.config.ConfigLoader;
+import dev.flipper.config.ConfigLocator;
 import dev.flipper.config.FlipperConfig;
 import dev.flipper.launcher.logging.LoggingSetup;
 import dev.flipper.launcher.queuetool.QueueTool;
@@ -89,6 +90,8 @@ public final class Launcher implements Callable<Integer> {
           // One line, like every other launcher error; the log has the stack trace at DEBUG.
           cl.getErr()
               .println("flipper: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
+          ConfigHints.forUnreachableMaster(e, cl)
+              .ifPresent(hint -> cl.getErr().println("flipper: " + hint));
           LoggerFactory.getLogger(Launcher.class).debug("command failed", e);
           return 1;
         });
@@ -127,8 +130,19 @@ public final class Launcher implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
-    if (config == null) {
-      return usageError(err, "missing -c FILE, the YAML config file (see conf/flipper.yaml)");
+    Path file;
+    try {
+      file = ConfigLocator.locate(config).file().orElse(null);
+    } catch (ConfigException e) {
+      err.println("flipper: " + e.getMessage());
+      return EXIT_USAGE;
+    }
+    if (file == null) {
+      return usageError(
+          err,
+          "missing -c FILE, the YAML config file (see conf/flipper.yaml); none in $"
+              + ConfigLocator.ENV
+              + ", ./flipper.yaml or ~/.config/flipper/flipper.yaml either");
     }
     if (modes.isEmpty()) {
       return usageError(err, "missing -m MODE (modes: " + Mode.validNames() + ")");
@@ -141,13 +155,13 @@ public final class Launcher implements Callable<Integer> {
     }
     FlipperConfig loaded;
     try {
-      loaded = ConfigLoader.load(config, sets, System.getenv());
+      loaded = ConfigLoader.load(file, sets, System.getenv());
     } catch (ConfigException e) {
       err.println(e.getMessage());
       return EXIT_USAGE;
     }
     return DaemonRunner.run(
-        loaded, config, sets, parsed, spec.commandLine().getOut(), err, running -> {});
+        loaded, file, sets, parsed, spec.commandLine().getOut(), err, running -> {});
   }
 
   static int usageError(PrintWriter err, String message) {

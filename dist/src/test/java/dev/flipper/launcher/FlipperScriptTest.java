@@ -68,7 +68,8 @@ class FlipperScriptTest {
     assertThat(demo.err.lines().toList())
         .as(demo.toString())
         .startsWith(
-            "flipper: building the distribution (mvn package -pl dist -am -DskipTests; log in target/flipper-build.log) ...")
+            "flipper: building the distribution and the examples (mvn package -pl dist,examples -am -DskipTests;"
+                + " log in target/flipper-build.log) ...")
         .contains(
             "flipper:   [1/3] Flipper", "flipper:   [2/3] queue-core", "flipper:   [3/3] dist")
         .anyMatch(
@@ -77,10 +78,11 @@ class FlipperScriptTest {
                     "flipper: built dist/target/flipper-" + VersionProvider.version() + " in "))
         .noneMatch(l -> l.contains("[INFO]"));
     assertThat(Files.readAllLines(mvnCalls))
-        .as("one build, nothing installed into ~/.m2")
+        .as(
+            "one build of the distribution and the examples (examples/README.md runs them), nothing installed")
         .singleElement()
         .asString()
-        .contains("package")
+        .contains("package", "-pl dist,examples")
         .doesNotContain("install");
   }
 
@@ -116,6 +118,20 @@ class FlipperScriptTest {
   }
 
   @Test
+  void theDistributionRunsInTheCallersWorkingDirectory() throws Exception {
+    assertThat(flipper(Map.of(), "--version").exit).isZero(); // builds the stub distribution
+    executable(
+        clone.resolve("dist/target/flipper-" + VersionProvider.version() + "/bin/flipper"),
+        "#!/bin/sh\necho \"$(pwd): $*\"\n");
+    Path caller = Files.createDirectories(bin.resolve("caller"));
+
+    Result check = flipperIn(caller, Map.of(), "config-check", "-c", "relative.yaml");
+
+    assertThat(check.exit).as(check.toString()).isZero();
+    assertThat(check.out).isEqualTo(caller.toRealPath() + ": config-check -c relative.yaml\n");
+  }
+
+  @Test
   void helpNeedsNoBuild() throws Exception {
     Result help = flipper(Map.of());
 
@@ -132,12 +148,20 @@ class FlipperScriptTest {
   }
 
   private Result flipper(Map<String, String> env, String... args) throws Exception {
+    return flipperIn(clone, env, args);
+  }
+
+  private Result flipperIn(Path workingDirectory, Map<String, String> env, String... args)
+      throws Exception {
     List<String> command = new ArrayList<>(List.of("bash", clone.resolve("flipper").toString()));
     command.addAll(List.of(args));
     Path out = bin.resolve("out");
     Path err = bin.resolve("err");
     ProcessBuilder builder =
-        new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+        new ProcessBuilder(command)
+            .directory(workingDirectory.toFile())
+            .redirectOutput(out.toFile())
+            .redirectError(err.toFile());
     builder.environment().put("PATH", bin + ":" + System.getenv("PATH"));
     builder.environment().put("FAKE_MVN_CALLS", mvnCalls.toString());
     builder.environment().put("FAKE_VERSION", VersionProvider.version());

@@ -1,6 +1,7 @@
 package dev.flipper.launcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -57,6 +58,26 @@ class HelpTextTest {
                   problems.add(spec.qualifiedName() + ": " + line.length() + " columns: " + line));
     }
     assertThat(problems).isEmpty();
+  }
+
+  @Test
+  void everyJobDescriptorInTheHelpIsOneTheToolAccepts() {
+    java.util.regex.Pattern descriptor =
+        java.util.regex.Pattern.compile("\\b[a-z_]+:s\\d+:p?\\d+:\\d+\\b");
+    List<String> examples = new ArrayList<>();
+    for (CommandSpec spec : allCommands()) {
+      spec.usageMessage().width(1000).autoWidth(false); // no wrapping inside a descriptor
+      descriptor
+          .matcher(spec.commandLine().getUsageMessage(CommandLine.Help.Ansi.OFF))
+          .results()
+          .forEach(m -> examples.add(m.group()));
+    }
+    assertThat(examples).as("descriptors in the help").isNotEmpty();
+    for (String example : examples) {
+      assertThatCode(() -> dev.flipper.queue.JobDescriptor.parse(example))
+          .as(example)
+          .doesNotThrowAnyException();
+    }
   }
 
   private static List<CommandSpec> allCommands() {

@@ -100,4 +100,20 @@ class WorkflowCommandTest {
     assertThat(out.toString())
         .contains("Usage: flipper workflow validate", "FILE|DIR", "Exit code 0");
   }
+
+  @Test
+  void anUnreachableMasterSaysWhichConfigNamedIt() throws Exception {
+    int closed;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      closed = socket.getLocalPort(); // free again once closed: nothing listens there
+    }
+
+    int exit = run("workflow", "status", "--set", "master.port=" + closed);
+
+    assertThat(exit).isEqualTo(1);
+    assertThat(err.toString())
+        .contains("flipper: cannot reach the token master at localhost:" + closed)
+        .contains("flipper: the master's port came from ") // here: the built-in defaults
+        .contains("; give -c FILE, set FLIPPER_CONFIG, or use --host and --set master.port=PORT");
+  }
 }

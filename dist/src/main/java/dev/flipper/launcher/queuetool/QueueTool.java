@@ -1,6 +1,6 @@
 package dev.flipper.launcher.queuetool;
 
-import dev.flipper.config.ConfigLoader;
+import dev.flipper.config.ConfigLocator;
 import dev.flipper.config.FlipperConfig;
 import dev.flipper.launcher.VersionProvider;
 import dev.flipper.queue.AckParams;
@@ -17,6 +17,7 @@ import dev.flipper.queue.ScanPage;
 import dev.flipper.queue.ScanParams;
 import dev.flipper.queue.client.QueueClient;
 import dev.flipper.queue.client.QueueClientException;
+import dev.flipper.queue.client.QueueUnavailableException;
 import dev.flipper.text.DurationText;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -88,7 +89,9 @@ public final class QueueTool implements Callable<Integer> {
   @Option(
       names = {"-c", "--config"},
       paramLabel = "FILE",
-      description = "The daemons' YAML config; --host and --port default to its queue server.")
+      description =
+          "The daemons' YAML config; --host and --port default to its queue server. Without it:"
+              + " $FLIPPER_CONFIG, ./flipper.yaml, ~/.config/flipper/flipper.yaml, the defaults.")
   Path config;
 
   @Option(
@@ -169,7 +172,7 @@ public final class QueueTool implements Callable<Integer> {
 
   @Option(
       names = "--job_descriptor",
-      description = "Job to look up, delete or retry, e.g. emails:s1:1:42.")
+      description = "Job to look up, delete or retry, e.g. emails:s1:p1:42.")
   String jobDescriptor;
 
   @Option(
@@ -252,7 +255,7 @@ public final class QueueTool implements Callable<Integer> {
       return EXIT_USAGE;
     }
     try {
-      ServerTarget target = target();
+      target = target();
       try (QueueClient client =
           QueueClient.builder()
               .server(target.host(), target.port())
@@ -274,6 +277,16 @@ public final class QueueTool implements Callable<Integer> {
               + e.errorCode().code()
               + "): "
               + e.getMessage());
+      if (e instanceof QueueUnavailableException && target != null && target.origin() != null) {
+        err.println(
+            "the server "
+                + target.host()
+                + ":"
+                + target.port()
+                + " came from "
+                + target.origin()
+                + "; give -c FILE, set FLIPPER_CONFIG, or --host and --port");
+      }
       return EXIT_FAILED;
     } catch (IllegalArgumentException | QueueException | dev.flipper.config.ConfigException e) {
       err.println(mode + ": " + e.getMessage());
@@ -298,7 +311,7 @@ public final class QueueTool implements Callable<Integer> {
     if (needsJob && (jobDescriptor == null || jobDescriptor.isBlank())) {
       return "--job_descriptor is required for mode "
           + mode
-          + ", e.g. --job_descriptor emails:s1:1:42";
+          + ", e.g. --job_descriptor emails:s1:p1:42";
     }
     if ("delete_jobs".equals(mode) && jobState == null) {
       return "delete_jobs needs an explicit --job_state (PENDING, IN_PROGRESS, SUCCEEDED or FAILED): "
@@ -310,25 +323,38 @@ public final class QueueTool implements Callable<Integer> {
     return null;
   }
 
-  /** The server: --host/--port, else the config's queue server, else localhost:9010. */
+  /**
+   * The server: --host/--port, else the config's queue server (-c, FLIPPER_CONFIG, ./flipper.yaml,
+   * the user's config directory: {@link ConfigLocator}), else localhost:9010.
+   */
   private ServerTarget target() {
+    ConfigLocator.Located located = ConfigLocator.locate(config);
+    FlipperConfig loaded = located.load(sets, System.getenv());
+    priorityLevels = loaded.queue().priorityLevels();
     if (host != null && port != null) {
-      return new ServerTarget(host, port);
+      return new ServerTarget(host, port, null);
     }
-    FlipperConfig loaded =
-        config == null
-            ? ConfigLoader.defaults(sets, System.getenv())
-            : ConfigLoader.load(config, sets, System.getenv());
     String bind = loaded.queue().bindAddress();
     String configHost =
         bind == null || bind.isBlank() || bind.equals("0.0.0.0") || bind.equals("::")
             ? "localhost"
             : bind;
     return new ServerTarget(
-        host != null ? host : configHost, port != null ? port : loaded.queue().port());
+        host != null ? host : configHost,
+        port != null ? port : loaded.queue().port(),
+        located.describe());
   }
 
-  record ServerTarget(String host, int port) {}
+  /**
+   * @param origin which config named it (for a failure message), null when --host and --port did
+   */
+  record ServerTarget(String host, int port, String origin) {}
+
+  /** The server of this run, once known. */
+  private ServerTarget target;
+
+  /** queue.priorityLevels of the config, which every client and server must share. */
+  private int priorityLevels;
 
   private int run(QueueClient client, ServerTarget target) throws Exception {
     switch (mode) {
@@ -363,7 +389,7 @@ public final class QueueTool implements Callable<Integer> {
       case "count" -> {
         CountTable table =
             CountTable.query(
-                client, queue, Priorities.of(client, queue, priority), jobState, bodyRegex);
+                client, queue, Priorities.of(priority, priorityLevels), jobState, bodyRegex);
         if (json) {
           out.println(ToolJson.write(table.json()));
         } else {
@@ -373,7 +399,7 @@ public final class QueueTool implements Callable<Integer> {
       case "scan" -> scan(client, target);
       case "retry_failed" -> {
         int retried = 0;
-        for (int p : Priorities.of(client, queue, priority)) {
+        for (int p : Priorities.of(priority, priorityLevels)) {
           retried +=
               client.retryFailed(
                   new RetryFailedParams(queue, p, attemptsToAllow, null, bulkLimit() - retried));
@@ -542,7 +568,7 @@ public final class QueueTool implements Callable<Integer> {
   }
 
   private int deleteJobs(QueueClient client) throws IOException {
-    List<Integer> priorities = Priorities.of(client, queue, priority);
+    List<Integer> priorities = Priorities.of(priority, priorityLevels);
     String what =
         "up to "
             + bulkLimit()

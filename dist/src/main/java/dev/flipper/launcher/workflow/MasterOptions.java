@@ -1,6 +1,6 @@
 package dev.flipper.launcher.workflow;
 
-import dev.flipper.config.ConfigLoader;
+import dev.flipper.config.ConfigLocator;
 import dev.flipper.config.FlipperConfig;
 import dev.flipper.token.TokenMaster;
 import dev.flipper.workflow.master.client.TokenMasterClient;
@@ -11,16 +11,20 @@ import picocli.CommandLine.Option;
 
 /**
  * How a {@code flipper workflow} command finds the token master: the port from the config, exactly
- * as the daemons read it ({@code -c FILE}, {@code --set KEY=VALUE}; without {@code -c}, the
- * defaults), the host from {@code --host}. A picocli mixin.
+ * as the daemons read it ({@code -c FILE}, else {@code FLIPPER_CONFIG}, {@code ./flipper.yaml}, the
+ * user's config directory or the defaults: {@link ConfigLocator}; {@code --set KEY=VALUE}), the
+ * host from {@code --host}. A picocli mixin.
  */
 public final class MasterOptions {
   @Option(
       names = {"-c", "--config"},
       paramLabel = "FILE",
       description =
-          "The YAML config file the daemons use; the master's port is master.port (default 9090).")
+          "The YAML config file the daemons use; the master's port is master.port (default 9090)."
+              + " Without it: $FLIPPER_CONFIG, ./flipper.yaml, ~/.config/flipper/flipper.yaml.")
   Path config;
+
+  private ConfigLocator.Located located;
 
   @Option(
       names = "--set",
@@ -48,9 +52,15 @@ public final class MasterOptions {
    * problem.
    */
   FlipperConfig loadConfig() {
-    return config == null
-        ? ConfigLoader.defaults(sets, System.getenv())
-        : ConfigLoader.load(config, sets, System.getenv());
+    return configSource().load(sets, System.getenv());
+  }
+
+  /** Where the config comes from (looked up once). */
+  public ConfigLocator.Located configSource() {
+    if (located == null) {
+      located = ConfigLocator.locate(config);
+    }
+    return located;
   }
 
   /** A client of the master; close it after use. */
@@ -58,9 +68,9 @@ public final class MasterOptions {
     return TokenMasterClient.builder(host, port()).connectAttempts(3).build();
   }
 
-  /** For messages: where the master is expected. */
+  /** For messages: where the master is expected, and which config said so. */
   String where() {
-    return host + ":" + port();
+    return host + ":" + port() + " (master.port from " + configSource().describe() + ")";
   }
 
   /** Opens a master: the real client, or a test's own. */

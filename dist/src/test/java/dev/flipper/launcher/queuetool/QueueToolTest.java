@@ -581,6 +581,49 @@ class QueueToolTest {
     return Integer.parseInt(out.replace("# jobs:", "").trim());
   }
 
+  @Test
+  void countingEveryPriorityAddsNoErrorToTheServersMetrics() throws Exception {
+    com.codahale.metrics.MetricRegistry registry = new com.codahale.metrics.MetricRegistry();
+    QueueServer counted =
+        QueueServer.builder(QueueService.builder(store).serverId("counted").build())
+            .port(0)
+            .bindHost("127.0.0.1")
+            .metrics(registry)
+            .build()
+            .start();
+    closeLater.add(counted);
+    runOn(counted.port(), "--mode", "create", "--queue", "counted_q");
+
+    Result count = runOn(counted.port(), "--mode", "count", "--queue", "counted_q");
+    Result retry = runOn(counted.port(), "--mode", "retry_failed", "--queue", "counted_q");
+
+    assertThat(count.code).as(count.err).isZero();
+    assertThat(retry.code).as(retry.err).isZero();
+    assertThat(count.out.lines().filter(l -> l.matches("\\s*\\d+ .*")))
+        .as("one row per priority level")
+        .hasSize(QueueService.DEFAULT_PRIORITY_LEVELS);
+    assertThat(registry.getCounters((name, metric) -> name.contains(".errors.")))
+        .as("error counters")
+        .isEmpty();
+  }
+
+  @Test
+  void anUnreachableServerSaysWhichConfigNamedIt() throws Exception {
+    int closed;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      closed = socket.getLocalPort(); // nothing listens there once closed
+    }
+
+    Result lookup =
+        runExactly(
+            "--mode", "lookup", "--job_descriptor", "q:s1:p1:1", "--set", "queue.port=" + closed);
+
+    assertThat(lookup.code).isNotZero();
+    assertThat(lookup.err)
+        .contains("the server 127.0.0.1:" + closed + " came from ")
+        .contains("; give -c FILE, set FLIPPER_CONFIG, or --host and --port");
+  }
+
   private Result run(String... args) {
     return runWithInput("", args);
   }

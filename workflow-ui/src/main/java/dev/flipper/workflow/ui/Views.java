@@ -174,7 +174,7 @@ final class Views {
     return new WorkflowRow(
         name,
         definition.map(WorkflowDefinition::owners).orElse(List.of()),
-        definition.flatMap(WorkflowDefinition::schedule).map(Views::scheduleText).orElse(null),
+        shownSchedule(definition, schedule),
         nextRun(schedule),
         running > 0 ? "RUNNING" : shown.map(i -> i.status().name()).orElse(null),
         shown.map(InstanceSummary::instance).orElse(null),
@@ -350,7 +350,7 @@ final class Views {
         name,
         definition.map(WorkflowDefinition::description).orElse(""),
         definition.map(WorkflowDefinition::owners).orElse(List.of()),
-        definition.flatMap(WorkflowDefinition::schedule).map(Views::scheduleText).orElse(null),
+        shownSchedule(definition, storedSchedules().get(name)),
         nextRun(storedSchedules().get(name)),
         stored.map(StoredDefinition::version).orElse(null),
         stored.map(s -> iso(s.appliedAt())).orElse(null),
@@ -525,10 +525,25 @@ final class Views {
         schedules.put(data.workflow, data);
       } catch (RuntimeException e) {
         // A schedule token this version cannot read: the list shows no next run rather than
-        // failing.
+        // failing, but the workflow still counts as scheduled.
+        ScheduleData unreadable = new ScheduleData();
+        unreadable.workflow = token.name().substring(token.name().lastIndexOf('/') + 1);
+        schedules.put(unreadable.workflow, unreadable);
       }
     }
     return schedules;
+  }
+
+  /**
+   * The definition's schedule as written, marked "(unscheduled)" when its schedule token is gone
+   * ({@code flipper workflow unschedule}): schedulers then start nothing until a reschedule.
+   */
+  private static String shownSchedule(Optional<WorkflowDefinition> definition, ScheduleData token) {
+    return definition
+        .flatMap(WorkflowDefinition::schedule)
+        .map(Views::scheduleText)
+        .map(text -> token == null ? text + " (unscheduled)" : text)
+        .orElse(null);
   }
 
   private static String nextRun(ScheduleData schedule) {

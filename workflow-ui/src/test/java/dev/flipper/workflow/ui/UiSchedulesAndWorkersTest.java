@@ -104,6 +104,9 @@ class UiSchedulesAndWorkersTest {
     assertThat(row.get("state").asText()).isEqualTo("unscheduled");
     assertThat(row.get("every").asText()).isEqualTo("1h"); // as the definition says
     assertThat(get("/schedules").body()).contains("action=\"/actions/reschedule\"");
+    assertThat(workflowRow("etl").get("schedule").asText())
+        .startsWith("every 1h")
+        .endsWith(" (unscheduled)");
 
     HttpResponse<String> rescheduled =
         postJson("/api/actions/reschedule", "{\"workflow\":\"etl\"}");
@@ -115,6 +118,18 @@ class UiSchedulesAndWorkersTest {
     assertThat(fixture.client.query(Query.prefix(SCHEDULE))).hasSize(1);
     assertThat(json("/api/schedules").get("schedules").get(0).get("state").asText())
         .isEqualTo("waiting");
+    assertThat(workflowRow("etl").get("schedule").asText())
+        .startsWith("every 1h")
+        .doesNotContain("unscheduled");
+  }
+
+  private JsonNode workflowRow(String workflow) throws Exception {
+    for (JsonNode row : json("/api/workflows").get("workflows")) {
+      if (row.get("name").asText().equals(workflow)) {
+        return row;
+      }
+    }
+    throw new AssertionError("no row of " + workflow + " in /api/workflows");
   }
 
   @Test

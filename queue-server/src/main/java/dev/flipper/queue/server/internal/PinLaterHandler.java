@@ -396,7 +396,7 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
           requireContext(context, "deleteJob");
           if (jobDescriptor == null) {
             throw QueueException.invalid(
-                "deleteJob needs a job descriptor (argument 2), e.g. emails:s1:1:42");
+                "deleteJob needs a job descriptor (argument 2), e.g. emails:s1:p1:42");
           }
           return service.deleteJob(JobDescriptor.parse(jobDescriptor));
         });
@@ -415,7 +415,7 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
           requireContext(context, "retryJob");
           if (jobDescriptor == null) {
             throw QueueException.invalid(
-                "retryJob needs a job descriptor (argument 2), e.g. emails:s1:1:42");
+                "retryJob needs a job descriptor (argument 2), e.g. emails:s1:p1:42");
           }
           return service.retryJob(JobDescriptor.parse(jobDescriptor), attemptsToAllow);
         });
