@@ -1,6 +1,6 @@
 package dev.flipper.launcher;
 
-import dev.flipper.launcher.logging.LoggingSetup;
+import dev.flipper.launcher.logging.CliLogConfigurator;
 import dev.flipper.queue.QueueService;
 import dev.flipper.queue.memory.InMemoryQueueStore;
 import dev.flipper.queue.server.QueueServer;
@@ -24,7 +24,7 @@ public final class CliTraining {
   private CliTraining() {}
 
   public static void main(String[] args) throws Exception {
-    LoggingSetup.forCommandLine();
+    System.setProperty(CliLogConfigurator.PROPERTY, "true"); // as bin/flipper does for the tools
     Path dir = Files.createTempDirectory("flipper-cli-training");
     Path workflow = dir.resolve("training.yaml");
     Files.writeString(

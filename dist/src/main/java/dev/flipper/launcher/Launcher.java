@@ -118,6 +118,9 @@ public final class Launcher implements Callable<Integer> {
    * subcommand) gets every command, so help and error messages list them all.
    */
   static CommandLine commandLine(String[] args) {
+    if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+      return new CommandLine(new Launcher()); // the version alone
+    }
     if (args.length == 0 || !SUBCOMMANDS.contains(args[0])) {
       return fullCommandLine();
     }
