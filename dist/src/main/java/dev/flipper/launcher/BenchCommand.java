@@ -1,5 +1,6 @@
 package dev.flipper.launcher;
 
+import dev.flipper.bench.CliBenchmark;
 import dev.flipper.bench.FaultBenchmark;
 import dev.flipper.bench.FilterBenchmark;
 import dev.flipper.bench.FuzzBenchmark;
@@ -40,7 +41,8 @@ import picocli.CommandLine.Spec;
       WorkerBenchmark.class,
       FilterBenchmark.class,
       FaultBenchmark.class,
-      FuzzBenchmark.class
+      FuzzBenchmark.class,
+      CliBenchmark.class
     })
 final class BenchCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;

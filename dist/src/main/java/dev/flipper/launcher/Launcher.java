@@ -40,18 +40,16 @@ import picocli.CommandLine.Spec;
       "  flipper -c conf/flipper.yaml -m queue",
       "  flipper -c conf/flipper.yaml -m master,scheduler --set master.port=9190",
       "  flipper config-check -c conf/flipper.yaml"
-    },
-    subcommands = {
-      DemoCommand.class,
-      ConfigCheckCommand.class,
-      HashPasswordCommand.class,
-      QueueTool.class,
-      TokenTool.class,
-      BenchCommand.class,
-      WorkflowCommand.class
     })
+// The subcommands are added by commandLine(args), not listed here: picocli builds the model of
+// every
+// listed subcommand up front, which loaded ~2,900 classes for `flipper --version`.
 public final class Launcher implements Callable<Integer> {
   static final int EXIT_USAGE = 2;
+
+  /** The subcommands' names, in the order of {@code flipper --help}. */
+  static final List<String> SUBCOMMANDS =
+      List.of("demo", "config-check", "hash-password", "queue-tool", "tokens", "bench", "workflow");
 
   @Option(
       names = {"-c", "--config"},
@@ -81,7 +79,15 @@ public final class Launcher implements Callable<Integer> {
   /** Runs the command line and returns the exit code; for mains and tests. */
   public static int execute(String[] args, PrintWriter out, PrintWriter err) {
     EmbeddedH2.keepAutoServerLocal(); // before any H2 database opens in this JVM
-    CommandLine commandLine = new CommandLine(new Launcher());
+    CommandLine commandLine = commandLine(args);
+    if (commandLine.getSubcommands().size() < SUBCOMMANDS.size()) {
+      try {
+        commandLine.parseArgs(args);
+        commandLine = commandLine(args); // a fresh one to run
+      } catch (CommandLine.ParameterException e) {
+        commandLine = fullCommandLine(); // its error message, exactly as with every command
+      }
+    }
     commandLine.setUsageHelpAutoWidth(true); // every subcommand wraps at the terminal's width
     commandLine.setOut(out);
     commandLine.setErr(err);
@@ -106,6 +112,50 @@ public final class Launcher implements Callable<Integer> {
     out.flush();
     err.flush();
     return code;
+  }
+
+  /**
+   * The command line with only what {@code args} run: {@code flipper queue-tool ...} builds the
+   * model of queue-tool alone, {@code flipper workflow status ...} the one of status alone (see
+   * {@link WorkflowCommand#addSubcommands}). Anything else ({@code --help}, no or an unknown
+   * subcommand) gets every command, so help and error messages list them all.
+   */
+  static CommandLine commandLine(String[] args) {
+    if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+      return new CommandLine(new Launcher()); // the version alone
+    }
+    if (args.length == 0 || !SUBCOMMANDS.contains(args[0])) {
+      return fullCommandLine();
+    }
+    CommandLine root = new CommandLine(new Launcher());
+    root.addSubcommand(subcommand(args[0], args.length > 1 ? args[1] : null));
+    return root;
+  }
+
+  /** The whole command tree, every subcommand at every level. */
+  static CommandLine fullCommandLine() {
+    CommandLine root = new CommandLine(new Launcher());
+    for (String name : SUBCOMMANDS) {
+      root.addSubcommand(subcommand(name, null));
+    }
+    return root;
+  }
+
+  /**
+   * One subcommand: a class (picocli builds it when added; a class literal loads only that class)
+   * or, for workflow, its command line with only {@code leaf} when that names one.
+   */
+  private static Object subcommand(String name, String leaf) {
+    return switch (name) {
+      case "demo" -> DemoCommand.class;
+      case "config-check" -> ConfigCheckCommand.class;
+      case "hash-password" -> HashPasswordCommand.class;
+      case "queue-tool" -> QueueTool.class;
+      case "tokens" -> TokenTool.class;
+      case "bench" -> BenchCommand.class;
+      case "workflow" -> WorkflowCommand.commandLine(leaf);
+      default -> throw new IllegalArgumentException(name);
+    };
   }
 
   /**

@@ -33,40 +33,93 @@ import picocli.CommandLine.Spec;
     name = "workflow",
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
-    description = "Workflow definitions and instances (see docs/workflows.md).",
-    subcommands = {
-      WorkflowCommand.Validate.class,
-      ApplyCommand.class,
-      StartCommand.class,
-      StatusCommand.class,
-      UnscheduleCommand.class,
-      BackfillCommand.class,
-      LogsCommand.class,
-      // Control operations (issue 12)
-      ControlCommands.Drain.class,
-      ControlCommands.Undrain.class,
-      ControlCommands.Abort.class,
-      ControlCommands.Unabort.class,
-      ControlCommands.Archive.class,
-      ControlCommands.Unarchive.class,
-      ControlCommands.Pause.class,
-      ControlCommands.Resume.class,
-      ControlCommands.Stop.class,
-      ControlCommands.Retry.class,
-      ControlCommands.Redo.class,
-      ControlCommands.Poison.class,
-      ControlCommands.Disable.class,
-      ControlCommands.Enable.class,
-      ControlCommands.Reload.class,
-      ControlCommands.Cleanup.class,
-      // The worker fleet: heartbeats, upgrades, why not running (issue 12)
-      WorkersCommand.class,
-      ExitCommands.Exit.class,
-      ExitCommands.Unexit.class,
-      ExplainCommand.class
-    })
+    description = "Workflow definitions and instances (see docs/workflows.md)."
+    // The subcommands are added by commandLine(leaf), in the order of LEAVES.
+    )
 final class WorkflowCommand implements Callable<Integer> {
+  /** The subcommands' names (and aliases), in the order of {@code flipper workflow --help}. */
+  static final List<String> LEAVES =
+      List.of(
+          "validate",
+          "apply",
+          "start",
+          "status",
+          "unschedule",
+          "backfill",
+          "logs",
+          // Control operations (issue 12)
+          "drain",
+          "undrain",
+          "abort",
+          "unabort",
+          "archive",
+          "unarchive",
+          "pause",
+          "resume",
+          "stop",
+          "retry",
+          "redo",
+          "poison",
+          "disable",
+          "enable",
+          "reload",
+          "cleanup",
+          // The worker fleet: heartbeats, upgrades, why not running (issue 12)
+          "workers",
+          "exit",
+          "unexit",
+          "explain");
+
   @Spec CommandLine.Model.CommandSpec spec;
+
+  /**
+   * {@code flipper workflow} with only the subcommand {@code leaf} when it names one (the model of
+   * a picocli command is built when it is added, loading its classes), else with all of them.
+   */
+  static CommandLine commandLine(String leaf) {
+    CommandLine workflow = new CommandLine(new WorkflowCommand());
+    String only = "reschedule".equals(leaf) ? "apply" : leaf;
+    boolean one = only != null && LEAVES.contains(only);
+    for (String name : LEAVES) {
+      if (!one || name.equals(only)) {
+        workflow.addSubcommand(leaf(name));
+      }
+    }
+    return workflow;
+  }
+
+  private static Class<?> leaf(String name) {
+    return switch (name) {
+      case "validate" -> Validate.class;
+      case "apply" -> ApplyCommand.class;
+      case "start" -> StartCommand.class;
+      case "status" -> StatusCommand.class;
+      case "unschedule" -> UnscheduleCommand.class;
+      case "backfill" -> BackfillCommand.class;
+      case "logs" -> LogsCommand.class;
+      case "drain" -> ControlCommands.Drain.class;
+      case "undrain" -> ControlCommands.Undrain.class;
+      case "abort" -> ControlCommands.Abort.class;
+      case "unabort" -> ControlCommands.Unabort.class;
+      case "archive" -> ControlCommands.Archive.class;
+      case "unarchive" -> ControlCommands.Unarchive.class;
+      case "pause" -> ControlCommands.Pause.class;
+      case "resume" -> ControlCommands.Resume.class;
+      case "stop" -> ControlCommands.Stop.class;
+      case "retry" -> ControlCommands.Retry.class;
+      case "redo" -> ControlCommands.Redo.class;
+      case "poison" -> ControlCommands.Poison.class;
+      case "disable" -> ControlCommands.Disable.class;
+      case "enable" -> ControlCommands.Enable.class;
+      case "reload" -> ControlCommands.Reload.class;
+      case "cleanup" -> ControlCommands.Cleanup.class;
+      case "workers" -> WorkersCommand.class;
+      case "exit" -> ExitCommands.Exit.class;
+      case "unexit" -> ExitCommands.Unexit.class;
+      case "explain" -> ExplainCommand.class;
+      default -> throw new IllegalArgumentException(name);
+    };
+  }
 
   @Override
   public Integer call() {

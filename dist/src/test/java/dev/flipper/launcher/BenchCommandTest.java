@@ -315,6 +315,39 @@ class BenchCommandTest {
   }
 
   @Test
+  void cliTimesEachCommandAsAChildProcessAndPrintsAVerdict() throws Exception {
+    Path stub = dir.resolve("flipper");
+    Files.writeString(stub, "#!/bin/sh\necho \"$@\" >> " + dir.resolve("calls.txt") + "\n");
+    assertThat(stub.toFile().setExecutable(true)).isTrue();
+
+    assertThat(run("bench", "cli", "--flipper", stub.toString(), "--runs", "3"))
+        .as(err.toString())
+        .isZero();
+
+    assertThat(out.toString())
+        .contains("3 runs per command", "goal <= 0.3 s wall, <= 0.4 CPU-s")
+        .containsPattern(
+            "workflow status: +wall median \\d+\\.\\d\\d s, max \\d+\\.\\d\\d s; CPU median"
+                + " \\d+\\.\\d\\d s, max \\d+\\.\\d\\d s; 0 failed: goal (met|MISSED)")
+        .contains("workflow start:", "queue-tool lookup:");
+    List<String> calls = Files.readAllLines(dir.resolve("calls.txt"));
+    assertThat(calls).hasSize(2 + 3 * 3);
+    assertThat(calls.get(0)).startsWith("workflow apply --set master.port=");
+    assertThat(calls)
+        .filteredOn(c -> c.startsWith("queue-tool") && c.contains("--mode lookup"))
+        .hasSize(3);
+  }
+
+  @Test
+  void cliRefusesBadArgumentsAndARunOutsideADistribution() {
+    assertThat(run("bench", "cli", "--runs", "0")).isEqualTo(2);
+    assertThat(err.toString()).contains("--runs must be >= 1");
+    assertThat(run("bench", "cli", "--flipper", dir.resolve("none").toString())).isEqualTo(2);
+    assertThat(err.toString())
+        .contains("run it as bin/flipper bench cli from a distribution folder");
+  }
+
+  @Test
   void h2RefusesAnExistingFile() throws Exception {
     Path existing = Files.writeString(dir.resolve("data.mv.db"), "someone's data");
 

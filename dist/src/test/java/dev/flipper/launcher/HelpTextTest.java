@@ -82,7 +82,7 @@ class HelpTextTest {
 
   private static List<CommandSpec> allCommands() {
     List<CommandSpec> all = new ArrayList<>();
-    collect(new CommandLine(new Launcher()).getCommandSpec(), all);
+    collect(Launcher.fullCommandLine().getCommandSpec(), all);
     return all;
   }
 

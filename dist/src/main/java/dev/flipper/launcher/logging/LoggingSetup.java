@@ -56,6 +56,10 @@ public final class LoggingSetup {
     if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
       return;
     }
+    forCommandLine(context);
+  }
+
+  static void forCommandLine(LoggerContext context) {
     context.getLogger("dev.flipper").setLevel(Level.WARN);
     Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
     root.setLevel(Level.WARN);
