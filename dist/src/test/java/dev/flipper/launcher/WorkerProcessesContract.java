@@ -113,7 +113,7 @@ abstract class WorkerProcessesContract {
                         .condition(true)
                         .maxAttempts(5)
                         .retryDelay(Duration.ofSeconds(1)))
-                .job(job("join", "echo \"%(part)s\" > " + joined).needs("left", "right", "sensor"))
+                .job(job("join", "echo %(part)s > " + joined).needs("left", "right", "sensor"))
                 .build());
     Path grandchild = dir.resolve("grandchild.pid");
     String timeout =

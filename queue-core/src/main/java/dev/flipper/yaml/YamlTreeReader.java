@@ -27,9 +27,44 @@ import org.yaml.snakeyaml.nodes.Tag;
  * Turns YAML text into a {@link RawNode} tree with line numbers, using snakeyaml's composer (no
  * object construction, so no tags are ever instantiated and {@code 2026-01-01} stays text).
  * Duplicate keys are problems, not silent overwrites. Stateless and thread-safe.
+ *
+ * <p>Budgets (issue #25: a 585-byte alias bomb took 6.4 GB): at most {@link #MAX_CODE_POINTS} code
+ * points of text, {@link #MAX_ALIASES} aliases to collections, {@link #MAX_DEPTH} levels of nesting
+ * and {@link #MAX_NODES} nodes in the tree <em>after</em> alias expansion; a node that contains
+ * itself through an alias (a recursive alias) is a problem, not a stack overflow. Each is one
+ * problem line naming the limit.
  */
 public final class YamlTreeReader {
+  /** Text longer than this (in code points) is refused by the YAML reader. */
+  public static final int MAX_CODE_POINTS = 4 * 1024 * 1024;
+
+  /** Aliases ({@code *name}) to collections in one document. */
+  public static final int MAX_ALIASES = 50;
+
+  /** Nesting depth of collections, aliases expanded. */
+  public static final int MAX_DEPTH = 50;
+
+  /** Nodes (scalars, sequences and maps) of the tree, aliases expanded. */
+  public static final int MAX_NODES = 200_000;
+
   private YamlTreeReader() {}
+
+  /** Ends the conversion when a budget is exceeded; the message is the problem. */
+  private static final class OverBudget extends RuntimeException {
+    final Where where;
+
+    OverBudget(Where where, String message) {
+      super(message, null, false, false);
+      this.where = where;
+    }
+  }
+
+  /** Conversion state: the node count and the collections on the current path. */
+  private static final class Walk {
+    int nodes;
+    final java.util.Set<Node> open =
+        java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+  }
 
   /**
    * Reads {@code text}; {@code source} names it in messages ({@code conf.yaml}, or {@code --set
@@ -40,7 +75,10 @@ public final class YamlTreeReader {
       String source, boolean lineNumbers, String path, String text, Problems problems) {
     LoaderOptions options = new LoaderOptions();
     options.setAllowDuplicateKeys(true); // we report duplicates ourselves, with both lines
-    options.setMaxAliasesForCollections(50);
+    options.setMaxAliasesForCollections(MAX_ALIASES);
+    options.setAllowRecursiveKeys(false);
+    options.setNestingDepthLimit(MAX_DEPTH);
+    options.setCodePointLimit(MAX_CODE_POINTS);
     Node root;
     try {
       root = new Yaml(options).compose(new StringReader(text));
@@ -57,21 +95,61 @@ public final class YamlTreeReader {
       problems.add(new Where(source, 0), "YAML error: " + oneLine(e.getMessage()));
       return Optional.empty();
     }
-    return root == null
-        ? Optional.empty()
-        : Optional.of(convert(root, path, source, lineNumbers, problems));
+    if (root == null) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(convert(root, path, source, lineNumbers, problems, new Walk()));
+    } catch (OverBudget e) {
+      problems.add(e.where, e.getMessage());
+      return Optional.empty();
+    }
   }
 
   private static RawNode convert(
-      Node node, String path, String source, boolean lineNumbers, Problems problems) {
+      Node node, String path, String source, boolean lineNumbers, Problems problems, Walk walk) {
     Where where = where(source, lineNumbers, node.getStartMark());
+    if (++walk.nodes > MAX_NODES) {
+      throw new OverBudget(
+          new Where(source, 0),
+          "YAML too large: more than "
+              + MAX_NODES
+              + " nodes with aliases expanded (the limit; an alias bomb?)");
+    }
+    if (!(node instanceof ScalarNode)) {
+      if (walk.open.size() >= MAX_DEPTH) {
+        throw new OverBudget(
+            where,
+            "YAML nested too deeply: more than " + MAX_DEPTH + " levels with aliases expanded");
+      }
+      if (!walk.open.add(node)) {
+        throw new OverBudget(
+            where, "recursive alias at '" + path + "': a collection contains itself; not allowed");
+      }
+    }
+    try {
+      return convertOpen(node, where, path, source, lineNumbers, problems, walk);
+    } finally {
+      walk.open.remove(node);
+    }
+  }
+
+  private static RawNode convertOpen(
+      Node node,
+      Where where,
+      String path,
+      String source,
+      boolean lineNumbers,
+      Problems problems,
+      Walk walk) {
     if (node instanceof ScalarNode scalar) {
       return new Scalar(scalar.getTag().equals(Tag.NULL) ? null : scalar.getValue(), where);
     }
     if (node instanceof SequenceNode sequence) {
       List<RawNode> items = new ArrayList<>();
       for (Node item : sequence.getValue()) {
-        items.add(convert(item, path + "[" + items.size() + "]", source, lineNumbers, problems));
+        items.add(
+            convert(item, path + "[" + items.size() + "]", source, lineNumbers, problems, walk));
       }
       return new Sequence(List.copyOf(items), where);
     }
@@ -85,7 +163,7 @@ public final class YamlTreeReader {
         continue;
       }
       String keyPath = path.isEmpty() ? key.getValue() : path + "." + key.getValue();
-      RawNode value = convert(tuple.getValueNode(), keyPath, source, lineNumbers, problems);
+      RawNode value = convert(tuple.getValueNode(), keyPath, source, lineNumbers, problems, walk);
       Entry previous = entries.get(key.getValue());
       if (previous != null) {
         String first = lineNumbers ? " (first at line " + previous.keyWhere().order() + ")" : "";

@@ -95,6 +95,14 @@ public final class ApplyCommand implements Callable<Integer> {
       for (String name : result.changed()) {
         out.println("changed:   " + name + " " + version(client, name));
       }
+      for (String name : result.repaired()) {
+        out.println(
+            "repaired:  "
+                + name
+                + " "
+                + version(client, name)
+                + " (the stored text did not match its version; rewritten)");
+      }
       for (String name : result.removed()) {
         out.println("removed:   " + name);
       }
@@ -115,7 +123,8 @@ public final class ApplyCommand implements Callable<Integer> {
               + result.removed().size()
               + " removed, "
               + result.unchanged().size()
-              + " unchanged");
+              + " unchanged"
+              + (result.repaired().isEmpty() ? "" : ", " + result.repaired().size() + " repaired"));
       return 0;
     }
   }

@@ -1,12 +1,18 @@
 package dev.flipper.launcher.workflow;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.flipper.token.ModifyParams;
+import dev.flipper.token.Query;
+import dev.flipper.token.Token;
 import dev.flipper.token.TokenService;
 import dev.flipper.token.memory.InMemoryTokenStore;
 import dev.flipper.workflow.engine.ClaimedJob;
+import dev.flipper.workflow.engine.DamagedDefinitionException;
 import dev.flipper.workflow.engine.ExecutionResult;
 import dev.flipper.workflow.engine.ExecutionStart;
 import dev.flipper.workflow.engine.WorkflowEngine;
@@ -32,6 +38,7 @@ class WorkflowMasterCommandsTest {
 
   @TempDir Path dir;
 
+  private TokenService service;
   private TokenMasterServer server;
   private WorkflowEngine engine;
   private Path config;
@@ -40,7 +47,7 @@ class WorkflowMasterCommandsTest {
 
   @BeforeEach
   void master() throws Exception {
-    TokenService service = TokenService.builder(InMemoryTokenStore.create()).build();
+    service = TokenService.builder(InMemoryTokenStore.create()).build();
     server = TokenMasterServer.builder(service).port(0).bindHost("127.0.0.1").build().start();
     engine = WorkflowEngine.builder(service).build();
     config = dir.resolve("flipper.yaml");
@@ -87,6 +94,36 @@ class WorkflowMasterCommandsTest {
             "removed:   etl\nremoved:   sensor\nunchanged: diamond\nunscheduled: etl\n"
                 + "0 added, 0 changed, 2 removed, 1 unchanged\n");
     assertThat(engine.definitions().list()).hasSize(1);
+  }
+
+  /**
+   * Issue #25: a definition whose stored text was changed behind the engine's back (its version
+   * label left alone) was reported 'unchanged' by apply and kept. Apply re-hashes the stored text.
+   */
+  @Test
+  void applyRepairsADefinitionTamperedWithInTheStore() throws Exception {
+    Path diamond = EXAMPLES.resolve("diamond.yaml");
+    assertThat(run("workflow", "apply", diamond.toString())).as(err).isZero();
+    Token stored = service.query(Query.prefix("/definition/diamond")).get(0);
+    ObjectNode data = (ObjectNode) new ObjectMapper().readTree(stored.data());
+    String good = data.get("yaml").asText();
+    assertThat(good).contains("joining");
+    data.put("yaml", good.replace("joining", "rm -rf /tmp/nothing-here; joining"));
+    service.modify(ModifyParams.updating(stored.withData(data.toString())));
+
+    assertThatThrownBy(() -> engine.definitions().get("diamond"))
+        .isInstanceOf(DamagedDefinitionException.class)
+        .hasMessageContaining("/definition/diamond is damaged");
+
+    assertThat(run("workflow", "apply", diamond.toString())).as(err).isZero();
+    assertThat(out)
+        .startsWith("repaired:  diamond (version ")
+        .endsWith("0 added, 0 changed, 0 removed, 0 unchanged, 1 repaired\n");
+    assertThat(engine.definitions().get("diamond").orElseThrow().definition().toYaml())
+        .isEqualTo(good);
+
+    assertThat(run("workflow", "apply", diamond.toString())).as(err).isZero();
+    assertThat(out).endsWith("0 added, 0 changed, 0 removed, 1 unchanged\n");
   }
 
   @Test

@@ -21,7 +21,7 @@ import java.util.OptionalInt;
  *
  * @param name 1 to 100 letters, digits, {@code _} or {@code -}; unique in the workflow
  * @param command the shell command ({@code /bin/sh -c}); {@code %(name)s} takes upstream event
- *     attributes
+ *     attributes, quoted for the shell as one word ({@code %(name:raw)s}: unquoted)
  * @param condition true for a sensor: no {@code needs}, retried until it succeeds
  * @param needs the parents, in the order written; empty = starts with the instance
  * @param maxAttempts attempts per instance, at least 1

@@ -57,6 +57,15 @@ public final class WorkflowParser {
 
   private static final Pattern INTEGER = Pattern.compile("-?[0-9]{1,9}");
 
+  /** A workflow file larger than this is refused before it is read: 1 MiB. */
+  public static final long MAX_FILE_BYTES = 1024 * 1024;
+
+  /**
+   * A {@code command} or {@code cleanup} longer than this (in UTF-8 bytes) is refused: 128 KiB,
+   * what Linux lets one argument of {@code /bin/sh -c} be (MAX_ARG_STRLEN).
+   */
+  public static final int MAX_COMMAND_BYTES = 128 * 1024;
+
   private WorkflowParser() {}
 
   /**
@@ -81,6 +90,17 @@ public final class WorkflowParser {
   static Optional<String> readText(Path file, Problems problems) {
     Where where = new Where(file.toString(), 0);
     try {
+      long size = Files.isRegularFile(file) ? Files.size(file) : 0;
+      if (size > MAX_FILE_BYTES) {
+        problems.add(
+            where,
+            "the workflow file is "
+                + size
+                + " bytes, over the limit of "
+                + MAX_FILE_BYTES
+                + " bytes (1 MiB); not read");
+        return Optional.empty();
+      }
       return Optional.of(Files.readString(file, StandardCharsets.UTF_8));
     } catch (NoSuchFileException e) {
       problems.add(where, "cannot read the workflow file: no such file");
@@ -303,14 +323,14 @@ public final class WorkflowParser {
         String path = prefix + "." + key;
         RawNode value = e.value();
         switch (key) {
-          case "command" -> text(at, key, path, value).ifPresent(j::command);
+          case "command" -> command(at, key, path, value).ifPresent(j::command);
           case "condition" -> bool(at, key, path, value).ifPresent(j::condition);
           case "needs" -> texts(at, key, path, value, j.needs::add);
           case "maxAttempts" -> integer(at, key, path, value).ifPresent(j::maxAttempts);
           case "retryDelay" -> duration(at, key, path, value).ifPresent(j::retryDelay);
           case "warnTimeout" -> duration(at, key, path, value).ifPresent(j::warnTimeout);
           case "abortTimeout" -> duration(at, key, path, value).ifPresent(j::abortTimeout);
-          case "cleanup" -> text(at, key, path, value).ifPresent(j::cleanup);
+          case "cleanup" -> command(at, key, path, value).ifPresent(j::cleanup);
           case "emails" -> texts(at, key, path, value, j.emails::add);
           case "priority" -> integer(at, key, path, value).ifPresent(j::priority);
           case "disabled" -> bool(at, key, path, value).ifPresent(j::disabled);
@@ -321,6 +341,28 @@ public final class WorkflowParser {
     }
 
     /** A scalar's text; records where it was written, or reports and marks the key broken. */
+    /** A shell command: text of at most {@link #MAX_COMMAND_BYTES} UTF-8 bytes. */
+    private Optional<String> command(Located at, String key, String path, RawNode value) {
+      Optional<String> text = text(at, key, path, value);
+      if (text.isPresent()) {
+        int bytes = text.get().getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > MAX_COMMAND_BYTES) {
+          problems.add(
+              value.where(),
+              "'"
+                  + path
+                  + "' is "
+                  + bytes
+                  + " bytes, over the limit of "
+                  + MAX_COMMAND_BYTES
+                  + " bytes (128 KiB, the longest command the worker can run)");
+          at.markBroken(key);
+          return Optional.empty();
+        }
+      }
+      return text;
+    }
+
     private Optional<String> text(Located at, String key, String path, RawNode value) {
       at.put(key, value.where());
       if (value instanceof Scalar scalar && !scalar.isNull()) {

@@ -18,6 +18,7 @@ import dev.flipper.workflow.engine.InstanceStatus;
 import dev.flipper.workflow.engine.JobDetail;
 import dev.flipper.workflow.engine.JobStatus;
 import dev.flipper.workflow.engine.WorkflowEngine;
+import dev.flipper.workflow.worker.exec.CommandTemplate;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -91,7 +92,7 @@ class WorkerDaemonTest {
             .job(
                 JobDefinition.builder("join")
                     .needs("left", "right")
-                    .command("echo \"$FLIPPER_JOB %(part)s\" > " + out))
+                    .command("echo \"$FLIPPER_JOB\" %(part)s > " + out))
             .build();
     daemon(2, Duration.ofSeconds(5)).start();
     String instance = start(diamond);
@@ -106,6 +107,37 @@ class WorkerDaemonTest {
     assertThat(split.worker()).matches(".+-" + ProcessHandle.current().pid() + "-[12]-[0-9a-f]{6}");
     assertThat(Files.readString(dir.resolve("logs/diamond/" + instance + "/split.1.stdout")))
         .contains("FLIPPER:EVENT_ATTR:day=d1");
+  }
+
+  /**
+   * Issue #25: a value a parent published went into the child's shell command unquoted, so a value
+   * with shell syntax ran as commands. It reaches the command as one word now.
+   */
+  @Test
+  void aPublishedValueIsOneShellWordNotCommands() throws Exception {
+    Path out = dir.resolve("value.out");
+    Path pwned = dir.resolve("pwned");
+    String value = "\"x\"; touch " + pwned + " $(touch " + pwned + "2) `touch " + pwned + "3`";
+    WorkflowDefinition quoting =
+        WorkflowDefinition.builder("quoting")
+            .job(
+                JobDefinition.builder("publish")
+                    .command(
+                        "printf '%s\\n' "
+                            + CommandTemplate.shellQuote("FLIPPER:EVENT_ATTR:v=" + value)))
+            .job(
+                JobDefinition.builder("use").needs("publish").command("printf '%s' %(v)s > " + out))
+            .build();
+    daemon(1, Duration.ofSeconds(5)).start();
+    String instance = start(quoting);
+
+    InstanceDetail detail = awaitEnd("quoting", instance);
+
+    assertThat(Path.of(pwned + "")).doesNotExist();
+    assertThat(Path.of(pwned + "2")).doesNotExist();
+    assertThat(Path.of(pwned + "3")).doesNotExist();
+    assertThat(detail.summary().status()).isEqualTo(InstanceStatus.SUCCESS);
+    assertThat(Files.readString(out)).isEqualTo(value);
   }
 
   @Test

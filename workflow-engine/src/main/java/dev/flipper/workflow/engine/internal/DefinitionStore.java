@@ -7,6 +7,7 @@ import dev.flipper.token.TokenMaster;
 import dev.flipper.workflow.definition.WorkflowDefinition;
 import dev.flipper.workflow.definition.WorkflowParser;
 import dev.flipper.workflow.engine.ApplyResult;
+import dev.flipper.workflow.engine.DamagedDefinitionException;
 import dev.flipper.workflow.engine.StoredDefinition;
 import dev.flipper.workflow.tokens.ConflictRetry;
 import dev.flipper.workflow.tokens.DefinitionData;
@@ -60,12 +61,14 @@ public final class DefinitionStore {
     List<String> changed = new ArrayList<>();
     List<String> removed = new ArrayList<>();
     List<String> unchanged = new ArrayList<>();
+    List<String> repaired = new ArrayList<>();
     List<Token> updates = new ArrayList<>();
     List<Token> deletes = new ArrayList<>();
     long now = clock.millis();
     for (DefinitionData data : wanted.values()) {
       Token old = stored.get(data.workflow);
-      if (old != null && data.version.equals(Json.read(old, DefinitionData.class).version)) {
+      boolean intact = old != null && intact(old);
+      if (intact && data.version.equals(Json.read(old, DefinitionData.class).version)) {
         unchanged.add(data.workflow);
         continue;
       }
@@ -75,7 +78,7 @@ public final class DefinitionStore {
         added.add(data.workflow);
         updates.add(Token.of(TokenLayout.definition(data.workflow), json));
       } else {
-        changed.add(data.workflow);
+        (intact ? changed : repaired).add(data.workflow);
         updates.add(old.withData(json));
       }
     }
@@ -90,7 +93,7 @@ public final class DefinitionStore {
     if (!updates.isEmpty() || !deletes.isEmpty()) {
       master.modify(new ModifyParams(updates, deletes));
     }
-    return new ApplyResult(added, changed, removed, unchanged);
+    return new ApplyResult(added, changed, removed, unchanged, repaired);
   }
 
   public Optional<StoredDefinition> get(String workflow) {
@@ -111,8 +114,32 @@ public final class DefinitionStore {
   /** The stored definition a {@code /definition/<wf>} token holds. */
   public static StoredDefinition decode(Token token) {
     DefinitionData data = Json.read(token, DefinitionData.class);
+    String hash = data.yaml == null ? null : version(data.yaml);
+    if (hash == null || !hash.equals(data.version)) {
+      throw new DamagedDefinitionException(
+          "definition "
+              + token.name()
+              + " is damaged: its text does not match its version "
+              + data.version
+              + " (content hash "
+              + hash
+              + "); apply its file again to repair it");
+    }
     WorkflowDefinition definition = WorkflowParser.parse(token.name(), data.yaml);
     return new StoredDefinition(definition, data.version, Instant.ofEpochMilli(data.appliedMillis));
+  }
+
+  /**
+   * Whether the token's stored text hashes to its stored version. A token that does not parse is
+   * not intact.
+   */
+  static boolean intact(Token token) {
+    try {
+      DefinitionData data = Json.read(token, DefinitionData.class);
+      return data.yaml != null && version(data.yaml).equals(data.version);
+    } catch (RuntimeException e) {
+      return false;
+    }
   }
 
   static String version(String yaml) {

@@ -13,8 +13,13 @@ import java.util.Objects;
  *
  * <ul>
  *   <li>{@code %(name)s} becomes the attribute's values joined with {@code ,} (one value per parent
- *       that sent it, in the order given); a name without values renders as the empty string. The
- *       original rendered the list's Python form ({@code ['aval']}); we render {@code aval}.
+ *       that sent it, in the order given), <b>quoted for the shell</b> as one word with POSIX
+ *       single quotes ({@code it's} becomes {@code 'it'\''s'}); a name without values renders as
+ *       {@code ''}. The original rendered the list's Python form ({@code ['aval']}) unquoted. Do
+ *       not wrap the placeholder in double quotes: the single quotes would then be part of the
+ *       text.
+ *   <li>{@code %(name:raw)s} inserts the joined values as they are, not quoted: for a value that is
+ *       meant to be shell syntax and comes from a trusted job only.
  *   <li>{@code %%} is a literal {@code %}.
  *   <li>Anything else after a {@code %} is left as it is, so {@code date +%Y-%m-%d} or {@code
  *       printf '%s'} in a command need no escaping, and an unclosed {@code %(name} or a {@code
@@ -23,14 +28,13 @@ import java.util.Objects;
  *   <li>A name is any text between {@code %(} and the next {@code )} that contains no {@code %}; it
  *       is not trimmed.
  * </ul>
- *
- * <p>Values are inserted as they are, without shell quoting, as in the original: a workflow that
- * passes untrusted text between jobs should quote the placeholder in its command ({@code
- * "%(path)s"}).
  */
 public final class CommandTemplate {
   /** The property whose values fill {@code %(kill_id)s} in a cleanup command. */
   public static final String KILL_ID = "kill_id";
+
+  /** The suffix of a placeholder name that inserts its value unquoted: {@code %(name:raw)s}. */
+  public static final String RAW = ":raw";
 
   private final String template;
 
@@ -46,9 +50,17 @@ public final class CommandTemplate {
     return template;
   }
 
-  /** True if the template contains {@code %(name)s}. */
+  /** True if the template contains {@code %(name)s} or {@code %(name:raw)s}. */
   public boolean uses(String name) {
-    return template.contains("%(" + name + ")s");
+    return template.contains("%(" + name + ")s") || template.contains("%(" + name + RAW + ")s");
+  }
+
+  /**
+   * {@code value} as one shell word in POSIX single quotes: {@code it's} gives {@code 'it'\''s'};
+   * the shell expands nothing inside.
+   */
+  public static String shellQuote(String value) {
+    return "'" + value.replace("'", "'\\''") + "'";
   }
 
   /**
@@ -82,10 +94,13 @@ public final class CommandTemplate {
         continue;
       }
       String name = template.substring(i + 2, end - 2);
-      Collection<String> values = attributes.get(name);
-      if (values != null) {
-        out.append(String.join(",", values));
+      boolean raw = name.endsWith(RAW);
+      if (raw) {
+        name = name.substring(0, name.length() - RAW.length());
       }
+      Collection<String> values = attributes.get(name);
+      String value = values == null ? "" : String.join(",", values);
+      out.append(raw ? value : shellQuote(value));
       i = end;
     }
     return out.toString();

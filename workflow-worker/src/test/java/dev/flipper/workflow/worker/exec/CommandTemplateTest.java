@@ -13,19 +13,19 @@ class CommandTemplateTest {
 
   @Test
   void rendersAScalarNotAList() {
-    assertThat(render("echo %(akey)s", Map.of("akey", List.of("aval")))).isEqualTo("echo aval");
+    assertThat(render("echo %(akey)s", Map.of("akey", List.of("aval")))).isEqualTo("echo 'aval'");
   }
 
   @Test
   void joinsTheValuesOfSeveralParentsWithCommas() {
     assertThat(render("cat %(path)s > out", Map.of("path", List.of("/a", "/b", "/c"))))
-        .isEqualTo("cat /a,/b,/c > out");
+        .isEqualTo("cat '/a,/b,/c' > out");
   }
 
   @Test
   void rendersMissingNamesAsEmpty() {
     assertThat(render("run --day=%(day)s --x=%(x)s", Map.of("x", List.of())))
-        .isEqualTo("run --day= --x=");
+        .isEqualTo("run --day='' --x=''");
   }
 
   @Test
@@ -47,7 +47,7 @@ class CommandTemplateTest {
   @Test
   void rendersPlaceholdersNextToEachOther() {
     assertThat(render("%(a)s%(b)s/%(a)s", Map.of("a", List.of("1"), "b", List.of("2"))))
-        .isEqualTo("12/1");
+        .isEqualTo("'1''2'/'1'");
   }
 
   @Test
@@ -56,7 +56,16 @@ class CommandTemplateTest {
 
     assertThat(cleanup.uses("kill_id")).isTrue();
     assertThat(cleanup.renderCleanup(Map.of("kill_id", List.of("q1", "q2"), "other", List.of("x"))))
-        .isEqualTo("./kill.sh q1,q2 ");
-    assertThat(cleanup.renderCleanup(Map.of())).isEqualTo("./kill.sh  ");
+        .isEqualTo("./kill.sh 'q1,q2' ''");
+    assertThat(cleanup.renderCleanup(Map.of())).isEqualTo("./kill.sh '' ''");
+  }
+
+  /** Issue #25: values were pasted into the shell command unquoted. */
+  @Test
+  void quotesValuesForTheShellUnlessRaw() {
+    Map<String, List<String>> v = Map.of("v", List.of("it's $(id); rm -rf x \"y\""));
+    assertThat(render("echo %(v)s", v)).isEqualTo("echo 'it'\\''s $(id); rm -rf x \"y\"'");
+    assertThat(render("echo %(v:raw)s", v)).isEqualTo("echo it's $(id); rm -rf x \"y\"");
+    assertThat(CommandTemplate.of("./kill.sh %(kill_id:raw)s").uses("kill_id")).isTrue();
   }
 }

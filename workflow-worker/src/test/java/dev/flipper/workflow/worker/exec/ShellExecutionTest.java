@@ -339,7 +339,7 @@ class ShellExecutionTest {
                     "cleanme",
                     "echo FLIPPER:kill_id=q1; echo FLIPPER:kill_id=q2; echo main-err >&2; exit 3")
                 .cleanup(
-                    "echo \"killing %(kill_id)s for $FLIPPER_JOB\"; echo cleanup-err >&2; exit 4")
+                    "echo killing %(kill_id)s for \"$FLIPPER_JOB\"; echo cleanup-err >&2; exit 4")
                 .build());
 
     assertThat(r.exitCode()).isEqualTo(3);
@@ -347,7 +347,7 @@ class ShellExecutionTest {
     assertThat(read(r.stdout()))
         .isEqualTo(
             "FLIPPER:kill_id=q1\nFLIPPER:kill_id=q2\n"
-                + "<<<<<<<<<< flipper: start of cleanup: echo \"killing q1,q2 for $FLIPPER_JOB\"; echo cleanup-err >&2; exit 4"
+                + "<<<<<<<<<< flipper: start of cleanup: echo killing 'q1,q2' for \"$FLIPPER_JOB\"; echo cleanup-err >&2; exit 4"
                 + " >>>>>>>>>>\n"
                 + "killing q1,q2 for cleanme\n"
                 + "<<<<<<<<<< flipper: end of cleanup: exit code 4 >>>>>>>>>>\n");
