@@ -114,6 +114,9 @@ class WorkflowMasterCommandsTest {
     assertThatThrownBy(() -> engine.definitions().get("diamond"))
         .isInstanceOf(DamagedDefinitionException.class)
         .hasMessageContaining("/definition/diamond is damaged");
+    assertThat(engine.definitions().list())
+        .as("the list leaves a damaged definition out instead of failing")
+        .noneMatch(d -> d.definition().name().equals("diamond"));
 
     assertThat(run("workflow", "apply", diamond.toString())).as(err).isZero();
     assertThat(out)

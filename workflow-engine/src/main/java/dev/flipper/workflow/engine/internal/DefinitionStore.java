@@ -25,9 +25,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Reads and writes definition tokens ({@code /definition/<wf>}). Thread-safe. */
 public final class DefinitionStore {
+  private static final Logger log = LoggerFactory.getLogger(DefinitionStore.class);
+
   private final TokenMaster master;
   private final Clock clock;
 
@@ -105,10 +109,21 @@ public final class DefinitionStore {
   }
 
   /** Every stored definition, by name. */
+  /**
+   * Every stored definition; a damaged one (its text does not match its version: changed behind
+   * {@code apply}'s back) is left out with a warning, so one tampered token neither runs nor hides
+   * the other workflows. {@link #get} of it throws.
+   */
   public List<StoredDefinition> list() {
-    return master.query(Query.prefix(TokenLayout.DEFINITIONS)).stream()
-        .map(DefinitionStore::decode)
-        .toList();
+    List<StoredDefinition> intact = new ArrayList<>();
+    for (Token token : master.query(Query.prefix(TokenLayout.DEFINITIONS))) {
+      try {
+        intact.add(decode(token));
+      } catch (DamagedDefinitionException e) {
+        log.warn("{}", e.getMessage());
+      }
+    }
+    return intact;
   }
 
   /** The stored definition a {@code /definition/<wf>} token holds. */
