@@ -109,8 +109,9 @@ public final class ClaimedJob {
   }
 
   /**
-   * The 1-based number of this execution in the job's history ({@code FLIPPER_EXECUTION} is this
-   * minus 1, the record's index as in Pinball, while no condition truncation has happened).
+   * The 1-based number of this execution in the job's history ({@code FLIPPER_EXECUTION}; Pinball's
+   * {@code PINBALL_EXECUTION} is this minus 1, the record's index, while no condition truncation
+   * has happened).
    */
   public synchronized int execution() {
     return started() ? data.executions : data.executions + 1;

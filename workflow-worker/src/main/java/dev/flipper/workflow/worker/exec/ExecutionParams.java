@@ -15,8 +15,9 @@ import java.util.Objects;
  * @param workflow workflow name ({@code FLIPPER_WORKFLOW})
  * @param instance instance id ({@code FLIPPER_INSTANCE})
  * @param job job name ({@code FLIPPER_JOB})
- * @param execution index of this execution in the job's history, from 0 ({@code FLIPPER_EXECUTION},
- *     as the original's {@code PINBALL_EXECUTION})
+ * @param execution index of this execution in the job's history, from 0 (Pinball's {@code
+ *     PINBALL_EXECUTION}; {@code FLIPPER_EXECUTION} is this plus 1, as status, the UI and logs -e
+ *     number executions)
  * @param attempt attempt number within the current run of the job, from 1 ({@code
  *     FLIPPER_ATTEMPT}); also names the log files
  * @param command the shell command to run with {@code /bin/sh -c}
@@ -71,8 +72,11 @@ public record ExecutionParams(
       env.put(prefix + "WORKFLOW", workflow);
       env.put(prefix + "INSTANCE", instance);
       env.put(prefix + "JOB", job);
-      env.put(prefix + "EXECUTION", Integer.toString(execution));
     }
+    // Flipper counts executions from 1, as `workflow status`, the UI and `logs -e` show them;
+    // Pinball's variable keeps its index from 0 for jobs written for Pinball.
+    env.put("FLIPPER_EXECUTION", Integer.toString(execution + 1));
+    env.put("PINBALL_EXECUTION", Integer.toString(execution));
     env.put("FLIPPER_ATTEMPT", Integer.toString(attempt));
     return env;
   }

@@ -88,7 +88,7 @@ class ShellExecutionTest {
     assertThat(r.stdout()).isEqualTo(logFiles.root().resolve("wf/inst-1/show.2.stdout"));
     assertThat(read(r.stdout()))
         .isEqualTo(
-            "wf inst-1 show 4 2\nwf inst-1 show 4\n2026-01-01T00:00:00Z ${PATH:+yes}\n"
+            "wf inst-1 show 5 2\nwf inst-1 show 4\n2026-01-01T00:00:00Z ${PATH:+yes}\n"
                 + work.toRealPath()
                 + "\n");
     assertThat(read(r.stderr())).isEmpty();
