@@ -39,6 +39,9 @@ final class AbortOperations {
 
   ControlResult abort(ControlScope scope) {
     ScopeCheck.requireExists(engine, scope);
+    if (scope.instance().isPresent()) {
+      requireRunning(scope.workflow().orElseThrow(), scope.instance().get());
+    }
     ControlResult set = signals.set("abort", SignalAction.ABORT, scope);
     List<ControlResult.Change> changes = new ArrayList<>(set.changes());
     List<String> notes = new ArrayList<>(set.notes());
@@ -65,6 +68,22 @@ final class AbortOperations {
     }
     return new ControlResult(
         "abort", scope.toString(), changes, notes, Optional.empty(), List.of());
+  }
+
+  /** An ended instance is not aborted: the signal would only stay behind. */
+  private void requireRunning(String wf, String inst) {
+    Optional<InstanceStatus> status =
+        engine.status().instance(wf, inst).map(detail -> detail.summary().status());
+    if (status.isEmpty() || status.get().isFinished()) {
+      throw new ControlRefusedException(
+          "instance "
+              + wf
+              + "/"
+              + inst
+              + " has ended"
+              + status.map(s -> " as " + s).orElse(" and is archived")
+              + ": there is nothing to abort; no signal was set");
+    }
   }
 
   ControlResult unabort(ControlScope scope) {

@@ -18,6 +18,7 @@ import dev.flipper.workflow.engine.InstanceStatus;
 import dev.flipper.workflow.engine.JobDetail;
 import dev.flipper.workflow.engine.JobStatus;
 import dev.flipper.workflow.engine.SettableClock;
+import dev.flipper.workflow.engine.SignalAction;
 import dev.flipper.workflow.engine.WorkflowEngine;
 import dev.flipper.workflow.tokens.TokenLayout;
 import java.time.Duration;
@@ -200,9 +201,29 @@ abstract class ControlContractTest {
             TokenLayout.instanceRecord("wf", inst),
             "/runnable/wf/" + inst + "/a");
     assertThat(statusOf(inst)).isEqualTo(InstanceStatus.ABORTED);
-    assertThat(control.abort(ControlScope.instance("wf", inst)).changes()).isEmpty();
+    assertThatThrownBy(() -> control.abort(ControlScope.instance("wf", inst)))
+        .isInstanceOf(ControlRefusedException.class)
+        .hasMessage(
+            "instance wf/"
+                + inst
+                + " has ended as ABORTED: there is nothing to abort; no signal was set");
     assertThat(engine.claim("w1", LEASE)).isEmpty();
     assertThat(engine.archiveDue()).as("archived at once").isEqualTo(1);
+  }
+
+  @Test
+  void abortOfAnInstanceThatHasEndedSaysSoAndSetsNoSignal() {
+    String inst = start(WorkflowDefinition.builder("wf").job(job("a")));
+    run(claim(), 0);
+    assertThat(statusOf(inst)).isEqualTo(InstanceStatus.SUCCESS);
+
+    assertThatThrownBy(() -> control.abort(ControlScope.instance("wf", inst)))
+        .isInstanceOf(ControlRefusedException.class)
+        .hasMessage(
+            "instance wf/"
+                + inst
+                + " has ended as SUCCESS: there is nothing to abort; no signal was set");
+    assertThat(engine.signals("wf", inst)).doesNotContain(SignalAction.ABORT);
   }
 
   @Test
