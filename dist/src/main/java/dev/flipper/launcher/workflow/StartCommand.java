@@ -3,6 +3,7 @@ package dev.flipper.launcher.workflow;
 import dev.flipper.workflow.control.WorkflowControl;
 import dev.flipper.workflow.engine.InstanceDetail;
 import dev.flipper.workflow.engine.InstanceStatus;
+import dev.flipper.workflow.engine.SignalAction;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -67,6 +68,17 @@ public final class StartCommand implements Callable<Integer> {
               .orElseThrow();
       out.println(instance);
       out.flush();
+      if (client.engine.signals(workflow, instance).contains(SignalAction.ABORT)) {
+        err.println(
+            "warning: an ABORT signal covers workflow "
+                + workflow
+                + " (set for the workflow or globally): instance "
+                + instance
+                + " will end ABORTED at once; 'flipper workflow unabort -w "
+                + workflow
+                + "' (or without -w) lifts it");
+        err.flush();
+      }
       if (!waitForEnd) {
         return 0;
       }

@@ -198,6 +198,23 @@ class WorkflowMasterCommandsTest {
   }
 
   @Test
+  void startUnderAWorkflowLevelAbortWarns() throws Exception {
+    run("workflow", "apply", EXAMPLES.resolve("diamond.yaml").toString());
+    assertThat(run("workflow", "start", "-w", "diamond")).as(err).isZero();
+    assertThat(err).isEmpty();
+    dev.flipper.workflow.control.WorkflowControl.builder(engine)
+        .build()
+        .abort(dev.flipper.workflow.control.ControlScope.workflow("diamond"));
+
+    assertThat(run("workflow", "start", "-w", "diamond")).as(err).isZero();
+
+    assertThat(err)
+        .startsWith(
+            "warning: an ABORT signal covers workflow diamond (set for the workflow or globally)")
+        .contains("'flipper workflow unabort -w diamond'");
+  }
+
+  @Test
   void startPrintsTheInstanceAndStatusShowsIt() throws Exception {
     run("workflow", "apply", EXAMPLES.resolve("diamond.yaml").toString());
     assertThat(run("workflow", "start", "-w", "diamond")).as(err).isZero();
