@@ -270,7 +270,7 @@ abstract class ControlProcessesContract {
 
     assertThat(awaitEnd("p", inst).summary().status()).isEqualTo(InstanceStatus.SUCCESS);
     assertThat(job("p", inst, "b").orElseThrow().lastExecution().orElseThrow().command())
-        .isEqualTo("echo kept");
+        .isEqualTo("echo 'kept'"); // values are quoted for the shell
     assertNothingElseChanged();
   }
 
@@ -448,7 +448,7 @@ abstract class ControlProcessesContract {
         .hasSize(1);
     assertThat(end.job("b").orElseThrow().lastExecution().orElseThrow().command())
         .as("the failed job ran with its events")
-        .isEqualTo("echo restored; exit 1");
+        .isEqualTo("echo 'restored'; exit 1");
     assertNothingElseChanged();
   }
 
@@ -654,7 +654,7 @@ abstract class ControlProcessesContract {
     assertThat(end.job("b").orElseThrow().executions()).hasSize(2);
     assertThat(end.job("b").orElseThrow().lastExecution().orElseThrow().command())
         .as("with the event it had")
-        .isEqualTo("echo first");
+        .isEqualTo("echo 'first'");
     assertThat(end.job("c").orElseThrow().executions()).hasSize(2);
     assertThat(instanceTokens("pa", inst)).as("the archived instance").isEqualTo(archived);
     assertNothingElseChanged();

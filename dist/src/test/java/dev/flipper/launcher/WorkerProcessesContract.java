@@ -467,6 +467,6 @@ abstract class WorkerProcessesContract {
     assertThat(end.summary().status()).isEqualTo(InstanceStatus.SUCCESS);
     assertThat(end.jobs()).allSatisfy(j -> assertThat(j.executions()).hasSize(1));
     Optional<ExecutionDetail> b = end.job("b").flatMap(JobDetail::lastExecution);
-    assertThat(b.orElseThrow().command()).isEqualTo("echo b 1");
+    assertThat(b.orElseThrow().command()).isEqualTo("echo b '1'"); // quoted for the shell
   }
 }
