@@ -2,6 +2,7 @@ package dev.flipper.launcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flipper.queue.testing.TestServices;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -1,5 +1,6 @@
 package dev.flipper.launcher;
 
+import dev.flipper.queue.testing.TestServices;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;

@@ -25,6 +25,7 @@ public final class MasterOptions {
   Path config;
 
   private ConfigLocator.Located located;
+  private FlipperConfig loaded; // read once: port(), connect() and where() all need it
 
   @Option(
       names = "--set",
@@ -48,11 +49,14 @@ public final class MasterOptions {
   }
 
   /**
-   * The config as the daemons read it; a bad config throws {@code ConfigException} naming the
-   * problem.
+   * The config as the daemons read it (read once); a bad config throws {@code ConfigException}
+   * naming the problem.
    */
   FlipperConfig loadConfig() {
-    return configSource().load(sets, System.getenv());
+    if (loaded == null) {
+      loaded = configSource().load(sets, System.getenv());
+    }
+    return loaded;
   }
 
   /** Where the config comes from (looked up once). */
