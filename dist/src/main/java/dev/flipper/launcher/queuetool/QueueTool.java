@@ -91,7 +91,8 @@ public final class QueueTool implements Callable<Integer> {
       paramLabel = "FILE",
       description =
           "The daemons' YAML config; --host and --port default to its queue server. Without it:"
-              + " $FLIPPER_CONFIG, ./flipper.yaml, ~/.config/flipper/flipper.yaml, the defaults.")
+              + " $FLIPPER_CONFIG, then ./flipper.yaml, then the user's config directory, then the"
+              + " defaults (docs/configuration.md).")
   Path config;
 
   @Option(

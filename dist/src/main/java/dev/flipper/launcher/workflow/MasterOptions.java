@@ -21,7 +21,8 @@ public final class MasterOptions {
       paramLabel = "FILE",
       description =
           "The YAML config file the daemons use; the master's port is master.port (default 9090)."
-              + " Without it: $FLIPPER_CONFIG, ./flipper.yaml, ~/.config/flipper/flipper.yaml.")
+              + " Without it: $FLIPPER_CONFIG, then ./flipper.yaml, then the user's config directory"
+              + " (docs/configuration.md).")
   Path config;
 
   private ConfigLocator.Located located;
