@@ -52,6 +52,9 @@ public final class ConfigSchema {
       List.of(
           new Section("storage", "Where jobs and workflow state live: shared by every daemon."),
           new Section("network", "Where the daemons listen: the address shared by every daemon."),
+          new Section(
+              "security",
+              "Mutual TLS on every port and the certificate each daemon and command presents."),
           new Section("queue", "The queue server (mode queue)."),
           new Section("master", "The workflow token master (mode master)."),
           new Section("scheduler", "The workflow scheduler (mode scheduler)."),
@@ -164,6 +167,30 @@ public final class ConfigSchema {
               "127.0.0.1",
               "Address every daemon listens on (service and admin ports) unless its section sets bindAddress: "
                   + "127.0.0.1 = this machine only, 0.0.0.0 = every IPv4 interface, :: = every interface."),
+          setting(
+              "security.tls",
+              new BoolType(),
+              SecurityConfig.OFF.tls(),
+              "true = every port (Thrift, admin, logs) speaks mutual TLS: peers present a certificate of "
+                  + "security.certificates' authority, whose role decides what they may do (docs/security.md)."),
+          setting(
+              "security.certificates",
+              TextType.any(),
+              SecurityConfig.OFF.certificates(),
+              "Folder with ca.pem and <name>.pem/<name>.key, made by `flipper tls init`; each daemon "
+                  + "presents the certificate named as its mode (master, queue, workers, scheduler, ui)."),
+          setting(
+              "security.identity",
+              TextType.matching(
+                  false, "|[A-Za-z0-9_.-]+", "empty or a certificate name: letters, digits, _ . -"),
+              SecurityConfig.OFF.identity(),
+              "Certificate that commands (flipper workflow, queue-tool) present; \"\" = operator."),
+          setting(
+              "security.insecure",
+              new BoolType(),
+              SecurityConfig.OFF.insecure(),
+              "true = daemons may listen on a non-loopback address without TLS (a trusted network); "
+                  + "false = they refuse to start so."),
           bindAddress("queue", "the queue server"),
           port("queue.port", QueueServer.DEFAULT_PORT, "Thrift port of the queue server."),
           port(
@@ -563,6 +590,12 @@ public final class ConfigSchema {
               + ")");
     }
     checkPortsDiffer(values, problems);
+    if (values.bool("security.tls") && values.text("security.certificates").isBlank()) {
+      problems.add(
+          values.value("security.tls").where(),
+          "'security.tls' is true, so 'security.certificates' must name the folder of certificates "
+              + "(make one with `flipper tls init --dir DIR`)");
+    }
     if (values.bool("email.enabled")) {
       List<String> missing = new java.util.ArrayList<>();
       for (String key : List.of("email.smtpHost", "email.from")) {

@@ -65,6 +65,10 @@ class DefaultsAgreementTest {
           entry(
               "network.bindAddress",
               "the launcher's shared address; each daemon's own bindAddress is checked"),
+          entry("security.tls", "the launcher hands each daemon its TLS identity"),
+          entry("security.certificates", "the launcher loads the certificates"),
+          entry("security.identity", "the launcher's commands"),
+          entry("security.insecure", "the launcher checks where daemons listen"),
           entry("queue.adminPort", "the launcher's admin server"),
           entry("master.adminPort", "the launcher's admin server"),
           entry("master.jdbcUrl", "the launcher opens the master's token store"),
