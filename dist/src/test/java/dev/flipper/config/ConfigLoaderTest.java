@@ -407,7 +407,7 @@ class ConfigLoaderTest {
           .isEqualTo("conf.yaml:1: unknown section 'quee' (did you mean 'queue'?)");
       assertThat(error("metrics: {}\n"))
           .isEqualTo(
-              "conf.yaml:1: unknown section 'metrics' (sections: storage, network, queue, master, scheduler, workers,"
+              "conf.yaml:1: unknown section 'metrics' (sections: storage, network, security, queue, master, scheduler, workers,"
                   + " ui, email, logging)");
     }
 
@@ -675,7 +675,7 @@ class ConfigLoaderTest {
     void fileThatIsNotAMap() {
       assertThat(error("- queue\n- master\n"))
           .isEqualTo(
-              "conf.yaml:1: the file must be a map of sections (storage, network, queue, master, scheduler, workers,"
+              "conf.yaml:1: the file must be a map of sections (storage, network, security, queue, master, scheduler, workers,"
                   + " ui, email, logging), got a list");
     }
 
