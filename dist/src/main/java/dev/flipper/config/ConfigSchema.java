@@ -421,8 +421,8 @@ public final class ConfigSchema {
               "ui.baseUrl",
               TextType.matching(false, "|https?://\\S+", "empty or an http:// or https:// URL"),
               UiLinks.NONE.baseUrl(),
-              "Address of the UI as users reach it (https://flipper.example.com), for links in e-mail; "
-                  + "\"\" = links are paths without a host."),
+              "Address of the UI as users reach it (https://flipper.example.com), for links in e-mail; its "
+                  + "host is one the UI answers (ui.allowedHosts); \"\" = links are paths without a host."),
           setting(
               "ui.users",
               new ObjectListType(
@@ -457,7 +457,16 @@ public final class ConfigSchema {
               "ui.trustedProxies",
               new TextListType(),
               UiAuth.NONE.trustedProxies(),
-              "Addresses of the proxies whose ui.trustedUserHeader is believed."),
+              "Addresses of the proxies whose ui.trustedUserHeader, X-Forwarded-Proto (Secure cookies) and "
+                  + "X-Forwarded-For (sign-in limits per address) are believed."),
+          setting(
+              "ui.allowedHosts",
+              new TextListType(),
+              UiAuth.NONE.allowedHosts(),
+              "More Host header values the UI answers (name = any port, name:port = that port), besides "
+                  + "ui.baseUrl's host and, on its own port, the bind address and (bound on loopback or a "
+                  + "wildcard) localhost, 127.0.0.1 and [::1]; any other Host is answered 421 (DNS "
+                  + "rebinding)."),
           setting(
               "ui.allowAnonymous",
               new BoolType(),

@@ -381,7 +381,8 @@ class ConfigLoaderTest {
       assertThat(error("ui:\n  colour: blue\n"))
           .isEqualTo(
               "conf.yaml:2: unknown key 'ui.colour' (valid keys in 'ui': bindAddress, port, masterHost, adminPort, "
-                  + "baseUrl, users, trustedUserHeader, trustedProxies, allowAnonymous, queueServers, queueServerSetFile)");
+                  + "baseUrl, users, trustedUserHeader, trustedProxies, allowedHosts, allowAnonymous, queueServers,"
+                  + " queueServerSetFile)");
     }
 
     @Test

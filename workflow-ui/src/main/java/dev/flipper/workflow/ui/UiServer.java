@@ -43,7 +43,8 @@ final class UiServer implements AutoCloseable {
   private final Views views;
   private final Actions actions;
   final Auth auth;
-  final Csrf csrf = new Csrf();
+  final Csrf csrf;
+  private final UiAuth access;
   private final LogReader logs = new LogReader();
   private final WorkerLogUrls workerLogs;
   private final String masterAddress;
@@ -69,6 +70,8 @@ final class UiServer implements AutoCloseable {
    */
   UiServer(Views views, Actions actions, Auth auth, String masterAddress, QueueRoutes queues) {
     this.views = views;
+    this.access = auth.config();
+    this.csrf = new Csrf(auth.cookies());
     this.workerLogs = new WorkerLogUrls(views.master());
     this.actions = actions;
     this.auth = auth;
@@ -94,6 +97,8 @@ final class UiServer implements AutoCloseable {
                   });
               config.staticFiles.enableWebjars();
             });
+    app.before(SecurityHeaders::apply);
+    app.before(new HostCheck(access, bindAddress)::check);
     routes(app);
     app.start(bindAddress, port);
     return app.port();
@@ -261,9 +266,20 @@ final class UiServer implements AutoCloseable {
   private void login(Context ctx) {
     csrf.check(ctx);
     String next = ctx.formParam("next");
-    if (auth.signIn(ctx, ctx.formParam("name"), ctx.formParam("password"))) {
-      // Only a path on this site: "//host" and "/\\host" would leave it.
-      ctx.redirect(next != null && next.matches("/(?![/\\\\]).*") ? next : "/");
+    Auth.SignIn signIn = auth.signIn(ctx, ctx.formParam("name"), ctx.formParam("password"));
+    if (signIn.signedIn()) {
+      ctx.redirect(LocalPath.orRoot(next));
+      return;
+    }
+    if (signIn.retryAfter() != null) {
+      long seconds = Math.max(1, (signIn.retryAfter().toMillis() + 999) / 1000);
+      ctx.status(HttpStatus.TOO_MANY_REQUESTS)
+          .header("Retry-After", Long.toString(seconds))
+          .html(
+              render(
+                  "login",
+                  loginModel(
+                      ctx, next, "too many sign-in attempts: try again in " + seconds + " s")));
       return;
     }
     ctx.status(HttpStatus.UNAUTHORIZED)
@@ -272,7 +288,7 @@ final class UiServer implements AutoCloseable {
 
   private Map<String, Object> loginModel(Context ctx, String next, String error) {
     Map<String, Object> model = new LinkedHashMap<>();
-    model.put("next", next == null ? "/" : next);
+    model.put("next", LocalPath.orRoot(next));
     model.put("error", error);
     model.put("csrf", csrf.token(ctx));
     return model;

@@ -60,9 +60,9 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 
 /**
- * Builds what the pages show from the master's tokens, at each call (nothing cached, so a page is
- * never stale). Only active instances are visible: archived ones leave the master's read interface.
- * Thread-safe.
+ * Builds what the pages show from the master's tokens, read at each call (so a page is never stale;
+ * only the parse of an unchanged definition is reused, see {@link DefinitionCache}). Only active
+ * instances are visible: archived ones leave the master's read interface. Thread-safe.
  */
 final class Views {
   /** How many finished instances the workflows list's success rate counts. */
@@ -84,6 +84,7 @@ final class Views {
 
   private final WorkflowEngine engine;
   private final TokenMaster master;
+  private final DefinitionCache definitions;
   private final Clock clock;
   private final Executor readers;
 
@@ -94,6 +95,7 @@ final class Views {
     this.engine = engine;
     this.readers = readers;
     this.master = engine.master();
+    this.definitions = new DefinitionCache(master);
     this.clock = clock;
   }
 
@@ -117,7 +119,7 @@ final class Views {
   WorkflowsPage workflows() {
     Banner banner = banner();
     Map<String, StoredDefinition> definitions = new HashMap<>();
-    engine.definitions().list().forEach(d -> definitions.put(d.name(), d));
+    this.definitions.list().forEach(d -> definitions.put(d.name(), d));
     CompletableFuture<Set<String>> withInstances =
         CompletableFuture.supplyAsync(
             () -> {
@@ -208,7 +210,7 @@ final class Views {
   SchedulesPage schedules() {
     Banner banner = banner();
     Map<String, WorkflowDefinition> definitions = new HashMap<>();
-    engine.definitions().list().forEach(d -> definitions.put(d.name(), d.definition()));
+    this.definitions.list().forEach(d -> definitions.put(d.name(), d.definition()));
     Map<String, ScheduleData> stored = storedSchedules();
     Map<String, CompletableFuture<List<InstanceSummary>>> reads = new TreeMap<>();
     stored.keySet().forEach(name -> reads.put(name, instancesAsync(name)));
@@ -321,7 +323,7 @@ final class Views {
   }
 
   WorkflowPage workflow(String name) {
-    Optional<StoredDefinition> stored = engine.definitions().get(name);
+    Optional<StoredDefinition> stored = definitions.get(name);
     List<InstanceSummary> instances = engine.status().instances(name);
     if (stored.isEmpty() && instances.isEmpty()) {
       throw new NotFoundException(

@@ -15,6 +15,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -121,6 +123,12 @@ class UiBrowserTest {
     waitForGraph();
     assertThat(chrome.findElements(By.cssSelector("#timeline .gantt-bar.success"))).hasSize(4);
     assertThat(chrome.findElements(By.cssSelector("#timeline .gantt-bar.failure"))).hasSize(1);
+    assertThat(
+            script(
+                "return [...document.querySelectorAll('#timeline .gantt-bar')]"
+                    + ".every(b => b.style.width.endsWith('%') && b.style.left.endsWith('%'))"))
+        .as("every bar placed from its data-left and data-width")
+        .isEqualTo(true);
     HeadlessChromium.screenshot(chrome, "instance-finished");
   }
 
@@ -220,5 +228,42 @@ class UiBrowserTest {
     wait.until(
         ExpectedConditions.textToBePresentInElementLocated(By.id("instance-status"), "ABORTED"));
     HeadlessChromium.screenshot(chrome, "instance-aborted");
+  }
+
+  @Test
+  @Order(9)
+  void mainPagesReportNoContentSecurityPolicyViolation() {
+    chrome.manage().logs().get(LogType.BROWSER); // drops what earlier tests logged
+    String job = "/workflows/etl/instances/" + fixture.finished + "/jobs/report";
+    for (String path :
+        List.of(
+            "/",
+            "/workflows/etl",
+            "/workflows/etl/instances/" + fixture.finished,
+            job,
+            job + "/executions/1/logs/stdout",
+            "/schedules",
+            "/workers",
+            "/tokens?path=/",
+            "/queues",
+            "/login")) {
+      open(path);
+      wait.until(d -> "complete".equals(script("return document.readyState")));
+      if (path.contains("/instances/") && !path.contains("/jobs/")) {
+        waitForGraph();
+      }
+      assertThat(violations()).as(path).isEmpty();
+    }
+
+    script("document.body.setAttribute('style', 'color: red')");
+    assertThat(violations()).as("the console does report a violation").isNotEmpty();
+  }
+
+  /** The browser console's Content-Security-Policy complaints since the last call. */
+  private static List<String> violations() {
+    return chrome.manage().logs().get(LogType.BROWSER).getAll().stream()
+        .map(LogEntry::getMessage)
+        .filter(m -> m.contains("Content Security Policy"))
+        .toList();
   }
 }
