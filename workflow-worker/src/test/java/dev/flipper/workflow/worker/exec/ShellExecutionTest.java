@@ -156,7 +156,7 @@ class ShellExecutionTest {
       assertThat(r.succeeded()).isTrue();
       StringBuilder all = new StringBuilder();
       for (int i = 1; i <= 100_000; i++) {
-        all.append(String.format("line %06d%n", i));
+        all.append(String.format("line %06d\n", i));
       }
       String written = all.toString();
       long cut = written.length() - cap;
@@ -171,7 +171,7 @@ class ShellExecutionTest {
       // Over half the cap but under it: all of it, no marker.
       StringBuilder err = new StringBuilder();
       for (int i = 1; i <= 4000; i++) {
-        err.append(String.format("err %06d%n", i));
+        err.append(String.format("err %06d\n", i));
       }
       assertThat(err.length()).isBetween(cap / 2, cap);
       assertThat(read(r.stderr())).isEqualTo(err.toString());
