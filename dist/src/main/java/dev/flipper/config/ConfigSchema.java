@@ -6,6 +6,7 @@ import dev.flipper.config.SettingType.DurationType;
 import dev.flipper.config.SettingType.EnumType;
 import dev.flipper.config.SettingType.IntType;
 import dev.flipper.config.SettingType.ObjectListType;
+import dev.flipper.config.SettingType.SizeType;
 import dev.flipper.config.SettingType.TextListType;
 import dev.flipper.config.SettingType.TextType;
 import dev.flipper.queue.QueueService;
@@ -409,6 +410,25 @@ public final class ConfigSchema {
               WORKERS.heartbeatInterval(),
               "How often each workers process publishes its heartbeat (flipper workflow workers); it counts as "
                   + "dead after 3 intervals without one."),
+          setting(
+              "workers.maxLogBytes",
+              new SizeType(),
+              WORKERS.maxLogBytes(),
+              "Most bytes kept of each log (stdout, stderr) of one job execution: beyond it the first and last "
+                  + "halves are kept with a '--- flipper: N bytes cut here ---' line between them; 0 = all. "
+                  + "Otherwise at least 1KiB."),
+          setting(
+              "workers.maxLogFolderBytes",
+              new SizeType(),
+              WORKERS.maxLogFolderBytes(),
+              "No job starts (it is handed back for another worker or later) while workers.logDir holds this "
+                  + "much or more, summed at most once a minute; 0 = no cap."),
+          setting(
+              "workers.minFreeDiskBytes",
+              new SizeType(),
+              WORKERS.minFreeDiskBytes(),
+              "No job starts (it is handed back for another worker or later) while the disk of "
+                  + "workers.logDir has less free space; 0 = no check."),
           bindAddress("ui", "the UI"),
           port("ui.port", UI.port(), "Port of the web UI."),
           setting(

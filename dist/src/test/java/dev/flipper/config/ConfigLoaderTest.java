@@ -138,6 +138,10 @@ class ConfigLoaderTest {
                 claimTimeout: 2h
                 failedTtl: 30d
                 longPollTimeout: 500ms
+              workers:
+                maxLogBytes: 16 MiB
+                minFreeDiskBytes: 2GiB
+                maxLogFolderBytes: 100_000
               email:
                 enabled: true
                 smtpHost: mail.example.com
@@ -172,6 +176,9 @@ class ConfigLoaderTest {
       assertThat(config.queue().claimTimeout()).isEqualTo(Duration.ofHours(2));
       assertThat(config.queue().failedTtl()).isEqualTo(Duration.ofDays(30));
       assertThat(config.queue().longPollTimeout()).isEqualTo(Duration.ofMillis(500));
+      assertThat(config.workers().maxLogBytes()).isEqualTo(16L << 20);
+      assertThat(config.workers().minFreeDiskBytes()).isEqualTo(2L << 30);
+      assertThat(config.workers().maxLogFolderBytes()).isEqualTo(100_000);
       assertThat(config.email())
           .isEqualTo(
               new MailSettings(
@@ -480,6 +487,18 @@ class ConfigLoaderTest {
           .isEqualTo(
               "conf.yaml:2: 'queue.claimTimeout' must be a duration like 500ms, 30s, 10m, 24h or 7d,"
                   + " got '600'");
+    }
+
+    @Test
+    void badSize() {
+      assertThat(error("workers:\n  maxLogBytes: 64MB\n"))
+          .isEqualTo(
+              "conf.yaml:2: 'workers.maxLogBytes' must be a size in bytes like 65536, 64KiB, 64MiB or"
+                  + " 2GiB, got '64MB'");
+      assertThat(error("workers:\n  minFreeDiskBytes: -1\n"))
+          .startsWith("conf.yaml:2: 'workers.minFreeDiskBytes' must be a size in bytes");
+      assertThatThrownBy(() -> parse("workers:\n  maxLogBytes: 100\n"))
+          .hasMessageContaining("workers.maxLogBytes is 100; use 0 (no cap) or at least 1024");
     }
 
     @Test

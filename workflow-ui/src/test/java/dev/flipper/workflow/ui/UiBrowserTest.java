@@ -266,4 +266,56 @@ class UiBrowserTest {
         .filter(m -> m.contains("Content Security Policy"))
         .toList();
   }
+
+  /**
+   * Issue #26: the viewer showed only the last 256 KiB of a long log and then overwrote its own
+   * notice with "complete". What is not shown, and what the worker cut, is said above the log now.
+   */
+  @Test
+  @Order(10)
+  void whatTheViewerDoesNotShowAndWhatTheWorkerCutIsSaidAboveTheLog() {
+    String at = "http://127.0.0.1:" + fixture.logServer.port() + "/logs/";
+    String instance =
+        fixture.runningWithLogs(
+            java.util.Map.of("stdout", at + "etl/long.stdout", "stderr", at + "etl/capped.stderr"));
+    StringBuilder longLog = new StringBuilder();
+    for (int i = 1; i <= 50_000; i++) {
+      longLog.append(String.format("line %06d\n", i));
+    }
+    fixture.logs.put("etl/long.stdout", longLog.toString());
+    fixture.logs.put(
+        "etl/capped.stderr",
+        "begin\n--- flipper: 123,456 bytes cut here (workers.maxLogBytes = 64 KiB) ---\nend\n");
+    String page = "/workflows/etl/instances/" + instance + "/jobs/extract/executions/1/logs/";
+
+    open(page + "stdout");
+    wait.until(ExpectedConditions.attributeToBe(By.id("log"), "data-state", "following"));
+    WebElement partial = chrome.findElement(By.id("log-partial"));
+    assertThat(partial.isDisplayed()).isTrue();
+    assertThat(partial.getText())
+        .contains("Showing only the end of this log (600000 bytes): its first 337856 bytes")
+        .contains("Download the whole log");
+    assertThat(partial.getLocation().getY())
+        .isLessThan(chrome.findElement(By.id("log")).getLocation().getY());
+    HeadlessChromium.screenshot(chrome, "log-partial");
+    chrome.findElement(By.id("show-start")).click();
+    wait.until(ExpectedConditions.attributeToBe(By.id("log"), "data-head", "shown"));
+    assertThat(chrome.findElement(By.id("log")).getText())
+        .startsWith("line 000001\nline 000002\n")
+        .contains("[… 75712 bytes not shown …]")
+        .endsWith("line 050000");
+    assertThat(partial.getText())
+        .contains(
+            "Showing the start and the end of this log (600000 bytes): bytes 262144 to 337856 are not shown.");
+
+    open(page + "stderr");
+    WebElement cut = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("log-cut")));
+    assertThat(cut.getText())
+        .contains("123,456 bytes were cut")
+        .contains("(workers.maxLogBytes = 64 KiB)");
+    assertThat(cut.getLocation().getY())
+        .isLessThan(chrome.findElement(By.id("log")).getLocation().getY());
+    assertThat(chrome.findElement(By.id("log-partial")).isDisplayed()).isFalse();
+    HeadlessChromium.screenshot(chrome, "log-cut");
+  }
 }
