@@ -6,26 +6,23 @@ import dev.flipper.token.TokenMaster;
 import dev.flipper.workflow.engine.DamagedDefinitionException;
 import dev.flipper.workflow.engine.Definitions;
 import dev.flipper.workflow.engine.StoredDefinition;
+import dev.flipper.workflow.tokens.DamagedToken;
+import dev.flipper.workflow.tokens.Listing;
 import dev.flipper.workflow.tokens.TokenLayout;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The stored definitions for the pages, parsed once per text: the definition tokens are read from
  * the master at every call (so a page is never stale), but a token whose text is the one parsed
  * last time is not parsed again. Parsing (YAML, version check) is what made a workflows list with
  * one 2 MB description take over a second; comparing the text costs a fraction of a millisecond.
- * Like the engine's list, a damaged definition is left out of the list with a warning. Thread-safe.
+ * Like the engine's listing, a damaged definition is a damaged entry (warned about once). Thread-safe.
  */
 final class DefinitionCache {
-  private static final Logger log = LoggerFactory.getLogger(DefinitionCache.class);
-
   private record Parsed(String data, StoredDefinition definition) {}
 
   private final TokenMaster master;
@@ -36,32 +33,24 @@ final class DefinitionCache {
     this.master = master;
   }
 
-  /** Every intact stored definition. */
-  List<StoredDefinition> list() {
+  /** Every stored definition, the damaged ones as damaged entries. */
+  Listing<StoredDefinition> listing() {
     List<Token> tokens = master.query(Query.prefix(TokenLayout.DEFINITIONS));
     parsed.keySet().retainAll(tokens.stream().map(Token::name).toList());
-    List<StoredDefinition> intact = new ArrayList<>();
-    for (Token token : tokens) {
-      try {
-        intact.add(definition(token));
-      } catch (DamagedDefinitionException e) {
-        log.warn("{}", e.getMessage());
-      }
-    }
-    return intact;
+    return Listing.decode(tokens, this::definition);
   }
 
   /**
    * The workflow's stored definition, if any.
    *
-   * @throws DamagedDefinitionException if its text does not match its version
+   * @throws DamagedDefinitionException if it does not parse or its text does not match its version
    */
   Optional<StoredDefinition> get(String workflow) {
     String name = TokenLayout.definition(workflow);
     return master.query(Query.prefix(name)).stream()
         .filter(t -> t.name().equals(name))
         .findFirst()
-        .map(this::definition);
+        .map(t -> DamagedToken.decode(t, this::definition));
   }
 
   /** How many times a definition was parsed (tests). */

@@ -6,6 +6,7 @@ import dev.flipper.token.TokenException;
 import dev.flipper.workflow.control.ControlRefusedException;
 import dev.flipper.workflow.control.ControlResult;
 import dev.flipper.workflow.engine.ExecutionDetail;
+import dev.flipper.workflow.tokens.DamagedTokenException;
 import dev.flipper.workflow.ui.view.ActionPage;
 import dev.flipper.workflow.ui.view.Banner;
 import dev.flipper.workflow.ui.view.LogChunk;
@@ -300,7 +301,10 @@ final class UiServer implements AutoCloseable {
     api(app, "/api" + path, model);
   }
 
-  /** A page: the template {@code name}.jte with the model; failures render the error page. */
+  /**
+   * A page: the template {@code name}.jte with the model; failures render the error page, and an
+   * item whose token does not parse the damage (200: the page works, the item is damaged).
+   */
   void page(Javalin app, String path, String name, Function<Context, Object> model) {
     app.get(
         path,
@@ -308,6 +312,9 @@ final class UiServer implements AutoCloseable {
           Object page;
           try {
             page = model.apply(ctx);
+          } catch (DamagedTokenException e) {
+            ctx.html(render("damaged-item", Map.of("banner", safeBanner(), "damaged", e.damage())));
+            return;
           } catch (RuntimeException e) {
             Failure failure = failure(e);
             ctx.status(failure.status());
@@ -336,6 +343,9 @@ final class UiServer implements AutoCloseable {
         ctx -> {
           try {
             ctx.contentType(JSON).result(MAPPER.writeValueAsString(model.apply(ctx)));
+          } catch (DamagedTokenException e) {
+            ctx.contentType(JSON)
+                .result(MAPPER.writeValueAsString(Map.of("damaged", List.of(e.damage()))));
           } catch (RuntimeException e) {
             Failure failure = failure(e);
             Map<String, Object> error = new LinkedHashMap<>();
@@ -444,7 +454,7 @@ final class UiServer implements AutoCloseable {
     if (e instanceof NotFoundException) {
       return new Failure(HttpStatus.NOT_FOUND, e.getMessage(), safeBanner());
     }
-    if (e instanceof ControlRefusedException) {
+    if (e instanceof ControlRefusedException || e instanceof DamagedTokenException) {
       return new Failure(HttpStatus.CONFLICT, e.getMessage(), safeBanner());
     }
     if (e instanceof BadRequestException

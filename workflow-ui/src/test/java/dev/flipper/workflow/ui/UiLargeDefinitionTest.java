@@ -57,7 +57,7 @@ class UiLargeDefinitionTest {
     DefinitionCache cache = new DefinitionCache(fixture.client);
 
     for (int i = 0; i < 3; i++) {
-      assertThat(cache.list()).extracting(d -> d.name()).containsExactlyInAnyOrder("etl", "big");
+      assertThat(cache.listing().items()).extracting(d -> d.name()).containsExactlyInAnyOrder("etl", "big");
     }
     assertThat(cache.get("big")).isPresent();
     assertThat(cache.parses()).as("etl and big, once each").isEqualTo(2);
@@ -65,7 +65,7 @@ class UiLargeDefinitionTest {
     fixture.engine.definitions().apply(List.of(big("short now")));
 
     assertThat(cache.get("big").orElseThrow().definition().description()).isEqualTo("short now");
-    assertThat(cache.list()).hasSize(2);
+    assertThat(cache.listing().items()).hasSize(2);
     assertThat(cache.parses()).isEqualTo(3);
   }
 

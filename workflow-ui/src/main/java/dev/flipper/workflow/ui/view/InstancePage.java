@@ -1,5 +1,6 @@
 package dev.flipper.workflow.ui.view;
 
+import dev.flipper.workflow.tokens.DamagedToken;
 import java.util.List;
 import java.util.Map;
 
@@ -14,8 +15,10 @@ public record InstancePage(
     List<String> failedJobs,
     List<JobRow> jobs,
     List<GraphNode> graph,
-    List<GanttBar> timeline) {
+    List<GanttBar> timeline,
+    List<DamagedToken> damaged) {
   public InstancePage {
+    damaged = List.copyOf(damaged);
     params = Map.copyOf(params);
     failedJobs = List.copyOf(failedJobs);
     jobs = List.copyOf(jobs);

@@ -1,13 +1,16 @@
 package dev.flipper.workflow.ui.view;
 
+import dev.flipper.workflow.tokens.DamagedToken;
 import java.util.List;
 
 /**
  * The schedules page ({@code /schedules}, {@code /api/schedules}): one row per scheduled workflow.
  * Immutable.
  */
-public record SchedulesPage(Banner banner, List<ScheduleRow> schedules) {
+public record SchedulesPage(
+    Banner banner, List<ScheduleRow> schedules, List<DamagedToken> damaged) {
   public SchedulesPage {
+    damaged = List.copyOf(damaged);
     schedules = List.copyOf(schedules);
   }
 }

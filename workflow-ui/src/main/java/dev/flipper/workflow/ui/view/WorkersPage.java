@@ -1,5 +1,6 @@
 package dev.flipper.workflow.ui.view;
 
+import dev.flipper.workflow.tokens.DamagedToken;
 import java.util.List;
 
 /**
@@ -17,8 +18,10 @@ public record WorkersPage(
     int alive,
     int retiring,
     int dead,
-    List<WorkerRow> workers) {
+    List<WorkerRow> workers,
+    List<DamagedToken> damaged) {
   public WorkersPage {
+    damaged = List.copyOf(damaged);
     workers = List.copyOf(workers);
   }
 }

@@ -1,5 +1,6 @@
 package dev.flipper.workflow.ui.view;
 
+import dev.flipper.workflow.tokens.DamagedToken;
 import java.util.List;
 
 /**
@@ -20,8 +21,10 @@ public record WorkflowPage(
     String appliedAt,
     String yaml,
     List<InstanceRow> instances,
-    List<GraphNode> graph) {
+    List<GraphNode> graph,
+    List<DamagedToken> damaged) {
   public WorkflowPage {
+    damaged = List.copyOf(damaged);
     owners = List.copyOf(owners);
     instances = List.copyOf(instances);
     graph = List.copyOf(graph);
