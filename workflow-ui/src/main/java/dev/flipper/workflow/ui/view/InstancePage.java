@@ -7,6 +7,9 @@ import java.util.Map;
 /**
  * An instance ({@code /workflows/<wf>/instances/<id>}): its jobs in run order, their graph and the
  * timeline of every execution. Immutable.
+ *
+ * @param damaged the page's tokens that do not parse, shown as {@code DAMAGED <name>: <reason>}
+ *     rows
  */
 public record InstancePage(
     Banner banner,

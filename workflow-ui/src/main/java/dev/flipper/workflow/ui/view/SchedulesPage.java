@@ -6,6 +6,9 @@ import java.util.List;
 /**
  * The schedules page ({@code /schedules}, {@code /api/schedules}): one row per scheduled workflow.
  * Immutable.
+ *
+ * @param damaged the page's tokens that do not parse, shown as {@code DAMAGED <name>: <reason>}
+ *     rows
  */
 public record SchedulesPage(
     Banner banner, List<ScheduleRow> schedules, List<DamagedToken> damaged) {

@@ -10,6 +10,8 @@ import java.util.List;
  * @param exitGeneration workers older than this exit (the EXIT signal); null if none is set
  * @param newestGeneration the highest generation among the alive workers, the default for a new
  *     EXIT; null if none
+ * @param damaged the page's tokens that do not parse, shown as {@code DAMAGED <name>: <reason>}
+ *     rows
  */
 public record WorkersPage(
     Banner banner,

@@ -9,6 +9,8 @@ import java.util.List;
  *
  * @param definitionVersion null if the definition was removed while instances remain (then yaml is
  *     null and the graph empty)
+ * @param damaged the page's tokens that do not parse, shown as {@code DAMAGED <name>: <reason>}
+ *     rows
  */
 public record WorkflowPage(
     Banner banner,
