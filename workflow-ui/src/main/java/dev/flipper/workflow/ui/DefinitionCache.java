@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * the master at every call (so a page is never stale), but a token whose text is the one parsed
  * last time is not parsed again. Parsing (YAML, version check) is what made a workflows list with
  * one 2 MB description take over a second; comparing the text costs a fraction of a millisecond.
- * Like the engine's listing, a damaged definition is a damaged entry (warned about once). Thread-safe.
+ * Like the engine's listing, a damaged definition is a damaged entry (warned about once).
+ * Thread-safe.
  */
 final class DefinitionCache {
   private record Parsed(String data, StoredDefinition definition) {}

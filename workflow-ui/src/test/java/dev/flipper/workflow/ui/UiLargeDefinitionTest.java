@@ -57,7 +57,9 @@ class UiLargeDefinitionTest {
     DefinitionCache cache = new DefinitionCache(fixture.client);
 
     for (int i = 0; i < 3; i++) {
-      assertThat(cache.listing().items()).extracting(d -> d.name()).containsExactlyInAnyOrder("etl", "big");
+      assertThat(cache.listing().items())
+          .extracting(d -> d.name())
+          .containsExactlyInAnyOrder("etl", "big");
     }
     assertThat(cache.get("big")).isPresent();
     assertThat(cache.parses()).as("etl and big, once each").isEqualTo(2);
