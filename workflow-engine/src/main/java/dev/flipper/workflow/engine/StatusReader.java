@@ -152,35 +152,34 @@ public final class StatusReader {
 
   /**
    * The archived instances of a workflow, oldest first, from their archive tokens (one each); empty
-   * without {@link #withArchive}.
+   * without {@link #withArchive}. An archived token that does not parse is left out (warned once).
    */
   public List<InstanceSummary> archivedInstances(String workflow) {
-    List<InstanceSummary> summaries = new ArrayList<>();
-    for (Token token : latest(archived.apply(TokenLayout.ARCHIVE + workflow + "/"))) {
-      ArchiveData archive;
-      try {
-        archive = DamagedToken.decode(token, t -> Json.read(t, ArchiveData.class));
-      } catch (DamagedTokenException e) {
-        continue; // warned once; the token browser shows it
-      }
-      if (!workflow.equals(archive.workflow)) {
-        continue; // a workflow whose name extends this one's
-      }
-      if (archive.record != null) {
-        InstanceData record = archive.record;
-        summaries.addAll(Listing.decode(List.of(token), t -> record.toSummary()).items());
-      } else {
-        // Written before archive tokens held the record: read the archived record itself.
-        String recordName = TokenLayout.instanceRecord(workflow, archive.instance);
-        latest(archived.apply(recordName)).stream()
-            .filter(t -> t.name().equals(recordName))
-            .findFirst()
-            .ifPresent(
-                t -> summaries.addAll(Listing.decode(List.of(t), StatusReader::summary).items()));
-      }
-    }
+    List<Token> tokens = latest(archived.apply(TokenLayout.ARCHIVE + workflow + "/"));
+    List<InstanceSummary> summaries =
+        new ArrayList<>(
+            Listing.decode(tokens, token -> archivedSummary(workflow, token)).items().stream()
+                .flatMap(Optional::stream)
+                .toList());
     summaries.sort(Comparator.comparing(InstanceSummary::instance, INSTANCE_ORDER));
     return summaries;
+  }
+
+  /** The record an archive token holds; empty for a workflow whose name extends this one's. */
+  private Optional<InstanceSummary> archivedSummary(String workflow, Token token) {
+    ArchiveData archive = Json.read(token, ArchiveData.class);
+    if (!workflow.equals(archive.workflow)) {
+      return Optional.empty();
+    }
+    if (archive.record != null) {
+      return Optional.of(archive.record.toSummary());
+    }
+    // Written before archive tokens held the record: read the archived record itself.
+    String recordName = TokenLayout.instanceRecord(workflow, archive.instance);
+    return latest(archived.apply(recordName)).stream()
+        .filter(t -> t.name().equals(recordName))
+        .findFirst()
+        .map(StatusReader::summary);
   }
 
   /**
