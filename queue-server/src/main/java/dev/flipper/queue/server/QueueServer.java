@@ -278,6 +278,7 @@ public final class QueueServer implements AutoCloseable {
                           .metrics
                           .counter("PinLaterService.connections_rejected." + reason)
                           .inc()),
+              limit -> config.metrics.counter("PinLaterService.connections_evicted." + limit).inc(),
               faults);
     } catch (TTransportException e) {
       throw new IllegalStateException(
