@@ -289,6 +289,24 @@ public final class ConfigSchema {
               BodyFilter.TIME_PER_CALL,
               "Time a body-filtered count, scan or deleteJobs may spend evaluating its filter, all bodies together; "
                   + "the call fails naming the budget."),
+          setting(
+              "queue.maxConnections",
+              new IntType(1, 1_000_000),
+              QueueServer.DEFAULT_MAX_CONNECTIONS,
+              "Most connections the queue server holds; a new one beyond closes the longest-idle connection (it is "
+                  + "refused only when all are in a call)."),
+          setting(
+              "queue.maxConnectionsPerPeer",
+              new IntType(1, 1_000_000),
+              QueueServer.DEFAULT_MAX_CONNECTIONS_PER_PEER,
+              "Most queue connections from one address (loopback too); a new one beyond closes that address's "
+                  + "longest-idle connection."),
+          setting(
+              "queue.maxConcurrentBodyFilters",
+              new IntType(1, 10_000),
+              QueueServer.DEFAULT_MAX_CONCURRENT_BODY_FILTERS,
+              "Most body-filtered count, scan or deleteJobs calls at once; one more is refused at once, nothing "
+                  + "done, so regex searches cannot take every worker thread."),
           bindAddress("master", "the master"),
           port("master.port", MASTER.port(), "Port of the token master API."),
           port("master.adminPort", 9091, "Admin HTTP port of the master."),
@@ -304,6 +322,18 @@ public final class ConfigSchema {
               MASTER.messageReadTimeout(),
               "Longest time to read one request, first byte to last; a connection still reading one then is closed "
                   + "(a peer trickling bytes cannot hold a connection thread)."),
+          setting(
+              "master.maxConnections",
+              new IntType(1, 100_000),
+              MASTER.maxConnections(),
+              "Most connections the master holds, one thread each; a new one beyond closes the longest-idle "
+                  + "connection (it is refused only when all are in a call)."),
+          setting(
+              "master.maxConnectionsPerPeer",
+              new IntType(1, 100_000),
+              MASTER.maxConnectionsPerPeer(),
+              "Most master connections from one address (loopback too); a new one beyond closes that address's "
+                  + "longest-idle connection."),
           setting(
               "master.jdbcUrl",
               TextType.matching(

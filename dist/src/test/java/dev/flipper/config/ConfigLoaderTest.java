@@ -81,7 +81,10 @@ class ConfigLoaderTest {
                   Duration.ofMinutes(5),
                   Duration.ofSeconds(60),
                   10_000_000,
-                  Duration.ofSeconds(10)));
+                  Duration.ofSeconds(10),
+                  4096,
+                  512,
+                  4));
       assertThat(config.network()).isEqualTo(new NetworkConfig("127.0.0.1"));
       assertThat(config.master()).isEqualTo(new MasterDaemon.Config("127.0.0.1", 9090));
       assertThat(config.masterStore()).isEqualTo(new MasterStoreConfig("", "", ""));
@@ -432,7 +435,8 @@ class ConfigLoaderTest {
               "conf.yaml:1: section 'queue' must be a map of keys (bindAddress, port, adminPort, priorityLevels,"
                   + " maxBodyBytes, maxFrameBytes, claimTimeout, succeededTtl, failedTtl, monitorInterval,"
                   + " monitorBatchSize, rateLimitFile, serverSetFile, adminPasswordHash, longPollTimeout,"
-                  + " directCallLimitMicros, idleTimeout, frameReadTimeout, bodyFilterStepsPerBody, bodyFilterTimePerCall),"
+                  + " directCallLimitMicros, idleTimeout, frameReadTimeout, bodyFilterStepsPerBody, bodyFilterTimePerCall,"
+                  + " maxConnections, maxConnectionsPerPeer, maxConcurrentBodyFilters),"
                   + " got a list");
       assertThat(error("storage:\n  jdbc: 5\n"))
           .isEqualTo(

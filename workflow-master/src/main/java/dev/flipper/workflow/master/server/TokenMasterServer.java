@@ -54,6 +54,12 @@ public final class TokenMasterServer implements AutoCloseable {
   /** As the queue server's default {@code maxFrameBytes}. */
   public static final int DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
+  /** One thread each. */
+  public static final int DEFAULT_MAX_CONNECTIONS = 512;
+
+  /** An eighth of {@link #DEFAULT_MAX_CONNECTIONS}: one host cannot take them all. */
+  public static final int DEFAULT_MAX_CONNECTIONS_PER_PEER = 64;
+
   private static final Logger log = LoggerFactory.getLogger(TokenMasterServer.class);
   private static final int SPARE_THREADS = 8;
 
@@ -313,9 +319,9 @@ public final class TokenMasterServer implements AutoCloseable {
     private final TokenMaster master;
     private int port = DEFAULT_PORT;
     private String bindHost = DEFAULT_BIND_HOST;
-    private int maxConnections = 512;
+    private int maxConnections = DEFAULT_MAX_CONNECTIONS;
     private int maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
-    private int maxConnectionsPerPeer = 64;
+    private int maxConnectionsPerPeer = DEFAULT_MAX_CONNECTIONS_PER_PEER;
     private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
     private Duration messageReadTimeout = DEFAULT_MESSAGE_READ_TIMEOUT;
     private Duration shutdownGracePeriod = Duration.ofSeconds(5);

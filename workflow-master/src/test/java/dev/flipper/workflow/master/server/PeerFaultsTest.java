@@ -129,7 +129,9 @@ class PeerFaultsTest {
     try (Socket socket = new Socket()) {
       socket.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.3"), 0));
       socket.connect(new InetSocketAddress("127.0.0.1", server.port()));
-      socket.getOutputStream().write(queryStart(-5)); // a negative string length
+      socket
+          .getOutputStream()
+          .write(new byte[] {(byte) 0x80, 0x02, 0, 1, 0, 0, 0, 1, 'q', 0, 0, 0, 1}); // bad version
       socket.setSoTimeout(10_000);
       socket.getInputStream().read();
 
