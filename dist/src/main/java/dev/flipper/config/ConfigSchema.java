@@ -559,6 +559,12 @@ public final class ConfigSchema {
               EMAIL.security(),
               "NONE = plain SMTP; STARTTLS = upgrade the plain connection, refuse to send without it; "
                   + "TLS = TLS from the first byte (SMTPS). The server's certificate and host name are checked."),
+          setting(
+              "email.allowPlainTextPassword",
+              new BoolType(),
+              EMAIL.allowPlainTextPassword(),
+              "Allow email.password over a plain connection (email.security NONE); false = such a config is "
+                  + "refused. config-check warns while it is true and used."),
           setting("email.from", TextType.any(), EMAIL.from(), "Sender address."),
           setting(
               "email.to",
@@ -666,6 +672,15 @@ public final class ConfigSchema {
         problems.add(
             values.value("email.enabled").where(),
             "'email.enabled' is true, so " + String.join(", ", missing) + " must be set too");
+      }
+      if (values.text("email.security").equals("NONE")
+          && !values.text("email.password").isEmpty()
+          && !values.bool("email.allowPlainTextPassword")) {
+        problems.add(
+            values.value("email.password").where(),
+            "'email.password' is set but 'email.security' is NONE, so the SMTP password would go over "
+                + "the network in clear: set 'email.security' to STARTTLS or TLS, or "
+                + "'email.allowPlainTextPassword' to true to accept that");
       }
     }
   }

@@ -195,7 +195,8 @@ class ConfigLoaderTest {
                   List.of("ops@example.com", "dev@example.com"),
                   2,
                   Duration.ofSeconds(1),
-                  Duration.ofSeconds(3)));
+                  Duration.ofSeconds(3),
+                  false));
       assertThat(config.uiLinks().instance("etl", "17"))
           .isEqualTo("https://flipper.example.com/workflows/etl/instances/17");
       assertThat(config.logging()).isEqualTo(new LoggingConfig("DEBUG", "logs/{mode}.log"));
