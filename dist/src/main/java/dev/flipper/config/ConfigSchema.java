@@ -252,7 +252,8 @@ public final class ConfigSchema {
               "queue.adminPasswordHash",
               TextType.matching(true, "|[0-9a-fA-F]{64}", "empty or 64 hex digits"),
               "",
-              "SHA-256 of the password that deleteQueue requires (flipper hash-password); \"\" = deleteQueue refused."),
+              "SHA-256 of the admin password that deleteQueue, deleteJobs, retryFailedJobs and setQueuePaused "
+                  + "require (flipper hash-password); \"\" = those are refused."),
           setting(
               "queue.longPollTimeout",
               new DurationType(Duration.ZERO),
@@ -535,6 +536,12 @@ public final class ConfigSchema {
               QueueServers.NONE.queueServerSetFile(),
               "PinLater server-set file (one host:port a line, re-read every 5 s) naming the dashboard's queue "
                   + "servers, instead of ui.queueServers; \"\" = none."),
+          setting(
+              "ui.queueAdminPassword",
+              TextType.anySecret(),
+              QueueServers.NONE.queueAdminPassword(),
+              "Queue admin password (whose hash is queue.adminPasswordHash) the dashboard sends with pause, "
+                  + "resume, retry and delete; \"\" = those are refused by the queue servers. Masked when printed."),
           setting(
               "email.enabled",
               new BoolType(),

@@ -138,18 +138,28 @@ public final class QueueService implements JobQueue {
   @Override
   public void deleteQueue(String queue, String password) {
     Validation.queueName(queue);
+    requireAdminPassword(password, "deleteQueue", queue);
+    for (ShardStore shard : shards.all()) {
+      shard.deleteQueue(queue);
+    }
+  }
+
+  /**
+   * Checks the admin password of an operation that deletes or changes many jobs of a queue
+   * (deleteQueue; over Thrift also deleteJobs, retryFailedJobs, setQueuePaused): PASSWORD_INVALID
+   * when it is wrong or no admin password hash is configured.
+   */
+  public void requireAdminPassword(String password, String operation, String queue) {
     if (adminPasswordHash.isEmpty()) {
       throw new QueueException(
           ErrorCode.PASSWORD_INVALID,
-          "deleteQueue is disabled until queue.adminPasswordHash is set (generate one with `flipper hash-password`)");
+          operation
+              + " is disabled until queue.adminPasswordHash is set (generate one with `flipper hash-password`)");
     }
     if (!PasswordHash.matches(password, adminPasswordHash)) {
       throw new QueueException(
           ErrorCode.PASSWORD_INVALID,
-          "wrong admin password for deleteQueue of queue '" + queue + "'");
-    }
-    for (ShardStore shard : shards.all()) {
-      shard.deleteQueue(queue);
+          "wrong admin password for " + operation + " of queue '" + queue + "'");
     }
   }
 

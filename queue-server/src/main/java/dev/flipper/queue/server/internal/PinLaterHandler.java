@@ -373,6 +373,8 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
         () -> {
           requireContext(context, "retryFailedJobs");
           requireRequest(request, "retryFailedJobs");
+          service.requireAdminPassword(
+              request.getPassword(), "retryFailedJobs", request.getQueueName());
           return service.retryFailed(WireMapping.fromThrift(request));
         });
   }
@@ -389,6 +391,7 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
         () -> {
           requireContext(context, "deleteJobs");
           requireRequest(request, "deleteJobs");
+          service.requireAdminPassword(request.getPassword(), "deleteJobs", request.getQueueName());
           return service.deleteJobs(WireMapping.fromThrift(request));
         });
   }
@@ -430,12 +433,17 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
 
   @Override
   public void setQueuePaused(
-      RequestContext context, String name, boolean paused, AsyncMethodCallback<Void> callback) {
+      RequestContext context,
+      String name,
+      boolean paused,
+      String password,
+      AsyncMethodCallback<Void> callback) {
     calls.pooled(
         "setQueuePaused",
         callback,
         () -> {
           requireContext(context, "setQueuePaused");
+          service.requireAdminPassword(password, "setQueuePaused", name);
           service.setPaused(name, paused);
           return null;
         });
