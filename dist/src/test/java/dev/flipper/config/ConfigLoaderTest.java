@@ -393,7 +393,7 @@ class ConfigLoaderTest {
           .isEqualTo(
               "conf.yaml:2: unknown key 'ui.colour' (valid keys in 'ui': bindAddress, port, masterHost, adminPort, "
                   + "baseUrl, users, trustedUserHeader, trustedProxies, allowedHosts, allowAnonymous, queueServers,"
-                  + " queueServerSetFile)");
+                  + " queueServerSetFile, queueAdminPassword)");
     }
 
     @Test

@@ -40,9 +40,9 @@ class BodyFilterSlotsTest {
   void excessFilteredScansAreRefusedAtOnceAndOtherCallsAreServed() throws Exception {
     server = TestServer.start();
     server.service.createQueue(QUEUE);
-    // (a+)+b backtracks about 2^20 steps over 20 a's without a b (under the step budget of one
-    // body): some ms per body, so one scan of 3,000 bodies runs for seconds.
-    List<NewJob> jobs = Collections.nCopies(3_000, NewJob.of("a".repeat(20)));
+    // (a+)+b backtracks over 19 a's without a b for about a ms (within the step budget of one
+    // body; 20 a's exceed it), so one scan of 10,000 bodies runs for seconds.
+    List<NewJob> jobs = Collections.nCopies(10_000, NewJob.of("a".repeat(19)));
     server.service.enqueue(QUEUE, jobs);
 
     List<CompletableFuture<String>> scans = new ArrayList<>();
