@@ -253,7 +253,7 @@ public final class ConfigSchema {
               TextType.matching(true, "|[0-9a-fA-F]{64}", "empty or 64 hex digits"),
               "",
               "SHA-256 of the admin password that deleteQueue, deleteJobs, retryFailedJobs and setQueuePaused "
-                  + "require (flipper hash-password); \"\" = those are refused."),
+                  + "require (flipper hash-password); \"\" = deleting is refused, retry and pause are open."),
           setting(
               "queue.longPollTimeout",
               new DurationType(Duration.ZERO),
@@ -541,7 +541,8 @@ public final class ConfigSchema {
               TextType.anySecret(),
               QueueServers.NONE.queueAdminPassword(),
               "Queue admin password (whose hash is queue.adminPasswordHash) the dashboard sends with pause, "
-                  + "resume, retry and delete; \"\" = those are refused by the queue servers. Masked when printed."),
+                  + "resume, retry and delete; \"\" = none (deleting is refused; retry and pause work while the queue "
+                  + "servers set no password). Masked when printed."),
           setting(
               "email.enabled",
               new BoolType(),

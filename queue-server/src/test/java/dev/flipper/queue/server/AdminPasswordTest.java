@@ -21,10 +21,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every call that deletes or changes many jobs needs the queue admin password, as deleteQueue:
- * deleteJobs, retryFailedJobs and setQueuePaused without it or with a wrong one are refused with
- * PASSWORD_INVALID and change nothing; with it they work. Over real Thrift, as a PinLater client
- * sends them.
+ * Every call that deletes or changes many jobs needs the queue admin password once one is set, as
+ * deleteQueue: deleteJobs, retryFailedJobs and setQueuePaused without it or with a wrong one are
+ * refused with PASSWORD_INVALID and change nothing; with it they work. Without a password set,
+ * deleting stays off and the calls that can be undone (retry, pause) stay open. Over real Thrift,
+ * as a PinLater client sends them.
  */
 class AdminPasswordTest {
   private static final String QUEUE = "guarded";
@@ -105,7 +106,7 @@ class AdminPasswordTest {
   }
 
   @Test
-  void aServerWithoutAnAdminPasswordRefusesThemAsDeleteQueue() throws Exception {
+  void aServerWithoutAnAdminPasswordRefusesDeletingButPausesAndRetries() throws Exception {
     QueueServer open =
         QueueServer.builder(QueueService.builder(server.store).serverId("no-admin").build())
             .port(0)
@@ -117,13 +118,20 @@ class AdminPasswordTest {
       PinLater.Client other = new PinLater.Client(new TBinaryProtocol(transport));
       PinLaterException refused =
           catchThrowableOfType(
-              () -> other.setQueuePaused(TestServer.CONTEXT, QUEUE, true, "anything"),
+              () -> other.deleteJobs(TestServer.CONTEXT, deleteAll().setPassword("anything")),
               PinLaterException.class);
       assertThat(refused.getErrorCode()).isEqualTo(ErrorCode.PASSWORD_INVALID);
       assertThat(refused.getMessage())
           .isEqualTo(
-              "setQueuePaused is disabled until queue.adminPasswordHash is set (generate one with"
+              "deleteJobs is disabled until queue.adminPasswordHash is set (generate one with"
                   + " `flipper hash-password`)");
+      assertThat(pending()).isEqualTo(2);
+
+      other.setQueuePaused(TestServer.CONTEXT, QUEUE, true, null);
+      assertThat(other.getPausedQueues(TestServer.CONTEXT)).containsExactly(QUEUE);
+      assertThat(
+              other.retryFailedJobs(TestServer.CONTEXT, new PinLaterRetryFailedJobsRequest(QUEUE)))
+          .isZero();
     } finally {
       open.close();
     }

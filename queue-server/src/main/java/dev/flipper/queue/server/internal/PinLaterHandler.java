@@ -373,7 +373,7 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
         () -> {
           requireContext(context, "retryFailedJobs");
           requireRequest(request, "retryFailedJobs");
-          service.requireAdminPassword(
+          service.requireAdminPasswordIfSet(
               request.getPassword(), "retryFailedJobs", request.getQueueName());
           return service.retryFailed(WireMapping.fromThrift(request));
         });
@@ -443,7 +443,7 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
         callback,
         () -> {
           requireContext(context, "setQueuePaused");
-          service.requireAdminPassword(password, "setQueuePaused", name);
+          service.requireAdminPasswordIfSet(password, "setQueuePaused", name);
           service.setPaused(name, paused);
           return null;
         });
