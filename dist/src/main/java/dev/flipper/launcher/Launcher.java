@@ -4,6 +4,7 @@ import dev.flipper.config.ConfigException;
 import dev.flipper.config.ConfigLoader;
 import dev.flipper.config.ConfigLocator;
 import dev.flipper.config.FlipperConfig;
+import dev.flipper.launcher.logging.CliLogConfigurator;
 import dev.flipper.launcher.logging.LoggingSetup;
 import dev.flipper.launcher.queuetool.QueueTool;
 import dev.flipper.workflow.master.cli.TokenTool;
@@ -12,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -79,20 +81,32 @@ public final class Launcher implements Callable<Integer> {
   /** Runs the command line and returns the exit code; for mains and tests. */
   public static int execute(String[] args, PrintWriter out, PrintWriter err) {
     EmbeddedH2.keepAutoServerLocal(); // before any H2 database opens in this JVM
-    CommandLine commandLine = commandLine(args);
+    AtomicBoolean parsed = new AtomicBoolean();
+    CommandLine commandLine = configured(commandLine(args), out, err, parsed);
     if (commandLine.getSubcommands().size() < SUBCOMMANDS.size()) {
-      try {
-        commandLine.parseArgs(args);
-        commandLine = commandLine(args); // a fresh one to run
-      } catch (CommandLine.ParameterException e) {
-        commandLine = fullCommandLine(); // its error message, exactly as with every command
-      }
+      // A command line the lazy tree refuses runs on the whole tree instead, so that its error
+      // message is exactly the one of every command; one refused while running is not run again.
+      CommandLine.IParameterExceptionHandler own = commandLine.getParameterExceptionHandler();
+      commandLine.setParameterExceptionHandler(
+          (e, refused) ->
+              parsed.get()
+                  ? own.handleParseException(e, refused)
+                  : configured(fullCommandLine(), out, err, new AtomicBoolean()).execute(refused));
     }
+    int code = commandLine.execute(args);
+    out.flush();
+    err.flush();
+    return code;
+  }
+
+  /** Output, error handling and logging of a run; {@code parsed} is set once parsing succeeded. */
+  private static CommandLine configured(
+      CommandLine commandLine, PrintWriter out, PrintWriter err, AtomicBoolean parsed) {
     commandLine.setUsageHelpAutoWidth(true); // every subcommand wraps at the terminal's width
     commandLine.setOut(out);
     commandLine.setErr(err);
     commandLine.setExecutionExceptionHandler(
-        (e, cl, parsed) -> {
+        (e, cl, parseResult) -> {
           // One line, like every other launcher error; the log has the stack trace at DEBUG.
           cl.getErr()
               .println("flipper: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
@@ -102,16 +116,15 @@ public final class Launcher implements Callable<Integer> {
           return 1;
         });
     commandLine.setExecutionStrategy(
-        parsed -> {
-          if (!runsDaemons(parsed)) {
-            LoggingSetup.forCommandLine(); // stdout is the command's output alone
+        parseResult -> {
+          parsed.set(true);
+          // stdout is the command's output alone (bin/flipper's tools have it from the start).
+          if (!runsDaemons(parseResult) && !Boolean.getBoolean(CliLogConfigurator.PROPERTY)) {
+            LoggingSetup.forCommandLine();
           }
-          return new CommandLine.RunLast().execute(parsed);
+          return new CommandLine.RunLast().execute(parseResult);
         });
-    int code = commandLine.execute(args);
-    out.flush();
-    err.flush();
-    return code;
+    return commandLine;
   }
 
   /**
