@@ -1,6 +1,7 @@
 package dev.flipper.launcher;
 
 import dev.flipper.launcher.logging.CliLogConfigurator;
+import dev.flipper.launcher.logging.CliLoggingProvider;
 import dev.flipper.queue.QueueService;
 import dev.flipper.queue.memory.InMemoryQueueStore;
 import dev.flipper.queue.server.QueueServer;
@@ -14,17 +15,20 @@ import java.nio.file.Path;
 
 /**
  * The training run of the class data sharing archive of the command-line tools ({@code
- * lib/flipper-cli.jsa}, made by the dist build with {@code -XX:ArchiveClassesAtExit}): runs, in one
- * JVM, {@code --version}, the help, and {@code workflow apply/status/start} and {@code queue-tool
- * --mode lookup} against an in-memory master and queue server on free ports, so that the classes of
- * those commands are in the archive. Prints one line; exit code 0 even when a command failed (the
- * archive then holds fewer classes, nothing worse).
+ * lib/flipper-cli.jsa}, made by the dist build from the classes this run loads, {@code
+ * -XX:DumpLoadedClassList}): runs, in one JVM, {@code --version}, the help, and {@code workflow
+ * apply/status/start} and {@code queue-tool --mode lookup} against an in-memory master and queue
+ * server on free ports, so that the classes of those commands are in the archive. Prints one line;
+ * exit code 0 even when a command failed (the archive then holds fewer classes, nothing worse).
  */
 public final class CliTraining {
   private CliTraining() {}
 
   public static void main(String[] args) throws Exception {
-    System.setProperty(CliLogConfigurator.PROPERTY, "true"); // as bin/flipper does for the tools
+    // As bin/flipper runs the tools.
+    System.setProperty(CliLogConfigurator.PROPERTY, "true");
+    System.setProperty("slf4j.provider", CliLoggingProvider.class.getName());
+    System.setProperty("slf4j.internal.verbosity", "WARN");
     Path dir = Files.createTempDirectory("flipper-cli-training");
     Path workflow = dir.resolve("training.yaml");
     Files.writeString(
@@ -53,7 +57,7 @@ public final class CliTraining {
         {"workflow", "status", "--set", masterPort},
         {"workflow", "status", "--set", masterPort, "--json"},
         {"workflow", "start", "--set", masterPort, "-w", "training"},
-        {"workflow", "status", "--set", masterPort, "training"},
+        {"workflow", "status", "--set", masterPort, "-w", "training"},
         {"queue-tool", "--port", queuePort, "--mode", "create", "--queue", "training"},
         {
           "queue-tool",

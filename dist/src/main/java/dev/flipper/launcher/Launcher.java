@@ -4,6 +4,7 @@ import dev.flipper.config.ConfigException;
 import dev.flipper.config.ConfigLoader;
 import dev.flipper.config.ConfigLocator;
 import dev.flipper.config.FlipperConfig;
+import dev.flipper.launcher.logging.CliLogConfigurator;
 import dev.flipper.launcher.logging.LoggingSetup;
 import dev.flipper.launcher.queuetool.QueueTool;
 import dev.flipper.workflow.master.cli.TokenTool;
@@ -47,6 +48,8 @@ import picocli.CommandLine.Spec;
 public final class Launcher implements Callable<Integer> {
   static final int EXIT_USAGE = 2;
 
+  private static final String PICOCLI_NO_CLOSURES = "picocli.disable.closures";
+
   /** The subcommands' names, in the order of {@code flipper --help}. */
   static final List<String> SUBCOMMANDS =
       List.of("demo", "config-check", "hash-password", "queue-tool", "tokens", "bench", "workflow");
@@ -79,39 +82,78 @@ public final class Launcher implements Callable<Integer> {
   /** Runs the command line and returns the exit code; for mains and tests. */
   public static int execute(String[] args, PrintWriter out, PrintWriter err) {
     EmbeddedH2.keepAutoServerLocal(); // before any H2 database opens in this JVM
-    CommandLine commandLine = commandLine(args);
-    if (commandLine.getSubcommands().size() < SUBCOMMANDS.size()) {
-      try {
-        commandLine.parseArgs(args);
-        commandLine = commandLine(args); // a fresh one to run
-      } catch (CommandLine.ParameterException e) {
-        commandLine = fullCommandLine(); // its error message, exactly as with every command
-      }
+    // No Groovy closures in our annotations: without this, picocli looks for groovy.lang.Closure,
+    // opening every jar on the class path in vain (~30 ms of CPU for a command-line tool).
+    if (System.getProperty(PICOCLI_NO_CLOSURES) == null) {
+      System.setProperty(PICOCLI_NO_CLOSURES, "true");
     }
-    commandLine.setUsageHelpAutoWidth(true); // every subcommand wraps at the terminal's width
-    commandLine.setOut(out);
-    commandLine.setErr(err);
-    commandLine.setExecutionExceptionHandler(
-        (e, cl, parsed) -> {
-          // One line, like every other launcher error; the log has the stack trace at DEBUG.
-          cl.getErr()
-              .println("flipper: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
-          ConfigHints.forUnreachableMaster(e, cl)
-              .ifPresent(hint -> cl.getErr().println("flipper: " + hint));
-          LoggerFactory.getLogger(Launcher.class).debug("command failed", e);
-          return 1;
-        });
-    commandLine.setExecutionStrategy(
-        parsed -> {
-          if (!runsDaemons(parsed)) {
-            LoggingSetup.forCommandLine(); // stdout is the command's output alone
-          }
-          return new CommandLine.RunLast().execute(parsed);
-        });
-    int code = commandLine.execute(args);
+    int code = run(commandLine(args), args, out, err);
     out.flush();
     err.flush();
     return code;
+  }
+
+  private static int run(CommandLine commandLine, String[] args, PrintWriter out, PrintWriter err) {
+    commandLine.setUsageHelpAutoWidth(true); // every subcommand wraps at the terminal's width
+    commandLine.setOut(out);
+    commandLine.setErr(err);
+    Run run = new Run(commandLine.getParameterExceptionHandler(), out, err);
+    commandLine.setExecutionExceptionHandler(run);
+    commandLine.setExecutionStrategy(run);
+    if (commandLine.getSubcommands().size() < SUBCOMMANDS.size()) {
+      commandLine.setParameterExceptionHandler(run);
+    }
+    return commandLine.execute(args);
+  }
+
+  /**
+   * How a run ends. A command line the lazy tree refuses runs on the whole tree instead, so that
+   * its error message is exactly the one of every command; one refused while running is not run
+   * again. A class, not lambdas: the class data sharing archive holds no lambda of picocli's Java 5
+   * interfaces, nor then those interfaces, which each run read from the jar after opening every jar
+   * before it on the class path.
+   */
+  private static final class Run
+      implements CommandLine.IExecutionStrategy,
+          CommandLine.IExecutionExceptionHandler,
+          CommandLine.IParameterExceptionHandler {
+    private final CommandLine.IParameterExceptionHandler own;
+    private final PrintWriter out;
+    private final PrintWriter err;
+    private boolean parsed;
+
+    Run(CommandLine.IParameterExceptionHandler own, PrintWriter out, PrintWriter err) {
+      this.own = own;
+      this.out = out;
+      this.err = err;
+    }
+
+    @Override
+    public int execute(CommandLine.ParseResult parseResult) {
+      parsed = true;
+      // stdout is the command's output alone (bin/flipper's tools have it from the start).
+      if (!runsDaemons(parseResult) && !Boolean.getBoolean(CliLogConfigurator.PROPERTY)) {
+        LoggingSetup.forCommandLine();
+      }
+      return new CommandLine.RunLast().execute(parseResult);
+    }
+
+    @Override
+    public int handleExecutionException(
+        Exception e, CommandLine cl, CommandLine.ParseResult parseResult) {
+      // One line, like every other launcher error; the log has the stack trace at DEBUG.
+      cl.getErr().println("flipper: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
+      ConfigHints.forUnreachableMaster(e, cl)
+          .ifPresent(hint -> cl.getErr().println("flipper: " + hint));
+      LoggerFactory.getLogger(Launcher.class).debug("command failed", e);
+      return 1;
+    }
+
+    @Override
+    public int handleParseException(CommandLine.ParameterException e, String[] args)
+        throws Exception {
+      return parsed ? own.handleParseException(e, args) : run(fullCommandLine(), args, out, err);
+    }
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.flipper.launcher;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.flipper.launcher.logging.CliLoggingProvider;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,6 +35,32 @@ class CommandLineOutputTest {
           .as(tool.output())
           .contains(":" + dead)
           .doesNotContain("INFO");
+    }
+  }
+
+  @Test
+  void workflowStatusWithTheLoggingOfBinFlipperPrintsOnlyItsOwnLines() throws Exception {
+    int dead = deadPort();
+    try (FlipperProcess tool =
+        FlipperProcess.start(
+            dir,
+            List.of(
+                "-Dflipper.cli=true",
+                "-Dslf4j.provider=" + CliLoggingProvider.class.getName(),
+                "-Dslf4j.internal.verbosity=WARN"),
+            "workflow",
+            "status",
+            "--json",
+            "--set",
+            "master.port=" + dead)) {
+      int exit = tool.awaitExit(Duration.ofSeconds(60));
+
+      assertThat(exit).as(tool.output()).isNotZero();
+      assertStdoutEmptyOrJson(tool.out());
+      assertThat(tool.err())
+          .as(tool.output())
+          .allSatisfy(line -> assertThat(line).startsWith("flipper: "))
+          .anySatisfy(line -> assertThat(line).contains(":" + dead));
     }
   }
 

@@ -46,10 +46,17 @@ final class FlipperProcess implements AutoCloseable {
 
   /** Starts {@code java -cp <test classpath> dev.flipper.launcher.Launcher args...}. */
   static FlipperProcess start(Path workDir, String... args) throws IOException {
+    return start(workDir, List.of(), args);
+  }
+
+  /** As {@link #start(Path, String...)}, with more JVM options (e.g. system properties). */
+  static FlipperProcess start(Path workDir, List<String> jvmOptions, String... args)
+      throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     // A small, quickly started JVM: the daemons do little yet, and CI has two cores.
     command.addAll(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k"));
+    command.addAll(jvmOptions);
     command.add("-cp");
     // Surefire may hide the real classpath behind a manifest-only jar; it exposes it here.
     command.add(

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.composer.Composer;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
@@ -22,6 +22,9 @@ import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 import org.yaml.snakeyaml.nodes.Tag;
+import org.yaml.snakeyaml.parser.ParserImpl;
+import org.yaml.snakeyaml.reader.StreamReader;
+import org.yaml.snakeyaml.resolver.Resolver;
 
 /**
  * Turns YAML text into a {@link RawNode} tree with line numbers, using snakeyaml's composer (no
@@ -81,7 +84,14 @@ public final class YamlTreeReader {
     options.setCodePointLimit(MAX_CODE_POINTS);
     Node root;
     try {
-      root = new Yaml(options).compose(new StringReader(text));
+      // What Yaml.compose does, without the constructor and representer that a Yaml object builds
+      // and this reader never uses (a config's defaults are one read per setting).
+      root =
+          new Composer(
+                  new ParserImpl(new StreamReader(new StringReader(text)), options),
+                  new Resolver(),
+                  options)
+              .getSingleNode();
     } catch (MarkedYAMLException e) {
       Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
       String problem = e.getProblem() != null ? e.getProblem() : e.getContext();

@@ -23,6 +23,12 @@ public final class CliLogConfigurator extends ContextAwareBase implements Config
     if (!Boolean.getBoolean(PROPERTY)) {
       return ExecutionStatus.INVOKE_NEXT_IF_ANY;
     }
+    setUp(context);
+    return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
+  }
+
+  /** Sets {@code context} up for a command-line tool; also {@link CliLoggingProvider}'s way. */
+  static void setUp(LoggerContext context) {
     @SuppressWarnings("unchecked")
     Map<String, String> rules =
         (Map<String, String>) context.getObject(CoreConstants.PATTERN_RULE_REGISTRY);
@@ -34,6 +40,5 @@ public final class CliLogConfigurator extends ContextAwareBase implements Config
     rules.put("onceEx", OnceThrowableConverter.class.getName());
     context.addTurboFilter(new PeerDisconnectFilter());
     LoggingSetup.forCommandLine(context);
-    return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
   }
 }

@@ -15,13 +15,16 @@ import java.util.Map;
  * Stateless.
  */
 final class ToolJson {
-  private static final ObjectMapper MAPPER = new ObjectMapper();
-
   private ToolJson() {}
+
+  /** Built on the first write: without --json the tool loads no Jackson (issue 26). */
+  private static final class Mapper {
+    static final ObjectMapper MAPPER = new ObjectMapper();
+  }
 
   static String write(Object value) {
     try {
-      return MAPPER.writeValueAsString(value);
+      return Mapper.MAPPER.writeValueAsString(value);
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }
