@@ -3,6 +3,7 @@ package dev.flipper.workflow.master;
 import com.codahale.metrics.MetricRegistry;
 import dev.flipper.lifecycle.Daemon;
 import dev.flipper.lifecycle.RunState;
+import dev.flipper.tls.TlsIdentity;
 import dev.flipper.token.TokenService;
 import dev.flipper.token.spi.TokenStore;
 import dev.flipper.workflow.master.server.TokenMasterServer;
@@ -81,6 +82,7 @@ public final class MasterDaemon implements Daemon<MasterDaemon.Config> {
   private final MetricRegistry metrics;
   private final RunState state = new RunState("master daemon");
   private volatile TokenMasterServer server;
+  private TlsIdentity tls;
 
   public MasterDaemon(Config config, TokenStore store, MetricRegistry metrics) {
     this.config = Objects.requireNonNull(config, "config");
@@ -92,12 +94,22 @@ public final class MasterDaemon implements Daemon<MasterDaemon.Config> {
     return config;
   }
 
+  /**
+   * Serve mutual TLS as {@code identity} (the launcher's {@code security.tls}): callers need a
+   * certificate of its authority, and their role decides what they may change. Before {@link
+   * #start()}.
+   */
+  public synchronized MasterDaemon tls(TlsIdentity identity) {
+    this.tls = Objects.requireNonNull(identity, "identity");
+    return this;
+  }
+
   /** Starts serving; may be called once. */
   @Override
   public synchronized void start() {
     state.start();
     TokenService service = TokenService.builder(store).build();
-    server =
+    TokenMasterServer.Builder builder =
         TokenMasterServer.builder(service)
             .bindHost(config.bindAddress())
             .port(config.port())
@@ -105,9 +117,11 @@ public final class MasterDaemon implements Daemon<MasterDaemon.Config> {
             .messageReadTimeout(config.messageReadTimeout())
             .maxConnections(config.maxConnections())
             .maxConnectionsPerPeer(config.maxConnectionsPerPeer())
-            .metrics(metrics)
-            .build()
-            .start();
+            .metrics(metrics);
+    if (tls != null) {
+      builder.tls(tls);
+    }
+    server = builder.build().start();
     metrics.gauge("master.running", () -> () -> isReady() ? 1 : 0);
     metrics.gauge(
         "master.waiting_claims", () -> service::waitingClaims); // idle workers long-polling
@@ -128,7 +142,9 @@ public final class MasterDaemon implements Daemon<MasterDaemon.Config> {
   @Override
   public List<String> endpoints() {
     TokenMasterServer s = server;
-    return s == null ? List.of() : List.of("thrift port " + s.port());
+    return s == null
+        ? List.of()
+        : List.of("thrift port " + s.port() + (tls == null ? "" : " (TLS)"));
   }
 
   /** Stops the server (running calls finish), then closes the store; also after a failed start. */

@@ -1,5 +1,6 @@
 package dev.flipper.workflow.master.client;
 
+import dev.flipper.tls.TlsIdentity;
 import dev.flipper.token.ModifyParams;
 import dev.flipper.token.Query;
 import dev.flipper.token.QueryAndOwnParams;
@@ -31,6 +32,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import javax.net.ssl.SSLException;
 import org.apache.thrift.TApplicationException;
 import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TBinaryProtocol;
@@ -63,6 +65,10 @@ import org.slf4j.LoggerFactory;
  *   List<Token> jobs = master.queryAndOwn(QueryAndOwnParams.of("worker-1", leaseEnd, Query.top(prefix, 1)));
  * }
  * }</pre>
+ *
+ * <p>With {@link Builder#tls} it speaks mutual TLS: it presents its certificate and checks that the
+ * master's names the host dialled. A failed handshake (a certificate of another authority, a wrong
+ * host name) is not retried: it fails the call at once with the reason.
  */
 public final class TokenMasterClient implements TokenMaster, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(TokenMasterClient.class);
@@ -75,6 +81,7 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
   private final Backoff backoff;
   private final int maxIdleConnections;
   private final long checkAfterIdleNanos;
+  private final TlsIdentity tls;
   private final ConcurrentLinkedDeque<Connection> idle = new ConcurrentLinkedDeque<>();
   private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -92,6 +99,7 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
     this.backoff = new Backoff(builder.initialBackoff, builder.maxBackoff);
     this.maxIdleConnections = builder.maxIdleConnections;
     this.checkAfterIdleNanos = builder.checkAfterIdle.toNanos();
+    this.tls = builder.tls;
   }
 
   public static Builder builder(String host, int port) {
@@ -414,9 +422,9 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
     long start = System.nanoTime();
     for (int attempt = 1; ; attempt++) {
       try {
-        return Connection.open(host, port, connectTimeout, socketTimeout);
+        return Connection.open(host, port, connectTimeout, socketTimeout, tls);
       } catch (TTransportException e) {
-        if (attempt >= connectAttempts || closed.get()) {
+        if (attempt >= connectAttempts || closed.get() || e.getCause() instanceof SSLException) {
           throw new TokenException(
               TokenErrorCode.UNKNOWN,
               "cannot reach the token master at "
@@ -476,8 +484,18 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
       this.client = new PhaseTrackingClient(new TBinaryProtocol(socket));
     }
 
-    static Connection open(String host, int port, Duration connectTimeout, Duration socketTimeout)
+    static Connection open(
+        String host, int port, Duration connectTimeout, Duration socketTimeout, TlsIdentity tls)
         throws TTransportException {
+      if (tls != null) {
+        try {
+          TSocket socket = new TSocket(tls.connect(host, port, (int) connectTimeout.toMillis()));
+          socket.setSocketTimeout((int) socketTimeout.toMillis());
+          return new Connection(socket);
+        } catch (java.io.IOException e) {
+          throw new TTransportException(TTransportException.NOT_OPEN, e.getMessage(), e);
+        }
+      }
       TSocket socket =
           new TSocket(
               new org.apache.thrift.TConfiguration(),
@@ -568,6 +586,7 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
     private Duration maxBackoff = Duration.ofSeconds(30);
     private int maxIdleConnections = 8;
     private Duration checkAfterIdle = Duration.ofSeconds(1);
+    private TlsIdentity tls;
 
     private Builder(String host, int port) {
       this.host = Objects.requireNonNull(host, "host");
@@ -626,6 +645,15 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
      */
     public Builder checkAfterIdle(Duration value) {
       this.checkAfterIdle = Objects.requireNonNull(value, "checkAfterIdle");
+      return this;
+    }
+
+    /**
+     * Connect with mutual TLS as this identity (a master started with {@code security.tls}).
+     * Default none: plain Thrift, as Pinball's clients.
+     */
+    public Builder tls(TlsIdentity identity) {
+      this.tls = Objects.requireNonNull(identity, "tls");
       return this;
     }
 

@@ -1,11 +1,16 @@
 package dev.flipper.workflow.master.server;
 
 import dev.flipper.thrift.ConnectionLimits;
+import dev.flipper.tls.Peer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLSocket;
 import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransportException;
 
@@ -14,7 +19,8 @@ import org.apache.thrift.transport.TTransportException;
  * from their first byte: between requests a read waits up to the idle time-out, inside one it waits
  * only for what is left of the time-out. Without it, a peer sending a byte every few minutes would
  * hold its connection thread for ever (each byte resets the idle time-out). A request ends when the
- * server flushes its answer. Used by one connection thread.
+ * server flushes its answer. On a TLS connection the handshake counts as a request: it must end
+ * within the message-read time-out too. Used by one connection thread.
  */
 final class DeadlineSocket extends TSocket implements ConnectionLimits.Connection {
   private final Socket raw;
@@ -26,6 +32,7 @@ final class DeadlineSocket extends TSocket implements ConnectionLimits.Connectio
   private final Runnable onTimeout;
   private long messageDeadlineNanos;
   private boolean inMessage;
+  private Peer tlsPeer;
 
   /**
    * @param onTimeout called once when a request did not arrive in time (the connection then closes)
@@ -38,6 +45,47 @@ final class DeadlineSocket extends TSocket implements ConnectionLimits.Connectio
     this.idleMillis = idleMillis;
     this.messageReadNanos = messageReadNanos;
     this.onTimeout = onTimeout;
+  }
+
+  /**
+   * Who holds the certificate at the other end of this TLS connection; the first call runs the
+   * handshake, which must end within the message-read time-out ({@code watchdog} closes the socket
+   * then). TTransportException ending the connection quietly if the handshake fails, after {@code
+   * onFailure} heard why.
+   *
+   * @throws IllegalStateException on a plain connection
+   */
+  Peer tlsPeer(ScheduledExecutorService watchdog, HandshakeFailure onFailure)
+      throws TTransportException {
+    if (tlsPeer != null) {
+      return tlsPeer;
+    }
+    if (!(raw instanceof SSLSocket tls)) {
+      throw new IllegalStateException("a plain connection has no certificate");
+    }
+    ScheduledFuture<?> deadline =
+        watchdog.schedule(this::close, messageReadNanos, TimeUnit.NANOSECONDS);
+    try {
+      soTimeout((int) Math.min(idleMillis, TimeUnit.NANOSECONDS.toMillis(messageReadNanos)));
+      tls.startHandshake();
+      tlsPeer = Peer.of(tls.getSession(), remote.getAddress());
+      return tlsPeer;
+    } catch (IOException e) {
+      onFailure.failed(
+          remote,
+          closed
+              ? "no TLS handshake within the message-read time-out"
+              : String.valueOf(e.getMessage()));
+      throw new TTransportException(TTransportException.END_OF_FILE, "TLS handshake failed");
+    } finally {
+      deadline.cancel(false);
+    }
+  }
+
+  /** Hears why a connection's TLS handshake failed. */
+  @FunctionalInterface
+  interface HandshakeFailure {
+    void failed(InetSocketAddress peer, String reason);
   }
 
   @Override
@@ -57,6 +105,9 @@ final class DeadlineSocket extends TSocket implements ConnectionLimits.Connectio
     } catch (TTransportException e) {
       if (inMessage && e.getType() == TTransportException.TIMED_OUT) {
         return timedOut();
+      }
+      if (closed) { // the server stopping, or the handshake deadline
+        throw new TTransportException(TTransportException.END_OF_FILE, "connection closed");
       }
       throw e;
     }

@@ -14,20 +14,31 @@ import org.apache.thrift.transport.TTransportException;
  * malformed request as an ERROR and a reset connection as a WARN, each with a stack trace, one per
  * connection. Here a malformed request is a counted peer fault (one log line a minute at most), a
  * peer that goes away costs nothing, and the connection ends as at end of stream, which libthrift
- * does not log. Thread-safe if the wrapped processor is.
+ * does not log. On a TLS connection the handshake runs before the first request is read, so a
+ * failed one ends the connection the same quiet way. Thread-safe if the wrapped processor is.
  */
 final class QuietProcessor implements TProcessor {
   private final TProcessor processor;
   private final PeerFaults faults;
+  private final AuthorisedCalls.Caller tls;
 
   QuietProcessor(TProcessor processor, PeerFaults faults) {
+    this(processor, faults, null);
+  }
+
+  /** {@code tls}: the connection's certificate, null on a plain connection. */
+  QuietProcessor(TProcessor processor, PeerFaults faults, AuthorisedCalls.Caller tls) {
     this.processor = processor;
     this.faults = faults;
+    this.tls = tls;
   }
 
   @Override
   public void process(TProtocol in, TProtocol out) throws TException {
     try {
+      if (tls != null) {
+        tls.peer(); // the handshake, once per connection
+      }
       processor.process(in, out);
     } catch (TTransportException e) {
       if (e.getType() != TTransportException.END_OF_FILE

@@ -8,18 +8,24 @@ import dev.flipper.thrift.ConnectionLimits;
 import dev.flipper.thrift.ConnectionRefusals;
 import dev.flipper.thrift.PeerFaults;
 import dev.flipper.thrift.ThriftServing;
+import dev.flipper.tls.TlsIdentity;
 import dev.flipper.token.TokenMaster;
 import dev.flipper.workflow.master.thrift.TokenMasterService;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import org.apache.thrift.TProcessor;
+import org.apache.thrift.TProcessorFactory;
 import org.apache.thrift.server.TThreadPoolServer;
 import org.apache.thrift.transport.TServerSocket;
 import org.apache.thrift.transport.TSocket;
+import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.TTransportException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +44,10 @@ import org.slf4j.LoggerFactory;
  * tokens. Thread-safe. {@link #close()} stops accepting, ends waiting claims (they answer with no
  * tokens), lets calls in flight finish for up to the grace period, then closes every connection;
  * clients reconnect elsewhere or after a restart.
+ *
+ * <p>With a {@link Builder#tls TLS identity} every connection must present a certificate of the
+ * deployment's authority, and each call is checked against the role the certificate names ({@link
+ * MasterPermissions}, docs/security.md).
  */
 public final class TokenMasterServer implements AutoCloseable {
   /** Pinball's master port. */
@@ -72,6 +82,7 @@ public final class TokenMasterServer implements AutoCloseable {
   private TThreadPoolServer server;
   private ThriftServing serving;
   private ThreadPoolExecutor workers;
+  private ScheduledExecutorService handshakeDeadlines;
   private int boundPort;
 
   private TokenMasterServer(Settings settings) {
@@ -99,9 +110,7 @@ public final class TokenMasterServer implements AutoCloseable {
   public TokenMasterServer start() {
     state.start();
     try {
-      ServerSocket bound = new ServerSocket();
-      bound.setReuseAddress(true);
-      bound.bind(new InetSocketAddress(config.bindHost, config.port), 128);
+      ServerSocket bound = listen(new InetSocketAddress(config.bindHost, config.port));
       socket = new TrackingServerSocket(bound);
       boundPort = bound.getLocalPort();
     } catch (java.io.IOException | TTransportException e) {
@@ -129,11 +138,7 @@ public final class TokenMasterServer implements AutoCloseable {
     server =
         new TThreadPoolServer(
             new TThreadPoolServer.Args(socket)
-                .processor(
-                    new QuietProcessor(
-                        new TokenMasterService.Processor<>(
-                            TimedCalls.wrap(handler, config.metrics)),
-                        faults))
+                .processorFactory(processors())
                 // Strings, binaries and lists are checked against the message limit before anything
                 // is allocated.
                 .protocolFactory(
@@ -157,13 +162,15 @@ public final class TokenMasterServer implements AutoCloseable {
       state.close();
       socket.close();
       workers.shutdownNow();
+      stopHandshakeDeadlines();
       throw e;
     }
     log.info(
-        "token master listening on {}:{} (maxConnections={}, maxConnectionsPerPeer={}, idleTimeout={}, "
+        "token master listening on {}:{} ({}maxConnections={}, maxConnectionsPerPeer={}, idleTimeout={}, "
             + "messageReadTimeout={}, maxMessageBytes={}, shutdownGracePeriod={})",
         config.bindHost,
         port(),
+        config.tls == null ? "" : "TLS as " + config.tls.subject().name() + ", ",
         config.maxConnections,
         config.maxConnectionsPerPeer,
         config.idleTimeout,
@@ -218,7 +225,56 @@ public final class TokenMasterServer implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     serving.stop();
+    stopHandshakeDeadlines();
     log.info("token master on port {} closed", boundPort);
+  }
+
+  private ServerSocket listen(InetSocketAddress address) throws java.io.IOException {
+    if (config.tls != null) {
+      handshakeDeadlines =
+          Executors.newSingleThreadScheduledExecutor(
+              new NamedThreadFactory("flipper-master-handshake"));
+      return config.tls.listen(address, 128);
+    }
+    ServerSocket bound = new ServerSocket();
+    bound.setReuseAddress(true);
+    bound.bind(address, 128);
+    return bound;
+  }
+
+  private void stopHandshakeDeadlines() {
+    if (handshakeDeadlines != null) {
+      handshakeDeadlines.shutdownNow();
+    }
+  }
+
+  /**
+   * One processor per connection (made on its thread): with TLS, its calls are checked against the
+   * role of the certificate the connection presented.
+   */
+  private TProcessorFactory processors() {
+    TokenMasterService.Iface open = TimedCalls.wrap(handler, config.metrics);
+    TProcessor plain = new QuietProcessor(new TokenMasterService.Processor<>(open), faults);
+    return new TProcessorFactory(plain) {
+      @Override
+      public TProcessor getProcessor(TTransport transport) {
+        if (config.tls == null) {
+          return plain;
+        }
+        DeadlineSocket connection = (DeadlineSocket) transport;
+        AuthorisedCalls.Caller caller =
+            () ->
+                connection.tlsPeer(
+                    handshakeDeadlines,
+                    (peer, reason) -> faults.fault("tls_handshake", peer, reason));
+        return new QuietProcessor(
+            new TokenMasterService.Processor<>(
+                TimedCalls.wrap(
+                    new AuthorisedCalls(handler, caller, config.metrics), config.metrics)),
+            faults,
+            caller);
+      }
+    };
   }
 
   /**
@@ -241,7 +297,8 @@ public final class TokenMasterServer implements AutoCloseable {
       Duration messageReadTimeout,
       int maxMessageBytes,
       Duration shutdownGracePeriod,
-      MetricRegistry metrics) {}
+      MetricRegistry metrics,
+      TlsIdentity tls) {}
 
   /**
    * Remembers accepted connections so that close() can end them, and admits a new one under the
@@ -326,6 +383,7 @@ public final class TokenMasterServer implements AutoCloseable {
     private Duration messageReadTimeout = DEFAULT_MESSAGE_READ_TIMEOUT;
     private Duration shutdownGracePeriod = Duration.ofSeconds(5);
     private MetricRegistry metrics = new MetricRegistry();
+    private TlsIdentity tls;
 
     private Builder(TokenMaster master) {
       this.master = Objects.requireNonNull(master, "master");
@@ -413,6 +471,16 @@ public final class TokenMasterServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Serve mutual TLS as this identity: a connection must present a certificate of the same
+     * authority, and what it may change depends on the certificate's role (docs/security.md).
+     * Default none: plain Thrift, every caller may do everything (as Pinball's master).
+     */
+    public Builder tls(TlsIdentity identity) {
+      this.tls = Objects.requireNonNull(identity, "tls");
+      return this;
+    }
+
     public TokenMasterServer build() {
       if (port < 0 || port > 65535) {
         throw new IllegalArgumentException(
@@ -453,7 +521,8 @@ public final class TokenMasterServer implements AutoCloseable {
               messageReadTimeout,
               maxMessageBytes,
               shutdownGracePeriod,
-              metrics));
+              metrics,
+              tls));
     }
   }
 }
