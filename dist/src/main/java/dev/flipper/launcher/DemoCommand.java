@@ -4,11 +4,14 @@ import dev.flipper.config.ConfigException;
 import dev.flipper.config.ConfigLoader;
 import dev.flipper.config.FlipperConfig;
 import dev.flipper.config.StorageBackend;
+import dev.flipper.launcher.modes.MasterClients;
+import dev.flipper.tls.TlsIdentity;
 import dev.flipper.workflow.master.client.TokenMasterClient;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -113,7 +116,8 @@ final class DemoCommand implements Callable<Integer> {
             + " --port "
             + masterPort
             + " ls /        # the token master");
-    printWorkflowHints(out, masterHost, masterPort, webUi(running));
+    printWorkflowHints(
+        out, masterHost, masterPort, config.security().commandIdentity(), webUi(running));
     out.println("(flipper is ./flipper in the source checkout, bin/flipper in the distribution)");
     out.println("Ctrl-C stops every daemon gracefully.");
     out.println();
@@ -124,10 +128,14 @@ final class DemoCommand implements Callable<Integer> {
    * themselves, then says how to look at it. A failure here is reported but does not stop the demo.
    */
   private static void printWorkflowHints(
-      PrintWriter out, String masterHost, int masterPort, String webUi) {
+      PrintWriter out,
+      String masterHost,
+      int masterPort,
+      Optional<TlsIdentity> commandIdentity,
+      String webUi) {
     String instance;
     try (TokenMasterClient master =
-        TokenMasterClient.builder(masterHost, masterPort).connectAttempts(3).build()) {
+        MasterClients.forCommand(masterHost, masterPort, commandIdentity)) {
       instance = DemoWorkflows.applyAndStart(master);
     } catch (RuntimeException e) {
       out.println("  (the example workflows could not be started: " + e.getMessage() + ")");

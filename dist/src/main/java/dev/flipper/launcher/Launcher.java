@@ -7,7 +7,6 @@ import dev.flipper.config.FlipperConfig;
 import dev.flipper.launcher.logging.CliLogConfigurator;
 import dev.flipper.launcher.logging.LoggingSetup;
 import dev.flipper.launcher.queuetool.QueueTool;
-import dev.flipper.workflow.master.cli.TokenTool;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -52,7 +51,15 @@ public final class Launcher implements Callable<Integer> {
 
   /** The subcommands' names, in the order of {@code flipper --help}. */
   static final List<String> SUBCOMMANDS =
-      List.of("demo", "config-check", "hash-password", "queue-tool", "tokens", "bench", "workflow");
+      List.of(
+          "demo",
+          "config-check",
+          "hash-password",
+          "queue-tool",
+          "tokens",
+          "bench",
+          "workflow",
+          "tls");
 
   @Option(
       names = {"-c", "--config"},
@@ -193,9 +200,10 @@ public final class Launcher implements Callable<Integer> {
       case "config-check" -> ConfigCheckCommand.class;
       case "hash-password" -> HashPasswordCommand.class;
       case "queue-tool" -> QueueTool.class;
-      case "tokens" -> TokenTool.class;
+      case "tokens" -> TokenToolConnector.tool();
       case "bench" -> BenchCommand.class;
       case "workflow" -> WorkflowCommand.commandLine(leaf);
+      case "tls" -> TlsCommand.class;
       default -> throw new IllegalArgumentException(name);
     };
   }

@@ -16,6 +16,7 @@ import dev.flipper.launcher.modes.QueueStores;
 import dev.flipper.launcher.modes.TokenStores;
 import dev.flipper.queue.server.QueueDaemon;
 import dev.flipper.queue.spi.QueueStore;
+import dev.flipper.tls.TlsIdentity;
 import dev.flipper.workflow.master.MasterDaemon;
 import dev.flipper.workflow.master.client.TokenMasterClient;
 import dev.flipper.workflow.scheduler.SchedulerDaemon;
@@ -35,6 +36,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -51,12 +53,7 @@ import org.slf4j.LoggerFactory;
  */
 public enum Mode {
   QUEUE("queue", Mode::queue),
-  MASTER(
-      "master",
-      x ->
-          new ModeDaemon<>(
-              new MasterDaemon(x.config().master(), TokenStores.open(x.config()), x.metrics()),
-              FlipperConfig::master)),
+  MASTER("master", Mode::master),
   SCHEDULER("scheduler", Mode::scheduler),
   WORKERS("workers", Mode::workers, Mode::workerLogRoutes),
   UI("ui", Mode::ui);
@@ -177,6 +174,28 @@ public enum Mode {
   }
 
   /**
+   * Checks the address this mode listens on (its section's bindAddress, where its admin server and
+   * service port listen) with {@code security}: a non-loopback address needs TLS or {@code
+   * security.insecure} ({@link dev.flipper.tls.ListenRule}). IllegalStateException saying what to
+   * configure.
+   */
+  void checkListen(FlipperConfig config) {
+    config.security().checkListen(modeName, admin(config).bindAddress());
+  }
+
+  /**
+   * The master over the token store the config names, which it owns; with {@code security.tls} it
+   * serves mutual TLS as the {@code master} certificate.
+   */
+  private static ModeDaemon<?> master(Context x) {
+    Optional<TlsIdentity> tls = x.config().security().daemonIdentity("master");
+    MasterDaemon master =
+        new MasterDaemon(x.config().master(), TokenStores.open(x.config()), x.metrics());
+    tls.ifPresent(master::tls);
+    return new ModeDaemon<>(master, FlipperConfig::master);
+  }
+
+  /**
    * The scheduler with a Thrift client of the master ({@code scheduler.masterHost}, {@code
    * master.port}) that reconnects by itself. With {@code master.port} 0 and no master in this JVM
    * there is nothing to connect to, and the scheduler only reports ready (saying so in its log).
@@ -185,7 +204,11 @@ public enum Mode {
    */
   private static ModeDaemon<?> scheduler(Context x) {
     SchedulerDaemon.Config settings = x.config().scheduler();
-    TokenMasterClient client = MasterClients.reconnecting(settings.masterHost(), x.masterPort());
+    TokenMasterClient client =
+        MasterClients.reconnecting(
+            settings.masterHost(),
+            x.masterPort(),
+            x.config().security().daemonIdentity("scheduler"));
     if (client != null) {
       log.info(
           "scheduler: master at {}",
@@ -213,7 +236,9 @@ public enum Mode {
    */
   private static ModeDaemon<?> workers(Context x) {
     WorkerDaemon.Config settings = x.config().workers();
-    TokenMasterClient client = MasterClients.reconnecting(settings.masterHost(), x.masterPort());
+    TokenMasterClient client =
+        MasterClients.reconnecting(
+            settings.masterHost(), x.masterPort(), x.config().security().daemonIdentity("workers"));
     return withClient(
         client,
         () ->
@@ -244,25 +269,28 @@ public enum Mode {
   /**
    * The UI with a Thrift client of the master ({@code ui.masterHost}, {@code master.port}) that
    * fails fast. Port 0 (master.port 0 with no master in this process) starts the UI anyway; its
-   * pages then say what to configure.
+   * pages then say what to configure. With {@code security.tls} it presents the {@code ui}
+   * certificate to the master and to the workers it reads logs from.
    */
   private static ModeDaemon<?> ui(Context x) {
     UiDaemon.Config settings = x.config().ui();
-    TokenMasterClient client = MasterClients.quick(settings.masterHost(), x.masterPort());
+    Optional<TlsIdentity> tls = x.config().security().daemonIdentity("ui");
+    TokenMasterClient client = MasterClients.quick(settings.masterHost(), x.masterPort(), tls);
     return withClient(
         client,
-        () ->
-            new ModeDaemon<>(
-                new UiDaemon(
-                    settings,
-                    x.config().uiAuth(),
-                    client != null ? client : NoMaster.forUi(),
-                    settings.masterHost() + ":" + x.masterPort(),
-                    x.uiQueueServers(),
-                    FileRateLimits.of(x.config().queue().rateLimitFile()),
-                    x.metrics()),
-                FlipperConfig::ui,
-                client));
+        () -> {
+          UiDaemon ui =
+              new UiDaemon(
+                  settings,
+                  x.config().uiAuth(),
+                  client != null ? client : NoMaster.forUi(),
+                  settings.masterHost() + ":" + x.masterPort(),
+                  x.uiQueueServers(),
+                  FileRateLimits.of(x.config().queue().rateLimitFile()),
+                  x.metrics());
+          tls.ifPresent(ui::workerLogsOverTls);
+          return new ModeDaemon<>(ui, FlipperConfig::ui, client);
+        });
   }
 
   /** {@code create}'s daemon, closing {@code client} (if any) when it cannot be created. */

@@ -84,6 +84,7 @@ final class ModeRunner implements AutoCloseable {
             new BucketedTimers(); // timers become Prometheus histograms on /metrics
         AtomicReference<Daemon<?>> created = new AtomicReference<>();
         AdminConfig adminConfig = mode.admin(config);
+        mode.checkListen(config);
         AdminServer admin =
             new AdminServer(
                 mode.modeName(),

@@ -53,7 +53,7 @@ class BindAddressTest {
 
   @Test
   void theUiOnTheWildcardAddressWithoutSignInRefusesToStart() {
-    ModeRunner runner = runner("network.bindAddress=0.0.0.0");
+    ModeRunner runner = runner("network.bindAddress=0.0.0.0", "security.insecure=true");
     try {
       assertThatThrownBy(() -> runner.start(List.of(Mode.UI)))
           .isInstanceOf(ModeRunner.ModeStartException.class)
@@ -61,6 +61,23 @@ class BindAddressTest {
           .hasStackTraceContaining("ui.allowAnonymous: true");
     } finally {
       assertThat(runner.closeAll()).isTrue();
+    }
+  }
+
+  @Test
+  void withoutTlsNoModeListensBeyondLoopbackUnlessTheNetworkIsDeclaredTrusted() {
+    for (Mode mode : Mode.values()) {
+      ModeRunner runner = runner("network.bindAddress=0.0.0.0", "ui.allowAnonymous=true");
+      try {
+        assertThatThrownBy(() -> runner.start(List.of(mode)))
+            .as(mode.modeName())
+            .isInstanceOf(ModeRunner.ModeStartException.class)
+            .hasMessageContaining(mode.modeName() + " would listen on 0.0.0.0 without TLS")
+            .hasMessageContaining("security.insecure: true");
+        assertThat(runner.running()).isEmpty();
+      } finally {
+        assertThat(runner.closeAll()).isTrue();
+      }
     }
   }
 
@@ -92,7 +109,8 @@ class BindAddressTest {
 
   @Test
   void theWildcardAddressIsPrintedAsLoopback() throws Exception {
-    ModeRunner runner = start("network.bindAddress=0.0.0.0", "ui.allowAnonymous=true");
+    ModeRunner runner =
+        start("network.bindAddress=0.0.0.0", "ui.allowAnonymous=true", "security.insecure=true");
     try {
       for (ModeRunner.Running r : runner.running()) {
         assertThat(r.adminUrl()).startsWith("http://127.0.0.1:");

@@ -1,13 +1,16 @@
 package dev.flipper.launcher.modes;
 
+import dev.flipper.tls.TlsIdentity;
 import dev.flipper.workflow.master.client.TokenMasterClient;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
- * Opens the Thrift clients of the master that the scheduler, the workers and the UI are given.
- * Their modules take any {@code TokenMaster} and build no client: the launcher opens it here, as it
- * opens the stores, and closes it after the daemon. Each returns null for port 0 (master.port 0 and
- * no master in this JVM): nothing to connect to.
+ * Opens the Thrift clients of the master that the scheduler, the workers, the UI and the commands
+ * are given. Their modules take any {@code TokenMaster} and build no client: the launcher opens it
+ * here, as it opens the stores, and closes it after the daemon. With {@code security.tls} each
+ * presents its certificate ({@code tls}: the daemon's or the command's identity). The daemons'
+ * return null for port 0 (master.port 0 and no master in this JVM): nothing to connect to.
  */
 public final class MasterClients {
   private MasterClients() {}
@@ -19,12 +22,14 @@ public final class MasterClients {
    * retry on their own, bounded by the lease, and must not sit in a long reconnect backoff
    * meanwhile.
    */
-  public static TokenMasterClient reconnecting(String host, int port) {
+  public static TokenMasterClient reconnecting(String host, int port, Optional<TlsIdentity> tls) {
     return port == 0
         ? null
-        : TokenMasterClient.builder(host, port)
-            .connectAttempts(3)
-            .maxBackoff(Duration.ofSeconds(1))
+        : withTls(
+                TokenMasterClient.builder(host, port)
+                    .connectAttempts(3)
+                    .maxBackoff(Duration.ofSeconds(1)),
+                tls)
             .build();
   }
 
@@ -33,13 +38,26 @@ public final class MasterClients {
    * most), so a page answers "master unreachable" within seconds instead of waiting out a reconnect
    * backoff.
    */
-  public static TokenMasterClient quick(String host, int port) {
+  public static TokenMasterClient quick(String host, int port, Optional<TlsIdentity> tls) {
     return port == 0
         ? null
-        : TokenMasterClient.builder(host, port)
-            .connectAttempts(1)
-            .connectTimeout(Duration.ofSeconds(2))
-            .maxBackoff(Duration.ofSeconds(1))
+        : withTls(
+                TokenMasterClient.builder(host, port)
+                    .connectAttempts(1)
+                    .connectTimeout(Duration.ofSeconds(2))
+                    .maxBackoff(Duration.ofSeconds(1)),
+                tls)
             .build();
+  }
+
+  /** For a command ({@code flipper workflow ...}, {@code flipper tokens ...}): 3 attempts. */
+  public static TokenMasterClient forCommand(String host, int port, Optional<TlsIdentity> tls) {
+    return withTls(TokenMasterClient.builder(host, port).connectAttempts(3), tls).build();
+  }
+
+  private static TokenMasterClient.Builder withTls(
+      TokenMasterClient.Builder builder, Optional<TlsIdentity> tls) {
+    tls.ifPresent(builder::tls);
+    return builder;
   }
 }

@@ -1,9 +1,13 @@
 package dev.flipper.launcher.workflow;
 
+import dev.flipper.tls.Role;
+import dev.flipper.tls.ServerRole;
+import dev.flipper.tls.TlsIdentity;
 import dev.flipper.workflow.engine.ExecutionDetail;
 import dev.flipper.workflow.engine.InstanceDetail;
 import dev.flipper.workflow.engine.JobDetail;
 import dev.flipper.workflow.engine.StatusReader;
+import dev.flipper.workflow.fleet.WorkerLogUrls;
 import dev.flipper.workflow.worker.exec.LogCutMarker;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -25,7 +29,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code flipper workflow logs -w WF -i ID -j JOB [-e N] [--stderr] [--follow]}: prints a job's
  * log, read from the worker that wrote it through the URL in the execution record (the worker's
- * admin port, {@code /logs/...}), so no shared filesystem is needed.
+ * admin port, {@code /logs/...}), so no shared filesystem is needed. The URL is fetched on the
+ * address that published the worker's heartbeat ({@link WorkerLogUrls}); with {@code security.tls}
+ * presenting the command identity, and only from a server holding a worker certificate.
  */
 @Command(
     name = "logs",
@@ -47,8 +53,8 @@ public final class LogsCommand implements Callable<Integer> {
   static final Duration FOLLOW_INTERVAL = Duration.ofMillis(500);
 
   private static final int CHUNK = 1 << 20;
-  private static final HttpClient HTTP =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private HttpClient http;
+  private boolean tls;
 
   @Option(
       names = {"-w", "--workflow"},
@@ -106,8 +112,8 @@ public final class LogsCommand implements Callable<Integer> {
         return 1;
       }
       ExecutionDetail record = found.get();
-      String url = record.logs().get(stream);
-      if (url == null) {
+      String named = record.logs().get(stream);
+      if (named == null) {
         err.println(
             "execution "
                 + record.execution()
@@ -123,6 +129,19 @@ public final class LogsCommand implements Callable<Integer> {
                 + (record.command().equals("DISABLED") ? " (the job is disabled)" : ""));
         return 1;
       }
+      String url;
+      try {
+        url = new WorkerLogUrls(client.master).fetchable(named);
+      } catch (WorkerLogUrls.RefusedException e) {
+        err.println(e.getMessage());
+        return 1;
+      }
+      Optional<TlsIdentity> identity = master.loadConfig().security().commandIdentity();
+      HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
+      identity.ifPresent(
+          id -> builder.sslContext(id.context()).sslParameters(id.clientParameters()));
+      http = builder.build();
+      tls = identity.isPresent();
       try {
         if (!follow) {
           HttpResponse<byte[]> response = get(url);
@@ -290,10 +309,14 @@ public final class LogsCommand implements Callable<Integer> {
     return numbered;
   }
 
-  private static HttpResponse<byte[]> get(String url) throws IOException, InterruptedException {
+  private HttpResponse<byte[]> get(String url) throws IOException, InterruptedException {
     HttpRequest request =
         HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).GET().build();
-    return HTTP.send(request, HttpResponse.BodyHandlers.ofByteArray());
+    HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+    if (tls) {
+      ServerRole.require(response, Role.WORKER);
+    }
+    return response;
   }
 
   private static int httpError(PrintWriter err, String url, HttpResponse<byte[]> response) {

@@ -2,6 +2,7 @@ package dev.flipper.launcher.workflow;
 
 import dev.flipper.config.ConfigLocator;
 import dev.flipper.config.FlipperConfig;
+import dev.flipper.launcher.modes.MasterClients;
 import dev.flipper.token.TokenMaster;
 import dev.flipper.workflow.master.client.TokenMasterClient;
 import java.nio.file.Path;
@@ -70,7 +71,7 @@ public final class MasterOptions {
 
   /** A client of the master; close it after use. */
   TokenMasterClient connect() {
-    return TokenMasterClient.builder(host, port()).connectAttempts(3).build();
+    return MasterClients.forCommand(host, port(), loadConfig().security().commandIdentity());
   }
 
   /** For messages: where the master is expected, and which config said so. */

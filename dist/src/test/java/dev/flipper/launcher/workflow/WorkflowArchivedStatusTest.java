@@ -13,6 +13,9 @@ import dev.flipper.workflow.definition.WorkflowDefinition;
 import dev.flipper.workflow.engine.ExecutionResult;
 import dev.flipper.workflow.engine.ExecutionStart;
 import dev.flipper.workflow.engine.WorkflowEngine;
+import dev.flipper.workflow.fleet.Heartbeat;
+import dev.flipper.workflow.fleet.Heartbeats;
+import dev.flipper.workflow.master.client.TokenMasterClient;
 import dev.flipper.workflow.master.server.TokenMasterServer;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -25,6 +28,7 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -175,7 +179,22 @@ class WorkflowArchivedStatusTest {
           exchange.close();
         });
     worker.start();
-    try {
+    try (TokenMasterClient beating =
+        TokenMasterClient.builder("127.0.0.1", server.port()).build()) {
+      // Logs are fetched only from a worker whose heartbeat came through the master.
+      new Heartbeats(beating)
+          .beat(
+              new Heartbeat(
+                  "none",
+                  "127.0.0.1",
+                  Optional.of("http://127.0.0.1:" + worker.getAddress().getPort()),
+                  1,
+                  1,
+                  List.of(),
+                  false,
+                  clock.now,
+                  clock.now,
+                  Duration.ofDays(1)));
       engine
           .definitions()
           .apply(

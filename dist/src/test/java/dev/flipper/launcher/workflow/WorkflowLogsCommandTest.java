@@ -15,6 +15,7 @@ import dev.flipper.workflow.engine.ExecutionDetail;
 import dev.flipper.workflow.engine.InstanceStatus;
 import dev.flipper.workflow.engine.JobDetail;
 import dev.flipper.workflow.engine.WorkflowEngine;
+import dev.flipper.workflow.master.client.TokenMasterClient;
 import dev.flipper.workflow.master.server.TokenMasterServer;
 import dev.flipper.workflow.worker.WorkerDaemon;
 import java.io.PrintWriter;
@@ -41,6 +42,7 @@ class WorkflowLogsCommandTest {
 
   @TempDir Path dir;
   private TokenMasterServer server;
+  private TokenMasterClient workerClient;
   private WorkerDaemon workers;
   private AdminServer admin;
   private WorkflowEngine engine;
@@ -63,7 +65,10 @@ class WorkflowLogsCommandTest {
                 "",
                 "127.0.0.1")
             .withLogLimits(CAP, 0, 0);
-    workers = new WorkerDaemon(config, service, new MetricRegistry());
+    // Over Thrift, as a workers process: the master stamps its heartbeat with the address logs are
+    // fetched from.
+    workerClient = TokenMasterClient.builder("127.0.0.1", server.port()).build();
+    workers = new WorkerDaemon(config, workerClient, new MetricRegistry());
     admin =
         new AdminServer(
             "workers",
@@ -79,6 +84,7 @@ class WorkflowLogsCommandTest {
   @AfterEach
   void stop() {
     workers.close();
+    workerClient.close();
     admin.close();
     server.close();
   }

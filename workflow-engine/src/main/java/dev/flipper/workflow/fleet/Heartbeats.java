@@ -138,6 +138,12 @@ public final class Heartbeats {
     public long beatMillis;
     public long deadAfterMillis;
 
+    /**
+     * The address of the connection that wrote this heartbeat, set by the master over whatever the
+     * writer sent: where the worker's logs are fetched ({@link WorkerLogUrls}).
+     */
+    public String publisher;
+
     HeartbeatData() {
       super("worker");
     }

@@ -1,5 +1,8 @@
 package dev.flipper.workflow.ui;
 
+import dev.flipper.tls.Role;
+import dev.flipper.tls.ServerRole;
+import dev.flipper.tls.TlsIdentity;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -8,18 +11,28 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Optional;
+import javax.net.ssl.SSLPeerUnverifiedException;
 
 /**
  * Reads job logs from the worker that wrote them, through the URL in the execution record (the
  * worker's admin port serves {@code GET /logs/<path>}, whole or from a byte offset; see the
- * workers' LogEndpoint). So the UI needs no shared filesystem. Thread-safe.
+ * workers' LogEndpoint). So the UI needs no shared filesystem. With a TLS identity it presents it
+ * and reads only from a server holding a worker certificate. Thread-safe.
  */
 final class LogReader {
   /** The most a page asks for at once; the worker caps a chunk at 1 MiB too. */
   static final int MAX_CHUNK = 1 << 20;
 
-  private final HttpClient http =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http;
+  private final boolean tls;
+
+  LogReader(Optional<TlsIdentity> identity) {
+    HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
+    identity.ifPresent(id -> builder.sslContext(id.context()).sslParameters(id.clientParameters()));
+    this.http = builder.build();
+    this.tls = identity.isPresent();
+  }
 
   /** A part of a log: the bytes, where they start, where to ask next and the log's size now. */
   record Part(byte[] data, long offset, long nextOffset, long size) {
@@ -75,13 +88,32 @@ final class LogReader {
     try {
       HttpRequest request =
           HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).GET().build();
-      return http.send(request, handler);
+      HttpResponse<T> response = http.send(request, handler);
+      if (tls) {
+        requireWorker(url, response);
+      }
+      return response;
     } catch (IOException | IllegalArgumentException e) {
       throw new LogUnavailableException(
           url, e.toString() + " (is the worker that ran the job still up?)");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new LogUnavailableException(url, "interrupted");
+    }
+  }
+
+  private static void requireWorker(String url, HttpResponse<?> response) {
+    try {
+      ServerRole.require(response, Role.WORKER);
+    } catch (SSLPeerUnverifiedException e) {
+      if (response.body() instanceof InputStream body) {
+        try {
+          body.close();
+        } catch (IOException ignored) {
+          // refused either way
+        }
+      }
+      throw new LogUnavailableException(url, e.getMessage());
     }
   }
 

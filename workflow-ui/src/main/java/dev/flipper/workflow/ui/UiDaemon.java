@@ -4,6 +4,7 @@ import com.codahale.metrics.MetricRegistry;
 import dev.flipper.lifecycle.Daemon;
 import dev.flipper.lifecycle.NamedThreadFactory;
 import dev.flipper.lifecycle.RunState;
+import dev.flipper.tls.TlsIdentity;
 import dev.flipper.token.TokenMaster;
 import dev.flipper.workflow.control.WorkflowControl;
 import dev.flipper.workflow.engine.WorkflowEngine;
@@ -113,6 +114,15 @@ public final class UiDaemon implements Daemon<UiDaemon.Config> {
             masterAddress,
             queueRoutes);
     metrics.gauge("ui.running", () -> () -> state.isRunning() ? 1 : 0);
+  }
+
+  /**
+   * With {@code security.tls}: job logs are fetched presenting {@code identity} (the {@code ui}
+   * certificate), and only from servers holding a worker certificate. Before {@link #start()}.
+   */
+  public UiDaemon workerLogsOverTls(TlsIdentity identity) {
+    server.fetchLogsAs(Objects.requireNonNull(identity, "identity"));
+    return this;
   }
 
   public Config config() {

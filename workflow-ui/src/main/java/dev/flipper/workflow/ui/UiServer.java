@@ -2,10 +2,12 @@ package dev.flipper.workflow.ui;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.flipper.tls.TlsIdentity;
 import dev.flipper.token.TokenException;
 import dev.flipper.workflow.control.ControlRefusedException;
 import dev.flipper.workflow.control.ControlResult;
 import dev.flipper.workflow.engine.ExecutionDetail;
+import dev.flipper.workflow.fleet.WorkerLogUrls;
 import dev.flipper.workflow.tokens.DamagedTokenException;
 import dev.flipper.workflow.ui.view.ActionPage;
 import dev.flipper.workflow.ui.view.Banner;
@@ -22,6 +24,7 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
@@ -46,7 +49,7 @@ final class UiServer implements AutoCloseable {
   final Auth auth;
   final Csrf csrf;
   private final UiAuth access;
-  private final LogReader logs = new LogReader();
+  private volatile LogReader logs = new LogReader(Optional.empty());
   private final WorkerLogUrls workerLogs;
   private final String masterAddress;
   private final QueueRoutes queues;
@@ -78,6 +81,11 @@ final class UiServer implements AutoCloseable {
     this.auth = auth;
     this.masterAddress = masterAddress;
     this.queues = queues != null ? queues : QueueRoutes.none();
+  }
+
+  /** Fetch worker logs presenting {@code identity}, only from servers with worker certificates. */
+  void fetchLogsAs(TlsIdentity identity) {
+    logs = new LogReader(Optional.of(identity));
   }
 
   synchronized int start(String bindAddress, int port) {
@@ -410,7 +418,10 @@ final class UiServer implements AutoCloseable {
         ctx.pathParam("workflow"), ctx.pathParam("instance"), ctx.pathParam("job"), number);
   }
 
-  /** The execution's log URL, if it points at a known worker (see {@link WorkerLogUrls}). */
+  /**
+   * Where to fetch the execution's log, if it points at a known worker: on the address that
+   * published its heartbeat (see {@link WorkerLogUrls}).
+   */
   private String logUrl(ExecutionDetail execution, Context ctx) {
     String stream = ctx.pathParam("stream");
     String url = execution.logs().get(stream);
@@ -424,7 +435,7 @@ final class UiServer implements AutoCloseable {
               + execution.logs().keySet()
               + ("DISABLED".equals(execution.command()) ? " (the job is disabled)" : ""));
     }
-    return workerLogs.check(url);
+    return workerLogs.fetchable(url);
   }
 
   private static String required(Context ctx, String parameter) {

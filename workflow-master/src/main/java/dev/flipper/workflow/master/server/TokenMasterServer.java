@@ -249,19 +249,20 @@ public final class TokenMasterServer implements AutoCloseable {
   }
 
   /**
-   * One processor per connection (made on its thread): with TLS, its calls are checked against the
-   * role of the certificate the connection presented.
+   * One processor per connection (made on its thread): heartbeats it writes carry its address
+   * ({@link PublisherStamp}); with TLS, its calls are checked against the role of the certificate
+   * it presented.
    */
   private TProcessorFactory processors() {
-    TokenMasterService.Iface open = TimedCalls.wrap(handler, config.metrics);
-    TProcessor plain = new QuietProcessor(new TokenMasterService.Processor<>(open), faults);
-    return new TProcessorFactory(plain) {
+    return new TProcessorFactory(null) {
       @Override
       public TProcessor getProcessor(TTransport transport) {
-        if (config.tls == null) {
-          return plain;
-        }
         DeadlineSocket connection = (DeadlineSocket) transport;
+        TokenMasterService.Iface calls = new PublisherStamp(handler, connection.peer());
+        if (config.tls == null) {
+          return new QuietProcessor(
+              new TokenMasterService.Processor<>(TimedCalls.wrap(calls, config.metrics)), faults);
+        }
         AuthorisedCalls.Caller caller =
             () ->
                 connection.tlsPeer(
@@ -270,7 +271,7 @@ public final class TokenMasterServer implements AutoCloseable {
         return new QuietProcessor(
             new TokenMasterService.Processor<>(
                 TimedCalls.wrap(
-                    new AuthorisedCalls(handler, caller, config.metrics), config.metrics)),
+                    new AuthorisedCalls(calls, caller, config.metrics), config.metrics)),
             faults,
             caller);
       }
