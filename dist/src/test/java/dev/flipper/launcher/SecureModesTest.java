@@ -15,9 +15,11 @@ import dev.flipper.workflow.master.client.TokenMasterClient;
 import dev.flipper.workflow.tokens.TokenLayout;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
@@ -32,6 +34,18 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("processes")
 class SecureModesTest {
   @TempDir Path dir;
+
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private int cli(List<String> options, String... command) {
+    List<String> args = new ArrayList<>(List.of(command));
+    args.addAll(options);
+    out.getBuffer().setLength(0);
+    err.getBuffer().setLength(0);
+    return Launcher.execute(
+        args.toArray(String[]::new), new PrintWriter(out), new PrintWriter(err));
+  }
 
   @Test
   void workersRunAnOperatorsWorkflowOverTlsButCannotChangeDefinitions() throws Exception {
@@ -81,6 +95,27 @@ class SecureModesTest {
                       ModifyParams.updating(
                           Token.of(TokenLayout.definition(DemoWorkflows.STARTED), "{}"))))
           .hasMessageContaining("role worker may not write /definition/etl");
+
+      // The commands present security.identity (default operator).
+      List<String> tls =
+          List.of(
+              "--host",
+              "localhost",
+              "--set",
+              "master.port=" + port,
+              "--set",
+              "security.tls=true",
+              "--set",
+              "security.certificates=" + folder.dir());
+      assertThat(cli(tls, "workflow", "status", "-w", DemoWorkflows.STARTED)).isZero();
+      assertThat(out.toString()).contains(instance).contains("SUCCESS");
+      Path file = dir.resolve("hello.yaml");
+      Files.writeString(file, "workflow: hello\njobs:\n  say:\n    command: echo hello\n");
+      List<String> asWorkers = new ArrayList<>(tls);
+      asWorkers.addAll(List.of("--set", "security.identity=workers"));
+      assertThat(cli(asWorkers, "workflow", "apply", file.toString())).isEqualTo(1);
+      assertThat(err.toString()).contains("role worker may not write /definition/hello");
+      assertThat(cli(tls, "workflow", "apply", file.toString())).as(err.toString()).isZero();
     } finally {
       assertThat(runner.closeAll()).isTrue();
     }
