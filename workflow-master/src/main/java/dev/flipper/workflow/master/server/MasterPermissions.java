@@ -1,8 +1,10 @@
 package dev.flipper.workflow.master.server;
 
 import dev.flipper.tls.Role;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * What each certificate role may change on the master (docs/security.md): every role reads; the
@@ -60,8 +62,7 @@ final class MasterPermissions {
   private MasterPermissions() {}
 
   private static List<String> areas(String... more) {
-    return java.util.stream.Stream.concat(JOB_AREAS.stream(), java.util.Arrays.stream(more))
-        .toList();
+    return Stream.concat(JOB_AREAS.stream(), Arrays.stream(more)).toList();
   }
 
   /**
