@@ -77,7 +77,12 @@ public final class StatusReader {
       Optional<InstanceSummary> last =
           instances.isEmpty() ? Optional.empty() : Optional.of(instances.get(instances.size() - 1));
       summaries.add(
-          new WorkflowSummary(name, Optional.ofNullable(versions.get(name)), running, last));
+          new WorkflowSummary(
+              name,
+              Optional.ofNullable(versions.get(name)),
+              running,
+              last,
+              WorkflowSummary.statusOf(instances)));
     }
     return summaries;
   }
@@ -94,15 +99,20 @@ public final class StatusReader {
       return List.of();
     }
     List<Query> queries =
-        ids.stream().map(id -> Query.prefix(TokenLayout.instanceRecord(workflow, id))).toList();
+        new ArrayList<>(
+            ids.stream()
+                .map(id -> Query.prefix(TokenLayout.instanceRecord(workflow, id)))
+                .toList());
+    queries.addAll(SignalHolds.queries(workflow));
     List<List<Token>> read = master.query(queries);
+    SignalHolds holds = SignalHolds.of(workflow, read.subList(ids.size(), read.size()));
     List<InstanceSummary> summaries = new ArrayList<>();
     for (int i = 0; i < ids.size(); i++) {
       String recordName = TokenLayout.instanceRecord(workflow, ids.get(i));
       read.get(i).stream()
           .filter(t -> t.name().equals(recordName))
           .findFirst()
-          .ifPresent(t -> summaries.add(Json.read(t, InstanceData.class).toSummary()));
+          .ifPresent(t -> summaries.add(held(Json.read(t, InstanceData.class).toSummary(), holds)));
     }
     return summaries;
   }
@@ -111,20 +121,31 @@ public final class StatusReader {
    * One active instance with every job; empty if there is no such instance (or it was archived).
    */
   public Optional<InstanceDetail> instance(String workflow, String instance) {
-    List<List<Token>> read =
-        master.query(
+    List<Query> queries =
+        new ArrayList<>(
             List.of(
                 Query.prefix(TokenLayout.instanceRecord(workflow, instance)),
                 Query.prefix(TokenLayout.waitingPrefix(workflow, instance)),
                 Query.prefix(TokenLayout.runnablePrefix(workflow, instance))));
+    queries.addAll(SignalHolds.queries(workflow));
+    List<List<Token>> read = master.query(queries);
+    SignalHolds holds = SignalHolds.of(workflow, read.subList(3, read.size()));
     long nowSeconds = clock.instant().getEpochSecond();
     return detail(
-        workflow,
-        instance,
-        read.get(0),
-        read.get(1),
-        read.get(2),
-        (token, data) -> runnableStatus(token, data, nowSeconds));
+            workflow,
+            instance,
+            read.get(0),
+            read.get(1),
+            read.get(2),
+            (token, data) -> runnableStatus(token, data, nowSeconds))
+        .map(d -> new InstanceDetail(held(d.summary(), holds), d.jobs()));
+  }
+
+  /** A running instance with the PAUSE or DRAIN signal that holds it, if any. */
+  private static InstanceSummary held(InstanceSummary summary, SignalHolds holds) {
+    return summary.status() == InstanceStatus.RUNNING
+        ? summary.withHold(holds.of(summary.instance()))
+        : summary;
   }
 
   /**
@@ -192,7 +213,8 @@ public final class StatusReader {
     }
     return Optional.of(
         new InstanceDetail(
-            Json.read(record.get(), InstanceData.class).toSummary(), runOrder(jobs)));
+            Json.read(record.get(), InstanceData.class).toSummary(),
+            upstreamFailed(runOrder(jobs))));
   }
 
   /** The newest version of each name: a name may have been archived more than once. */
@@ -254,6 +276,27 @@ public final class StatusReader {
         heldBy,
         leaseEnd,
         List.copyOf(executions));
+  }
+
+  /**
+   * Marks UPSTREAM_FAILED the waiting jobs below a job that failed for good: a parent that failed
+   * (or is itself below a failure) never sends its event, so they cannot run in this instance
+   * unless that parent is retried. {@code ordered} has parents before children.
+   */
+  private static List<JobDetail> upstreamFailed(List<JobDetail> ordered) {
+    Set<String> failed = new HashSet<>();
+    List<JobDetail> marked = new ArrayList<>();
+    for (JobDetail job : ordered) {
+      if (job.status() == JobStatus.FAILURE) {
+        failed.add(job.name());
+      } else if (job.status() == JobStatus.WAITING
+          && job.needs().stream().anyMatch(failed::contains)) {
+        failed.add(job.name());
+        job = job.withStatus(JobStatus.UPSTREAM_FAILED);
+      }
+      marked.add(job);
+    }
+    return marked;
   }
 
   /** Parents before children, ties by name (Kahn's algorithm over the jobs' inputs). */
