@@ -23,9 +23,9 @@ public final class Readable {
   private Readable() {}
 
   /**
-   * {@code 850ms} below a second, {@code 15s} below a minute, else the two largest units with the
-   * rest cut off: {@code 2m 5s}, {@code 1h 2m}, {@code 3d 4h}; a zero second unit is left out
-   * ({@code 1h}).
+   * {@code 0s}, {@code 850ms} below a second, {@code 15s} below a minute, else the two largest
+   * units with the rest cut off: {@code 2m 5s}, {@code 1h 2m}, {@code 3d 4h}; a zero second unit is
+   * left out ({@code 1h}).
    */
   public static String duration(Duration duration) {
     if (duration.isNegative()) {
@@ -33,7 +33,7 @@ public final class Readable {
     }
     long ms = duration.toMillis();
     if (ms < SECOND) {
-      return ms + "ms";
+      return ms == 0 ? "0s" : ms + "ms";
     }
     if (ms < MINUTE) {
       return ms / SECOND + "s";

@@ -17,7 +17,7 @@ class ReadableTest {
     assertThat(Readable.duration(Duration.ofHours(1))).isEqualTo("1h");
     assertThat(Readable.duration(Duration.ofDays(3).plusHours(4).plusMinutes(5)))
         .isEqualTo("3d 4h");
-    assertThat(Readable.duration(Duration.ZERO)).isEqualTo("0ms");
+    assertThat(Readable.duration(Duration.ZERO)).isEqualTo("0s");
     assertThat(Readable.duration(Duration.ofSeconds(-90))).isEqualTo("-1m 30s");
     assertThat(Readable.millis(3_600_000L * 49)).isEqualTo("2d 1h");
   }
