@@ -1,5 +1,6 @@
 package dev.flipper.workflow.scheduler;
 
+import dev.flipper.text.Readable;
 import dev.flipper.token.ModifyParams;
 import dev.flipper.token.Query;
 import dev.flipper.token.Token;
@@ -67,9 +68,9 @@ public final class Backfill {
     if (to.isAfter(now)) {
       throw new IllegalArgumentException(
           "backfill starts past slots only: --to "
-              + to
+              + Readable.time(to)
               + " is after now ("
-              + now
+              + Readable.time(now)
               + "); the scheduler fires the future ones");
     }
     Token token =
