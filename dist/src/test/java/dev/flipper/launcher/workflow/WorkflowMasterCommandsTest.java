@@ -2,6 +2,7 @@ package dev.flipper.launcher.workflow;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -27,6 +28,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -371,7 +373,8 @@ class WorkflowMasterCommandsTest {
 
   /**
    * Issue #26: backfill started every slot at once whatever the schedule's maxRunning. With
-   * maxRunning 1 it starts one, waits until it ends, then starts the next: no two ever run at once.
+   * maxRunning 1 and an instance already running it waits, then starts one slot at a time as the
+   * previous instance ends: no two ever run at once.
    */
   @Test
   void backfillNeverRunsMoreThanMaxRunningAndWaitsForTheRest() throws Exception {
@@ -382,6 +385,32 @@ class WorkflowMasterCommandsTest {
             + "  maxRunning: 1\njobs:\n  a:\n    command: \"true\"\n  b:\n    needs: [a]\n"
             + "    command: \"true\"\n");
     assertThat(run("workflow", "apply", one.toString())).as(err).isZero();
+    assertThat(run("workflow", "start", "-w", "one")).as(err).isZero();
+    AtomicReference<CommandRun> backfill = new AtomicReference<>();
+    Thread cli =
+        new Thread(
+            () ->
+                backfill.set(
+                    CommandRun.of(
+                        config,
+                        server.port(),
+                        "workflow",
+                        "backfill",
+                        "-w",
+                        "one",
+                        "--from",
+                        "2026-01-01T00:00:00Z",
+                        "--to",
+                        "2026-01-03T00:00:00Z",
+                        "--check-every",
+                        "20ms")));
+    cli.start();
+    // Asleep between counts: the instance started by hand holds the only place.
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> cli.getState() == Thread.State.TIMED_WAITING);
+    assertThat(engine.status().instances("one")).hasSize(1);
+
     AtomicBoolean stop = new AtomicBoolean();
     AtomicInteger mostRunning = new AtomicInteger();
     Thread worker =
@@ -402,31 +431,20 @@ class WorkflowMasterCommandsTest {
             });
     worker.start();
     try {
-      assertThat(
-              run(
-                  "workflow",
-                  "backfill",
-                  "-w",
-                  "one",
-                  "--from",
-                  "2026-01-01T00:00:00Z",
-                  "--to",
-                  "2026-01-03T00:00:00Z",
-                  "--check-every",
-                  "20ms"))
-          .as(err)
-          .isZero();
+      cli.join(Duration.ofSeconds(60).toMillis());
     } finally {
       stop.set(true);
       worker.join();
     }
-    assertThat(out)
-        .contains(
+    assertThat(backfill.get().code()).as(backfill.get().err()).isZero();
+    assertThat(backfill.get().out())
+        .startsWith(
             "waiting: 1 instances of one run and its schedule allows 1 (maxRunning); "
-                + "2 slots wait, checked every 20ms\n")
+                + "3 slots wait, checked every 20ms\n")
+        .contains(" 2026-01-01 00:00:00 UTC\n", " 2026-01-03 00:00:00 UTC\n")
         .endsWith("3 instances started\n");
     List<InstanceSummary> instances = engine.status().instances("one");
-    assertThat(instances).hasSize(3);
+    assertThat(instances).hasSize(4);
     for (int i = 1; i < instances.size(); i++) {
       assertThat(instances.get(i).start())
           .as("instance %d starts after instance %d ended", i, i - 1)
