@@ -16,7 +16,8 @@ const string CONTINUATION_END = "-1"
 enum ErrorCode {
   // scanJobs: the continuation is not one this service issued.
   CONTINUATION_INVALID = 400,
-  // deleteQueue: the password does not match the configured admin hash (or none is configured).
+  // deleteQueue, deleteJobs, retryFailedJobs, setQueuePaused: the password does not match the configured admin
+  // hash (or none is configured).
   PASSWORD_INVALID = 403,
   // createQueue: the name is not [A-Za-z0-9_]+.
   QUEUE_NAME_INVALID = 410,
@@ -184,7 +185,10 @@ struct PinLaterRetryFailedJobsRequest {
   3: optional i32 attemptsToAllow = 1,
   // Unset means now.
   4: optional i64 runAfterTimestampMillis,
-  5: optional i32 limit = 1000
+  5: optional i32 limit = 1000,
+  // Flipper's addition: the queue admin password, as deleteQueue's (PinLater's clients do not send it, and
+  // are refused).
+  6: optional string password
 }
 
 struct PinLaterDeleteJobsRequest {
@@ -194,7 +198,10 @@ struct PinLaterDeleteJobsRequest {
   2: optional PinLaterJobState jobState,
   3: optional i8 priority = 1,
   4: optional string bodyRegexToMatch,
-  5: optional i32 limit = 1000
+  5: optional i32 limit = 1000,
+  // Flipper's addition: the queue admin password, as deleteQueue's (PinLater's clients do not send it, and
+  // are refused).
+  6: optional string password
 }
 
 service PinLater {
@@ -248,7 +255,8 @@ service PinLater {
 
   // Pauses (paused = true) or resumes dequeues of a queue: its dequeues return no job, everything else works.
   // Stored with the queue in the shared store, so every queue server applies it (within queue.pauseRefresh).
-  void setQueuePaused(1: RequestContext context, 2: string name, 3: bool paused)
+  // Needs the queue admin password, as deleteQueue.
+  void setQueuePaused(1: RequestContext context, 2: string name, 3: bool paused, 4: string password)
       throws (1: PinLaterException e)
 
   // The paused queues.

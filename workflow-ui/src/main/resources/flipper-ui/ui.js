@@ -12,12 +12,22 @@
 
   function show(text) { if (state) { state.textContent = text; } }
 
+  // Timeline bars carry their place as data-left/data-width (percent): the Content-Security-Policy allows no
+  // style attributes in the HTML, but it does allow setting styles from this script.
+  function placeBars() {
+    document.querySelectorAll('.gantt-bar[data-left]').forEach(function (bar) {
+      bar.style.left = bar.getAttribute('data-left') + '%';
+      bar.style.width = bar.getAttribute('data-width') + '%';
+    });
+  }
+
   function swap(html) {
     var doc = new DOMParser().parseFromString(html, 'text/html');
     document.querySelectorAll('[data-live][id]').forEach(function (old) {
       var fresh = doc.getElementById(old.id);
       if (fresh) { old.innerHTML = fresh.innerHTML; }
     });
+    placeBars();
   }
 
   function poll() {
@@ -57,6 +67,7 @@
     });
   }).catch(function () { /* the refresh state already says when the UI server is unreachable */ });
 
+  placeBars();
   window.flipper = { apiUrl: apiUrl };
   if (!/^\/(login|actions\/)/.test(location.pathname)) { poll(); } // the login form and results have no data
 

@@ -4,14 +4,14 @@ import dev.flipper.workflow.worker.exec.LogFiles;
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.NoSuchFileException;
 
 /**
  * {@code GET /logs/<path>}: the job logs a worker wrote, so the CLI and the UI read logs of workers
- * on other hosts. Paths are relative to {@code workers.logDir} and confined to it ({@link
- * LogFiles#resolve}).
+ * on other hosts. Paths are relative to {@code workers.logDir} and confined to it: no link,
+ * symbolic or hard, serves a file from elsewhere ({@link LogFiles#openChannel}).
  *
  * <ul>
  *   <li>without parameters: the whole file ({@code Content-Length} set);
@@ -22,7 +22,8 @@ import java.nio.file.NoSuchFileException;
  *       now).
  * </ul>
  *
- * 400 for a path outside the log directory, 404 for a missing log. Thread-safe.
+ * 400 for a path that could leave the log directory, 404 "no such log" for a missing log or a link;
+ * no answer names the log directory. Thread-safe.
  */
 public final class LogEndpoint {
   public static final String PATH = "/logs/<path>";
@@ -47,11 +48,10 @@ public final class LogEndpoint {
     String max = ctx.queryParam("max");
     try {
       if (offset == null && max == null) {
-        long size = Files.size(logs.resolve(path));
-        InputStream in = logs.open(path);
+        SeekableByteChannel log = logs.openChannel(path);
         ctx.contentType("text/plain; charset=utf-8")
-            .header("Content-Length", Long.toString(size))
-            .result(in);
+            .header("Content-Length", Long.toString(log.size()))
+            .result(Channels.newInputStream(log));
         return;
       }
       long from = offset == null ? 0 : Long.parseLong(offset);
@@ -63,7 +63,7 @@ public final class LogEndpoint {
           .contentType("application/octet-stream")
           .result(chunk.data());
     } catch (NoSuchFileException e) {
-      ctx.status(HttpStatus.NOT_FOUND).result("no log " + path + "\n");
+      ctx.status(HttpStatus.NOT_FOUND).result("no such log '" + path + "'\n");
     } catch (NumberFormatException e) {
       ctx.status(HttpStatus.BAD_REQUEST)
           .result("offset and max must be integers: " + e.getMessage() + "\n");

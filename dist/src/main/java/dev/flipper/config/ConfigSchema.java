@@ -6,6 +6,7 @@ import dev.flipper.config.SettingType.DurationType;
 import dev.flipper.config.SettingType.EnumType;
 import dev.flipper.config.SettingType.IntType;
 import dev.flipper.config.SettingType.ObjectListType;
+import dev.flipper.config.SettingType.SizeType;
 import dev.flipper.config.SettingType.TextListType;
 import dev.flipper.config.SettingType.TextType;
 import dev.flipper.queue.QueueService;
@@ -52,6 +53,9 @@ public final class ConfigSchema {
       List.of(
           new Section("storage", "Where jobs and workflow state live: shared by every daemon."),
           new Section("network", "Where the daemons listen: the address shared by every daemon."),
+          new Section(
+              "security",
+              "Mutual TLS on every port and the certificate each daemon and command presents."),
           new Section("queue", "The queue server (mode queue)."),
           new Section("master", "The workflow token master (mode master)."),
           new Section("scheduler", "The workflow scheduler (mode scheduler)."),
@@ -164,6 +168,30 @@ public final class ConfigSchema {
               "127.0.0.1",
               "Address every daemon listens on (service and admin ports) unless its section sets bindAddress: "
                   + "127.0.0.1 = this machine only, 0.0.0.0 = every IPv4 interface, :: = every interface."),
+          setting(
+              "security.tls",
+              new BoolType(),
+              SecurityConfig.OFF.tls(),
+              "true = every port (Thrift, admin, logs) speaks mutual TLS: peers present a certificate of "
+                  + "security.certificates' authority, whose role decides what they may do (docs/security.md)."),
+          setting(
+              "security.certificates",
+              TextType.any(),
+              SecurityConfig.OFF.certificates(),
+              "Folder with ca.pem and <name>.pem/<name>.key, made by `flipper tls init`; each daemon "
+                  + "presents the certificate named as its mode (master, queue, workers, scheduler, ui)."),
+          setting(
+              "security.identity",
+              TextType.matching(
+                  false, "|[A-Za-z0-9_.-]+", "empty or a certificate name: letters, digits, _ . -"),
+              SecurityConfig.OFF.identity(),
+              "Certificate that commands (flipper workflow, queue-tool) present; \"\" = operator."),
+          setting(
+              "security.insecure",
+              new BoolType(),
+              SecurityConfig.OFF.insecure(),
+              "true = daemons may listen on a non-loopback address without TLS (a trusted network); "
+                  + "false = they refuse to start so."),
           bindAddress("queue", "the queue server"),
           port("queue.port", QueueServer.DEFAULT_PORT, "Thrift port of the queue server."),
           port(
@@ -224,7 +252,8 @@ public final class ConfigSchema {
               "queue.adminPasswordHash",
               TextType.matching(true, "|[0-9a-fA-F]{64}", "empty or 64 hex digits"),
               "",
-              "SHA-256 of the password that deleteQueue requires (flipper hash-password); \"\" = deleteQueue refused."),
+              "SHA-256 of the admin password that deleteQueue, deleteJobs, retryFailedJobs and setQueuePaused "
+                  + "require (flipper hash-password); \"\" = deleting is refused, retry and pause are open."),
           setting(
               "queue.longPollTimeout",
               new DurationType(Duration.ZERO),
@@ -261,6 +290,24 @@ public final class ConfigSchema {
               BodyFilter.TIME_PER_CALL,
               "Time a body-filtered count, scan or deleteJobs may spend evaluating its filter, all bodies together; "
                   + "the call fails naming the budget."),
+          setting(
+              "queue.maxConnections",
+              new IntType(1, 1_000_000),
+              QueueServer.DEFAULT_MAX_CONNECTIONS,
+              "Most connections the queue server holds; a new one beyond closes the longest-idle connection (it is "
+                  + "refused only when all are in a call)."),
+          setting(
+              "queue.maxConnectionsPerPeer",
+              new IntType(1, 1_000_000),
+              QueueServer.DEFAULT_MAX_CONNECTIONS_PER_PEER,
+              "Most queue connections from one address (loopback too); a new one beyond closes that address's "
+                  + "longest-idle connection."),
+          setting(
+              "queue.maxConcurrentBodyFilters",
+              new IntType(1, 10_000),
+              QueueServer.DEFAULT_MAX_CONCURRENT_BODY_FILTERS,
+              "Most body-filtered count, scan or deleteJobs calls at once; one more is refused at once, nothing "
+                  + "done, so regex searches cannot take every worker thread."),
           bindAddress("master", "the master"),
           port("master.port", MASTER.port(), "Port of the token master API."),
           port("master.adminPort", 9091, "Admin HTTP port of the master."),
@@ -276,6 +323,18 @@ public final class ConfigSchema {
               MASTER.messageReadTimeout(),
               "Longest time to read one request, first byte to last; a connection still reading one then is closed "
                   + "(a peer trickling bytes cannot hold a connection thread)."),
+          setting(
+              "master.maxConnections",
+              new IntType(1, 100_000),
+              MASTER.maxConnections(),
+              "Most connections the master holds, one thread each; a new one beyond closes the longest-idle "
+                  + "connection (it is refused only when all are in a call)."),
+          setting(
+              "master.maxConnectionsPerPeer",
+              new IntType(1, 100_000),
+              MASTER.maxConnectionsPerPeer(),
+              "Most master connections from one address (loopback too); a new one beyond closes that address's "
+                  + "longest-idle connection."),
           setting(
               "master.jdbcUrl",
               TextType.matching(
@@ -382,6 +441,25 @@ public final class ConfigSchema {
               WORKERS.heartbeatInterval(),
               "How often each workers process publishes its heartbeat (flipper workflow workers); it counts as "
                   + "dead after 3 intervals without one."),
+          setting(
+              "workers.maxLogBytes",
+              new SizeType(),
+              WORKERS.maxLogBytes(),
+              "Most bytes kept of each log (stdout, stderr) of one job execution: beyond it the first and last "
+                  + "halves are kept with a '--- flipper: N bytes cut here ---' line between them; 0 = all. "
+                  + "Otherwise at least 1KiB."),
+          setting(
+              "workers.maxLogFolderBytes",
+              new SizeType(),
+              WORKERS.maxLogFolderBytes(),
+              "No job starts (it is handed back for another worker or later) while workers.logDir holds this "
+                  + "much or more, summed at most once a minute; 0 = no cap."),
+          setting(
+              "workers.minFreeDiskBytes",
+              new SizeType(),
+              WORKERS.minFreeDiskBytes(),
+              "No job starts (it is handed back for another worker or later) while the disk of "
+                  + "workers.logDir has less free space; 0 = no check."),
           bindAddress("ui", "the UI"),
           port("ui.port", UI.port(), "Port of the web UI."),
           setting(
@@ -394,8 +472,8 @@ public final class ConfigSchema {
               "ui.baseUrl",
               TextType.matching(false, "|https?://\\S+", "empty or an http:// or https:// URL"),
               UiLinks.NONE.baseUrl(),
-              "Address of the UI as users reach it (https://flipper.example.com), for links in e-mail; "
-                  + "\"\" = links are paths without a host."),
+              "Address of the UI as users reach it (https://flipper.example.com), for links in e-mail; its "
+                  + "host is one the UI answers (ui.allowedHosts); \"\" = links are paths without a host."),
           setting(
               "ui.users",
               new ObjectListType(
@@ -430,7 +508,16 @@ public final class ConfigSchema {
               "ui.trustedProxies",
               new TextListType(),
               UiAuth.NONE.trustedProxies(),
-              "Addresses of the proxies whose ui.trustedUserHeader is believed."),
+              "Addresses of the proxies whose ui.trustedUserHeader, X-Forwarded-Proto (Secure cookies) and "
+                  + "X-Forwarded-For (sign-in limits per address) are believed."),
+          setting(
+              "ui.allowedHosts",
+              new TextListType(),
+              UiAuth.NONE.allowedHosts(),
+              "More Host header values the UI answers (name = any port, name:port = that port), besides "
+                  + "ui.baseUrl's host and, on its own port, the bind address and (bound on loopback or a "
+                  + "wildcard) localhost, 127.0.0.1 and [::1]; any other Host is answered 421 (DNS "
+                  + "rebinding)."),
           setting(
               "ui.allowAnonymous",
               new BoolType(),
@@ -449,6 +536,13 @@ public final class ConfigSchema {
               QueueServers.NONE.queueServerSetFile(),
               "PinLater server-set file (one host:port a line, re-read every 5 s) naming the dashboard's queue "
                   + "servers, instead of ui.queueServers; \"\" = none."),
+          setting(
+              "ui.queueAdminPassword",
+              TextType.anySecret(),
+              QueueServers.NONE.queueAdminPassword(),
+              "Queue admin password (whose hash is queue.adminPasswordHash) the dashboard sends with pause, "
+                  + "resume, retry and delete; \"\" = none (deleting is refused; retry and pause work while the queue "
+                  + "servers set no password). Masked when printed."),
           setting(
               "email.enabled",
               new BoolType(),
@@ -473,6 +567,12 @@ public final class ConfigSchema {
               EMAIL.security(),
               "NONE = plain SMTP; STARTTLS = upgrade the plain connection, refuse to send without it; "
                   + "TLS = TLS from the first byte (SMTPS). The server's certificate and host name are checked."),
+          setting(
+              "email.allowPlainTextPassword",
+              new BoolType(),
+              EMAIL.allowPlainTextPassword(),
+              "Allow email.password over a plain connection (email.security NONE); false = such a config is "
+                  + "refused. config-check warns while it is true and used."),
           setting("email.from", TextType.any(), EMAIL.from(), "Sender address."),
           setting(
               "email.to",
@@ -563,6 +663,12 @@ public final class ConfigSchema {
               + ")");
     }
     checkPortsDiffer(values, problems);
+    if (values.bool("security.tls") && values.text("security.certificates").isBlank()) {
+      problems.add(
+          values.value("security.tls").where(),
+          "'security.tls' is true, so 'security.certificates' must name the folder of certificates "
+              + "(make one with `flipper tls init --dir DIR`)");
+    }
     if (values.bool("email.enabled")) {
       List<String> missing = new java.util.ArrayList<>();
       for (String key : List.of("email.smtpHost", "email.from")) {
@@ -574,6 +680,15 @@ public final class ConfigSchema {
         problems.add(
             values.value("email.enabled").where(),
             "'email.enabled' is true, so " + String.join(", ", missing) + " must be set too");
+      }
+      if (values.text("email.security").equals("NONE")
+          && !values.text("email.password").isEmpty()
+          && !values.bool("email.allowPlainTextPassword")) {
+        problems.add(
+            values.value("email.password").where(),
+            "'email.password' is set but 'email.security' is NONE, so the SMTP password would go over "
+                + "the network in clear: set 'email.security' to STARTTLS or TLS, or "
+                + "'email.allowPlainTextPassword' to true to accept that");
       }
     }
   }

@@ -41,6 +41,10 @@ public final class ConfigValues {
     return (Integer) get(key);
   }
 
+  long bytes(String key) {
+    return (Long) get(key);
+  }
+
   boolean bool(String key) {
     return (Boolean) get(key);
   }

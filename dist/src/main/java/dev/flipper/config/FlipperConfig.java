@@ -29,6 +29,7 @@ import java.util.Map;
 public record FlipperConfig(
     StorageConfig storage,
     NetworkConfig network,
+    SecurityConfig security,
     QueueDaemon.Config queue,
     MasterDaemon.Config master,
     MasterStoreConfig masterStore,
@@ -59,6 +60,7 @@ public record FlipperConfig(
     return new FlipperConfig(
         RecordBinder.bind(v, "storage", StorageConfig.class),
         RecordBinder.bind(v, "network", NetworkConfig.class),
+        RecordBinder.bind(v, "security", SecurityConfig.class),
         RecordBinder.bind(v, "queue", QueueDaemon.Config.class),
         RecordBinder.bind(v, "master", MasterDaemon.Config.class),
         RecordBinder.bind(v, "master", MasterStoreConfig.class),

@@ -16,9 +16,9 @@ import java.util.Locale;
  * {@code queue} reads its component {@code port} from the key {@code queue.port}. This is why the
  * modules' own settings types (for example {@code JdbcShardConfig} or {@code WorkerDaemon.Config})
  * can be bound directly: a new setting is a component of that type plus its {@link ConfigSchema}
- * entry, with no mapping code in between. Supported component types: int, boolean, String,
- * Duration, enums (by name, ignoring case), List of String, List of records (the items of a list of
- * maps) and nested records (the keys under {@code prefix.component}). Stateless.
+ * entry, with no mapping code in between. Supported component types: int, long (a size), boolean,
+ * String, Duration, enums (by name, ignoring case), List of String, List of records (the items of a
+ * list of maps) and nested records (the keys under {@code prefix.component}). Stateless.
  */
 final class RecordBinder {
   private RecordBinder() {}
@@ -61,6 +61,9 @@ final class RecordBinder {
   private static Object value(ConfigValues values, String key, Class<?> type, Type genericType) {
     if (type == int.class || type == Integer.class) {
       return values.integer(key);
+    }
+    if (type == long.class || type == Long.class) {
+      return values.bytes(key);
     }
     if (type == boolean.class || type == Boolean.class) {
       return values.bool(key);

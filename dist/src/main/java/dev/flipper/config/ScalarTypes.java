@@ -4,16 +4,19 @@ import dev.flipper.config.SettingType.BoolType;
 import dev.flipper.config.SettingType.DurationType;
 import dev.flipper.config.SettingType.EnumType;
 import dev.flipper.config.SettingType.IntType;
+import dev.flipper.config.SettingType.SizeType;
 import dev.flipper.config.SettingType.TextType;
 import dev.flipper.jdbc.MariaDbUrls;
 import dev.flipper.text.DurationText;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Converts the text of a scalar to its typed value, or says what is wrong. Stateless. */
 final class ScalarTypes {
   private static final Pattern INTEGER = Pattern.compile("-?[0-9][0-9_]*");
+  private static final Pattern SIZE = Pattern.compile("([0-9][0-9_]{0,14})\\s*(|KiB|MiB|GiB)");
 
   private ScalarTypes() {}
 
@@ -24,6 +27,9 @@ final class ScalarTypes {
     }
     if (type instanceof BoolType) {
       return "true or false";
+    }
+    if (type instanceof SizeType) {
+      return "a size in bytes like 65536, 64KiB, 64MiB or 2GiB";
     }
     if (type instanceof DurationType) {
       return "a duration like " + DurationText.FORMS;
@@ -46,6 +52,9 @@ final class ScalarTypes {
         return Boolean.parseBoolean(text);
       }
       throw new BadValue("must be true or false, got '" + text + "'");
+    }
+    if (type instanceof SizeType t) {
+      return toBytes(t, text);
     }
     if (type instanceof DurationType t) {
       Duration d =
@@ -73,6 +82,25 @@ final class ScalarTypes {
           "must be " + t.rule() + ", got '" + (t.secret() ? ConfigValues.MASK : text) + "'");
     }
     return text;
+  }
+
+  private static long toBytes(SizeType type, String text) throws BadValue {
+    Matcher m = SIZE.matcher(text.strip());
+    if (!m.matches()) {
+      throw new BadValue("must be " + expected(type) + ", got '" + text + "'");
+    }
+    long number = Long.parseLong(m.group(1).replace("_", ""));
+    int shift =
+        switch (m.group(2)) {
+          case "KiB" -> 10;
+          case "MiB" -> 20;
+          case "GiB" -> 30;
+          default -> 0;
+        };
+    if (number > (Long.MAX_VALUE >> shift)) {
+      throw new BadValue("is too large, got " + text.strip());
+    }
+    return number << shift;
   }
 
   private static int toInt(IntType type, String text) throws BadValue {

@@ -27,6 +27,17 @@ public sealed interface SettingType {
     }
   }
 
+  /**
+   * A number of bytes, written as a whole number with an optional binary unit ({@code 65536},
+   * {@code 64KiB}, {@code 64 MiB}, {@code 2GiB}); 0 often means "no limit".
+   */
+  record SizeType() implements SettingType {
+    @Override
+    public String docName() {
+      return "size (bytes, KiB, MiB, GiB)";
+    }
+  }
+
   /** {@code true} or {@code false}. */
   record BoolType() implements SettingType {
     @Override

@@ -84,6 +84,11 @@ final class ConfigCheckCommand implements Callable<Integer> {
       fileProblems.forEach(err::println);
       return Launcher.EXIT_USAGE;
     }
+    if (loaded.email().sendsPasswordInClear()) {
+      err.println(
+          "warning: email.allowPlainTextPassword is true and email.security is NONE: the SMTP password "
+              + "goes over the network in clear; use STARTTLS or TLS");
+    }
     if (print) {
       out.println("# " + config + " is valid. Effective configuration, secrets masked:");
       out.print(loaded.values().toYaml(true));

@@ -90,7 +90,8 @@ public enum Mode {
       return configured.configured() || localQueuePort == 0
           ? configured
           : QueueServers.of(
-              ModeRunner.reachableHost(config.queue().bindAddress()) + ":" + localQueuePort);
+                  ModeRunner.reachableHost(config.queue().bindAddress()) + ":" + localQueuePort)
+              .withAdminPassword(configured.queueAdminPassword());
     }
   }
 

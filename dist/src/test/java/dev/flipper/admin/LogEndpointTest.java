@@ -85,4 +85,22 @@ class LogEndpointTest {
     assertThat(get("/logs/etl/17/nope.1.stdout").statusCode()).isEqualTo(404);
     assertThat(get("/logs/etl/17/my%2520job.1.stdout?offset=x").statusCode()).isEqualTo(400);
   }
+
+  @Test
+  void aLinkPlantedInTheLogDirectoryIsNoSuchLogAndNoAnswerNamesTheDirectory() throws Exception {
+    Path instance = logs.root().resolve("etl/17");
+    Files.createLink(instance.resolve("hard.1.stdout"), dir.resolve("secret.txt"));
+    Files.createSymbolicLink(instance.resolve("soft.1.stdout"), dir.resolve("secret.txt"));
+
+    for (String link : List.of("hard.1.stdout", "soft.1.stdout")) {
+      for (String query : List.of("", "?offset=0")) {
+        HttpResponse<String> answer = get("/logs/etl/17/" + link + query);
+        assertThat(answer.statusCode()).as(link + query).isEqualTo(404);
+        assertThat(answer.body()).isEqualTo("no such log 'etl/17/" + link + "'\n");
+      }
+    }
+    HttpResponse<String> outside = get("/logs/..%2Fsecret.txt");
+    assertThat(outside.statusCode()).isEqualTo(400);
+    assertThat(outside.body()).doesNotContain(dir.toString());
+  }
 }

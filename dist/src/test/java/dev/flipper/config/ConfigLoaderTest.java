@@ -81,7 +81,10 @@ class ConfigLoaderTest {
                   Duration.ofMinutes(5),
                   Duration.ofSeconds(60),
                   10_000_000,
-                  Duration.ofSeconds(10)));
+                  Duration.ofSeconds(10),
+                  4096,
+                  512,
+                  4));
       assertThat(config.network()).isEqualTo(new NetworkConfig("127.0.0.1"));
       assertThat(config.master()).isEqualTo(new MasterDaemon.Config("127.0.0.1", 9090));
       assertThat(config.masterStore()).isEqualTo(new MasterStoreConfig("", "", ""));
@@ -138,6 +141,10 @@ class ConfigLoaderTest {
                 claimTimeout: 2h
                 failedTtl: 30d
                 longPollTimeout: 500ms
+              workers:
+                maxLogBytes: 16 MiB
+                minFreeDiskBytes: 2GiB
+                maxLogFolderBytes: 100_000
               email:
                 enabled: true
                 smtpHost: mail.example.com
@@ -172,6 +179,9 @@ class ConfigLoaderTest {
       assertThat(config.queue().claimTimeout()).isEqualTo(Duration.ofHours(2));
       assertThat(config.queue().failedTtl()).isEqualTo(Duration.ofDays(30));
       assertThat(config.queue().longPollTimeout()).isEqualTo(Duration.ofMillis(500));
+      assertThat(config.workers().maxLogBytes()).isEqualTo(16L << 20);
+      assertThat(config.workers().minFreeDiskBytes()).isEqualTo(2L << 30);
+      assertThat(config.workers().maxLogFolderBytes()).isEqualTo(100_000);
       assertThat(config.email())
           .isEqualTo(
               new MailSettings(
@@ -185,7 +195,8 @@ class ConfigLoaderTest {
                   List.of("ops@example.com", "dev@example.com"),
                   2,
                   Duration.ofSeconds(1),
-                  Duration.ofSeconds(3)));
+                  Duration.ofSeconds(3),
+                  false));
       assertThat(config.uiLinks().instance("etl", "17"))
           .isEqualTo("https://flipper.example.com/workflows/etl/instances/17");
       assertThat(config.logging()).isEqualTo(new LoggingConfig("DEBUG", "logs/{mode}.log"));
@@ -381,7 +392,8 @@ class ConfigLoaderTest {
       assertThat(error("ui:\n  colour: blue\n"))
           .isEqualTo(
               "conf.yaml:2: unknown key 'ui.colour' (valid keys in 'ui': bindAddress, port, masterHost, adminPort, "
-                  + "baseUrl, users, trustedUserHeader, trustedProxies, allowAnonymous, queueServers, queueServerSetFile)");
+                  + "baseUrl, users, trustedUserHeader, trustedProxies, allowedHosts, allowAnonymous, queueServers,"
+                  + " queueServerSetFile, queueAdminPassword)");
     }
 
     @Test
@@ -407,7 +419,7 @@ class ConfigLoaderTest {
           .isEqualTo("conf.yaml:1: unknown section 'quee' (did you mean 'queue'?)");
       assertThat(error("metrics: {}\n"))
           .isEqualTo(
-              "conf.yaml:1: unknown section 'metrics' (sections: storage, network, queue, master, scheduler, workers,"
+              "conf.yaml:1: unknown section 'metrics' (sections: storage, network, security, queue, master, scheduler, workers,"
                   + " ui, email, logging)");
     }
 
@@ -424,7 +436,8 @@ class ConfigLoaderTest {
               "conf.yaml:1: section 'queue' must be a map of keys (bindAddress, port, adminPort, priorityLevels,"
                   + " maxBodyBytes, maxFrameBytes, claimTimeout, succeededTtl, failedTtl, monitorInterval,"
                   + " monitorBatchSize, rateLimitFile, serverSetFile, adminPasswordHash, longPollTimeout,"
-                  + " directCallLimitMicros, idleTimeout, frameReadTimeout, bodyFilterStepsPerBody, bodyFilterTimePerCall),"
+                  + " directCallLimitMicros, idleTimeout, frameReadTimeout, bodyFilterStepsPerBody, bodyFilterTimePerCall,"
+                  + " maxConnections, maxConnectionsPerPeer, maxConcurrentBodyFilters),"
                   + " got a list");
       assertThat(error("storage:\n  jdbc: 5\n"))
           .isEqualTo(
@@ -479,6 +492,18 @@ class ConfigLoaderTest {
           .isEqualTo(
               "conf.yaml:2: 'queue.claimTimeout' must be a duration like 500ms, 30s, 10m, 24h or 7d,"
                   + " got '600'");
+    }
+
+    @Test
+    void badSize() {
+      assertThat(error("workers:\n  maxLogBytes: 64MB\n"))
+          .isEqualTo(
+              "conf.yaml:2: 'workers.maxLogBytes' must be a size in bytes like 65536, 64KiB, 64MiB or"
+                  + " 2GiB, got '64MB'");
+      assertThat(error("workers:\n  minFreeDiskBytes: -1\n"))
+          .startsWith("conf.yaml:2: 'workers.minFreeDiskBytes' must be a size in bytes");
+      assertThatThrownBy(() -> parse("workers:\n  maxLogBytes: 100\n"))
+          .hasMessageContaining("workers.maxLogBytes is 100; use 0 (no cap) or at least 1024");
     }
 
     @Test
@@ -675,7 +700,7 @@ class ConfigLoaderTest {
     void fileThatIsNotAMap() {
       assertThat(error("- queue\n- master\n"))
           .isEqualTo(
-              "conf.yaml:1: the file must be a map of sections (storage, network, queue, master, scheduler, workers,"
+              "conf.yaml:1: the file must be a map of sections (storage, network, security, queue, master, scheduler, workers,"
                   + " ui, email, logging), got a list");
     }
 

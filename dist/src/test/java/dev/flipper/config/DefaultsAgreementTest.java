@@ -65,6 +65,10 @@ class DefaultsAgreementTest {
           entry(
               "network.bindAddress",
               "the launcher's shared address; each daemon's own bindAddress is checked"),
+          entry("security.tls", "the launcher hands each daemon its TLS identity"),
+          entry("security.certificates", "the launcher loads the certificates"),
+          entry("security.identity", "the launcher's commands"),
+          entry("security.insecure", "the launcher checks where daemons listen"),
           entry("queue.adminPort", "the launcher's admin server"),
           entry("master.adminPort", "the launcher's admin server"),
           entry("master.jdbcUrl", "the launcher opens the master's token store"),
@@ -148,7 +152,10 @@ class DefaultsAgreementTest {
             "directCallLimit",
             limit -> ((Duration) limit).toNanos() / 1_000),
         new BuilderField("queue.idleTimeout", "idleTimeout"),
-        new BuilderField("queue.frameReadTimeout", "frameReadTimeout"));
+        new BuilderField("queue.frameReadTimeout", "frameReadTimeout"),
+        new BuilderField("queue.maxConnections", "maxConnections"),
+        new BuilderField("queue.maxConnectionsPerPeer", "maxConnectionsPerPeer"),
+        new BuilderField("queue.maxConcurrentBodyFilters", "maxConcurrentBodyFilters"));
 
     // master: its settings and the Thrift server they configure
     settings(empty, "master", MasterDaemon.Config.defaults(), "MasterDaemon.Config.defaults()");
@@ -158,7 +165,9 @@ class DefaultsAgreementTest {
         new BuilderField("master.bindAddress", "bindHost"),
         new BuilderField("master.port", "port"),
         new BuilderField("master.idleTimeout", "idleTimeout"),
-        new BuilderField("master.messageReadTimeout", "messageReadTimeout"));
+        new BuilderField("master.messageReadTimeout", "messageReadTimeout"),
+        new BuilderField("master.maxConnections", "maxConnections"),
+        new BuilderField("master.maxConnectionsPerPeer", "maxConnectionsPerPeer"));
 
     settings(
         empty, "scheduler", SchedulerDaemon.Config.defaults(), "SchedulerDaemon.Config.defaults()");

@@ -143,6 +143,46 @@ class LauncherTest {
   }
 
   @Test
+  void configCheckRefusesAnSmtpPasswordInClearAndWarnsWhileItIsAllowed() throws Exception {
+    Path config = dir.resolve("conf.yaml");
+    String email =
+        """
+        email:
+          enabled: true
+          smtpHost: mail.example.com
+          from: flipper@example.com
+          user: flipper
+          password: hunter2
+        workers:
+          logDir: %s
+        """
+            .formatted(dir.resolve("logs"));
+    Files.writeString(config, email);
+
+    assertThat(run("config-check", "-c", config.toString())).isEqualTo(2);
+    assertThat(err.toString())
+        .isEqualTo(
+            config
+                + ":6: 'email.password' is set but 'email.security' is NONE, so the SMTP password would "
+                + "go over the network in clear: set 'email.security' to STARTTLS or TLS, or "
+                + "'email.allowPlainTextPassword' to true to accept that\n");
+
+    err.getBuffer().setLength(0);
+    Files.writeString(
+        config, email.replace("email:\n", "email:\n  allowPlainTextPassword: true\n"));
+    assertThat(run("config-check", "-c", config.toString())).isZero();
+    assertThat(err.toString())
+        .isEqualTo(
+            "warning: email.allowPlainTextPassword is true and email.security is NONE: the SMTP "
+                + "password goes over the network in clear; use STARTTLS or TLS\n");
+
+    err.getBuffer().setLength(0);
+    Files.writeString(config, email.replace("email:\n", "email:\n  security: STARTTLS\n"));
+    assertThat(run("config-check", "-c", config.toString())).isZero();
+    assertThat(err.toString()).isEmpty();
+  }
+
+  @Test
   void configCheckRefusesPortClashes() throws Exception {
     Path config = dir.resolve("conf.yaml");
     Files.writeString(config, "ui:\n  port: 9090\n");

@@ -138,18 +138,43 @@ public final class QueueService implements JobQueue {
   @Override
   public void deleteQueue(String queue, String password) {
     Validation.queueName(queue);
+    requireAdminPassword(password, "deleteQueue", queue);
+    for (ShardStore shard : shards.all()) {
+      shard.deleteQueue(queue);
+    }
+  }
+
+  /**
+   * Checks the admin password of an operation that deletes jobs (deleteQueue; over Thrift also
+   * deleteJobs): PASSWORD_INVALID when it is wrong or no admin password hash is configured, so
+   * deleting stays off until an operator sets one.
+   */
+  public void requireAdminPassword(String password, String operation, String queue) {
     if (adminPasswordHash.isEmpty()) {
       throw new QueueException(
           ErrorCode.PASSWORD_INVALID,
-          "deleteQueue is disabled until queue.adminPasswordHash is set (generate one with `flipper hash-password`)");
+          operation
+              + " is disabled until queue.adminPasswordHash is set (generate one with `flipper hash-password`)");
     }
+    checkPassword(password, operation, queue);
+  }
+
+  /**
+   * Checks the admin password of an operation that changes many jobs but can be undone (over
+   * Thrift: retryFailedJobs, setQueuePaused) once an admin password hash is configured; without one
+   * they stay open, as in PinLater, to whoever may reach the port (docs/security.md).
+   */
+  public void requireAdminPasswordIfSet(String password, String operation, String queue) {
+    if (!adminPasswordHash.isEmpty()) {
+      checkPassword(password, operation, queue);
+    }
+  }
+
+  private void checkPassword(String password, String operation, String queue) {
     if (!PasswordHash.matches(password, adminPasswordHash)) {
       throw new QueueException(
           ErrorCode.PASSWORD_INVALID,
-          "wrong admin password for deleteQueue of queue '" + queue + "'");
-    }
-    for (ShardStore shard : shards.all()) {
-      shard.deleteQueue(queue);
+          "wrong admin password for " + operation + " of queue '" + queue + "'");
     }
   }
 

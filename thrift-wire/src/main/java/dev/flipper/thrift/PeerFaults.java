@@ -1,6 +1,6 @@
 package dev.flipper.thrift;
 
-import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -33,10 +33,10 @@ public final class PeerFaults {
   }
 
   /**
-   * One fault of {@code reason} (a metric label such as frame_too_large), from {@code peer} (may be
-   * null).
+   * One fault of {@code reason} (a metric label such as frame_too_large), from {@code peer}
+   * (address and port; may be null).
    */
-  public void fault(String reason, InetAddress peer, String detail) {
+  public void fault(String reason, InetSocketAddress peer, String detail) {
     count.accept(reason);
     String line;
     synchronized (this) {
@@ -55,7 +55,7 @@ public final class PeerFaults {
         server,
         line,
         reason,
-        peer == null ? "?" : peer.getHostAddress(),
+        peer == null ? "?" : peer.getAddress().getHostAddress() + ":" + peer.getPort(),
         detail);
   }
 }

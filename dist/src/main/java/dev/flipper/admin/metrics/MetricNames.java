@@ -34,6 +34,11 @@ final class MetricNames {
               "Connections the queue server closed at once at its connection limits, by reason.",
               "reason"),
           rule(
+              "PinLaterService\\.connections_evicted\\.(\\w+)",
+              "flipper_queue_connections_evicted",
+              "Idle connections the queue server closed to make room for a new one, by limit reached.",
+              "reason"),
+          rule(
               "PinLaterService\\.peer_faults\\.(\\w+)",
               "flipper_queue_peer_faults",
               "Frames the queue server refused or connections it closed for what their peer sent, by reason.",
@@ -99,6 +104,11 @@ final class MetricNames {
               "master\\.connections_rejected\\.(\\w+)",
               "flipper_master_connections_rejected",
               "Connections the token master closed at once at its connection limits, by reason.",
+              "reason"),
+          rule(
+              "master\\.connections_evicted\\.(\\w+)",
+              "flipper_master_connections_evicted",
+              "Idle connections the token master closed to make room for a new one, by limit reached.",
               "reason"),
           rule(
               "master\\.peer_faults\\.(\\w+)",

@@ -229,7 +229,10 @@ public final class QueueTool implements Callable<Integer> {
       description = "Print one JSON document instead of text (not for load modes).")
   boolean json;
 
-  @Option(names = "--password", description = "Admin password (delete_queue).")
+  @Option(
+      names = "--password",
+      description =
+          "Queue admin password (delete_queue, delete_jobs, retry_failed, pause, resume).")
   String password;
 
   @Option(
@@ -262,6 +265,7 @@ public final class QueueTool implements Callable<Integer> {
               .server(target.host(), target.port())
               .maxConnectionsPerServer(concurrency)
               .maxAttempts(1)
+              .adminPassword(password)
               .source(
                   source != null
                       ? source

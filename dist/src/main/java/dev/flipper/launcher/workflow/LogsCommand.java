@@ -4,6 +4,7 @@ import dev.flipper.workflow.engine.ExecutionDetail;
 import dev.flipper.workflow.engine.InstanceDetail;
 import dev.flipper.workflow.engine.JobDetail;
 import dev.flipper.workflow.engine.StatusReader;
+import dev.flipper.workflow.worker.exec.LogCutMarker;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -31,6 +32,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Prints the stdout (or --stderr) log of one execution of a job, read from the worker that ran it.",
+      "When the worker cut the middle out of the log (workers.maxLogBytes), a line on stderr says so.",
+      "With --follow, a job that has not started yet is waited for.",
       "Exit code 0; 1 if the job, execution or log is not found or the worker cannot be reached."
     },
     footer = {
@@ -79,7 +82,9 @@ public final class LogsCommand implements Callable<Integer> {
 
   @Option(
       names = {"-f", "--follow"},
-      description = "Keep printing what the job writes until the execution ends.")
+      description =
+          "Keep printing what the job writes until the execution ends; first wait for the job to start "
+              + "if it has not yet.")
   boolean follow;
 
   @Mixin MasterOptions master;
@@ -93,6 +98,9 @@ public final class LogsCommand implements Callable<Integer> {
     String stream = stderr ? "stderr" : "stdout";
     try (WorkflowClient client = new WorkflowClient(master)) {
       StatusReader status = client.engine.status();
+      if (follow) {
+        awaitFirstExecution(status, err);
+      }
       Optional<ExecutionDetail> found = find(client, status, err);
       if (found.isEmpty()) {
         return 1;
@@ -121,7 +129,9 @@ public final class LogsCommand implements Callable<Integer> {
           if (response.statusCode() != 200) {
             return httpError(err, url, response);
           }
-          out.print(new String(response.body(), StandardCharsets.UTF_8));
+          String text = new String(response.body(), StandardCharsets.UTF_8);
+          tellCut(text, err);
+          out.print(text);
           out.flush();
           return 0;
         }
@@ -150,7 +160,9 @@ public final class LogsCommand implements Callable<Integer> {
         return httpError(err, url, response);
       }
       byte[] data = response.body();
-      out.print(new String(data, StandardCharsets.UTF_8));
+      String text = new String(data, StandardCharsets.UTF_8);
+      tellCut(text, err);
+      out.print(text);
       out.flush();
       offset =
           response.headers().firstValueAsLong("X-Log-Next-Offset").orElse(offset + data.length);
@@ -165,6 +177,47 @@ public final class LogsCommand implements Callable<Integer> {
       // Read the state before the next chunk: once ended, that chunk is the last.
       ended = !current(status, record).map(ExecutionDetail::running).orElse(false);
     }
+  }
+
+  /**
+   * Waits while the job has no execution and its instance still runs (it may start later), saying
+   * so once on stderr; returns at once otherwise, and {@link #find} reports what is there.
+   */
+  private void awaitFirstExecution(StatusReader status, PrintWriter err)
+      throws InterruptedException {
+    boolean told = false;
+    while (true) {
+      Optional<InstanceDetail> detail = status.instance(workflow, instance);
+      boolean notStarted =
+          detail.isPresent()
+              && !detail.get().summary().status().isFinished()
+              && detail.get().job(job).map(j -> j.executions().isEmpty()).orElse(false);
+      if (!notStarted) {
+        return;
+      }
+      if (!told) {
+        err.println("waiting for job " + workflow + "/" + instance + "/" + job + " to start…");
+        err.flush();
+        told = true;
+      }
+      Thread.sleep(FOLLOW_INTERVAL.toMillis());
+    }
+  }
+
+  /**
+   * Says on stderr, before the text, that the worker cut bytes out of the log at its marker line.
+   */
+  private static void tellCut(String text, PrintWriter err) {
+    LogCutMarker.find(text)
+        .ifPresent(
+            cut -> {
+              err.println(
+                  "flipper: the worker cut "
+                      + cut
+                      + " bytes out of the middle of this log (workers.maxLogBytes); they are gone "
+                      + "where the '--- flipper: … bytes cut here ---' line is");
+              err.flush();
+            });
   }
 
   private Optional<ExecutionDetail> current(StatusReader status, ExecutionDetail record) {

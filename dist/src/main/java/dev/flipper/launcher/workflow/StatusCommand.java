@@ -6,7 +6,11 @@ import dev.flipper.workflow.engine.InstanceDetail;
 import dev.flipper.workflow.engine.InstanceSummary;
 import dev.flipper.workflow.engine.JobDetail;
 import dev.flipper.workflow.engine.StatusReader;
+import dev.flipper.workflow.engine.StoredDefinition;
 import dev.flipper.workflow.engine.WorkflowSummary;
+import dev.flipper.workflow.tokens.DamagedToken;
+import dev.flipper.workflow.tokens.DamagedTokenException;
+import dev.flipper.workflow.tokens.Listing;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,6 +33,8 @@ import picocli.CommandLine.Spec;
       "Shows workflows, the instances of one (-w), or the jobs of one instance (-w -i).",
       "Jobs are shown with status, attempts, last exit code, start, end and log URLs. Archived instances "
           + "are shown too, which the master serves from its archive; --active skips them.",
+      "A token that does not parse is shown as a line 'DAMAGED <token>: <reason>' (in JSON, an entry "
+          + "with 'token' and 'damaged') instead of failing the command (docs/workflows.md, \"Damaged tokens\").",
       "Exit code 0; 1 if the workflow or instance is not found or the master fails."
     },
     footer = {
@@ -73,27 +79,39 @@ public final class StatusCommand implements Callable<Integer> {
     try (WorkflowClient client = new WorkflowClient(master)) {
       StatusReader status = client.engine.status();
       if (workflow == null) {
-        List<WorkflowSummary> workflows = status.workflows();
-        out.println(json ? StatusJson.workflows(workflows) : workflowsTable(workflows));
+        Listing<WorkflowSummary> workflows = status.workflowListing();
+        out.println(
+            json
+                ? StatusJson.workflows(workflows.items(), workflows.damaged())
+                : withDamaged(workflowsTable(workflows.items()), workflows.damaged()));
         return 0;
       }
       if (instance == null) {
-        List<InstanceSummary> active = status.instances(workflow);
+        Listing<InstanceSummary> active = status.instanceListing(workflow);
+        List<DamagedToken> damaged = new ArrayList<>(active.damaged());
         List<InstanceSummary> archived =
             archived(err, client, r -> r.archivedInstances(workflow), List.of());
-        if (active.isEmpty()
+        if (active.items().isEmpty()
             && archived.isEmpty()
-            && client.engine.definitions().get(workflow).isEmpty()) {
+            && damaged.isEmpty()
+            && definition(client, workflow, damaged).isEmpty()) {
           err.println("no workflow '" + workflow + "' in the master at " + master.where());
           return 1;
         }
         out.println(
             json
-                ? StatusJson.instances(workflow, active, archived)
-                : instancesTable(active, archived));
+                ? StatusJson.instances(workflow, active.items(), archived, damaged)
+                : withDamaged(instancesTable(active.items(), archived), damaged));
         return 0;
       }
-      Optional<InstanceDetail> detail = status.instance(workflow, instance);
+      Optional<InstanceDetail> detail;
+      try {
+        detail = status.instance(workflow, instance);
+      } catch (DamagedTokenException e) {
+        out.println(
+            json ? StatusJson.damagedInstance(workflow, instance, e.damage()) : e.damage().row());
+        return 0;
+      }
       boolean isArchived = detail.isEmpty();
       if (isArchived) {
         detail =
@@ -107,9 +125,27 @@ public final class StatusCommand implements Callable<Integer> {
       out.println(
           json
               ? StatusJson.instance(detail.get(), isArchived)
-              : instanceTable(detail.get(), isArchived));
+              : withDamaged(instanceTable(detail.get(), isArchived), detail.get().damaged()));
       return 0;
     }
+  }
+
+  /** The stored definition; a damaged one is added to {@code damaged} (the workflow exists). */
+  private static Optional<StoredDefinition> definition(
+      WorkflowClient client, String workflow, List<DamagedToken> damaged) {
+    try {
+      return client.engine.definitions().get(workflow);
+    } catch (DamagedTokenException e) {
+      damaged.add(e.damage());
+      return Optional.empty();
+    }
+  }
+
+  /** A table followed by one {@code DAMAGED <name>: <reason>} line per damaged token. */
+  static String withDamaged(String table, List<DamagedToken> damaged) {
+    StringBuilder text = new StringBuilder(table);
+    damaged.forEach(d -> text.append('\n').append(d.row()));
+    return text.toString();
   }
 
   /** {@code read} over the master's archived tokens; {@code none} with --active. */

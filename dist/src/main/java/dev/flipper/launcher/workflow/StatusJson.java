@@ -8,6 +8,7 @@ import dev.flipper.workflow.engine.InstanceDetail;
 import dev.flipper.workflow.engine.InstanceSummary;
 import dev.flipper.workflow.engine.JobDetail;
 import dev.flipper.workflow.engine.WorkflowSummary;
+import dev.flipper.workflow.tokens.DamagedToken;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,7 +28,8 @@ final class StatusJson {
 
   private StatusJson() {}
 
-  static String workflows(List<WorkflowSummary> workflows) {
+  /** The workflows, then an entry per damaged token ({@link #damaged}). */
+  static String workflows(List<WorkflowSummary> workflows, List<DamagedToken> damaged) {
     List<Object> list = new ArrayList<>();
     for (WorkflowSummary w : workflows) {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -38,17 +40,25 @@ final class StatusJson {
       m.put("lastInstance", w.lastInstance().map(StatusJson::instance).orElse(null));
       list.add(m);
     }
+    damaged.forEach(d -> list.add(damaged(d)));
     return write(Map.of("workflows", list));
   }
 
-  /** Archived instances first (the older ones), each with {@code "archived"}. */
+  /**
+   * Archived instances first (the older ones), each with {@code "archived"}; then an entry per
+   * damaged token.
+   */
   static String instances(
-      String workflow, List<InstanceSummary> active, List<InstanceSummary> archived) {
+      String workflow,
+      List<InstanceSummary> active,
+      List<InstanceSummary> archived,
+      List<DamagedToken> damaged) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("workflow", workflow);
     List<Object> list = new ArrayList<>();
     archived.forEach(i -> list.add(archived(instance(i), true)));
     active.forEach(i -> list.add(archived(instance(i), false)));
+    damaged.forEach(d -> list.add(damaged(d)));
     m.put("instances", list);
     return write(m);
   }
@@ -67,8 +77,28 @@ final class StatusJson {
       j.put("executions", job.executions().stream().map(StatusJson::execution).toList());
       jobs.add(j);
     }
+    detail.damaged().forEach(d -> jobs.add(damaged(d)));
     m.put("jobs", jobs);
     return write(m);
+  }
+
+  /** An instance whose record does not parse. */
+  static String damagedInstance(String workflow, String instance, DamagedToken damage) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("workflow", workflow);
+    m.put("instance", instance);
+    m.putAll(damaged(damage));
+    return write(m);
+  }
+
+  /**
+   * A token that does not parse, as an entry of a list: {@code {"token": name, "damaged": reason}}.
+   */
+  static Map<String, Object> damaged(DamagedToken damage) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("token", damage.name());
+    m.put("damaged", damage.reason());
+    return m;
   }
 
   private static Map<String, Object> instance(InstanceSummary s) {

@@ -7,6 +7,7 @@ import dev.flipper.text.Readable;
 import dev.flipper.workflow.fleet.ExitSignal;
 import dev.flipper.workflow.fleet.Heartbeat;
 import dev.flipper.workflow.fleet.Heartbeats;
+import dev.flipper.workflow.tokens.Listing;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Instant;
@@ -31,7 +32,9 @@ import picocli.CommandLine.Spec;
       "For each: name, host, generation, slots and jobs running. Alive means a heartbeat within 3 "
           + "workers.heartbeatInterval; retiring, an EXIT signal for a newer generation (it exits after its "
           + "jobs); dead, an older heartbeat. A worker that stopped cleanly is not listed; --forget-dead "
-          + "deletes the heartbeats of dead ones. Exit code 0; 1 if the master fails."
+          + "deletes the heartbeats of dead ones. A heartbeat that does not parse is shown as a line "
+          + "'DAMAGED <token>: <reason>' (in JSON, an entry with 'token' and 'damaged'). "
+          + "Exit code 0; 1 if the master fails."
     },
     footer = {
       "",
@@ -65,7 +68,8 @@ public final class WorkersCommand implements Callable<Integer> {
       Heartbeats heartbeats = new Heartbeats(client.master);
       Instant now = Instant.now();
       List<String> forgotten = forgetDead ? heartbeats.forgetDead(now) : List.of();
-      List<Heartbeat> workers = heartbeats.list();
+      Listing<Heartbeat> listing = heartbeats.listing();
+      List<Heartbeat> workers = listing.items();
       Optional<Integer> exit = new ExitSignal(client.master, Clock.systemUTC()).generation();
       if (json) {
         Map<String, Object> document = new LinkedHashMap<>();
@@ -86,6 +90,7 @@ public final class WorkersCommand implements Callable<Integer> {
           row.put("started", w.started().toString());
           rows.add(row);
         }
+        listing.damaged().forEach(d -> rows.add(StatusJson.damaged(d)));
         document.put("workers", rows);
         out.println(JSON.writeValueAsString(document));
         return 0;
@@ -100,6 +105,7 @@ public final class WorkersCommand implements Callable<Integer> {
                       + " (flipper workflow unexit removes it)"));
       if (workers.isEmpty()) {
         out.println("no worker has published a heartbeat");
+        listing.damaged().forEach(d -> out.println(d.row()));
         return 0;
       }
       out.println(
@@ -119,6 +125,7 @@ public final class WorkersCommand implements Callable<Integer> {
                 Readable.duration(w.age(now)),
                 String.join(" ", w.running())));
       }
+      listing.damaged().forEach(d -> out.println(d.row()));
       return 0;
     }
   }

@@ -295,7 +295,12 @@ class QueueToolTest {
             List.of(),
             jobs.stream().map(j -> dev.flipper.queue.AckParams.Item.of(j.descriptor())).toList()));
 
-    assertThat(run("--mode", "retry_failed", "--queue", "mail").out).contains("Retried jobs: 3");
+    Result noPassword = run("--mode", "retry_failed", "--queue", "mail");
+    assertThat(noPassword.code).isEqualTo(1);
+    assertThat(noPassword.err)
+        .contains("PASSWORD_INVALID", "wrong admin password for retryFailedJobs of queue 'mail'");
+    assertThat(run("--mode", "retry_failed", "--queue", "mail", "--password", ADMIN_PASSWORD).out)
+        .contains("Retried jobs: 3");
     assertThat(run("--mode", "get_job_count", "--queue", "mail").out).contains("# jobs: 3");
 
     Result noState = run("--mode", "delete_jobs", "--queue", "mail");
@@ -319,10 +324,35 @@ class QueueToolTest {
             "--job_state",
             "0",
             "--priority",
-            "2");
+            "2",
+            "--password",
+            ADMIN_PASSWORD);
     assertThat(confirmed.out).contains("Deleted jobs: 1");
+    Result wrongPassword =
+        run(
+            "--mode",
+            "delete_jobs",
+            "--queue",
+            "mail",
+            "--job_state",
+            "pending",
+            "--yes",
+            "--password",
+            "wrong");
+    assertThat(wrongPassword.code).isEqualTo(1);
+    assertThat(wrongPassword.err).contains("PASSWORD_INVALID");
     assertThat(
-            run("--mode", "delete_jobs", "--queue", "mail", "--job_state", "pending", "--yes").out)
+            run(
+                    "--mode",
+                    "delete_jobs",
+                    "--queue",
+                    "mail",
+                    "--job_state",
+                    "pending",
+                    "--yes",
+                    "--password",
+                    ADMIN_PASSWORD)
+                .out)
         .contains("Deleted jobs: 2");
     assertThat(run("--mode", "get_job_count", "--queue", "mail").out).contains("# jobs: 0");
   }
@@ -396,7 +426,9 @@ class QueueToolTest {
     run("--mode", "create", "--queue", "mail");
     run("--mode", "enqueue", "--queue", "mail", "--body", "waiting");
 
-    assertThat(run("--mode", "pause", "--queue", "mail").out).contains("Paused queue: mail");
+    assertThat(run("--mode", "pause", "--queue", "mail").err).contains("PASSWORD_INVALID");
+    assertThat(run("--mode", "pause", "--queue", "mail", "--password", ADMIN_PASSWORD).out)
+        .contains("Paused queue: mail");
     try (QueueClient viaOther =
         QueueClient.builder().server("127.0.0.1", other.port()).source("test").build()) {
       assertThat(viaOther.dequeue(DequeueParams.of("mail", 5, "test"))).isEmpty();
@@ -407,10 +439,14 @@ class QueueToolTest {
     assertThat(run("--mode", "check_dequeue", "--queue", "mail").out)
         .contains("Jobs available for dequeue: false");
 
-    assertThat(runOn(other.port(), "--mode", "resume", "--queue", "mail").out)
+    assertThat(
+            runOn(other.port(), "--mode", "resume", "--queue", "mail", "--password", ADMIN_PASSWORD)
+                .out)
         .contains("Resumed queue: mail");
     assertThat(client().dequeue("mail", 5)).hasSize(1);
-    assertThat(run("--mode", "pause", "--queue", "never_created").code).isEqualTo(1);
+    assertThat(
+            run("--mode", "pause", "--queue", "never_created", "--password", ADMIN_PASSWORD).code)
+        .isEqualTo(1);
   }
 
   @Test
@@ -585,7 +621,11 @@ class QueueToolTest {
   void countingEveryPriorityAddsNoErrorToTheServersMetrics() throws Exception {
     com.codahale.metrics.MetricRegistry registry = new com.codahale.metrics.MetricRegistry();
     QueueServer counted =
-        QueueServer.builder(QueueService.builder(store).serverId("counted").build())
+        QueueServer.builder(
+                QueueService.builder(store)
+                    .serverId("counted")
+                    .adminPasswordHash(PasswordHash.of(ADMIN_PASSWORD))
+                    .build())
             .port(0)
             .bindHost("127.0.0.1")
             .metrics(registry)
@@ -595,7 +635,15 @@ class QueueToolTest {
     runOn(counted.port(), "--mode", "create", "--queue", "counted_q");
 
     Result count = runOn(counted.port(), "--mode", "count", "--queue", "counted_q");
-    Result retry = runOn(counted.port(), "--mode", "retry_failed", "--queue", "counted_q");
+    Result retry =
+        runOn(
+            counted.port(),
+            "--mode",
+            "retry_failed",
+            "--queue",
+            "counted_q",
+            "--password",
+            ADMIN_PASSWORD);
 
     assertThat(count.code).as(count.err).isZero();
     assertThat(retry.code).as(retry.err).isZero();

@@ -36,6 +36,9 @@ import org.junit.jupiter.api.io.TempDir;
  * writes.
  */
 class WorkflowLogsCommandTest {
+  /** workers.maxLogBytes of the worker: 2 KiB, far below what the job "loud" writes. */
+  private static final long CAP = 2048;
+
   @TempDir Path dir;
   private TokenMasterServer server;
   private WorkerDaemon workers;
@@ -51,14 +54,15 @@ class WorkflowLogsCommandTest {
     engine = WorkflowEngine.builder(service).build();
     WorkerDaemon.Config config =
         new WorkerDaemon.Config(
-            1,
-            Duration.ofSeconds(10),
-            Duration.ofHours(12),
-            Duration.ofSeconds(1),
-            dir.resolve("logs").toString(),
-            "",
-            "",
-            "127.0.0.1");
+                1,
+                Duration.ofSeconds(10),
+                Duration.ofHours(12),
+                Duration.ofSeconds(1),
+                dir.resolve("logs").toString(),
+                "",
+                "",
+                "127.0.0.1")
+            .withLogLimits(CAP, 0, 0);
     workers = new WorkerDaemon(config, service, new MetricRegistry());
     admin =
         new AdminServer(
@@ -140,5 +144,51 @@ class WorkflowLogsCommandTest {
     assertThat(err).contains("no execution 9 of talk/" + instance + "/chatty; executions: [1, 2]");
     assertThat(logs("-w", "talk", "-i", instance, "-j", "nope")).isEqualTo(1);
     assertThat(err).contains("no job 'nope'");
+  }
+
+  /**
+   * Issue #26: logs -f of a job that had not started failed with "has not run yet"; it waits for
+   * the start now, then follows. The worker's cut of a log over workers.maxLogBytes is said on
+   * stderr.
+   */
+  @Test
+  @Tag("slow")
+  void followWaitsForAJobThatHasNotStartedAndACutLogIsSaidToBeCut() {
+    engine
+        .definitions()
+        .apply(
+            List.of(
+                WorkflowDefinition.builder("later")
+                    .job(JobDefinition.builder("first").command("sleep 2"))
+                    .job(
+                        JobDefinition.builder("loud")
+                            .needs("first")
+                            .command("seq -f 'line %04g' 1 1000"))
+                    .build()));
+    String instance = engine.instances().start("later");
+
+    assertThat(logs("-w", "later", "-i", instance, "-j", "loud", "-f")).as(err).isZero();
+
+    StringBuilder all = new StringBuilder();
+    for (int i = 1; i <= 1000; i++) {
+      all.append(String.format("line %04d\n", i));
+    }
+    String written = all.toString();
+    String kept =
+        written.substring(0, (int) CAP / 2)
+            + "\n--- flipper: 7,952 bytes cut here (workers.maxLogBytes = 2 KiB) ---\n"
+            + written.substring(written.length() - (int) CAP / 2);
+    assertThat(out).isEqualTo(kept);
+    assertThat(err)
+        .isEqualTo(
+            "waiting for job later/"
+                + instance
+                + "/loud to start…\n"
+                + "flipper: the worker cut 7952 bytes out of the middle of this log (workers.maxLogBytes); "
+                + "they are gone where the '--- flipper: … bytes cut here ---' line is\n");
+
+    assertThat(logs("-w", "later", "-i", instance, "-j", "loud")).as(err).isZero();
+    assertThat(out).isEqualTo(kept);
+    assertThat(err).contains("flipper: the worker cut 7952 bytes");
   }
 }

@@ -66,6 +66,9 @@ public final class QueueClient implements AutoCloseable {
   private final Duration requestTimeout;
   private final Duration dequeueTimeout;
 
+  /** Sent with the calls that delete or change many jobs; null = none. */
+  private final String adminPassword;
+
   /** False for a {@link #withSource} view: the client it came from closes the connections. */
   private final boolean ownsTransport;
 
@@ -79,9 +82,11 @@ public final class QueueClient implements AutoCloseable {
       String source,
       Duration requestTimeout,
       Duration dequeueTimeout,
+      String adminPassword,
       boolean ownsTransport,
       int coalescedCallsInFlight) {
     this.transport = transport;
+    this.adminPassword = adminPassword;
     this.source = source;
     this.requestTimeout = requestTimeout;
     this.dequeueTimeout = dequeueTimeout;
@@ -111,7 +116,13 @@ public final class QueueClient implements AutoCloseable {
   QueueClient withSource(String otherSource) {
     Builder.requireSource(otherSource);
     return new QueueClient(
-        transport, otherSource, requestTimeout, dequeueTimeout, false, coalescedCallsInFlight);
+        transport,
+        otherSource,
+        requestTimeout,
+        dequeueTimeout,
+        adminPassword,
+        false,
+        coalescedCallsInFlight);
   }
 
   /** The servers currently in use. */
@@ -270,8 +281,12 @@ public final class QueueClient implements AutoCloseable {
     return WireMapping.fromThrift(response);
   }
 
+  /**
+   * Moves FAILED jobs back to PENDING; needs the server's admin password ({@link
+   * Builder#adminPassword}).
+   */
   public int retryFailed(RetryFailedParams params) {
-    var request = WireMapping.toThrift(params);
+    var request = WireMapping.toThrift(params).setPassword(adminPassword);
     return transport.call(
         "retryFailedJobs",
         Retry.IF_NOT_SENT,
@@ -279,8 +294,9 @@ public final class QueueClient implements AutoCloseable {
         api -> api.retryFailedJobs(context(), request));
   }
 
+  /** Deletes jobs; needs the server's admin password ({@link Builder#adminPassword}). */
   public int deleteJobs(DeleteJobsParams params) {
-    var request = WireMapping.toThrift(params);
+    var request = WireMapping.toThrift(params).setPassword(adminPassword);
     return transport.call(
         "deleteJobs", Retry.IF_NOT_SENT, requestTimeout, api -> api.deleteJobs(context(), request));
   }
@@ -311,7 +327,8 @@ public final class QueueClient implements AutoCloseable {
 
   /**
    * Pauses ({@code true}) or resumes dequeues of the queue on every server sharing the store (a
-   * Flipper server call, not in PinLater).
+   * Flipper server call, not in PinLater); needs the server's admin password ({@link
+   * Builder#adminPassword}).
    */
   public void setQueuePaused(String queue, boolean paused) {
     transport.call(
@@ -319,7 +336,7 @@ public final class QueueClient implements AutoCloseable {
         Retry.ALWAYS,
         requestTimeout,
         api -> {
-          api.setQueuePaused(context(), queue, paused);
+          api.setQueuePaused(context(), queue, paused, adminPassword);
           return null;
         });
   }
@@ -358,8 +375,21 @@ public final class QueueClient implements AutoCloseable {
     private int maxAttempts = 3;
     private int maxFrameBytes = 100 * 1024 * 1024;
     private int coalescedCallsInFlight = 2;
+    private String adminPassword;
 
     private Builder() {}
+
+    /**
+     * The queue admin password (the one whose hash is the servers' {@code
+     * queue.adminPasswordHash}), sent with {@link QueueClient#deleteJobs}, {@link
+     * QueueClient#retryFailed} and {@link QueueClient#setQueuePaused}: servers refuse those without
+     * it (PASSWORD_INVALID), as {@link QueueClient#deleteQueue}, which takes it as an argument.
+     * Default none.
+     */
+    public Builder adminPassword(String password) {
+      this.adminPassword = password;
+      return this;
+    }
 
     /** Adds a server; call again for several. */
     public Builder server(String host, int port) {
@@ -482,7 +512,13 @@ public final class QueueClient implements AutoCloseable {
               : Transport.fixed(
                   servers, maxConnectionsPerServer, connectTimeout, maxFrameBytes, maxAttempts);
       return new QueueClient(
-          transport, effectiveSource, requestTimeout, dequeueTimeout, true, coalescedCallsInFlight);
+          transport,
+          effectiveSource,
+          requestTimeout,
+          dequeueTimeout,
+          adminPassword,
+          true,
+          coalescedCallsInFlight);
     }
 
     static void requireSource(String source) {

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -29,6 +30,11 @@ final class WorkflowValidator {
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,100}");
   private static final Pattern EMAIL = Pattern.compile("[^@\\s]+@[^@\\s]+");
   private static final int MAX_LISTED_JOBS = 10;
+
+  /** A placeholder, or an escaped {@code %%} before what would look like one (group 1: name). */
+  private static final Pattern PLACEHOLDER = Pattern.compile("%%|%\\(([^%)]*)\\)s");
+
+  private static final String RAW_SUFFIX = ":raw";
 
   private WorkflowValidator() {}
 
@@ -125,6 +131,8 @@ final class WorkflowValidator {
       }
     } else if (job.command.isBlank()) {
       problems.add(at.at("command"), "'" + path + ".command' must not be empty");
+    } else {
+      placeholders(path + ".command", job.command, at.at("command"), problems);
     }
     if (job.condition && !job.needs.isEmpty()) {
       problems.add(
@@ -176,6 +184,8 @@ final class WorkflowValidator {
       problems.add(
           at.at("cleanup"),
           "'" + path + ".cleanup' must not be empty (remove the key for no cleanup)");
+    } else if (job.cleanup != null) {
+      placeholders(path + ".cleanup", job.cleanup, at.at("cleanup"), problems);
     }
     texts(path + ".emails", job.emails, at, problems, true, "emails");
   }
@@ -209,6 +219,31 @@ final class WorkflowValidator {
     }
     if (s.catchUp != null && s.catchUp < 0) {
       problems.add(at.at("catchUp"), "'schedule.catchUp' must be at least 0, got " + s.catchUp);
+    }
+  }
+
+  /**
+   * Reports each {@code %(name:suffix)s} whose suffix is not {@code raw}: the worker would render
+   * it as the empty attribute {@code name:suffix}, almost surely a typo. {@code %%} is a literal
+   * {@code %}; names hold no {@code %} or {@code )} (the worker's CommandTemplate rules).
+   */
+  private static void placeholders(String path, String command, Where where, Problems problems) {
+    Matcher placeholder = PLACEHOLDER.matcher(command);
+    while (placeholder.find()) {
+      String name = placeholder.group(1); // null for %%
+      int colon = name == null ? -1 : name.lastIndexOf(':');
+      String suffix = colon < 0 ? RAW_SUFFIX : name.substring(colon);
+      if (!suffix.equals(RAW_SUFFIX)) {
+        problems.add(
+            where,
+            "'"
+                + path
+                + "' has placeholder '%("
+                + name
+                + ")s' with unknown suffix '"
+                + suffix
+                + "': use %(name)s (quoted for the shell) or %(name:raw)s (inserted as it is)");
+      }
     }
   }
 

@@ -65,7 +65,10 @@ public final class QueueDaemon<S> implements Daemon<S> {
       Duration idleTimeout,
       Duration frameReadTimeout,
       int bodyFilterStepsPerBody,
-      Duration bodyFilterTimePerCall) {
+      Duration bodyFilterTimePerCall,
+      int maxConnections,
+      int maxConnectionsPerPeer,
+      int maxConcurrentBodyFilters) {
 
     @Override
     public String toString() {
@@ -107,6 +110,12 @@ public final class QueueDaemon<S> implements Daemon<S> {
           + bodyFilterStepsPerBody
           + ", bodyFilterTimePerCall="
           + bodyFilterTimePerCall
+          + ", maxConnections="
+          + maxConnections
+          + ", maxConnectionsPerPeer="
+          + maxConnectionsPerPeer
+          + ", maxConcurrentBodyFilters="
+          + maxConcurrentBodyFilters
           + "]";
     }
   }
@@ -222,6 +231,9 @@ public final class QueueDaemon<S> implements Daemon<S> {
               .directCallLimit(Duration.ofNanos(config.directCallLimitMicros() * 1_000L))
               .idleTimeout(config.idleTimeout())
               .frameReadTimeout(config.frameReadTimeout())
+              .maxConnections(config.maxConnections())
+              .maxConnectionsPerPeer(config.maxConnectionsPerPeer())
+              .maxConcurrentBodyFilters(config.maxConcurrentBodyFilters())
               .metrics(metrics)
               .build()
               .start();

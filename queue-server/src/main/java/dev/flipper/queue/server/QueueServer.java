@@ -89,6 +89,15 @@ public final class QueueServer implements AutoCloseable {
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(5);
 
   public static final Duration DEFAULT_FRAME_READ_TIMEOUT = Duration.ofSeconds(60);
+
+  public static final int DEFAULT_MAX_CONNECTIONS = 4096;
+
+  /** An eighth of {@link #DEFAULT_MAX_CONNECTIONS}: one host cannot take them all. */
+  public static final int DEFAULT_MAX_CONNECTIONS_PER_PEER = 512;
+
+  /** Body-filtered calls at once: a few regex searches leave most of the 32 workers to others. */
+  public static final int DEFAULT_MAX_CONCURRENT_BODY_FILTERS = 4;
+
   private static final Duration MAX_DIRECT_CALL_LIMIT = Duration.ofMillis(10);
 
   private final Settings config;
@@ -142,7 +151,8 @@ public final class QueueServer implements AutoCloseable {
               config.maxFrameBytes,
               workers,
               config.maxQueuedCalls,
-              config.directCallLimit);
+              config.directCallLimit,
+              config.maxConcurrentBodyFilters);
       startThrift();
       registerGauges();
       log.info(
@@ -278,6 +288,7 @@ public final class QueueServer implements AutoCloseable {
                           .metrics
                           .counter("PinLaterService.connections_rejected." + reason)
                           .inc()),
+              limit -> config.metrics.counter("PinLaterService.connections_evicted." + limit).inc(),
               faults);
     } catch (TTransportException e) {
       throw new IllegalStateException(
@@ -376,7 +387,8 @@ public final class QueueServer implements AutoCloseable {
       int maxConnections,
       int maxConnectionsPerPeer,
       Duration idleTimeout,
-      Duration frameReadTimeout) {}
+      Duration frameReadTimeout,
+      int maxConcurrentBodyFilters) {}
 
   /** Settings of a {@link QueueServer}; {@link #build()} validates them. Not thread-safe. */
   public static final class Builder {
@@ -396,10 +408,11 @@ public final class QueueServer implements AutoCloseable {
     private Duration longPollTimeout = DEFAULT_LONG_POLL_TIMEOUT;
     private Duration shutdownGracePeriod = Duration.ofSeconds(10);
     private Clock clock = Clock.systemUTC();
-    private int maxConnections = 4096;
-    private int maxConnectionsPerPeer = 512;
+    private int maxConnections = DEFAULT_MAX_CONNECTIONS;
+    private int maxConnectionsPerPeer = DEFAULT_MAX_CONNECTIONS_PER_PEER;
     private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
     private Duration frameReadTimeout = DEFAULT_FRAME_READ_TIMEOUT;
+    private int maxConcurrentBodyFilters = DEFAULT_MAX_CONCURRENT_BODY_FILTERS;
 
     private Builder(QueueService service) {
       this.service = Objects.requireNonNull(service, "service");
@@ -523,8 +536,9 @@ public final class QueueServer implements AutoCloseable {
     }
 
     /**
-     * Most connections open at once; a new one beyond it is closed at once (counted, one log line a
-     * minute at most) while the open ones are still served. Default 4096.
+     * Most connections open at once; a new one beyond it closes the longest-idle connection, or is
+     * closed at once when all are in a call (counted, one log line a minute at most) while the open
+     * ones are still served. Default 4096.
      */
     public Builder maxConnections(int connections) {
       this.maxConnections = connections;
@@ -532,7 +546,9 @@ public final class QueueServer implements AutoCloseable {
     }
 
     /**
-     * Most connections from one peer address, so that one host cannot take them all. Default 512.
+     * Most connections from one peer address, so that one host cannot take them all; a new one
+     * beyond it closes that address's longest-idle connection, as {@link #maxConnections}. Default
+     * 512.
      */
     public Builder maxConnectionsPerPeer(int connections) {
       this.maxConnectionsPerPeer = connections;
@@ -555,6 +571,17 @@ public final class QueueServer implements AutoCloseable {
      */
     public Builder frameReadTimeout(Duration timeout) {
       this.frameReadTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * Most body-filtered calls (scanJobs, getJobCount, deleteJobs with a body regex) running or
+     * waiting for a worker at once; one more is refused at once, nothing done, so regex searches
+     * cannot take every worker thread from the other calls; keep it below {@link #workerThreads}.
+     * Default {@value #DEFAULT_MAX_CONCURRENT_BODY_FILTERS}.
+     */
+    public Builder maxConcurrentBodyFilters(int calls) {
+      this.maxConcurrentBodyFilters = calls;
       return this;
     }
 
@@ -612,6 +639,9 @@ public final class QueueServer implements AutoCloseable {
       require(
           frameReadTimeout != null && frameReadTimeout.toMillis() >= 1,
           "frameReadTimeout must be at least 1 ms, was " + frameReadTimeout);
+      require(
+          maxConcurrentBodyFilters >= 1,
+          "maxConcurrentBodyFilters must be >= 1, was " + maxConcurrentBodyFilters);
       return new QueueServer(
           new Settings(
               service,
@@ -633,7 +663,8 @@ public final class QueueServer implements AutoCloseable {
               maxConnections,
               maxConnectionsPerPeer,
               idleTimeout,
-              frameReadTimeout));
+              frameReadTimeout,
+              maxConcurrentBodyFilters));
     }
 
     private static void require(boolean ok, String message) {

@@ -49,7 +49,10 @@ class QueueDaemonTest {
         Duration.ofMinutes(5),
         Duration.ofSeconds(60),
         10_000_000,
-        Duration.ofSeconds(10));
+        Duration.ofSeconds(10),
+        4096,
+        512,
+        4);
   }
 
   /**
@@ -177,7 +180,10 @@ class QueueDaemonTest {
             Duration.ZERO,
             Duration.ZERO,
             1,
-            Duration.ZERO);
+            Duration.ZERO,
+            1,
+            1,
+            1);
     assertThat(config.toString()).contains("adminPasswordHash=*****").doesNotContain("secret");
   }
 

@@ -27,6 +27,9 @@ import java.util.Set;
  * first). Thread-safe.
  */
 final class RemoteJobQueue implements JobQueue, AutoCloseable {
+  /** The contract suites' admin password (queue-core's ContractFixture), sent by the clients. */
+  private static final String CONTRACT_ADMIN_PASSWORD = "contract-admin-password";
+
   private final QueueServer server;
   private final ThriftJobQueue queue;
 
@@ -57,7 +60,11 @@ final class RemoteJobQueue implements JobQueue, AutoCloseable {
   }
 
   private QueueClient clientFor(String source) {
-    return QueueClient.builder().server("127.0.0.1", server.port()).source(source).build();
+    return QueueClient.builder()
+        .server("127.0.0.1", server.port())
+        .source(source)
+        .adminPassword(CONTRACT_ADMIN_PASSWORD)
+        .build();
   }
 
   @Override

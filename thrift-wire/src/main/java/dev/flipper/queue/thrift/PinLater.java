@@ -39,7 +39,7 @@ public class PinLater {
 
     public boolean retryJob(RequestContext context, java.lang.String jobDescriptor, int attemptsToAllow) throws PinLaterException, org.apache.thrift.TException;
 
-    public void setQueuePaused(RequestContext context, java.lang.String name, boolean paused) throws PinLaterException, org.apache.thrift.TException;
+    public void setQueuePaused(RequestContext context, java.lang.String name, boolean paused, java.lang.String password) throws PinLaterException, org.apache.thrift.TException;
 
     public java.util.Set<java.lang.String> getPausedQueues(RequestContext context) throws PinLaterException, org.apache.thrift.TException;
 
@@ -75,7 +75,7 @@ public class PinLater {
 
     public void retryJob(RequestContext context, java.lang.String jobDescriptor, int attemptsToAllow, org.apache.thrift.async.AsyncMethodCallback<java.lang.Boolean> resultHandler) throws org.apache.thrift.TException;
 
-    public void setQueuePaused(RequestContext context, java.lang.String name, boolean paused, org.apache.thrift.async.AsyncMethodCallback<Void> resultHandler) throws org.apache.thrift.TException;
+    public void setQueuePaused(RequestContext context, java.lang.String name, boolean paused, java.lang.String password, org.apache.thrift.async.AsyncMethodCallback<Void> resultHandler) throws org.apache.thrift.TException;
 
     public void getPausedQueues(RequestContext context, org.apache.thrift.async.AsyncMethodCallback<java.util.Set<java.lang.String>> resultHandler) throws org.apache.thrift.TException;
 
@@ -485,18 +485,19 @@ public class PinLater {
     }
 
     @Override
-    public void setQueuePaused(RequestContext context, java.lang.String name, boolean paused) throws PinLaterException, org.apache.thrift.TException
+    public void setQueuePaused(RequestContext context, java.lang.String name, boolean paused, java.lang.String password) throws PinLaterException, org.apache.thrift.TException
     {
-      send_setQueuePaused(context, name, paused);
+      send_setQueuePaused(context, name, paused, password);
       recv_setQueuePaused();
     }
 
-    public void send_setQueuePaused(RequestContext context, java.lang.String name, boolean paused) throws org.apache.thrift.TException
+    public void send_setQueuePaused(RequestContext context, java.lang.String name, boolean paused, java.lang.String password) throws org.apache.thrift.TException
     {
       setQueuePaused_args args = new setQueuePaused_args();
       args.setContext(context);
       args.setName(name);
       args.setPaused(paused);
+      args.setPassword(password);
       sendBase("setQueuePaused", args);
     }
 
@@ -1096,9 +1097,9 @@ public class PinLater {
     }
 
     @Override
-    public void setQueuePaused(RequestContext context, java.lang.String name, boolean paused, org.apache.thrift.async.AsyncMethodCallback<Void> resultHandler) throws org.apache.thrift.TException {
+    public void setQueuePaused(RequestContext context, java.lang.String name, boolean paused, java.lang.String password, org.apache.thrift.async.AsyncMethodCallback<Void> resultHandler) throws org.apache.thrift.TException {
       checkReady();
-      setQueuePaused_call method_call = new setQueuePaused_call(context, name, paused, resultHandler, this, ___protocolFactory, ___transport);
+      setQueuePaused_call method_call = new setQueuePaused_call(context, name, paused, password, resultHandler, this, ___protocolFactory, ___transport);
       this.___currentMethod = method_call;
       ___manager.call(method_call);
     }
@@ -1107,11 +1108,13 @@ public class PinLater {
       private RequestContext context;
       private java.lang.String name;
       private boolean paused;
-      public setQueuePaused_call(RequestContext context, java.lang.String name, boolean paused, org.apache.thrift.async.AsyncMethodCallback<Void> resultHandler, org.apache.thrift.async.TAsyncClient client, org.apache.thrift.protocol.TProtocolFactory protocolFactory, org.apache.thrift.transport.TNonblockingTransport transport) throws org.apache.thrift.TException {
+      private java.lang.String password;
+      public setQueuePaused_call(RequestContext context, java.lang.String name, boolean paused, java.lang.String password, org.apache.thrift.async.AsyncMethodCallback<Void> resultHandler, org.apache.thrift.async.TAsyncClient client, org.apache.thrift.protocol.TProtocolFactory protocolFactory, org.apache.thrift.transport.TNonblockingTransport transport) throws org.apache.thrift.TException {
         super(client, protocolFactory, transport, resultHandler, false);
         this.context = context;
         this.name = name;
         this.paused = paused;
+        this.password = password;
       }
 
       @Override
@@ -1121,6 +1124,7 @@ public class PinLater {
         args.setContext(context);
         args.setName(name);
         args.setPaused(paused);
+        args.setPassword(password);
         args.write(prot);
         prot.writeMessageEnd();
       }
@@ -1681,7 +1685,7 @@ public class PinLater {
       public setQueuePaused_result getResult(I iface, setQueuePaused_args args) throws org.apache.thrift.TException {
         setQueuePaused_result result = new setQueuePaused_result();
         try {
-          iface.setQueuePaused(args.context, args.name, args.paused);
+          iface.setQueuePaused(args.context, args.name, args.paused, args.password);
         } catch (PinLaterException e) {
           result.e = e;
         }
@@ -2814,7 +2818,7 @@ public class PinLater {
 
       @Override
       public void start(I iface, setQueuePaused_args args, org.apache.thrift.async.AsyncMethodCallback<Void> resultHandler) throws org.apache.thrift.TException {
-        iface.setQueuePaused(args.context, args.name, args.paused,resultHandler);
+        iface.setQueuePaused(args.context, args.name, args.paused, args.password,resultHandler);
       }
     }
 
@@ -16376,6 +16380,7 @@ public class PinLater {
     private static final org.apache.thrift.protocol.TField CONTEXT_FIELD_DESC = new org.apache.thrift.protocol.TField("context", org.apache.thrift.protocol.TType.STRUCT, (short)1);
     private static final org.apache.thrift.protocol.TField NAME_FIELD_DESC = new org.apache.thrift.protocol.TField("name", org.apache.thrift.protocol.TType.STRING, (short)2);
     private static final org.apache.thrift.protocol.TField PAUSED_FIELD_DESC = new org.apache.thrift.protocol.TField("paused", org.apache.thrift.protocol.TType.BOOL, (short)3);
+    private static final org.apache.thrift.protocol.TField PASSWORD_FIELD_DESC = new org.apache.thrift.protocol.TField("password", org.apache.thrift.protocol.TType.STRING, (short)4);
 
     private static final org.apache.thrift.scheme.SchemeFactory STANDARD_SCHEME_FACTORY = new setQueuePaused_argsStandardSchemeFactory();
     private static final org.apache.thrift.scheme.SchemeFactory TUPLE_SCHEME_FACTORY = new setQueuePaused_argsTupleSchemeFactory();
@@ -16383,12 +16388,14 @@ public class PinLater {
     public @org.apache.thrift.annotation.Nullable RequestContext context; // required
     public @org.apache.thrift.annotation.Nullable java.lang.String name; // required
     public boolean paused; // required
+    public @org.apache.thrift.annotation.Nullable java.lang.String password; // required
 
     /** The set of fields this struct contains, along with convenience methods for finding and manipulating them. */
     public enum _Fields implements org.apache.thrift.TFieldIdEnum {
       CONTEXT((short)1, "context"),
       NAME((short)2, "name"),
-      PAUSED((short)3, "paused");
+      PAUSED((short)3, "paused"),
+      PASSWORD((short)4, "password");
 
       private static final java.util.Map<java.lang.String, _Fields> byName = new java.util.HashMap<java.lang.String, _Fields>();
 
@@ -16410,6 +16417,8 @@ public class PinLater {
             return NAME;
           case 3: // PAUSED
             return PAUSED;
+          case 4: // PASSWORD
+            return PASSWORD;
           default:
             return null;
         }
@@ -16464,6 +16473,8 @@ public class PinLater {
           new org.apache.thrift.meta_data.FieldValueMetaData(org.apache.thrift.protocol.TType.STRING)));
       tmpMap.put(_Fields.PAUSED, new org.apache.thrift.meta_data.FieldMetaData("paused", org.apache.thrift.TFieldRequirementType.DEFAULT, 
           new org.apache.thrift.meta_data.FieldValueMetaData(org.apache.thrift.protocol.TType.BOOL)));
+      tmpMap.put(_Fields.PASSWORD, new org.apache.thrift.meta_data.FieldMetaData("password", org.apache.thrift.TFieldRequirementType.DEFAULT, 
+          new org.apache.thrift.meta_data.FieldValueMetaData(org.apache.thrift.protocol.TType.STRING)));
       metaDataMap = java.util.Collections.unmodifiableMap(tmpMap);
       org.apache.thrift.meta_data.FieldMetaData.addStructMetaDataMap(setQueuePaused_args.class, metaDataMap);
     }
@@ -16474,13 +16485,15 @@ public class PinLater {
     public setQueuePaused_args(
       RequestContext context,
       java.lang.String name,
-      boolean paused)
+      boolean paused,
+      java.lang.String password)
     {
       this();
       this.context = context;
       this.name = name;
       this.paused = paused;
       setPausedIsSet(true);
+      this.password = password;
     }
 
     /**
@@ -16495,6 +16508,9 @@ public class PinLater {
         this.name = other.name;
       }
       this.paused = other.paused;
+      if (other.isSetPassword()) {
+        this.password = other.password;
+      }
     }
 
     @Override
@@ -16508,6 +16524,7 @@ public class PinLater {
       this.name = null;
       setPausedIsSet(false);
       this.paused = false;
+      this.password = null;
     }
 
     @org.apache.thrift.annotation.Nullable
@@ -16583,6 +16600,31 @@ public class PinLater {
       __isset_bitfield = org.apache.thrift.EncodingUtils.setBit(__isset_bitfield, __PAUSED_ISSET_ID, value);
     }
 
+    @org.apache.thrift.annotation.Nullable
+    public java.lang.String getPassword() {
+      return this.password;
+    }
+
+    public setQueuePaused_args setPassword(@org.apache.thrift.annotation.Nullable java.lang.String password) {
+      this.password = password;
+      return this;
+    }
+
+    public void unsetPassword() {
+      this.password = null;
+    }
+
+    /** Returns true if field password is set (has been assigned a value) and false otherwise */
+    public boolean isSetPassword() {
+      return this.password != null;
+    }
+
+    public void setPasswordIsSet(boolean value) {
+      if (!value) {
+        this.password = null;
+      }
+    }
+
     @Override
     public void setFieldValue(_Fields field, @org.apache.thrift.annotation.Nullable java.lang.Object value) {
       switch (field) {
@@ -16610,6 +16652,14 @@ public class PinLater {
         }
         break;
 
+      case PASSWORD:
+        if (value == null) {
+          unsetPassword();
+        } else {
+          setPassword((java.lang.String)value);
+        }
+        break;
+
       }
     }
 
@@ -16625,6 +16675,9 @@ public class PinLater {
 
       case PAUSED:
         return isPaused();
+
+      case PASSWORD:
+        return getPassword();
 
       }
       throw new java.lang.IllegalStateException();
@@ -16644,6 +16697,8 @@ public class PinLater {
         return isSetName();
       case PAUSED:
         return isSetPaused();
+      case PASSWORD:
+        return isSetPassword();
       }
       throw new java.lang.IllegalStateException();
     }
@@ -16688,6 +16743,15 @@ public class PinLater {
           return false;
       }
 
+      boolean this_present_password = true && this.isSetPassword();
+      boolean that_present_password = true && that.isSetPassword();
+      if (this_present_password || that_present_password) {
+        if (!(this_present_password && that_present_password))
+          return false;
+        if (!this.password.equals(that.password))
+          return false;
+      }
+
       return true;
     }
 
@@ -16704,6 +16768,10 @@ public class PinLater {
         hashCode = hashCode * 8191 + name.hashCode();
 
       hashCode = hashCode * 8191 + ((paused) ? 131071 : 524287);
+
+      hashCode = hashCode * 8191 + ((isSetPassword()) ? 131071 : 524287);
+      if (isSetPassword())
+        hashCode = hashCode * 8191 + password.hashCode();
 
       return hashCode;
     }
@@ -16742,6 +16810,16 @@ public class PinLater {
       }
       if (isSetPaused()) {
         lastComparison = org.apache.thrift.TBaseHelper.compareTo(this.paused, other.paused);
+        if (lastComparison != 0) {
+          return lastComparison;
+        }
+      }
+      lastComparison = java.lang.Boolean.compare(isSetPassword(), other.isSetPassword());
+      if (lastComparison != 0) {
+        return lastComparison;
+      }
+      if (isSetPassword()) {
+        lastComparison = org.apache.thrift.TBaseHelper.compareTo(this.password, other.password);
         if (lastComparison != 0) {
           return lastComparison;
         }
@@ -16788,6 +16866,14 @@ public class PinLater {
       if (!first) sb.append(", ");
       sb.append("paused:");
       sb.append(this.paused);
+      first = false;
+      if (!first) sb.append(", ");
+      sb.append("password:");
+      if (this.password == null) {
+        sb.append("null");
+      } else {
+        sb.append(this.password);
+      }
       first = false;
       sb.append(")");
       return sb.toString();
@@ -16864,6 +16950,14 @@ public class PinLater {
                 org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
               }
               break;
+            case 4: // PASSWORD
+              if (schemeField.type == org.apache.thrift.protocol.TType.STRING) {
+                struct.password = iprot.readString();
+                struct.setPasswordIsSet(true);
+              } else { 
+                org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
+              }
+              break;
             default:
               org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
           }
@@ -16893,6 +16987,11 @@ public class PinLater {
         oprot.writeFieldBegin(PAUSED_FIELD_DESC);
         oprot.writeBool(struct.paused);
         oprot.writeFieldEnd();
+        if (struct.password != null) {
+          oprot.writeFieldBegin(PASSWORD_FIELD_DESC);
+          oprot.writeString(struct.password);
+          oprot.writeFieldEnd();
+        }
         oprot.writeFieldStop();
         oprot.writeStructEnd();
       }
@@ -16921,7 +17020,10 @@ public class PinLater {
         if (struct.isSetPaused()) {
           optionals.set(2);
         }
-        oprot.writeBitSet(optionals, 3);
+        if (struct.isSetPassword()) {
+          optionals.set(3);
+        }
+        oprot.writeBitSet(optionals, 4);
         if (struct.isSetContext()) {
           struct.context.write(oprot);
         }
@@ -16931,12 +17033,15 @@ public class PinLater {
         if (struct.isSetPaused()) {
           oprot.writeBool(struct.paused);
         }
+        if (struct.isSetPassword()) {
+          oprot.writeString(struct.password);
+        }
       }
 
       @Override
       public void read(org.apache.thrift.protocol.TProtocol prot, setQueuePaused_args struct) throws org.apache.thrift.TException {
         org.apache.thrift.protocol.TTupleProtocol iprot = (org.apache.thrift.protocol.TTupleProtocol) prot;
-        java.util.BitSet incoming = iprot.readBitSet(3);
+        java.util.BitSet incoming = iprot.readBitSet(4);
         if (incoming.get(0)) {
           struct.context = new RequestContext();
           struct.context.read(iprot);
@@ -16949,6 +17054,10 @@ public class PinLater {
         if (incoming.get(2)) {
           struct.paused = iprot.readBool();
           struct.setPausedIsSet(true);
+        }
+        if (incoming.get(3)) {
+          struct.password = iprot.readString();
+          struct.setPasswordIsSet(true);
         }
       }
     }

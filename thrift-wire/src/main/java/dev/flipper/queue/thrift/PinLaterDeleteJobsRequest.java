@@ -15,6 +15,7 @@ public class PinLaterDeleteJobsRequest implements org.apache.thrift.TBase<PinLat
   private static final org.apache.thrift.protocol.TField PRIORITY_FIELD_DESC = new org.apache.thrift.protocol.TField("priority", org.apache.thrift.protocol.TType.BYTE, (short)3);
   private static final org.apache.thrift.protocol.TField BODY_REGEX_TO_MATCH_FIELD_DESC = new org.apache.thrift.protocol.TField("bodyRegexToMatch", org.apache.thrift.protocol.TType.STRING, (short)4);
   private static final org.apache.thrift.protocol.TField LIMIT_FIELD_DESC = new org.apache.thrift.protocol.TField("limit", org.apache.thrift.protocol.TType.I32, (short)5);
+  private static final org.apache.thrift.protocol.TField PASSWORD_FIELD_DESC = new org.apache.thrift.protocol.TField("password", org.apache.thrift.protocol.TType.STRING, (short)6);
 
   private static final org.apache.thrift.scheme.SchemeFactory STANDARD_SCHEME_FACTORY = new PinLaterDeleteJobsRequestStandardSchemeFactory();
   private static final org.apache.thrift.scheme.SchemeFactory TUPLE_SCHEME_FACTORY = new PinLaterDeleteJobsRequestTupleSchemeFactory();
@@ -28,6 +29,7 @@ public class PinLaterDeleteJobsRequest implements org.apache.thrift.TBase<PinLat
   public byte priority; // optional
   public @org.apache.thrift.annotation.Nullable java.lang.String bodyRegexToMatch; // optional
   public int limit; // optional
+  public @org.apache.thrift.annotation.Nullable java.lang.String password; // optional
 
   /** The set of fields this struct contains, along with convenience methods for finding and manipulating them. */
   public enum _Fields implements org.apache.thrift.TFieldIdEnum {
@@ -39,7 +41,8 @@ public class PinLaterDeleteJobsRequest implements org.apache.thrift.TBase<PinLat
     JOB_STATE((short)2, "jobState"),
     PRIORITY((short)3, "priority"),
     BODY_REGEX_TO_MATCH((short)4, "bodyRegexToMatch"),
-    LIMIT((short)5, "limit");
+    LIMIT((short)5, "limit"),
+    PASSWORD((short)6, "password");
 
     private static final java.util.Map<java.lang.String, _Fields> byName = new java.util.HashMap<java.lang.String, _Fields>();
 
@@ -65,6 +68,8 @@ public class PinLaterDeleteJobsRequest implements org.apache.thrift.TBase<PinLat
           return BODY_REGEX_TO_MATCH;
         case 5: // LIMIT
           return LIMIT;
+        case 6: // PASSWORD
+          return PASSWORD;
         default:
           return null;
       }
@@ -111,7 +116,7 @@ public class PinLaterDeleteJobsRequest implements org.apache.thrift.TBase<PinLat
   private static final int __PRIORITY_ISSET_ID = 0;
   private static final int __LIMIT_ISSET_ID = 1;
   private byte __isset_bitfield = 0;
-  private static final _Fields optionals[] = {_Fields.JOB_STATE,_Fields.PRIORITY,_Fields.BODY_REGEX_TO_MATCH,_Fields.LIMIT};
+  private static final _Fields optionals[] = {_Fields.JOB_STATE,_Fields.PRIORITY,_Fields.BODY_REGEX_TO_MATCH,_Fields.LIMIT,_Fields.PASSWORD};
   public static final java.util.Map<_Fields, org.apache.thrift.meta_data.FieldMetaData> metaDataMap;
   static {
     java.util.Map<_Fields, org.apache.thrift.meta_data.FieldMetaData> tmpMap = new java.util.EnumMap<_Fields, org.apache.thrift.meta_data.FieldMetaData>(_Fields.class);
@@ -125,6 +130,8 @@ public class PinLaterDeleteJobsRequest implements org.apache.thrift.TBase<PinLat
         new org.apache.thrift.meta_data.FieldValueMetaData(org.apache.thrift.protocol.TType.STRING)));
     tmpMap.put(_Fields.LIMIT, new org.apache.thrift.meta_data.FieldMetaData("limit", org.apache.thrift.TFieldRequirementType.OPTIONAL, 
         new org.apache.thrift.meta_data.FieldValueMetaData(org.apache.thrift.protocol.TType.I32)));
+    tmpMap.put(_Fields.PASSWORD, new org.apache.thrift.meta_data.FieldMetaData("password", org.apache.thrift.TFieldRequirementType.OPTIONAL, 
+        new org.apache.thrift.meta_data.FieldValueMetaData(org.apache.thrift.protocol.TType.STRING)));
     metaDataMap = java.util.Collections.unmodifiableMap(tmpMap);
     org.apache.thrift.meta_data.FieldMetaData.addStructMetaDataMap(PinLaterDeleteJobsRequest.class, metaDataMap);
   }
@@ -159,6 +166,9 @@ public class PinLaterDeleteJobsRequest implements org.apache.thrift.TBase<PinLat
       this.bodyRegexToMatch = other.bodyRegexToMatch;
     }
     this.limit = other.limit;
+    if (other.isSetPassword()) {
+      this.password = other.password;
+    }
   }
 
   @Override
@@ -175,6 +185,7 @@ public class PinLaterDeleteJobsRequest implements org.apache.thrift.TBase<PinLat
     this.bodyRegexToMatch = null;
     this.limit = 1000;
 
+    this.password = null;
   }
 
   @org.apache.thrift.annotation.Nullable
@@ -306,6 +317,31 @@ public class PinLaterDeleteJobsRequest implements org.apache.thrift.TBase<PinLat
     __isset_bitfield = org.apache.thrift.EncodingUtils.setBit(__isset_bitfield, __LIMIT_ISSET_ID, value);
   }
 
+  @org.apache.thrift.annotation.Nullable
+  public java.lang.String getPassword() {
+    return this.password;
+  }
+
+  public PinLaterDeleteJobsRequest setPassword(@org.apache.thrift.annotation.Nullable java.lang.String password) {
+    this.password = password;
+    return this;
+  }
+
+  public void unsetPassword() {
+    this.password = null;
+  }
+
+  /** Returns true if field password is set (has been assigned a value) and false otherwise */
+  public boolean isSetPassword() {
+    return this.password != null;
+  }
+
+  public void setPasswordIsSet(boolean value) {
+    if (!value) {
+      this.password = null;
+    }
+  }
+
   @Override
   public void setFieldValue(_Fields field, @org.apache.thrift.annotation.Nullable java.lang.Object value) {
     switch (field) {
@@ -349,6 +385,14 @@ public class PinLaterDeleteJobsRequest implements org.apache.thrift.TBase<PinLat
       }
       break;
 
+    case PASSWORD:
+      if (value == null) {
+        unsetPassword();
+      } else {
+        setPassword((java.lang.String)value);
+      }
+      break;
+
     }
   }
 
@@ -370,6 +414,9 @@ public class PinLaterDeleteJobsRequest implements org.apache.thrift.TBase<PinLat
 
     case LIMIT:
       return getLimit();
+
+    case PASSWORD:
+      return getPassword();
 
     }
     throw new java.lang.IllegalStateException();
@@ -393,6 +440,8 @@ public class PinLaterDeleteJobsRequest implements org.apache.thrift.TBase<PinLat
       return isSetBodyRegexToMatch();
     case LIMIT:
       return isSetLimit();
+    case PASSWORD:
+      return isSetPassword();
     }
     throw new java.lang.IllegalStateException();
   }
@@ -455,6 +504,15 @@ public class PinLaterDeleteJobsRequest implements org.apache.thrift.TBase<PinLat
         return false;
     }
 
+    boolean this_present_password = true && this.isSetPassword();
+    boolean that_present_password = true && that.isSetPassword();
+    if (this_present_password || that_present_password) {
+      if (!(this_present_password && that_present_password))
+        return false;
+      if (!this.password.equals(that.password))
+        return false;
+    }
+
     return true;
   }
 
@@ -481,6 +539,10 @@ public class PinLaterDeleteJobsRequest implements org.apache.thrift.TBase<PinLat
     hashCode = hashCode * 8191 + ((isSetLimit()) ? 131071 : 524287);
     if (isSetLimit())
       hashCode = hashCode * 8191 + limit;
+
+    hashCode = hashCode * 8191 + ((isSetPassword()) ? 131071 : 524287);
+    if (isSetPassword())
+      hashCode = hashCode * 8191 + password.hashCode();
 
     return hashCode;
   }
@@ -539,6 +601,16 @@ public class PinLaterDeleteJobsRequest implements org.apache.thrift.TBase<PinLat
     }
     if (isSetLimit()) {
       lastComparison = org.apache.thrift.TBaseHelper.compareTo(this.limit, other.limit);
+      if (lastComparison != 0) {
+        return lastComparison;
+      }
+    }
+    lastComparison = java.lang.Boolean.compare(isSetPassword(), other.isSetPassword());
+    if (lastComparison != 0) {
+      return lastComparison;
+    }
+    if (isSetPassword()) {
+      lastComparison = org.apache.thrift.TBaseHelper.compareTo(this.password, other.password);
       if (lastComparison != 0) {
         return lastComparison;
       }
@@ -604,6 +676,16 @@ public class PinLaterDeleteJobsRequest implements org.apache.thrift.TBase<PinLat
       if (!first) sb.append(", ");
       sb.append("limit:");
       sb.append(this.limit);
+      first = false;
+    }
+    if (isSetPassword()) {
+      if (!first) sb.append(", ");
+      sb.append("password:");
+      if (this.password == null) {
+        sb.append("null");
+      } else {
+        sb.append(this.password);
+      }
       first = false;
     }
     sb.append(")");
@@ -696,6 +778,14 @@ public class PinLaterDeleteJobsRequest implements org.apache.thrift.TBase<PinLat
               org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
             }
             break;
+          case 6: // PASSWORD
+            if (schemeField.type == org.apache.thrift.protocol.TType.STRING) {
+              struct.password = iprot.readString();
+              struct.setPasswordIsSet(true);
+            } else { 
+              org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
+            }
+            break;
           default:
             org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
         }
@@ -741,6 +831,13 @@ public class PinLaterDeleteJobsRequest implements org.apache.thrift.TBase<PinLat
         oprot.writeI32(struct.limit);
         oprot.writeFieldEnd();
       }
+      if (struct.password != null) {
+        if (struct.isSetPassword()) {
+          oprot.writeFieldBegin(PASSWORD_FIELD_DESC);
+          oprot.writeString(struct.password);
+          oprot.writeFieldEnd();
+        }
+      }
       oprot.writeFieldStop();
       oprot.writeStructEnd();
     }
@@ -773,7 +870,10 @@ public class PinLaterDeleteJobsRequest implements org.apache.thrift.TBase<PinLat
       if (struct.isSetLimit()) {
         optionals.set(3);
       }
-      oprot.writeBitSet(optionals, 4);
+      if (struct.isSetPassword()) {
+        optionals.set(4);
+      }
+      oprot.writeBitSet(optionals, 5);
       if (struct.isSetJobState()) {
         oprot.writeI32(struct.jobState.getValue());
       }
@@ -786,6 +886,9 @@ public class PinLaterDeleteJobsRequest implements org.apache.thrift.TBase<PinLat
       if (struct.isSetLimit()) {
         oprot.writeI32(struct.limit);
       }
+      if (struct.isSetPassword()) {
+        oprot.writeString(struct.password);
+      }
     }
 
     @Override
@@ -793,7 +896,7 @@ public class PinLaterDeleteJobsRequest implements org.apache.thrift.TBase<PinLat
       org.apache.thrift.protocol.TTupleProtocol iprot = (org.apache.thrift.protocol.TTupleProtocol) prot;
       struct.queueName = iprot.readString();
       struct.setQueueNameIsSet(true);
-      java.util.BitSet incoming = iprot.readBitSet(4);
+      java.util.BitSet incoming = iprot.readBitSet(5);
       if (incoming.get(0)) {
         struct.jobState = dev.flipper.queue.thrift.PinLaterJobState.findByValue(iprot.readI32());
         struct.setJobStateIsSet(true);
@@ -809,6 +912,10 @@ public class PinLaterDeleteJobsRequest implements org.apache.thrift.TBase<PinLat
       if (incoming.get(3)) {
         struct.limit = iprot.readI32();
         struct.setLimitIsSet(true);
+      }
+      if (incoming.get(4)) {
+        struct.password = iprot.readString();
+        struct.setPasswordIsSet(true);
       }
     }
   }

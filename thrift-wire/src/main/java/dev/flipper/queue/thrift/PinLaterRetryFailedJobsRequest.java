@@ -15,6 +15,7 @@ public class PinLaterRetryFailedJobsRequest implements org.apache.thrift.TBase<P
   private static final org.apache.thrift.protocol.TField ATTEMPTS_TO_ALLOW_FIELD_DESC = new org.apache.thrift.protocol.TField("attemptsToAllow", org.apache.thrift.protocol.TType.I32, (short)3);
   private static final org.apache.thrift.protocol.TField RUN_AFTER_TIMESTAMP_MILLIS_FIELD_DESC = new org.apache.thrift.protocol.TField("runAfterTimestampMillis", org.apache.thrift.protocol.TType.I64, (short)4);
   private static final org.apache.thrift.protocol.TField LIMIT_FIELD_DESC = new org.apache.thrift.protocol.TField("limit", org.apache.thrift.protocol.TType.I32, (short)5);
+  private static final org.apache.thrift.protocol.TField PASSWORD_FIELD_DESC = new org.apache.thrift.protocol.TField("password", org.apache.thrift.protocol.TType.STRING, (short)6);
 
   private static final org.apache.thrift.scheme.SchemeFactory STANDARD_SCHEME_FACTORY = new PinLaterRetryFailedJobsRequestStandardSchemeFactory();
   private static final org.apache.thrift.scheme.SchemeFactory TUPLE_SCHEME_FACTORY = new PinLaterRetryFailedJobsRequestTupleSchemeFactory();
@@ -24,6 +25,7 @@ public class PinLaterRetryFailedJobsRequest implements org.apache.thrift.TBase<P
   public int attemptsToAllow; // optional
   public long runAfterTimestampMillis; // optional
   public int limit; // optional
+  public @org.apache.thrift.annotation.Nullable java.lang.String password; // optional
 
   /** The set of fields this struct contains, along with convenience methods for finding and manipulating them. */
   public enum _Fields implements org.apache.thrift.TFieldIdEnum {
@@ -31,7 +33,8 @@ public class PinLaterRetryFailedJobsRequest implements org.apache.thrift.TBase<P
     PRIORITY((short)2, "priority"),
     ATTEMPTS_TO_ALLOW((short)3, "attemptsToAllow"),
     RUN_AFTER_TIMESTAMP_MILLIS((short)4, "runAfterTimestampMillis"),
-    LIMIT((short)5, "limit");
+    LIMIT((short)5, "limit"),
+    PASSWORD((short)6, "password");
 
     private static final java.util.Map<java.lang.String, _Fields> byName = new java.util.HashMap<java.lang.String, _Fields>();
 
@@ -57,6 +60,8 @@ public class PinLaterRetryFailedJobsRequest implements org.apache.thrift.TBase<P
           return RUN_AFTER_TIMESTAMP_MILLIS;
         case 5: // LIMIT
           return LIMIT;
+        case 6: // PASSWORD
+          return PASSWORD;
         default:
           return null;
       }
@@ -105,7 +110,7 @@ public class PinLaterRetryFailedJobsRequest implements org.apache.thrift.TBase<P
   private static final int __RUNAFTERTIMESTAMPMILLIS_ISSET_ID = 2;
   private static final int __LIMIT_ISSET_ID = 3;
   private byte __isset_bitfield = 0;
-  private static final _Fields optionals[] = {_Fields.PRIORITY,_Fields.ATTEMPTS_TO_ALLOW,_Fields.RUN_AFTER_TIMESTAMP_MILLIS,_Fields.LIMIT};
+  private static final _Fields optionals[] = {_Fields.PRIORITY,_Fields.ATTEMPTS_TO_ALLOW,_Fields.RUN_AFTER_TIMESTAMP_MILLIS,_Fields.LIMIT,_Fields.PASSWORD};
   public static final java.util.Map<_Fields, org.apache.thrift.meta_data.FieldMetaData> metaDataMap;
   static {
     java.util.Map<_Fields, org.apache.thrift.meta_data.FieldMetaData> tmpMap = new java.util.EnumMap<_Fields, org.apache.thrift.meta_data.FieldMetaData>(_Fields.class);
@@ -119,6 +124,8 @@ public class PinLaterRetryFailedJobsRequest implements org.apache.thrift.TBase<P
         new org.apache.thrift.meta_data.FieldValueMetaData(org.apache.thrift.protocol.TType.I64)));
     tmpMap.put(_Fields.LIMIT, new org.apache.thrift.meta_data.FieldMetaData("limit", org.apache.thrift.TFieldRequirementType.OPTIONAL, 
         new org.apache.thrift.meta_data.FieldValueMetaData(org.apache.thrift.protocol.TType.I32)));
+    tmpMap.put(_Fields.PASSWORD, new org.apache.thrift.meta_data.FieldMetaData("password", org.apache.thrift.TFieldRequirementType.OPTIONAL, 
+        new org.apache.thrift.meta_data.FieldValueMetaData(org.apache.thrift.protocol.TType.STRING)));
     metaDataMap = java.util.Collections.unmodifiableMap(tmpMap);
     org.apache.thrift.meta_data.FieldMetaData.addStructMetaDataMap(PinLaterRetryFailedJobsRequest.class, metaDataMap);
   }
@@ -151,6 +158,9 @@ public class PinLaterRetryFailedJobsRequest implements org.apache.thrift.TBase<P
     this.attemptsToAllow = other.attemptsToAllow;
     this.runAfterTimestampMillis = other.runAfterTimestampMillis;
     this.limit = other.limit;
+    if (other.isSetPassword()) {
+      this.password = other.password;
+    }
   }
 
   @Override
@@ -169,6 +179,7 @@ public class PinLaterRetryFailedJobsRequest implements org.apache.thrift.TBase<P
     this.runAfterTimestampMillis = 0;
     this.limit = 1000;
 
+    this.password = null;
   }
 
   @org.apache.thrift.annotation.Nullable
@@ -288,6 +299,31 @@ public class PinLaterRetryFailedJobsRequest implements org.apache.thrift.TBase<P
     __isset_bitfield = org.apache.thrift.EncodingUtils.setBit(__isset_bitfield, __LIMIT_ISSET_ID, value);
   }
 
+  @org.apache.thrift.annotation.Nullable
+  public java.lang.String getPassword() {
+    return this.password;
+  }
+
+  public PinLaterRetryFailedJobsRequest setPassword(@org.apache.thrift.annotation.Nullable java.lang.String password) {
+    this.password = password;
+    return this;
+  }
+
+  public void unsetPassword() {
+    this.password = null;
+  }
+
+  /** Returns true if field password is set (has been assigned a value) and false otherwise */
+  public boolean isSetPassword() {
+    return this.password != null;
+  }
+
+  public void setPasswordIsSet(boolean value) {
+    if (!value) {
+      this.password = null;
+    }
+  }
+
   @Override
   public void setFieldValue(_Fields field, @org.apache.thrift.annotation.Nullable java.lang.Object value) {
     switch (field) {
@@ -331,6 +367,14 @@ public class PinLaterRetryFailedJobsRequest implements org.apache.thrift.TBase<P
       }
       break;
 
+    case PASSWORD:
+      if (value == null) {
+        unsetPassword();
+      } else {
+        setPassword((java.lang.String)value);
+      }
+      break;
+
     }
   }
 
@@ -352,6 +396,9 @@ public class PinLaterRetryFailedJobsRequest implements org.apache.thrift.TBase<P
 
     case LIMIT:
       return getLimit();
+
+    case PASSWORD:
+      return getPassword();
 
     }
     throw new java.lang.IllegalStateException();
@@ -375,6 +422,8 @@ public class PinLaterRetryFailedJobsRequest implements org.apache.thrift.TBase<P
       return isSetRunAfterTimestampMillis();
     case LIMIT:
       return isSetLimit();
+    case PASSWORD:
+      return isSetPassword();
     }
     throw new java.lang.IllegalStateException();
   }
@@ -437,6 +486,15 @@ public class PinLaterRetryFailedJobsRequest implements org.apache.thrift.TBase<P
         return false;
     }
 
+    boolean this_present_password = true && this.isSetPassword();
+    boolean that_present_password = true && that.isSetPassword();
+    if (this_present_password || that_present_password) {
+      if (!(this_present_password && that_present_password))
+        return false;
+      if (!this.password.equals(that.password))
+        return false;
+    }
+
     return true;
   }
 
@@ -463,6 +521,10 @@ public class PinLaterRetryFailedJobsRequest implements org.apache.thrift.TBase<P
     hashCode = hashCode * 8191 + ((isSetLimit()) ? 131071 : 524287);
     if (isSetLimit())
       hashCode = hashCode * 8191 + limit;
+
+    hashCode = hashCode * 8191 + ((isSetPassword()) ? 131071 : 524287);
+    if (isSetPassword())
+      hashCode = hashCode * 8191 + password.hashCode();
 
     return hashCode;
   }
@@ -525,6 +587,16 @@ public class PinLaterRetryFailedJobsRequest implements org.apache.thrift.TBase<P
         return lastComparison;
       }
     }
+    lastComparison = java.lang.Boolean.compare(isSetPassword(), other.isSetPassword());
+    if (lastComparison != 0) {
+      return lastComparison;
+    }
+    if (isSetPassword()) {
+      lastComparison = org.apache.thrift.TBaseHelper.compareTo(this.password, other.password);
+      if (lastComparison != 0) {
+        return lastComparison;
+      }
+    }
     return 0;
   }
 
@@ -578,6 +650,16 @@ public class PinLaterRetryFailedJobsRequest implements org.apache.thrift.TBase<P
       if (!first) sb.append(", ");
       sb.append("limit:");
       sb.append(this.limit);
+      first = false;
+    }
+    if (isSetPassword()) {
+      if (!first) sb.append(", ");
+      sb.append("password:");
+      if (this.password == null) {
+        sb.append("null");
+      } else {
+        sb.append(this.password);
+      }
       first = false;
     }
     sb.append(")");
@@ -670,6 +752,14 @@ public class PinLaterRetryFailedJobsRequest implements org.apache.thrift.TBase<P
               org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
             }
             break;
+          case 6: // PASSWORD
+            if (schemeField.type == org.apache.thrift.protocol.TType.STRING) {
+              struct.password = iprot.readString();
+              struct.setPasswordIsSet(true);
+            } else { 
+              org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
+            }
+            break;
           default:
             org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
         }
@@ -711,6 +801,13 @@ public class PinLaterRetryFailedJobsRequest implements org.apache.thrift.TBase<P
         oprot.writeI32(struct.limit);
         oprot.writeFieldEnd();
       }
+      if (struct.password != null) {
+        if (struct.isSetPassword()) {
+          oprot.writeFieldBegin(PASSWORD_FIELD_DESC);
+          oprot.writeString(struct.password);
+          oprot.writeFieldEnd();
+        }
+      }
       oprot.writeFieldStop();
       oprot.writeStructEnd();
     }
@@ -743,7 +840,10 @@ public class PinLaterRetryFailedJobsRequest implements org.apache.thrift.TBase<P
       if (struct.isSetLimit()) {
         optionals.set(3);
       }
-      oprot.writeBitSet(optionals, 4);
+      if (struct.isSetPassword()) {
+        optionals.set(4);
+      }
+      oprot.writeBitSet(optionals, 5);
       if (struct.isSetPriority()) {
         oprot.writeByte(struct.priority);
       }
@@ -756,6 +856,9 @@ public class PinLaterRetryFailedJobsRequest implements org.apache.thrift.TBase<P
       if (struct.isSetLimit()) {
         oprot.writeI32(struct.limit);
       }
+      if (struct.isSetPassword()) {
+        oprot.writeString(struct.password);
+      }
     }
 
     @Override
@@ -763,7 +866,7 @@ public class PinLaterRetryFailedJobsRequest implements org.apache.thrift.TBase<P
       org.apache.thrift.protocol.TTupleProtocol iprot = (org.apache.thrift.protocol.TTupleProtocol) prot;
       struct.queueName = iprot.readString();
       struct.setQueueNameIsSet(true);
-      java.util.BitSet incoming = iprot.readBitSet(4);
+      java.util.BitSet incoming = iprot.readBitSet(5);
       if (incoming.get(0)) {
         struct.priority = iprot.readByte();
         struct.setPriorityIsSet(true);
@@ -779,6 +882,10 @@ public class PinLaterRetryFailedJobsRequest implements org.apache.thrift.TBase<P
       if (incoming.get(3)) {
         struct.limit = iprot.readI32();
         struct.setLimitIsSet(true);
+      }
+      if (incoming.get(4)) {
+        struct.password = iprot.readString();
+        struct.setPasswordIsSet(true);
       }
     }
   }

@@ -82,7 +82,7 @@ public record ExplainSnapshot(
           List.of(),
           List.of(),
           signals,
-          Heartbeats.parse(read.get(2)),
+          Heartbeats.parse(read.get(2)).items(),
           schedule,
           engine.status().instances(workflow));
     }
@@ -100,7 +100,7 @@ public record ExplainSnapshot(
         jobs,
         read.get(8),
         signals,
-        Heartbeats.parse(read.get(2)),
+        Heartbeats.parse(read.get(2)).items(),
         schedule,
         List.of());
   }

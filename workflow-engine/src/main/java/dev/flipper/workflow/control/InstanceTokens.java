@@ -4,6 +4,7 @@ import dev.flipper.token.Query;
 import dev.flipper.token.Token;
 import dev.flipper.token.TokenMaster;
 import dev.flipper.workflow.engine.InstanceStatus;
+import dev.flipper.workflow.tokens.DamagedToken;
 import dev.flipper.workflow.tokens.ExecutionData;
 import dev.flipper.workflow.tokens.InstanceData;
 import dev.flipper.workflow.tokens.JobData;
@@ -102,7 +103,7 @@ final class InstanceTokens {
   }
 
   InstanceStatus status() {
-    return InstanceStatus.valueOf(data.status);
+    return DamagedToken.decode(record, t -> data.knownStatus());
   }
 
   boolean isRunning() {

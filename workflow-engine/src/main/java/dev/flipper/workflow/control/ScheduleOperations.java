@@ -11,6 +11,7 @@ import dev.flipper.workflow.engine.WorkflowEngine;
 import dev.flipper.workflow.schedule.ScheduleData;
 import dev.flipper.workflow.schedule.ScheduleTokens;
 import dev.flipper.workflow.tokens.ConflictRetry;
+import dev.flipper.workflow.tokens.DamagedTokenException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -43,7 +44,7 @@ final class ScheduleOperations {
           TokenEdit edit = new TokenEdit();
           stored(workflow)
               .ifPresentOrElse(
-                  token -> edit.delete(token, describe(ScheduleTokens.read(token))),
+                  token -> edit.delete(token, describeStored(token)),
                   () -> edit.note("workflow " + workflow + " has no schedule"));
           edit.commit(master);
           return edit.result("unschedule", scope);
@@ -97,6 +98,15 @@ final class ScheduleOperations {
           edit.commit(master);
           return edit.result("reschedule", scope);
         });
+  }
+
+  /** What a stored schedule says; unschedule deletes a damaged one too (one way to repair it). */
+  private static String describeStored(Token token) {
+    try {
+      return describe(ScheduleTokens.read(token));
+    } catch (DamagedTokenException e) {
+      return e.damage().row();
+    }
   }
 
   private Optional<Token> stored(String workflow) {

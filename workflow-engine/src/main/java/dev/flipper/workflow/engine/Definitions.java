@@ -3,6 +3,7 @@ package dev.flipper.workflow.engine;
 import dev.flipper.token.Token;
 import dev.flipper.workflow.definition.WorkflowDefinition;
 import dev.flipper.workflow.engine.internal.DefinitionStore;
+import dev.flipper.workflow.tokens.Listing;
 import java.util.List;
 import java.util.Optional;
 
@@ -35,6 +36,11 @@ public final class Definitions {
     return apply(definitions, false);
   }
 
+  /**
+   * The stored definition of a workflow.
+   *
+   * @throws DamagedDefinitionException if it does not parse or its text does not match its version
+   */
   public Optional<StoredDefinition> get(String workflow) {
     return store.get(workflow);
   }
@@ -47,8 +53,19 @@ public final class Definitions {
     return DefinitionStore.decode(token);
   }
 
-  /** Every stored definition, by name. */
+  /**
+   * Every stored definition, by name; a damaged one is left out with a warning (see {@link
+   * #listing}).
+   */
   public List<StoredDefinition> list() {
     return store.list();
+  }
+
+  /**
+   * Every stored definition, with those that do not parse or whose text does not match their
+   * version as damaged entries ({@code flipper workflow apply} of their file repairs them).
+   */
+  public Listing<StoredDefinition> listing() {
+    return store.listing();
   }
 }

@@ -3,12 +3,15 @@ package dev.flipper.workflow.engine;
 import dev.flipper.token.Query;
 import dev.flipper.token.Token;
 import dev.flipper.token.TokenMaster;
+import dev.flipper.workflow.engine.internal.DefinitionStore;
 import dev.flipper.workflow.tokens.ArchiveData;
-import dev.flipper.workflow.tokens.DefinitionData;
+import dev.flipper.workflow.tokens.DamagedToken;
+import dev.flipper.workflow.tokens.DamagedTokenException;
 import dev.flipper.workflow.tokens.ExecutionData;
 import dev.flipper.workflow.tokens.InstanceData;
 import dev.flipper.workflow.tokens.JobData;
 import dev.flipper.workflow.tokens.Json;
+import dev.flipper.workflow.tokens.Listing;
 import dev.flipper.workflow.tokens.Owners;
 import dev.flipper.workflow.tokens.TokenLayout;
 import java.time.Clock;
@@ -63,15 +66,27 @@ public final class StatusReader {
 
   /** Every workflow with a stored definition or an active instance, by name. */
   public List<WorkflowSummary> workflows() {
+    return workflowListing().items();
+  }
+
+  /**
+   * {@link #workflows}, with the definitions and instance records that do not parse as damaged
+   * entries (a workflow whose definition is damaged is listed only if it has instances).
+   */
+  public Listing<WorkflowSummary> workflowListing() {
+    Listing<StoredDefinition> definitions =
+        Listing.decode(
+            master.query(Query.prefix(TokenLayout.DEFINITIONS)), DefinitionStore::decode);
     Map<String, String> versions = new TreeMap<>();
-    for (Token token : master.query(Query.prefix(TokenLayout.DEFINITIONS))) {
-      versions.put(TokenLayout.last(token.name()), Json.read(token, DefinitionData.class).version);
-    }
+    definitions.items().forEach(d -> versions.put(d.name(), d.version()));
     Set<String> names = new TreeSet<>(versions.keySet());
     master.group(TokenLayout.WORKFLOWS, "/").keySet().forEach(g -> names.add(TokenLayout.last(g)));
     List<WorkflowSummary> summaries = new ArrayList<>();
+    List<DamagedToken> damaged = new ArrayList<>(definitions.damaged());
     for (String name : names) {
-      List<InstanceSummary> instances = instances(name);
+      Listing<InstanceSummary> listing = instanceListing(name);
+      damaged.addAll(listing.damaged());
+      List<InstanceSummary> instances = listing.items();
       int running =
           (int) instances.stream().filter(i -> i.status() == InstanceStatus.RUNNING).count();
       Optional<InstanceSummary> last =
@@ -84,11 +99,16 @@ public final class StatusReader {
               last,
               WorkflowSummary.statusOf(instances)));
     }
-    return summaries;
+    return new Listing<>(summaries, damaged);
   }
 
-  /** The active instances of a workflow, oldest first. */
+  /** The active instances of a workflow, oldest first; records that do not parse are left out. */
   public List<InstanceSummary> instances(String workflow) {
+    return instanceListing(workflow).items();
+  }
+
+  /** {@link #instances}, with the instance records that do not parse as damaged entries. */
+  public Listing<InstanceSummary> instanceListing(String workflow) {
     List<String> ids = new ArrayList<>();
     master
         .group(TokenLayout.workflowPrefix(workflow), "/")
@@ -96,7 +116,7 @@ public final class StatusReader {
         .forEach(g -> ids.add(TokenLayout.last(g)));
     ids.sort(INSTANCE_ORDER);
     if (ids.isEmpty()) {
-      return List.of();
+      return new Listing<>(List.of(), List.of());
     }
     List<Query> queries =
         new ArrayList<>(
@@ -106,19 +126,22 @@ public final class StatusReader {
     queries.addAll(SignalHolds.queries(workflow));
     List<List<Token>> read = master.query(queries);
     SignalHolds holds = SignalHolds.of(workflow, read.subList(ids.size(), read.size()));
-    List<InstanceSummary> summaries = new ArrayList<>();
+    List<Token> records = new ArrayList<>();
     for (int i = 0; i < ids.size(); i++) {
       String recordName = TokenLayout.instanceRecord(workflow, ids.get(i));
       read.get(i).stream()
           .filter(t -> t.name().equals(recordName))
           .findFirst()
-          .ifPresent(t -> summaries.add(held(Json.read(t, InstanceData.class).toSummary(), holds)));
+          .ifPresent(records::add);
     }
-    return summaries;
+    return Listing.decode(records, t -> held(summary(t), holds));
   }
 
   /**
    * One active instance with every job; empty if there is no such instance (or it was archived).
+   * Job tokens that do not parse are the detail's damaged entries.
+   *
+   * @throws DamagedTokenException if the instance record does not parse
    */
   public Optional<InstanceDetail> instance(String workflow, String instance) {
     List<Query> queries =
@@ -138,7 +161,7 @@ public final class StatusReader {
             read.get(1),
             read.get(2),
             (token, data) -> runnableStatus(token, data, nowSeconds))
-        .map(d -> new InstanceDetail(held(d.summary(), holds), d.jobs()));
+        .map(d -> new InstanceDetail(held(d.summary(), holds), d.jobs(), d.damaged()));
   }
 
   /** A running instance with the PAUSE or DRAIN signal that holds it, if any. */
@@ -150,33 +173,41 @@ public final class StatusReader {
 
   /**
    * The archived instances of a workflow, oldest first, from their archive tokens (one each); empty
-   * without {@link #withArchive}.
+   * without {@link #withArchive}. An archived token that does not parse is left out (warned once).
    */
   public List<InstanceSummary> archivedInstances(String workflow) {
-    List<InstanceSummary> summaries = new ArrayList<>();
-    for (Token token : latest(archived.apply(TokenLayout.ARCHIVE + workflow + "/"))) {
-      ArchiveData archive = Json.read(token, ArchiveData.class);
-      if (!workflow.equals(archive.workflow)) {
-        continue; // a workflow whose name extends this one's
-      }
-      if (archive.record != null) {
-        summaries.add(archive.record.toSummary());
-      } else {
-        // Written before archive tokens held the record: read the archived record itself.
-        String recordName = TokenLayout.instanceRecord(workflow, archive.instance);
-        latest(archived.apply(recordName)).stream()
-            .filter(t -> t.name().equals(recordName))
-            .findFirst()
-            .ifPresent(t -> summaries.add(Json.read(t, InstanceData.class).toSummary()));
-      }
-    }
+    List<Token> tokens = latest(archived.apply(TokenLayout.ARCHIVE + workflow + "/"));
+    List<InstanceSummary> summaries =
+        new ArrayList<>(
+            Listing.decode(tokens, token -> archivedSummary(workflow, token)).items().stream()
+                .flatMap(Optional::stream)
+                .toList());
     summaries.sort(Comparator.comparing(InstanceSummary::instance, INSTANCE_ORDER));
     return summaries;
+  }
+
+  /** The record an archive token holds; empty for a workflow whose name extends this one's. */
+  private Optional<InstanceSummary> archivedSummary(String workflow, Token token) {
+    ArchiveData archive = Json.read(token, ArchiveData.class);
+    if (!workflow.equals(archive.workflow)) {
+      return Optional.empty();
+    }
+    if (archive.record != null) {
+      return Optional.of(archive.record.toSummary());
+    }
+    // Written before archive tokens held the record: read the archived record itself.
+    String recordName = TokenLayout.instanceRecord(workflow, archive.instance);
+    return latest(archived.apply(recordName)).stream()
+        .filter(t -> t.name().equals(recordName))
+        .findFirst()
+        .map(StatusReader::summary);
   }
 
   /**
    * An archived instance with every job as it was archived (a job left runnable shows RUNNABLE);
    * empty if it is not archived, or without {@link #withArchive}.
+   *
+   * @throws DamagedTokenException if the instance record does not parse
    */
   public Optional<InstanceDetail> archivedInstance(String workflow, String instance) {
     List<Token> tokens = latest(archived.apply(TokenLayout.instancePrefix(workflow, instance)));
@@ -202,19 +233,31 @@ public final class StatusReader {
     if (record.isEmpty()) {
       return Optional.empty();
     }
+    InstanceSummary summary = DamagedToken.decode(record.get(), StatusReader::summary);
+    Listing<JobDetail> waitingJobs =
+        Listing.decode(
+            waiting,
+            t -> {
+              JobData data = Json.read(t, JobData.class);
+              return job(data, waitingStatus(data), null);
+            });
+    Listing<JobDetail> runnableJobs =
+        Listing.decode(
+            runnable,
+            t -> {
+              JobData data = Json.read(t, JobData.class);
+              return job(data, runnableStatus.apply(t, data), t);
+            });
     Map<String, JobDetail> jobs = new HashMap<>();
-    for (Token token : waiting) {
-      JobData data = Json.read(token, JobData.class);
-      jobs.put(data.name, job(data, waitingStatus(data), null));
-    }
-    for (Token token : runnable) {
-      JobData data = Json.read(token, JobData.class);
-      jobs.put(data.name, job(data, runnableStatus.apply(token, data), token));
-    }
-    return Optional.of(
-        new InstanceDetail(
-            Json.read(record.get(), InstanceData.class).toSummary(),
-            upstreamFailed(runOrder(jobs))));
+    waitingJobs.items().forEach(j -> jobs.put(j.name(), j));
+    runnableJobs.items().forEach(j -> jobs.put(j.name(), j));
+    List<DamagedToken> damaged = new ArrayList<>(waitingJobs.damaged());
+    damaged.addAll(runnableJobs.damaged());
+    return Optional.of(new InstanceDetail(summary, upstreamFailed(runOrder(jobs)), damaged));
+  }
+
+  private static InstanceSummary summary(Token record) {
+    return Json.read(record, InstanceData.class).toSummary();
   }
 
   /** The newest version of each name: a name may have been archived more than once. */

@@ -7,6 +7,7 @@ import dev.flipper.token.TokenException;
 import dev.flipper.token.TokenMaster;
 import dev.flipper.workflow.tokens.ConflictRetry;
 import dev.flipper.workflow.tokens.Json;
+import dev.flipper.workflow.tokens.Listing;
 import dev.flipper.workflow.tokens.TokenLayout;
 import java.time.Duration;
 import java.time.Instant;
@@ -83,10 +84,11 @@ public final class Heartbeats {
   public List<String> forgetDead(Instant now) {
     List<String> forgotten = new ArrayList<>();
     for (Token token : master.query(Query.prefix(PREFIX))) {
-      Heartbeat beat = Json.read(token, HeartbeatData.class).toHeartbeat();
-      if (beat.aliveAt(now)) {
-        continue;
+      List<Heartbeat> read = Listing.decode(List.of(token), Heartbeats::decode).items();
+      if (read.isEmpty() || read.get(0).aliveAt(now)) {
+        continue; // a damaged heartbeat is listed as such; deleting it is the token tool's job
       }
+      Heartbeat beat = read.get(0);
       try {
         master.modify(ModifyParams.deleting(token));
         forgotten.add(beat.name());
@@ -99,21 +101,28 @@ public final class Heartbeats {
     return forgotten;
   }
 
-  /** Every heartbeat, alive or dead, by name. */
+  /** Every heartbeat, alive or dead, by name; one that does not parse is left out. */
   public List<Heartbeat> list() {
+    return listing().items();
+  }
+
+  /** {@link #list}, with the heartbeats that do not parse as damaged entries. */
+  public Listing<Heartbeat> listing() {
     return parse(master.query(Query.prefix(PREFIX)));
   }
 
   /** Heartbeats of these tokens (those of {@link #PREFIX}), by name. */
-  public static List<Heartbeat> parse(List<Token> tokens) {
-    List<Heartbeat> beats = new ArrayList<>();
-    for (Token token : tokens) {
-      if (token.name().startsWith(PREFIX)) {
-        beats.add(Json.read(token, HeartbeatData.class).toHeartbeat());
-      }
-    }
+  public static Listing<Heartbeat> parse(List<Token> tokens) {
+    Listing<Heartbeat> read =
+        Listing.decode(
+            tokens.stream().filter(t -> t.name().startsWith(PREFIX)).toList(), Heartbeats::decode);
+    List<Heartbeat> beats = new ArrayList<>(read.items());
     beats.sort(Comparator.comparing(Heartbeat::name));
-    return beats;
+    return new Listing<>(beats, read.damaged());
+  }
+
+  private static Heartbeat decode(Token token) {
+    return Json.read(token, HeartbeatData.class).toHeartbeat();
   }
 
   /** The stored form ({@code kind: "worker"}). */

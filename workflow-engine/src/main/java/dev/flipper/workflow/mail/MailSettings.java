@@ -23,6 +23,8 @@ import java.util.Objects;
  * @param retryDelay the wait before the second attempt; it doubles for each further attempt
  *     (default 5s)
  * @param timeout connect, read and write time-out of each attempt (default 10s)
+ * @param allowPlainTextPassword whether a password may go over a plain connection (security {@code
+ *     NONE} with a password, mail enabled); false (the default) refuses such settings
  */
 public record MailSettings(
     boolean enabled,
@@ -35,7 +37,8 @@ public record MailSettings(
     List<String> to,
     int attempts,
     Duration retryDelay,
-    Duration timeout) {
+    Duration timeout,
+    boolean allowPlainTextPassword) {
 
   /** Plain SMTP's port. */
   public static final int DEFAULT_SMTP_PORT = 25;
@@ -43,6 +46,9 @@ public record MailSettings(
   public static final int DEFAULT_ATTEMPTS = 4;
   public static final Duration DEFAULT_RETRY_DELAY = Duration.ofSeconds(5);
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+
+  /** A password goes only over STARTTLS or TLS unless allowed. */
+  public static final boolean DEFAULT_ALLOW_PLAIN_TEXT_PASSWORD = false;
 
   public MailSettings {
     smtpHost = smtpHost == null ? "" : smtpHost.strip();
@@ -65,6 +71,9 @@ public record MailSettings(
               + DurationText.format(retryDelay)
               + " and "
               + DurationText.format(timeout));
+    }
+    if (sendsPasswordInClear() && !allowPlainTextPassword) {
+      throw new IllegalArgumentException(PLAIN_TEXT_PASSWORD);
     }
     if (enabled && (smtpHost.isEmpty() || from.isEmpty())) {
       throw new IllegalArgumentException(
@@ -93,7 +102,8 @@ public record MailSettings(
         List.of(),
         DEFAULT_ATTEMPTS,
         DEFAULT_RETRY_DELAY,
-        DEFAULT_TIMEOUT);
+        DEFAULT_TIMEOUT,
+        DEFAULT_ALLOW_PLAIN_TEXT_PASSWORD);
   }
 
   /** Plain SMTP to {@code host:port} from {@code from}, no login, default retries and time-outs. */
@@ -109,7 +119,8 @@ public record MailSettings(
         List.of(),
         DEFAULT_ATTEMPTS,
         DEFAULT_RETRY_DELAY,
-        DEFAULT_TIMEOUT);
+        DEFAULT_TIMEOUT,
+        DEFAULT_ALLOW_PLAIN_TEXT_PASSWORD);
   }
 
   public MailSettings withLogin(String newUser, String newPassword) {
@@ -124,7 +135,8 @@ public record MailSettings(
         to,
         attempts,
         retryDelay,
-        timeout);
+        timeout,
+        allowPlainTextPassword);
   }
 
   public MailSettings withSecurity(MailSecurity newSecurity) {
@@ -139,7 +151,8 @@ public record MailSettings(
         to,
         attempts,
         retryDelay,
-        timeout);
+        timeout,
+        allowPlainTextPassword);
   }
 
   public MailSettings withTo(List<String> newTo) {
@@ -154,7 +167,8 @@ public record MailSettings(
         newTo,
         attempts,
         retryDelay,
-        timeout);
+        timeout,
+        allowPlainTextPassword);
   }
 
   public MailSettings withRetries(int newAttempts, Duration newRetryDelay, Duration newTimeout) {
@@ -169,7 +183,36 @@ public record MailSettings(
         to,
         newAttempts,
         newRetryDelay,
-        newTimeout);
+        newTimeout,
+        allowPlainTextPassword);
+  }
+
+  /** Why settings that would send the password in clear are refused. */
+  public static final String PLAIN_TEXT_PASSWORD =
+      "email.password is set but email.security is NONE, so the SMTP password would go over the "
+          + "network in clear: set email.security to STARTTLS or TLS, or email.allowPlainTextPassword "
+          + "to true to accept that";
+
+  /** Whether a login would send the password over a plain connection. */
+  public boolean sendsPasswordInClear() {
+    return enabled && security == MailSecurity.NONE && !password.isEmpty();
+  }
+
+  /** These settings, allowed (or not) to send the password over a plain connection. */
+  public MailSettings withPlainTextPasswordAllowed(boolean allowed) {
+    return new MailSettings(
+        enabled,
+        smtpHost,
+        smtpPort,
+        user,
+        password,
+        security,
+        from,
+        to,
+        attempts,
+        retryDelay,
+        timeout,
+        allowed);
   }
 
   @Override
@@ -196,6 +239,8 @@ public record MailSettings(
         + DurationText.format(retryDelay)
         + ", timeout="
         + DurationText.format(timeout)
+        + ", allowPlainTextPassword="
+        + allowPlainTextPassword
         + "]";
   }
 }

@@ -12,6 +12,8 @@ import dev.flipper.token.Token;
 import dev.flipper.token.TokenMaster;
 import dev.flipper.workflow.definition.Schedule;
 import dev.flipper.workflow.definition.WorkflowDefinition;
+import dev.flipper.workflow.tokens.DamagedToken;
+import dev.flipper.workflow.tokens.DamagedTokenException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -94,7 +96,17 @@ public final class ScheduleTokens {
                   Token.NO_VERSION, name(definition.name()), APPLY_OWNER, 0, 0, write(wanted))),
           Optional.empty());
     }
-    ScheduleData old = read(stored.get());
+    ScheduleData old;
+    try {
+      old = read(stored.get());
+    } catch (DamagedTokenException e) {
+      // Applying the definition again is how a damaged schedule is repaired: written anew.
+      return new Change(
+          Optional.of(
+              new Token(
+                  stored.get().version(), stored.get().name(), APPLY_OWNER, 0, 0, write(wanted))),
+          Optional.empty());
+    }
     if (old.sameDefinition(wanted)) {
       return Change.none();
     }
@@ -196,13 +208,24 @@ public final class ScheduleTokens {
     return nextRunMillis == null ? 0 : -Math.floorDiv(nextRunMillis, 1000);
   }
 
+  /**
+   * The schedule a token holds.
+   *
+   * @throws DamagedTokenException naming the token if it does not hold schedule data
+   */
   public static ScheduleData read(Token token) {
     try {
       return JSON.readValue(token.data(), ScheduleData.class);
-    } catch (JsonProcessingException | IllegalArgumentException e) {
-      throw new IllegalStateException(
-          "token " + token.name() + " does not hold schedule data: " + e.getMessage(), e);
+    } catch (JsonProcessingException e) {
+      throw damaged(token, e.getOriginalMessage());
+    } catch (IllegalArgumentException e) {
+      throw damaged(token, e.getMessage());
     }
+  }
+
+  private static DamagedTokenException damaged(Token token, String problem) {
+    return new DamagedTokenException(
+        new DamagedToken(token.name(), "not schedule JSON: " + problem));
   }
 
   public static String write(ScheduleData data) {

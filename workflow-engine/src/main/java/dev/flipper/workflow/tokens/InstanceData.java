@@ -40,12 +40,16 @@ public final class InstanceData extends TokenData {
     super("instance");
   }
 
-  /** This record as the CLI, the UI and the engine's listener see it. */
+  /**
+   * This record as the CLI, the UI and the engine's listener see it.
+   *
+   * @throws IllegalStateException for a status this release does not know (written by a newer one)
+   */
   public InstanceSummary toSummary() {
     return new InstanceSummary(
         workflow,
         instance,
-        InstanceStatus.valueOf(status),
+        knownStatus(),
         Instant.ofEpochMilli(startMillis),
         Optional.ofNullable(endMillis).map(Instant::ofEpochMilli),
         definitionVersion,
@@ -53,5 +57,19 @@ public final class InstanceData extends TokenData {
         Map.copyOf(params),
         List.copyOf(failedJobs),
         Optional.empty());
+  }
+
+  /**
+   * {@link #status} as this release knows it.
+   *
+   * @throws IllegalStateException {@code unknown status FOO} for one it does not
+   */
+  public InstanceStatus knownStatus() {
+    for (InstanceStatus known : InstanceStatus.values()) {
+      if (known.name().equals(status)) {
+        return known;
+      }
+    }
+    throw new IllegalStateException("unknown status " + status);
   }
 }

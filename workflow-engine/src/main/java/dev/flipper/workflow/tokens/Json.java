@@ -42,23 +42,21 @@ public final class Json {
     }
   }
 
-  /** The data of a token, naming the token when it is not what it should be. */
+  /**
+   * The data of a token; a {@link DamagedTokenException} naming the token when it is not what it
+   * should be.
+   */
   public static <T> T read(Token token, Class<T> type) {
     if (token.data() == null) {
-      throw new IllegalStateException(
-          "token " + token.name() + " has no data; expected " + type.getSimpleName());
+      throw new DamagedTokenException(
+          new DamagedToken(token.name(), "no data; expected " + type.getSimpleName()));
     }
     try {
       return MAPPER.readValue(token.data(), type);
     } catch (JsonProcessingException e) {
-      throw new IllegalStateException(
-          "token "
-              + token.name()
-              + " does not hold "
-              + type.getSimpleName()
-              + ": "
-              + e.getOriginalMessage(),
-          e);
+      throw new DamagedTokenException(
+          new DamagedToken(
+              token.name(), "not " + type.getSimpleName() + " JSON: " + e.getOriginalMessage()));
     }
   }
 

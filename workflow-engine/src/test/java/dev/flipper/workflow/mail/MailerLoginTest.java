@@ -27,6 +27,7 @@ class MailerLoginTest {
   private static Mailer mailer(String password) {
     return new Mailer(
         MailSettings.smtp("127.0.0.1", smtp.getSmtp().getPort(), "flipper@example.com")
+            .withPlainTextPasswordAllowed(true) // GreenMail speaks plain SMTP here
             .withLogin("flipper", password)
             .withRetries(2, Duration.ofMillis(10), Duration.ofSeconds(5)));
   }

@@ -202,8 +202,8 @@ class MailerTest {
   void settingsHideThePassword() {
     assertThat(
             MailSettings.smtp("h", 587, "f@x")
-                .withLogin("u", "s3cret")
-                .withSecurity(MailSecurity.STARTTLS))
+                .withSecurity(MailSecurity.STARTTLS)
+                .withLogin("u", "s3cret"))
         .asString()
         .contains("user=u", "password=****", "STARTTLS")
         .doesNotContain("s3cret");

@@ -1,6 +1,7 @@
 package dev.flipper.workflow.schedule;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flipper.token.ModifyParams;
 import dev.flipper.token.Query;
@@ -12,6 +13,7 @@ import dev.flipper.workflow.definition.JobDefinition;
 import dev.flipper.workflow.definition.OverrunPolicy;
 import dev.flipper.workflow.definition.Schedule;
 import dev.flipper.workflow.definition.WorkflowDefinition;
+import dev.flipper.workflow.tokens.DamagedTokenException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -55,6 +57,27 @@ class ScheduleTokensTest {
             "\"schema\":1",
             "\"overrunPolicy\":\"SKIP\"",
             "\"maxRunningInstances\":3");
+  }
+
+  /** Issue #25: applying the definition again is how a damaged schedule token is repaired. */
+  @Test
+  void aDamagedScheduleIsRewrittenFromTheDefinitionInPlace() {
+    Token damaged = new Token(9, "/schedule/workflow/etl", "parser", 0, 0, "{\"nextRunMillis\": ");
+    assertThatThrownBy(() -> ScheduleTokens.read(damaged))
+        .isInstanceOfSatisfying(
+            DamagedTokenException.class,
+            e -> assertThat(e.damage().name()).isEqualTo("/schedule/workflow/etl"))
+        .hasMessageStartingWith("/schedule/workflow/etl is damaged: not schedule JSON: ");
+
+    Token rewritten =
+        ScheduleTokens.change(hourly("etl", OverrunPolicy.SKIP), Optional.of(damaged), NOW)
+            .update()
+            .orElseThrow();
+
+    assertThat(rewritten.version()).isEqualTo(9);
+    assertThat(rewritten.name()).isEqualTo("/schedule/workflow/etl");
+    assertThat(rewritten.isOwnedAt(NOW)).isFalse();
+    assertThat(ScheduleTokens.read(rewritten).recurrenceMillis).isEqualTo(3_600_000L);
   }
 
   @Test

@@ -34,22 +34,35 @@ public final class MasterDaemon implements Daemon<MasterDaemon.Config> {
    *     master.idleTimeout)
    * @param messageReadTimeout a request must arrive whole this long after its first byte (config
    *     master.messageReadTimeout)
+   * @param maxConnections most connections at once (config master.maxConnections)
+   * @param maxConnectionsPerPeer most connections from one address (config
+   *     master.maxConnectionsPerPeer)
    */
   public record Config(
-      String bindAddress, int port, Duration idleTimeout, Duration messageReadTimeout) {
+      String bindAddress,
+      int port,
+      Duration idleTimeout,
+      Duration messageReadTimeout,
+      int maxConnections,
+      int maxConnectionsPerPeer) {
     public Config {
       Objects.requireNonNull(bindAddress, "bindAddress");
       Objects.requireNonNull(idleTimeout, "idleTimeout");
       Objects.requireNonNull(messageReadTimeout, "messageReadTimeout");
     }
 
-    /** With the server's default idle timeout (5 min) and message-read time-out (60 s). */
+    /**
+     * With the server's default idle timeout (5 min), message-read time-out (60 s) and connection
+     * limits (512, 64 per address).
+     */
     public Config(String bindAddress, int port) {
       this(
           bindAddress,
           port,
           TokenMasterServer.DEFAULT_IDLE_TIMEOUT,
-          TokenMasterServer.DEFAULT_MESSAGE_READ_TIMEOUT);
+          TokenMasterServer.DEFAULT_MESSAGE_READ_TIMEOUT,
+          TokenMasterServer.DEFAULT_MAX_CONNECTIONS,
+          TokenMasterServer.DEFAULT_MAX_CONNECTIONS_PER_PEER);
     }
 
     /**
@@ -90,6 +103,8 @@ public final class MasterDaemon implements Daemon<MasterDaemon.Config> {
             .port(config.port())
             .idleTimeout(config.idleTimeout())
             .messageReadTimeout(config.messageReadTimeout())
+            .maxConnections(config.maxConnections())
+            .maxConnectionsPerPeer(config.maxConnectionsPerPeer())
             .metrics(metrics)
             .build()
             .start();

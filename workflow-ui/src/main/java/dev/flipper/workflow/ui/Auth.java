@@ -11,9 +11,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.springframework.security.crypto.bcrypt.BCrypt;
 
 /**
@@ -27,9 +32,14 @@ final class Auth {
   static final Duration SESSION_LIFETIME = Duration.ofHours(12);
   private static final String PRINCIPAL = "flipper.principal";
 
-  /** Checked when the name is unknown, so a wrong name takes as long as a wrong password. */
-  private static final String DUMMY_HASH = BCrypt.hashpw("not a password", BCrypt.gensalt());
+  /**
+   * Password checks at once at most: BCrypt keeps a core busy, so more sign-ins wait (429) rather
+   * than starve the pages and the other daemons of this process.
+   */
+  static final int HASHING_SLOTS = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
 
+  private static final int DEFAULT_COST = 10;
+  private static final Pattern BCRYPT = Pattern.compile("(\\$2[aby])\\$(\\d\\d)\\$");
   private static final SecureRandom RANDOM = new SecureRandom();
 
   /** Who a request is. */
@@ -39,11 +49,28 @@ final class Auth {
 
   private final UiAuth config;
   private final Clock clock;
+  private final Cookies cookies;
+  private final Map<String, UiAuth.User> users = new HashMap<>();
+  private final String dummyHash;
+  private final SignInThrottle throttle;
+  private final Semaphore hashing = new Semaphore(HASHING_SLOTS);
   private final Map<String, Session> sessions = new ConcurrentHashMap<>();
 
   Auth(UiAuth config, Clock clock) {
     this.config = config;
     this.clock = clock;
+    this.cookies = new Cookies(config.trustedProxies());
+    config.users().forEach(u -> users.put(u.name(), u));
+    this.dummyHash = dummyHash(config.users());
+    this.throttle = new SignInThrottle(clock);
+  }
+
+  UiAuth config() {
+    return config;
+  }
+
+  Cookies cookies() {
+    return cookies;
   }
 
   boolean enabled() {
@@ -99,16 +126,33 @@ final class Auth {
     return principal;
   }
 
-  /** Checks the password; on success starts a session and sets its cookie. */
-  boolean signIn(Context ctx, String name, String password) {
-    Optional<UiAuth.User> user =
-        config.users().stream().filter(u -> u.name().equals(name)).findFirst();
-    String hash =
-        user.map(UiAuth.User::passwordHash).filter(h -> h.startsWith("$2")).orElse(DUMMY_HASH);
-    boolean matches = password != null && BCrypt.checkpw(password, hash) && user.isPresent();
-    if (!matches) {
-      return false;
+  /**
+   * Checks the password, unless the name or the client address must still wait after failures
+   * ({@link SignInThrottle}) or {@link #HASHING_SLOTS} checks already run; on success starts a
+   * session and sets its cookie.
+   */
+  SignIn signIn(Context ctx, String name, String password) {
+    String address = clientAddress(ctx);
+    Optional<Duration> wait = throttle.wait(name, address);
+    if (wait.isPresent()) {
+      return SignIn.retryAfter(wait.get());
     }
+    if (!hashing.tryAcquire()) {
+      return SignIn.retryAfter(Duration.ofSeconds(1));
+    }
+    UiAuth.User user = users.get(name == null ? "" : name);
+    boolean matches;
+    try {
+      String hash = user != null ? user.passwordHash() : dummyHash;
+      matches = BCrypt.checkpw(password == null ? "" : password, hash) && user != null;
+    } finally {
+      hashing.release();
+    }
+    if (!matches) {
+      throttle.failed(name, address);
+      return SignIn.REFUSED;
+    }
+    throttle.succeeded(name, address);
     Instant now = clock.instant();
     sessions
         .values()
@@ -117,17 +161,23 @@ final class Auth {
     RANDOM.nextBytes(bytes);
     String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     sessions.put(
-        id,
-        new Session(new Principal(name, Role.of(user.get().role())), now.plus(SESSION_LIFETIME)));
-    ctx.header(
-        "Set-Cookie",
-        SESSION_COOKIE
-            + "="
-            + id
-            + "; Path=/; HttpOnly; SameSite=Strict; Max-Age="
-            + SESSION_LIFETIME.toSeconds()
-            + ("https".equals(ctx.scheme()) ? "; Secure" : ""));
-    return true;
+        id, new Session(new Principal(name, Role.of(user.role())), now.plus(SESSION_LIFETIME)));
+    cookies.set(ctx, SESSION_COOKIE, id, SESSION_LIFETIME.toSeconds());
+    return SignIn.SIGNED_IN;
+  }
+
+  /**
+   * What a sign-in came to.
+   *
+   * @param retryAfter not null = not checked: try again after this long (429)
+   */
+  record SignIn(boolean signedIn, Duration retryAfter) {
+    static final SignIn SIGNED_IN = new SignIn(true, null);
+    static final SignIn REFUSED = new SignIn(false, null);
+
+    static SignIn retryAfter(Duration wait) {
+      return new SignIn(false, wait);
+    }
   }
 
   void signOut(Context ctx) {
@@ -135,7 +185,37 @@ final class Auth {
     if (id != null) {
       sessions.remove(id);
     }
-    ctx.header("Set-Cookie", SESSION_COOKIE + "=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0");
+    cookies.set(ctx, SESSION_COOKIE, "", 0L);
+  }
+
+  /** The browser's address: a trusted proxy's X-Forwarded-For (its last hop), else the peer. */
+  private String clientAddress(Context ctx) {
+    String forwarded = ctx.header("X-Forwarded-For");
+    if (forwarded == null || !config.trustedProxies().contains(ctx.ip())) {
+      return ctx.ip();
+    }
+    String[] hops = forwarded.split(",");
+    return hops[hops.length - 1].strip();
+  }
+
+  /**
+   * A hash of no password with the algorithm version and cost of the users' hashes (the highest
+   * cost), checked when the name is unknown so that a wrong name takes as long as a wrong password.
+   */
+  static String dummyHash(List<UiAuth.User> users) {
+    String prefix = "$2a";
+    int cost = -1;
+    for (UiAuth.User user : users) {
+      Matcher m = BCRYPT.matcher(user.passwordHash());
+      if (m.lookingAt() && Integer.parseInt(m.group(2)) > cost) {
+        prefix = m.group(1);
+        cost = Integer.parseInt(m.group(2));
+      }
+    }
+    cost = cost < 0 ? DEFAULT_COST : cost;
+    byte[] bytes = new byte[16];
+    RANDOM.nextBytes(bytes);
+    return BCrypt.hashpw(Base64.getEncoder().encodeToString(bytes), BCrypt.gensalt(prefix, cost));
   }
 
   private Optional<Principal> fromProxy(Context ctx) {
@@ -146,12 +226,8 @@ final class Auth {
     if (name == null || name.isBlank()) {
       return Optional.empty();
     }
-    Role role =
-        config.users().stream()
-            .filter(u -> u.name().equals(name))
-            .findFirst()
-            .map(u -> Role.of(u.role()))
-            .orElse(Role.VIEWER);
+    UiAuth.User user = users.get(name);
+    Role role = user == null ? Role.VIEWER : Role.of(user.role());
     return Optional.of(new Principal(name, role));
   }
 

@@ -6,24 +6,29 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Who may use the UI (the {@code ui.users}, {@code ui.trustedUserHeader}, {@code ui.trustedProxies}
- * and {@code ui.allowAnonymous} settings, docs/ui.md "Sign-in"). With no users and no trusted
- * header everyone is an anonymous operator, which only a loopback bind or {@code allowAnonymous}
- * permits. Immutable.
+ * Who may use the UI and how (the {@code ui.users}, {@code ui.trustedUserHeader}, {@code
+ * ui.trustedProxies}, {@code ui.allowAnonymous}, {@code ui.baseUrl} and {@code ui.allowedHosts}
+ * settings, docs/ui.md "Sign-in" and "Security"). With no users and no trusted header everyone is
+ * an anonymous operator, which only a loopback bind or {@code allowAnonymous} permits. Immutable.
  *
  * @param users who may sign in with a password (BCrypt hashes from {@code flipper hash-password
  *     --bcrypt})
  * @param trustedUserHeader a header naming the user, set by an authenticating proxy; "" = none
- * @param trustedProxies the addresses whose {@code trustedUserHeader} is believed; from anyone else
- *     it is ignored
+ * @param trustedProxies the addresses whose {@code trustedUserHeader} and {@code X-Forwarded-Proto}
+ *     are believed; from anyone else they are ignored
  * @param allowAnonymous true = serve a non-loopback address without sign-in (everyone is an
  *     operator)
+ * @param baseUrl the UI's address as users reach it; its host is one the UI answers ("" = none)
+ * @param allowedHosts more {@code Host} header values the UI answers ({@code name} or {@code
+ *     name:port}); any other is refused (DNS rebinding), see {@link HostCheck}
  */
 public record UiAuth(
     List<User> users,
     String trustedUserHeader,
     List<String> trustedProxies,
-    boolean allowAnonymous) {
+    boolean allowAnonymous,
+    String baseUrl,
+    List<String> allowedHosts) {
 
   /** Sign-in off: fine on loopback only. */
   public static final UiAuth NONE = new UiAuth(List.of(), "", List.of(), false);
@@ -32,6 +37,23 @@ public record UiAuth(
     users = users == null ? List.of() : List.copyOf(users);
     trustedUserHeader = trustedUserHeader == null ? "" : trustedUserHeader;
     trustedProxies = trustedProxies == null ? List.of() : List.copyOf(trustedProxies);
+    baseUrl = baseUrl == null ? "" : baseUrl;
+    allowedHosts = allowedHosts == null ? List.of() : List.copyOf(allowedHosts);
+  }
+
+  /** Answering only the loopback names (and the bind address). */
+  public UiAuth(
+      List<User> users,
+      String trustedUserHeader,
+      List<String> trustedProxies,
+      boolean allowAnonymous) {
+    this(users, trustedUserHeader, trustedProxies, allowAnonymous, "", List.of());
+  }
+
+  /** The same with these {@code Host} settings. */
+  public UiAuth withHosts(String baseUrl, List<String> allowedHosts) {
+    return new UiAuth(
+        users, trustedUserHeader, trustedProxies, allowAnonymous, baseUrl, allowedHosts);
   }
 
   /** What a user may do: a viewer reads, an operator also runs actions. */
@@ -93,7 +115,7 @@ public record UiAuth(
             + " ui.allowAnonymous: true");
   }
 
-  private static boolean loopback(String address) {
+  static boolean loopback(String address) {
     try {
       return !address.isEmpty() && InetAddress.getByName(address).isLoopbackAddress();
     } catch (UnknownHostException e) {

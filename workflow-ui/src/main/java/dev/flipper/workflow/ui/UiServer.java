@@ -6,6 +6,7 @@ import dev.flipper.token.TokenException;
 import dev.flipper.workflow.control.ControlRefusedException;
 import dev.flipper.workflow.control.ControlResult;
 import dev.flipper.workflow.engine.ExecutionDetail;
+import dev.flipper.workflow.tokens.DamagedTokenException;
 import dev.flipper.workflow.ui.view.ActionPage;
 import dev.flipper.workflow.ui.view.Banner;
 import dev.flipper.workflow.ui.view.LogChunk;
@@ -43,7 +44,8 @@ final class UiServer implements AutoCloseable {
   private final Views views;
   private final Actions actions;
   final Auth auth;
-  final Csrf csrf = new Csrf();
+  final Csrf csrf;
+  private final UiAuth access;
   private final LogReader logs = new LogReader();
   private final WorkerLogUrls workerLogs;
   private final String masterAddress;
@@ -69,6 +71,8 @@ final class UiServer implements AutoCloseable {
    */
   UiServer(Views views, Actions actions, Auth auth, String masterAddress, QueueRoutes queues) {
     this.views = views;
+    this.access = auth.config();
+    this.csrf = new Csrf(auth.cookies());
     this.workerLogs = new WorkerLogUrls(views.master());
     this.actions = actions;
     this.auth = auth;
@@ -94,6 +98,8 @@ final class UiServer implements AutoCloseable {
                   });
               config.staticFiles.enableWebjars();
             });
+    app.before(SecurityHeaders::apply);
+    app.before(new HostCheck(access, bindAddress)::check);
     routes(app);
     app.start(bindAddress, port);
     return app.port();
@@ -261,9 +267,20 @@ final class UiServer implements AutoCloseable {
   private void login(Context ctx) {
     csrf.check(ctx);
     String next = ctx.formParam("next");
-    if (auth.signIn(ctx, ctx.formParam("name"), ctx.formParam("password"))) {
-      // Only a path on this site: "//host" and "/\\host" would leave it.
-      ctx.redirect(next != null && next.matches("/(?![/\\\\]).*") ? next : "/");
+    Auth.SignIn signIn = auth.signIn(ctx, ctx.formParam("name"), ctx.formParam("password"));
+    if (signIn.signedIn()) {
+      ctx.redirect(LocalPath.orRoot(next));
+      return;
+    }
+    if (signIn.retryAfter() != null) {
+      long seconds = Math.max(1, (signIn.retryAfter().toMillis() + 999) / 1000);
+      ctx.status(HttpStatus.TOO_MANY_REQUESTS)
+          .header("Retry-After", Long.toString(seconds))
+          .html(
+              render(
+                  "login",
+                  loginModel(
+                      ctx, next, "too many sign-in attempts: try again in " + seconds + " s")));
       return;
     }
     ctx.status(HttpStatus.UNAUTHORIZED)
@@ -272,7 +289,7 @@ final class UiServer implements AutoCloseable {
 
   private Map<String, Object> loginModel(Context ctx, String next, String error) {
     Map<String, Object> model = new LinkedHashMap<>();
-    model.put("next", next == null ? "/" : next);
+    model.put("next", LocalPath.orRoot(next));
     model.put("error", error);
     model.put("csrf", csrf.token(ctx));
     return model;
@@ -284,7 +301,10 @@ final class UiServer implements AutoCloseable {
     api(app, "/api" + path, model);
   }
 
-  /** A page: the template {@code name}.jte with the model; failures render the error page. */
+  /**
+   * A page: the template {@code name}.jte with the model; failures render the error page, and an
+   * item whose token does not parse the damage (200: the page works, the item is damaged).
+   */
   void page(Javalin app, String path, String name, Function<Context, Object> model) {
     app.get(
         path,
@@ -292,6 +312,9 @@ final class UiServer implements AutoCloseable {
           Object page;
           try {
             page = model.apply(ctx);
+          } catch (DamagedTokenException e) {
+            ctx.html(render("damaged-item", Map.of("banner", safeBanner(), "damaged", e.damage())));
+            return;
           } catch (RuntimeException e) {
             Failure failure = failure(e);
             ctx.status(failure.status());
@@ -320,6 +343,9 @@ final class UiServer implements AutoCloseable {
         ctx -> {
           try {
             ctx.contentType(JSON).result(MAPPER.writeValueAsString(model.apply(ctx)));
+          } catch (DamagedTokenException e) {
+            ctx.contentType(JSON)
+                .result(MAPPER.writeValueAsString(Map.of("damaged", List.of(e.damage()))));
           } catch (RuntimeException e) {
             Failure failure = failure(e);
             Map<String, Object> error = new LinkedHashMap<>();
@@ -428,7 +454,7 @@ final class UiServer implements AutoCloseable {
     if (e instanceof NotFoundException) {
       return new Failure(HttpStatus.NOT_FOUND, e.getMessage(), safeBanner());
     }
-    if (e instanceof ControlRefusedException) {
+    if (e instanceof ControlRefusedException || e instanceof DamagedTokenException) {
       return new Failure(HttpStatus.CONFLICT, e.getMessage(), safeBanner());
     }
     if (e instanceof BadRequestException

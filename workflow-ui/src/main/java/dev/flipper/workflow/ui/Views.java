@@ -24,6 +24,9 @@ import dev.flipper.workflow.fleet.Heartbeat;
 import dev.flipper.workflow.fleet.Heartbeats;
 import dev.flipper.workflow.schedule.ScheduleData;
 import dev.flipper.workflow.schedule.ScheduleTokens;
+import dev.flipper.workflow.tokens.DamagedToken;
+import dev.flipper.workflow.tokens.DamagedTokenException;
+import dev.flipper.workflow.tokens.Listing;
 import dev.flipper.workflow.ui.view.Banner;
 import dev.flipper.workflow.ui.view.ExecutionRow;
 import dev.flipper.workflow.ui.view.GanttBar;
@@ -62,9 +65,9 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 
 /**
- * Builds what the pages show from the master's tokens, at each call (nothing cached, so a page is
- * never stale). Only active instances are visible: archived ones leave the master's read interface.
- * Thread-safe.
+ * Builds what the pages show from the master's tokens, read at each call (so a page is never stale;
+ * only the parse of an unchanged definition is reused, see {@link DefinitionCache}). Only active
+ * instances are visible: archived ones leave the master's read interface. Thread-safe.
  */
 final class Views {
   /** How many finished instances the workflows list's success rate counts. */
@@ -86,6 +89,7 @@ final class Views {
 
   private final WorkflowEngine engine;
   private final TokenMaster master;
+  private final DefinitionCache definitions;
   private final Clock clock;
   private final Executor readers;
 
@@ -96,6 +100,7 @@ final class Views {
     this.engine = engine;
     this.readers = readers;
     this.master = engine.master();
+    this.definitions = new DefinitionCache(master);
     this.clock = clock;
   }
 
@@ -119,7 +124,9 @@ final class Views {
   WorkflowsPage workflows() {
     Banner banner = banner();
     Map<String, StoredDefinition> definitions = new HashMap<>();
-    engine.definitions().list().forEach(d -> definitions.put(d.name(), d));
+    Listing<StoredDefinition> stored = this.definitions.listing();
+    stored.items().forEach(d -> definitions.put(d.name(), d));
+    List<DamagedToken> damaged = new ArrayList<>(stored.damaged());
     CompletableFuture<Set<String>> withInstances =
         CompletableFuture.supplyAsync(
             () -> {
@@ -131,24 +138,27 @@ final class Views {
               return names;
             },
             readers);
-    Map<String, CompletableFuture<List<InstanceSummary>>> reads = new TreeMap<>();
+    Map<String, CompletableFuture<Listing<InstanceSummary>>> reads = new TreeMap<>();
     definitions.keySet().forEach(name -> reads.put(name, instancesAsync(name)));
-    Map<String, ScheduleData> schedules = storedSchedules();
+    Map<String, ScheduleData> schedules = storedSchedules(damaged);
     join(withInstances).forEach(name -> reads.computeIfAbsent(name, this::instancesAsync));
     List<WorkflowRow> rows = new ArrayList<>();
     reads.forEach(
-        (name, read) ->
-            rows.add(
-                workflowRow(
-                    name,
-                    Optional.ofNullable(definitions.get(name)).map(StoredDefinition::definition),
-                    schedules.get(name),
-                    join(read))));
-    return new WorkflowsPage(banner, rows);
+        (name, read) -> {
+          Listing<InstanceSummary> instances = join(read);
+          damaged.addAll(instances.damaged());
+          rows.add(
+              workflowRow(
+                  name,
+                  Optional.ofNullable(definitions.get(name)).map(StoredDefinition::definition),
+                  schedules.get(name),
+                  instances.items()));
+        });
+    return new WorkflowsPage(banner, rows, damaged);
   }
 
-  private CompletableFuture<List<InstanceSummary>> instancesAsync(String workflow) {
-    return CompletableFuture.supplyAsync(() -> engine.status().instances(workflow), readers);
+  private CompletableFuture<Listing<InstanceSummary>> instancesAsync(String workflow) {
+    return CompletableFuture.supplyAsync(() -> engine.status().instanceListing(workflow), readers);
   }
 
   /** The result of a read on a reader thread; its failure as thrown by the read itself. */
@@ -210,23 +220,28 @@ final class Views {
   SchedulesPage schedules() {
     Banner banner = banner();
     Map<String, WorkflowDefinition> definitions = new HashMap<>();
-    engine.definitions().list().forEach(d -> definitions.put(d.name(), d.definition()));
-    Map<String, ScheduleData> stored = storedSchedules();
-    Map<String, CompletableFuture<List<InstanceSummary>>> reads = new TreeMap<>();
+    Listing<StoredDefinition> listing = this.definitions.listing();
+    listing.items().forEach(d -> definitions.put(d.name(), d.definition()));
+    List<DamagedToken> damaged = new ArrayList<>(listing.damaged());
+    Map<String, ScheduleData> stored = storedSchedules(damaged);
+    Map<String, CompletableFuture<Listing<InstanceSummary>>> reads = new TreeMap<>();
     stored.keySet().forEach(name -> reads.put(name, instancesAsync(name)));
     definitions.values().stream()
         .filter(d -> d.schedule().isPresent())
         .forEach(d -> reads.computeIfAbsent(d.name(), this::instancesAsync));
     List<ScheduleRow> rows = new ArrayList<>();
     reads.forEach(
-        (name, read) ->
-            rows.add(
-                scheduleRow(
-                    name,
-                    Optional.ofNullable(definitions.get(name)),
-                    Optional.ofNullable(stored.get(name)),
-                    join(read))));
-    return new SchedulesPage(banner, rows);
+        (name, read) -> {
+          Listing<InstanceSummary> instances = join(read);
+          damaged.addAll(instances.damaged());
+          rows.add(
+              scheduleRow(
+                  name,
+                  Optional.ofNullable(definitions.get(name)),
+                  Optional.ofNullable(stored.get(name)),
+                  instances.items()));
+        });
+    return new SchedulesPage(banner, rows, damaged);
   }
 
   private static ScheduleRow scheduleRow(
@@ -274,7 +289,8 @@ final class Views {
   /** Every worker by its heartbeat, with the EXIT signal and what it means for each. */
   WorkersPage workers() {
     Banner banner = banner();
-    List<Heartbeat> beats = new Heartbeats(master).list();
+    Listing<Heartbeat> listing = new Heartbeats(master).listing();
+    List<Heartbeat> beats = listing.items();
     Optional<Integer> exit = new ExitSignal(master, clock).generation();
     Instant now = clock.instant();
     List<WorkerRow> rows = new ArrayList<>();
@@ -308,7 +324,14 @@ final class Views {
               beat.running().stream().map(Views::runningJob).toList()));
     }
     return new WorkersPage(
-        banner, exit.orElse(null), newest, alive - retiring, retiring, beats.size() - alive, rows);
+        banner,
+        exit.orElse(null),
+        newest,
+        alive - retiring,
+        retiring,
+        beats.size() - alive,
+        rows,
+        listing.damaged());
   }
 
   /**
@@ -322,10 +345,20 @@ final class Views {
         : new WorkerRow.RunningJob(null, null, null, text);
   }
 
+  /** A workflow; a damaged definition or instance record is shown as such, with the rest. */
   WorkflowPage workflow(String name) {
-    Optional<StoredDefinition> stored = engine.definitions().get(name);
-    List<InstanceSummary> instances = engine.status().instances(name);
-    if (stored.isEmpty() && instances.isEmpty()) {
+    List<DamagedToken> damaged = new ArrayList<>();
+    Optional<StoredDefinition> stored;
+    try {
+      stored = definitions.get(name);
+    } catch (DamagedTokenException e) {
+      stored = Optional.empty();
+      damaged.add(e.damage());
+    }
+    Listing<InstanceSummary> listing = engine.status().instanceListing(name);
+    damaged.addAll(listing.damaged());
+    List<InstanceSummary> instances = listing.items();
+    if (stored.isEmpty() && instances.isEmpty() && damaged.isEmpty()) {
       throw new NotFoundException(
           "no workflow '" + name + "' (no stored definition and no active instance)");
     }
@@ -335,6 +368,7 @@ final class Views {
       rows.add(instanceRow(instances.get(i)));
     }
     Optional<WorkflowDefinition> definition = stored.map(StoredDefinition::definition);
+    Map<String, ScheduleData> schedules = storedSchedules(damaged);
     List<GraphNode> graph = new ArrayList<>();
     definition.ifPresent(
         d ->
@@ -352,13 +386,14 @@ final class Views {
         name,
         definition.map(WorkflowDefinition::description).orElse(""),
         definition.map(WorkflowDefinition::owners).orElse(List.of()),
-        shownSchedule(definition, storedSchedules().get(name)),
-        nextRun(storedSchedules().get(name)),
+        shownSchedule(definition, schedules.get(name)),
+        nextRun(schedules.get(name)),
         stored.map(StoredDefinition::version).orElse(null),
         stored.map(s -> iso(s.appliedAt())).orElse(null),
         definition.map(WorkflowDefinition::toYaml).orElse(null),
         rows,
-        graph);
+        graph,
+        damaged);
   }
 
   InstancePage instance(String workflow, String instance) {
@@ -406,7 +441,8 @@ final class Views {
         summary.failedJobs(),
         jobs,
         graph,
-        timeline);
+        timeline,
+        detail.damaged());
   }
 
   JobPage job(String workflow, String instance, String job) {
@@ -519,15 +555,17 @@ final class Views {
     }
   }
 
-  private Map<String, ScheduleData> storedSchedules() {
+  /** The schedule tokens by workflow; those that do not parse are also added to {@code damaged}. */
+  private Map<String, ScheduleData> storedSchedules(List<DamagedToken> damaged) {
     Map<String, ScheduleData> schedules = new HashMap<>();
     for (Token token : master.query(Query.prefix(ScheduleTokens.PREFIX))) {
       try {
-        ScheduleData data = ScheduleTokens.read(token);
+        ScheduleData data = DamagedToken.decode(token, ScheduleTokens::read);
         schedules.put(data.workflow, data);
-      } catch (RuntimeException e) {
-        // A schedule token this version cannot read: the list shows no next run rather than
-        // failing, but the workflow still counts as scheduled.
+      } catch (DamagedTokenException e) {
+        // The list shows no next run rather than failing, but the workflow still counts as
+        // scheduled.
+        damaged.add(e.damage());
         ScheduleData unreadable = new ScheduleData();
         unreadable.workflow = token.name().substring(token.name().lastIndexOf('/') + 1);
         schedules.put(unreadable.workflow, unreadable);

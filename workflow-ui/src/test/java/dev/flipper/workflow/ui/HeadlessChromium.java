@@ -8,11 +8,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.logging.Level;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
 
 /**
  * The Debian {@code chromium} and {@code chromium-driver} packages driven headless through
@@ -38,6 +41,9 @@ final class HeadlessChromium {
         "--disable-background-networking",
         "--disable-dev-shm-usage",
         "--window-size=1400,1000");
+    LoggingPreferences logs = new LoggingPreferences();
+    logs.enable(LogType.BROWSER, Level.ALL); // tests read the console (CSP violations)
+    options.setCapability("goog:loggingPrefs", logs);
     ChromeDriverService service =
         new ChromeDriverService.Builder()
             .usingDriverExecutable(new File(driver))

@@ -5,6 +5,7 @@ import dev.flipper.queue.AckParams;
 import dev.flipper.queue.DequeuedJob;
 import dev.flipper.queue.JobDescriptor;
 import dev.flipper.queue.NewJob;
+import dev.flipper.queue.PasswordHash;
 import dev.flipper.queue.QueueService;
 import dev.flipper.queue.client.QueueClient;
 import dev.flipper.queue.mysql.JdbcQueueStore;
@@ -33,6 +34,9 @@ import java.util.stream.Stream;
  * FAILED job whose body holds {@code <script>}.
  */
 final class QueueUiFixture implements AutoCloseable {
+  /** The queue servers' admin password, which the dashboard sends with its changes. */
+  static final String ADMIN_PASSWORD = "ui-queue-admin";
+
   static final String QUEUE = "mail";
   static final String XSS_BODY = "<script>window.xssBody=1</script> to ada@example.com";
 
@@ -70,7 +74,7 @@ final class QueueUiFixture implements AutoCloseable {
             auth,
             TokenService.builder(InMemoryTokenStore.create()).build(),
             "in-process",
-            QueueServers.of("127.0.0.1:" + serverA.port()),
+            QueueServers.of("127.0.0.1:" + serverA.port()).withAdminPassword(ADMIN_PASSWORD),
             rateLimits,
             new MetricRegistry());
     ui.start();
@@ -83,7 +87,10 @@ final class QueueUiFixture implements AutoCloseable {
             .build();
     stores.add(store);
     QueueService service =
-        QueueService.builder(store).serverId(id).build(); // pauses re-read every 1 s, the default
+        QueueService.builder(store)
+            .serverId(id)
+            .adminPasswordHash(PasswordHash.of(ADMIN_PASSWORD))
+            .build(); // pauses re-read every 1 s, the default
     return QueueServer.builder(service)
         .port(0)
         .bindHost("127.0.0.1")
@@ -97,6 +104,7 @@ final class QueueUiFixture implements AutoCloseable {
     return QueueClient.builder()
         .server("127.0.0.1", server.port())
         .source("test:" + server.port())
+        .adminPassword(ADMIN_PASSWORD)
         .build();
   }
 

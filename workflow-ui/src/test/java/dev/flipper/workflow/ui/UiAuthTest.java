@@ -270,10 +270,10 @@ class UiAuthTest {
   }
 
   /** The CSRF token of a signed-in session: the one its pages' forms carry. */
-  private static String csrfOf(String cookies) {
-    Matcher matcher = Pattern.compile(Csrf.COOKIE + "=([^;]+)").matcher(cookies);
-    assertThat(matcher.find()).as(cookies).isTrue();
-    return matcher.group(1);
+  private String csrfOf(String cookies) throws IOException, InterruptedException {
+    HttpResponse<String> csrf = send("GET", "/api/csrf", cookies, null, "");
+    assertThat(csrf.statusCode()).as(csrf.body()).isEqualTo(200);
+    return JSON.readTree(csrf.body()).get("token").asText();
   }
 
   /** The cookies a response set, plus the CSRF cookie of the request that led to it. */

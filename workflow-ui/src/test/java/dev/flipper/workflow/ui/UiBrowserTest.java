@@ -15,6 +15,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -121,6 +123,12 @@ class UiBrowserTest {
     waitForGraph();
     assertThat(chrome.findElements(By.cssSelector("#timeline .gantt-bar.success"))).hasSize(4);
     assertThat(chrome.findElements(By.cssSelector("#timeline .gantt-bar.failure"))).hasSize(1);
+    assertThat(
+            script(
+                "return [...document.querySelectorAll('#timeline .gantt-bar')]"
+                    + ".every(b => b.style.width.endsWith('%') && b.style.left.endsWith('%'))"))
+        .as("every bar placed from its data-left and data-width")
+        .isEqualTo(true);
     HeadlessChromium.screenshot(chrome, "instance-finished");
   }
 
@@ -220,5 +228,94 @@ class UiBrowserTest {
     wait.until(
         ExpectedConditions.textToBePresentInElementLocated(By.id("instance-status"), "ABORTED"));
     HeadlessChromium.screenshot(chrome, "instance-aborted");
+  }
+
+  @Test
+  @Order(9)
+  void mainPagesReportNoContentSecurityPolicyViolation() {
+    chrome.manage().logs().get(LogType.BROWSER); // drops what earlier tests logged
+    String job = "/workflows/etl/instances/" + fixture.finished + "/jobs/report";
+    for (String path :
+        List.of(
+            "/",
+            "/workflows/etl",
+            "/workflows/etl/instances/" + fixture.finished,
+            job,
+            job + "/executions/1/logs/stdout",
+            "/schedules",
+            "/workers",
+            "/tokens?path=/",
+            "/queues",
+            "/login")) {
+      open(path);
+      wait.until(d -> "complete".equals(script("return document.readyState")));
+      if (path.contains("/instances/") && !path.contains("/jobs/")) {
+        waitForGraph();
+      }
+      assertThat(violations()).as(path).isEmpty();
+    }
+
+    script("document.body.setAttribute('style', 'color: red')");
+    assertThat(violations()).as("the console does report a violation").isNotEmpty();
+  }
+
+  /** The browser console's Content-Security-Policy complaints since the last call. */
+  private static List<String> violations() {
+    return chrome.manage().logs().get(LogType.BROWSER).getAll().stream()
+        .map(LogEntry::getMessage)
+        .filter(m -> m.contains("Content Security Policy"))
+        .toList();
+  }
+
+  /**
+   * Issue #26: the viewer showed only the last 256 KiB of a long log and then overwrote its own
+   * notice with "complete". What is not shown, and what the worker cut, is said above the log now.
+   */
+  @Test
+  @Order(10)
+  void whatTheViewerDoesNotShowAndWhatTheWorkerCutIsSaidAboveTheLog() {
+    String at = "http://127.0.0.1:" + fixture.logServer.port() + "/logs/";
+    String instance =
+        fixture.runningWithLogs(
+            java.util.Map.of("stdout", at + "etl/long.stdout", "stderr", at + "etl/capped.stderr"));
+    StringBuilder longLog = new StringBuilder();
+    for (int i = 1; i <= 50_000; i++) {
+      longLog.append(String.format("line %06d\n", i));
+    }
+    fixture.logs.put("etl/long.stdout", longLog.toString());
+    fixture.logs.put(
+        "etl/capped.stderr",
+        "begin\n--- flipper: 123,456 bytes cut here (workers.maxLogBytes = 64 KiB) ---\nend\n");
+    String page = "/workflows/etl/instances/" + instance + "/jobs/extract/executions/1/logs/";
+
+    open(page + "stdout");
+    wait.until(ExpectedConditions.attributeToBe(By.id("log"), "data-state", "following"));
+    WebElement partial = chrome.findElement(By.id("log-partial"));
+    assertThat(partial.isDisplayed()).isTrue();
+    assertThat(partial.getText())
+        .contains("Showing only the end of this log (600000 bytes): its first 337856 bytes")
+        .contains("Download the whole log");
+    assertThat(partial.getLocation().getY())
+        .isLessThan(chrome.findElement(By.id("log")).getLocation().getY());
+    HeadlessChromium.screenshot(chrome, "log-partial");
+    chrome.findElement(By.id("show-start")).click();
+    wait.until(ExpectedConditions.attributeToBe(By.id("log"), "data-head", "shown"));
+    assertThat(chrome.findElement(By.id("log")).getText())
+        .startsWith("line 000001\nline 000002\n")
+        .contains("[… 75712 bytes not shown …]")
+        .endsWith("line 050000");
+    assertThat(partial.getText())
+        .contains(
+            "Showing the start and the end of this log (600000 bytes): bytes 262144 to 337856 are not shown.");
+
+    open(page + "stderr");
+    WebElement cut = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("log-cut")));
+    assertThat(cut.getText())
+        .contains("123,456 bytes were cut")
+        .contains("(workers.maxLogBytes = 64 KiB)");
+    assertThat(cut.getLocation().getY())
+        .isLessThan(chrome.findElement(By.id("log")).getLocation().getY());
+    assertThat(chrome.findElement(By.id("log-partial")).isDisplayed()).isFalse();
+    HeadlessChromium.screenshot(chrome, "log-cut");
   }
 }

@@ -18,6 +18,7 @@ import dev.flipper.workflow.worker.exec.ShellExecutor;
 import dev.flipper.workflow.worker.internal.HeartbeatLoop;
 import dev.flipper.workflow.worker.internal.IdleWait;
 import dev.flipper.workflow.worker.internal.JobRun;
+import dev.flipper.workflow.worker.internal.LogSpace;
 import dev.flipper.workflow.worker.internal.LogUrls;
 import dev.flipper.workflow.worker.internal.Slot;
 import dev.flipper.workflow.worker.internal.WorkerIdentity;
@@ -85,6 +86,12 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
    *     finish its jobs and exit
    * @param heartbeatInterval how often the worker publishes its heartbeat; it counts as dead after
    *     {@value HeartbeatLoop#MISSED_BEATS_TO_DEAD} intervals without one
+   * @param maxLogBytes the most bytes kept of each log (stdout, stderr) of one execution: beyond it
+   *     the first and last halves are kept with a marker line between them; 0 = no cap
+   * @param maxLogFolderBytes no job starts while the log folder holds this much or more (summed at
+   *     most once a minute); 0 = no cap
+   * @param minFreeDiskBytes no job starts while the log folder's file system has less free; 0 = no
+   *     check
    */
   public record Config(
       int count,
@@ -96,7 +103,40 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
       String advertisedHost,
       String masterHost,
       int generation,
-      Duration heartbeatInterval) {
+      Duration heartbeatInterval,
+      long maxLogBytes,
+      long maxLogFolderBytes,
+      long minFreeDiskBytes) {
+    /**
+     * The log limits of {@link #DEFAULT_MAX_LOG_BYTES} and {@link #DEFAULT_MIN_FREE_DISK_BYTES}.
+     */
+    public Config(
+        int count,
+        Duration lease,
+        Duration archiveDelay,
+        Duration shutdownGrace,
+        String logDir,
+        String workDir,
+        String advertisedHost,
+        String masterHost,
+        int generation,
+        Duration heartbeatInterval) {
+      this(
+          count,
+          lease,
+          archiveDelay,
+          shutdownGrace,
+          logDir,
+          workDir,
+          advertisedHost,
+          masterHost,
+          generation,
+          heartbeatInterval,
+          DEFAULT_MAX_LOG_BYTES,
+          DEFAULT_MAX_LOG_FOLDER_BYTES,
+          DEFAULT_MIN_FREE_DISK_BYTES);
+    }
+
     /** Generation 1, a heartbeat every {@link #DEFAULT_HEARTBEAT_INTERVAL}. */
     public Config(
         int count,
@@ -138,6 +178,39 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
         throw new IllegalArgumentException(
             "workers.lease is " + DurationText.format(lease) + "; use whole seconds, at least 1s");
       }
+      if (maxLogBytes != 0 && maxLogBytes < MIN_MAX_LOG_BYTES) {
+        throw new IllegalArgumentException(
+            "workers.maxLogBytes is "
+                + maxLogBytes
+                + "; use 0 (no cap) or at least "
+                + MIN_MAX_LOG_BYTES);
+      }
+      if (maxLogFolderBytes < 0 || minFreeDiskBytes < 0) {
+        throw new IllegalArgumentException(
+            "workers.maxLogFolderBytes ("
+                + maxLogFolderBytes
+                + ") and workers.minFreeDiskBytes ("
+                + minFreeDiskBytes
+                + ") must be 0 (off) or positive");
+      }
+    }
+
+    /** These settings with other log limits (see the record's parameters). */
+    public Config withLogLimits(long maxLogBytes, long maxLogFolderBytes, long minFreeDiskBytes) {
+      return new Config(
+          count,
+          lease,
+          archiveDelay,
+          shutdownGrace,
+          logDir,
+          workDir,
+          advertisedHost,
+          masterHost,
+          generation,
+          heartbeatInterval,
+          maxLogBytes,
+          maxLogFolderBytes,
+          minFreeDiskBytes);
     }
 
     /**
@@ -166,6 +239,18 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
   }
 
   public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(5);
+
+  /** Each log of an execution keeps at most 64 MiB: its first and last 32 MiB. */
+  public static final long DEFAULT_MAX_LOG_BYTES = 64L << 20;
+
+  /** The smallest cap of a log other than 0 (none): room for a head, a marker line and a tail. */
+  public static final long MIN_MAX_LOG_BYTES = 1L << 10;
+
+  /** No cap on the log folder's total size: its cleanup is the archive's (LogCleaner). */
+  public static final long DEFAULT_MAX_LOG_FOLDER_BYTES = 0;
+
+  /** No job starts while the log folder's disk has less than 256 MiB free. */
+  public static final long DEFAULT_MIN_FREE_DISK_BYTES = 256L << 20;
 
   /**
    * How often finished instances are looked at for archiving (each call archives those that are
@@ -196,6 +281,7 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
   private volatile boolean retiring;
 
   private Runnable onRetired = () -> {};
+  private FreeSpace freeSpace = FreeSpace.FILE_STORE;
   private HeartbeatLoop heartbeat;
   private Supplier<String> logBaseUrl = () -> null;
   private WarnTimeoutAlert alert = WarnTimeoutAlert.LOG_ONLY;
@@ -334,6 +420,12 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
     return this;
   }
 
+  /** How the free space of the log folder is read (tests fake a full disk). Call before start. */
+  WorkerDaemon freeSpace(FreeSpace probe) {
+    this.freeSpace = Objects.requireNonNull(probe, "probe");
+    return this;
+  }
+
   /** Starts the slots; may be called once. */
   @Override
   public void start() {
@@ -344,7 +436,8 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
             .archiveDelay(config.archiveDelay())
             .listener(engineListener)
             .build();
-    executor = ShellExecutor.builder(logFiles).clock(clock).build();
+    executor =
+        ShellExecutor.builder(logFiles).clock(clock).maxLogBytes(config.maxLogBytes()).build();
     // A few threads: a renewal that waits on an unreachable master must not hold up the others'
     // renewals.
     timer =
@@ -366,7 +459,13 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
             workDir,
             defaultWorkRoot,
             new LogUrls(logBaseUrl),
-            alert);
+            alert,
+            new LogSpace(
+                logFiles.root(),
+                config.minFreeDiskBytes(),
+                config.maxLogFolderBytes(),
+                freeSpace,
+                clock));
     Slot.Listener listener =
         new Slot.Listener() {
           @Override
@@ -381,7 +480,7 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
               case SUCCEEDED -> succeeded.inc();
               case FAILED -> failed.inc();
               case LOST -> lost.inc();
-              case HANDED_BACK -> handedBack.inc();
+              case HANDED_BACK, NO_ROOM -> handedBack.inc();
             }
           }
         };

@@ -12,6 +12,7 @@ import dev.flipper.token.TokenService;
 import dev.flipper.token.memory.InMemoryTokenStore;
 import dev.flipper.workflow.definition.JobDefinition;
 import dev.flipper.workflow.definition.WorkflowDefinition;
+import dev.flipper.workflow.engine.ClaimedJob;
 import dev.flipper.workflow.engine.ExecutionDetail;
 import dev.flipper.workflow.engine.InstanceDetail;
 import dev.flipper.workflow.engine.InstanceStatus;
@@ -24,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -58,6 +60,52 @@ class WorkerDaemonTest {
             "127.0.0.1");
     daemon = new WorkerDaemon(config, master, metrics).serveLogsAt(() -> "http://127.0.0.1:1");
     return daemon;
+  }
+
+  /**
+   * Issue #26: with too little free space in the log folder, a claimed job is not started but
+   * handed back unstarted (claimable by another worker), and runs once there is room again.
+   */
+  @Test
+  void aJobIsHandedBackUnstartedWhileTheLogDiskIsLowAndRunsOnceThereIsRoom() throws Exception {
+    Path ran = dir.resolve("ran");
+    AtomicLong free = new AtomicLong(100L << 20);
+    WorkerDaemon.Config config =
+        new WorkerDaemon.Config(
+                1,
+                Duration.ofSeconds(3),
+                Duration.ofHours(12),
+                Duration.ofSeconds(5),
+                dir.resolve("logs").toString(),
+                "",
+                "127.0.0.1",
+                "127.0.0.1")
+            .withLogLimits(1L << 20, 0, 256L << 20);
+    daemon = new WorkerDaemon(config, master, metrics).freeSpace(logDir -> free.get());
+    daemon.start();
+    String instance =
+        start(
+            WorkflowDefinition.builder("lowdisk")
+                .job(JobDefinition.builder("j").command("touch " + ran))
+                .build());
+
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> metrics.counter("workers.jobs.handedBack").getCount() >= 1);
+    JobDetail job =
+        engine.status().instance("lowdisk", instance).orElseThrow().job("j").orElseThrow();
+    assertThat(job.executions()).isEmpty();
+    assertThat(ran).doesNotExist();
+    // Left for another worker: claimable at once.
+    ClaimedJob other =
+        engine.claim("other-worker", Duration.ofSeconds(5), Duration.ZERO).orElseThrow();
+    assertThat(other.job()).isEqualTo("j");
+    engine.release(other);
+
+    free.set(1L << 30);
+    InstanceDetail detail = awaitEnd("lowdisk", instance);
+    assertThat(detail.summary().status()).isEqualTo(InstanceStatus.SUCCESS);
+    assertThat(ran).exists();
   }
 
   private String start(WorkflowDefinition definition) {

@@ -81,6 +81,33 @@ final class CallRunner {
         method, callback, () -> CompletableFuture.completedFuture(call.get()), storeTime(method));
   }
 
+  /**
+   * A {@link #pooled} call that holds one of {@code slots} from now until it ends; with none free
+   * it is refused at once, on this thread (null slots: none needed).
+   */
+  <T> void pooled(
+      String method, AsyncMethodCallback<T> callback, FilterSlots slots, Supplier<T> call) {
+    if (slots == null) {
+      pooled(method, callback, call);
+      return;
+    }
+    if (!slots.tryTake()) {
+      callback.onError(toPinLaterException(method, slots.refusal(method)));
+      return;
+    }
+    Supplier<CompletionStage<T>> holding =
+        () -> {
+          try {
+            return CompletableFuture.completedFuture(call.get());
+          } finally {
+            slots.release();
+          }
+        };
+    if (!submit(method, callback, holding, storeTime(method))) {
+      slots.release();
+    }
+  }
+
   /** A hot-path call whose result is known when {@code call} returns; see the class comment. */
   <T> void direct(String method, AsyncMethodCallback<T> callback, Supplier<T> call) {
     directLater(method, callback, () -> CompletableFuture.completedFuture(call.get()));
@@ -102,7 +129,8 @@ final class CallRunner {
     return storeTimes.computeIfAbsent(method, m -> new StoreTime());
   }
 
-  private <T> void submit(
+  /** False if the workers refused it (the callback then has its error). */
+  private <T> boolean submit(
       String method,
       AsyncMethodCallback<T> callback,
       Supplier<CompletionStage<T>> call,
@@ -111,6 +139,7 @@ final class CallRunner {
     Timer.Context timer = metrics.time(method);
     try {
       workers.execute(() -> run(method, callback, call, time, timer));
+      return true;
     } catch (RejectedExecutionException e) {
       inFlight.decrementAndGet();
       timer.stop();
@@ -124,6 +153,7 @@ final class CallRunner {
                   + maxQueuedCalls
                   + " calls already wait for a worker thread); nothing "
                   + "was done, try again later"));
+      return false;
     }
   }
 

@@ -1,7 +1,9 @@
 package dev.flipper.queue.server.internal;
 
+import dev.flipper.thrift.ConnectionLimits;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.Arrays;
@@ -24,7 +26,7 @@ import org.apache.thrift.transport.TTransportException;
  * GuardedServerSocket}. A peer that goes away closes the connection quietly. Used by one selector
  * thread; the time stamps are read by the timer.
  */
-final class GatedSocket extends TNonblockingSocket {
+final class GatedSocket extends TNonblockingSocket implements ConnectionLimits.Connection {
   /**
    * A refused frame is discarded up to this size, to answer it; a larger one closes the connection.
    */
@@ -40,6 +42,7 @@ final class GatedSocket extends TNonblockingSocket {
   }
 
   private final InetAddress peer;
+  private final InetSocketAddress remote;
   private final FrameRules rules;
   private final ByteBuffer length = ByteBuffer.allocate(4);
   private State state = State.LENGTH;
@@ -52,17 +55,48 @@ final class GatedSocket extends TNonblockingSocket {
   private byte[] answer;
   private volatile long lastActivityNanos = System.nanoTime();
   private volatile long frameStartNanos;
+  private volatile long idleSinceNanos = System.nanoTime();
 
   GatedSocket(SocketChannel channel, InetAddress peer, FrameRules rules)
       throws IOException, TTransportException {
     super(channel);
     this.peer = peer;
+    this.remote = (InetSocketAddress) channel.socket().getRemoteSocketAddress();
     this.rules = rules;
     setMaxFrameSize(rules.maxFrameBytes());
   }
 
-  InetAddress peer() {
+  @Override
+  public InetAddress peer() {
     return peer;
+  }
+
+  /** The peer's address and port, for fault log lines. */
+  InetSocketAddress remote() {
+    return remote;
+  }
+
+  @Override
+  public long idleSinceNanos() {
+    return idleSinceNanos;
+  }
+
+  @Override
+  public boolean closed() {
+    return !getSocketChannel().isOpen();
+  }
+
+  /**
+   * Shuts its input down: the selector thread then reads end of stream and closes the connection
+   * itself, releasing what it held for a partly read frame.
+   */
+  @Override
+  public void evict() {
+    try {
+      getSocketChannel().shutdownInput();
+    } catch (IOException e) {
+      close();
+    }
   }
 
   long lastActivityNanos() {
@@ -93,6 +127,7 @@ final class GatedSocket extends TNonblockingSocket {
     try {
       int written = getSocketChannel().write(buffer);
       touch(written);
+      idleSinceNanos = System.nanoTime(); // answering: the call is done
       return written;
     } catch (IOException e) {
       return -1;
@@ -112,6 +147,7 @@ final class GatedSocket extends TNonblockingSocket {
     }
     if (read > 0 && frameStartNanos == 0) {
       frameStartNanos = System.nanoTime();
+      idleSinceNanos = ConnectionLimits.BUSY;
     }
     touch(read);
     if (length.hasRemaining()) {
@@ -120,7 +156,7 @@ final class GatedSocket extends TNonblockingSocket {
     int size = length.getInt(0);
     length.clear();
     if (size <= 0) {
-      rules.faults().fault("bad_frame_length", peer, "a frame length of " + size);
+      rules.faults().fault("bad_frame_length", remote, "a frame length of " + size);
       return -1;
     }
     if (size > rules.maxFrameBytes()) {
@@ -163,7 +199,7 @@ final class GatedSocket extends TNonblockingSocket {
       if (!startsWithCall(frame.array(), 4, frame.position() - 4)) {
         rules
             .faults()
-            .fault("malformed_call", peer, "a frame that does not start with a call header");
+            .fault("malformed_call", remote, "a frame that does not start with a call header");
         return -1;
       }
     }
@@ -171,7 +207,7 @@ final class GatedSocket extends TNonblockingSocket {
   }
 
   private int refuse(int size, String reason, String message) throws IOException {
-    rules.faults().fault(reason, peer, "a frame of " + size + " bytes");
+    rules.faults().fault(reason, remote, "a frame of " + size + " bytes");
     if (size > MAX_DISCARD_BYTES) {
       return -1;
     }
@@ -226,6 +262,7 @@ final class GatedSocket extends TNonblockingSocket {
     ByteBuffer out = ByteBuffer.wrap(answer);
     answer = null;
     channel.write(out);
+    idleSinceNanos = System.nanoTime();
     return out.hasRemaining()
         ? -1
         : 0; // a client that does not read a 100-byte answer is not worth waiting for

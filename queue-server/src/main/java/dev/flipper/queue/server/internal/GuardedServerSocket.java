@@ -1,38 +1,38 @@
 package dev.flipper.queue.server.internal;
 
+import dev.flipper.thrift.ConnectionLimits;
 import dev.flipper.thrift.ConnectionRefusals;
 import dev.flipper.thrift.PeerFaults;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.time.Duration;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import org.apache.thrift.transport.TNonblockingServerSocket;
 import org.apache.thrift.transport.TNonblockingSocket;
 import org.apache.thrift.transport.TTransportException;
 
 /**
- * The queue server's listening socket with connection limits: a new connection is closed at once
- * when the server holds {@code maxConnections} or its peer address {@code maxConnectionsPerPeer}
- * (the open ones go on being served). Each connection reads its frames through a {@link
- * GatedSocket} (frame limit, shared read budget), and {@link #closeIdle()} ends connections that
- * moved nothing for the idle timeout or have been reading one frame for longer than the frame-read
- * timeout (a peer trickling a byte at a time). libthrift's selector server has none of this.
- * Thread-safe: the accept thread, the selector threads and the timer use it.
+ * The queue server's listening socket with connection limits ({@link ConnectionLimits}): a new
+ * connection when the server holds {@code maxConnections} or its peer address {@code
+ * maxConnectionsPerPeer} closes the longest-idle connection under that limit, and is closed at once
+ * only when all of them are in a call (the open ones go on being served). Each connection reads its
+ * frames through a {@link GatedSocket} (frame limit, shared read budget), and {@link #closeIdle()}
+ * ends connections that moved nothing for the idle timeout or have been reading one frame for
+ * longer than the frame-read timeout (a peer trickling a byte at a time). libthrift's selector
+ * server has none of this. Thread-safe: the accept thread, the selector threads and the timer use
+ * it.
  */
 public final class GuardedServerSocket extends TNonblockingServerSocket {
-  private final int maxConnections;
-  private final int maxConnectionsPerPeer;
   private final long idleNanos;
   private final long frameReadNanos;
-  private final ConnectionRefusals refusals;
   private final FrameRules rules;
-  private final Set<GatedSocket> open = ConcurrentHashMap.newKeySet();
+  private final ConnectionLimits<GatedSocket> open;
 
   /**
    * @param readBudgetBytes memory for large request frames of all connections together (see {@link
    *     ReadBudget})
    * @param faults where refused frames and closed misbehaving connections are counted
+   * @param evictions counts idle connections closed for new ones, by limit reached
    */
   public GuardedServerSocket(
       NonblockingAbstractServerSocketArgs args,
@@ -43,14 +43,13 @@ public final class GuardedServerSocket extends TNonblockingServerSocket {
       Duration idleTimeout,
       Duration frameReadTimeout,
       ConnectionRefusals refusals,
+      Consumer<String> evictions,
       PeerFaults faults)
       throws TTransportException {
     super(args.maxFrameSize(maxFrameBytes));
-    this.maxConnections = maxConnections;
-    this.maxConnectionsPerPeer = maxConnectionsPerPeer;
+    this.open = new ConnectionLimits<>(maxConnections, maxConnectionsPerPeer, refusals, evictions);
     this.idleNanos = idleTimeout.toNanos();
     this.frameReadNanos = frameReadTimeout.toNanos();
-    this.refusals = refusals;
     this.rules =
         new FrameRules(
             maxFrameBytes, new ReadBudget(readBudgetBytes), faults, EnqueueRefusal.INSTANCE);
@@ -62,18 +61,14 @@ public final class GuardedServerSocket extends TNonblockingServerSocket {
     if (accepted == null) {
       return null;
     }
-    open.removeIf(s -> !s.getSocketChannel().isOpen());
     InetAddress peer = accepted.getSocketChannel().socket().getInetAddress();
-    String refusal = refusal(peer);
-    if (refusal != null) {
-      accepted.close();
-      refusals.refuse(refusal, peer, open.size());
-      return null;
-    }
     try {
       GatedSocket gated = new GatedSocket(accepted.getSocketChannel(), peer, rules);
-      open.add(gated);
-      return gated;
+      if (open.admit(gated)) {
+        return gated;
+      }
+      accepted.close();
+      return null;
     } catch (IOException e) {
       accepted.close();
       return null;
@@ -82,8 +77,7 @@ public final class GuardedServerSocket extends TNonblockingServerSocket {
 
   /** Open connections. */
   public int connectionCount() {
-    open.removeIf(s -> !s.getSocketChannel().isOpen());
-    return open.size();
+    return open.count();
   }
 
   /** Bytes of large request frames held now (see {@link ReadBudget}). */
@@ -99,18 +93,16 @@ public final class GuardedServerSocket extends TNonblockingServerSocket {
    */
   public void closeIdle() {
     long now = System.nanoTime();
-    for (GatedSocket socket : open) {
+    for (GatedSocket socket : open.open()) {
       long frameStart = socket.frameStartNanos();
-      if (!socket.getSocketChannel().isOpen()) {
-        open.remove(socket);
-      } else if (now - socket.lastActivityNanos() > idleNanos) {
+      if (now - socket.lastActivityNanos() > idleNanos) {
         end(socket);
       } else if (frameStart != 0 && now - frameStart > frameReadNanos) {
         rules
             .faults()
             .fault(
                 "frame_read_timeout",
-                socket.peer(),
+                socket.remote(),
                 "a frame still incomplete after " + Duration.ofNanos(frameReadNanos));
         end(socket);
       }
@@ -119,18 +111,6 @@ public final class GuardedServerSocket extends TNonblockingServerSocket {
 
   private void end(GatedSocket socket) {
     open.remove(socket);
-    try {
-      socket.getSocketChannel().shutdownInput();
-    } catch (IOException e) {
-      socket.close();
-    }
-  }
-
-  private String refusal(InetAddress peer) {
-    if (open.size() >= maxConnections) {
-      return "server_limit";
-    }
-    long fromPeer = open.stream().filter(s -> s.peer().equals(peer)).count();
-    return fromPeer >= maxConnectionsPerPeer ? "per_peer_limit" : null;
+    socket.evict();
   }
 }

@@ -60,12 +60,14 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
   private final LongPoll longPoll;
   private final ServerMetrics metrics;
   private final CallRunner calls;
+  private final FilterSlots filterSlots;
 
   /**
    * @param maxFrameBytes the largest answer the server may send; a dequeue answers with the jobs
    *     that fit and puts the others back
    * @param workers the worker threads, refusing calls beyond {@code maxQueuedCalls} waiting
    * @param directCallLimit see {@link CallRunner}
+   * @param maxConcurrentBodyFilters most body-filtered calls at once (see {@link FilterSlots})
    */
   public PinLaterHandler(
       QueueService service,
@@ -75,13 +77,15 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
       int maxFrameBytes,
       Executor workers,
       int maxQueuedCalls,
-      Duration directCallLimit) {
+      Duration directCallLimit,
+      int maxConcurrentBodyFilters) {
     this.maxJobBytesPerAnswer = maxFrameBytes - ANSWER_OVERHEAD_BYTES;
     this.service = service;
     this.rateLimiter = rateLimiter;
     this.longPoll = longPoll;
     this.metrics = metrics;
     this.calls = new CallRunner(metrics, workers, maxQueuedCalls, directCallLimit);
+    this.filterSlots = new FilterSlots(maxConcurrentBodyFilters);
   }
 
   /** Calls started and not yet answered. */
@@ -323,6 +327,7 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
     calls.pooled(
         "getJobCount",
         callback,
+        filterSlots.forRegex(request == null ? null : request.getBodyRegexToMatch()),
         () -> {
           requireContext(context, "getJobCount");
           requireRequest(request, "getJobCount");
@@ -349,6 +354,7 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
     calls.pooled(
         "scanJobs",
         callback,
+        filterSlots.forRegex(request == null ? null : request.getBodyRegexToMatch()),
         () -> {
           requireContext(context, "scanJobs");
           requireRequest(request, "scanJobs");
@@ -367,6 +373,8 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
         () -> {
           requireContext(context, "retryFailedJobs");
           requireRequest(request, "retryFailedJobs");
+          service.requireAdminPasswordIfSet(
+              request.getPassword(), "retryFailedJobs", request.getQueueName());
           return service.retryFailed(WireMapping.fromThrift(request));
         });
   }
@@ -379,9 +387,11 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
     calls.pooled(
         "deleteJobs",
         callback,
+        filterSlots.forRegex(request == null ? null : request.getBodyRegexToMatch()),
         () -> {
           requireContext(context, "deleteJobs");
           requireRequest(request, "deleteJobs");
+          service.requireAdminPassword(request.getPassword(), "deleteJobs", request.getQueueName());
           return service.deleteJobs(WireMapping.fromThrift(request));
         });
   }
@@ -423,12 +433,17 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
 
   @Override
   public void setQueuePaused(
-      RequestContext context, String name, boolean paused, AsyncMethodCallback<Void> callback) {
+      RequestContext context,
+      String name,
+      boolean paused,
+      String password,
+      AsyncMethodCallback<Void> callback) {
     calls.pooled(
         "setQueuePaused",
         callback,
         () -> {
           requireContext(context, "setQueuePaused");
+          service.requireAdminPasswordIfSet(password, "setQueuePaused", name);
           service.setPaused(name, paused);
           return null;
         });

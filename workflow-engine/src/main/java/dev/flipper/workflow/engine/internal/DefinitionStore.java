@@ -10,8 +10,11 @@ import dev.flipper.workflow.engine.ApplyResult;
 import dev.flipper.workflow.engine.DamagedDefinitionException;
 import dev.flipper.workflow.engine.StoredDefinition;
 import dev.flipper.workflow.tokens.ConflictRetry;
+import dev.flipper.workflow.tokens.DamagedToken;
+import dev.flipper.workflow.tokens.DamagedTokenException;
 import dev.flipper.workflow.tokens.DefinitionData;
 import dev.flipper.workflow.tokens.Json;
+import dev.flipper.workflow.tokens.Listing;
 import dev.flipper.workflow.tokens.TokenLayout;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -25,13 +28,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /** Reads and writes definition tokens ({@code /definition/<wf>}). Thread-safe. */
 public final class DefinitionStore {
-  private static final Logger log = LoggerFactory.getLogger(DefinitionStore.class);
-
   private final TokenMaster master;
   private final Clock clock;
 
@@ -100,48 +99,68 @@ public final class DefinitionStore {
     return new ApplyResult(added, changed, removed, unchanged, repaired);
   }
 
+  /**
+   * The stored definition of a workflow.
+   *
+   * @throws DamagedDefinitionException if it does not parse or its text does not match its version
+   */
   public Optional<StoredDefinition> get(String workflow) {
     List<Token> tokens = master.query(Query.prefix(TokenLayout.definition(workflow)));
     return tokens.stream()
         .filter(t -> t.name().equals(TokenLayout.definition(workflow)))
         .findFirst()
-        .map(DefinitionStore::decode);
+        .map(t -> DamagedToken.decode(t, DefinitionStore::decode));
   }
 
-  /** Every stored definition, by name. */
   /**
-   * Every stored definition; a damaged one (its text does not match its version: changed behind
-   * {@code apply}'s back) is left out with a warning, so one tampered token neither runs nor hides
-   * the other workflows. {@link #get} of it throws.
+   * Every stored definition; a damaged one (see {@link #decode}) is left out with a warning, so one
+   * tampered token neither runs nor hides the other workflows. {@link #get} of it throws.
    */
   public List<StoredDefinition> list() {
-    List<StoredDefinition> intact = new ArrayList<>();
-    for (Token token : master.query(Query.prefix(TokenLayout.DEFINITIONS))) {
-      try {
-        intact.add(decode(token));
-      } catch (DamagedDefinitionException e) {
-        log.warn("{}", e.getMessage());
-      }
-    }
-    return intact;
+    return listing().items();
   }
 
-  /** The stored definition a {@code /definition/<wf>} token holds. */
+  /** {@link #list}, with the damaged definitions as damaged entries. */
+  public Listing<StoredDefinition> listing() {
+    return Listing.decode(
+        master.query(Query.prefix(TokenLayout.DEFINITIONS)), DefinitionStore::decode);
+  }
+
+  /**
+   * The stored definition a {@code /definition/<wf>} token holds.
+   *
+   * @throws DamagedDefinitionException if it does not parse or its text does not match its version
+   */
   public static StoredDefinition decode(Token token) {
-    DefinitionData data = Json.read(token, DefinitionData.class);
+    DefinitionData data;
+    try {
+      data = Json.read(token, DefinitionData.class);
+    } catch (DamagedTokenException e) {
+      throw new DamagedDefinitionException(damage(token, e.damage().reason()));
+    }
     String hash = data.yaml == null ? null : version(data.yaml);
     if (hash == null || !hash.equals(data.version)) {
       throw new DamagedDefinitionException(
-          "definition "
-              + token.name()
-              + " is damaged: its text does not match its version "
-              + data.version
-              + " (content hash "
-              + hash
-              + "); apply its file again to repair it");
+          damage(
+              token,
+              "its text does not match its version "
+                  + data.version
+                  + " (content hash "
+                  + hash
+                  + ")"));
     }
-    WorkflowDefinition definition = WorkflowParser.parse(token.name(), data.yaml);
+    WorkflowDefinition definition;
+    try {
+      definition = WorkflowParser.parse(token.name(), data.yaml);
+    } catch (RuntimeException e) {
+      throw new DamagedDefinitionException(
+          damage(token, "its text does not parse: " + e.getMessage()));
+    }
     return new StoredDefinition(definition, data.version, Instant.ofEpochMilli(data.appliedMillis));
+  }
+
+  private static DamagedToken damage(Token token, String reason) {
+    return new DamagedToken(token.name(), reason + "; apply its file again to repair it");
   }
 
   /**

@@ -1,7 +1,9 @@
 package dev.flipper.workflow.master.server;
 
+import dev.flipper.thrift.ConnectionLimits;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
 import org.apache.thrift.transport.TSocket;
@@ -14,10 +16,11 @@ import org.apache.thrift.transport.TTransportException;
  * hold its connection thread for ever (each byte resets the idle time-out). A request ends when the
  * server flushes its answer. Used by one connection thread.
  */
-final class DeadlineSocket extends TSocket {
+final class DeadlineSocket extends TSocket implements ConnectionLimits.Connection {
   private final Socket raw;
-  private final InetAddress peer;
+  private final InetSocketAddress remote;
   private volatile boolean closed;
+  private volatile long idleSinceNanos = System.nanoTime();
   private final int idleMillis;
   private final long messageReadNanos;
   private final Runnable onTimeout;
@@ -31,7 +34,7 @@ final class DeadlineSocket extends TSocket {
       throws TTransportException {
     super(socket);
     this.raw = socket;
-    this.peer = socket.getInetAddress();
+    this.remote = (InetSocketAddress) socket.getRemoteSocketAddress();
     this.idleMillis = idleMillis;
     this.messageReadNanos = messageReadNanos;
     this.onTimeout = onTimeout;
@@ -59,6 +62,7 @@ final class DeadlineSocket extends TSocket {
     }
     if (read > 0 && !inMessage) {
       inMessage = true;
+      idleSinceNanos = ConnectionLimits.BUSY;
       messageDeadlineNanos = System.nanoTime() + messageReadNanos;
     }
     return read;
@@ -68,6 +72,7 @@ final class DeadlineSocket extends TSocket {
   public void flush() throws TTransportException {
     inMessage = false;
     super.flush();
+    idleSinceNanos = System.nanoTime();
   }
 
   /**
@@ -87,13 +92,30 @@ final class DeadlineSocket extends TSocket {
    * isOpen() and getSocket(): those read a field close() clears, and getSocket() on a closed
    * TSocket even makes a new socket.
    */
-  boolean closed() {
+  @Override
+  public boolean closed() {
     return closed;
   }
 
-  /** The peer's address, fixed at accept. */
-  InetAddress peer() {
-    return peer;
+  @Override
+  public InetAddress peer() {
+    return remote.getAddress();
+  }
+
+  /** The peer's address and port, fixed at accept. */
+  InetSocketAddress remote() {
+    return remote;
+  }
+
+  @Override
+  public long idleSinceNanos() {
+    return idleSinceNanos;
+  }
+
+  /** Evicted for a new connection: ends like {@link #shutdownInput()}. */
+  @Override
+  public void evict() {
+    shutdownInput();
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.flipper.workflow.master.server;
 
 import dev.flipper.thrift.PeerFaults;
+import java.net.InetSocketAddress;
 import java.net.SocketException;
 import org.apache.thrift.TException;
 import org.apache.thrift.TProcessor;
@@ -32,13 +33,17 @@ final class QuietProcessor implements TProcessor {
       if (e.getType() != TTransportException.END_OF_FILE
           && e.getType() != TTransportException.TIMED_OUT
           && !(e.getCause() instanceof SocketException)) {
-        faults.fault("malformed_request", null, e.getMessage());
+        faults.fault("malformed_request", peer(in), e.getMessage());
       }
       throw quietEnd();
     } catch (TProtocolException e) {
-      faults.fault("malformed_request", null, e.getMessage());
+      faults.fault("malformed_request", peer(in), e.getMessage());
       throw quietEnd();
     }
+  }
+
+  private static InetSocketAddress peer(TProtocol in) {
+    return in.getTransport() instanceof DeadlineSocket socket ? socket.remote() : null;
   }
 
   private static TTransportException quietEnd() {

@@ -5,18 +5,16 @@ import dev.flipper.lifecycle.NamedThreadFactory;
 import dev.flipper.lifecycle.RunState;
 import dev.flipper.text.DurationText;
 import dev.flipper.thrift.BoundedBinaryProtocol;
+import dev.flipper.thrift.ConnectionLimits;
 import dev.flipper.thrift.ConnectionRefusals;
 import dev.flipper.thrift.PeerFaults;
 import dev.flipper.thrift.ThriftServing;
 import dev.flipper.token.TokenMaster;
 import dev.flipper.workflow.master.thrift.TokenMasterService;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -57,12 +55,18 @@ public final class TokenMasterServer implements AutoCloseable {
   /** As the queue server's default {@code maxFrameBytes}. */
   public static final int DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
+  /** One thread each. */
+  public static final int DEFAULT_MAX_CONNECTIONS = 512;
+
+  /** An eighth of {@link #DEFAULT_MAX_CONNECTIONS}: one host cannot take them all. */
+  public static final int DEFAULT_MAX_CONNECTIONS_PER_PEER = 64;
+
   private static final Logger log = LoggerFactory.getLogger(TokenMasterServer.class);
   private static final int SPARE_THREADS = 8;
 
   private final Settings config;
   private final TokenMasterHandler handler;
-  private final Set<DeadlineSocket> connections = ConcurrentHashMap.newKeySet();
+  private final ConnectionLimits<DeadlineSocket> connections;
   private final RunState state = new RunState("token master server");
   private final PeerFaults faults;
   private TrackingServerSocket socket;
@@ -78,6 +82,14 @@ public final class TokenMasterServer implements AutoCloseable {
         new PeerFaults(
             "token master",
             reason -> settings.metrics.counter("master.peer_faults." + reason).inc());
+    this.connections =
+        new ConnectionLimits<>(
+            settings.maxConnections,
+            settings.maxConnectionsPerPeer,
+            new ConnectionRefusals(
+                "token master",
+                reason -> settings.metrics.counter("master.connections_rejected." + reason).inc()),
+            limit -> settings.metrics.counter("master.connections_evicted." + limit).inc());
   }
 
   public static Builder builder(TokenMaster master) {
@@ -176,8 +188,7 @@ public final class TokenMasterServer implements AutoCloseable {
 
   /** Open client connections. */
   public int connectionCount() {
-    connections.removeIf(DeadlineSocket::closed);
-    return connections.size();
+    return connections.count();
   }
 
   @Override
@@ -196,12 +207,12 @@ public final class TokenMasterServer implements AutoCloseable {
     // End of input wakes each connection thread blocked reading the next request; it then closes
     // its socket
     // quietly (closing the socket under it instead would log a SocketException per connection).
-    connections.forEach(DeadlineSocket::shutdownInput);
+    connections.open().forEach(DeadlineSocket::shutdownInput);
     socket.close();
     workers.shutdown();
     try {
       if (!workers.awaitTermination(2, TimeUnit.SECONDS)) {
-        connections.forEach(DeadlineSocket::close);
+        connections.open().forEach(DeadlineSocket::close);
         workers.shutdownNow();
       }
     } catch (InterruptedException e) {
@@ -234,18 +245,14 @@ public final class TokenMasterServer implements AutoCloseable {
       MetricRegistry metrics) {}
 
   /**
-   * Remembers accepted connections so that close() can end them, and admits a new one only while
-   * the server and its peer address are under their limits; a refused one is closed at once while
-   * the connections already admitted go on being served. Each connection ({@link DeadlineSocket})
+   * Remembers accepted connections so that close() can end them, and admits a new one under the
+   * server's and its peer address's limits ({@link ConnectionLimits}: at a limit the longest-idle
+   * connection makes room, and a new one is refused only when all are in a call; a refused one is
+   * closed at once while the others go on being served). Each connection ({@link DeadlineSocket})
    * waits for a request up to the idle timeout, so an idle one ends and frees its thread, and reads
    * each request within the message-read time-out.
    */
   private final class TrackingServerSocket extends TServerSocket {
-    private final ConnectionRefusals refusals =
-        new ConnectionRefusals(
-            "token master",
-            reason -> config.metrics.counter("master.connections_rejected." + reason).inc());
-
     TrackingServerSocket(ServerSocket bound) throws TTransportException {
       super(bound, (int) Math.min(Integer.MAX_VALUE, config.idleTimeout.toMillis()));
     }
@@ -257,16 +264,12 @@ public final class TokenMasterServer implements AutoCloseable {
         if (accepted == null) {
           continue; // gone before it was set up
         }
-        connections.removeIf(DeadlineSocket::closed);
-        String refusal = refusal(accepted.peer());
-        if (refusal == null) {
+        if (connections.admit(accepted)) {
           // What libthrift checks declared lengths against; it resets to this after each answer.
           accepted.getConfiguration().setMaxMessageSize(config.maxMessageBytes);
           accepted.updateKnownMessageSize(0);
-          connections.add(accepted);
           return accepted;
         }
-        refusals.refuse(refusal, accepted.peer(), connections.size());
         accepted.close();
       }
     }
@@ -283,7 +286,7 @@ public final class TokenMasterServer implements AutoCloseable {
       } catch (java.io.IOException e) {
         throw new TTransportException(e);
       }
-      InetAddress peer = raw.getInetAddress();
+      InetSocketAddress peer = (InetSocketAddress) raw.getRemoteSocketAddress();
       try {
         return new DeadlineSocket(
             raw,
@@ -310,14 +313,6 @@ public final class TokenMasterServer implements AutoCloseable {
         // the connection is gone either way
       }
     }
-
-    private String refusal(InetAddress peer) {
-      if (connections.size() >= config.maxConnections) {
-        return "server_limit";
-      }
-      long fromPeer = connections.stream().filter(c -> peer.equals(c.peer())).count();
-      return fromPeer >= config.maxConnectionsPerPeer ? "per_peer_limit" : null;
-    }
   }
 
   /** Settings of a {@link TokenMasterServer}; {@link #build()} validates them. Not thread-safe. */
@@ -325,9 +320,9 @@ public final class TokenMasterServer implements AutoCloseable {
     private final TokenMaster master;
     private int port = DEFAULT_PORT;
     private String bindHost = DEFAULT_BIND_HOST;
-    private int maxConnections = 512;
+    private int maxConnections = DEFAULT_MAX_CONNECTIONS;
     private int maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
-    private int maxConnectionsPerPeer = 64;
+    private int maxConnectionsPerPeer = DEFAULT_MAX_CONNECTIONS_PER_PEER;
     private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
     private Duration messageReadTimeout = DEFAULT_MESSAGE_READ_TIMEOUT;
     private Duration shutdownGracePeriod = Duration.ofSeconds(5);
@@ -352,11 +347,11 @@ public final class TokenMasterServer implements AutoCloseable {
     }
 
     /**
-     * Most connections served at once, one thread each; a connection beyond that is closed at once
-     * (its call fails on the client). A connection holds its thread while idle too, and a waiting
-     * queryAndOwn holds its connection for up to its wait, so allow at least one connection per
-     * client thread that may wait at once (for example, every idle worker slot) plus the other
-     * clients' pools. Default 512.
+     * Most connections served at once, one thread each; a new connection beyond that closes the
+     * longest-idle one, or is closed at once when all are in a call (its call fails on the client).
+     * A connection holds its thread while idle too, and a waiting queryAndOwn holds its connection
+     * for up to its wait, so allow at least one connection per client thread that may wait at once
+     * (for example, every idle worker slot) plus the other clients' pools. Default 512.
      */
     public Builder maxConnections(int newMaxConnections) {
       this.maxConnections = newMaxConnections;
@@ -364,8 +359,10 @@ public final class TokenMasterServer implements AutoCloseable {
     }
 
     /**
-     * Most connections from one peer address; beyond it a new connection from that address is
-     * closed at once, so one host cannot take every connection. Default 64.
+     * Most connections from one peer address, so one host cannot take every connection. A new
+     * connection beyond it closes the longest-idle one from that address (and is refused only when
+     * all of them are in a call), so a new caller from a host that piled up idle connections still
+     * gets in. Default 64.
      */
     public Builder maxConnectionsPerPeer(int newMaxConnectionsPerPeer) {
       this.maxConnectionsPerPeer = newMaxConnectionsPerPeer;

@@ -24,8 +24,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Idle or greedy peers cannot lock others out of the master: idle connections close after the idle
- * timeout, and one peer address holds at most its share of the connections. Idle peers connect from
- * 127.0.0.2, the normal client from 127.0.0.1 (both loopback on Linux).
+ * timeout, one peer address holds at most its share of the connections, and a new caller at a limit
+ * takes the place of the longest-idle connection under it. Idle peers connect from 127.0.0.2, the
+ * normal client from 127.0.0.1 (both loopback on Linux).
  */
 class ConnectionLimitsTest {
   private final MetricRegistry metrics = new MetricRegistry();
@@ -55,10 +56,51 @@ class ConnectionLimitsTest {
   }
 
   @Test
-  void onePeerHoldsAtMostItsShareAndTheServerStillServesOthers() throws Exception {
+  void aNewCallerFromAHostWhoseIdleConnectionsFillItsShareClosesTheLongestIdleAndIsServed()
+      throws Exception {
+    // The default limits (64 from one address): a script on this host left 64 idle connections,
+    // and the CLI on the same host still gets in.
+    server =
+        TokenMasterServer.builder(TokenService.builder(InMemoryTokenStore.create()).build())
+            .port(0)
+            .bindHost("127.0.0.1")
+            .metrics(metrics)
+            .build()
+            .start();
+    for (int i = 0; i < 64; i++) {
+      idle.add(connect("127.0.0.1"));
+    }
+    await().atMost(Duration.ofSeconds(10)).until(() -> server.connectionCount() == 64);
+
+    assertThat(aClientFromIsServed("127.0.0.1")).isTrue();
+    assertThat(closedByServerWithin(idle.get(0), 10_000))
+        .as("the longest-idle connection of that host is closed")
+        .isTrue();
+    assertThat(metrics.counter("master.connections_evicted.per_peer_limit").getCount())
+        .isEqualTo(1);
+    assertThat(metrics.counter("master.connections_rejected.per_peer_limit").getCount()).isZero();
+  }
+
+  @Test
+  void atTheServerLimitANewCallerClosesTheLongestIdleConnectionOfAnyHost() throws Exception {
+    start(8, 8, Duration.ofMinutes(1));
+    for (int i = 0; i < 8; i++) {
+      idle.add(idlePeer());
+    }
+    await().atMost(Duration.ofSeconds(10)).until(() -> server.connectionCount() == 8);
+
+    assertThat(aNormalClientIsServed()).isTrue();
+    assertThat(closedByServerWithin(idle.get(0), 10_000)).isTrue();
+    assertThat(metrics.counter("master.connections_evicted.server_limit").getCount()).isEqualTo(1);
+  }
+
+  @Test
+  void aHostWhoseConnectionsAreAllInACallIsRefusedAnotherConnection() throws Exception {
     start(8, 4, Duration.ofMinutes(1));
     for (int i = 0; i < 4; i++) {
-      idle.add(idlePeer());
+      Socket busy = idlePeer();
+      busy.getOutputStream().write(PeerFaultsTest.queryStart(1_000)); // a request under way
+      idle.add(busy);
     }
     await().atMost(Duration.ofSeconds(10)).until(() -> server.connectionCount() == 4);
 
@@ -71,6 +113,7 @@ class ConnectionLimitsTest {
     assertThat(aNormalClientIsServed()).isTrue();
     assertThat(metrics.counter("master.connections_rejected.per_peer_limit").getCount())
         .isEqualTo(1);
+    assertThat(metrics.counter("master.connections_evicted.per_peer_limit").getCount()).isZero();
   }
 
   private void start(int maxConnections, int perPeer, Duration idleTimeout) {
@@ -87,8 +130,12 @@ class ConnectionLimitsTest {
   }
 
   private Socket idlePeer() throws IOException {
+    return connect("127.0.0.2");
+  }
+
+  private Socket connect(String from) throws IOException {
     Socket socket = new Socket();
-    socket.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 0));
+    socket.bind(new InetSocketAddress(InetAddress.getByName(from), 0));
     socket.connect(new InetSocketAddress("127.0.0.1", server.port()));
     return socket;
   }
@@ -105,8 +152,13 @@ class ConnectionLimitsTest {
   }
 
   private boolean aNormalClientIsServed() throws Exception {
-    try (TSocket socket = new TSocket("127.0.0.1", server.port(), 5_000)) {
-      socket.open();
+    return aClientFromIsServed("127.0.0.1");
+  }
+
+  private boolean aClientFromIsServed(String from) throws Exception {
+    Socket raw = connect(from);
+    raw.setSoTimeout(5_000);
+    try (TSocket socket = new TSocket(raw)) {
       TokenMasterService.Client client = new TokenMasterService.Client(new TBinaryProtocol(socket));
       return client
               .query(new QueryRequest().setQueries(List.of(new Query().setNamePrefix("/"))))

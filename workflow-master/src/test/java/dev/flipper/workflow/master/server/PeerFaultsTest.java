@@ -1,8 +1,13 @@
 package dev.flipper.workflow.master.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.codahale.metrics.MetricRegistry;
+import dev.flipper.thrift.PeerFaults;
 import dev.flipper.token.TokenService;
 import dev.flipper.token.memory.InMemoryTokenStore;
 import dev.flipper.workflow.master.thrift.Query;
@@ -12,6 +17,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
@@ -19,8 +26,10 @@ import java.util.List;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.protocol.TType;
 import org.apache.thrift.transport.TSocket;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /**
  * Misbehaving peers of the master: one trickling a request byte by byte loses its connection at the
@@ -102,6 +111,38 @@ class PeerFaultsTest {
       assertThat(log.lines()).as("log lines for 300 bad connections").isLessThanOrEqualTo(2);
     }
     assertThat(metrics.counter("master.peer_faults.malformed_request").getCount()).isEqualTo(100);
+  }
+
+  @Test
+  void aFaultLogLineNamesThePeerAddressAndPort() throws Exception {
+    server =
+        TokenMasterServer.builder(TokenService.builder(InMemoryTokenStore.create()).build())
+            .port(0)
+            .bindHost("127.0.0.1")
+            .metrics(metrics)
+            .build()
+            .start();
+    ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    Logger faultLog = (Logger) LoggerFactory.getLogger(PeerFaults.class);
+    logged.start();
+    faultLog.addAppender(logged);
+    try (Socket socket = new Socket()) {
+      socket.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.3"), 0));
+      socket.connect(new InetSocketAddress("127.0.0.1", server.port()));
+      socket
+          .getOutputStream()
+          .write(new byte[] {(byte) 0x80, 0x02, 0, 1, 0, 0, 0, 1, 'q', 0, 0, 0, 1}); // bad version
+      socket.setSoTimeout(10_000);
+      socket.getInputStream().read();
+
+      await().atMost(Duration.ofSeconds(10)).until(() -> !logged.list.isEmpty());
+      assertThat(logged.list)
+          .extracting(ILoggingEvent::getFormattedMessage)
+          .singleElement(InstanceOfAssertFactories.STRING)
+          .contains("malformed_request from 127.0.0.3:" + socket.getLocalPort() + ":");
+    } finally {
+      faultLog.detachAppender(logged);
+    }
   }
 
   private void send(byte[] bytes, boolean reset) throws IOException {

@@ -15,15 +15,20 @@ import java.util.List;
  *
  * @param queueServers {@code host:port} of each server; empty with no file = no dashboard
  * @param queueServerSetFile a server-set file; "" = none. Not both.
+ * @param queueAdminPassword the queue admin password ({@code ui.queueAdminPassword}) the dashboard
+ *     sends with pause, resume, retry and delete: the queue servers refuse those without it; "" =
+ *     none. {@link #toString()} masks it.
  * @throws IllegalArgumentException naming the entry when an address is not {@code host:port}, or
  *     both are set
  */
-public record QueueServers(List<String> queueServers, String queueServerSetFile) {
-  public static final QueueServers NONE = new QueueServers(List.of(), "");
+public record QueueServers(
+    List<String> queueServers, String queueServerSetFile, String queueAdminPassword) {
+  public static final QueueServers NONE = new QueueServers(List.of(), "", "");
 
   public QueueServers {
     queueServers = queueServers == null ? List.of() : List.copyOf(queueServers);
     queueServerSetFile = queueServerSetFile == null ? "" : queueServerSetFile.trim();
+    queueAdminPassword = queueAdminPassword == null ? "" : queueAdminPassword;
     if (!queueServers.isEmpty() && !queueServerSetFile.isEmpty()) {
       throw new IllegalArgumentException(
           "ui.queueServers and ui.queueServerSetFile are both set: name the queue "
@@ -33,7 +38,12 @@ public record QueueServers(List<String> queueServers, String queueServerSetFile)
   }
 
   public static QueueServers of(String... hostPorts) {
-    return new QueueServers(List.of(hostPorts), "");
+    return new QueueServers(List.of(hostPorts), "", "");
+  }
+
+  /** These servers, reached with the queue admin password. */
+  public QueueServers withAdminPassword(String password) {
+    return new QueueServers(queueServers, queueServerSetFile, password);
   }
 
   public boolean configured() {
@@ -60,11 +70,23 @@ public record QueueServers(List<String> queueServers, String queueServerSetFile)
             .source("flipper-ui")
             .connectTimeout(Duration.ofSeconds(2))
             .requestTimeout(Duration.ofSeconds(10))
-            .maxAttempts(2);
+            .maxAttempts(2)
+            .adminPassword(queueAdminPassword.isEmpty() ? null : queueAdminPassword);
     if (!queueServerSetFile.isEmpty()) {
       return builder.serverSetFile(Path.of(queueServerSetFile)).build();
     }
     return builder.servers(addresses(queueServers)).build();
+  }
+
+  @Override
+  public String toString() {
+    return "QueueServers[queueServers="
+        + queueServers
+        + ", queueServerSetFile="
+        + queueServerSetFile
+        + ", queueAdminPassword="
+        + (queueAdminPassword.isEmpty() ? "" : "*****")
+        + "]";
   }
 
   private static List<ServerAddress> addresses(List<String> hostPorts) {

@@ -1,11 +1,15 @@
 package dev.flipper.workflow.ui.view;
 
+import dev.flipper.workflow.tokens.DamagedToken;
 import java.util.List;
 import java.util.Map;
 
 /**
  * An instance ({@code /workflows/<wf>/instances/<id>}): its jobs in run order, their graph and the
  * timeline of every execution. Immutable.
+ *
+ * @param damaged the page's tokens that do not parse, shown as {@code DAMAGED <name>: <reason>}
+ *     rows
  */
 public record InstancePage(
     Banner banner,
@@ -14,8 +18,10 @@ public record InstancePage(
     List<String> failedJobs,
     List<JobRow> jobs,
     List<GraphNode> graph,
-    List<GanttBar> timeline) {
+    List<GanttBar> timeline,
+    List<DamagedToken> damaged) {
   public InstancePage {
+    damaged = List.copyOf(damaged);
     params = Map.copyOf(params);
     failedJobs = List.copyOf(failedJobs);
     jobs = List.copyOf(jobs);

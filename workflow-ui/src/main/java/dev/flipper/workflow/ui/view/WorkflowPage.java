@@ -1,5 +1,6 @@
 package dev.flipper.workflow.ui.view;
 
+import dev.flipper.workflow.tokens.DamagedToken;
 import java.util.List;
 
 /**
@@ -8,6 +9,8 @@ import java.util.List;
  *
  * @param definitionVersion null if the definition was removed while instances remain (then yaml is
  *     null and the graph empty)
+ * @param damaged the page's tokens that do not parse, shown as {@code DAMAGED <name>: <reason>}
+ *     rows
  */
 public record WorkflowPage(
     Banner banner,
@@ -20,8 +23,10 @@ public record WorkflowPage(
     String appliedAt,
     String yaml,
     List<InstanceRow> instances,
-    List<GraphNode> graph) {
+    List<GraphNode> graph,
+    List<DamagedToken> damaged) {
   public WorkflowPage {
+    damaged = List.copyOf(damaged);
     owners = List.copyOf(owners);
     instances = List.copyOf(instances);
     graph = List.copyOf(graph);

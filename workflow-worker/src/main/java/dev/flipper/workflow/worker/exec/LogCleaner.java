@@ -41,8 +41,7 @@ public final class LogCleaner {
           "log path '"
               + relativePath
               + "' is not <workflow>/<instance> or "
-              + "<workflow>/<instance>/<log file> inside the log directory "
-              + root);
+              + "<workflow>/<instance>/<log file> inside the log directory");
     }
     Path target = root.resolve(relativePath).normalize();
     if (!target.startsWith(root) || !Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {

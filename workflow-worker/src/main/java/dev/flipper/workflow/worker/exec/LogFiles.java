@@ -6,14 +6,22 @@ import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SecureDirectoryStream;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributeView;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The job logs under {@code workers.logDir}: where an attempt's stdout and stderr go, and a reader
@@ -112,18 +120,16 @@ public final class LogFiles {
    * and {@code nextOffset = size}.
    *
    * @param relativePath a path under the root, as given by {@link #relative}
-   * @throws IllegalArgumentException if the path leaves the root, is absolute, or is not a regular
-   *     file there
-   * @throws NoSuchFileException if there is no such log
+   * @throws IllegalArgumentException if the path is absolute or has an empty, {@code .} or {@code
+   *     ..} part
+   * @throws NoSuchFileException if there is no such log (see {@link #openChannel})
    */
   public Chunk read(String relativePath, long offset, int maxBytes) throws IOException {
     if (maxBytes < 0 || maxBytes > MAX_CHUNK) {
       throw new IllegalArgumentException(
           "maxBytes must be between 0 and " + MAX_CHUNK + ", was " + maxBytes);
     }
-    Path file = resolve(relativePath);
-    try (SeekableByteChannel ch =
-        Files.newByteChannel(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+    try (SeekableByteChannel ch = openChannel(relativePath)) {
       long size = ch.size();
       long from = offset < 0 ? Math.max(0, size + offset) : Math.min(offset, size);
       int want = (int) Math.min(maxBytes, size - from);
@@ -137,50 +143,145 @@ public final class LogFiles {
     }
   }
 
-  /** Opens a whole log for streaming (the download endpoint); same path rules as {@link #read}. */
+  /** Opens a whole log for streaming; same rules as {@link #openChannel}. */
   public InputStream open(String relativePath) throws IOException {
-    Path file = resolve(relativePath);
-    return Channels.newInputStream(
-        Files.newByteChannel(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS));
+    return Channels.newInputStream(openChannel(relativePath));
   }
 
   /**
-   * Resolves a client-given path strictly inside the root: no absolute path, no {@code ..} or
-   * {@code .} part, no empty part, and the real path (symbolic links followed) must still be inside
-   * the root and be a regular file.
+   * Opens a log for reading, strictly inside the root: the path has no absolute start and no empty,
+   * {@code .} or {@code ..} part; each directory on the way is opened from the one before without
+   * following a link, the file itself too (O_NOFOLLOW), and the file opened must be a regular file
+   * with one link, the same file before and after opening. So neither a symbolic link nor a hard
+   * link a job planted in its log directory, nor a directory swapped for a link while the log is
+   * opened, serves a file from elsewhere.
+   *
+   * @throws IllegalArgumentException if the path is not a relative path as described
+   * @throws NoSuchFileException "no such log" (naming only the relative path) when there is no such
+   *     file, or it is a link, a directory or not the same file throughout
    */
-  public Path resolve(String relativePath) throws IOException {
+  public SeekableByteChannel openChannel(String relativePath) throws IOException {
+    List<Path> parts = parts(relativePath);
+    try (DirectoryStream<Path> top = Files.newDirectoryStream(root)) {
+      if (top instanceof SecureDirectoryStream<Path> secure) {
+        return openBelow(secure, parts, relativePath);
+      }
+    } catch (IOException e) {
+      throw noSuchLog(relativePath);
+    }
+    return openByPath(relativePath);
+  }
+
+  /** Opens the log relative to directory handles: no directory on the way can be swapped. */
+  private SeekableByteChannel openBelow(
+      SecureDirectoryStream<Path> top, List<Path> parts, String relativePath) throws IOException {
+    List<SecureDirectoryStream<Path>> opened = new ArrayList<>();
+    try {
+      SecureDirectoryStream<Path> dir = top;
+      for (Path part : parts.subList(0, parts.size() - 1)) {
+        dir = dir.newDirectoryStream(part, LinkOption.NOFOLLOW_LINKS);
+        opened.add(dir);
+      }
+      Path name = parts.get(parts.size() - 1);
+      BasicFileAttributeView view =
+          dir.getFileAttributeView(name, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+      BasicFileAttributes before = view.readAttributes();
+      SeekableByteChannel channel =
+          dir.newByteChannel(name, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS));
+      return checked(channel, before, view.readAttributes(), relativePath);
+    } finally {
+      for (SecureDirectoryStream<Path> dir : opened) {
+        dir.close();
+      }
+    }
+  }
+
+  /** Where the file system has no directory handles: no link on the way, by real path. */
+  private SeekableByteChannel openByPath(String relativePath) throws IOException {
+    Path file = root.resolve(relativePath);
+    try {
+      if (!file.getParent().toRealPath().equals(file.getParent())) {
+        throw noSuchLog(relativePath);
+      }
+      BasicFileAttributes before =
+          Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      SeekableByteChannel channel =
+          Files.newByteChannel(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+      return checked(
+          channel,
+          before,
+          Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS),
+          relativePath);
+    } catch (IOException e) {
+      throw noSuchLog(relativePath);
+    }
+  }
+
+  /**
+   * The channel if the file opened was one regular file with one link throughout, else closes it.
+   */
+  private SeekableByteChannel checked(
+      SeekableByteChannel channel,
+      BasicFileAttributes before,
+      BasicFileAttributes after,
+      String relativePath)
+      throws IOException {
+    try {
+      Object key = before.fileKey();
+      boolean oneFile =
+          before.isRegularFile()
+              && after.isRegularFile()
+              && key != null
+              && key.equals(after.fileKey())
+              && linkCount(relativePath, key) == 1;
+      if (oneFile) {
+        return channel;
+      }
+    } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+      // unreadable: refused below
+    }
+    channel.close();
+    throw noSuchLog(relativePath);
+  }
+
+  /** The file's link count, if the path still names the file {@code key}; else -1. */
+  private long linkCount(String relativePath, Object key) throws IOException {
+    Map<String, Object> unix =
+        Files.readAttributes(
+            root.resolve(relativePath), "unix:nlink,fileKey", LinkOption.NOFOLLOW_LINKS);
+    return key.equals(unix.get("fileKey")) ? ((Number) unix.get("nlink")).longValue() : -1;
+  }
+
+  /** The parts of a client-given path, or IllegalArgumentException if it could leave the root. */
+  private static List<Path> parts(String relativePath) {
     Objects.requireNonNull(relativePath, "relativePath");
     if (relativePath.isEmpty() || relativePath.startsWith("/") || relativePath.contains("\\")) {
       throw outside(relativePath);
     }
+    List<Path> parts = new ArrayList<>();
     for (String part : relativePath.split("/", -1)) {
       if (part.isEmpty() || part.equals(".") || part.equals("..")) {
         throw outside(relativePath);
       }
+      try {
+        parts.add(Path.of(part));
+      } catch (InvalidPathException e) {
+        throw outside(relativePath);
+      }
     }
-    Path candidate;
-    try {
-      candidate = root.resolve(relativePath).normalize();
-    } catch (InvalidPathException e) {
-      throw outside(relativePath);
-    }
-    if (!candidate.startsWith(root)) {
-      throw outside(relativePath);
-    }
-    Path real = candidate.toRealPath();
-    if (!real.startsWith(root)) {
-      throw outside(relativePath);
-    }
-    if (!Files.isRegularFile(real, LinkOption.NOFOLLOW_LINKS)) {
-      throw new IllegalArgumentException("log path " + relativePath + " is not a file");
-    }
-    return real;
+    return parts;
   }
 
-  private IllegalArgumentException outside(String relativePath) {
+  private static IllegalArgumentException outside(String relativePath) {
     return new IllegalArgumentException(
-        "log path '" + relativePath + "' is not a relative path inside the log directory " + root);
+        "log path '"
+            + relativePath
+            + "' is not a relative path inside the log directory (no empty, . or .. part)");
+  }
+
+  /** Names only the path the client gave, never where the log directory is. */
+  private static NoSuchFileException noSuchLog(String relativePath) {
+    return new NoSuchFileException("no such log '" + relativePath + "'");
   }
 
   /**

@@ -1,39 +1,49 @@
 package dev.flipper.workflow.worker.exec;
 
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
- * One log file being appended to. Thread-safe. After {@link #close()} writes are dropped silently:
- * an output reader that was given up on (a background process still holds the job's pipe) may go on
- * reading, but no longer writes.
+ * One log file being appended to, within {@code workers.maxLogBytes} ({@link CappedFile}).
+ * Thread-safe. After {@link #close()} or {@link #detach()} writes are dropped silently: an output
+ * reader that was given up on (a background process still holds the job's pipe) may go on reading,
+ * but no longer writes.
  */
 final class LogSink implements AutoCloseable {
   private static final byte[] NEWLINE = {'\n'};
 
   private final Path path;
-  private OutputStream out;
+  private CappedFile out;
 
-  LogSink(Path path) throws IOException {
-    this.path = path;
-    this.out =
-        new BufferedOutputStream(
-            Files.newOutputStream(
-                path,
-                StandardOpenOption.CREATE,
-                StandardOpenOption.APPEND,
-                StandardOpenOption.WRITE),
-            1 << 16);
+  /**
+   * @param maxBytes the cap of the file, 0 = none
+   */
+  LogSink(Path path, long maxBytes) throws IOException {
+    this(new CappedFile(path, maxBytes));
+  }
+
+  private LogSink(CappedFile out) {
+    this.path = out.path();
+    this.out = out;
   }
 
   Path path() {
     return path;
+  }
+
+  /**
+   * A new sink on the same file, which goes on within the same cap; this one drops its writes from
+   * now on.
+   */
+  synchronized LogSink detach() {
+    if (out == null) {
+      throw new IllegalStateException("the job log " + path + " is closed");
+    }
+    LogSink next = new LogSink(out);
+    out = null;
+    return next;
   }
 
   synchronized void write(byte[] buf, int off, int len) {

@@ -103,8 +103,8 @@ public final class ShellExecution {
     LogSink out = null;
     LogSink err = null;
     try {
-      out = new LogSink(logs.stdout());
-      err = new LogSink(logs.stderr());
+      out = new LogSink(logs.stdout(), executor.maxLogBytes());
+      err = new LogSink(logs.stderr(), executor.maxLogBytes());
       ProcessGroup group;
       synchronized (lock) {
         if (abortReason != null) {
@@ -323,21 +323,17 @@ public final class ShellExecution {
       }
     }
     if (stdout.isAlive() || stderr.isAlive()) {
-      // Something the job started in the background still holds its output. Give those pumps their
-      // own closed
-      // sinks' fate: the old sinks are closed, so later output is read (never blocking the writer)
-      // but not logged,
-      // and go on with new sinks on the same files.
+      // Something the job started in the background still holds its output. Those pumps keep the
+      // old sinks, which now drop their writes, so later output is read (never blocking the writer)
+      // but not logged; we go on with new sinks on the same files, within the same cap.
       String note =
           NOTE
               + "the command exited but a background process still holds its output after "
               + drain
               + "; its further output is not logged";
       err.note(note);
-      out.close();
-      err.close();
-      out = new LogSink(out.path());
-      err = new LogSink(err.path());
+      out = out.detach();
+      err = err.detach();
     }
     return new Outcome(exitValue, out, err, interrupted);
   }

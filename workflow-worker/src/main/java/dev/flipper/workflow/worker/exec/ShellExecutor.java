@@ -28,6 +28,7 @@ public final class ShellExecutor implements AutoCloseable {
   private final Duration drainTimeout;
   private final Duration cleanupTimeout;
   private final Map<String, String> baseEnvironment;
+  private final long maxLogBytes;
 
   private ShellExecutor(Builder b) {
     this.logFiles = b.logFiles;
@@ -53,6 +54,7 @@ public final class ShellExecutor implements AutoCloseable {
     this.drainTimeout = b.drainTimeout;
     this.cleanupTimeout = b.cleanupTimeout;
     this.baseEnvironment = Map.copyOf(b.baseEnvironment);
+    this.maxLogBytes = b.maxLogBytes;
   }
 
   public static Builder builder(LogFiles logFiles) {
@@ -98,6 +100,10 @@ public final class ShellExecutor implements AutoCloseable {
     return baseEnvironment;
   }
 
+  long maxLogBytes() {
+    return maxLogBytes;
+  }
+
   /**
    * Stops the timer thread if this executor made it. Does not abort running executions: the engine
    * does.
@@ -118,6 +124,7 @@ public final class ShellExecutor implements AutoCloseable {
     private Duration drainTimeout = Duration.ofSeconds(2);
     private Duration cleanupTimeout = Duration.ofMinutes(10);
     private Map<String, String> baseEnvironment = System.getenv();
+    private long maxLogBytes;
 
     private Builder(LogFiles logFiles) {
       this.logFiles = Objects.requireNonNull(logFiles, "logFiles");
@@ -172,6 +179,20 @@ public final class ShellExecutor implements AutoCloseable {
      */
     public Builder baseEnvironment(Map<String, String> baseEnvironment) {
       this.baseEnvironment = Objects.requireNonNull(baseEnvironment, "baseEnvironment");
+      return this;
+    }
+
+    /**
+     * The most bytes kept of each log (stdout, stderr) of one attempt; 0 (the default) = all.
+     * Beyond it the first and last halves are kept with a {@link LogCutMarker} line between them
+     * (see {@link CappedFile}); the job itself is never held up.
+     */
+    public Builder maxLogBytes(long maxLogBytes) {
+      if (maxLogBytes < 0) {
+        throw new IllegalArgumentException(
+            "maxLogBytes must be 0 (no cap) or positive, was " + maxLogBytes);
+      }
+      this.maxLogBytes = maxLogBytes;
       return this;
     }
 

@@ -41,7 +41,9 @@ public final class JobRun {
     /** Not recorded: the lease was lost, the start failed, or the master never took the result. */
     LOST,
     /** Handed back unfinished (the worker is stopping). */
-    HANDED_BACK
+    HANDED_BACK,
+    /** Handed back unstarted: the log folder has no room ({@link LogSpace}). */
+    NO_ROOM
   }
 
   /** Everything a job run needs from its worker process. */
@@ -54,7 +56,8 @@ public final class JobRun {
       Path workDir,
       Path defaultWorkRoot,
       LogUrls logUrls,
-      WarnTimeoutAlert alert) {}
+      WarnTimeoutAlert alert,
+      LogSpace logSpace) {}
 
   private static final Logger LOG = LoggerFactory.getLogger(JobRun.class);
   private static final long FINISH_RETRY_MILLIS = 1000;
@@ -106,6 +109,15 @@ public final class JobRun {
         release();
         return Outcome.HANDED_BACK;
       }
+    }
+    Optional<String> noRoom = ctx.logSpace().shortage();
+    if (noRoom.isPresent()) {
+      LOG.warn(
+          "job {}: not started, handing it back for another worker or later: {}",
+          job.tokenName(),
+          noRoom.get());
+      release();
+      return Outcome.NO_ROOM;
     }
     String command = CommandTemplate.of(job.command()).render(job.eventAttributeValues());
     Map<String, String> logs;

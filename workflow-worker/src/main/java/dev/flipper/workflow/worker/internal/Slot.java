@@ -32,6 +32,12 @@ public final class Slot implements Runnable {
 
   static final Duration MAX_IDLE = Duration.ofMillis(200);
 
+  /**
+   * After a job was handed back because the log folder had no room: long enough not to take it
+   * again and again while another worker with room could.
+   */
+  static final Duration NO_ROOM_WAIT = Duration.ofSeconds(10);
+
   /** After a failed claim (master unreachable). */
   static final Duration MASTER_DOWN_WAIT = Duration.ofSeconds(1);
 
@@ -132,6 +138,9 @@ public final class Slot implements Runnable {
     } finally {
       current = null;
       listener.ended(run, outcome);
+    }
+    if (outcome == JobRun.Outcome.NO_ROOM) {
+      idle.await(NO_ROOM_WAIT);
     }
     if (outcome == JobRun.Outcome.SUCCEEDED) {
       // A fan-out made several children runnable: siblings waiting in the master are woken by it;

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -109,34 +110,88 @@ class LogFilesTest {
       assertThatThrownBy(() -> logs.open(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
     }
     assertThatThrownBy(() -> logs.read("wf/1", 0, 10))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("not a file");
+        .isInstanceOf(NoSuchFileException.class)
+        .hasMessage("no such log 'wf/1'");
     assertThatThrownBy(() -> logs.read("wf/1/none", 0, 10)).isInstanceOf(NoSuchFileException.class);
     assertThatThrownBy(() -> logs.read("wf/1/job.1.stdout", 0, LogFiles.MAX_CHUNK + 1))
         .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
-  void rejectsSymbolicLinksThatPointOutside() throws IOException {
-    Files.writeString(tmp.resolve("secret"), "no");
+  void servesNoLinkSymbolicOrHardEvenOneThatStaysInside() throws IOException {
+    Path secret = tmp.resolve("secret");
+    Files.writeString(secret, "no");
+    write("wf/1/job.1.stdout", "inside");
     Files.createDirectories(root.resolve("wf"));
-    Files.createSymbolicLink(root.resolve("wf/link.stdout"), tmp.resolve("secret"));
+    Files.createSymbolicLink(root.resolve("wf/link.stdout"), secret);
     Files.createSymbolicLink(root.resolve("out"), tmp);
+    Files.createLink(root.resolve("wf/hard.stdout"), secret); // what a job can plant
+    Files.createSymbolicLink(root.resolve("alias"), root.resolve("wf"));
 
-    assertThatThrownBy(() -> logs.read("wf/link.stdout", 0, 10))
-        .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> logs.read("out/secret", 0, 10))
-        .isInstanceOf(IllegalArgumentException.class);
+    for (String link :
+        new String[] {"wf/link.stdout", "out/secret", "wf/hard.stdout", "alias/1/job.1.stdout"}) {
+      assertThatThrownBy(() -> logs.read(link, 0, 10))
+          .as(link)
+          .isInstanceOf(NoSuchFileException.class)
+          .hasMessage("no such log '" + link + "'");
+      assertThatThrownBy(() -> logs.open(link).readAllBytes())
+          .as(link)
+          .isInstanceOf(NoSuchFileException.class);
+    }
+    assertThat(logs.read("wf/1/job.1.stdout", 0, 100).data())
+        .asString(StandardCharsets.UTF_8)
+        .isEqualTo("inside");
   }
 
   @Test
-  void followsSymbolicLinksThatStayInside() throws IOException {
+  void aDirectorySwappedForALinkWhileLogsAreReadServesNothingFromOutside() throws Exception {
     write("wf/1/job.1.stdout", "inside");
-    Files.createSymbolicLink(root.resolve("alias"), root.resolve("wf"));
+    Files.createDirectories(tmp.resolve("evil"));
+    Files.writeString(tmp.resolve("evil/job.1.stdout"), "secret");
+    Path dir = root.resolve("wf/1");
+    Path aside = root.resolve("wf/1.aside");
+    AtomicBoolean done = new AtomicBoolean();
+    Thread swapper =
+        new Thread(
+            () -> {
+              try {
+                while (!done.get()) { // what a job can do to its own log directory
+                  Files.move(dir, aside);
+                  Files.createSymbolicLink(dir, tmp.resolve("evil"));
+                  Files.delete(dir);
+                  Files.move(aside, dir);
+                }
+              } catch (IOException e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    swapper.start();
+    int leaked = 0;
+    try {
+      for (int i = 0; i < 20_000; i++) {
+        try {
+          if (new String(logs.read("wf/1/job.1.stdout", 0, 100).data(), StandardCharsets.UTF_8)
+              .equals("secret")) {
+            leaked++;
+          }
+        } catch (NoSuchFileException | IllegalArgumentException refused) {
+          // refused, or between swaps
+        }
+      }
+    } finally {
+      done.set(true);
+      swapper.join();
+    }
+    assertThat(leaked).as("reads that served the file outside").isZero();
+  }
 
-    assertThat(logs.read("alias/1/job.1.stdout", 0, 100).data())
-        .asString(StandardCharsets.UTF_8)
-        .isEqualTo("inside");
+  @Test
+  void errorsNeverNameTheLogDirectory() {
+    for (String bad : new String[] {"../secret", "wf/1/none", "wf"}) {
+      assertThatThrownBy(() -> logs.read(bad, 0, 10))
+          .as(bad)
+          .satisfies(e -> assertThat(e.getMessage()).doesNotContain(tmp.toString()));
+    }
   }
 
   private Path write(String relative, String content) throws IOException {

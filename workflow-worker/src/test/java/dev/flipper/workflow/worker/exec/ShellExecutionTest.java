@@ -132,6 +132,58 @@ class ShellExecutionTest {
     assertThat(read(r.stderr())).isEqualTo("err 1\nerr 2");
   }
 
+  /**
+   * Issue #26: a job that wrote 70 MB kept all of it. Past workers.maxLogBytes the log keeps its
+   * first and last halves, with a marker line saying how much was cut; the job is not held up.
+   */
+  @Test
+  void aLogOverItsCapKeepsItsHeadAMarkerAndItsTailAndTheJobSucceeds() throws IOException {
+    int cap = 64 * 1024;
+    ShellExecutor capped =
+        ShellExecutor.builder(logFiles)
+            .killGrace(Duration.ofMillis(200))
+            .drainTimeout(Duration.ofMillis(500))
+            .maxLogBytes(cap)
+            .build();
+    try {
+      ExecutionResult r =
+          capped
+              .prepare(
+                  job("loud", "seq -f 'line %06g' 1 100000; seq -f 'err %06g' 1 4000 >&2").build(),
+                  ExecutionListener.NONE)
+              .run();
+
+      assertThat(r.succeeded()).isTrue();
+      StringBuilder all = new StringBuilder();
+      for (int i = 1; i <= 100_000; i++) {
+        all.append(String.format("line %06d\n", i));
+      }
+      String written = all.toString();
+      long cut = written.length() - cap;
+      assertThat(read(r.stdout()))
+          .isEqualTo(
+              written.substring(0, cap / 2)
+                  + "\n--- flipper: "
+                  + String.format("%,d", cut)
+                  + " bytes cut here (workers.maxLogBytes = 64 KiB) ---\n"
+                  + written.substring(written.length() - cap / 2));
+      assertThat(LogCutMarker.find(read(r.stdout()))).contains(cut);
+      // Over half the cap but under it: all of it, no marker.
+      StringBuilder err = new StringBuilder();
+      for (int i = 1; i <= 4000; i++) {
+        err.append(String.format("err %06d\n", i));
+      }
+      assertThat(err.length()).isBetween(cap / 2, cap);
+      assertThat(read(r.stderr())).isEqualTo(err.toString());
+      try (var files = Files.list(r.stdout().getParent())) {
+        assertThat(files.map(p -> p.getFileName().toString()))
+            .containsExactlyInAnyOrder("loud.1.stdout", "loud.1.stderr");
+      }
+    } finally {
+      capped.close();
+    }
+  }
+
   @Test
   void aLongLineIsNotCutInsideAUtf8Character() throws IOException {
     // 16383 ASCII bytes then "é" (2 bytes): the cut at 16384 would fall inside it.
