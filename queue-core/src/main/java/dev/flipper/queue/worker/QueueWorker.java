@@ -443,7 +443,7 @@ public final class QueueWorker implements AutoCloseable {
           "job {} failed: {}{}",
           job.job,
           e,
-          job.job.isLastAttempt() ? " (last attempt)" : ", retry in " + delay);
+          job.job.isLastAttempt() ? " (last attempt)" : ", retry in " + DurationText.format(delay));
       AckParams.Item item =
           new AckParams.Item(job.job.descriptor(), failureStatus(job.job, e), delay);
       acks.add(new PendingAcks.Ack(item, false, job.ackDeadlineMillis()));
