@@ -8,7 +8,7 @@
   // The cytoscape-dagre WebJar (bower build) registers the 'dagre' layout on the global cytoscape by itself.
   var layoutName = typeof dagre !== 'undefined' ? 'dagre' : 'breadthfirst';
   var colours = { WAITING: '#dddddd', RUNNABLE: '#fff1a8', RUNNING: '#66ccff', SUCCESS: '#89e894',
-    FAILURE: '#ff3333', DISABLED: '#ffffff', ABORTED: '#ff3333' };
+    FAILURE: '#ff3333', DISABLED: '#ffffff', ABORTED: '#ff3333', UPSTREAM_FAILED: '#f4a8a8' };
   var link = container.getAttribute('data-link');
   var cy = null;
 

@@ -10,6 +10,7 @@ import dev.flipper.queue.spi.QueueStore;
 import dev.flipper.queue.spi.ScanBound;
 import dev.flipper.queue.spi.ShardStore;
 import dev.flipper.queue.spi.StoredJob;
+import dev.flipper.text.DurationText;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -947,7 +948,9 @@ public final class QueueService implements JobQueue {
       Objects.requireNonNull(clock, "clock");
       Objects.requireNonNull(random, "random");
       if (pauseRefresh == null || pauseRefresh.isNegative()) {
-        throw new IllegalArgumentException("pauseRefresh must be >= 0, was " + pauseRefresh);
+        throw new IllegalArgumentException(
+            "pauseRefresh must be >= 0, was "
+                + (pauseRefresh == null ? "null" : DurationText.format(pauseRefresh)));
       }
       if (bodyFilterStepsPerBody < 1) {
         throw new IllegalArgumentException(
@@ -957,7 +960,10 @@ public final class QueueService implements JobQueue {
           || bodyFilterTimePerCall.isNegative()
           || bodyFilterTimePerCall.isZero()) {
         throw new IllegalArgumentException(
-            "bodyFilterTimePerCall must be > 0, was " + bodyFilterTimePerCall);
+            "bodyFilterTimePerCall must be > 0, was "
+                + (bodyFilterTimePerCall == null
+                    ? "null"
+                    : DurationText.format(bodyFilterTimePerCall)));
       }
       return new QueueService(this);
     }

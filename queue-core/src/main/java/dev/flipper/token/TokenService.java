@@ -1,5 +1,6 @@
 package dev.flipper.token;
 
+import dev.flipper.text.DurationText;
 import dev.flipper.token.spi.TokenStore;
 import java.time.Clock;
 import java.time.Duration;
@@ -478,20 +479,20 @@ public final class TokenService implements TokenMaster {
       if (maxWaitTime.isNegative() || maxWaitTime.compareTo(Duration.ofHours(1)) > 0) {
         throw new IllegalArgumentException(
             "maxWaitTime is "
-                + maxWaitTime
+                + DurationText.format(maxWaitTime)
                 + "; use 0 (claims never wait) up to"
                 + " 1 hour; waits of seconds are usual (default "
-                + DEFAULT_MAX_WAIT_TIME
+                + DurationText.format(DEFAULT_MAX_WAIT_TIME)
                 + ")");
       }
       if (waitRecheckInterval.compareTo(Duration.ofMillis(1)) < 0
           || waitRecheckInterval.compareTo(Duration.ofMinutes(1)) > 0) {
         throw new IllegalArgumentException(
             "waitRecheckInterval is "
-                + waitRecheckInterval
+                + DurationText.format(waitRecheckInterval)
                 + "; use 1 ms to 1 min"
                 + " (default "
-                + DEFAULT_WAIT_RECHECK_INTERVAL
+                + DurationText.format(DEFAULT_WAIT_RECHECK_INTERVAL)
                 + "; other masters' writes are seen this late)");
       }
       return new TokenService(this);

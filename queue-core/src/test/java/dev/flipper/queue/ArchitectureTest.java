@@ -83,6 +83,7 @@ class ArchitectureTest {
               "dev.flipper.queue",
               "dev.flipper.queue.worker..",
               "dev.flipper.lifecycle..",
+              "dev.flipper.text",
               "")
           .because(
               "the worker runs on any JobQueue: the in-process QueueService or ThriftJobQueue of queue-client");

@@ -24,7 +24,8 @@ class TokenArchitectureTest {
           .resideInAPackage("dev.flipper.token.spi..")
           .should()
           .onlyDependOnClassesThat()
-          .resideInAnyPackage("java..", "dev.flipper.token", "dev.flipper.token.spi..", "")
+          .resideInAnyPackage(
+              "java..", "dev.flipper.token", "dev.flipper.token.spi..", "dev.flipper.text", "")
           .because("backends implement the SPI and must not need the service's internals");
 
   @ArchTest

@@ -136,11 +136,11 @@ class TokenServiceWaitTest {
     assertThat(TokenService.builder(store).build().maxWaitTime()).isEqualTo(Duration.ofSeconds(30));
     assertThatThrownBy(
             () -> TokenService.builder(store).maxWaitTime(Duration.ofSeconds(-1)).build())
-        .hasMessageContaining("maxWaitTime is PT-1S");
+        .hasMessageContaining("maxWaitTime is -1s");
     assertThatThrownBy(() -> TokenService.builder(store).maxWaitTime(Duration.ofHours(2)).build())
         .hasMessageContaining("1 hour");
     assertThatThrownBy(() -> TokenService.builder(store).waitRecheckInterval(Duration.ZERO).build())
-        .hasMessageContaining("waitRecheckInterval is PT0S")
+        .hasMessageContaining("waitRecheckInterval is 0s")
         .hasMessageContaining("1 ms to 1 min");
   }
 

@@ -1,5 +1,6 @@
 package dev.flipper.launcher.workflow;
 
+import dev.flipper.text.Readable;
 import dev.flipper.workflow.engine.ExecutionDetail;
 import dev.flipper.workflow.engine.InstanceDetail;
 import dev.flipper.workflow.engine.InstanceSummary;
@@ -12,7 +13,6 @@ import dev.flipper.workflow.tokens.DamagedTokenException;
 import dev.flipper.workflow.tokens.Listing;
 import java.io.PrintWriter;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -181,7 +181,7 @@ public final class StatusCommand implements Callable<Integer> {
         rows.add(
             List.of(
                 i.instance(),
-                i.status().name(),
+                status(i),
                 time(i.start()),
                 i.end().map(StatusCommand::time).orElse("-"),
                 group == archived ? "yes" : "no",
@@ -199,7 +199,8 @@ public final class StatusCommand implements Callable<Integer> {
         .append(", instance ")
         .append(s.instance())
         .append(": ")
-        .append(s.status())
+        .append(s.shownStatus())
+        .append(s.hold().map(h -> " by a " + h.describe()).orElse(""))
         .append(" (start ")
         .append(time(s.start()))
         .append(", end ")
@@ -237,7 +238,14 @@ public final class StatusCommand implements Callable<Integer> {
   }
 
   private static String time(Instant instant) {
-    return instant.truncatedTo(ChronoUnit.SECONDS).toString();
+    return Readable.time(instant);
+  }
+
+  /** PAUSED or DRAINED with where the signal is set, else the instance's status. */
+  private static String status(InstanceSummary i) {
+    return i.hold()
+        .map(h -> i.shownStatus() + " (" + String.join(",", h.levels()) + ")")
+        .orElse(i.shownStatus().name());
   }
 
   /** Columns padded to their widest cell; the last column is not padded. */

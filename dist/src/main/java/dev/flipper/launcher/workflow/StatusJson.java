@@ -18,8 +18,9 @@ import java.util.Optional;
 
 /**
  * The JSON of {@code flipper workflow status --json}: one document per call, times as ISO-8601 UTC
- * text (null when not reached), status values as in docs/workflows.md. Field order is fixed.
- * Stateless.
+ * text (null when not reached), status values as in docs/workflows.md (an instance's status is
+ * PAUSED or DRAINED while such a signal holds it, with {@code hold} saying which and where). Field
+ * order is fixed. Stateless.
  */
 final class StatusJson {
   private static final ObjectMapper MAPPER =
@@ -104,7 +105,10 @@ final class StatusJson {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("workflow", s.workflow());
     m.put("instance", s.instance());
-    m.put("status", s.status().name());
+    m.put("status", s.shownStatus().name());
+    m.put(
+        "hold",
+        s.hold().map(h -> Map.of("signal", h.signal().name(), "levels", h.levels())).orElse(null));
     m.put("start", time(Optional.of(s.start())));
     m.put("end", time(s.end()));
     m.put("definitionVersion", s.definitionVersion());

@@ -3,6 +3,7 @@ package dev.flipper.launcher.workflow;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.flipper.text.Readable;
 import dev.flipper.workflow.fleet.ExitSignal;
 import dev.flipper.workflow.fleet.Heartbeat;
 import dev.flipper.workflow.fleet.Heartbeats;
@@ -114,14 +115,14 @@ public final class WorkersCommand implements Callable<Integer> {
       for (Heartbeat w : workers) {
         out.println(
             String.format(
-                "%-40s %-20s %4d %3d/%-3d %-9s %8ss  %s",
+                "%-40s %-20s %4d %3d/%-3d %-9s %9s  %s",
                 w.name(),
                 w.host(),
                 w.generation(),
                 w.running().size(),
                 w.slots(),
                 state(w, now),
-                w.age(now).toSeconds(),
+                Readable.duration(w.age(now)),
                 String.join(" ", w.running())));
       }
       listing.damaged().forEach(d -> out.println(d.row()));

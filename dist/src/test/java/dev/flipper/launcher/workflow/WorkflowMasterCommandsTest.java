@@ -2,6 +2,7 @@ package dev.flipper.launcher.workflow;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -15,14 +16,19 @@ import dev.flipper.workflow.engine.ClaimedJob;
 import dev.flipper.workflow.engine.DamagedDefinitionException;
 import dev.flipper.workflow.engine.ExecutionResult;
 import dev.flipper.workflow.engine.ExecutionStart;
+import dev.flipper.workflow.engine.InstanceStatus;
+import dev.flipper.workflow.engine.InstanceSummary;
 import dev.flipper.workflow.engine.WorkflowEngine;
 import dev.flipper.workflow.master.server.TokenMasterServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -149,7 +155,11 @@ class WorkflowMasterCommandsTest {
         .as(err)
         .isZero();
     assertThat(out)
-        .contains(" 2026-01-01T03:00:00Z\n", " 2026-01-02T03:00:00Z\n", " 2026-01-03T03:00:00Z\n")
+        .contains(
+            " 2026-01-01 03:00:00 UTC\n",
+            " 2026-01-02 03:00:00 UTC\n",
+            " 2026-01-03 03:00:00 UTC\n")
+        .doesNotContain("waiting")
         .endsWith("3 instances started\n");
     assertThat(engine.status().instances("etl")).hasSize(3);
     assertThat(
@@ -293,6 +303,173 @@ class WorkflowMasterCommandsTest {
   }
 
   private volatile boolean failRight;
+
+  /**
+   * Issue #26: a paused or drained instance showed RUNNING. The signals are read with the status:
+   * PAUSED, or DRAINED with the levels its DRAIN is set at, in the table, the detail and --json.
+   */
+  @Test
+  void statusShowsPausedAndDrainedInstancesAsSuch() throws Exception {
+    run("workflow", "apply", EXAMPLES.resolve("diamond.yaml").toString());
+    assertThat(run("workflow", "start", "-w", "diamond")).as(err).isZero();
+    String paused = out.trim();
+    assertThat(run("workflow", "start", "-w", "diamond")).as(err).isZero();
+    String drained = out.trim();
+    assertThat(run("workflow", "pause", "-w", "diamond", "-i", paused)).as(err).isZero();
+
+    assertThat(run("workflow", "status", "-w", "diamond", "--active")).as(err).isZero();
+    assertThat(out).contains(paused + "  PAUSED (instance)").contains(drained + "  RUNNING");
+    assertThat(run("workflow", "status")).as(err).isZero();
+    assertThat(out).containsPattern("diamond +\\S+ +RUNNING +2 ");
+
+    assertThat(run("workflow", "drain", "-w", "diamond")).as(err).isZero();
+    assertThat(run("workflow", "status", "-w", "diamond", "--active")).as(err).isZero();
+    assertThat(out)
+        .contains(paused + "  PAUSED (instance)")
+        .contains(drained + "  DRAINED (workflow)");
+    assertThat(run("workflow", "status", "-w", "diamond", "-i", drained)).as(err).isZero();
+    assertThat(out).contains(": DRAINED by a DRAIN signal (workflow level) (start ");
+    assertThat(run("workflow", "status", "--json")).as(err).isZero();
+    JsonNode workflow = new ObjectMapper().readTree(out).get("workflows").get(0);
+    assertThat(workflow.get("status").asText()).isEqualTo("DRAINED");
+    assertThat(workflow.get("runningInstances").asInt()).isEqualTo(2);
+    assertThat(run("workflow", "status", "-w", "diamond", "-i", paused, "--json")).as(err).isZero();
+    JsonNode json = new ObjectMapper().readTree(out);
+    assertThat(json.get("status").asText()).isEqualTo("PAUSED");
+    assertThat(json.get("hold").get("signal").asText()).isEqualTo("PAUSE");
+
+    assertThat(run("workflow", "undrain", "-w", "diamond")).as(err).isZero();
+    assertThat(run("workflow", "resume", "-w", "diamond", "-i", paused)).as(err).isZero();
+    assertThat(run("workflow", "status", "-w", "diamond", "-i", paused, "--json")).as(err).isZero();
+    json = new ObjectMapper().readTree(out);
+    assertThat(json.get("status").asText()).isEqualTo("RUNNING");
+    assertThat(json.get("hold").isNull()).isTrue();
+  }
+
+  /**
+   * Issue #26: jobs below a job that failed for good showed WAITING for ever; they show
+   * UPSTREAM_FAILED. Times read {@code 2026-11-28 10:15:03 UTC}, never ISO.
+   */
+  @Test
+  void jobsBelowAFailureShowUpstreamFailedAndTimesAreLabelledUtc() throws Exception {
+    run("workflow", "apply", EXAMPLES.resolve("diamond.yaml").toString());
+    assertThat(run("workflow", "start", "-w", "diamond")).as(err).isZero();
+    String instance = out.trim();
+    drain(Map.of("split", 0, "left", 0, "right", 3));
+
+    assertThat(run("workflow", "status", "-w", "diamond", "-i", instance)).as(err).isZero();
+    assertThat(out)
+        .containsPattern("\\nright +FAILURE ")
+        .containsPattern("\\njoin +UPSTREAM_FAILED ")
+        .containsPattern("\\(start \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC, end ")
+        .doesNotContainPattern("\\d\\dT\\d\\d:");
+    assertThat(run("workflow", "status", "-w", "diamond", "-i", instance, "--json"))
+        .as(err)
+        .isZero();
+    JsonNode jobs = new ObjectMapper().readTree(out).get("jobs");
+    assertThat(jobs.get(3).get("name").asText()).isEqualTo("join");
+    assertThat(jobs.get(3).get("status").asText()).isEqualTo("UPSTREAM_FAILED");
+  }
+
+  /**
+   * Issue #26: backfill started every slot at once whatever the schedule's maxRunning. With
+   * maxRunning 1 and an instance already running it waits, then starts one slot at a time as the
+   * previous instance ends: no two ever run at once.
+   */
+  @Test
+  void backfillNeverRunsMoreThanMaxRunningAndWaitsForTheRest() throws Exception {
+    Path one = dir.resolve("one.yaml");
+    Files.writeString(
+        one,
+        "workflow: one\nschedule:\n  every: 1d\n  start: \"2026-01-01T00:00:00Z\"\n"
+            + "  maxRunning: 1\njobs:\n  a:\n    command: \"true\"\n  b:\n    needs: [a]\n"
+            + "    command: \"true\"\n");
+    assertThat(run("workflow", "apply", one.toString())).as(err).isZero();
+    assertThat(run("workflow", "start", "-w", "one")).as(err).isZero();
+    AtomicReference<CommandRun> backfill = new AtomicReference<>();
+    Thread cli =
+        new Thread(
+            () ->
+                backfill.set(
+                    CommandRun.of(
+                        config,
+                        server.port(),
+                        "workflow",
+                        "backfill",
+                        "-w",
+                        "one",
+                        "--from",
+                        "2026-01-01T00:00:00Z",
+                        "--to",
+                        "2026-01-03T00:00:00Z",
+                        "--check-every",
+                        "20ms")));
+    cli.start();
+    // Asleep between counts: the instance started by hand holds the only place.
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> cli.getState() == Thread.State.TIMED_WAITING);
+    assertThat(engine.status().instances("one")).hasSize(1);
+
+    AtomicBoolean stop = new AtomicBoolean();
+    AtomicInteger mostRunning = new AtomicInteger();
+    Thread worker =
+        new Thread(
+            () -> {
+              while (!stop.get()) {
+                long running =
+                    engine.status().instances("one").stream()
+                        .filter(i -> i.status() == InstanceStatus.RUNNING)
+                        .count();
+                mostRunning.accumulateAndGet((int) running, Math::max);
+                Optional<ClaimedJob> job = engine.claim("test-worker", Duration.ofMinutes(1));
+                if (job.isPresent()) {
+                  engine.start(job.get(), new ExecutionStart(job.get().command(), "w", Map.of()));
+                  engine.finish(job.get(), ExecutionResult.exit(0));
+                }
+              }
+            });
+    worker.start();
+    try {
+      cli.join(Duration.ofSeconds(60).toMillis());
+    } finally {
+      stop.set(true);
+      worker.join();
+    }
+    assertThat(backfill.get().code()).as(backfill.get().err()).isZero();
+    assertThat(backfill.get().out())
+        .startsWith(
+            "waiting: 1 instances of one run and its schedule allows 1 (maxRunning); "
+                + "3 slots wait, checked every 20ms\n")
+        .contains(" 2026-01-01 00:00:00 UTC\n", " 2026-01-03 00:00:00 UTC\n")
+        .endsWith("3 instances started\n");
+    List<InstanceSummary> instances = engine.status().instances("one");
+    assertThat(instances).hasSize(4);
+    for (int i = 1; i < instances.size(); i++) {
+      assertThat(instances.get(i).start())
+          .as("instance %d starts after instance %d ended", i, i - 1)
+          .isAfterOrEqualTo(instances.get(i - 1).end().orElseThrow());
+    }
+    assertThat(mostRunning.get()).isEqualTo(1);
+  }
+
+  @Test
+  void backfillRefusesACheckIntervalThatIsNotADuration() {
+    assertThat(
+            run(
+                "workflow",
+                "backfill",
+                "-w",
+                "etl",
+                "--from",
+                "2026-01-01T00:00:00Z",
+                "--to",
+                "2026-01-03T00:00:00Z",
+                "--check-every",
+                "5"))
+        .isEqualTo(2);
+    assertThat(err).contains("--check-every '5' is not a duration above zero");
+  }
 
   @Test
   void anUnknownWorkflowIsAnError() {

@@ -5,6 +5,7 @@ import dev.flipper.queue.JobState;
 import dev.flipper.queue.spi.MonitorCounts;
 import dev.flipper.queue.spi.QueueStore;
 import dev.flipper.queue.spi.ShardStore;
+import dev.flipper.text.DurationText;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -243,7 +244,10 @@ public final class QueueMonitor implements AutoCloseable {
 
     private static void requirePositive(Duration value, String name) {
       if (value == null || value.isZero() || value.isNegative()) {
-        throw new IllegalArgumentException(name + " must be a positive duration, was " + value);
+        throw new IllegalArgumentException(
+            name
+                + " must be a positive duration, was "
+                + (value == null ? "null" : DurationText.format(value)));
       }
     }
   }

@@ -9,6 +9,7 @@ import dev.flipper.queue.ErrorCode;
 import dev.flipper.queue.JobQueue;
 import dev.flipper.queue.QueueException;
 import dev.flipper.queue.QueueService;
+import dev.flipper.text.DurationText;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Clock;
@@ -442,7 +443,7 @@ public final class QueueWorker implements AutoCloseable {
           "job {} failed: {}{}",
           job.job,
           e,
-          job.job.isLastAttempt() ? " (last attempt)" : ", retry in " + delay);
+          job.job.isLastAttempt() ? " (last attempt)" : ", retry in " + DurationText.format(delay));
       AckParams.Item item =
           new AckParams.Item(job.job.descriptor(), failureStatus(job.job, e), delay);
       acks.add(new PendingAcks.Ack(item, false, job.ackDeadlineMillis()));
@@ -742,17 +743,17 @@ public final class QueueWorker implements AutoCloseable {
       require(
           heartbeatInterval.compareTo(claimTimeout) < 0,
           "heartbeatInterval ("
-              + heartbeatInterval
+              + DurationText.format(heartbeatInterval)
               + ") must be shorter than claimTimeout ("
-              + claimTimeout
+              + DurationText.format(claimTimeout)
               + ")");
       require(
           ackInterval.compareTo(heartbeatInterval) <= 0,
           "ackInterval ("
-              + ackInterval
+              + DurationText.format(ackInterval)
               + ") must not exceed "
               + "heartbeatInterval ("
-              + heartbeatInterval
+              + DurationText.format(heartbeatInterval)
               + "): running jobs are checked for a due heartbeat every ack "
               + "interval");
       require(
@@ -766,7 +767,7 @@ public final class QueueWorker implements AutoCloseable {
     private void positive(Duration value, String name) {
       require(
           value != null && !value.isNegative() && !value.isZero(),
-          name + " must be > 0, was " + value);
+          name + " must be > 0, was " + (value == null ? "null" : DurationText.format(value)));
     }
 
     private void require(boolean ok, String message) {

@@ -1,5 +1,6 @@
 package dev.flipper.queue.worker;
 
+import dev.flipper.text.DurationText;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
@@ -58,7 +59,8 @@ public interface RetryPolicy {
   private static void requireNonNegative(Duration value, String name) {
     Objects.requireNonNull(value, name);
     if (value.isNegative()) {
-      throw new IllegalArgumentException("retry " + name + " must be >= 0, was " + value);
+      throw new IllegalArgumentException(
+          "retry " + name + " must be >= 0, was " + DurationText.format(value));
     }
   }
 }

@@ -295,7 +295,9 @@ final class WorkflowValidator {
   /** Durations are stored and written in milliseconds; a finer one would not read back equal. */
   private static void wholeMillis(String path, Duration value, Where where, Problems problems) {
     if (value != null && value.getNano() % 1_000_000 != 0) {
-      problems.add(where, "'" + path + "' must be a whole number of milliseconds, got " + value);
+      problems.add(
+          where,
+          "'" + path + "' must be a whole number of milliseconds, got " + value.toNanos() + "ns");
     }
   }
 

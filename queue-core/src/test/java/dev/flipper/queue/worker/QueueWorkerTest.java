@@ -712,11 +712,11 @@ class QueueWorkerTest {
     assertThatThrownBy(() -> worker(job -> {}).batchSize(0).build())
         .hasMessageContaining("batchSize must be");
     assertThatThrownBy(() -> worker(job -> {}).pollInterval(Duration.ZERO).build())
-        .hasMessageContaining("pollInterval must be > 0, was PT0S");
+        .hasMessageContaining("pollInterval must be > 0, was 0s");
     assertThatThrownBy(() -> worker(job -> {}).heartbeatInterval(Duration.ofMinutes(5)).build())
-        .hasMessageContaining("heartbeatInterval (PT5M) must be shorter than claimTimeout (PT3M)");
+        .hasMessageContaining("heartbeatInterval (5m) must be shorter than claimTimeout (3m)");
     assertThatThrownBy(() -> worker(job -> {}).ackInterval(Duration.ofMinutes(2)).build())
-        .hasMessageContaining("ackInterval (PT2M) must not exceed heartbeatInterval (PT1M)");
+        .hasMessageContaining("ackInterval (2m) must not exceed heartbeatInterval (1m)");
     assertThatThrownBy(() -> worker(job -> {}).prefetch(-1).build())
         .hasMessageContaining("prefetch must be 0..10000, was -1");
     assertThatThrownBy(() -> worker(job -> {}).dequeuesInFlight(0).build())

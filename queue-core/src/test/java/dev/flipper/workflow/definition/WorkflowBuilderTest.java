@@ -191,8 +191,8 @@ class WorkflowBuilderTest {
             e ->
                 assertThat(e.problems())
                     .containsExactly(
-                        "'schedule.every' must be a whole number of milliseconds, got PT0.0015S",
-                        "'jobs.a.retryDelay' must be a whole number of milliseconds, got PT0.000000001S"));
+                        "'schedule.every' must be a whole number of milliseconds, got 1500000ns",
+                        "'jobs.a.retryDelay' must be a whole number of milliseconds, got 1ns"));
   }
 
   @Test

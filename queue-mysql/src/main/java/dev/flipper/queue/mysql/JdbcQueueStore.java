@@ -4,6 +4,7 @@ import dev.flipper.queue.QueueException;
 import dev.flipper.queue.mysql.internal.JdbcShardStore;
 import dev.flipper.queue.spi.QueueStore;
 import dev.flipper.queue.spi.ShardStore;
+import dev.flipper.text.DurationText;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -304,7 +305,7 @@ public final class JdbcQueueStore implements QueueStore {
       Objects.requireNonNull(unhealthyCooldown, "unhealthyCooldown");
       if (unhealthyCooldown.isNegative()) {
         throw new IllegalArgumentException(
-            "unhealthyCooldown must be >= 0, was " + unhealthyCooldown);
+            "unhealthyCooldown must be >= 0, was " + DurationText.format(unhealthyCooldown));
       }
       return new JdbcQueueStore(this);
     }

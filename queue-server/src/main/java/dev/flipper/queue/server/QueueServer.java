@@ -14,6 +14,7 @@ import dev.flipper.queue.server.internal.QuietAsyncProcessor;
 import dev.flipper.queue.server.internal.ServerMetrics;
 import dev.flipper.queue.server.internal.WatchedFile;
 import dev.flipper.queue.thrift.PinLater;
+import dev.flipper.text.DurationText;
 import dev.flipper.thrift.BoundedBinaryProtocol;
 import dev.flipper.thrift.ConnectionRefusals;
 import dev.flipper.thrift.PeerFaults;
@@ -609,7 +610,7 @@ public final class QueueServer implements AutoCloseable {
           directCallLimit != null
               && !directCallLimit.isNegative()
               && directCallLimit.compareTo(MAX_DIRECT_CALL_LIMIT) <= 0,
-          "directCallLimit must be 0..10ms, was " + directCallLimit);
+          "directCallLimit must be 0..10ms, was " + DurationText.format(directCallLimit));
       require(
           selectorThreads >= 1 && selectorThreads <= 64,
           "selectorThreads must be 1..64, was " + selectorThreads);
@@ -618,13 +619,13 @@ public final class QueueServer implements AutoCloseable {
           configReloadInterval != null
               && !configReloadInterval.isNegative()
               && !configReloadInterval.isZero(),
-          "configReloadInterval must be > 0, was " + configReloadInterval);
+          "configReloadInterval must be > 0, was " + DurationText.format(configReloadInterval));
       require(
           longPollTimeout != null && !longPollTimeout.isNegative(),
-          "longPollTimeout must be >= 0 (0 = off), was " + longPollTimeout);
+          "longPollTimeout must be >= 0 (0 = off), was " + DurationText.format(longPollTimeout));
       require(
           shutdownGracePeriod != null && !shutdownGracePeriod.isNegative(),
-          "shutdownGracePeriod must be >= 0, was " + shutdownGracePeriod);
+          "shutdownGracePeriod must be >= 0, was " + DurationText.format(shutdownGracePeriod));
       Objects.requireNonNull(clock, "clock");
       require(maxConnections >= 1, "maxConnections must be >= 1, was " + maxConnections);
       require(
@@ -638,7 +639,7 @@ public final class QueueServer implements AutoCloseable {
               + idleTimeout);
       require(
           frameReadTimeout != null && frameReadTimeout.toMillis() >= 1,
-          "frameReadTimeout must be at least 1 ms, was " + frameReadTimeout);
+          "frameReadTimeout must be at least 1 ms, was " + DurationText.format(frameReadTimeout));
       require(
           maxConcurrentBodyFilters >= 1,
           "maxConcurrentBodyFilters must be >= 1, was " + maxConcurrentBodyFilters);

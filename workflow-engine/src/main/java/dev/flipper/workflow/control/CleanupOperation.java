@@ -1,5 +1,6 @@
 package dev.flipper.workflow.control;
 
+import dev.flipper.text.Readable;
 import dev.flipper.token.Token;
 import dev.flipper.workflow.tokens.ArchiveData;
 import dev.flipper.workflow.tokens.ExecutionData;
@@ -103,7 +104,7 @@ final class CleanupOperation {
       }
     }
     if (changes.isEmpty()) {
-      notes.add("no archived instance ended before " + Instant.ofEpochMilli(cutoff));
+      notes.add("no archived instance ended before " + Readable.time(Instant.ofEpochMilli(cutoff)));
     }
     return new ControlResult(
         "cleanup", "global", changes, notes, Optional.empty(), List.copyOf(logs));

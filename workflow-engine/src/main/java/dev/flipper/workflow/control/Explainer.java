@@ -1,5 +1,6 @@
 package dev.flipper.workflow.control;
 
+import dev.flipper.text.Readable;
 import dev.flipper.token.Token;
 import dev.flipper.workflow.engine.SignalAction;
 import dev.flipper.workflow.fleet.ExitSignal;
@@ -13,9 +14,7 @@ import dev.flipper.workflow.tokens.Json;
 import dev.flipper.workflow.tokens.Owners;
 import dev.flipper.workflow.tokens.SignalData;
 import dev.flipper.workflow.tokens.TokenLayout;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -84,7 +83,9 @@ public final class Explainer {
           "the "
               + level
               + " level"
-              + (since == null ? "" : " (since " + time(Instant.ofEpochMilli(since)) + ")"));
+              + (since == null
+                  ? ""
+                  : " (since " + Readable.time(Instant.ofEpochMilli(since)) + ")"));
     }
     return levels;
   }
@@ -108,7 +109,7 @@ public final class Explainer {
                               + " (generation "
                               + w.generation()
                               + ") "
-                              + ago(w.age(s.now()))
+                              + Readable.duration(w.age(s.now()))
                               + " ago. Start workers (flipper -m workers).")
                   .orElse(
                       "no worker is alive: no worker has published a heartbeat. Start workers (flipper -m workers).")));
@@ -156,21 +157,6 @@ public final class Explainer {
                   + "highest priority first."));
     }
     return Optional.empty();
-  }
-
-  static String time(Instant instant) {
-    return instant.truncatedTo(ChronoUnit.SECONDS).toString();
-  }
-
-  static String ago(Duration duration) {
-    long seconds = duration.toSeconds();
-    if (seconds < 60) {
-      return seconds + "s";
-    }
-    if (seconds < 3600) {
-      return seconds / 60 + "m " + seconds % 60 + "s";
-    }
-    return seconds / 3600 + "h " + seconds % 3600 / 60 + "m";
   }
 
   /** One instance: its jobs by name and their state. */
@@ -309,7 +295,7 @@ public final class Explainer {
                 + " failed"
                 + (last == null ? "" : " (" + outcome(last) + ")")
                 + "; in retry delay until "
-                + time(Instant.ofEpochSecond(token.expirationTime()))
+                + Readable.time(Instant.ofEpochSecond(token.expirationTime()))
                 + ".");
       }
       if (owned && !Owners.isHold(owner)) {
@@ -381,7 +367,7 @@ public final class Explainer {
           s.workers().stream()
               .filter(w -> w.running().contains(key) || w.ownsSlot(token.owner()))
               .findFirst();
-      String lease = time(Instant.ofEpochSecond(token.expirationTime()));
+      String lease = Readable.time(Instant.ofEpochSecond(token.expirationTime()));
       if (worker.isPresent() && !worker.get().aliveAt(s.now())) {
         return Explanation.of(
             what,
@@ -390,7 +376,7 @@ public final class Explainer {
                 + token.owner()
                 + ", but its worker's last "
                 + "heartbeat was "
-                + ago(worker.get().age(s.now()))
+                + Readable.duration(worker.get().age(s.now()))
                 + " ago (dead): another worker claims it when the "
                 + "lease ends at "
                 + lease
@@ -413,7 +399,7 @@ public final class Explainer {
           "running on "
               + where
               + " since "
-              + time(Instant.ofEpochMilli(last.startMillis))
+              + Readable.time(Instant.ofEpochMilli(last.startMillis))
               + " (attempt "
               + job.attempt
               + " of "
@@ -482,7 +468,9 @@ public final class Explainer {
 
   private static String ended(InstanceData record) {
     String end =
-        record.endMillis == null ? "" : " at " + time(Instant.ofEpochMilli(record.endMillis));
+        record.endMillis == null
+            ? ""
+            : " at " + Readable.time(Instant.ofEpochMilli(record.endMillis));
     return "the instance ended "
         + record.status
         + end
@@ -509,7 +497,7 @@ public final class Explainer {
     if (record.isOpen()) {
       return "is still open";
     }
-    String at = " at " + time(Instant.ofEpochMilli(record.endMillis));
+    String at = " at " + Readable.time(Instant.ofEpochMilli(record.endMillis));
     if (record.succeeded()) {
       return "succeeded" + at;
     }
@@ -563,7 +551,7 @@ public final class Explainer {
       String next =
           schedule.nextRunMillis == null
               ? "the first slot, computed by the next scheduler"
-              : time(Instant.ofEpochMilli(schedule.nextRunMillis));
+              : Readable.time(Instant.ofEpochMilli(schedule.nextRunMillis));
       if (running >= schedule.maxRunningInstances) {
         return Explanation.of(
             subject,

@@ -1,5 +1,7 @@
 package dev.flipper.workflow.control;
 
+import dev.flipper.text.DurationText;
+import dev.flipper.text.Readable;
 import dev.flipper.token.Query;
 import dev.flipper.token.Token;
 import dev.flipper.token.TokenMaster;
@@ -11,6 +13,7 @@ import dev.flipper.workflow.schedule.ScheduleTokens;
 import dev.flipper.workflow.tokens.ConflictRetry;
 import dev.flipper.workflow.tokens.DamagedTokenException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -111,18 +114,18 @@ final class ScheduleOperations {
     return master.query(Query.prefix(name)).stream().filter(t -> t.name().equals(name)).findFirst();
   }
 
-  /** {@code every PT1H, next run 2026-...}: what the token said, for the result. */
+  /** {@code every 1h, next run 2026-... UTC}: what the token said, for the result. */
   private static String describe(ScheduleData data) {
     String when =
         data.cron != null
             ? "cron " + data.cron + " (" + (data.timezone == null ? "UTC" : data.timezone) + ")"
             : "every "
-                + java.time.Duration.ofMillis(
-                    data.recurrenceMillis == null ? 0 : data.recurrenceMillis);
+                + DurationText.format(
+                    Duration.ofMillis(data.recurrenceMillis == null ? 0 : data.recurrenceMillis));
     return when
         + ", next run "
         + (data.nextRunMillis == null
             ? "not yet placed"
-            : Instant.ofEpochMilli(data.nextRunMillis).toString());
+            : Readable.time(Instant.ofEpochMilli(data.nextRunMillis)));
   }
 }

@@ -1,8 +1,10 @@
 package dev.flipper.workflow.engine;
 
 /**
- * The status of a workflow instance, as stored in its instance record. Stable names: stored and
- * printed.
+ * The status of a workflow instance, as stored in its instance record (RUNNING, SUCCESS, FAILURE,
+ * ABORTED), or as shown for a running one that starts nothing new (PAUSED, DRAINED: derived from
+ * its signals when read, never stored; {@link InstanceSummary#shownStatus}). Stable names: stored
+ * and printed.
  */
 public enum InstanceStatus {
   /** Some job is runnable or running. */
@@ -12,9 +14,13 @@ public enum InstanceStatus {
   /** Nothing can run any more and at least one job failed for good. */
   FAILURE,
   /** Stopped by an ABORT signal (control operations). */
-  ABORTED;
+  ABORTED,
+  /** Shown only: running, but a PAUSE signal starts nothing new until resume. */
+  PAUSED,
+  /** Shown only: running, but a DRAIN signal (any level) starts nothing new until undrain. */
+  DRAINED;
 
   public boolean isFinished() {
-    return this != RUNNING;
+    return this == SUCCESS || this == FAILURE || this == ABORTED;
   }
 }

@@ -26,6 +26,22 @@ public record JobDetail(
     String heldBy,
     Optional<Instant> leaseEnd,
     List<ExecutionDetail> executions) {
+  /** This job with another status. */
+  public JobDetail withStatus(JobStatus status) {
+    return new JobDetail(
+        name,
+        status,
+        needs,
+        attempt,
+        maxAttempts,
+        condition,
+        disabled,
+        priority,
+        heldBy,
+        leaseEnd,
+        executions);
+  }
+
   public Optional<ExecutionDetail> lastExecution() {
     return executions.isEmpty()
         ? Optional.empty()

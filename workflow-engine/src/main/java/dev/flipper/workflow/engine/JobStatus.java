@@ -17,5 +17,10 @@ public enum JobStatus {
   /** Its last execution failed and no attempt is left: it failed for good. */
   FAILURE,
   /** Disabled: succeeds without running once its inputs are complete. */
-  DISABLED
+  DISABLED,
+  /**
+   * Waiting, but a job above it failed for good: it cannot run in this instance unless that job is
+   * retried (derived when read: its token is a waiting one, as for WAITING).
+   */
+  UPSTREAM_FAILED
 }

@@ -92,7 +92,12 @@ public final class StatusReader {
       Optional<InstanceSummary> last =
           instances.isEmpty() ? Optional.empty() : Optional.of(instances.get(instances.size() - 1));
       summaries.add(
-          new WorkflowSummary(name, Optional.ofNullable(versions.get(name)), running, last));
+          new WorkflowSummary(
+              name,
+              Optional.ofNullable(versions.get(name)),
+              running,
+              last,
+              WorkflowSummary.statusOf(instances)));
     }
     return new Listing<>(summaries, damaged);
   }
@@ -114,8 +119,13 @@ public final class StatusReader {
       return new Listing<>(List.of(), List.of());
     }
     List<Query> queries =
-        ids.stream().map(id -> Query.prefix(TokenLayout.instanceRecord(workflow, id))).toList();
+        new ArrayList<>(
+            ids.stream()
+                .map(id -> Query.prefix(TokenLayout.instanceRecord(workflow, id)))
+                .toList());
+    queries.addAll(SignalHolds.queries(workflow));
     List<List<Token>> read = master.query(queries);
+    SignalHolds holds = SignalHolds.of(workflow, read.subList(ids.size(), read.size()));
     List<Token> records = new ArrayList<>();
     for (int i = 0; i < ids.size(); i++) {
       String recordName = TokenLayout.instanceRecord(workflow, ids.get(i));
@@ -124,7 +134,7 @@ public final class StatusReader {
           .findFirst()
           .ifPresent(records::add);
     }
-    return Listing.decode(records, StatusReader::summary);
+    return Listing.decode(records, t -> held(summary(t), holds));
   }
 
   /**
@@ -134,20 +144,31 @@ public final class StatusReader {
    * @throws DamagedTokenException if the instance record does not parse
    */
   public Optional<InstanceDetail> instance(String workflow, String instance) {
-    List<List<Token>> read =
-        master.query(
+    List<Query> queries =
+        new ArrayList<>(
             List.of(
                 Query.prefix(TokenLayout.instanceRecord(workflow, instance)),
                 Query.prefix(TokenLayout.waitingPrefix(workflow, instance)),
                 Query.prefix(TokenLayout.runnablePrefix(workflow, instance))));
+    queries.addAll(SignalHolds.queries(workflow));
+    List<List<Token>> read = master.query(queries);
+    SignalHolds holds = SignalHolds.of(workflow, read.subList(3, read.size()));
     long nowSeconds = clock.instant().getEpochSecond();
     return detail(
-        workflow,
-        instance,
-        read.get(0),
-        read.get(1),
-        read.get(2),
-        (token, data) -> runnableStatus(token, data, nowSeconds));
+            workflow,
+            instance,
+            read.get(0),
+            read.get(1),
+            read.get(2),
+            (token, data) -> runnableStatus(token, data, nowSeconds))
+        .map(d -> new InstanceDetail(held(d.summary(), holds), d.jobs(), d.damaged()));
+  }
+
+  /** A running instance with the PAUSE or DRAIN signal that holds it, if any. */
+  private static InstanceSummary held(InstanceSummary summary, SignalHolds holds) {
+    return summary.status() == InstanceStatus.RUNNING
+        ? summary.withHold(holds.of(summary.instance()))
+        : summary;
   }
 
   /**
@@ -232,7 +253,7 @@ public final class StatusReader {
     runnableJobs.items().forEach(j -> jobs.put(j.name(), j));
     List<DamagedToken> damaged = new ArrayList<>(waitingJobs.damaged());
     damaged.addAll(runnableJobs.damaged());
-    return Optional.of(new InstanceDetail(summary, runOrder(jobs), damaged));
+    return Optional.of(new InstanceDetail(summary, upstreamFailed(runOrder(jobs)), damaged));
   }
 
   private static InstanceSummary summary(Token record) {
@@ -298,6 +319,27 @@ public final class StatusReader {
         heldBy,
         leaseEnd,
         List.copyOf(executions));
+  }
+
+  /**
+   * Marks UPSTREAM_FAILED the waiting jobs below a job that failed for good: a parent that failed
+   * (or is itself below a failure) never sends its event, so they cannot run in this instance
+   * unless that parent is retried. {@code ordered} has parents before children.
+   */
+  private static List<JobDetail> upstreamFailed(List<JobDetail> ordered) {
+    Set<String> failed = new HashSet<>();
+    List<JobDetail> marked = new ArrayList<>();
+    for (JobDetail job : ordered) {
+      if (job.status() == JobStatus.FAILURE) {
+        failed.add(job.name());
+      } else if (job.status() == JobStatus.WAITING
+          && job.needs().stream().anyMatch(failed::contains)) {
+        failed.add(job.name());
+        job = job.withStatus(JobStatus.UPSTREAM_FAILED);
+      }
+      marked.add(job);
+    }
+    return marked;
   }
 
   /** Parents before children, ties by name (Kahn's algorithm over the jobs' inputs). */

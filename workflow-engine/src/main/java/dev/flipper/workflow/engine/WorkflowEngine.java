@@ -1,5 +1,6 @@
 package dev.flipper.workflow.engine;
 
+import dev.flipper.text.DurationText;
 import dev.flipper.token.Token;
 import dev.flipper.token.TokenMaster;
 import dev.flipper.workflow.engine.internal.Archiver;
@@ -112,7 +113,8 @@ public final class WorkflowEngine {
   public Optional<ClaimedJob> claim(String worker, Duration lease, Duration wait) {
     Objects.requireNonNull(worker, "worker");
     if (wait.isNegative()) {
-      throw new IllegalArgumentException("wait is " + wait + "; use zero or more");
+      throw new IllegalArgumentException(
+          "wait is " + DurationText.format(wait) + "; use zero or more");
     }
     if (worker.isEmpty() || Owners.RESERVED.contains(worker)) {
       throw new IllegalArgumentException(
@@ -124,7 +126,7 @@ public final class WorkflowEngine {
     }
     if (lease.toMillis() < 1000) {
       throw new IllegalArgumentException(
-          "lease is " + lease + "; leases are whole seconds, use at least 1s");
+          "lease is " + DurationText.format(lease) + "; leases are whole seconds, use at least 1s");
     }
     return claimer
         .claim(worker, lease, wait)
@@ -337,7 +339,8 @@ public final class WorkflowEngine {
 
     public WorkflowEngine build() {
       if (archiveDelay.isNegative()) {
-        throw new IllegalArgumentException("archiveDelay is " + archiveDelay + "; use 0s or more");
+        throw new IllegalArgumentException(
+            "archiveDelay is " + DurationText.format(archiveDelay) + "; use 0s or more");
       }
       return new WorkflowEngine(this);
     }

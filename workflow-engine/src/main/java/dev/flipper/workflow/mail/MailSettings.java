@@ -1,5 +1,6 @@
 package dev.flipper.workflow.mail;
 
+import dev.flipper.text.DurationText;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -67,9 +68,9 @@ public record MailSettings(
     if (retryDelay.isNegative() || timeout.isNegative() || timeout.isZero()) {
       throw new IllegalArgumentException(
           "email.retryDelay must be 0s or more and email.timeout more than 0s, got "
-              + retryDelay
+              + DurationText.format(retryDelay)
               + " and "
-              + timeout);
+              + DurationText.format(timeout));
     }
     if (sendsPasswordInClear() && !allowPlainTextPassword) {
       throw new IllegalArgumentException(PLAIN_TEXT_PASSWORD);
@@ -235,9 +236,9 @@ public record MailSettings(
         + ", attempts="
         + attempts
         + ", retryDelay="
-        + retryDelay
+        + DurationText.format(retryDelay)
         + ", timeout="
-        + timeout
+        + DurationText.format(timeout)
         + ", allowPlainTextPassword="
         + allowPlainTextPassword
         + "]";

@@ -1,5 +1,6 @@
 package dev.flipper.workflow.mail;
 
+import dev.flipper.text.Readable;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
@@ -83,7 +84,7 @@ public final class Notifications {
   public Mail timeoutWarning(Attempt attempt, Duration warnTimeout, List<String> to) {
     String subject =
         "Workflow " + attempt.workflow() + "'s job " + attempt.job() + " exceeded timeout";
-    String note = "Running for more than " + warnTimeout + ".\n";
+    String note = "Running for more than " + Readable.duration(warnTimeout) + ".\n";
     return new Mail(
         to,
         subject,
@@ -122,13 +123,13 @@ public final class Notifications {
             .append(status)
             .append('\n')
             .append("Start: ")
-            .append(start)
+            .append(Readable.time(start))
             .append('\n')
             .append("End: ")
-            .append(end)
+            .append(Readable.time(end))
             .append('\n')
             .append("Run time: ")
-            .append(Duration.between(start, end))
+            .append(Readable.duration(Duration.between(start, end)))
             .append("\n\nJobs:\n");
     StringBuilder html =
         new StringBuilder()
@@ -139,34 +140,34 @@ public final class Notifications {
             .append(": <b>")
             .append(Html.escape(status))
             .append("</b></p>\n<p>Start ")
-            .append(start)
+            .append(Readable.time(start))
             .append(", end ")
-            .append(end)
+            .append(Readable.time(end))
             .append(", run time ")
-            .append(Duration.between(start, end))
+            .append(Readable.duration(Duration.between(start, end)))
             .append("</p>\n<table border=\"1\">\n")
             .append(
                 "<tr><th>job</th><th>last start</th><th>last end</th><th>run time</th><th>status</th></tr>\n");
     for (JobLine job : ordered) {
       String runTime =
           job.lastStart().isPresent() && job.lastEnd().isPresent()
-              ? Duration.between(job.lastStart().get(), job.lastEnd().get()).toString()
+              ? Readable.duration(Duration.between(job.lastStart().get(), job.lastEnd().get()))
               : "";
       text.append("  ")
           .append(job.job())
           .append("  ")
           .append(job.status())
           .append("  ")
-          .append(job.lastStart().map(Instant::toString).orElse("-"))
+          .append(job.lastStart().map(Readable::time).orElse("-"))
           .append("  ")
-          .append(job.lastEnd().map(Instant::toString).orElse("-"))
+          .append(job.lastEnd().map(Readable::time).orElse("-"))
           .append('\n');
       html.append("<tr><td>")
           .append(Html.link(links.job(workflow, instance, job.job()), job.job()))
           .append("</td><td>")
-          .append(job.lastStart().map(Instant::toString).orElse(""))
+          .append(job.lastStart().map(Readable::time).orElse(""))
           .append("</td><td>")
-          .append(job.lastEnd().map(Instant::toString).orElse(""))
+          .append(job.lastEnd().map(Readable::time).orElse(""))
           .append("</td><td>")
           .append(runTime)
           .append("</td><td>")
@@ -188,7 +189,7 @@ public final class Notifications {
         "The run of workflow "
             + workflow
             + " due at "
-            + slot
+            + Readable.time(slot)
             + " has not started: "
             + running
             + " instances run and maxRunning is "
@@ -231,17 +232,17 @@ public final class Notifications {
             .append(a.command())
             .append('\n')
             .append("Start: ")
-            .append(a.start())
+            .append(Readable.time(a.start()))
             .append('\n');
     if (finished) {
       a.end()
           .ifPresent(
               end ->
                   text.append("End: ")
-                      .append(end)
+                      .append(Readable.time(end))
                       .append('\n')
                       .append("Run time: ")
-                      .append(Duration.between(a.start(), end))
+                      .append(Readable.duration(Duration.between(a.start(), end)))
                       .append('\n'));
       text.append("Exit code: ").append(a.exitCode().map(String::valueOf).orElse("?")).append('\n');
       a.endReason().ifPresent(reason -> text.append("End reason: ").append(reason).append('\n'));
@@ -265,13 +266,13 @@ public final class Notifications {
     row(html, "Job", Html.link(links.job(a.workflow(), a.instance(), a.job()), a.job()));
     row(html, "Execution", Integer.toString(a.execution()));
     row(html, "Command", "<code>" + Html.escape(a.command()) + "</code>");
-    row(html, "Start", a.start().toString());
+    row(html, "Start", Readable.time(a.start()));
     if (finished) {
       a.end()
           .ifPresent(
               end -> {
-                row(html, "End", end.toString());
-                row(html, "Run time", Duration.between(a.start(), end).toString());
+                row(html, "End", Readable.time(end));
+                row(html, "Run time", Readable.duration(Duration.between(a.start(), end)));
               });
       int code = a.exitCode().orElse(-1);
       row(

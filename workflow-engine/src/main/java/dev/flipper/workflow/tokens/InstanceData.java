@@ -55,7 +55,8 @@ public final class InstanceData extends TokenData {
         definitionVersion,
         startedBy,
         Map.copyOf(params),
-        List.copyOf(failedJobs));
+        List.copyOf(failedJobs),
+        Optional.empty());
   }
 
   /**

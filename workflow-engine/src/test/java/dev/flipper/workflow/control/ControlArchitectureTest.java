@@ -30,6 +30,7 @@ class ControlArchitectureTest {
               "dev.flipper.workflow.fleet..",
               "dev.flipper.workflow.schedule..",
               "dev.flipper.token",
+              "dev.flipper.text",
               "")
           .because("the CLI and the UI run the same operations embedded or over Thrift");
 }

@@ -706,7 +706,7 @@ abstract class ControlContractTest {
             c -> {
               assertThat(c.action()).isEqualTo("deleted");
               assertThat(c.token()).isEqualTo(schedule);
-              assertThat(c.detail()).contains("every PT1H");
+              assertThat(c.detail()).contains("every 1h");
             });
     assertThat(master.query(Query.prefix("/schedule/"))).isEmpty();
     assertThat(control.unschedule("wf").notes()).containsExactly("workflow wf has no schedule");

@@ -128,8 +128,8 @@ class ExplainerTest {
     assertThat(a.reason()).isEqualTo(Reason.RETRY_DELAY);
     assertThat(a.text())
         .isEqualTo(
-            "attempt 1 of 3 failed (exited 2 at 2026-11-24T10:00:00Z); in retry delay until "
-                + "2026-11-24T10:05:00Z.");
+            "attempt 1 of 3 failed (exited 2 at 2026-11-24 10:00:00 UTC); in retry delay until "
+                + "2026-11-24 10:05:00 UTC.");
   }
 
   @Test
@@ -144,7 +144,7 @@ class ExplainerTest {
     assertThat(a.reason()).isEqualTo(Reason.DRAINED);
     assertThat(a.text())
         .isEqualTo(
-            "drained at the workflow level (since 2026-11-24T10:00:30Z): nothing new starts "
+            "drained at the workflow level (since 2026-11-24 10:00:30 UTC): nothing new starts "
                 + "until undrain.");
   }
 
@@ -192,7 +192,7 @@ class ExplainerTest {
     Explanation paused = explain(id, other);
     assertThat(paused.reason()).isEqualTo(Reason.PAUSED);
     assertThat(paused.text())
-        .startsWith("paused at the instance level (since 2026-11-24T10:00:05Z): nothing new");
+        .startsWith("paused at the instance level (since 2026-11-24 10:00:05 UTC): nothing new");
     assertThat(explain(id, running.job()).reason())
         .as("a running job finishes")
         .isEqualTo(Reason.RUNNING);
@@ -208,7 +208,8 @@ class ExplainerTest {
     Explanation b = explain(id, "b");
     assertThat(b.reason()).isEqualTo(Reason.ABORTED);
     assertThat(b.text())
-        .startsWith("aborted at the instance level (since 2026-11-24T10:00:00Z): nothing starts");
+        .startsWith(
+            "aborted at the instance level (since 2026-11-24 10:00:00 UTC): nothing starts");
   }
 
   @Test
@@ -295,7 +296,7 @@ class ExplainerTest {
     assertThat(etl.text())
         .isEqualTo(
             "max running instances reached: 1 of at most 1 run; the start due at "
-                + "2026-11-24T10:00:00Z waits (overrun policy START_NEW) until one ends.");
+                + "2026-11-24 10:00:00 UTC waits (overrun policy START_NEW) until one ends.");
   }
 
   @Test
@@ -322,8 +323,8 @@ class ExplainerTest {
         .containsExactly(Reason.RUNNING, Reason.WAITING_FOR_PARENTS);
     assertThat(instance.jobs().get(0).text())
         .isEqualTo(
-            "running on worker w1 on host-w1 since 2026-11-24T10:00:00Z "
-                + "(attempt 1 of 1, lease until 2026-11-24T10:01:00Z).");
+            "running on worker w1 on host-w1 since 2026-11-24 10:00:00 UTC "
+                + "(attempt 1 of 1, lease until 2026-11-24 10:01:00 UTC).");
   }
 
   @Test
@@ -339,12 +340,12 @@ class ExplainerTest {
     assertThat(a.text())
         .isEqualTo(
             "claimed by host7-42-2-a1b2c3, but its worker's last heartbeat was 40s ago (dead): "
-                + "another worker claims it when the lease ends at 2026-11-24T10:01:00Z.");
+                + "another worker claims it when the lease ends at 2026-11-24 10:01:00 UTC.");
     worker("host7-42-a1b2c3", 1, 2, List.of(), Duration.ZERO);
     assertThat(explain(id, "a").text())
         .isEqualTo(
             "claimed by worker host7-42-a1b2c3 on host-host7-42-a1b2c3, "
-                + "starting (lease until 2026-11-24T10:01:00Z).");
+                + "starting (lease until 2026-11-24 10:01:00 UTC).");
   }
 
   @Test
@@ -375,7 +376,7 @@ class ExplainerTest {
 
     assertThat(explain(id, null).reason()).isEqualTo(Reason.FINISHED);
     assertThat(explain(id, null).text())
-        .startsWith("the instance ended SUCCESS at 2026-11-24T10:00:00Z");
+        .startsWith("the instance ended SUCCESS at 2026-11-24 10:00:00 UTC");
     assertThat(explain(id, "nope").reason()).isEqualTo(Reason.NOT_FOUND);
     assertThat(explain("123", null).reason()).isEqualTo(Reason.NOT_FOUND);
   }

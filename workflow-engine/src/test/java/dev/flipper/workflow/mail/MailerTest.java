@@ -83,7 +83,7 @@ class MailerTest {
           .contains(
               "Command: ./load.sh <day> && echo \"done\"",
               "Exit code: 3",
-              "Run time: PT1M5S",
+              "Run time: 1m 5s",
               "Execution: 2",
               "http://ui.example:8080/workflows/etl/instances/1764000000000/jobs/load",
               "Log stdout: http://w1:9100/logs/etl/1764000000000/load.2.stdout");
@@ -138,7 +138,7 @@ class MailerTest {
       assertThat(messages[0].getSubject())
           .isEqualTo("Workflow etl's job transform exceeded timeout");
       assertThat(part(messages[0], 0))
-          .contains("Running for more than PT30M", "Command: sleep 9999")
+          .contains("Running for more than 30m", "Command: sleep 9999")
           .doesNotContain("Exit code");
       assertThat(to(messages[1])).containsExactly("data@example.com");
       assertThat(messages[1].getSubject()).isEqualTo("SUCCESS for workflow etl");

@@ -31,6 +31,7 @@ class ScheduleArchitectureTest {
                       "dev.flipper.workflow.mail..",
                       "dev.flipper.workflow.definition..",
                       "dev.flipper.token",
+                      "dev.flipper.text",
                       "com.fasterxml.jackson..",
                       "jakarta.mail..",
                       "javax.net.ssl..",

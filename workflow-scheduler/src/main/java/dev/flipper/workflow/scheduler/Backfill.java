@@ -1,5 +1,6 @@
 package dev.flipper.workflow.scheduler;
 
+import dev.flipper.text.Readable;
 import dev.flipper.token.ModifyParams;
 import dev.flipper.token.Query;
 import dev.flipper.token.Token;
@@ -18,10 +19,12 @@ import java.util.Map;
 /**
  * {@code flipper workflow backfill -w WF --from T --to T}: starts one instance per slot of the
  * workflow's schedule in a past range, each with its slot as {@link
- * InstanceStarter#SCHEDULED_TIME}: all in one atomic modify (all start or none) with a starter that
- * builds tokens, else one start per slot, oldest first. The schedule itself is not touched, and
- * overrun policies and {@code maxRunning} do not apply: a backfill is an explicit request. Pinball
- * had no backfill. Stateless.
+ * InstanceStarter#SCHEDULED_TIME}, oldest first. It respects the schedule's {@code maxRunning}: it
+ * starts as many slots as may run now (in one atomic modify with a starter that builds tokens, else
+ * one start per slot), then waits ({@link BackfillProgress#waitForRoom}) until earlier instances
+ * end and starts the next ones. The count is read before each start, as the scheduler reads it. The
+ * schedule itself is not touched and overrun policies do not apply: a backfill is an explicit
+ * request. Pinball had no backfill. Stateless.
  */
 public final class Backfill {
   /** The most slots one backfill starts; a longer range is refused (split it). */
@@ -44,11 +47,13 @@ public final class Backfill {
   }
 
   /**
-   * Starts the slots from {@code from} to {@code to}, both included; returns the new instance ids,
-   * oldest slot first.
+   * Starts the slots from {@code from} to {@code to}, both included, never more than the schedule's
+   * {@code maxRunning} running at once; returns the new instance ids, oldest slot first, once every
+   * slot has started.
    *
    * @throws IllegalArgumentException if the workflow has no schedule or no stored definition, the
    *     range is not in the past, or it holds more than {@link #MAX_SLOTS} slots
+   * @throws InterruptedException while waiting: the slots not yet started are not started
    */
   public static List<String> run(
       TokenMaster master,
@@ -56,14 +61,16 @@ public final class Backfill {
       Clock clock,
       String workflow,
       Instant from,
-      Instant to) {
+      Instant to,
+      BackfillProgress progress)
+      throws InterruptedException {
     Instant now = clock.instant();
     if (to.isAfter(now)) {
       throw new IllegalArgumentException(
           "backfill starts past slots only: --to "
-              + to
+              + Readable.time(to)
               + " is after now ("
-              + now
+              + Readable.time(now)
               + "); the scheduler fires the future ones");
     }
     Token token =
@@ -79,6 +86,35 @@ public final class Backfill {
                             + "schedule: block and apply it"));
     ScheduleData data = ScheduleTokens.read(token);
     List<Instant> slots = Slots.between(ScheduleFiring.recurrence(data), from, to, MAX_SLOTS);
+    List<String> ids = new ArrayList<>();
+    while (ids.size() < slots.size()) {
+      int running = starter.runs(workflow).runningCount();
+      int left = slots.size() - ids.size();
+      int room = Math.min(data.maxRunningInstances - running, left);
+      if (room <= 0) {
+        progress.waitForRoom(running, data.maxRunningInstances, left);
+        continue;
+      }
+      List<Instant> batch = slots.subList(ids.size(), ids.size() + room);
+      List<String> started = start(master, starter, clock, workflow, batch);
+      if (started.isEmpty()) {
+        return ids; // the definition has no jobs to start
+      }
+      for (int i = 0; i < started.size(); i++) {
+        progress.started(started.get(i), batch.get(i));
+      }
+      ids.addAll(started);
+    }
+    return ids;
+  }
+
+  /** Starts one instance per slot: in one atomic modify if the starter builds tokens. */
+  private static List<String> start(
+      TokenMaster master,
+      InstanceStarter starter,
+      Clock clock,
+      String workflow,
+      List<Instant> slots) {
     if (!starter.buildsTokens()) {
       // The engine writes each instance itself: one modify per slot, oldest first.
       List<String> ids = new ArrayList<>();

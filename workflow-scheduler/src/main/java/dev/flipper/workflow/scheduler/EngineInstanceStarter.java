@@ -182,7 +182,8 @@ public final class EngineInstanceStarter implements InstanceStarter {
                     data.definitionVersion,
                     data.startedBy,
                     data.params,
-                    data.failedJobs));
+                    data.failedJobs,
+                    Optional.empty()));
           }
         }
         instances.put(workflow, records);

@@ -1,5 +1,7 @@
 package dev.flipper.workflow.scheduler;
 
+import dev.flipper.text.DurationText;
+import dev.flipper.text.Readable;
 import dev.flipper.token.Token;
 import dev.flipper.workflow.definition.OverrunPolicy;
 import dev.flipper.workflow.schedule.ScheduleData;
@@ -153,7 +155,7 @@ final class ScheduleFiring {
               + ": "
               + wait.reason()
               + "); looking again in "
-              + recheck);
+              + DurationText.format(recheck));
     }
     OverrunDecision.TooMany tooMany = (OverrunDecision.TooMany) decision;
     boolean mail =
@@ -165,7 +167,7 @@ final class ScheduleFiring {
             data,
             now.plus(recheck),
             "slot "
-                + slot
+                + Readable.time(slot)
                 + " of "
                 + workflow
                 + " not started: "
@@ -173,7 +175,7 @@ final class ScheduleFiring {
                 + " instances run, maxRunning "
                 + tooMany.maxRunning()
                 + "; looking again in "
-                + recheck);
+                + DurationText.format(recheck));
     List<String> to = List.copyOf(data.emails);
     Runnable notify =
         mail

@@ -3,6 +3,7 @@ package dev.flipper.workflow.scheduler;
 import com.codahale.metrics.MetricRegistry;
 import dev.flipper.lifecycle.Daemon;
 import dev.flipper.lifecycle.RunState;
+import dev.flipper.text.DurationText;
 import dev.flipper.token.TokenMaster;
 import dev.flipper.workflow.mail.MailSettings;
 import dev.flipper.workflow.mail.Mailer;
@@ -54,7 +55,9 @@ public final class SchedulerDaemon implements Daemon<Void> {
       }
       if (claimLease.toMillis() < 1000 || claimLease.toMillis() % 1000 != 0) {
         throw new IllegalArgumentException(
-            "scheduler.claimLease is " + claimLease + "; use whole seconds, at least 1s");
+            "scheduler.claimLease is "
+                + DurationText.format(claimLease)
+                + "; use whole seconds, at least 1s");
       }
     }
 

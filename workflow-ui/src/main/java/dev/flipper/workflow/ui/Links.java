@@ -1,12 +1,13 @@
 package dev.flipper.workflow.ui;
 
+import dev.flipper.text.Readable;
+import dev.flipper.workflow.engine.JobStatus;
 import dev.flipper.workflow.mail.UiLinks;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -15,8 +16,9 @@ import java.util.Locale;
  * the result. Stateless.
  */
 public final class Links {
-  private static final DateTimeFormatter TIME =
-      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC);
+  /** Every job status, in the order the graph's legend lists them (JobStatus names). */
+  public static final List<String> JOB_STATUSES =
+      Arrays.stream(JobStatus.values()).map(Enum::name).toList();
 
   /** The paths e-mail links point to (with the UI's base URL there): one scheme for both. */
   private static final UiLinks PATHS = new UiLinks("");
@@ -48,32 +50,14 @@ public final class Links {
     return "/token?name=" + query(name);
   }
 
-  /** ISO-8601 text as {@code 2026-01-02 03:04:05 UTC}; "" for null. */
+  /** ISO-8601 text as {@code 2026-01-02 03:04:05 UTC} ({@link Readable#time}); "" for null. */
   public static String time(String iso) {
-    return iso == null ? "" : TIME.format(Instant.parse(iso));
+    return iso == null ? "" : Readable.time(Instant.parse(iso));
   }
 
-  /** {@code 1h 2m 3s}, {@code 4.2s}; "" for null. */
+  /** {@code 15s}, {@code 1h 2m}, {@code 3d 4h} ({@link Readable#duration}); "" for null. */
   public static String duration(Long millis) {
-    if (millis == null) {
-      return "";
-    }
-    if (millis < 60_000) {
-      return String.format("%.1fs", millis / 1000.0);
-    }
-    Duration d = Duration.ofMillis(millis);
-    StringBuilder text = new StringBuilder();
-    if (d.toDays() > 0) {
-      text.append(d.toDays()).append("d ");
-    }
-    if (d.toHoursPart() > 0 || d.toDays() > 0) {
-      text.append(d.toHoursPart()).append("h ");
-    }
-    return text.append(d.toMinutesPart())
-        .append("m ")
-        .append(d.toSecondsPart())
-        .append('s')
-        .toString();
+    return millis == null ? "" : Readable.millis(millis);
   }
 
   /** A CSS class for a status (lower case), "none" for null. */

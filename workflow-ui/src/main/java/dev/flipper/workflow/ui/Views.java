@@ -11,12 +11,14 @@ import dev.flipper.workflow.definition.Schedule;
 import dev.flipper.workflow.definition.WorkflowDefinition;
 import dev.flipper.workflow.engine.ExecutionDetail;
 import dev.flipper.workflow.engine.InstanceDetail;
+import dev.flipper.workflow.engine.InstanceHold;
 import dev.flipper.workflow.engine.InstanceStatus;
 import dev.flipper.workflow.engine.InstanceSummary;
 import dev.flipper.workflow.engine.JobDetail;
 import dev.flipper.workflow.engine.SignalAction;
 import dev.flipper.workflow.engine.StoredDefinition;
 import dev.flipper.workflow.engine.WorkflowEngine;
+import dev.flipper.workflow.engine.WorkflowSummary;
 import dev.flipper.workflow.fleet.ExitSignal;
 import dev.flipper.workflow.fleet.Heartbeat;
 import dev.flipper.workflow.fleet.Heartbeats;
@@ -186,7 +188,7 @@ final class Views {
         definition.map(WorkflowDefinition::owners).orElse(List.of()),
         shownSchedule(definition, schedule),
         nextRun(schedule),
-        running > 0 ? "RUNNING" : shown.map(i -> i.status().name()).orElse(null),
+        WorkflowSummary.statusOf(instances).map(Enum::name).orElse(null),
         shown.map(InstanceSummary::instance).orElse(null),
         shown.map(i -> iso(i.start())).orElse(null),
         shown.flatMap(InstanceSummary::end).map(Views::iso).orElse(null),
@@ -279,7 +281,7 @@ final class Views {
         token.isEmpty() ? null : nextRun(data),
         last.map(i -> iso(i.start())).orElse(null),
         last.map(InstanceSummary::instance).orElse(null),
-        last.map(i -> i.status().name()).orElse(null),
+        last.map(i -> i.shownStatus().name()).orElse(null),
         running,
         data.emails);
   }
@@ -633,7 +635,8 @@ final class Views {
     return new InstanceRow(
         s.workflow(),
         s.instance(),
-        s.status().name(),
+        s.shownStatus().name(),
+        s.hold().map(InstanceHold::describe).orElse(null),
         iso(s.start()),
         s.end().map(Views::iso).orElse(null),
         durationMillis(s),

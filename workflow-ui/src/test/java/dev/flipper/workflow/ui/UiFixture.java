@@ -178,6 +178,17 @@ final class UiFixture implements AutoCloseable {
   }
 
   /**
+   * Starts a new instance whose {@code transform} fails for good after {@code extract} succeeded:
+   * {@code load} below it can never run, {@code report} still can.
+   */
+  String withFailedTransform() {
+    String instance = engine.instances().start("etl");
+    run(instance, "extract", 0, Map.of());
+    run(instance, "transform", 1, Map.of());
+    return instance;
+  }
+
+  /**
    * Claims {@code job} of {@code instance} and finishes it with the exit code; logs written as it
    * would.
    */

@@ -5,6 +5,7 @@ import com.codahale.metrics.MetricRegistry;
 import dev.flipper.lifecycle.Daemon;
 import dev.flipper.lifecycle.NamedThreadFactory;
 import dev.flipper.lifecycle.RunState;
+import dev.flipper.text.DurationText;
 import dev.flipper.token.TokenMaster;
 import dev.flipper.workflow.engine.EngineListener;
 import dev.flipper.workflow.engine.WorkflowEngine;
@@ -166,14 +167,16 @@ public final class WorkerDaemon implements Daemon<WorkerDaemon.Config> {
       }
       if (heartbeatInterval.toMillis() < 100) {
         throw new IllegalArgumentException(
-            "workers.heartbeatInterval is " + heartbeatInterval + "; use 100ms or more");
+            "workers.heartbeatInterval is "
+                + DurationText.format(heartbeatInterval)
+                + "; use 100ms or more");
       }
       if (count < 1) {
         throw new IllegalArgumentException("workers.count is " + count + "; use 1 or more");
       }
       if (lease.toMillis() < 1000 || lease.toMillis() % 1000 != 0) {
         throw new IllegalArgumentException(
-            "workers.lease is " + lease + "; use whole seconds, at least 1s");
+            "workers.lease is " + DurationText.format(lease) + "; use whole seconds, at least 1s");
       }
       if (maxLogBytes != 0 && maxLogBytes < MIN_MAX_LOG_BYTES) {
         throw new IllegalArgumentException(

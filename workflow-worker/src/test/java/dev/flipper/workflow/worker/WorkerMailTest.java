@@ -188,7 +188,7 @@ class WorkerMailTest {
 
     MimeMessage warning = sent.get("Workflow mailwf's job slowpoke exceeded timeout").get(0);
     assertThat(to(warning)).containsExactly("slow@example.com", "team@example.com");
-    assertThat(part(warning, 0)).contains("Running for more than PT0.3S", "Command: sleep 2");
+    assertThat(part(warning, 0)).contains("Running for more than 300ms", "Command: sleep 2");
 
     MimeMessage ended = sent.get(end).get(0);
     assertThat(to(ended)).containsExactly("team@example.com");
@@ -285,7 +285,8 @@ class WorkerMailTest {
               "v1",
               "cli",
               Map.of(),
-              List.of()),
+              List.of(),
+              java.util.Optional.empty()),
           List.of("team@example.com"));
       notifier.instanceArchived(
           new dev.flipper.workflow.engine.InstanceSummary(
@@ -297,7 +298,8 @@ class WorkerMailTest {
               "v1",
               "cli",
               Map.of(),
-              List.of()),
+              List.of(),
+              java.util.Optional.empty()),
           List.of("team@example.com"));
       mailer.close(Duration.ofSeconds(10));
 
@@ -306,8 +308,7 @@ class WorkerMailTest {
       MimeMessage aborted = sent.get("ABORTED for workflow wf").get(0);
       assertThat(to(aborted)).containsExactly("team@example.com");
       assertThat(part(aborted, 0))
-          .contains(
-              "Instance: 18 (http://ui.test:8080/workflows/wf/instances/18)", "Run time: PT9S");
+          .contains("Instance: 18 (http://ui.test:8080/workflows/wf/instances/18)", "Run time: 9s");
     }
   }
 }

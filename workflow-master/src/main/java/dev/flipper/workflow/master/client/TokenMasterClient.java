@@ -1,5 +1,6 @@
 package dev.flipper.workflow.master.client;
 
+import dev.flipper.text.DurationText;
 import dev.flipper.tls.TlsIdentity;
 import dev.flipper.token.ModifyParams;
 import dev.flipper.token.Query;
@@ -674,14 +675,16 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
       requirePositive(initialBackoff, "initialBackoff");
       if (checkAfterIdle.isNegative()) {
         throw new IllegalArgumentException(
-            "checkAfterIdle is " + checkAfterIdle + "; it must not be negative");
+            "checkAfterIdle is "
+                + DurationText.format(checkAfterIdle)
+                + "; it must not be negative");
       }
       if (maxBackoff.compareTo(initialBackoff) < 0) {
         throw new IllegalArgumentException(
             "maxBackoff ("
-                + maxBackoff
+                + DurationText.format(maxBackoff)
                 + ") is shorter than initialBackoff ("
-                + initialBackoff
+                + DurationText.format(initialBackoff)
                 + ")");
       }
       return new TokenMasterClient(this);
@@ -690,7 +693,7 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
     private static void requirePositive(Duration value, String name) {
       if (value.isNegative() || value.isZero() || value.toMillis() > Integer.MAX_VALUE) {
         throw new IllegalArgumentException(
-            name + " is " + value + "; it must be positive and below 24 days");
+            name + " is " + DurationText.format(value) + "; it must be positive and below 24 days");
       }
     }
   }

@@ -3,6 +3,7 @@ package dev.flipper.workflow.master.server;
 import com.codahale.metrics.MetricRegistry;
 import dev.flipper.lifecycle.NamedThreadFactory;
 import dev.flipper.lifecycle.RunState;
+import dev.flipper.text.DurationText;
 import dev.flipper.thrift.BoundedBinaryProtocol;
 import dev.flipper.thrift.ConnectionLimits;
 import dev.flipper.thrift.ConnectionRefusals;
@@ -497,11 +498,15 @@ public final class TokenMasterServer implements AutoCloseable {
       }
       if (idleTimeout.toMillis() < 1) {
         throw new IllegalArgumentException(
-            "master idleTimeout is " + idleTimeout + "; it must be at least 1 ms");
+            "master idleTimeout is "
+                + DurationText.format(idleTimeout)
+                + "; it must be at least 1 ms");
       }
       if (messageReadTimeout.toMillis() < 1) {
         throw new IllegalArgumentException(
-            "master messageReadTimeout is " + messageReadTimeout + "; it must be at least 1 ms");
+            "master messageReadTimeout is "
+                + DurationText.format(messageReadTimeout)
+                + "; it must be at least 1 ms");
       }
       if (maxMessageBytes < 1024) {
         throw new IllegalArgumentException(
@@ -509,7 +514,9 @@ public final class TokenMasterServer implements AutoCloseable {
       }
       if (shutdownGracePeriod.isNegative()) {
         throw new IllegalArgumentException(
-            "master shutdownGracePeriod is " + shutdownGracePeriod + "; it must not be negative");
+            "master shutdownGracePeriod is "
+                + DurationText.format(shutdownGracePeriod)
+                + "; it must not be negative");
       }
       return new TokenMasterServer(
           new Settings(

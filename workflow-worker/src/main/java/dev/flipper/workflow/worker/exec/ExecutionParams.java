@@ -1,5 +1,6 @@
 package dev.flipper.workflow.worker.exec;
 
+import dev.flipper.text.DurationText;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -89,7 +90,8 @@ public record ExecutionParams(
 
   private static void requirePositive(Duration d, String name) {
     if (d != null && (d.isNegative() || d.isZero())) {
-      throw new IllegalArgumentException(name + " must be positive (or null for none), was " + d);
+      throw new IllegalArgumentException(
+          name + " must be positive (or null for none), was " + DurationText.format(d));
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.flipper.workflow.worker.exec;
 
+import dev.flipper.text.DurationText;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -201,14 +202,19 @@ public final class ShellExecution {
               warn,
               () -> {
                 if (warned.compareAndSet(false, true)) {
-                  log.info("execution {}: still running after its warn time-out of {}", id(), warn);
+                  log.info(
+                      "execution {}: still running after its warn time-out of {}",
+                      id(),
+                      DurationText.format(warn));
                   listener.onWarnTimeout(warn);
                 }
               }));
     }
     if (abort != null) {
       timers.add(
-          timer.schedule(abort, () -> abort("abort time-out of " + abort + " exceeded", true)));
+          timer.schedule(
+              abort,
+              () -> abort("abort time-out of " + DurationText.format(abort) + " exceeded", true)));
     }
     return timers;
   }
@@ -256,7 +262,9 @@ public final class ShellExecution {
     String end =
         "<<<<<<<<<< flipper: end of cleanup: exit code "
             + ExitCodes.fromProcess(outcome.exitValue)
-            + (cleanupTimedOut.get() ? " (killed after its time-out of " + timeout + ")" : "")
+            + (cleanupTimedOut.get()
+                ? " (killed after its time-out of " + DurationText.format(timeout) + ")"
+                : "")
             + " >>>>>>>>>>";
     outcome.out.note(end);
     outcome.err.note(end);

@@ -1,5 +1,6 @@
 package dev.flipper.workflow.worker.exec;
 
+import dev.flipper.text.DurationText;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -167,7 +168,7 @@ public final class ShellExecutor implements AutoCloseable {
       this.cleanupTimeout = requireNotNegative(cleanupTimeout, "cleanupTimeout");
       if (cleanupTimeout.isZero()) {
         throw new IllegalArgumentException(
-            "cleanupTimeout must be positive, was " + cleanupTimeout);
+            "cleanupTimeout must be positive, was " + DurationText.format(cleanupTimeout));
       }
       return this;
     }
@@ -202,7 +203,8 @@ public final class ShellExecutor implements AutoCloseable {
     private static Duration requireNotNegative(Duration d, String name) {
       Objects.requireNonNull(d, name);
       if (d.isNegative()) {
-        throw new IllegalArgumentException(name + " must not be negative, was " + d);
+        throw new IllegalArgumentException(
+            name + " must not be negative, was " + DurationText.format(d));
       }
       return d;
     }
