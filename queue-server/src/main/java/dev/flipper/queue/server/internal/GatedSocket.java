@@ -1,10 +1,13 @@
 package dev.flipper.queue.server.internal;
 
+import dev.flipper.tls.Peer;
+import dev.flipper.tls.TlsIdentity;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.Arrays;
+import javax.net.ssl.SSLException;
 import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.protocol.TMessage;
@@ -21,7 +24,12 @@ import org.apache.thrift.transport.TTransportException;
  * answered with ENQUEUE_REJECTED; any other call closes the connection). A complete frame that does
  * not start with a call header closes the connection. It remembers when it last moved bytes and
  * when its current frame started, for the idle and frame-read time-outs of {@link
- * GuardedServerSocket}. A peer that goes away closes the connection quietly. Used by one selector
+ * GuardedServerSocket}. A peer that goes away closes the connection quietly.
+ *
+ * <p>With a {@link TlsIdentity} the bytes go through a {@link TlsChannel}: the connection first
+ * completes a handshake with a certificate of the deployment's authority (counted as the fault
+ * {@code tls_refused} and closed otherwise; the frame-read time-out limits how long it may take),
+ * and each call it reads is then made as its peer ({@link QueueAccess}). Used by one selector
  * thread; the time stamps are read by the timer.
  */
 final class GatedSocket extends TNonblockingSocket {
@@ -41,6 +49,8 @@ final class GatedSocket extends TNonblockingSocket {
 
   private final InetAddress peer;
   private final FrameRules rules;
+  private final TlsChannel tls;
+  private Peer caller; // whom the TLS handshake verified
   private final ByteBuffer length = ByteBuffer.allocate(4);
   private State state = State.LENGTH;
   private int frameLeft;
@@ -53,12 +63,19 @@ final class GatedSocket extends TNonblockingSocket {
   private volatile long lastActivityNanos = System.nanoTime();
   private volatile long frameStartNanos;
 
-  GatedSocket(SocketChannel channel, InetAddress peer, FrameRules rules)
+  /**
+   * @param identity the server's TLS identity; null: plain Thrift
+   */
+  GatedSocket(SocketChannel channel, InetAddress peer, FrameRules rules, TlsIdentity identity)
       throws IOException, TTransportException {
     super(channel);
     this.peer = peer;
     this.rules = rules;
     setMaxFrameSize(rules.maxFrameBytes());
+    this.tls = identity == null ? null : new TlsChannel(channel, identity.serverEngine());
+    if (tls != null) {
+      frameStartNanos = System.nanoTime(); // the handshake has the time of one frame read
+    }
   }
 
   InetAddress peer() {
@@ -77,11 +94,18 @@ final class GatedSocket extends TNonblockingSocket {
   @Override
   public int read(ByteBuffer buffer) {
     try {
+      if (tls != null && caller == null && !handshake()) {
+        return 0;
+      }
       return switch (state) {
         case LENGTH -> readLength(buffer);
         case FRAME -> readFrame(buffer);
         case DISCARD -> discard();
       };
+    } catch (SSLException e) {
+      rules.faults().fault("tls_refused", peer, e.getMessage());
+      tls.sendAlert();
+      return -1;
     } catch (IOException e) {
       return -1; // the peer went away: close without a word
     }
@@ -91,7 +115,7 @@ final class GatedSocket extends TNonblockingSocket {
   public int write(ByteBuffer buffer) {
     releaseReservation(); // the answer is ready, so the request frame is no longer held
     try {
-      int written = getSocketChannel().write(buffer);
+      int written = writeBytes(buffer);
       touch(written);
       return written;
     } catch (IOException e) {
@@ -105,8 +129,26 @@ final class GatedSocket extends TNonblockingSocket {
     super.close();
   }
 
+  /** True once the handshake is complete and the peer known. */
+  private boolean handshake() throws IOException {
+    if (!tls.handshake()) {
+      return false;
+    }
+    caller = Peer.of(tls.session(), peer);
+    frameStartNanos = 0;
+    return true;
+  }
+
+  private int readBytes(ByteBuffer buffer) throws IOException {
+    return tls == null ? getSocketChannel().read(buffer) : tls.read(buffer);
+  }
+
+  private int writeBytes(ByteBuffer buffer) throws IOException {
+    return tls == null ? getSocketChannel().write(buffer) : tls.write(buffer);
+  }
+
   private int readLength(ByteBuffer frameSizeBuffer) throws IOException {
-    int read = getSocketChannel().read(length);
+    int read = readBytes(length);
     if (read < 0) {
       return -1;
     }
@@ -151,7 +193,7 @@ final class GatedSocket extends TNonblockingSocket {
   }
 
   private int readFrame(ByteBuffer frame) throws IOException {
-    int read = getSocketChannel().read(frame);
+    int read = readBytes(frame);
     if (read < 0) {
       return -1;
     }
@@ -165,6 +207,9 @@ final class GatedSocket extends TNonblockingSocket {
             .faults()
             .fault("malformed_call", peer, "a frame that does not start with a call header");
         return -1;
+      }
+      if (caller != null) {
+        QueueAccess.callFrom(caller); // libthrift runs the call next, on this thread
       }
     }
     return read;
@@ -188,9 +233,8 @@ final class GatedSocket extends TNonblockingSocket {
    * connection.
    */
   private int discard() throws IOException {
-    SocketChannel channel = getSocketChannel();
     while (answer == null) {
-      int read = channel.read(prefix);
+      int read = readBytes(prefix);
       if (read <= 0) {
         return read;
       }
@@ -213,7 +257,7 @@ final class GatedSocket extends TNonblockingSocket {
     }
     while (frameLeft > 0) {
       scratch.clear().limit(Math.min(frameLeft, scratch.capacity()));
-      int read = channel.read(scratch);
+      int read = readBytes(scratch);
       if (read <= 0) {
         return read;
       }
@@ -225,7 +269,7 @@ final class GatedSocket extends TNonblockingSocket {
     prefix = null;
     ByteBuffer out = ByteBuffer.wrap(answer);
     answer = null;
-    channel.write(out);
+    writeBytes(out);
     return out.hasRemaining()
         ? -1
         : 0; // a client that does not read a 100-byte answer is not worth waiting for

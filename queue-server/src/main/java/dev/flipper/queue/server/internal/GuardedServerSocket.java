@@ -2,6 +2,7 @@ package dev.flipper.queue.server.internal;
 
 import dev.flipper.thrift.ConnectionRefusals;
 import dev.flipper.thrift.PeerFaults;
+import dev.flipper.tls.TlsIdentity;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.time.Duration;
@@ -17,8 +18,9 @@ import org.apache.thrift.transport.TTransportException;
  * (the open ones go on being served). Each connection reads its frames through a {@link
  * GatedSocket} (frame limit, shared read budget), and {@link #closeIdle()} ends connections that
  * moved nothing for the idle timeout or have been reading one frame for longer than the frame-read
- * timeout (a peer trickling a byte at a time). libthrift's selector server has none of this.
- * Thread-safe: the accept thread, the selector threads and the timer use it.
+ * timeout (a peer trickling a byte at a time, or a TLS handshake that does not finish). With a
+ * {@link TlsIdentity} every connection speaks mutual TLS. libthrift's selector server has none of
+ * this. Thread-safe: the accept thread, the selector threads and the timer use it.
  */
 public final class GuardedServerSocket extends TNonblockingServerSocket {
   private final int maxConnections;
@@ -27,12 +29,14 @@ public final class GuardedServerSocket extends TNonblockingServerSocket {
   private final long frameReadNanos;
   private final ConnectionRefusals refusals;
   private final FrameRules rules;
+  private final TlsIdentity tls;
   private final Set<GatedSocket> open = ConcurrentHashMap.newKeySet();
 
   /**
    * @param readBudgetBytes memory for large request frames of all connections together (see {@link
    *     ReadBudget})
    * @param faults where refused frames and closed misbehaving connections are counted
+   * @param tls the server's TLS identity; null: plain Thrift
    */
   public GuardedServerSocket(
       NonblockingAbstractServerSocketArgs args,
@@ -43,7 +47,8 @@ public final class GuardedServerSocket extends TNonblockingServerSocket {
       Duration idleTimeout,
       Duration frameReadTimeout,
       ConnectionRefusals refusals,
-      PeerFaults faults)
+      PeerFaults faults,
+      TlsIdentity tls)
       throws TTransportException {
     super(args.maxFrameSize(maxFrameBytes));
     this.maxConnections = maxConnections;
@@ -54,6 +59,7 @@ public final class GuardedServerSocket extends TNonblockingServerSocket {
     this.rules =
         new FrameRules(
             maxFrameBytes, new ReadBudget(readBudgetBytes), faults, EnqueueRefusal.INSTANCE);
+    this.tls = tls;
   }
 
   @Override
@@ -71,7 +77,7 @@ public final class GuardedServerSocket extends TNonblockingServerSocket {
       return null;
     }
     try {
-      GatedSocket gated = new GatedSocket(accepted.getSocketChannel(), peer, rules);
+      GatedSocket gated = new GatedSocket(accepted.getSocketChannel(), peer, rules, tls);
       open.add(gated);
       return gated;
     } catch (IOException e) {

@@ -66,6 +66,7 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
    *     that fit and puts the others back
    * @param workers the worker threads, refusing calls beyond {@code maxQueuedCalls} waiting
    * @param directCallLimit see {@link CallRunner}
+   * @param access which callers may make which calls
    */
   public PinLaterHandler(
       QueueService service,
@@ -75,13 +76,14 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
       int maxFrameBytes,
       Executor workers,
       int maxQueuedCalls,
-      Duration directCallLimit) {
+      Duration directCallLimit,
+      QueueAccess access) {
     this.maxJobBytesPerAnswer = maxFrameBytes - ANSWER_OVERHEAD_BYTES;
     this.service = service;
     this.rateLimiter = rateLimiter;
     this.longPoll = longPoll;
     this.metrics = metrics;
-    this.calls = new CallRunner(metrics, workers, maxQueuedCalls, directCallLimit);
+    this.calls = new CallRunner(metrics, workers, maxQueuedCalls, directCallLimit, access);
   }
 
   /** Calls started and not yet answered. */
