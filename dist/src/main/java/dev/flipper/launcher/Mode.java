@@ -16,6 +16,7 @@ import dev.flipper.launcher.modes.QueueStores;
 import dev.flipper.launcher.modes.TokenStores;
 import dev.flipper.queue.server.QueueDaemon;
 import dev.flipper.queue.spi.QueueStore;
+import dev.flipper.tls.TlsIdentity;
 import dev.flipper.workflow.master.MasterDaemon;
 import dev.flipper.workflow.master.client.TokenMasterClient;
 import dev.flipper.workflow.scheduler.SchedulerDaemon;
@@ -155,11 +156,13 @@ public enum Mode {
    */
   private static ModeDaemon<?> queue(Context x) {
     StorageConfig storage = x.config().storage();
+    TlsIdentity tls = x.config().security().daemonIdentity("queue").orElse(null);
     QueueStore store = QueueStores.open(storage);
     try {
       QueueDaemon<StorageConfig> daemon =
           new QueueDaemon<>(
                   x.config().queue(), store, storage, QueueStores::reconfigure, x.metrics())
+              .tls(tls)
               .startedMetrics(
                   (service, monitor) -> {
                     Map<String, Metric> metrics = new LinkedHashMap<>();
@@ -259,7 +262,8 @@ public enum Mode {
                     settings.masterHost() + ":" + x.masterPort(),
                     x.uiQueueServers(),
                     FileRateLimits.of(x.config().queue().rateLimitFile()),
-                    x.metrics()),
+                    x.metrics(),
+                    x.config().security().daemonIdentity("ui").orElse(null)),
                 FlipperConfig::ui,
                 client));
   }

@@ -48,18 +48,27 @@ class ModuleLayeringTest {
           List.of("dev.flipper.queue.mysql", "dev.flipper.token.jdbc"));
 
   /**
-   * What the queue SDK may use: its own module, these modules, and these packages (the JDK,
-   * libthrift, slf4j).
+   * What the queue SDK may use: its own module, these modules, and these packages (the JDK with its
+   * TLS, libthrift, slf4j).
    */
   static final Set<String> QUEUE_CLIENT_MODULES =
       Set.of("queue-client", "queue-core", "thrift-wire");
 
   static final List<String> QUEUE_CLIENT_PACKAGES =
-      List.of("java.", "org.apache.thrift.", "org.slf4j.");
+      List.of("java.", "javax.net.ssl.", "org.apache.thrift.", "org.slf4j.");
 
   static final Set<String> THRIFT_WIRE_MODULES = Set.of("thrift-wire", "queue-core");
+
+  /** The TLS core (dev.flipper.tls) also issues certificates with Bouncy Castle. */
   static final List<String> THRIFT_WIRE_PACKAGES =
-      List.of("java.", "org.apache.thrift.", "org.slf4j.");
+      List.of(
+          "java.",
+          "javax.naming.",
+          "javax.net.ssl.",
+          "javax.security.auth.x500.",
+          "org.apache.thrift.",
+          "org.bouncycastle.",
+          "org.slf4j.");
 
   @Test
   void everyModuleOnDistsClasspathIsRecognised() {

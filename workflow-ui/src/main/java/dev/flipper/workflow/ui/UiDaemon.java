@@ -4,6 +4,7 @@ import com.codahale.metrics.MetricRegistry;
 import dev.flipper.lifecycle.Daemon;
 import dev.flipper.lifecycle.NamedThreadFactory;
 import dev.flipper.lifecycle.RunState;
+import dev.flipper.tls.TlsIdentity;
 import dev.flipper.token.TokenMaster;
 import dev.flipper.workflow.control.WorkflowControl;
 import dev.flipper.workflow.engine.WorkflowEngine;
@@ -101,10 +102,26 @@ public final class UiDaemon implements Daemon<UiDaemon.Config> {
       QueueServers queues,
       RateLimits rateLimits,
       MetricRegistry metrics) {
+    this(config, auth, master, masterAddress, queues, rateLimits, metrics, null);
+  }
+
+  /**
+   * As above, the queue dashboard connecting to the queue servers with mutual TLS as {@code tls}
+   * (the {@code ui} certificate) unless it is null.
+   */
+  public UiDaemon(
+      Config config,
+      UiAuth auth,
+      TokenMaster master,
+      String masterAddress,
+      QueueServers queues,
+      RateLimits rateLimits,
+      MetricRegistry metrics,
+      TlsIdentity tls) {
     this.config = Objects.requireNonNull(config, "config");
     auth.checkBind(config.bindAddress());
     WorkflowEngine engine = WorkflowEngine.builder(master).build();
-    this.queueRoutes = QueueRoutes.over(queues, rateLimits, readers, Clock.systemUTC());
+    this.queueRoutes = QueueRoutes.over(queues, rateLimits, readers, Clock.systemUTC(), tls);
     this.server =
         new UiServer(
             new Views(engine, Clock.systemUTC(), readers),
