@@ -1,5 +1,7 @@
 package dev.flipper.launcher.workflow;
 
+import dev.flipper.tls.TlsHttp;
+import dev.flipper.tls.TlsIdentity;
 import dev.flipper.workflow.engine.ExecutionDetail;
 import dev.flipper.workflow.engine.InstanceDetail;
 import dev.flipper.workflow.engine.JobDetail;
@@ -44,8 +46,8 @@ public final class LogsCommand implements Callable<Integer> {
   static final Duration FOLLOW_INTERVAL = Duration.ofMillis(500);
 
   private static final int CHUNK = 1 << 20;
-  private static final HttpClient HTTP =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private HttpClient http;
+  private TlsIdentity tls;
 
   @Option(
       names = {"-w", "--workflow"},
@@ -237,10 +239,18 @@ public final class LogsCommand implements Callable<Integer> {
     return numbered;
   }
 
-  private static HttpResponse<byte[]> get(String url) throws IOException, InterruptedException {
+  /** Reads a worker's log, with the command identity when security.tls is on. */
+  private HttpResponse<byte[]> get(String url) throws IOException, InterruptedException {
+    if (http == null) {
+      tls = master.loadConfig().security().commandIdentity().orElse(null);
+      http = TlsHttp.client(tls, Duration.ofSeconds(5));
+    }
     HttpRequest request =
-        HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).GET().build();
-    return HTTP.send(request, HttpResponse.BodyHandlers.ofByteArray());
+        HttpRequest.newBuilder(URI.create(TlsHttp.url(url, tls)))
+            .timeout(Duration.ofSeconds(30))
+            .GET()
+            .build();
+    return http.send(request, HttpResponse.BodyHandlers.ofByteArray());
   }
 
   private static int httpError(PrintWriter err, String url, HttpResponse<byte[]> response) {

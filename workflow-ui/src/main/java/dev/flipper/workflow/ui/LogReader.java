@@ -1,5 +1,7 @@
 package dev.flipper.workflow.ui;
 
+import dev.flipper.tls.TlsHttp;
+import dev.flipper.tls.TlsIdentity;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -18,8 +20,16 @@ final class LogReader {
   /** The most a page asks for at once; the worker caps a chunk at 1 MiB too. */
   static final int MAX_CHUNK = 1 << 20;
 
-  private final HttpClient http =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http;
+  private final TlsIdentity tls;
+
+  /**
+   * @param tls the UI's identity when the workers' admin ports speak mutual TLS; null: plain HTTP
+   */
+  LogReader(TlsIdentity tls) {
+    this.tls = tls;
+    this.http = TlsHttp.client(tls, Duration.ofSeconds(5));
+  }
 
   /** A part of a log: the bytes, where they start, where to ask next and the log's size now. */
   record Part(byte[] data, long offset, long nextOffset, long size) {
@@ -74,7 +84,10 @@ final class LogReader {
   private <T> HttpResponse<T> send(String url, HttpResponse.BodyHandler<T> handler) {
     try {
       HttpRequest request =
-          HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).GET().build();
+          HttpRequest.newBuilder(URI.create(TlsHttp.url(url, tls)))
+              .timeout(Duration.ofSeconds(30))
+              .GET()
+              .build();
       return http.send(request, handler);
     } catch (IOException | IllegalArgumentException e) {
       throw new LogUnavailableException(

@@ -106,8 +106,9 @@ public final class UiDaemon implements Daemon<UiDaemon.Config> {
   }
 
   /**
-   * As above, the queue dashboard connecting to the queue servers with mutual TLS as {@code tls}
-   * (the {@code ui} certificate) unless it is null.
+   * As above, the queue dashboard and the log viewer connecting to the queue servers and the
+   * workers' log ports with mutual TLS as {@code tls} (the {@code ui} certificate) unless it is
+   * null.
    */
   public UiDaemon(
       Config config,
@@ -128,7 +129,8 @@ public final class UiDaemon implements Daemon<UiDaemon.Config> {
             new Actions(WorkflowControl.builder(engine).build()),
             new Auth(auth, Clock.systemUTC()),
             masterAddress,
-            queueRoutes);
+            queueRoutes,
+            tls);
     metrics.gauge("ui.running", () -> () -> state.isRunning() ? 1 : 0);
   }
 

@@ -2,6 +2,7 @@ package dev.flipper.workflow.ui;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.flipper.tls.TlsIdentity;
 import dev.flipper.token.TokenException;
 import dev.flipper.workflow.control.ControlRefusedException;
 import dev.flipper.workflow.control.ControlResult;
@@ -44,7 +45,7 @@ final class UiServer implements AutoCloseable {
   private final Actions actions;
   final Auth auth;
   final Csrf csrf = new Csrf();
-  private final LogReader logs = new LogReader();
+  private final LogReader logs;
   private final WorkerLogUrls workerLogs;
   private final String masterAddress;
   private final QueueRoutes queues;
@@ -60,14 +61,22 @@ final class UiServer implements AutoCloseable {
    * @param masterAddress {@code host:port} of the master, for the "master unreachable" banner
    */
   UiServer(Views views, Actions actions, Auth auth, String masterAddress) {
-    this(views, actions, auth, masterAddress, null);
+    this(views, actions, auth, masterAddress, null, null);
   }
 
   /**
    * @param queues the queue dashboard's routes; null = its pages say that no queue server is
    *     configured
+   * @param tls the UI's identity for the workers' log ports when they speak mutual TLS; null: HTTP
    */
-  UiServer(Views views, Actions actions, Auth auth, String masterAddress, QueueRoutes queues) {
+  UiServer(
+      Views views,
+      Actions actions,
+      Auth auth,
+      String masterAddress,
+      QueueRoutes queues,
+      TlsIdentity tls) {
+    this.logs = new LogReader(tls);
     this.views = views;
     this.workerLogs = new WorkerLogUrls(views.master());
     this.actions = actions;
