@@ -12,10 +12,12 @@ import dev.flipper.queue.server.QueueServer;
 import dev.flipper.queue.spi.QueueStore;
 import dev.flipper.queue.worker.QueueWorker;
 import dev.flipper.queue.worker.WorkerStats;
+import dev.flipper.tls.TlsFolder;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -133,6 +135,13 @@ public final class WorkerBenchmark implements Callable<Integer> {
       description = "Size of each job body. Default: ${DEFAULT-VALUE}")
   int bodyBytes;
 
+  @Option(
+      names = "--tls",
+      description =
+          "Server and worker speak mutual TLS (certificates of a new authority in a temporary"
+              + " folder), to compare with plain Thrift.")
+  boolean tls;
+
   @Override
   public Integer call() throws Exception {
     if (!store.equals("redis") && !store.equals("jdbc")) {
@@ -184,7 +193,7 @@ public final class WorkerBenchmark implements Callable<Integer> {
     out.printf(
         Locale.ROOT,
         "Flipper worker drain: %s; %,d jobs per round, concurrency %d, batch %d, prefetch %s, "
-            + "dequeues in flight %s, jobs of %d ms, %d-byte bodies; load average %s%n",
+            + "dequeues in flight %s, jobs of %d ms, %d-byte bodies%s; load average %s%n",
         where,
         jobs,
         concurrency,
@@ -193,14 +202,23 @@ public final class WorkerBenchmark implements Callable<Integer> {
         dequeuesInFlight == null ? "default" : dequeuesInFlight,
         jobMillis,
         bodyBytes,
+        tls ? ", mutual TLS" : "",
         loadAverage());
     out.flush();
-    QueueServer server = QueueServer.builder(service).bindHost("127.0.0.1").port(0).build().start();
+    TlsFolder certificates = tls ? temporaryCertificates() : null;
+    QueueServer server =
+        QueueServer.builder(service)
+            .bindHost("127.0.0.1")
+            .port(0)
+            .tls(tls ? certificates.identity("queue") : null)
+            .build()
+            .start();
     try (ThriftJobQueue remote =
         ThriftJobQueue.over(
             QueueClient.builder()
                 .server("127.0.0.1", server.port())
                 .source("bench-worker")
+                .tls(tls ? certificates.identity("workers") : null)
                 .build())) {
       List<Double> rates = new ArrayList<>();
       for (int round = 0; round <= rounds; round++) {
@@ -293,5 +311,16 @@ public final class WorkerBenchmark implements Callable<Integer> {
     } catch (Exception e) {
       return "unknown";
     }
+  }
+
+  /** A new authority and the standard certificates, in a folder deleted when the JVM exits. */
+  private static TlsFolder temporaryCertificates() throws Exception {
+    Path dir = Files.createTempDirectory("flipper-bench-tls");
+    TlsFolder folder = TlsFolder.init(dir, List.of(), Clock.systemUTC());
+    try (var files = Files.list(dir)) {
+      files.forEach(file -> file.toFile().deleteOnExit());
+    }
+    dir.toFile().deleteOnExit();
+    return folder;
   }
 }

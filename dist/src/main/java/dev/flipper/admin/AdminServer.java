@@ -3,19 +3,32 @@ package dev.flipper.admin;
 import com.codahale.metrics.MetricRegistry;
 import dev.flipper.admin.metrics.JvmMetrics;
 import dev.flipper.admin.metrics.PrometheusExporter;
+import dev.flipper.tls.Role;
+import dev.flipper.tls.Subject;
+import dev.flipper.tls.TlsIdentity;
 import io.javalin.Javalin;
 import io.javalin.http.ContentType;
 import io.javalin.http.Context;
+import io.javalin.http.Handler;
 import io.javalin.http.HttpStatus;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.exporter.common.TextFormat;
 import java.io.IOException;
 import java.io.StringWriter;
+import java.security.cert.X509Certificate;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
@@ -31,6 +44,11 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  *       StatsText}).
  * </ul>
  *
+ * <p>With a {@link TlsIdentity} the port serves HTTPS only to clients with a certificate of the
+ * deployment's authority (also {@code /metrics}: give Prometheus one, docs/operations.md), and a
+ * route limited to some roles ({@link AdminRoute#onlyFor}) answers others 403, counted as {@code
+ * admin.refused.<role>}.
+ *
  * <p>Thread-safe. {@link #close()} is idempotent.
  */
 public final class AdminServer implements AutoCloseable {
@@ -41,6 +59,7 @@ public final class AdminServer implements AutoCloseable {
   private final Supplier<Map<String, Boolean>> readiness;
   private final List<AdminRoute> routes;
   private final CollectorRegistry prometheus = new CollectorRegistry();
+  private final TlsIdentity tls;
   private Javalin app;
 
   /**
@@ -68,6 +87,21 @@ public final class AdminServer implements AutoCloseable {
       MetricRegistry registry,
       Supplier<Map<String, Boolean>> readiness,
       List<AdminRoute> routes) {
+    this(name, host, port, registry, readiness, routes, null);
+  }
+
+  /**
+   * @param tls the daemon's identity: HTTPS with client certificates required; null: plain HTTP
+   */
+  public AdminServer(
+      String name,
+      String host,
+      int port,
+      MetricRegistry registry,
+      Supplier<Map<String, Boolean>> readiness,
+      List<AdminRoute> routes,
+      TlsIdentity tls) {
+    this.tls = tls;
     this.routes = List.copyOf(routes);
     this.name = Objects.requireNonNull(name, "name");
     this.host = Objects.requireNonNull(host, "host");
@@ -92,11 +126,15 @@ public final class AdminServer implements AutoCloseable {
               config.startupWatcherEnabled = false;
               config.jetty.threadPool = threads;
               config.router.ignoreTrailingSlashes = true;
+              if (tls != null) {
+                config.jetty.addConnector(
+                    (server, http) -> httpsConnector(server, http, host, requestedPort));
+              }
             });
     created.get("/", this::index);
     created.get("/health", this::health);
     created.get("/metrics", this::metrics);
-    routes.forEach(route -> created.addHttpHandler(route.method(), route.path(), route.handler()));
+    routes.forEach(route -> created.addHttpHandler(route.method(), route.path(), guarded(route)));
     created.get(
         "/stats.txt",
         ctx -> ctx.contentType(ContentType.TEXT_PLAIN).result(StatsText.render(registry)));
@@ -137,6 +175,55 @@ public final class AdminServer implements AutoCloseable {
       app.stop();
       app = null;
     }
+  }
+
+  /** HTTPS demanding a client certificate of the authority, TLS 1.3/1.2. */
+  private ServerConnector httpsConnector(
+      Server server, HttpConfiguration http, String bindHost, int bindPort) {
+    SslContextFactory.Server ssl = new SslContextFactory.Server();
+    ssl.setSslContext(tls.context());
+    ssl.setNeedClientAuth(true);
+    ssl.setIncludeProtocols(tls.serverParameters().getProtocols());
+    SecureRequestCustomizer secure = new SecureRequestCustomizer();
+    secure.setSniHostCheck(false); // clients may dial an address; the certificate check is theirs
+    http.addCustomizer(secure);
+    ServerConnector connector =
+        new ServerConnector(
+            server, new SslConnectionFactory(ssl, "http/1.1"), new HttpConnectionFactory(http));
+    connector.setHost(bindHost);
+    connector.setPort(bindPort);
+    return connector;
+  }
+
+  /** With TLS, {@code route} answers only the roles it names (all when it names none). */
+  private Handler guarded(AdminRoute route) {
+    if (tls == null || route.roles().isEmpty()) {
+      return route.handler();
+    }
+    return ctx -> {
+      Role role = callerRole(ctx);
+      if (role != null && route.roles().contains(role)) {
+        route.handler().handle(ctx);
+        return;
+      }
+      String label = role == null ? "unknown" : role.label();
+      registry.counter("admin.refused." + label).inc();
+      ctx.status(HttpStatus.FORBIDDEN)
+          .result("role " + label + " may not " + route.method() + " " + ctx.path() + "\n");
+    };
+  }
+
+  /** The role of the client certificate the TLS handshake verified; null if none is known. */
+  private static Role callerRole(Context ctx) {
+    Object chain = ctx.req().getAttribute("jakarta.servlet.request.X509Certificate");
+    if (chain instanceof X509Certificate[] certificates && certificates.length > 0) {
+      try {
+        return Subject.of(certificates[0]).role();
+      } catch (SSLPeerUnverifiedException e) {
+        return null;
+      }
+    }
+    return null;
   }
 
   private void index(Context ctx) {

@@ -1,5 +1,6 @@
 package dev.flipper.admin;
 
+import dev.flipper.tls.Role;
 import dev.flipper.workflow.worker.exec.LogCleaner;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
@@ -22,7 +23,8 @@ public final class LogCleanupEndpoint {
   }
 
   public AdminRoute route() {
-    return new AdminRoute(HandlerType.DELETE, LogEndpoint.PATH, this::handle);
+    return new AdminRoute(HandlerType.DELETE, LogEndpoint.PATH, this::handle)
+        .onlyFor(Role.UI, Role.OPERATOR, Role.ADMIN);
   }
 
   private void handle(Context ctx) throws IOException {

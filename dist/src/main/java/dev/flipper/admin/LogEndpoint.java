@@ -1,5 +1,6 @@
 package dev.flipper.admin;
 
+import dev.flipper.tls.Role;
 import dev.flipper.workflow.worker.exec.LogFiles;
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
@@ -39,7 +40,9 @@ public final class LogEndpoint {
   }
 
   public AdminRoute route() {
-    return new AdminRoute(PATH, this::handle);
+    // with TLS: the UI and people read logs; workers too (a log may link to another's)
+    return new AdminRoute(PATH, this::handle)
+        .onlyFor(Role.UI, Role.OPERATOR, Role.ADMIN, Role.WORKER);
   }
 
   private void handle(Context ctx) throws IOException {

@@ -153,11 +153,13 @@ public enum Mode {
    */
   private static ModeDaemon<?> queue(Context x) {
     StorageConfig storage = x.config().storage();
+    TlsIdentity tls = x.config().security().daemonIdentity("queue").orElse(null);
     QueueStore store = QueueStores.open(storage);
     try {
       QueueDaemon<StorageConfig> daemon =
           new QueueDaemon<>(
                   x.config().queue(), store, storage, QueueStores::reconfigure, x.metrics())
+              .tls(tls)
               .startedMetrics(
                   (service, monitor) -> {
                     Map<String, Metric> metrics = new LinkedHashMap<>();
@@ -278,19 +280,19 @@ public enum Mode {
     TokenMasterClient client = MasterClients.quick(settings.masterHost(), x.masterPort(), tls);
     return withClient(
         client,
-        () -> {
-          UiDaemon ui =
-              new UiDaemon(
-                  settings,
-                  x.config().uiAuth(),
-                  client != null ? client : NoMaster.forUi(),
-                  settings.masterHost() + ":" + x.masterPort(),
-                  x.uiQueueServers(),
-                  FileRateLimits.of(x.config().queue().rateLimitFile()),
-                  x.metrics());
-          tls.ifPresent(ui::workerLogsOverTls);
-          return new ModeDaemon<>(ui, FlipperConfig::ui, client);
-        });
+        () ->
+            new ModeDaemon<>(
+                new UiDaemon(
+                    settings,
+                    x.config().uiAuth(),
+                    client != null ? client : NoMaster.forUi(),
+                    settings.masterHost() + ":" + x.masterPort(),
+                    x.uiQueueServers(),
+                    FileRateLimits.of(x.config().queue().rateLimitFile()),
+                    x.metrics(),
+                    tls.orElse(null)),
+                FlipperConfig::ui,
+                client));
   }
 
   /** {@code create}'s daemon, closing {@code client} (if any) when it cannot be created. */

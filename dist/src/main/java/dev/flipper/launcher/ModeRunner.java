@@ -95,7 +95,8 @@ final class ModeRunner implements AutoCloseable {
                     created.get() == null
                         ? Map.of(mode.modeName(), false)
                         : created.get().readiness(),
-                mode.adminRoutes(config));
+                mode.adminRoutes(config),
+                config.security().daemonIdentity(mode.modeName()).orElse(null));
         admin.start();
         ModeDaemon<?> daemon;
         try {

@@ -27,7 +27,7 @@ class SystemdUnitsTest {
   @TempDir Path dir;
 
   @Test
-  void oneUnitPerDaemonThatStopsGracefully() throws IOException {
+  void oneUnitPerDaemonThatStopsGracefullyAfterTheCertificatesAreMade() throws IOException {
     List<String> modes = Arrays.stream(Mode.values()).map(Mode::modeName).toList();
     for (String mode : modes) {
       String unit = Files.readString(UNITS.resolve("flipper-" + mode + ".service"));
@@ -36,10 +36,15 @@ class SystemdUnitsTest {
               "ExecStart=/opt/flipper/bin/flipper -c /etc/flipper/flipper.yaml -m " + mode + "\n",
               "KillSignal=SIGTERM",
               "User=flipper",
-              "WantedBy=multi-user.target");
+              "WantedBy=multi-user.target",
+              "After=network-online.target flipper-tls-init.service");
     }
+    assertThat(Files.readString(UNITS.resolve("flipper-tls-init.service")))
+        .contains(
+            "ConditionPathExists=!/etc/flipper/tls/ca.pem",
+            "ExecStart=/opt/flipper/bin/flipper tls init --dir /etc/flipper/tls --host %H\n");
     try (Stream<Path> files = Files.list(UNITS)) {
-      assertThat(files.count()).isEqualTo(modes.size());
+      assertThat(files.count()).isEqualTo(modes.size() + 1); // and the certificates' unit
     }
   }
 

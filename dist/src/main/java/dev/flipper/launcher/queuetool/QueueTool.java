@@ -19,6 +19,7 @@ import dev.flipper.queue.client.QueueClient;
 import dev.flipper.queue.client.QueueClientException;
 import dev.flipper.queue.client.QueueUnavailableException;
 import dev.flipper.text.DurationText;
+import dev.flipper.tls.TlsIdentity;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -266,6 +267,7 @@ public final class QueueTool implements Callable<Integer> {
               .maxConnectionsPerServer(concurrency)
               .maxAttempts(1)
               .adminPassword(password)
+              .tls(tls)
               .source(
                   source != null
                       ? source
@@ -336,6 +338,7 @@ public final class QueueTool implements Callable<Integer> {
     ConfigLocator.Located located = ConfigLocator.locate(config);
     FlipperConfig loaded = located.load(sets, System.getenv());
     priorityLevels = loaded.queue().priorityLevels();
+    tls = loaded.security().commandIdentity().orElse(null);
     if (host != null && port != null) {
       return new ServerTarget(host, port, null);
     }
@@ -360,6 +363,9 @@ public final class QueueTool implements Callable<Integer> {
 
   /** queue.priorityLevels of the config, which every client and server must share. */
   private int priorityLevels;
+
+  /** With security.tls: the certificate commands present (security.identity, else operator). */
+  private TlsIdentity tls;
 
   private int run(QueueClient client, ServerTarget target) throws Exception {
     switch (mode) {

@@ -295,7 +295,9 @@ public final class ControlCommands {
     ControlResult run(WorkflowControl control) {
       ControlResult result = control.cleanup(Duration.ofDays(ageDays));
       List<String> notes = new ArrayList<>(result.notes());
-      notes.addAll(new WorkerLogCleanup().delete(result.logUrls()));
+      notes.addAll(
+          new WorkerLogCleanup(master.loadConfig().security().commandIdentity().orElse(null))
+              .delete(result.logUrls()));
       return new ControlResult(
           result.operation(),
           result.target(),

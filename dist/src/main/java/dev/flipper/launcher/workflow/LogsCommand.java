@@ -2,6 +2,7 @@ package dev.flipper.launcher.workflow;
 
 import dev.flipper.tls.Role;
 import dev.flipper.tls.ServerRole;
+import dev.flipper.tls.TlsHttp;
 import dev.flipper.tls.TlsIdentity;
 import dev.flipper.workflow.engine.ExecutionDetail;
 import dev.flipper.workflow.engine.InstanceDetail;
@@ -54,7 +55,7 @@ public final class LogsCommand implements Callable<Integer> {
 
   private static final int CHUNK = 1 << 20;
   private HttpClient http;
-  private boolean tls;
+  private TlsIdentity tls;
 
   @Option(
       names = {"-w", "--workflow"},
@@ -136,12 +137,8 @@ public final class LogsCommand implements Callable<Integer> {
         err.println(e.getMessage());
         return 1;
       }
-      Optional<TlsIdentity> identity = master.loadConfig().security().commandIdentity();
-      HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
-      identity.ifPresent(
-          id -> builder.sslContext(id.context()).sslParameters(id.clientParameters()));
-      http = builder.build();
-      tls = identity.isPresent();
+      tls = master.loadConfig().security().commandIdentity().orElse(null);
+      http = TlsHttp.client(tls, Duration.ofSeconds(5));
       try {
         if (!follow) {
           HttpResponse<byte[]> response = get(url);
@@ -309,11 +306,15 @@ public final class LogsCommand implements Callable<Integer> {
     return numbered;
   }
 
+  /** Reads a worker's log; with security.tls, only from a server holding a worker certificate. */
   private HttpResponse<byte[]> get(String url) throws IOException, InterruptedException {
     HttpRequest request =
-        HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).GET().build();
+        HttpRequest.newBuilder(URI.create(TlsHttp.url(url, tls)))
+            .timeout(Duration.ofSeconds(30))
+            .GET()
+            .build();
     HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-    if (tls) {
+    if (tls != null) {
       ServerRole.require(response, Role.WORKER);
     }
     return response;

@@ -1,5 +1,7 @@
 package dev.flipper.launcher.workflow;
 
+import dev.flipper.tls.TlsHttp;
+import dev.flipper.tls.TlsIdentity;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -21,7 +23,16 @@ import java.util.TreeMap;
 final class WorkerLogCleanup {
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+  private final HttpClient http;
+  private final TlsIdentity tls;
+
+  /**
+   * @param tls the command's identity when the workers' admin ports speak mutual TLS; null: HTTP
+   */
+  WorkerLogCleanup(TlsIdentity tls) {
+    this.tls = tls;
+    this.http = TlsHttp.client(tls, TIMEOUT);
+  }
 
   /**
    * Deletes each log; returns notes for the operation's result: how many were deleted, what was
@@ -31,7 +42,7 @@ final class WorkerLogCleanup {
     int deleted = 0;
     Map<String, Integer> left = new TreeMap<>(); // worker (or reason) -> logs left
     for (String url : logUrls) {
-      URI uri = URI.create(url);
+      URI uri = URI.create(TlsHttp.url(url, tls));
       String worker = uri.getScheme() + "://" + uri.getAuthority();
       if (!uri.getScheme().startsWith("http")) {
         left.merge("not an http URL (" + worker + ")", 1, Integer::sum);

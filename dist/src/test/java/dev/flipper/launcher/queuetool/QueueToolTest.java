@@ -13,6 +13,7 @@ import dev.flipper.queue.QueueService;
 import dev.flipper.queue.client.QueueClient;
 import dev.flipper.queue.memory.InMemoryQueueStore;
 import dev.flipper.queue.server.QueueServer;
+import dev.flipper.tls.TlsFolder;
 import java.io.ByteArrayInputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -69,6 +70,55 @@ class QueueToolTest {
         .shutdownGracePeriod(Duration.ofSeconds(2))
         .build()
         .start();
+  }
+
+  @Test
+  void withSecurityTlsItPresentsTheCommandIdentityToATlsServer() throws Exception {
+    Path certificates = dir.resolve("certs");
+    TlsFolder folder = TlsFolder.init(certificates, List.of(), Clock.systemUTC());
+    QueueServer tlsServer =
+        QueueServer.builder(QueueService.builder(store).serverId("tls-server").build())
+            .port(0)
+            .bindHost("127.0.0.1")
+            .shutdownGracePeriod(Duration.ofSeconds(2))
+            .tls(folder.identity("queue"))
+            .build()
+            .start();
+    closeLater.add(tlsServer);
+    String tls = "security.tls=true";
+    String folderSet = "security.certificates=" + certificates;
+
+    Result asOperator =
+        runOn(
+            tlsServer.port(),
+            "--set",
+            tls,
+            "--set",
+            folderSet,
+            "--mode",
+            "create",
+            "--queue",
+            "tls_q");
+    Result asApp =
+        runOn(
+            tlsServer.port(),
+            "--set",
+            tls,
+            "--set",
+            folderSet,
+            "--set",
+            "security.identity=app",
+            "--mode",
+            "create",
+            "--queue",
+            "app_q");
+    Result plain = runOn(tlsServer.port(), "--mode", "get_queue_names");
+
+    assertThat(asOperator.out).contains("Created queue: tls_q");
+    assertThat(asApp.code).isEqualTo(1);
+    assertThat(asApp.err).contains("role app may not createQueue");
+    assertThat(plain.code).isNotZero();
+    assertThat(store.shard("1").queueNames()).containsExactly("tls_q");
   }
 
   @Test

@@ -6,11 +6,13 @@ import com.codahale.metrics.MetricRegistry;
 import dev.flipper.admin.AdminServer;
 import dev.flipper.admin.LogCleanupEndpoint;
 import dev.flipper.admin.LogEndpoint;
+import dev.flipper.tls.TlsFolder;
 import dev.flipper.workflow.worker.exec.LogCleaner;
 import dev.flipper.workflow.worker.exec.LogFiles;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -47,7 +49,7 @@ class WorkerLogCleanupTest {
       String base = "http://127.0.0.1:" + worker.port() + "/logs/etl/17/";
 
       List<String> notes =
-          new WorkerLogCleanup()
+          new WorkerLogCleanup(null)
               .delete(
                   List.of(
                       base + "extract.1.stdout",
@@ -66,7 +68,37 @@ class WorkerLogCleanupTest {
   }
 
   @Test
+  void withTlsTheOperatorDeletesLogsOverHttpsAndAnApplicationCannot() throws Exception {
+    TlsFolder certificates = TlsFolder.init(dir.resolve("certs"), List.of(), Clock.systemUTC());
+    LogFiles logs = new LogFiles(dir.resolve("logs"));
+    LogFiles.AttemptLogs attempt = logs.create("etl", "17", "extract", 1);
+    Files.writeString(attempt.stdout(), "out\n");
+    try (AdminServer worker =
+        new AdminServer(
+            "workers",
+            "127.0.0.1",
+            0,
+            new MetricRegistry(),
+            () -> Map.of("workers", true),
+            List.of(new LogCleanupEndpoint(new LogCleaner(logs)).route()),
+            certificates.identity("workers"))) {
+      worker.start();
+      // written by a worker before TLS was on: read as https
+      String url = "http://localhost:" + worker.port() + "/logs/etl/17/extract.1.stdout";
+
+      List<String> asApp = new WorkerLogCleanup(certificates.identity("app")).delete(List.of(url));
+      assertThat(attempt.stdout()).exists();
+      List<String> asOperator =
+          new WorkerLogCleanup(certificates.identity("operator")).delete(List.of(url));
+
+      assertThat(asApp).contains("deleted 0 of 1 log files on the workers");
+      assertThat(asOperator).containsExactly("deleted 1 of 1 log files on the workers");
+      assertThat(attempt.stdout()).doesNotExist();
+    }
+  }
+
+  @Test
   void noLogsNoNotes() {
-    assertThat(new WorkerLogCleanup().delete(List.of())).isEmpty();
+    assertThat(new WorkerLogCleanup(null).delete(List.of())).isEmpty();
   }
 }

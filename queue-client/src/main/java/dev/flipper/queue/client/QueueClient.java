@@ -25,6 +25,7 @@ import dev.flipper.queue.thrift.PinLaterScanJobsResponse;
 import dev.flipper.queue.thrift.RequestContext;
 import dev.flipper.queue.wire.WireMapping;
 import dev.flipper.thrift.ServerAddress;
+import dev.flipper.tls.TlsIdentity;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
@@ -376,6 +377,7 @@ public final class QueueClient implements AutoCloseable {
     private int maxFrameBytes = 100 * 1024 * 1024;
     private int coalescedCallsInFlight = 2;
     private String adminPassword;
+    private TlsIdentity tls;
 
     private Builder() {}
 
@@ -477,6 +479,16 @@ public final class QueueClient implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Connect with mutual TLS as {@code identity}: the server must present a certificate of the
+     * identity's authority naming the host dialled, and sees the role of this identity's
+     * certificate (docs/security.md). Null (default): plain Thrift, for servers without TLS.
+     */
+    public Builder tls(TlsIdentity identity) {
+      this.tls = identity;
+      return this;
+    }
+
     public QueueClient build() {
       if (servers.isEmpty() == (serverSetFile == null)) {
         throw new IllegalArgumentException(
@@ -508,9 +520,15 @@ public final class QueueClient implements AutoCloseable {
                   maxConnectionsPerServer,
                   connectTimeout,
                   maxFrameBytes,
-                  maxAttempts)
+                  maxAttempts,
+                  tls)
               : Transport.fixed(
-                  servers, maxConnectionsPerServer, connectTimeout, maxFrameBytes, maxAttempts);
+                  servers,
+                  maxConnectionsPerServer,
+                  connectTimeout,
+                  maxFrameBytes,
+                  maxAttempts,
+                  tls);
       return new QueueClient(
           transport,
           effectiveSource,

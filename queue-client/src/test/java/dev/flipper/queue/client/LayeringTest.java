@@ -55,6 +55,8 @@ class LayeringTest {
               "org.slf4j..",
               "dev.flipper.queue..",
               "dev.flipper.thrift",
+              "dev.flipper.tls",
+              "javax.net.ssl..",
               "")
           .because(
               "applications pull this jar and its dependencies (queue-core, thrift-wire, libthrift, slf4j) into "

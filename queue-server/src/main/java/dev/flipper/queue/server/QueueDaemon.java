@@ -7,6 +7,7 @@ import dev.flipper.lifecycle.Daemon;
 import dev.flipper.queue.QueueService;
 import dev.flipper.queue.monitor.QueueMonitor;
 import dev.flipper.queue.spi.QueueStore;
+import dev.flipper.tls.TlsIdentity;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
@@ -149,6 +150,7 @@ public final class QueueDaemon<S> implements Daemon<S> {
   private final StoreReconfigurer<S> reconfigurer;
   private final MetricRegistry metrics;
   private StartedMetrics startedMetrics = (service, monitor) -> Map.of();
+  private TlsIdentity tls;
   private volatile S storeSettings;
 
   /** The store between a successful start and close; null otherwise. */
@@ -183,6 +185,16 @@ public final class QueueDaemon<S> implements Daemon<S> {
    */
   public synchronized QueueDaemon<S> startedMetrics(StartedMetrics metrics) {
     this.startedMetrics = Objects.requireNonNull(metrics, "metrics");
+    return this;
+  }
+
+  /**
+   * Serves mutual TLS as {@code identity} (the {@code queue} certificate), calls allowed by the
+   * caller's role ({@link QueueServer.Builder#tls}); null (default): plain Thrift. Call before
+   * {@link #start()}.
+   */
+  public synchronized QueueDaemon<S> tls(TlsIdentity identity) {
+    this.tls = identity;
     return this;
   }
 
@@ -235,6 +247,7 @@ public final class QueueDaemon<S> implements Daemon<S> {
               .maxConnectionsPerPeer(config.maxConnectionsPerPeer())
               .maxConcurrentBodyFilters(config.maxConcurrentBodyFilters())
               .metrics(metrics)
+              .tls(tls)
               .build()
               .start();
       startedMetrics.of(service, startedMonitor).forEach(metrics::register);

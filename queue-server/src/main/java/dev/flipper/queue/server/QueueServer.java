@@ -10,6 +10,7 @@ import dev.flipper.queue.server.internal.GuardedServerSocket;
 import dev.flipper.queue.server.internal.InlineInvoker;
 import dev.flipper.queue.server.internal.LongPoll;
 import dev.flipper.queue.server.internal.PinLaterHandler;
+import dev.flipper.queue.server.internal.QueueAccess;
 import dev.flipper.queue.server.internal.QuietAsyncProcessor;
 import dev.flipper.queue.server.internal.ServerMetrics;
 import dev.flipper.queue.server.internal.WatchedFile;
@@ -21,6 +22,7 @@ import dev.flipper.thrift.PeerFaults;
 import dev.flipper.thrift.ServerAddress;
 import dev.flipper.thrift.ServerSetFile;
 import dev.flipper.thrift.ThriftServing;
+import dev.flipper.tls.TlsIdentity;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -48,7 +50,8 @@ import org.slf4j.LoggerFactory;
  * {@code __can__finagle__trace__v3__} probe, get {@code TApplicationException(UNKNOWN_METHOD)} and
  * the connection stays usable; an oversized enqueue gets ENQUEUE_REJECTED, another oversized,
  * stalled or malformed frame closes only its own connection (counted, logged once a minute at
- * most).
+ * most). With {@link Builder#tls} every connection speaks mutual TLS and each call is made as the
+ * role its certificate names (see {@link QueueAccess}).
  *
  * <pre>{@code
  * try (QueueServer server = QueueServer.builder(queueService).port(9010).build().start()) { ... }
@@ -153,14 +156,16 @@ public final class QueueServer implements AutoCloseable {
               workers,
               config.maxQueuedCalls,
               config.directCallLimit,
-              config.maxConcurrentBodyFilters);
+              config.maxConcurrentBodyFilters,
+              config.tls == null ? QueueAccess.open() : QueueAccess.byRole(config.metrics));
       startThrift();
       registerGauges();
       log.info(
-          "queue server listening on {}:{} (maxFrameBytes={}, workerThreads={}, selectorThreads={}, "
+          "queue server listening on {}:{}{} (maxFrameBytes={}, workerThreads={}, selectorThreads={}, "
               + "directCallLimit={}, longPollTimeout={}, rateLimitFile={}, serverSetFile={}, servers sharing rates={})",
           config.bindHost,
           boundPort,
+          config.tls == null ? "" : " with mutual TLS as " + config.tls.subject().name(),
           config.maxFrameBytes,
           config.workerThreads,
           config.selectorThreads,
@@ -290,7 +295,8 @@ public final class QueueServer implements AutoCloseable {
                           .counter("PinLaterService.connections_rejected." + reason)
                           .inc()),
               limit -> config.metrics.counter("PinLaterService.connections_evicted." + limit).inc(),
-              faults);
+              faults,
+              config.tls);
     } catch (TTransportException e) {
       throw new IllegalStateException(
           "cannot listen on "
@@ -389,7 +395,8 @@ public final class QueueServer implements AutoCloseable {
       int maxConnectionsPerPeer,
       Duration idleTimeout,
       Duration frameReadTimeout,
-      int maxConcurrentBodyFilters) {}
+      int maxConcurrentBodyFilters,
+      TlsIdentity tls) {}
 
   /** Settings of a {@link QueueServer}; {@link #build()} validates them. Not thread-safe. */
   public static final class Builder {
@@ -414,6 +421,7 @@ public final class QueueServer implements AutoCloseable {
     private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
     private Duration frameReadTimeout = DEFAULT_FRAME_READ_TIMEOUT;
     private int maxConcurrentBodyFilters = DEFAULT_MAX_CONCURRENT_BODY_FILTERS;
+    private TlsIdentity tls;
 
     private Builder(QueueService service) {
       this.service = Objects.requireNonNull(service, "service");
@@ -586,6 +594,17 @@ public final class QueueServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Serve mutual TLS as {@code identity}: a connection must complete a handshake with a
+     * certificate of the identity's authority within the frame-read time-out, and each call is
+     * allowed or refused by the role its certificate names (docs/security.md). Null (default):
+     * plain Thrift, every call allowed, as PinLater.
+     */
+    public Builder tls(TlsIdentity identity) {
+      this.tls = identity;
+      return this;
+    }
+
     /** Time source of the rate limiter. Default: the system clock. */
     public Builder clock(Clock clock) {
       this.clock = clock;
@@ -665,7 +684,8 @@ public final class QueueServer implements AutoCloseable {
               maxConnectionsPerPeer,
               idleTimeout,
               frameReadTimeout,
-              maxConcurrentBodyFilters));
+              maxConcurrentBodyFilters,
+              tls));
     }
 
     private static void require(boolean ok, String message) {

@@ -2,6 +2,7 @@ package dev.flipper.workflow.ui;
 
 import dev.flipper.tls.Role;
 import dev.flipper.tls.ServerRole;
+import dev.flipper.tls.TlsHttp;
 import dev.flipper.tls.TlsIdentity;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,7 +12,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Optional;
 import javax.net.ssl.SSLPeerUnverifiedException;
 
 /**
@@ -25,13 +25,14 @@ final class LogReader {
   static final int MAX_CHUNK = 1 << 20;
 
   private final HttpClient http;
-  private final boolean tls;
+  private final TlsIdentity tls;
 
-  LogReader(Optional<TlsIdentity> identity) {
-    HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
-    identity.ifPresent(id -> builder.sslContext(id.context()).sslParameters(id.clientParameters()));
-    this.http = builder.build();
-    this.tls = identity.isPresent();
+  /**
+   * @param tls the UI's identity when the workers' admin ports speak mutual TLS; null: plain HTTP
+   */
+  LogReader(TlsIdentity tls) {
+    this.tls = tls;
+    this.http = TlsHttp.client(tls, Duration.ofSeconds(5));
   }
 
   /** A part of a log: the bytes, where they start, where to ask next and the log's size now. */
@@ -87,9 +88,12 @@ final class LogReader {
   private <T> HttpResponse<T> send(String url, HttpResponse.BodyHandler<T> handler) {
     try {
       HttpRequest request =
-          HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).GET().build();
+          HttpRequest.newBuilder(URI.create(TlsHttp.url(url, tls)))
+              .timeout(Duration.ofSeconds(30))
+              .GET()
+              .build();
       HttpResponse<T> response = http.send(request, handler);
-      if (tls) {
+      if (tls != null) {
         requireWorker(url, response);
       }
       return response;

@@ -6,6 +6,7 @@ import dev.flipper.queue.ErrorCode;
 import dev.flipper.queue.QueueException;
 import dev.flipper.queue.client.QueueClientException;
 import dev.flipper.queue.client.QueueUnavailableException;
+import dev.flipper.tls.TlsIdentity;
 import dev.flipper.workflow.ui.queue.QueueActions;
 import dev.flipper.workflow.ui.queue.QueueDashboard;
 import dev.flipper.workflow.ui.queue.QueueLinks;
@@ -46,10 +47,15 @@ final class QueueRoutes {
             QueueServers.NONE, RateLimits.NONE, null, Runnable::run, Clock.systemUTC()));
   }
 
+  /** The dashboard over {@code servers}, connecting with mutual TLS as {@code tls} unless null. */
   static QueueRoutes over(
-      QueueServers servers, RateLimits rateLimits, Executor executor, Clock clock) {
+      QueueServers servers,
+      RateLimits rateLimits,
+      Executor executor,
+      Clock clock,
+      TlsIdentity tls) {
     return new QueueRoutes(
-        new QueueDashboard(servers, rateLimits, servers.client(), executor, clock));
+        new QueueDashboard(servers, rateLimits, servers.client(tls), executor, clock));
   }
 
   QueueDashboard dashboard() {

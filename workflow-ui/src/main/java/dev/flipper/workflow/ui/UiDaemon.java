@@ -102,27 +102,36 @@ public final class UiDaemon implements Daemon<UiDaemon.Config> {
       QueueServers queues,
       RateLimits rateLimits,
       MetricRegistry metrics) {
+    this(config, auth, master, masterAddress, queues, rateLimits, metrics, null);
+  }
+
+  /**
+   * As above, the queue dashboard and the log viewer connecting to the queue servers and the
+   * workers' log ports with mutual TLS as {@code tls} (the {@code ui} certificate; logs only from
+   * servers holding a worker certificate) unless it is null.
+   */
+  public UiDaemon(
+      Config config,
+      UiAuth auth,
+      TokenMaster master,
+      String masterAddress,
+      QueueServers queues,
+      RateLimits rateLimits,
+      MetricRegistry metrics,
+      TlsIdentity tls) {
     this.config = Objects.requireNonNull(config, "config");
     auth.checkBind(config.bindAddress());
     WorkflowEngine engine = WorkflowEngine.builder(master).build();
-    this.queueRoutes = QueueRoutes.over(queues, rateLimits, readers, Clock.systemUTC());
+    this.queueRoutes = QueueRoutes.over(queues, rateLimits, readers, Clock.systemUTC(), tls);
     this.server =
         new UiServer(
             new Views(engine, Clock.systemUTC(), readers),
             new Actions(WorkflowControl.builder(engine).build()),
             new Auth(auth, Clock.systemUTC()),
             masterAddress,
-            queueRoutes);
+            queueRoutes,
+            tls);
     metrics.gauge("ui.running", () -> () -> state.isRunning() ? 1 : 0);
-  }
-
-  /**
-   * With {@code security.tls}: job logs are fetched presenting {@code identity} (the {@code ui}
-   * certificate), and only from servers holding a worker certificate. Before {@link #start()}.
-   */
-  public UiDaemon workerLogsOverTls(TlsIdentity identity) {
-    server.fetchLogsAs(Objects.requireNonNull(identity, "identity"));
-    return this;
   }
 
   public Config config() {

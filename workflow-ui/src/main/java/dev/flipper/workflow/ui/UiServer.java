@@ -24,7 +24,6 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Function;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
@@ -49,7 +48,7 @@ final class UiServer implements AutoCloseable {
   final Auth auth;
   final Csrf csrf;
   private final UiAuth access;
-  private volatile LogReader logs = new LogReader(Optional.empty());
+  private final LogReader logs;
   private final WorkerLogUrls workerLogs;
   private final String masterAddress;
   private final QueueRoutes queues;
@@ -65,14 +64,22 @@ final class UiServer implements AutoCloseable {
    * @param masterAddress {@code host:port} of the master, for the "master unreachable" banner
    */
   UiServer(Views views, Actions actions, Auth auth, String masterAddress) {
-    this(views, actions, auth, masterAddress, null);
+    this(views, actions, auth, masterAddress, null, null);
   }
 
   /**
    * @param queues the queue dashboard's routes; null = its pages say that no queue server is
    *     configured
+   * @param tls the UI's identity for the workers' log ports when they speak mutual TLS; null: HTTP
    */
-  UiServer(Views views, Actions actions, Auth auth, String masterAddress, QueueRoutes queues) {
+  UiServer(
+      Views views,
+      Actions actions,
+      Auth auth,
+      String masterAddress,
+      QueueRoutes queues,
+      TlsIdentity tls) {
+    this.logs = new LogReader(tls);
     this.views = views;
     this.access = auth.config();
     this.csrf = new Csrf(auth.cookies());
@@ -81,11 +88,6 @@ final class UiServer implements AutoCloseable {
     this.auth = auth;
     this.masterAddress = masterAddress;
     this.queues = queues != null ? queues : QueueRoutes.none();
-  }
-
-  /** Fetch worker logs presenting {@code identity}, only from servers with worker certificates. */
-  void fetchLogsAs(TlsIdentity identity) {
-    logs = new LogReader(Optional.of(identity));
   }
 
   synchronized int start(String bindAddress, int port) {

@@ -14,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -70,7 +69,7 @@ class LogReaderTlsTest {
   }
 
   private LogReader ui() throws Exception {
-    return new LogReader(Optional.of(folder.identity("ui")));
+    return new LogReader(folder.identity("ui"));
   }
 
   @Test

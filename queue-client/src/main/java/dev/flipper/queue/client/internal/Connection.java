@@ -2,6 +2,7 @@ package dev.flipper.queue.client.internal;
 
 import dev.flipper.queue.thrift.PinLater;
 import dev.flipper.thrift.ServerAddress;
+import dev.flipper.tls.TlsIdentity;
 import java.io.IOException;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -30,15 +31,29 @@ final class Connection {
     this.api = new PinLater.Client(new TBinaryProtocol(transport));
   }
 
-  /** Connects; throws TTransportException when the server cannot be reached within the time-out. */
-  static Connection open(ServerAddress server, Duration connectTimeout, int maxFrameBytes)
+  /**
+   * Connects, with mutual TLS as {@code tls} unless it is null; throws TTransportException when the
+   * server cannot be reached within the time-out or the TLS handshake fails (the message says why).
+   */
+  static Connection open(
+      ServerAddress server, Duration connectTimeout, int maxFrameBytes, TlsIdentity tls)
       throws TTransportException {
     TConfiguration configuration = TConfiguration.custom().setMaxFrameSize(maxFrameBytes).build();
-    TSocket socket =
-        new TSocket(
-            configuration, server.host(), server.port(), 0, (int) connectTimeout.toMillis());
+    int timeoutMillis = (int) connectTimeout.toMillis();
+    TSocket socket;
+    if (tls == null) {
+      socket = new TSocket(configuration, server.host(), server.port(), 0, timeoutMillis);
+    } else {
+      try {
+        socket = new TSocket(tls.connect(server.host(), server.port(), timeoutMillis));
+      } catch (IOException e) {
+        throw new TTransportException(TTransportException.NOT_OPEN, e.getMessage(), e);
+      }
+    }
     TFramedTransport transport = new TFramedTransport(socket, maxFrameBytes);
-    transport.open();
+    if (!transport.isOpen()) {
+      transport.open();
+    }
     return new Connection(server, socket, transport);
   }
 

@@ -2,10 +2,12 @@ package dev.flipper.queue.client.internal;
 
 import dev.flipper.queue.client.QueueUnavailableException;
 import dev.flipper.thrift.ServerAddress;
+import dev.flipper.tls.TlsIdentity;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
 import org.apache.thrift.transport.TTransportException;
 
 /**
@@ -20,12 +22,18 @@ final class ConnectionPool {
   private final int maxConnections;
   private final Duration connectTimeout;
   private final int maxFrameBytes;
+  private final TlsIdentity tls;
   private final Semaphore permits;
   private final ConcurrentLinkedDeque<Connection> idle = new ConcurrentLinkedDeque<>();
   private volatile boolean closed;
 
   ConnectionPool(
-      ServerAddress server, int maxConnections, Duration connectTimeout, int maxFrameBytes) {
+      ServerAddress server,
+      int maxConnections,
+      Duration connectTimeout,
+      int maxFrameBytes,
+      TlsIdentity tls) {
+    this.tls = tls;
     this.server = server;
     this.maxConnections = maxConnections;
     this.connectTimeout = connectTimeout;
@@ -64,9 +72,13 @@ final class ConnectionPool {
         }
         connection.close();
       }
-      return Connection.open(server, connectTimeout, maxFrameBytes);
+      return Connection.open(server, connectTimeout, maxFrameBytes, tls);
     } catch (TTransportException e) {
       permits.release();
+      if (e.getCause() instanceof SSLException tlsFailure) {
+        throw new QueueUnavailableException(
+            "cannot connect to queue server " + server + ": " + tlsFailure.getMessage(), false, e);
+      }
       throw new QueueUnavailableException(
           "cannot connect to queue server "
               + server

@@ -6,6 +6,7 @@ import dev.flipper.queue.thrift.PinLater;
 import dev.flipper.queue.thrift.PinLaterException;
 import dev.flipper.queue.wire.WireMapping;
 import dev.flipper.thrift.ServerAddress;
+import dev.flipper.tls.TlsIdentity;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
@@ -40,6 +41,7 @@ public final class Transport implements AutoCloseable {
   private final Duration connectTimeout;
   private final int maxFrameBytes;
   private final int maxAttempts;
+  private final TlsIdentity tls;
   private volatile boolean closed;
 
   private Transport(
@@ -47,7 +49,9 @@ public final class Transport implements AutoCloseable {
       int maxConnectionsPerServer,
       Duration connectTimeout,
       int maxFrameBytes,
-      int maxAttempts) {
+      int maxAttempts,
+      TlsIdentity tls) {
+    this.tls = tls;
     this.servers = servers;
     this.maxConnectionsPerServer = maxConnectionsPerServer;
     this.connectTimeout = connectTimeout;
@@ -60,13 +64,15 @@ public final class Transport implements AutoCloseable {
       int maxConnectionsPerServer,
       Duration connectTimeout,
       int maxFrameBytes,
-      int maxAttempts) {
+      int maxAttempts,
+      TlsIdentity tls) {
     return new Transport(
         ServerList.fixed(servers),
         maxConnectionsPerServer,
         connectTimeout,
         maxFrameBytes,
-        maxAttempts);
+        maxAttempts,
+        tls);
   }
 
   public static Transport serverSet(
@@ -75,13 +81,15 @@ public final class Transport implements AutoCloseable {
       int maxConnectionsPerServer,
       Duration connectTimeout,
       int maxFrameBytes,
-      int maxAttempts) {
+      int maxAttempts,
+      TlsIdentity tls) {
     return new Transport(
         ServerList.fromFile(file, reload),
         maxConnectionsPerServer,
         connectTimeout,
         maxFrameBytes,
-        maxAttempts);
+        maxAttempts,
+        tls);
   }
 
   public List<ServerAddress> servers() {
@@ -158,7 +166,8 @@ public final class Transport implements AutoCloseable {
     ConnectionPool pool =
         pools.computeIfAbsent(
             server,
-            s -> new ConnectionPool(s, maxConnectionsPerServer, connectTimeout, maxFrameBytes));
+            s ->
+                new ConnectionPool(s, maxConnectionsPerServer, connectTimeout, maxFrameBytes, tls));
     if (pools.size() > servers.current().size()) {
       retireRemovedServers();
     }

@@ -46,14 +46,21 @@ final class CallRunner {
   private final Map<String, StoreTime> storeTimes = new ConcurrentHashMap<>();
   private final AtomicInteger inFlight = new AtomicInteger();
   private final LongSupplier nanoTime;
+  private final QueueAccess access;
 
   /**
    * @param workers runs the calls that do not run where they were read; may refuse a call when full
    * @param directLimit the longest average store time of a method whose calls run where they are
    *     read; 0: never
+   * @param access which callers may make which calls; a refused call is answered at once
    */
-  CallRunner(ServerMetrics metrics, Executor workers, int maxQueuedCalls, Duration directLimit) {
-    this(metrics, workers, maxQueuedCalls, directLimit, System::nanoTime);
+  CallRunner(
+      ServerMetrics metrics,
+      Executor workers,
+      int maxQueuedCalls,
+      Duration directLimit,
+      QueueAccess access) {
+    this(metrics, workers, maxQueuedCalls, directLimit, System::nanoTime, access);
   }
 
   CallRunner(
@@ -62,6 +69,17 @@ final class CallRunner {
       int maxQueuedCalls,
       Duration directLimit,
       LongSupplier nanoTime) {
+    this(metrics, workers, maxQueuedCalls, directLimit, nanoTime, QueueAccess.open());
+  }
+
+  private CallRunner(
+      ServerMetrics metrics,
+      Executor workers,
+      int maxQueuedCalls,
+      Duration directLimit,
+      LongSupplier nanoTime,
+      QueueAccess access) {
+    this.access = access;
     this.metrics = metrics;
     this.workers = workers;
     this.maxQueuedCalls = maxQueuedCalls;
@@ -77,6 +95,9 @@ final class CallRunner {
    * A call that may take long, whose result is known when {@code call} returns: on a worker thread.
    */
   <T> void pooled(String method, AsyncMethodCallback<T> callback, Supplier<T> call) {
+    if (!access.admit(method, callback)) {
+      return;
+    }
     submit(
         method, callback, () -> CompletableFuture.completedFuture(call.get()), storeTime(method));
   }
@@ -116,6 +137,9 @@ final class CallRunner {
   /** A hot-path call that may complete later (long-poll dequeue); see the class comment. */
   <T> void directLater(
       String method, AsyncMethodCallback<T> callback, Supplier<CompletionStage<T>> call) {
+    if (!access.admit(method, callback)) {
+      return;
+    }
     StoreTime time = storeTime(method);
     if (directLimitNanos > 0 && time.within(directLimitNanos)) {
       inFlight.incrementAndGet();

@@ -1,12 +1,15 @@
 package dev.flipper.queue.server.internal;
 
 import dev.flipper.thrift.ConnectionLimits;
+import dev.flipper.tls.Peer;
+import dev.flipper.tls.TlsIdentity;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.Arrays;
+import javax.net.ssl.SSLException;
 import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.protocol.TMessage;
@@ -23,7 +26,12 @@ import org.apache.thrift.transport.TTransportException;
  * answered with ENQUEUE_REJECTED; any other call closes the connection). A complete frame that does
  * not start with a call header closes the connection. It remembers when it last moved bytes and
  * when its current frame started, for the idle and frame-read time-outs of {@link
- * GuardedServerSocket}. A peer that goes away closes the connection quietly. Used by one selector
+ * GuardedServerSocket}. A peer that goes away closes the connection quietly.
+ *
+ * <p>With a {@link TlsIdentity} the bytes go through a {@link TlsChannel}: the connection first
+ * completes a handshake with a certificate of the deployment's authority (counted as the fault
+ * {@code tls_refused} and closed otherwise; the frame-read time-out limits how long it may take),
+ * and each call it reads is then made as its peer ({@link QueueAccess}). Used by one selector
  * thread; the time stamps are read by the timer.
  */
 final class GatedSocket extends TNonblockingSocket implements ConnectionLimits.Connection {
@@ -44,6 +52,8 @@ final class GatedSocket extends TNonblockingSocket implements ConnectionLimits.C
   private final InetAddress peer;
   private final InetSocketAddress remote;
   private final FrameRules rules;
+  private final TlsChannel tls;
+  private Peer caller; // whom the TLS handshake verified
   private final ByteBuffer length = ByteBuffer.allocate(4);
   private State state = State.LENGTH;
   private int frameLeft;
@@ -57,13 +67,20 @@ final class GatedSocket extends TNonblockingSocket implements ConnectionLimits.C
   private volatile long frameStartNanos;
   private volatile long idleSinceNanos = System.nanoTime();
 
-  GatedSocket(SocketChannel channel, InetAddress peer, FrameRules rules)
+  /**
+   * @param identity the server's TLS identity; null: plain Thrift
+   */
+  GatedSocket(SocketChannel channel, InetAddress peer, FrameRules rules, TlsIdentity identity)
       throws IOException, TTransportException {
     super(channel);
     this.peer = peer;
     this.remote = (InetSocketAddress) channel.socket().getRemoteSocketAddress();
     this.rules = rules;
     setMaxFrameSize(rules.maxFrameBytes());
+    this.tls = identity == null ? null : new TlsChannel(channel, identity.serverEngine());
+    if (tls != null) {
+      frameStartNanos = System.nanoTime(); // the handshake has the time of one frame read
+    }
   }
 
   @Override
@@ -111,11 +128,18 @@ final class GatedSocket extends TNonblockingSocket implements ConnectionLimits.C
   @Override
   public int read(ByteBuffer buffer) {
     try {
+      if (tls != null && caller == null && !handshake()) {
+        return 0;
+      }
       return switch (state) {
         case LENGTH -> readLength(buffer);
         case FRAME -> readFrame(buffer);
         case DISCARD -> discard();
       };
+    } catch (SSLException e) {
+      rules.faults().fault("tls_refused", peer, e.getMessage());
+      tls.sendAlert();
+      return -1;
     } catch (IOException e) {
       return -1; // the peer went away: close without a word
     }
@@ -125,7 +149,7 @@ final class GatedSocket extends TNonblockingSocket implements ConnectionLimits.C
   public int write(ByteBuffer buffer) {
     releaseReservation(); // the answer is ready, so the request frame is no longer held
     try {
-      int written = getSocketChannel().write(buffer);
+      int written = writeBytes(buffer);
       touch(written);
       idleSinceNanos = System.nanoTime(); // answering: the call is done
       return written;
@@ -140,8 +164,26 @@ final class GatedSocket extends TNonblockingSocket implements ConnectionLimits.C
     super.close();
   }
 
+  /** True once the handshake is complete and the peer known. */
+  private boolean handshake() throws IOException {
+    if (!tls.handshake()) {
+      return false;
+    }
+    caller = Peer.of(tls.session(), peer);
+    frameStartNanos = 0;
+    return true;
+  }
+
+  private int readBytes(ByteBuffer buffer) throws IOException {
+    return tls == null ? getSocketChannel().read(buffer) : tls.read(buffer);
+  }
+
+  private int writeBytes(ByteBuffer buffer) throws IOException {
+    return tls == null ? getSocketChannel().write(buffer) : tls.write(buffer);
+  }
+
   private int readLength(ByteBuffer frameSizeBuffer) throws IOException {
-    int read = getSocketChannel().read(length);
+    int read = readBytes(length);
     if (read < 0) {
       return -1;
     }
@@ -187,7 +229,7 @@ final class GatedSocket extends TNonblockingSocket implements ConnectionLimits.C
   }
 
   private int readFrame(ByteBuffer frame) throws IOException {
-    int read = getSocketChannel().read(frame);
+    int read = readBytes(frame);
     if (read < 0) {
       return -1;
     }
@@ -201,6 +243,9 @@ final class GatedSocket extends TNonblockingSocket implements ConnectionLimits.C
             .faults()
             .fault("malformed_call", remote, "a frame that does not start with a call header");
         return -1;
+      }
+      if (caller != null) {
+        QueueAccess.callFrom(caller); // libthrift runs the call next, on this thread
       }
     }
     return read;
@@ -224,9 +269,8 @@ final class GatedSocket extends TNonblockingSocket implements ConnectionLimits.C
    * connection.
    */
   private int discard() throws IOException {
-    SocketChannel channel = getSocketChannel();
     while (answer == null) {
-      int read = channel.read(prefix);
+      int read = readBytes(prefix);
       if (read <= 0) {
         return read;
       }
@@ -249,7 +293,7 @@ final class GatedSocket extends TNonblockingSocket implements ConnectionLimits.C
     }
     while (frameLeft > 0) {
       scratch.clear().limit(Math.min(frameLeft, scratch.capacity()));
-      int read = channel.read(scratch);
+      int read = readBytes(scratch);
       if (read <= 0) {
         return read;
       }
@@ -261,7 +305,7 @@ final class GatedSocket extends TNonblockingSocket implements ConnectionLimits.C
     prefix = null;
     ByteBuffer out = ByteBuffer.wrap(answer);
     answer = null;
-    channel.write(out);
+    writeBytes(out);
     idleSinceNanos = System.nanoTime();
     return out.hasRemaining()
         ? -1

@@ -3,6 +3,7 @@ package dev.flipper.queue.server.internal;
 import dev.flipper.thrift.ConnectionLimits;
 import dev.flipper.thrift.ConnectionRefusals;
 import dev.flipper.thrift.PeerFaults;
+import dev.flipper.tls.TlsIdentity;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.time.Duration;
@@ -18,21 +19,24 @@ import org.apache.thrift.transport.TTransportException;
  * only when all of them are in a call (the open ones go on being served). Each connection reads its
  * frames through a {@link GatedSocket} (frame limit, shared read budget), and {@link #closeIdle()}
  * ends connections that moved nothing for the idle timeout or have been reading one frame for
- * longer than the frame-read timeout (a peer trickling a byte at a time). libthrift's selector
- * server has none of this. Thread-safe: the accept thread, the selector threads and the timer use
- * it.
+ * longer than the frame-read timeout (a peer trickling a byte at a time, or a TLS handshake that
+ * does not finish). With a {@link TlsIdentity} every connection speaks mutual TLS. libthrift's
+ * selector server has none of this. Thread-safe: the accept thread, the selector threads and the
+ * timer use it.
  */
 public final class GuardedServerSocket extends TNonblockingServerSocket {
   private final long idleNanos;
   private final long frameReadNanos;
   private final FrameRules rules;
   private final ConnectionLimits<GatedSocket> open;
+  private final TlsIdentity tls;
 
   /**
    * @param readBudgetBytes memory for large request frames of all connections together (see {@link
    *     ReadBudget})
    * @param faults where refused frames and closed misbehaving connections are counted
    * @param evictions counts idle connections closed for new ones, by limit reached
+   * @param tls the server's TLS identity; null: plain Thrift
    */
   public GuardedServerSocket(
       NonblockingAbstractServerSocketArgs args,
@@ -44,7 +48,8 @@ public final class GuardedServerSocket extends TNonblockingServerSocket {
       Duration frameReadTimeout,
       ConnectionRefusals refusals,
       Consumer<String> evictions,
-      PeerFaults faults)
+      PeerFaults faults,
+      TlsIdentity tls)
       throws TTransportException {
     super(args.maxFrameSize(maxFrameBytes));
     this.open = new ConnectionLimits<>(maxConnections, maxConnectionsPerPeer, refusals, evictions);
@@ -53,6 +58,7 @@ public final class GuardedServerSocket extends TNonblockingServerSocket {
     this.rules =
         new FrameRules(
             maxFrameBytes, new ReadBudget(readBudgetBytes), faults, EnqueueRefusal.INSTANCE);
+    this.tls = tls;
   }
 
   @Override
@@ -63,7 +69,7 @@ public final class GuardedServerSocket extends TNonblockingServerSocket {
     }
     InetAddress peer = accepted.getSocketChannel().socket().getInetAddress();
     try {
-      GatedSocket gated = new GatedSocket(accepted.getSocketChannel(), peer, rules);
+      GatedSocket gated = new GatedSocket(accepted.getSocketChannel(), peer, rules, tls);
       if (open.admit(gated)) {
         return gated;
       }

@@ -68,6 +68,7 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
    * @param workers the worker threads, refusing calls beyond {@code maxQueuedCalls} waiting
    * @param directCallLimit see {@link CallRunner}
    * @param maxConcurrentBodyFilters most body-filtered calls at once (see {@link FilterSlots})
+   * @param access which callers may make which calls
    */
   public PinLaterHandler(
       QueueService service,
@@ -78,13 +79,14 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
       Executor workers,
       int maxQueuedCalls,
       Duration directCallLimit,
-      int maxConcurrentBodyFilters) {
+      int maxConcurrentBodyFilters,
+      QueueAccess access) {
     this.maxJobBytesPerAnswer = maxFrameBytes - ANSWER_OVERHEAD_BYTES;
     this.service = service;
     this.rateLimiter = rateLimiter;
     this.longPoll = longPoll;
     this.metrics = metrics;
-    this.calls = new CallRunner(metrics, workers, maxQueuedCalls, directCallLimit);
+    this.calls = new CallRunner(metrics, workers, maxQueuedCalls, directCallLimit, access);
     this.filterSlots = new FilterSlots(maxConcurrentBodyFilters);
   }
 

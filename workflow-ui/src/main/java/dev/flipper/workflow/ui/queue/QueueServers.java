@@ -2,6 +2,7 @@ package dev.flipper.workflow.ui.queue;
 
 import dev.flipper.queue.client.QueueClient;
 import dev.flipper.thrift.ServerAddress;
+import dev.flipper.tls.TlsIdentity;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -60,13 +61,16 @@ public record QueueServers(
   /**
    * A client of the servers, or null when none is configured. Short time-outs and one attempt per
    * server, so a page says "unreachable" within seconds.
+   *
+   * @param tls the UI's identity when the queue servers speak mutual TLS; null: plain Thrift
    */
-  public QueueClient client() {
+  public QueueClient client(TlsIdentity tls) {
     if (!configured()) {
       return null;
     }
     QueueClient.Builder builder =
         QueueClient.builder()
+            .tls(tls)
             .source("flipper-ui")
             .connectTimeout(Duration.ofSeconds(2))
             .requestTimeout(Duration.ofSeconds(10))
