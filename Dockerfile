@@ -30,7 +30,8 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
     CMD curl -fsS "http://127.0.0.1:${FLIPPER_HEALTH_PORT}/health" || exit 1
 # SIGTERM (docker stop) stops the daemons gracefully and exits 0.
 STOPSIGNAL SIGTERM
-# Inside a container every port listens on 0.0.0.0, so the web UI must be allowed to run without sign-in there:
-# publish 8080 only where everyone may operate workflows, or configure ui.users / ui.trustedUserHeader.
-ENTRYPOINT ["/opt/flipper/bin/flipper", "--set", "network.bindAddress=0.0.0.0", "--set", "ui.allowAnonymous=true"]
+# Inside a container every port listens on 0.0.0.0, so the daemons need security.tls (docker-compose.yaml shows
+# how) or, on a network only trusted hosts reach, --set security.insecure=true; the UI needs ui.users (or
+# ui.allowAnonymous=true where everyone may operate workflows). docs/security.md.
+ENTRYPOINT ["/opt/flipper/bin/flipper", "--set", "network.bindAddress=0.0.0.0"]
 CMD ["-m", "all"]

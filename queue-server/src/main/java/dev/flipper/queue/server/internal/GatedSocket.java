@@ -137,7 +137,7 @@ final class GatedSocket extends TNonblockingSocket implements ConnectionLimits.C
         case DISCARD -> discard();
       };
     } catch (SSLException e) {
-      rules.faults().fault("tls_refused", peer, e.getMessage());
+      rules.faults().fault("tls_refused", remote, e.getMessage());
       tls.sendAlert();
       return -1;
     } catch (IOException e) {
