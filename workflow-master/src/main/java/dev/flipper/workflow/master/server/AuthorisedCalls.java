@@ -4,19 +4,13 @@ import com.codahale.metrics.MetricRegistry;
 import dev.flipper.tls.Peer;
 import dev.flipper.workflow.master.server.MasterPermissions.Change;
 import dev.flipper.workflow.master.thrift.ArchiveRequest;
-import dev.flipper.workflow.master.thrift.ArchivedQueryRequest;
-import dev.flipper.workflow.master.thrift.ArchivedQueryResponse;
 import dev.flipper.workflow.master.thrift.DeleteArchivedRequest;
 import dev.flipper.workflow.master.thrift.DeleteArchivedResponse;
 import dev.flipper.workflow.master.thrift.ErrorCode;
-import dev.flipper.workflow.master.thrift.GroupRequest;
-import dev.flipper.workflow.master.thrift.GroupResponse;
 import dev.flipper.workflow.master.thrift.ModifyRequest;
 import dev.flipper.workflow.master.thrift.ModifyResponse;
 import dev.flipper.workflow.master.thrift.QueryAndOwnRequest;
 import dev.flipper.workflow.master.thrift.QueryAndOwnResponse;
-import dev.flipper.workflow.master.thrift.QueryRequest;
-import dev.flipper.workflow.master.thrift.QueryResponse;
 import dev.flipper.workflow.master.thrift.Token;
 import dev.flipper.workflow.master.thrift.TokenMasterException;
 import dev.flipper.workflow.master.thrift.TokenMasterService;
@@ -30,36 +24,20 @@ import org.apache.thrift.TException;
  * master.refused.<role>}. Malformed requests (no request, a token without name) pass on to the
  * handler, which says what is wrong. Used by the connection's thread.
  */
-final class AuthorisedCalls implements TokenMasterService.Iface {
+final class AuthorisedCalls extends ForwardingCalls {
   /** The certificate at the other end, learned at the connection's first call. */
   @FunctionalInterface
   interface Caller {
     Peer peer() throws TException;
   }
 
-  private final TokenMasterService.Iface target;
   private final Caller caller;
   private final MetricRegistry metrics;
 
   AuthorisedCalls(TokenMasterService.Iface target, Caller caller, MetricRegistry metrics) {
-    this.target = target;
+    super(target);
     this.caller = caller;
     this.metrics = metrics;
-  }
-
-  @Override
-  public QueryResponse query(QueryRequest request) throws TException {
-    return target.query(request);
-  }
-
-  @Override
-  public GroupResponse group(GroupRequest request) throws TException {
-    return target.group(request);
-  }
-
-  @Override
-  public ArchivedQueryResponse query_archived(ArchivedQueryRequest request) throws TException {
-    return target.query_archived(request);
   }
 
   @Override

@@ -4,19 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.flipper.workflow.master.thrift.ArchiveRequest;
-import dev.flipper.workflow.master.thrift.ArchivedQueryRequest;
-import dev.flipper.workflow.master.thrift.ArchivedQueryResponse;
-import dev.flipper.workflow.master.thrift.DeleteArchivedRequest;
-import dev.flipper.workflow.master.thrift.DeleteArchivedResponse;
-import dev.flipper.workflow.master.thrift.GroupRequest;
-import dev.flipper.workflow.master.thrift.GroupResponse;
 import dev.flipper.workflow.master.thrift.ModifyRequest;
 import dev.flipper.workflow.master.thrift.ModifyResponse;
-import dev.flipper.workflow.master.thrift.QueryAndOwnRequest;
-import dev.flipper.workflow.master.thrift.QueryAndOwnResponse;
-import dev.flipper.workflow.master.thrift.QueryRequest;
-import dev.flipper.workflow.master.thrift.QueryResponse;
 import dev.flipper.workflow.master.thrift.Token;
 import dev.flipper.workflow.master.thrift.TokenMasterService;
 import java.net.InetAddress;
@@ -29,17 +18,16 @@ import org.apache.thrift.TException;
  * heartbeat cannot point the UI at another server. Data that is not a JSON object is left alone (it
  * gets no address, so no logs are fetched for it). Used by the connection's thread.
  */
-final class PublisherStamp implements TokenMasterService.Iface {
+final class PublisherStamp extends ForwardingCalls {
   /** The field, as workflow-engine's heartbeat data names it. */
   static final String PUBLISHER = "publisher";
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final TokenMasterService.Iface target;
   private final String publisher;
 
   PublisherStamp(TokenMasterService.Iface target, InetAddress publisher) {
-    this.target = target;
+    super(target);
     this.publisher = publisher.getHostAddress();
   }
 
@@ -68,35 +56,5 @@ final class PublisherStamp implements TokenMasterService.Iface {
       // left alone: readers find no publisher in it
     }
     return data;
-  }
-
-  @Override
-  public QueryResponse query(QueryRequest request) throws TException {
-    return target.query(request);
-  }
-
-  @Override
-  public GroupResponse group(GroupRequest request) throws TException {
-    return target.group(request);
-  }
-
-  @Override
-  public ArchivedQueryResponse query_archived(ArchivedQueryRequest request) throws TException {
-    return target.query_archived(request);
-  }
-
-  @Override
-  public void archive(ArchiveRequest request) throws TException {
-    target.archive(request);
-  }
-
-  @Override
-  public QueryAndOwnResponse query_and_own(QueryAndOwnRequest request) throws TException {
-    return target.query_and_own(request);
-  }
-
-  @Override
-  public DeleteArchivedResponse delete_archived(DeleteArchivedRequest request) throws TException {
-    return target.delete_archived(request);
   }
 }
