@@ -92,6 +92,9 @@ abstract class ControlCommand implements Callable<Integer> {
   }
 
   /** The operation. */
+  /** The master's client while {@link #run} runs. */
+  WorkflowClient client;
+
   abstract ControlResult run(WorkflowControl control);
 
   @Override
@@ -102,6 +105,7 @@ abstract class ControlCommand implements Callable<Integer> {
       return 1;
     }
     try (WorkflowClient client = new WorkflowClient(master)) {
+      this.client = client;
       print(
           run(
               WorkflowControl.builder(client.engine)

@@ -2,6 +2,7 @@ package dev.flipper.launcher.workflow;
 
 import dev.flipper.workflow.control.ControlResult;
 import dev.flipper.workflow.control.WorkflowControl;
+import dev.flipper.workflow.fleet.WorkerLogUrls;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -296,7 +297,9 @@ public final class ControlCommands {
       ControlResult result = control.cleanup(Duration.ofDays(ageDays));
       List<String> notes = new ArrayList<>(result.notes());
       notes.addAll(
-          new WorkerLogCleanup(master.loadConfig().security().commandIdentity().orElse(null))
+          new WorkerLogCleanup(
+                  master.loadConfig().security().commandIdentity().orElse(null),
+                  new WorkerLogUrls(client.master)::fetchable)
               .delete(result.logUrls()));
       return new ControlResult(
           result.operation(),

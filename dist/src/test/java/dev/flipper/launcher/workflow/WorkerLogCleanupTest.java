@@ -7,6 +7,9 @@ import dev.flipper.admin.AdminServer;
 import dev.flipper.admin.LogCleanupEndpoint;
 import dev.flipper.admin.LogEndpoint;
 import dev.flipper.tls.TlsFolder;
+import dev.flipper.token.TokenService;
+import dev.flipper.token.memory.InMemoryTokenStore;
+import dev.flipper.workflow.fleet.WorkerLogUrls;
 import dev.flipper.workflow.worker.exec.LogCleaner;
 import dev.flipper.workflow.worker.exec.LogFiles;
 import java.net.ServerSocket;
@@ -49,7 +52,7 @@ class WorkerLogCleanupTest {
       String base = "http://127.0.0.1:" + worker.port() + "/logs/etl/17/";
 
       List<String> notes =
-          new WorkerLogCleanup(null)
+          new WorkerLogCleanup(null, url -> url)
               .delete(
                   List.of(
                       base + "extract.1.stdout",
@@ -86,10 +89,11 @@ class WorkerLogCleanupTest {
       // written by a worker before TLS was on: read as https
       String url = "http://localhost:" + worker.port() + "/logs/etl/17/extract.1.stdout";
 
-      List<String> asApp = new WorkerLogCleanup(certificates.identity("app")).delete(List.of(url));
+      List<String> asApp =
+          new WorkerLogCleanup(certificates.identity("app"), u -> u).delete(List.of(url));
       assertThat(attempt.stdout()).exists();
       List<String> asOperator =
-          new WorkerLogCleanup(certificates.identity("operator")).delete(List.of(url));
+          new WorkerLogCleanup(certificates.identity("operator"), u -> u).delete(List.of(url));
 
       assertThat(asApp).contains("deleted 0 of 1 log files on the workers");
       assertThat(asOperator).containsExactly("deleted 1 of 1 log files on the workers");
@@ -97,8 +101,37 @@ class WorkerLogCleanupTest {
     }
   }
 
+  /** Issue #25: cleanup sent DELETE to whatever host an execution record named. */
+  @Test
+  void aLogUrlOfNoKnownWorkerGetsNoDelete() throws Exception {
+    LogFiles logs = new LogFiles(dir.resolve("logs"));
+    LogFiles.AttemptLogs attempt = logs.create("etl", "17", "extract", 1);
+    Files.writeString(attempt.stdout(), "out\n");
+    try (AdminServer server =
+        new AdminServer(
+            "workers",
+            "127.0.0.1",
+            0,
+            new MetricRegistry(),
+            () -> Map.of("workers", true),
+            List.of(new LogCleanupEndpoint(new LogCleaner(logs)).route()))) {
+      server.start();
+      String url = "http://127.0.0.1:" + server.port() + "/logs/etl/17/extract.1.stdout";
+      WorkerLogUrls noHeartbeats =
+          new WorkerLogUrls(TokenService.builder(InMemoryTokenStore.create()).build());
+
+      List<String> notes = new WorkerLogCleanup(null, noHeartbeats::fetchable).delete(List.of(url));
+
+      assertThat(attempt.stdout()).exists();
+      assertThat(notes)
+          .containsExactly(
+              "deleted 0 of 1 log files on the workers",
+              "1 log files not deleted: not a log of a known worker (" + url + ")");
+    }
+  }
+
   @Test
   void noLogsNoNotes() {
-    assertThat(new WorkerLogCleanup(null).delete(List.of())).isEmpty();
+    assertThat(new WorkerLogCleanup(null, url -> url).delete(List.of())).isEmpty();
   }
 }
