@@ -122,7 +122,9 @@ class TlsQueueServerTest {
       int deleted =
           admin.api.deleteJobs(
               TestServer.CONTEXT,
-              new PinLaterDeleteJobsRequest("admin_q").setJobState(PinLaterJobState.PENDING));
+              new PinLaterDeleteJobsRequest("admin_q")
+                  .setJobState(PinLaterJobState.PENDING)
+                  .setPassword(TestServer.ADMIN_PASSWORD)); // the role and the password
 
       assertThat(refused.getMessage()).startsWith("role operator may not deleteJobs");
       assertThat(deleted).isEqualTo(1);

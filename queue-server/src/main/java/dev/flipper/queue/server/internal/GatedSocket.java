@@ -49,6 +49,8 @@ final class GatedSocket extends TNonblockingSocket implements ConnectionLimits.C
     DISCARD
   }
 
+  private static final ThreadLocal<InetSocketAddress> FRAME_FROM = new ThreadLocal<>();
+
   private final InetAddress peer;
   private final InetSocketAddress remote;
   private final FrameRules rules;
@@ -244,11 +246,21 @@ final class GatedSocket extends TNonblockingSocket implements ConnectionLimits.C
             .fault("malformed_call", remote, "a frame that does not start with a call header");
         return -1;
       }
+      // libthrift runs the call next, on this thread
+      FRAME_FROM.set(remote);
       if (caller != null) {
-        QueueAccess.callFrom(caller); // libthrift runs the call next, on this thread
+        QueueAccess.callFrom(caller);
       }
     }
     return read;
+  }
+
+  /**
+   * Who sent the last whole frame read on this thread: the call libthrift processes now, for fault
+   * lines about a call whose arguments cannot be read (its processor does not see the connection).
+   */
+  static InetSocketAddress lastFrameFrom() {
+    return FRAME_FROM.get();
   }
 
   private int refuse(int size, String reason, String message) throws IOException {

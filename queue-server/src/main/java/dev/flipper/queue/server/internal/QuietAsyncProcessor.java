@@ -30,7 +30,10 @@ public final class QuietAsyncProcessor implements TAsyncProcessor, TProcessor {
     try {
       asyncProcessor.process(frame);
     } catch (TException | RuntimeException e) {
-      faults.fault("malformed_call", null, "a call whose arguments could not be read: " + e);
+      faults.fault(
+          "malformed_call",
+          GatedSocket.lastFrameFrom(),
+          "a call whose arguments could not be read: " + e);
       frame.close();
     }
   }
