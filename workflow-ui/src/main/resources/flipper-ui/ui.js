@@ -35,7 +35,8 @@
     fetch(apiUrl, { headers: { 'Accept': 'application/json' } })
       .then(function (response) { return response.text(); })
       .then(function (text) {
-        show('updated ' + new Date().toLocaleTimeString());
+        // UTC and labelled, as every time on the pages (not the browser's local clock)
+        show('updated ' + new Date().toISOString().substring(11, 19) + ' UTC');
         if (last !== null && text !== last) {
           return fetch(location.href).then(function (r) { return r.text(); }).then(function (html) {
             swap(html);
