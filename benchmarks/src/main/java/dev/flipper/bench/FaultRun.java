@@ -47,7 +47,19 @@ final class FaultRun {
     this.dir = dir;
     this.classpath = classpath;
     this.out = out;
-    this.serverPort = LocalStore.sparePort();
+    this.serverPort = sparePortBut(store.port);
+  }
+
+  /**
+   * A spare port other than the store's: both are picked by closing a socket bound to port 0, and a
+   * server started on the store's port would fail while its clients talked to the store.
+   */
+  private static int sparePortBut(int taken) throws IOException {
+    int port = LocalStore.sparePort();
+    while (port == taken) {
+      port = LocalStore.sparePort();
+    }
+    return port;
   }
 
   Result run(
@@ -230,11 +242,19 @@ final class FaultRun {
     }
   }
 
-  private static void awaitServer(QueueClient client) throws InterruptedException {
+  /** Until the server answers; IllegalStateException at once if its process has ended. */
+  private void awaitServer(QueueClient client) throws InterruptedException {
     FaultBenchmark.awaitTrue(
         "the queue server",
         Duration.ofSeconds(120),
         () -> {
+          if (!server.isAlive()) {
+            throw new IllegalStateException(
+                "the queue server exited with "
+                    + server.exitValue()
+                    + "; see "
+                    + dir.resolve("queue-server.out"));
+          }
           try {
             client.queueNames();
             return true;
