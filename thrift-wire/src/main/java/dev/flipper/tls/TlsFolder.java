@@ -13,6 +13,7 @@ import java.security.cert.CertificateNotYetValidException;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -182,6 +183,6 @@ public final class TlsFolder {
     standard.put("operator", Role.OPERATOR);
     standard.put("admin", Role.ADMIN);
     standard.put("app", Role.APP);
-    return Map.copyOf(standard);
+    return Collections.unmodifiableMap(standard); // in this order: init lists them so
   }
 }
