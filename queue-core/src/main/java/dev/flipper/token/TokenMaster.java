@@ -1,5 +1,10 @@
 package dev.flipper.token;
 
+import dev.flipper.history.ExecutionPage;
+import dev.flipper.history.ExecutionQuery;
+import dev.flipper.history.RunArchive;
+import dev.flipper.history.RunPage;
+import dev.flipper.history.RunQuery;
 import java.util.List;
 import java.util.SortedMap;
 
@@ -73,4 +78,23 @@ public interface TokenMaster {
    * returns how many.
    */
   int deleteArchived(String namePrefix);
+
+  /**
+   * {@link #archive(List)}, and in the same transaction records the instance's run and executions
+   * in the run history (replacing any earlier record of that instance). All or nothing: if the
+   * tokens cannot be archived, nothing is recorded.
+   */
+  void archive(List<Token> tokens, RunArchive run);
+
+  /** One page of the run history, as the query filters and sorts it. Read-only. */
+  RunPage queryRuns(RunQuery query);
+
+  /** One page of recorded job executions, newest first. Read-only. */
+  ExecutionPage queryExecutions(ExecutionQuery query);
+
+  /**
+   * Deletes one instance's run and executions from the run history (cleanup deletes its archived
+   * tokens beside); returns how many rows went (0 if none was recorded).
+   */
+  int deleteRun(String workflow, String instance);
 }

@@ -1,5 +1,10 @@
 package dev.flipper.token;
 
+import dev.flipper.history.ExecutionPage;
+import dev.flipper.history.ExecutionQuery;
+import dev.flipper.history.RunArchive;
+import dev.flipper.history.RunPage;
+import dev.flipper.history.RunQuery;
 import dev.flipper.text.DurationText;
 import dev.flipper.token.spi.TokenStore;
 import java.time.Clock;
@@ -254,6 +259,45 @@ public final class TokenService implements TokenMaster {
     if (tokens == null || tokens.isEmpty()) {
       return;
     }
+    checkArchive(tokens);
+    store.archive(List.copyOf(tokens), clock.millis());
+  }
+
+  @Override
+  public void archive(List<Token> tokens, RunArchive run) {
+    if (run == null) {
+      throw TokenException.inputError("an archive with run history needs the run");
+    }
+    checkArchive(tokens == null ? List.of() : tokens);
+    store.archive(tokens == null ? List.of() : List.copyOf(tokens), run, clock.millis());
+  }
+
+  @Override
+  public RunPage queryRuns(RunQuery query) {
+    if (query == null) {
+      throw TokenException.inputError("queryRuns needs a query");
+    }
+    return store.queryRuns(query);
+  }
+
+  @Override
+  public ExecutionPage queryExecutions(ExecutionQuery query) {
+    if (query == null) {
+      throw TokenException.inputError("queryExecutions needs a query");
+    }
+    return store.queryExecutions(query);
+  }
+
+  @Override
+  public int deleteRun(String workflow, String instance) {
+    if (workflow == null || workflow.isEmpty() || instance == null || instance.isEmpty()) {
+      throw TokenException.inputError(
+          "deleteRun needs a workflow and an instance; got '" + workflow + "', '" + instance + "'");
+    }
+    return store.deleteRun(workflow, instance);
+  }
+
+  private static void checkArchive(List<Token> tokens) {
     Set<String> seen = new HashSet<>();
     for (Token token : tokens) {
       if (token == null) {
@@ -269,7 +313,6 @@ public final class TokenService implements TokenMaster {
       }
       requireVersion(token, "archive");
     }
-    store.archive(List.copyOf(tokens), clock.millis());
   }
 
   @Override

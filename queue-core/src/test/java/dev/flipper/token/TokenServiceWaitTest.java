@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.flipper.history.ExecutionPage;
+import dev.flipper.history.ExecutionQuery;
+import dev.flipper.history.RunArchive;
+import dev.flipper.history.RunPage;
+import dev.flipper.history.RunQuery;
 import dev.flipper.token.memory.InMemoryTokenStore;
 import dev.flipper.token.spi.TokenStore;
 import java.time.Duration;
@@ -187,6 +192,26 @@ class TokenServiceWaitTest {
     @Override
     public int deleteArchived(String namePrefix) {
       return delegate.deleteArchived(namePrefix);
+    }
+
+    @Override
+    public void archive(List<Token> tokens, RunArchive run, long nowMillis) {
+      delegate.archive(tokens, run, nowMillis);
+    }
+
+    @Override
+    public RunPage queryRuns(RunQuery query) {
+      return delegate.queryRuns(query);
+    }
+
+    @Override
+    public ExecutionPage queryExecutions(ExecutionQuery query) {
+      return delegate.queryExecutions(query);
+    }
+
+    @Override
+    public int deleteRun(String workflow, String instance) {
+      return delegate.deleteRun(workflow, instance);
     }
 
     @Override

@@ -1,5 +1,10 @@
 package dev.flipper.launcher.modes;
 
+import dev.flipper.history.ExecutionPage;
+import dev.flipper.history.ExecutionQuery;
+import dev.flipper.history.RunArchive;
+import dev.flipper.history.RunPage;
+import dev.flipper.history.RunQuery;
 import dev.flipper.token.ModifyParams;
 import dev.flipper.token.Query;
 import dev.flipper.token.QueryAndOwnParams;
@@ -72,6 +77,26 @@ public final class NoMaster implements TokenMaster {
 
   @Override
   public int deleteArchived(String namePrefix) {
+    throw missing.get();
+  }
+
+  @Override
+  public void archive(List<Token> tokens, RunArchive run) {
+    throw missing.get();
+  }
+
+  @Override
+  public RunPage queryRuns(RunQuery query) {
+    throw missing.get();
+  }
+
+  @Override
+  public ExecutionPage queryExecutions(ExecutionQuery query) {
+    throw missing.get();
+  }
+
+  @Override
+  public int deleteRun(String workflow, String instance) {
     throw missing.get();
   }
 

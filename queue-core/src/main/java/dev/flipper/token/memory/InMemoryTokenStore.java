@@ -1,5 +1,10 @@
 package dev.flipper.token.memory;
 
+import dev.flipper.history.ExecutionPage;
+import dev.flipper.history.ExecutionQuery;
+import dev.flipper.history.RunArchive;
+import dev.flipper.history.RunPage;
+import dev.flipper.history.RunQuery;
 import dev.flipper.token.Query;
 import dev.flipper.token.QueryAndOwnParams;
 import dev.flipper.token.Token;
@@ -169,6 +174,26 @@ public final class InMemoryTokenStore implements TokenStore {
       matches.clear();
       return count;
     }
+  }
+
+  @Override
+  public void archive(List<Token> tokens, RunArchive run, long nowMillis) {
+    throw new UnsupportedOperationException("run history: not implemented yet");
+  }
+
+  @Override
+  public RunPage queryRuns(RunQuery query) {
+    throw new UnsupportedOperationException("run history: not implemented yet");
+  }
+
+  @Override
+  public ExecutionPage queryExecutions(ExecutionQuery query) {
+    throw new UnsupportedOperationException("run history: not implemented yet");
+  }
+
+  @Override
+  public int deleteRun(String workflow, String instance) {
+    throw new UnsupportedOperationException("run history: not implemented yet");
   }
 
   @Override

@@ -1,5 +1,10 @@
 package dev.flipper.token.spi;
 
+import dev.flipper.history.ExecutionPage;
+import dev.flipper.history.ExecutionQuery;
+import dev.flipper.history.RunArchive;
+import dev.flipper.history.RunPage;
+import dev.flipper.history.RunQuery;
 import dev.flipper.token.Query;
 import dev.flipper.token.QueryAndOwnParams;
 import dev.flipper.token.Token;
@@ -63,6 +68,21 @@ public interface TokenStore extends AutoCloseable {
 
   /** Deletes the archived tokens under a non-empty prefix for good; returns how many. */
   int deleteArchived(String namePrefix);
+
+  /**
+   * {@link #archive(List, long)}, and in the same transaction replaces the run history's record of
+   * {@code run}'s instance (its run row and every execution row) with {@code run}.
+   */
+  void archive(List<Token> tokens, RunArchive run, long nowMillis);
+
+  /** One page of runs: filtered, sorted as the query says (ties by workflow, then instance). */
+  RunPage queryRuns(RunQuery query);
+
+  /** One page of executions, newest start first (ties by instance, job, execution). */
+  ExecutionPage queryExecutions(ExecutionQuery query);
+
+  /** Deletes one instance's run and execution rows; returns how many rows went. */
+  int deleteRun(String workflow, String instance);
 
   /** Releases connections; idempotent. */
   @Override

@@ -6,6 +6,11 @@ import static dev.flipper.token.jdbc.internal.TokenSchema.ACTIVE;
 import static dev.flipper.token.jdbc.internal.TokenSchema.ARCHIVED;
 import static dev.flipper.token.jdbc.internal.TokenSchema.VERSIONS;
 
+import dev.flipper.history.ExecutionPage;
+import dev.flipper.history.ExecutionQuery;
+import dev.flipper.history.RunArchive;
+import dev.flipper.history.RunPage;
+import dev.flipper.history.RunQuery;
 import dev.flipper.jdbc.Dialect;
 import dev.flipper.jdbc.JdbcUrl;
 import dev.flipper.jdbc.internal.Database;
@@ -513,6 +518,26 @@ public final class JdbcTokenStore implements TokenStore {
         return total;
       }
     }
+  }
+
+  @Override
+  public void archive(List<Token> tokens, RunArchive run, long nowMillis) {
+    throw new UnsupportedOperationException("run history: not implemented yet");
+  }
+
+  @Override
+  public RunPage queryRuns(RunQuery query) {
+    throw new UnsupportedOperationException("run history: not implemented yet");
+  }
+
+  @Override
+  public ExecutionPage queryExecutions(ExecutionQuery query) {
+    throw new UnsupportedOperationException("run history: not implemented yet");
+  }
+
+  @Override
+  public int deleteRun(String workflow, String instance) {
+    throw new UnsupportedOperationException("run history: not implemented yet");
   }
 
   /** The database, for tests. */

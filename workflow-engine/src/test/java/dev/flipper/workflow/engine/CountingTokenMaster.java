@@ -1,5 +1,10 @@
 package dev.flipper.workflow.engine;
 
+import dev.flipper.history.ExecutionPage;
+import dev.flipper.history.ExecutionQuery;
+import dev.flipper.history.RunArchive;
+import dev.flipper.history.RunPage;
+import dev.flipper.history.RunQuery;
 import dev.flipper.token.ModifyParams;
 import dev.flipper.token.Query;
 import dev.flipper.token.QueryAndOwnParams;
@@ -78,5 +83,25 @@ final class CountingTokenMaster implements TokenMaster {
   public int deleteArchived(String namePrefix) {
     others.incrementAndGet();
     return master.deleteArchived(namePrefix);
+  }
+
+  @Override
+  public void archive(List<Token> tokens, RunArchive run) {
+    master.archive(tokens, run);
+  }
+
+  @Override
+  public RunPage queryRuns(RunQuery query) {
+    return master.queryRuns(query);
+  }
+
+  @Override
+  public ExecutionPage queryExecutions(ExecutionQuery query) {
+    return master.queryExecutions(query);
+  }
+
+  @Override
+  public int deleteRun(String workflow, String instance) {
+    return master.deleteRun(workflow, instance);
   }
 }

@@ -1,5 +1,10 @@
 package dev.flipper.workflow.engine;
 
+import dev.flipper.history.ExecutionPage;
+import dev.flipper.history.ExecutionQuery;
+import dev.flipper.history.RunArchive;
+import dev.flipper.history.RunPage;
+import dev.flipper.history.RunQuery;
 import dev.flipper.token.ModifyParams;
 import dev.flipper.token.Query;
 import dev.flipper.token.QueryAndOwnParams;
@@ -49,5 +54,25 @@ public class ForwardingTokenMaster implements TokenMaster {
   @Override
   public int deleteArchived(String namePrefix) {
     return delegate.deleteArchived(namePrefix);
+  }
+
+  @Override
+  public void archive(List<Token> tokens, RunArchive run) {
+    delegate.archive(tokens, run);
+  }
+
+  @Override
+  public RunPage queryRuns(RunQuery query) {
+    return delegate.queryRuns(query);
+  }
+
+  @Override
+  public ExecutionPage queryExecutions(ExecutionQuery query) {
+    return delegate.queryExecutions(query);
+  }
+
+  @Override
+  public int deleteRun(String workflow, String instance) {
+    return delegate.deleteRun(workflow, instance);
   }
 }

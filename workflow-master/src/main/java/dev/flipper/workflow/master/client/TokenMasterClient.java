@@ -1,5 +1,10 @@
 package dev.flipper.workflow.master.client;
 
+import dev.flipper.history.ExecutionPage;
+import dev.flipper.history.ExecutionQuery;
+import dev.flipper.history.RunArchive;
+import dev.flipper.history.RunPage;
+import dev.flipper.history.RunQuery;
 import dev.flipper.text.DurationText;
 import dev.flipper.tls.TlsIdentity;
 import dev.flipper.token.ModifyParams;
@@ -259,6 +264,26 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
       request.setNamePrefix(namePrefix);
     }
     return call("deleteArchived", Retry.ALWAYS, c -> c.delete_archived(request).getDeleted());
+  }
+
+  @Override
+  public void archive(List<Token> tokens, RunArchive run) {
+    throw new UnsupportedOperationException("run history: not implemented yet");
+  }
+
+  @Override
+  public RunPage queryRuns(RunQuery query) {
+    throw new UnsupportedOperationException("run history: not implemented yet");
+  }
+
+  @Override
+  public ExecutionPage queryExecutions(ExecutionQuery query) {
+    throw new UnsupportedOperationException("run history: not implemented yet");
+  }
+
+  @Override
+  public int deleteRun(String workflow, String instance) {
+    throw new UnsupportedOperationException("run history: not implemented yet");
   }
 
   /** Closes idle connections; connections in use close when their call ends. Idempotent. */
