@@ -10,6 +10,7 @@ import java.util.Map;
  *
  * @param damaged the page's tokens that do not parse, shown as {@code DAMAGED <name>: <reason>}
  *     rows
+ * @param archived read from the master's archive: the instance ended and no action applies
  */
 public record InstancePage(
     Banner banner,
@@ -19,7 +20,8 @@ public record InstancePage(
     List<JobRow> jobs,
     List<GraphNode> graph,
     List<GanttBar> timeline,
-    List<DamagedToken> damaged) {
+    List<DamagedToken> damaged,
+    boolean archived) {
   public InstancePage {
     damaged = List.copyOf(damaged);
     params = Map.copyOf(params);
