@@ -12,8 +12,11 @@ import dev.flipper.workflow.engine.ClaimedJob;
 import dev.flipper.workflow.engine.ExecutionResult;
 import dev.flipper.workflow.engine.ExecutionStart;
 import dev.flipper.workflow.engine.WorkflowEngine;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,9 +35,9 @@ import java.util.Map;
  *       runs recorded straight into the history ({@code archive(no tokens, run)}), one an hour from
  *       {@link #BASE}; job {@code k} (0-based, definition order) of run {@code i} fails when {@link
  *       #fails}, runs twice when {@link #twice}, and job 9 never runs in odd runs.
- *   <li>{@code filtered}: ten runs a day on 2026-11-01, -02 and -03 at 10:00 + i minutes; run
- *       {@code i} failed when {@code i % 3 == 0}, started by {@code cli} when even, else {@code
- *       scheduler}, with the parameter {@code day=<date>}.
+ *   <li>{@code filtered} (one job): ten archived runs a day on 2026-11-01, -02 and -03 at 10:00 + i
+ *       minutes; run {@code i} failed when {@code i % 3 == 0}, started by {@code cli} when even,
+ *       else {@code scheduler}, with the parameter {@code day=<date>}.
  * </ul>
  */
 final class HistoryFixture implements AutoCloseable {
@@ -53,6 +56,9 @@ final class HistoryFixture implements AutoCloseable {
           "audit",
           "archive");
 
+  /** The master's and engine's clock: real time, moved on to make finished instances due. */
+  private final ShiftedClock clock = new ShiftedClock();
+
   final TokenService master;
   final WorkflowEngine engine;
   final UiDaemon ui;
@@ -61,8 +67,8 @@ final class HistoryFixture implements AutoCloseable {
   String third;
 
   HistoryFixture() {
-    master = TokenService.builder(InMemoryTokenStore.create()).build();
-    engine = WorkflowEngine.builder(master).archiveDelay(Duration.ZERO).build();
+    master = TokenService.builder(InMemoryTokenStore.create()).clock(clock).build();
+    engine = WorkflowEngine.builder(master).clock(clock).archiveDelay(Duration.ZERO).build();
     ui =
         new UiDaemon(
             new UiDaemon.Config("127.0.0.1", 0, "127.0.0.1"),
@@ -108,6 +114,7 @@ final class HistoryFixture implements AutoCloseable {
     run(second, "transform", 1);
     run(second, "transform", 0);
     run(second, "load", 0);
+    clock.shift = Duration.ofSeconds(5); // the archive tokens hold whole seconds
     int archived = engine.archiveDue();
     if (archived != 2) {
       throw new IllegalStateException(
@@ -120,7 +127,7 @@ final class HistoryFixture implements AutoCloseable {
   }
 
   static boolean fails(int run, int job) {
-    return (run * 3 + job) % 11 == 0;
+    return (run + job * 5) % 37 == 0;
   }
 
   static boolean twice(int run, int job) {
@@ -166,7 +173,7 @@ final class HistoryFixture implements AutoCloseable {
           failed.isEmpty() ? "SUCCESS" : "FAILURE",
           "scheduler",
           start,
-          start + (i % 5 + 1) * 60_000L,
+          start + ((i * 7) % 11 + 2) * 30_000L,
           Map.of(),
           failed,
           executions);
@@ -184,6 +191,13 @@ final class HistoryFixture implements AutoCloseable {
   }
 
   private void seedFiltered() {
+    engine
+        .definitions()
+        .apply(
+            List.of(
+                WorkflowDefinition.builder("filtered")
+                    .job(JobDefinition.builder("only").command("./only.sh"))
+                    .build()));
     for (int day = 1; day <= 3; day++) {
       for (int i = 0; i < 10; i++) {
         long start = filteredStart(day, i);
@@ -273,6 +287,26 @@ final class HistoryFixture implements AutoCloseable {
       }
     } finally {
       others.forEach(engine::release);
+    }
+  }
+
+  /** The system clock, ahead by {@code shift}. */
+  private static final class ShiftedClock extends Clock {
+    volatile Duration shift = Duration.ZERO;
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      throw new UnsupportedOperationException("UTC only");
+    }
+
+    @Override
+    public Instant instant() {
+      return Instant.now().plus(shift);
     }
   }
 
