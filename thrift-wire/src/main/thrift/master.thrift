@@ -131,7 +131,7 @@ struct DeleteArchivedResponse {
   1: optional i32 deleted,
 }
 
-// Flipper extension, the run history (docs/tokens.md#run-history): one row per finished workflow instance and
+// Flipper extension, the run history (docs/tokens.md#wire-protocol): one row per finished workflow instance and
 // per job execution, written by archive (ArchiveRequest.run) and read in filtered, sorted pages. Values are
 // queue-core's dev.flipper.history records; times are epoch milliseconds.
 
