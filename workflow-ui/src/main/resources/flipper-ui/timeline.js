@@ -1,7 +1,8 @@
 // The instance page's timeline (timeline.jte). The Content-Security-Policy allows no style attribute in the
 // HTML, so bars, ticks and the now line carry their place as data-left/data-width (percent of the axis) and
-// this script sets them. The tooltips are CSS (a bar's :hover or :focus); this script lets Escape hide one, and
-// keeps a focused bar focused when the page's refresh swaps the timeline. It never builds markup from data.
+// this script sets them. The tooltips are CSS (a bar's :hover or :focus); this script turns one to stay in the
+// window, lets Escape hide it, and keeps a focused bar focused when the page's refresh swaps the timeline.
+// It never builds markup from data.
 (function () {
   'use strict';
   var box = document.getElementById('timeline');
@@ -31,9 +32,31 @@
     }
   }).observe(box, { childList: true, subtree: true });
 
+  // A tooltip opens below its bar, starting at its left end (at its right end in the right part of the axis);
+  // one that would leave the window opens above it, or towards the other side.
+  function fit(bar) {
+    var tip = bar.querySelector('.tl-tip');
+    if (!tip) { return; }
+    tip.classList.remove('tl-tip-above');
+    var rect = tip.getBoundingClientRect();
+    if (rect.bottom > window.innerHeight && bar.getBoundingClientRect().top - rect.height - 12 > 0) {
+      tip.classList.add('tl-tip-above');
+    }
+    if (rect.right > document.documentElement.clientWidth) {
+      tip.classList.add('tl-tip-end');
+    } else if (rect.left < 0) {
+      tip.classList.remove('tl-tip-end');
+    }
+  }
+
+  box.addEventListener('mouseover', function (event) {
+    var bar = event.target.closest('.tl-bar');
+    if (bar && !bar.contains(event.relatedTarget)) { fit(bar); }
+  });
   box.addEventListener('focusin', function (event) {
     var bar = event.target.closest('.tl-bar');
     focusedKey = bar ? bar.getAttribute('data-key') : null;
+    if (bar) { fit(bar); }
   });
   box.addEventListener('focusout', function () {
     // Checked after the refresh had its chance to give the focus back.
