@@ -326,6 +326,29 @@ class UiTimelineBrowserTest {
 
   @Test
   @Order(7)
+  void focusedBarKeepsTheFocusWhenTheRefreshReplacesTheTimeline() {
+    openInstance(running); // its running execution changes the page's data at every poll
+    new Actions(chrome)
+        .moveToElement(chrome.findElement(By.cssSelector("#timeline .tl-corner")))
+        .perform();
+    chrome
+        .findElement(By.cssSelector("#timeline .tl-row[data-job=enrich] .tl-job"))
+        .sendKeys(Keys.TAB);
+    chrome.executeScript("window.focusedBefore = document.activeElement");
+
+    wait.until(
+        d ->
+            chrome.executeScript(
+                "return document.querySelector(\"#timeline .tl-bar[data-key='enrich#1']\")"
+                    + " !== window.focusedBefore"));
+
+    WebElement focused = chrome.switchTo().activeElement();
+    assertThat(focused.getAttribute("data-key")).isEqualTo("enrich#1");
+    assertThat(tipOf(focused).isDisplayed()).isTrue();
+  }
+
+  @Test
+  @Order(8)
   void clickOnABarOpensThatExecutionsLog() {
     chrome.manage().logs().get(LogType.BROWSER); // drops what earlier pages logged
     openInstance(finished);
