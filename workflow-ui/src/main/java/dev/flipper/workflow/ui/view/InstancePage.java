@@ -18,7 +18,7 @@ public record InstancePage(
     List<String> failedJobs,
     List<JobRow> jobs,
     List<GraphNode> graph,
-    List<GanttBar> timeline,
+    TimelineView timeline,
     List<DamagedToken> damaged) {
   public InstancePage {
     damaged = List.copyOf(damaged);
@@ -26,6 +26,5 @@ public record InstancePage(
     failedJobs = List.copyOf(failedJobs);
     jobs = List.copyOf(jobs);
     graph = List.copyOf(graph);
-    timeline = List.copyOf(timeline);
   }
 }
