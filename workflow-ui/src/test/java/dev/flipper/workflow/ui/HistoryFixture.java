@@ -114,7 +114,7 @@ final class HistoryFixture implements AutoCloseable {
     run(second, "transform", 1);
     run(second, "transform", 0);
     run(second, "load", 0);
-    clock.shift = Duration.ofSeconds(5); // the archive tokens hold whole seconds
+    clock.advance(Duration.ofSeconds(5)); // the archive tokens hold whole seconds
     int archived = engine.archiveDue();
     if (archived != 2) {
       throw new IllegalStateException(
@@ -261,6 +261,7 @@ final class HistoryFixture implements AutoCloseable {
   private void run(String instance, String job, int exitCode) {
     ClaimedJob claimed = claim(instance, job);
     engine.start(claimed, new ExecutionStart(claimed.command(), "host-1", logs(claimed)));
+    clock.advance(Duration.ofSeconds(1)); // each execution takes a second: a clear order
     engine.finish(claimed, ExecutionResult.exit(exitCode, Map.of()));
   }
 
@@ -290,9 +291,13 @@ final class HistoryFixture implements AutoCloseable {
     }
   }
 
-  /** The system clock, ahead by {@code shift}. */
+  /** The system clock, moved ahead by {@link #advance}. */
   private static final class ShiftedClock extends Clock {
-    volatile Duration shift = Duration.ZERO;
+    private volatile Duration shift = Duration.ZERO;
+
+    synchronized void advance(Duration by) {
+      shift = shift.plus(by);
+    }
 
     @Override
     public ZoneId getZone() {

@@ -108,7 +108,8 @@ class UiBrowserTest {
         .isGreaterThanOrEqualTo(1.0);
     assertThat(chrome.findElement(By.id("jobs-table")).getText()).contains(UiFixture.XSS_JOB);
     assertThat(script("return typeof window.xssJob")).isEqualTo("undefined");
-    assertThat(chrome.findElements(By.cssSelector("#timeline .gantt-bar.running"))).hasSize(1);
+    assertThat(chrome.findElements(By.cssSelector("#timeline .tl-bar.tl-status-running")))
+        .hasSize(1);
     HeadlessChromium.screenshot(chrome, "instance");
 
     script("window.flipper.graph.getElementById('extract').emit('tap')");
@@ -121,11 +122,13 @@ class UiBrowserTest {
   void finishedInstanceShowsEveryAttemptOnTheTimeline() {
     open("/workflows/etl/instances/" + fixture.finished);
     waitForGraph();
-    assertThat(chrome.findElements(By.cssSelector("#timeline .gantt-bar.success"))).hasSize(4);
-    assertThat(chrome.findElements(By.cssSelector("#timeline .gantt-bar.failure"))).hasSize(1);
+    assertThat(chrome.findElements(By.cssSelector("#timeline .tl-bar.tl-status-success")))
+        .hasSize(4);
+    assertThat(chrome.findElements(By.cssSelector("#timeline .tl-bar.tl-status-failure")))
+        .hasSize(1);
     assertThat(
             script(
-                "return [...document.querySelectorAll('#timeline .gantt-bar')]"
+                "return [...document.querySelectorAll('#timeline .tl-bar')]"
                     + ".every(b => b.style.width.endsWith('%') && b.style.left.endsWith('%'))"))
         .as("every bar placed from its data-left and data-width")
         .isEqualTo(true);

@@ -19,7 +19,7 @@ public record InstancePage(
     List<String> failedJobs,
     List<JobRow> jobs,
     List<GraphNode> graph,
-    List<GanttBar> timeline,
+    TimelineView timeline,
     List<DamagedToken> damaged,
     boolean archived) {
   public InstancePage {
@@ -28,6 +28,5 @@ public record InstancePage(
     failedJobs = List.copyOf(failedJobs);
     jobs = List.copyOf(jobs);
     graph = List.copyOf(graph);
-    timeline = List.copyOf(timeline);
   }
 }
