@@ -238,7 +238,11 @@ final class Views {
         shown.map(r -> iso(Instant.ofEpochMilli(r.startMillis()))).orElse(null),
         shown.map(RunRecord::endMillis).map(end -> iso(Instant.ofEpochMilli(end))).orElse(null),
         shown
-            .map(r -> (r.endMillis() == null ? clock.millis() : r.endMillis()) - r.startMillis())
+            .map(
+                r ->
+                    Math.max(
+                        0,
+                        (r.endMillis() == null ? clock.millis() : r.endMillis()) - r.startMillis()))
             .orElse(null),
         running,
         counted.isEmpty() ? null : (int) Math.round(100.0 * successes / counted.size()),
