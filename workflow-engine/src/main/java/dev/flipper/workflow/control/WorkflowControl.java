@@ -37,6 +37,7 @@ public final class WorkflowControl {
   private final CleanupOperation cleanup;
   private final ScheduleOperations schedules;
   private final ExitOperations exits;
+  private final PreviewOperation preview;
 
   private WorkflowControl(Builder builder) {
     WorkflowEngine engine = builder.engine;
@@ -57,6 +58,7 @@ public final class WorkflowControl {
     this.cleanup = new CleanupOperation(archived, clock);
     this.schedules = new ScheduleOperations(engine, clock);
     this.exits = new ExitOperations(engine.master(), clock);
+    this.preview = new PreviewOperation(engine);
   }
 
   public static Builder builder(WorkflowEngine engine) {
@@ -204,6 +206,16 @@ public final class WorkflowControl {
   /** Removes the global EXIT signal. */
   public ControlResult unexit() {
     return exits.unexit();
+  }
+
+  /**
+   * What {@code operation} (retry, poison, redo, disable, enable, pause, resume, drain, undrain,
+   * stop, abort, unabort) of the instance would change if it ran now, by the operation's own rules;
+   * writes nothing. Refusals the operation would make are notes.
+   */
+  public ActionPreview preview(
+      String operation, String workflow, String instance, List<String> jobs) {
+    return preview.preview(operation, workflow, instance, jobs);
   }
 
   /** Settings of a {@link WorkflowControl}. Not thread-safe. */
