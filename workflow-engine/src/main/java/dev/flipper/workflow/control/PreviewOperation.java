@@ -23,7 +23,7 @@ final class PreviewOperation {
   static final Set<String> OPERATIONS =
       Set.of(
           "retry", "poison", "redo", "disable", "enable", "pause", "resume", "stop", "abort",
-          "unabort", "drain", "undrain");
+          "unabort", "drain", "undrain", "archive");
 
   private final WorkflowEngine engine;
 
@@ -70,6 +70,8 @@ final class PreviewOperation {
       case "drain" ->
           plan.change("instance", shown, "DRAINED", "nothing new starts; running jobs finish");
       case "undrain" -> plan.change("instance", shown, "RUNNING", "jobs held by the drain start");
+      case "archive" ->
+          plan.change("instance", shown, shown, "archived as soon as it ends, without the delay");
       case "unabort" -> plan.change("instance", shown, shown, "ABORT signal removed");
       case "stop" -> {
         plan.change("instance", shown, "deleted", "not archived; no history kept");

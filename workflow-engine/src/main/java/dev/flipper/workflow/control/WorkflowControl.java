@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The operators' control of running workflows (docs/workflows.md, "Control operations": Pinball's
@@ -23,6 +24,9 @@ import java.util.Objects;
  * }</pre>
  */
 public final class WorkflowControl {
+  /** The operations {@link #preview} previews: those of one instance. */
+  public static final Set<String> PREVIEWS = PreviewOperation.OPERATIONS;
+
   private final DrainOperations drain;
   private final AbortOperations abort;
   private final ArchiveOperations archive;
@@ -209,9 +213,8 @@ public final class WorkflowControl {
   }
 
   /**
-   * What {@code operation} (retry, poison, redo, disable, enable, pause, resume, drain, undrain,
-   * stop, abort, unabort) of the instance would change if it ran now, by the operation's own rules;
-   * writes nothing. Refusals the operation would make are notes.
+   * What {@code operation} (one of {@link #PREVIEWS}) of the instance would change if it ran now,
+   * by the operation's own rules; writes nothing. Refusals the operation would make are notes.
    */
   public ActionPreview preview(
       String operation, String workflow, String instance, List<String> jobs) {

@@ -442,6 +442,7 @@ final class Views {
         jobs,
         graph,
         timeline,
+        ActionAvailability.of(summary.shownStatus().name(), jobs),
         detail.damaged());
   }
 
