@@ -83,6 +83,7 @@
       boxes().forEach(function (b) { present[b.value] = true; });
       Object.keys(selected).forEach(function (name) { if (!present[name]) { delete selected[name]; } });
       render();
+      bar.setAttribute('data-ready', 'true');
     });
     flipper.selection = {
       toggle: function (name) { set([name], !selected[name]); },
