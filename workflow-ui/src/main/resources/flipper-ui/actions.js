@@ -17,6 +17,8 @@
   function actionBar(bar) {
     var selected = {};
     var rules = null;
+    var executions = {}; // job name to its number of executions: redo's default is the last one
+    var execution = document.getElementById('action-execution');
 
     function boxes() { return Array.prototype.slice.call(document.querySelectorAll('input.job-pick')); }
     // In the table's order (parents first), whatever order they were picked in.
@@ -57,6 +59,9 @@
           if (button) { setReason(button, action.reason); }
         });
       }
+      if (execution && !execution.getAttribute('data-edited')) {
+        execution.value = jobs.length === 1 && executions[jobs[0]] ? executions[jobs[0]] : '';
+      }
       if (flipper.graph) {
         flipper.graph.nodes().forEach(function (n) { n.toggleClass('picked', !!selected[n.id()]); });
       }
@@ -72,6 +77,7 @@
       if (target.classList && target.classList.contains('job-pick')) { set([target.value], target.checked); }
       if (target.id === 'pick-all') { set(boxes().map(function (b) { return b.value; }), target.checked); }
     });
+    if (execution) { execution.addEventListener('input', function () { execution.setAttribute('data-edited', 'true'); }); }
     // A disabled action stays focusable (its reason is read out and shown) but does not submit.
     bar.addEventListener('click', function (event) {
       var button = event.target.closest('button[aria-disabled="true"]');
@@ -79,6 +85,8 @@
     });
     document.addEventListener('flipper:data', function (event) {
       rules = event.detail.actions || null;
+      executions = {};
+      (event.detail.jobs || []).forEach(function (j) { executions[j.name] = j.executions; });
       var present = {};
       boxes().forEach(function (b) { present[b.value] = true; });
       Object.keys(selected).forEach(function (name) { if (!present[name]) { delete selected[name]; } });

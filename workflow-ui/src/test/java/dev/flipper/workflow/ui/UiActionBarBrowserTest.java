@@ -60,6 +60,10 @@ class UiActionBarBrowserTest {
     assertThat(disabled("action-poison")).isEqualTo("Rerun with downstream: no job selected");
 
     pick("transform").click();
+    assertThat(disabled("action-redo")).isNull();
+    assertThat(chrome.findElement(By.id("action-execution")).getAttribute("value"))
+        .as("redo's execution: the job's last")
+        .isEqualTo("1");
     pick("load").sendKeys(Keys.SPACE); // the checkboxes work from the keyboard
     clickNode("extract");
 
@@ -78,6 +82,9 @@ class UiActionBarBrowserTest {
     new Actions(chrome).moveToElement(poison).perform();
     assertThat(chrome.findElement(By.id("reason-poison")).isDisplayed()).isTrue();
     HeadlessChromium.screenshot(chrome, "action-bar-selection");
+    script("document.getElementById('jobs-table').scrollIntoView()");
+    HeadlessChromium.screenshot(chrome, "action-bar-jobs-table");
+    script("window.scrollTo(0, 0)");
 
     pick("extract").click(); // unticked in the table, unselected in the graph: the rest can rerun
     assertThat(text("selection-count")).isEqualTo("2 selected: transform, load");
@@ -125,6 +132,7 @@ class UiActionBarBrowserTest {
 
     chrome.findElement(By.id("action-start")).click();
     wait.until(ExpectedConditions.urlMatches("/workflows/etl/instances/[0-9]+$"));
+    wait.until(ExpectedConditions.attributeToBe(By.id("graph"), "data-ready", "true"));
     HeadlessChromium.screenshot(chrome, "start-form-started");
     String instance = chrome.getCurrentUrl().replaceAll(".*/instances/", "");
 
