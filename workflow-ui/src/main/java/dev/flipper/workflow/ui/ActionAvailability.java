@@ -29,8 +29,10 @@ final class ActionAvailability {
 
   /**
    * @param status the instance's shown status: RUNNING, PAUSED, DRAINED, SUCCESS, FAILURE, ABORTED
+   * @param holdLevels where the PAUSE or DRAIN that holds it is set ({@code global}, {@code
+   *     workflow}, {@code instance}); empty when nothing holds it
    */
-  static ActionBar of(String status, List<JobRow> jobs) {
+  static ActionBar of(String status, List<String> holdLevels, List<JobRow> jobs) {
     Map<String, JobRow> byName = new LinkedHashMap<>();
     jobs.forEach(j -> byName.put(j.name(), j));
     Map<String, List<String>> children = new HashMap<>();
@@ -73,14 +75,26 @@ final class ActionAvailability {
                 "drain",
                 "Drain",
                 ended ? finished : status.equals("DRAINED") ? "instance already drained" : null),
-            button(
-                "undrain", "Undrain", status.equals("DRAINED") ? null : "instance is not drained"),
+            button("undrain", "Undrain", undrain(status, holdLevels)),
             button("abort", "Abort", ended ? finished : null),
             button(
                 "unabort", "Unabort", status.equals("ABORTED") ? null : "instance is not aborted"),
             button("archive", "Archive when done", null),
             button("stop", "Stop and delete", null));
     return new ActionBar(jobActions, instance);
+  }
+
+  /**
+   * Undrain here removes the instance's own DRAIN only: one set for its workflow or globally keeps
+   * holding it (as explain says), so the reason points there.
+   */
+  private static String undrain(String status, List<String> holdLevels) {
+    if (!status.equals("DRAINED")) {
+      return "instance is not drained";
+    }
+    return holdLevels.contains("instance")
+        ? null
+        : "drained at the " + String.join(" and ", holdLevels) + " level: undrain it there";
   }
 
   /** poison: refused while a job of the set (the job and everything below it) is runnable. */

@@ -442,7 +442,10 @@ final class Views {
         jobs,
         graph,
         timeline,
-        ActionAvailability.of(summary.shownStatus().name(), jobs),
+        ActionAvailability.of(
+            summary.shownStatus().name(),
+            summary.hold().map(InstanceHold::levels).orElse(List.of()),
+            jobs),
         detail.damaged());
   }
 

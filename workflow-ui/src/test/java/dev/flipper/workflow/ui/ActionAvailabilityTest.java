@@ -22,7 +22,7 @@ class ActionAvailabilityTest {
 
   @Test
   void jobActionsSayPerJobWhyTheyCannotApply() {
-    ActionBar bar = ActionAvailability.of("RUNNING", FAILED_TRANSFORM);
+    ActionBar bar = ActionAvailability.of("RUNNING", List.of(), FAILED_TRANSFORM);
 
     assertThat(rule(bar, "poison").refusals())
         .containsOnly(
@@ -41,7 +41,8 @@ class ActionAvailabilityTest {
 
   @Test
   void aRunningInstanceWithAFailedJobCanBeRetriedPausedAndAbortedButNotResumed() {
-    Map<String, String> reasons = reasons(ActionAvailability.of("RUNNING", FAILED_TRANSFORM));
+    Map<String, String> reasons =
+        reasons(ActionAvailability.of("RUNNING", List.of(), FAILED_TRANSFORM));
 
     assertThat(reasons)
         .containsEntry("retry", null)
@@ -57,19 +58,30 @@ class ActionAvailabilityTest {
   void aFinishedInstanceCannotBePausedOrAbortedAndWithoutFailureNotRetried() {
     List<JobRow> done = List.of(job("extract", "SUCCESS", false, 1));
 
-    Map<String, String> reasons = reasons(ActionAvailability.of("SUCCESS", done));
+    Map<String, String> reasons = reasons(ActionAvailability.of("SUCCESS", List.of(), done));
 
     assertThat(reasons)
         .containsEntry("pause", "Pause: instance already finished (SUCCESS)")
         .containsEntry("abort", "Abort: instance already finished (SUCCESS)")
         .containsEntry("drain", "Drain: instance already finished (SUCCESS)")
         .containsEntry("retry", "Retry failed: no failed job");
-    assertThat(reasons(ActionAvailability.of("PAUSED", done)))
+    assertThat(reasons(ActionAvailability.of("PAUSED", List.of("instance"), done)))
         .containsEntry("pause", "Pause: instance already paused")
         .containsEntry("resume", null);
-    assertThat(reasons(ActionAvailability.of("ABORTED", done)))
+    assertThat(reasons(ActionAvailability.of("ABORTED", List.of(), done)))
         .containsEntry("retry", null)
         .containsEntry("unabort", null);
+  }
+
+  @Test
+  void undrainOfAnInstanceDrainedByItsWorkflowPointsThere() {
+    List<JobRow> jobs = List.of(job("extract", "WAITING", false, 0));
+
+    assertThat(reasons(ActionAvailability.of("DRAINED", List.of("workflow"), jobs)))
+        .containsEntry("undrain", "Undrain: drained at the workflow level: undrain it there")
+        .containsEntry("drain", "Drain: instance already drained");
+    assertThat(reasons(ActionAvailability.of("DRAINED", List.of("instance"), jobs)))
+        .containsEntry("undrain", null);
   }
 
   private static Map<String, String> reasons(ActionBar bar) {
