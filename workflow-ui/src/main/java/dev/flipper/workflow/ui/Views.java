@@ -495,6 +495,10 @@ final class Views {
         graph,
         Timeline.of(
             workflow, instance, summary.start(), summary.end(), detail.jobs(), clock.instant()),
+        ActionAvailability.of(
+            summary.shownStatus().name(),
+            summary.hold().map(InstanceHold::levels).orElse(List.of()),
+            jobs),
         detail.damaged(),
         found.archived());
   }

@@ -112,7 +112,8 @@ class UiBrowserTest {
         .hasSize(1);
     HeadlessChromium.screenshot(chrome, "instance");
 
-    script("window.flipper.graph.getElementById('extract').emit('tap')");
+    // A click selects the job for the action bar (UiActionBarBrowserTest); a double click opens it.
+    script("window.flipper.graph.getElementById('extract').emit('dbltap')");
     wait.until(ExpectedConditions.urlContains("/jobs/extract"));
     assertThat(chrome.findElement(By.id("job-name")).getText()).isEqualTo("extract");
   }
@@ -201,16 +202,20 @@ class UiBrowserTest {
 
   @Test
   @Order(8)
-  void pauseRunsAtOnceAndAbortRunsAfterItsConfirmation() {
+  void pauseAndAbortRunAfterTheirConfirmation() {
     open("/workflows/etl/instances/" + fixture.running);
     waitForGraph();
     script("window.flipper.selectWithDependents('transform')");
     assertThat(
-            chrome.findElements(By.cssSelector("#action-jobs option:checked")).stream()
-                .map(WebElement::getText))
+            chrome.findElements(By.cssSelector("input.job-pick:checked")).stream()
+                .map(box -> box.getAttribute("value")))
         .as("transform with what is downstream of it")
         .containsExactlyInAnyOrder("transform", "load", UiFixture.XSS_JOB);
     chrome.findElement(By.id("action-pause")).click();
+    wait.until(
+        ExpectedConditions.textToBePresentInElementLocated(
+            By.id("preview-changes"), "nothing new starts"));
+    chrome.findElement(By.id("confirm")).click();
 
     wait.until(
         ExpectedConditions.textToBePresentInElementLocated(By.id("result"), "PAUSE signal set"));

@@ -8,6 +8,7 @@ import java.util.Map;
  * An instance ({@code /workflows/<wf>/instances/<id>}): its jobs in run order, their graph and the
  * timeline of every execution. Immutable.
  *
+ * @param actions the action bar: which actions apply now, and why the others do not
  * @param damaged the page's tokens that do not parse, shown as {@code DAMAGED <name>: <reason>}
  *     rows
  * @param archived read from the master's archive: the instance ended and no action applies
@@ -20,6 +21,7 @@ public record InstancePage(
     List<JobRow> jobs,
     List<GraphNode> graph,
     TimelineView timeline,
+    ActionBar actions,
     List<DamagedToken> damaged,
     boolean archived) {
   public InstancePage {
