@@ -165,6 +165,8 @@ class UiActionBarBrowserTest {
   /** A real mouse click on the job's node, at its place on the canvas. */
   private static void clickNode(String job) {
     WebElement graph = chrome.findElement(By.id("graph"));
+    // The whole graph in the window: a taller page may have scrolled its top nodes out of view.
+    chrome.executeScript("arguments[0].scrollIntoView({block: 'start'})", graph);
     @SuppressWarnings("unchecked")
     List<Number> at =
         (List<Number>)
