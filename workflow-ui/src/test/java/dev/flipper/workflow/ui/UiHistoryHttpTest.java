@@ -175,6 +175,11 @@ class UiHistoryHttpTest {
         .contains("/workflows/etl/jobs/transform");
     assertThat(api("/api/workflows/etl/instances/" + fixture.third).get("archived").asBoolean())
         .isFalse();
+    // its log link still finds the execution; the log itself only comes from a known worker
+    HttpResponse<String> log =
+        get("/workflows/etl/instances/" + fixture.first + "/jobs/extract/executions/1/logs/stdout");
+    assertThat(log.statusCode()).as(log.body()).isEqualTo(403);
+    assertThat(log.body()).contains("host-1:9093");
   }
 
   @Test
