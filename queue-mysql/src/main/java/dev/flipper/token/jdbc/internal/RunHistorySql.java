@@ -14,6 +14,7 @@ import dev.flipper.history.RunPage;
 import dev.flipper.history.RunQuery;
 import dev.flipper.history.RunRecord;
 import dev.flipper.history.RunSort;
+import dev.flipper.jdbc.Dialect;
 import dev.flipper.token.TokenException;
 import dev.flipper.token.TokenNames;
 import dev.flipper.token.spi.RunSearchText;
@@ -162,18 +163,26 @@ public final class RunHistorySql {
     return deleted;
   }
 
-  /** One page of runs and the count of all matches, read in the caller's snapshot. */
-  public static RunPage queryRuns(Connection c, RunQuery query) throws SQLException {
+  /**
+   * One page of runs and the count of all matches, read in the caller's snapshot. A text search,
+   * which no index serves, reads every run of the range once, in key order, and counts the matches
+   * in the same pass ({@code COUNT(*) OVER ()}); other filters are counted in a narrow index.
+   */
+  public static RunPage queryRuns(Connection c, Dialect dialect, RunQuery query)
+      throws SQLException {
     Where where = runFilter(query);
+    boolean scan = query.text() != null && query.startFrom() == null && query.startBefore() == null;
     String order =
         sortKey(query.sort()) + (query.workflow() == null ? ", workflow" : "") + ", instance";
     List<RunRecord> runs = new ArrayList<>();
+    long total = -1;
     try (PreparedStatement ps =
         c.prepareStatement(
             "SELECT "
                 + RUN_COLUMNS
+                + (query.text() == null ? "" : ", COUNT(*) OVER ()")
                 + " FROM "
-                + RUNS
+                + (scan ? dialect.runsInKeyOrder() : RUNS)
                 + where.sql()
                 + " ORDER BY "
                 + order
@@ -184,10 +193,14 @@ public final class RunHistorySql {
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           runs.add(readRun(rs));
+          total = query.text() == null ? -1 : rs.getLong(9);
         }
       }
     }
-    return new RunPage(runs, count(c, RUNS, where));
+    if (total < 0) { // no text, or a page past the last match
+      total = count(c, query.text() == null ? dialect.runsCounted() : RUNS, where);
+    }
+    return new RunPage(runs, total);
   }
 
   /** One page of executions and the count of all matches, read in the caller's snapshot. */
