@@ -24,7 +24,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The run history's statements over {@code flipper_runs} and {@code flipper_job_runs}, inside a
@@ -164,43 +166,99 @@ public final class RunHistorySql {
   }
 
   /**
-   * One page of runs and the count of all matches, read in the caller's snapshot. A text search,
-   * which no index serves, reads every run of the range once, in key order, and counts the matches
-   * in the same pass ({@code COUNT(*) OVER ()}); other filters are counted in a narrow index.
+   * One page of runs and the count of all matches, read in the caller's snapshot. Filters other
+   * than text are served by indexes, and counted in a narrow one. A text search, which no index
+   * serves, reads every run in range once, in key order, picking the page's keys and counting the
+   * matches in the same pass ({@code COUNT(*) OVER ()}); the page's rows are read after by key, so
+   * the sort of the matches carries no long text.
    */
   public static RunPage queryRuns(Connection c, Dialect dialect, RunQuery query)
       throws SQLException {
     Where where = runFilter(query);
-    boolean scan = query.text() != null && query.startFrom() == null && query.startBefore() == null;
     String order =
         sortKey(query.sort()) + (query.workflow() == null ? ", workflow" : "") + ", instance";
-    List<RunRecord> runs = new ArrayList<>();
+    if (query.text() == null) {
+      List<RunRecord> runs = new ArrayList<>();
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "SELECT "
+                  + RUN_COLUMNS
+                  + " FROM "
+                  + RUNS
+                  + where.sql()
+                  + " ORDER BY "
+                  + order
+                  + " LIMIT ? OFFSET ?")) {
+        bindPage(ps, where.bind(ps, 1), query);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            runs.add(readRun(rs));
+          }
+        }
+      }
+      return new RunPage(runs, count(c, dialect.runsCounted(), where));
+    }
+    boolean inRange = query.startFrom() != null || query.startBefore() != null;
+    List<List<String>> keys = new ArrayList<>();
     long total = -1;
     try (PreparedStatement ps =
         c.prepareStatement(
-            "SELECT "
-                + RUN_COLUMNS
-                + (query.text() == null ? "" : ", COUNT(*) OVER ()")
-                + " FROM "
-                + (scan ? dialect.runsInKeyOrder() : RUNS)
+            "SELECT workflow, instance, COUNT(*) OVER () FROM "
+                + (inRange ? RUNS : dialect.runsInKeyOrder())
                 + where.sql()
                 + " ORDER BY "
                 + order
                 + " LIMIT ? OFFSET ?")) {
-      int index = where.bind(ps, 1);
-      ps.setInt(index, query.limit());
-      ps.setInt(index + 1, query.offset());
+      bindPage(ps, where.bind(ps, 1), query);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          runs.add(readRun(rs));
-          total = query.text() == null ? -1 : rs.getLong(9);
+          keys.add(List.of(rs.getString(1), rs.getString(2)));
+          total = rs.getLong(3);
         }
       }
     }
-    if (total < 0) { // no text, or a page past the last match
-      total = count(c, query.text() == null ? dialect.runsCounted() : RUNS, where);
+    if (keys.isEmpty()) { // no match, or a page past the last one
+      return new RunPage(List.of(), count(c, RUNS, where));
     }
-    return new RunPage(runs, total);
+    return new RunPage(runsByKey(c, keys), total);
+  }
+
+  /** The runs of the (workflow, instance) keys, in the keys' order. */
+  private static List<RunRecord> runsByKey(Connection c, List<List<String>> keys)
+      throws SQLException {
+    Map<List<String>, RunRecord> byKey = new HashMap<>();
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT "
+                + RUN_COLUMNS
+                + " FROM "
+                + RUNS
+                + " WHERE (workflow, instance) IN ("
+                + String.join(", ", java.util.Collections.nCopies(keys.size(), "(?, ?)"))
+                + ")")) {
+      int index = 1;
+      for (List<String> key : keys) {
+        ps.setString(index++, key.get(0));
+        ps.setString(index++, key.get(1));
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          RunRecord run = readRun(rs);
+          byKey.put(List.of(run.workflow(), run.instance()), run);
+        }
+      }
+    }
+    List<RunRecord> runs = new ArrayList<>(keys.size());
+    for (List<String> key : keys) {
+      runs.add(byKey.get(key)); // present: read in the same snapshot
+    }
+    return runs;
+  }
+
+  private static void bindPage(PreparedStatement ps, int index, RunQuery query)
+      throws SQLException {
+    ps.setInt(index, query.limit());
+    ps.setInt(index + 1, query.offset());
   }
 
   /** One page of executions and the count of all matches, read in the caller's snapshot. */
