@@ -14,6 +14,7 @@ import dev.flipper.history.RunPage;
 import dev.flipper.history.RunQuery;
 import dev.flipper.history.RunRecord;
 import dev.flipper.history.RunSort;
+import dev.flipper.jdbc.Dialect;
 import dev.flipper.token.TokenException;
 import dev.flipper.token.TokenNames;
 import dev.flipper.token.spi.RunSearchText;
@@ -23,7 +24,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The run history's statements over {@code flipper_runs} and {@code flipper_job_runs}, inside a
@@ -162,32 +165,100 @@ public final class RunHistorySql {
     return deleted;
   }
 
-  /** One page of runs and the count of all matches, read in the caller's snapshot. */
-  public static RunPage queryRuns(Connection c, RunQuery query) throws SQLException {
+  /**
+   * One page of runs and the count of all matches, read in the caller's snapshot. Filters other
+   * than text are served by indexes, and counted in a narrow one. A text search, which no index
+   * serves, reads every run in range once, in key order, picking the page's keys and counting the
+   * matches in the same pass ({@code COUNT(*) OVER ()}); the page's rows are read after by key, so
+   * the sort of the matches carries no long text.
+   */
+  public static RunPage queryRuns(Connection c, Dialect dialect, RunQuery query)
+      throws SQLException {
     Where where = runFilter(query);
     String order =
         sortKey(query.sort()) + (query.workflow() == null ? ", workflow" : "") + ", instance";
-    List<RunRecord> runs = new ArrayList<>();
+    if (query.text() == null) {
+      List<RunRecord> runs = new ArrayList<>();
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "SELECT "
+                  + RUN_COLUMNS
+                  + " FROM "
+                  + RUNS
+                  + where.sql()
+                  + " ORDER BY "
+                  + order
+                  + " LIMIT ? OFFSET ?")) {
+        bindPage(ps, where.bind(ps, 1), query);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            runs.add(readRun(rs));
+          }
+        }
+      }
+      return new RunPage(runs, count(c, dialect.runsCounted(), where));
+    }
+    boolean inRange = query.startFrom() != null || query.startBefore() != null;
+    List<List<String>> keys = new ArrayList<>();
+    long total = -1;
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT workflow, instance, COUNT(*) OVER () FROM "
+                + (inRange ? RUNS : dialect.runsInKeyOrder())
+                + where.sql()
+                + " ORDER BY "
+                + order
+                + " LIMIT ? OFFSET ?")) {
+      bindPage(ps, where.bind(ps, 1), query);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          keys.add(List.of(rs.getString(1), rs.getString(2)));
+          total = rs.getLong(3);
+        }
+      }
+    }
+    if (keys.isEmpty()) { // no match, or a page past the last one
+      return new RunPage(List.of(), count(c, RUNS, where));
+    }
+    return new RunPage(runsByKey(c, keys), total);
+  }
+
+  /** The runs of the (workflow, instance) keys, in the keys' order. */
+  private static List<RunRecord> runsByKey(Connection c, List<List<String>> keys)
+      throws SQLException {
+    Map<List<String>, RunRecord> byKey = new HashMap<>();
     try (PreparedStatement ps =
         c.prepareStatement(
             "SELECT "
                 + RUN_COLUMNS
                 + " FROM "
                 + RUNS
-                + where.sql()
-                + " ORDER BY "
-                + order
-                + " LIMIT ? OFFSET ?")) {
-      int index = where.bind(ps, 1);
-      ps.setInt(index, query.limit());
-      ps.setInt(index + 1, query.offset());
+                + " WHERE (workflow, instance) IN ("
+                + String.join(", ", java.util.Collections.nCopies(keys.size(), "(?, ?)"))
+                + ")")) {
+      int index = 1;
+      for (List<String> key : keys) {
+        ps.setString(index++, key.get(0));
+        ps.setString(index++, key.get(1));
+      }
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          runs.add(readRun(rs));
+          RunRecord run = readRun(rs);
+          byKey.put(List.of(run.workflow(), run.instance()), run);
         }
       }
     }
-    return new RunPage(runs, count(c, RUNS, where));
+    List<RunRecord> runs = new ArrayList<>(keys.size());
+    for (List<String> key : keys) {
+      runs.add(byKey.get(key)); // present: read in the same snapshot
+    }
+    return runs;
+  }
+
+  private static void bindPage(PreparedStatement ps, int index, RunQuery query)
+      throws SQLException {
+    ps.setInt(index, query.limit());
+    ps.setInt(index + 1, query.offset());
   }
 
   /** One page of executions and the count of all matches, read in the caller's snapshot. */
