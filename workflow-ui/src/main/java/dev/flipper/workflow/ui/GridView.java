@@ -69,7 +69,7 @@ final class GridView {
               Views.iso(Instant.ofEpochMilli(run.startMillis())),
               run.endMillis() == null ? null : Views.iso(Instant.ofEpochMilli(run.endMillis())),
               duration,
-              i * GridPage.BAR_STEP + (GridPage.BAR_STEP - GridPage.BAR_WIDTH) / 2,
+              i * GridPage.BAR_STEP,
               (int) Math.max(2, Math.round((double) GridPage.CHART_HEIGHT * duration / longest))));
     }
     List<GridRow> rows = new ArrayList<>();

@@ -16,19 +16,23 @@ public record GridPage(
     List<GridRun> runs,
     List<GridRow> jobs,
     long maxDurationMillis) {
-  /** The chart's drawing height and each bar's width and step, in SVG units. */
-  public static final int CHART_HEIGHT = 120;
+  /**
+   * The chart's drawing height and each bar's width and step, in SVG units (= CSS pixels): the step
+   * is the grid's column pitch (a 22 px cell and 3 px spacing, ui.css), so each bar stands above
+   * its run's column.
+   */
+  public static final int CHART_HEIGHT = 100;
 
-  public static final int BAR_WIDTH = 18;
-  public static final int BAR_STEP = 24;
+  public static final int BAR_WIDTH = 22;
+  public static final int BAR_STEP = 25;
 
   public GridPage {
     runs = List.copyOf(runs);
     jobs = List.copyOf(jobs);
   }
 
-  /** The chart's drawing width. */
+  /** The chart's drawing width: that of the grid's run columns (no spacing after the last). */
   public int chartWidth() {
-    return Math.max(BAR_STEP, runs.size() * BAR_STEP);
+    return Math.max(BAR_WIDTH, runs.size() * BAR_STEP - (BAR_STEP - BAR_WIDTH));
   }
 }
