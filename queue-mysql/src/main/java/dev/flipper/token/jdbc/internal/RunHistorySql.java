@@ -17,7 +17,6 @@ import dev.flipper.history.RunSort;
 import dev.flipper.jdbc.Dialect;
 import dev.flipper.token.TokenException;
 import dev.flipper.token.TokenNames;
-import dev.flipper.token.spi.RunSearchText;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -114,7 +113,7 @@ public final class RunHistorySql {
       setNullableLong(ps, 6, run.endMillis());
       ps.setString(7, JsonStrings.object(run.params()));
       ps.setString(8, JsonStrings.array(run.failedJobs()));
-      ps.setString(9, RunSearchText.of(run));
+      ps.setString(9, RunQuery.searchText(run));
       ps.executeUpdate();
     }
     if (archive.executions().isEmpty()) {
@@ -326,7 +325,7 @@ public final class RunHistorySql {
     if (query.text() != null) {
       where.add(
           "search_text LIKE ? ESCAPE '" + LIKE_ESCAPE + "'",
-          "%" + likeLiteral(RunSearchText.lowerCase(query.text())) + "%");
+          "%" + likeLiteral(query.searchedText()) + "%");
     }
     return where;
   }

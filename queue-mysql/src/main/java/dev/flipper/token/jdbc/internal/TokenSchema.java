@@ -138,7 +138,7 @@ public final class TokenSchema {
             + " end_ms BIGINT NULL,"
             + " params LONGTEXT NOT NULL," // JSON object of strings, see JsonStrings
             + " failed_jobs LONGTEXT NOT NULL," // JSON array of strings
-            + " search_text LONGTEXT NOT NULL," // lower-cased, see RunSearchText
+            + " search_text LONGTEXT NOT NULL," // lower-cased, see RunQuery.searchText
             + " duration_ms BIGINT "
             + dialect.generated("end_ms - start_ms")
             + ","
