@@ -27,6 +27,20 @@ public final class HistoryLinks {
         + URLEncoder.encode(job, StandardCharsets.UTF_8).replace("+", "%20");
   }
 
+  /**
+   * The mark a grid cell of this status carries besides its colour (none for success), so the
+   * status does not rest on colour alone.
+   */
+  public static String mark(String status) {
+    return switch (status) {
+      case "FAILURE" -> "✕";
+      case "ABORTED" -> "!";
+      case "RUNNING" -> "▸";
+      case "DISABLED" -> "–";
+      default -> "";
+    };
+  }
+
   /** {@code 5m ago}, {@code 3d 4h ago} for ISO-8601 text; "" for null. */
   public static String ago(String iso) {
     if (iso == null) {

@@ -150,7 +150,8 @@ class UiHistoryBrowserTest {
                     + ": "
                     + status
                     + (twice ? " after 2 attempts" : ""));
-        assertThat(link.getText()).isEqualTo(twice ? "2" : "");
+        assertThat(link.getText())
+            .isEqualTo((twice ? "2" : "") + (status.equals("FAILURE") ? "✕" : ""));
       }
     }
     assertThat(failures).isPositive();
