@@ -91,12 +91,14 @@ class UiBrowserTest {
             script(
                 "return window.flipper.graph.nodes().map(n => n.id() + ' ' + n.data('status') + ' '"
                     + " + n.style('background-color'))");
+    // the graph takes its colours from the status badges' (ui.css), so both agree in either theme
     assertThat(nodes)
         .contains(
-            "extract SUCCESS rgb(137,232,148)",
-            "transform RUNNING rgb(102,204,255)",
-            "load WAITING rgb(221,221,221)",
-            UiFixture.XSS_JOB + " WAITING rgb(221,221,221)");
+            "extract SUCCESS " + badgeColour("success"),
+            "transform RUNNING " + badgeColour("running"),
+            "load WAITING " + badgeColour("waiting"),
+            UiFixture.XSS_JOB + " WAITING " + badgeColour("waiting"));
+    assertThat(badgeColour("success")).isNotEqualTo(badgeColour("running"));
     // dagre ranks the jobs top to bottom at a readable zoom (its fallback spreads them over the
     // whole box)
     assertThat(
@@ -114,6 +116,16 @@ class UiBrowserTest {
     script("window.flipper.graph.getElementById('extract').emit('tap')");
     wait.until(ExpectedConditions.urlContains("/jobs/extract"));
     assertThat(chrome.findElement(By.id("job-name")).getText()).isEqualTo("extract");
+  }
+
+  /** The background of the legend's badge of a status, as Cytoscape writes colours. */
+  private static String badgeColour(String statusClass) {
+    return ((String)
+            script(
+                "return getComputedStyle(document.querySelector('#graph-legend .status."
+                    + statusClass
+                    + "')).backgroundColor"))
+        .replace(" ", "");
   }
 
   @Test
