@@ -192,6 +192,13 @@ class UiBrowserTest {
     open("/workflows/etl/instances/" + fixture.running);
     waitForGraph();
     script("window.notReloaded = true");
+    // what a refresh must keep: the rows (not rebuilt), the focused link, the page's scroll
+    // position
+    script(
+        "window.transformRow = document.querySelector('tr[data-job=transform]');"
+            + " document.querySelector('tr[data-job=extract] a').focus();"
+            + " window.scrollTo({ top: 200, behavior: 'instant' })");
+    Object scrolled = script("return window.scrollY");
 
     fixture.engine.finish(fixture.runningJob, ExecutionResult.exit(0));
 
@@ -205,6 +212,13 @@ class UiBrowserTest {
                     script(
                         "return window.flipper.graph.getElementById('transform').data('status')")));
     assertThat(script("return window.notReloaded")).isEqualTo(true);
+    assertThat(
+            script(
+                "return window.transformRow === document.querySelector('tr[data-job=transform]')"))
+        .as("the row updated in place")
+        .isEqualTo(true);
+    assertThat(script("return document.activeElement.textContent")).isEqualTo("extract");
+    assertThat(script("return window.scrollY")).isEqualTo(scrolled);
     HeadlessChromium.screenshot(chrome, "instance-refreshed");
   }
 
