@@ -34,9 +34,9 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * confirmation and result, sign-in, an error) in headless Chromium, in the light and the dark
  * theme, at a laptop's and a phone's width (390x844): axe-core (from its WebJar on the test
  * classpath) finds no violation of impact serious or critical on any of them. Screenshots of each
- * go to target/screenshots/&lt;theme&gt;-&lt;width&gt;-&lt;page&gt;.png. Also: the theme follows
- * the system until the navbar's toggle chooses one, the skip link comes first on the keyboard, and
- * the phone's menu opens from its button.
+ * go to target/screenshots/&lt;theme&gt;-&lt;width&gt;-&lt;page&gt;.png (the whole page). Also: the
+ * theme follows the system until the navbar's toggle chooses one, the skip link comes first on the
+ * keyboard, and the phone's menu opens from its button.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Tag("browser")
@@ -179,7 +179,7 @@ class UiAccessibilityBrowserTest {
       assertThat(chrome.executeScript("return document.documentElement.dataset.bsTheme"))
           .as(page.name())
           .isEqualTo(theme);
-      HeadlessChromium.screenshot(chrome, theme + "-" + width + "-" + page.name());
+      HeadlessChromium.fullPageScreenshot(chrome, theme + "-" + width + "-" + page.name());
       seriousViolations().forEach(v -> found.add(page.name() + " (" + page.path() + "): " + v));
     }
     assertThat(found)
