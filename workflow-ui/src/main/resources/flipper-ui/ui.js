@@ -29,7 +29,8 @@
   // "3 min ago", "in 2 h": beside each <time datetime> (CSS shows data-rel after the UTC label).
   function relative(ms) {
     var s = Math.round(Math.abs(ms) / 1000);
-    var text = s < 45 ? (s <= 1 ? 'now' : s + ' s')
+    // seconds in steps of 10, so the text changes seldom
+    var text = s < 60 ? (s < 10 ? 'now' : Math.floor(s / 10) * 10 + ' s')
       : s < 3600 ? Math.round(s / 60) + ' min'
         : s < 172800 ? Math.round(s / 3600) + ' h'
           : Math.round(s / 86400) + ' d';

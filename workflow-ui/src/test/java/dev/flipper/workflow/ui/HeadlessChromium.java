@@ -74,9 +74,11 @@ final class HeadlessChromium {
     Map<String, Object> size =
         (Map<String, Object>)
             chrome.executeCdpCommand("Page.getLayoutMetrics", Map.of()).get("cssContentSize");
+    // the window's width: without a vertical scrollbar (the capture is as tall as the page) the
+    // page lays out that wide
+    Object width = chrome.executeScript("return window.innerWidth");
     Map<String, Object> clip =
-        Map.of(
-            "x", 0, "y", 0, "width", size.get("width"), "height", size.get("height"), "scale", 1);
+        Map.of("x", 0, "y", 0, "width", width, "height", size.get("height"), "scale", 1);
     String png =
         (String)
             chrome
