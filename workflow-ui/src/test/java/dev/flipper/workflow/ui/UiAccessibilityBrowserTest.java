@@ -74,7 +74,8 @@ class UiAccessibilityBrowserTest {
     queues = new QueueUiFixture().seed();
     chrome = HeadlessChromium.start();
     chrome.manage().timeouts().scriptTimeout(Duration.ofSeconds(60));
-    wait = new WebDriverWait(chrome, Duration.ofSeconds(20));
+    // generous: the graph pages load Cytoscape, slow on a busy shared machine
+    wait = new WebDriverWait(chrome, Duration.ofSeconds(60));
     axe = axeSource();
   }
 
