@@ -37,7 +37,7 @@
         'color': function (e) { return colour(e.data('status'), 'fg'); } } },
       { selector: 'node.condition', style: { 'shape': 'octagon' } },
       { selector: 'node[status = "DISABLED"]', style: { 'border-style': 'dashed' } },
-      { selector: 'node:selected', style: { 'border-width': 3, 'border-color': palette.selected } },
+      { selector: 'node.picked', style: { 'border-width': 4, 'border-color': palette.selected } },
       { selector: 'edge', style: { 'curve-style': 'bezier', 'target-arrow-shape': 'triangle', 'width': 1.5,
         'line-color': palette.edge, 'target-arrow-color': palette.edge } }
     ];
@@ -55,14 +55,10 @@
       + (parts.length ? ': ' + parts.join(', ') : ''));
   }
 
-  // Shift-click: selects the job and everything downstream of it in the action bar's job list.
+  // Shift-click: selects the job and everything downstream of it in the action bar's selection (actions.js).
   function selectWithDependents(id) {
-    var select = document.getElementById('action-jobs');
-    if (!select) { return; }
-    var chosen = {};
     var node = cy.getElementById(id);
-    node.union(node.successors('node')).forEach(function (n) { chosen[n.id()] = true; });
-    Array.prototype.forEach.call(select.options, function (o) { o.selected = !!chosen[o.value]; });
+    if (window.flipper.selection) { window.flipper.selection.add(node.union(node.successors('node')).map(function (n) { return n.id(); })); }
   }
 
   function build(nodes) {
@@ -80,16 +76,21 @@
       container: container,
       elements: elements,
       maxZoom: 1.5,
+      autounselectify: true, // the action bar's selection (class 'picked') is the only one
       layout: { name: layoutName, rankDir: 'TB',
         directed: true, nodeSep: 30, rankSep: 50 },
       style: styles()
     });
     container.setAttribute('data-ready', 'true');
     if (link) {
+      // With the action bar, a click toggles the job in its selection and a double click opens the job.
       cy.on('tap', 'node', function (event) {
+        var selection = window.flipper.selection;
+        if (!selection) { location.href = link + encodeURIComponent(event.target.id()); return; }
         if (event.originalEvent && event.originalEvent.shiftKey) { selectWithDependents(event.target.id()); return; }
-        location.href = link + encodeURIComponent(event.target.id());
+        selection.toggle(event.target.id());
       });
+      cy.on('dbltap', 'node', function (event) { location.href = link + encodeURIComponent(event.target.id()); });
     }
     window.flipper.graph = cy;
     window.flipper.selectWithDependents = selectWithDependents;

@@ -1,5 +1,6 @@
 package dev.flipper.history;
 
+import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 
@@ -43,6 +44,22 @@ public record ExecutionQuery(
           "execution query limit is " + limit + "; use 1 to " + RunQuery.MAX_LIMIT);
     }
   }
+
+  /** Whether an execution passes every filter of this query (the page aside). */
+  public boolean matches(ExecutionRecord execution) {
+    return workflow.equals(execution.workflow())
+        && (job == null || job.equals(execution.job()))
+        && (instances.isEmpty() || instances.contains(execution.instance()))
+        && (statuses.isEmpty() || statuses.contains(execution.status()));
+  }
+
+  /** The order of every page: newest start first, ties by instance, job, execution. */
+  public static final Comparator<ExecutionRecord> ORDER =
+      Comparator.comparingLong(ExecutionRecord::startMillis)
+          .reversed()
+          .thenComparing(ExecutionRecord::instance)
+          .thenComparing(ExecutionRecord::job)
+          .thenComparingInt(ExecutionRecord::execution);
 
   /** The newest {@code limit} executions of one job across runs. */
   public static ExecutionQuery ofJob(String workflow, String job, int limit) {

@@ -1,5 +1,7 @@
 package dev.flipper.history;
 
+import java.util.Comparator;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -41,6 +43,46 @@ public record RunQuery(
     if (limit < 1 || limit > MAX_LIMIT) {
       throw new IllegalArgumentException("run query limit is " + limit + "; use 1 to " + MAX_LIMIT);
     }
+  }
+
+  /** Whether a run passes every filter of this query (the page and the sort aside). */
+  public boolean matches(RunRecord run) {
+    return (workflow == null || workflow.equals(run.workflow()))
+        && (statuses.isEmpty() || statuses.contains(run.status()))
+        && (startedBy.isEmpty() || startedBy.contains(run.startedBy()))
+        && (startFrom == null || run.startMillis() >= startFrom)
+        && (startBefore == null || run.startMillis() < startBefore)
+        && (text == null || searchText(run).contains(text.toLowerCase(Locale.ROOT)));
+  }
+
+  /** The order of this query's pages: its sort, ties by workflow, then instance. */
+  public Comparator<RunRecord> order() {
+    Comparator<RunRecord> byStart = Comparator.comparingLong(RunRecord::startMillis);
+    Comparator<RunRecord> byDuration =
+        Comparator.comparing(
+            (RunRecord r) -> r.durationMillis().orElse(null),
+            Comparator.nullsLast(Comparator.naturalOrder()));
+    Comparator<RunRecord> primary =
+        switch (sort) {
+          case NEWEST -> byStart.reversed();
+          case OLDEST -> byStart;
+          case LONGEST ->
+              Comparator.comparing(
+                  (RunRecord r) -> r.durationMillis().orElse(null),
+                  Comparator.nullsLast(Comparator.<Long>reverseOrder()));
+          case SHORTEST -> byDuration;
+        };
+    return primary.thenComparing(RunRecord::workflow).thenComparing(RunRecord::instance);
+  }
+
+  /**
+   * What the text filter searches, lower-cased: the instance name, the trigger and each parameter
+   * as {@code key=value}, separated by newlines (which no filter text spans).
+   */
+  public static String searchText(RunRecord run) {
+    StringBuilder text = new StringBuilder(run.instance()).append('\n').append(run.startedBy());
+    run.params().forEach((k, v) -> text.append('\n').append(k).append('=').append(v));
+    return text.toString().toLowerCase(Locale.ROOT);
   }
 
   /** The newest {@code limit} runs of a workflow, unfiltered. */

@@ -8,9 +8,9 @@ import java.util.List;
 
 /**
  * Read and delete access to archived tokens, which {@code retry} of an archived instance, {@code
- * cleanup} and {@code status} need. Served by the token master ({@link TokenMaster#queryArchived}),
- * embedded or over Thrift, so nothing but the master opens its database. Implementations are
- * thread-safe.
+ * cleanup} and {@code status} need, and the run history's rows that cleanup deletes with them.
+ * Served by the token master ({@link TokenMaster#queryArchived}), embedded or over Thrift, so
+ * nothing but the master opens its database. Implementations are thread-safe.
  */
 public interface ArchivedTokens {
   /**
@@ -21,6 +21,9 @@ public interface ArchivedTokens {
 
   /** Deletes the archived tokens under a non-empty prefix for good; returns how many. */
   int delete(String namePrefix);
+
+  /** Deletes an instance's run and executions from the run history; returns how many rows. */
+  int deleteRun(String workflow, String instance);
 
   /**
    * The master's archive; {@link #query} reads it in pages of the largest size the master serves.
@@ -42,6 +45,11 @@ public interface ArchivedTokens {
       @Override
       public int delete(String namePrefix) {
         return master.deleteArchived(namePrefix);
+      }
+
+      @Override
+      public int deleteRun(String workflow, String instance) {
+        return master.deleteRun(workflow, instance);
       }
     };
   }

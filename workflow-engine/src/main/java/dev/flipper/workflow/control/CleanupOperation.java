@@ -79,6 +79,7 @@ final class CleanupOperation {
           archived.delete(TokenLayout.instancePrefix(wf, inst))
               + archived.delete(TokenLayout.runnablePrefix(wf, inst))
               + archived.delete(TokenLayout.instanceSignalPrefix(wf, inst));
+      archived.deleteRun(wf, inst);
       deletedArchives.add(archive.name());
       changes.add(
           new ControlResult.Change(

@@ -51,6 +51,7 @@ public final class WorkflowEngine {
   private final Claimer claimer;
   private final Archiver archiver;
   private final StatusReader status;
+  private final RunHistory history;
   private final Notices notices;
 
   private WorkflowEngine(Builder builder) {
@@ -63,6 +64,7 @@ public final class WorkflowEngine {
     this.claimer = new Claimer(master, clock, transitions, notices);
     this.archiver = new Archiver(master, clock, notices);
     this.status = new StatusReader(master, clock);
+    this.history = new RunHistory(master, status);
   }
 
   public static Builder builder(TokenMaster master) {
@@ -80,6 +82,11 @@ public final class WorkflowEngine {
   /** What the CLI and the UI show: workflows, their instances, an instance's jobs. */
   public StatusReader status() {
     return status;
+  }
+
+  /** Every run, active or archived: paged, filtered lists, job histories and the runs grid. */
+  public RunHistory history() {
+    return history;
   }
 
   public TokenMaster master() {

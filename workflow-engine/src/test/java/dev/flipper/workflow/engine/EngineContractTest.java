@@ -2,7 +2,14 @@ package dev.flipper.workflow.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
+import dev.flipper.history.ExecutionPage;
+import dev.flipper.history.ExecutionQuery;
+import dev.flipper.history.ExecutionRecord;
+import dev.flipper.history.RunPage;
+import dev.flipper.history.RunQuery;
+import dev.flipper.history.RunRecord;
 import dev.flipper.token.ModifyParams;
 import dev.flipper.token.Query;
 import dev.flipper.token.Token;
@@ -16,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -577,6 +585,115 @@ abstract class EngineContractTest {
         .extracting(InstanceSummary::instance)
         .containsExactly(other);
     assertThat(engine.archiveDue()).isZero();
+  }
+
+  // ---- run history
+
+  /** Runs one instance of {@code hist} (a, then b) to its end; b exits with {@code exitOfB}. */
+  private String finishedRun(int exitOfB) {
+    String inst = engine.instances().start("hist", "cli", Map.of("day", "d" + exitOfB));
+    clock.advance(Duration.ofSeconds(1));
+    run(claim("w"), 0);
+    clock.advance(Duration.ofSeconds(1));
+    run(claim("w"), exitOfB);
+    clock.advance(Duration.ofSeconds(1));
+    return inst;
+  }
+
+  @Test
+  void anArchivedInstanceStaysInTheRunHistoryWithItsExecutions() {
+    engine.definitions().apply(List.of(workflow("hist", job("a"), job("b", "a"))));
+    String ok = finishedRun(0);
+    String failed = finishedRun(3);
+    String running = engine.instances().start("hist", "scheduler", Map.of());
+    clock.advance(Duration.ofHours(13));
+    assertThat(engine.archiveDue()).isEqualTo(2);
+
+    RunHistory history = engine.history();
+    assertThat(history.runs(RunQuery.latest("hist", 10)).runs())
+        .extracting(RunRecord::instance, RunRecord::status, RunRecord::startedBy)
+        .containsExactly(
+            tuple(running, "RUNNING", "scheduler"),
+            tuple(failed, "FAILURE", "cli"),
+            tuple(ok, "SUCCESS", "cli"));
+    RunRecord failedRun = history.runs(RunQuery.latest("hist", 10)).runs().get(1);
+    assertThat(failedRun.params()).containsEntry("day", "d3");
+    assertThat(failedRun.failedJobs()).containsExactly("b");
+    assertThat(failedRun.durationMillis()).contains(2_000L);
+    assertThat(history.latest("hist").map(RunRecord::instance)).contains(running);
+
+    RunQuery failures =
+        new RunQuery("hist", Set.of("FAILURE"), null, null, null, null, null, 0, 10);
+    assertThat(history.runs(failures).runs())
+        .extracting(RunRecord::instance)
+        .containsExactly(failed);
+    assertThat(history.runs(failures).total()).isEqualTo(1);
+
+    ExecutionPage ofB = history.executions(ExecutionQuery.ofJob("hist", "b", 10));
+    assertThat(ofB.executions())
+        .extracting(ExecutionRecord::instance, ExecutionRecord::status, ExecutionRecord::exitCode)
+        .containsExactly(tuple(failed, "FAILURE", 3), tuple(ok, "SUCCESS", 0));
+    assertThat(ofB.executions().get(0).logs()).containsEntry("stdout", "http://host1/log");
+    assertThat(ofB.executions().get(0).host()).isEqualTo("host1");
+
+    run(claim("w"), 0); // a of the running instance: active executions join the history
+    assertThat(history.executions(ExecutionQuery.ofJob("hist", "a", 10)).executions())
+        .extracting(ExecutionRecord::instance)
+        .containsExactly(running, failed, ok);
+
+    RunGrid grid = history.grid("hist", 2);
+    assertThat(grid.runs()).extracting(RunRecord::instance).containsExactly(running, failed);
+    assertThat(grid.executions().get(failed).get("b"))
+        .extracting(ExecutionRecord::status)
+        .containsExactly("FAILURE");
+    assertThat(grid.executions().get(running)).containsOnlyKeys("a");
+  }
+
+  @Test
+  void pagesOfTheRunHistoryMergeActiveAndArchivedRunsWithoutGapsOrRepeats() {
+    engine.definitions().apply(List.of(workflow("hist", job("a"), job("b", "a"))));
+    List<String> all = new ArrayList<>();
+    for (int i = 0; i < 7; i++) {
+      all.add(finishedRun(i % 2));
+    }
+    clock.advance(Duration.ofHours(13));
+    assertThat(engine.archiveDue()).isEqualTo(7);
+    for (int i = 0; i < 3; i++) {
+      all.add(engine.instances().start("hist", "cli", Map.of()));
+      clock.advance(Duration.ofSeconds(1));
+    }
+    java.util.Collections.reverse(all); // newest first
+    for (int size = 1; size <= 4; size++) {
+      List<String> paged = new ArrayList<>();
+      for (int offset = 0; offset < 12; offset += size) {
+        RunPage page =
+            engine
+                .history()
+                .runs(new RunQuery("hist", null, null, null, null, null, null, offset, size));
+        assertThat(page.total()).isEqualTo(10);
+        page.runs().forEach(r -> paged.add(r.instance()));
+      }
+      assertThat(paged).as("pages of %d", size).isEqualTo(all);
+    }
+  }
+
+  @Test
+  void cleanupDeletesTheRunHistoryWithTheArchivedTokens() {
+    engine.definitions().apply(List.of(workflow("hist", job("a"), job("b", "a"))));
+    finishedRun(0);
+    clock.advance(Duration.ofHours(13));
+    assertThat(engine.archiveDue()).isEqualTo(1);
+    assertThat(master.queryRuns(RunQuery.latest("hist", 10)).runs()).hasSize(1);
+
+    clock.advance(Duration.ofDays(30));
+    dev.flipper.workflow.control.WorkflowControl.builder(engine)
+        .clock(clock)
+        .build()
+        .cleanup(Duration.ofDays(28));
+
+    assertThat(master.queryRuns(RunQuery.latest("hist", 10)).runs()).isEmpty();
+    assertThat(master.queryExecutions(ExecutionQuery.ofJob("hist", "a", 10)).executions())
+        .isEmpty();
   }
 
   // ---- token data

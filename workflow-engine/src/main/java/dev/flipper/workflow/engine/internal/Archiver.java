@@ -1,10 +1,12 @@
 package dev.flipper.workflow.engine.internal;
 
+import dev.flipper.history.RunArchive;
 import dev.flipper.token.Query;
 import dev.flipper.token.QueryAndOwnParams;
 import dev.flipper.token.Token;
 import dev.flipper.token.TokenException;
 import dev.flipper.token.TokenMaster;
+import dev.flipper.workflow.engine.RunRecords;
 import dev.flipper.workflow.tokens.InstanceData;
 import dev.flipper.workflow.tokens.Json;
 import dev.flipper.workflow.tokens.Owners;
@@ -12,6 +14,7 @@ import dev.flipper.workflow.tokens.TokenLayout;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * end of an instance is leased until it is due, so one claim on {@code /archive/} returns exactly
  * the due instances, and workers calling this at once never archive the same instance twice. Each
  * instance goes in one archive call: its record, jobs, events, runnable tokens, instance signals
- * and the archive token. Thread-safe.
+ * and the archive token, with the instance's run and executions for the run history in the same
+ * call. Thread-safe.
  */
 public final class Archiver {
   /** Instances archived per claim. */
@@ -60,6 +64,28 @@ public final class Archiver {
     }
   }
 
+  /**
+   * The run history's record of the instance; empty (archived without one, warned) when its record
+   * is missing or a token does not parse: the tokens are archived all the same, so the run stays
+   * readable from the archive.
+   */
+  private static Optional<RunArchive> history(String wf, String inst, List<Token> tokens) {
+    try {
+      Optional<RunArchive> history = RunRecords.archive(wf, inst, tokens);
+      if (history.isEmpty()) {
+        LOG.warn("instance {}/{} has no record; archived without a run history entry", wf, inst);
+      }
+      return history;
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "instance {}/{} has a damaged token; archived without a run history entry: {}",
+          wf,
+          inst,
+          e.getMessage());
+      return Optional.empty();
+    }
+  }
+
   private boolean archive(Token archiveToken) {
     String[] parts = TokenLayout.parseArchive(archiveToken.name());
     String wf = parts[0];
@@ -74,7 +100,12 @@ public final class Archiver {
     read.forEach(tokens::addAll);
     tokens.add(archiveToken);
     try {
-      master.archive(tokens);
+      Optional<RunArchive> history = history(wf, inst, tokens);
+      if (history.isPresent()) {
+        master.archive(tokens, history.get());
+      } else {
+        master.archive(tokens);
+      }
       LOG.info("archived instance {}/{} ({} tokens)", wf, inst, tokens.size());
       String recordName = TokenLayout.instanceRecord(wf, inst);
       tokens.stream()
