@@ -164,7 +164,9 @@ class UiAccessibilityBrowserTest {
                 + "  done(r.violations.filter(function (v) {"
                 + "    return v.impact === 'serious' || v.impact === 'critical'; })"
                 + "  .map(function (v) { return v.id + ' (' + v.impact + ', ' + v.help + '): '"
-                + "    + v.nodes.map(function (n) { return n.target.join(' '); }).join(' | '); }));"
+                + "    + v.nodes.map(function (n) { return n.target.join(' ')"
+                + "    + (n.failureSummary ? ' [' + n.failureSummary.replace(/\\s+/g, ' ') + ']' : ''); })"
+                + "  .join(' | '); }));"
                 + "}).catch(function (e) { done(['axe failed: ' + e]); });");
   }
 
