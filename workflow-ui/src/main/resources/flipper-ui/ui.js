@@ -17,15 +17,6 @@
 
   function show(text) { if (state) { state.textContent = text; } }
 
-  // Timeline bars carry their place as data-left/data-width (percent): the Content-Security-Policy allows no
-  // style attributes in the HTML, but it does allow setting styles from this script.
-  function placeBars() {
-    document.querySelectorAll('.gantt-bar[data-left]').forEach(function (bar) {
-      bar.style.left = bar.getAttribute('data-left') + '%';
-      bar.style.width = bar.getAttribute('data-width') + '%';
-    });
-  }
-
   // "3 min ago", "in 2 h": beside each <time datetime> (CSS shows data-rel after the UTC label).
   function relative(ms) {
     var s = Math.round(Math.abs(ms) / 1000);
@@ -94,7 +85,6 @@
       var fresh = doc.getElementById(old.id);
       if (fresh) { morphChildren(old, fresh); }
     });
-    placeBars();
     relativeTimes();
   }
 
@@ -163,7 +153,6 @@
   }).catch(function () { /* the refresh state already says when the UI server is unreachable */ });
 
   navbar();
-  placeBars();
   relativeTimes();
   setInterval(relativeTimes, 30000);
   window.flipper = { apiUrl: apiUrl };

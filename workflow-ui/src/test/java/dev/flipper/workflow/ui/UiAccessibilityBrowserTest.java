@@ -108,6 +108,10 @@ class UiAccessibilityBrowserTest {
     return List.of(
         new Page("workflows", "/").ready(By.id("workflows-table")),
         new Page("workflow", "/workflows/etl").ready(graph),
+        new Page("workflow-filtered", "/workflows/etl?status=SUCCESS&sort=longest")
+            .ready(By.id("runs-live")),
+        new Page("grid", "/workflows/etl/grid").ready(By.id("run-grid")),
+        new Page("job-history", "/workflows/etl/jobs/report").ready(By.id("job-history-table")),
         new Page("instance-running", instance + fixture.running).ready(graph),
         new Page("instance-finished", instance + fixture.finished).ready(graph),
         new Page("job", job).ready(By.id("executions-table")),
