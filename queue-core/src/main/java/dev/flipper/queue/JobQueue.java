@@ -55,6 +55,15 @@ public interface JobQueue {
   List<JobDescriptor> enqueue(String queue, List<NewJob> jobs);
 
   /**
+   * Like {@link #enqueue}, and says for each job whether it was a duplicate. A job with a unique
+   * key goes to the shard its key hashes to; if a job of the queue holds the key there, the outcome
+   * is that job, marked duplicate, and nothing is stored (the first of several jobs with one key in
+   * a request wins). A request with unique keys is not all-or-none: each keyed job is stored on its
+   * own (see docs/queue.md "Unique jobs").
+   */
+  List<EnqueueOutcome> enqueueWithOutcomes(String queue, List<NewJob> jobs);
+
+  /**
    * Claims up to {@code limit} due jobs for {@code params.source()}: every priority-1 job of the
    * covered shards before any priority-2 job, shards in random order. The piggy-backed ack, if any,
    * is applied first, even if no job comes back and also for a dry run (which claims nothing).
