@@ -175,7 +175,9 @@ class WireProtocolTest {
           .containsExactly(first.getJobDescriptors().get(0), first.getJobDescriptors().get(0));
       assertThat(again.getDuplicates()).containsExactly(true, true);
       assertThat(plain.isSetDuplicates()).isFalse();
-      assertThat(plain.getJobDescriptors()).singleElement().isNotEqualTo(first.getJobDescriptors());
+      assertThat(plain.getJobDescriptors())
+          .singleElement()
+          .isNotEqualTo(first.getJobDescriptors().get(0));
     }
   }
 
