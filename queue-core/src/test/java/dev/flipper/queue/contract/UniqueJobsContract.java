@@ -182,6 +182,17 @@ abstract class UniqueJobsContract extends ContractArea {
   }
 
   @Test
+  void keyedJobsSpreadOverTheShardsThatTakeNewJobsOnly() {
+    fx().useShards(TestShard.of("1"), TestShard.dequeueOnly("2"), TestShard.of("3"));
+    Set<String> shards = new java.util.TreeSet<>();
+    for (int k = 0; k < 30; k++) {
+      shards.add(enqueueOne(aJob().withUniqueKey("spread-" + k)).job().shard());
+    }
+
+    assertThat(shards).containsExactly("1", "3");
+  }
+
+  @Test
   void badKeysAndWindowsAreRejectedWithTheRule() {
     assertInvalid(() -> enqueue(aJob().withUniqueKey("")), "uniqueKey", "1..128");
     assertInvalid(() -> enqueue(aJob().withUniqueKey("x".repeat(129))), "129 characters");
