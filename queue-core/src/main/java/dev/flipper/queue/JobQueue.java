@@ -50,7 +50,8 @@ public interface JobQueue {
    * Stores the jobs, all or none, on one random healthy shard that takes new jobs, and returns
    * their descriptors in the order given. An empty list gives an empty result. A body over the
    * configured size limit rejects the whole request with ENQUEUE_REJECTED; no healthy shard for new
-   * jobs is NO_HEALTHY_SHARDS.
+   * jobs is NO_HEALTHY_SHARDS. Jobs with a unique key are stored as {@link #enqueueWithOutcomes}
+   * says; a duplicate's descriptor is the holder's.
    */
   List<JobDescriptor> enqueue(String queue, List<NewJob> jobs);
 
