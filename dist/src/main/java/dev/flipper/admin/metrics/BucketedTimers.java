@@ -1,25 +1,56 @@
 package dev.flipper.admin.metrics;
 
+import com.codahale.metrics.Histogram;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
 
 /**
- * A daemon's metric registry whose timers count into {@link LatencyBuckets}, so that every timer a
- * module creates with {@code registry.timer(name)} becomes a Prometheus histogram on /metrics.
- * Thread-safe.
+ * A daemon's metric registry whose timers, and histograms of sizes, count into {@link
+ * CumulativeBuckets}, so that a module's {@code registry.timer(name)} or {@code
+ * registry.histogram(name)} becomes a Prometheus histogram on /metrics. The buckets follow the
+ * Prometheus family the name maps to: dequeue delays get buckets up to an hour, other timers
+ * request latencies, families in bytes body sizes; other histograms stay summaries. Thread-safe.
  */
 public final class BucketedTimers extends MetricRegistry {
+  private static final String DEQUEUE_DELAY = "flipper_queue_dequeue_delay_seconds";
 
   @Override
   public Timer timer(String name) {
-    return timer(name, () -> new BucketedTimer(new LatencyBuckets()));
+    double[] bounds =
+        family(name, "timer").equals(DEQUEUE_DELAY)
+            ? CumulativeBuckets.DELAY_SECONDS
+            : CumulativeBuckets.LATENCY_SECONDS;
+    return timer(name, () -> new BucketedTimer(CumulativeBuckets.seconds(bounds)));
+  }
+
+  @Override
+  public Histogram histogram(String name) {
+    if (!family(name, "histogram").endsWith("_bytes")) {
+      return super.histogram(name);
+    }
+    return histogram(
+        name, () -> new BucketedHistogram(new CumulativeBuckets(CumulativeBuckets.SIZE_BYTES, 1)));
+  }
+
+  private static String family(String name, String kind) {
+    return MetricNames.map(name, kind).family();
   }
 
   /** A timer that keeps a reference to its buckets for the exporter. */
   static final class BucketedTimer extends Timer {
-    final LatencyBuckets buckets;
+    final CumulativeBuckets buckets;
 
-    BucketedTimer(LatencyBuckets buckets) {
+    BucketedTimer(CumulativeBuckets buckets) {
+      super(buckets);
+      this.buckets = buckets;
+    }
+  }
+
+  /** A histogram that keeps a reference to its buckets for the exporter. */
+  static final class BucketedHistogram extends Histogram {
+    final CumulativeBuckets buckets;
+
+    BucketedHistogram(CumulativeBuckets buckets) {
       super(buckets);
       this.buckets = buckets;
     }
