@@ -1,5 +1,6 @@
 package dev.flipper.admin.metrics;
 
+import com.codahale.metrics.ExponentiallyDecayingReservoir;
 import com.codahale.metrics.Histogram;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
@@ -14,22 +15,26 @@ import com.codahale.metrics.Timer;
 public final class BucketedTimers extends MetricRegistry {
   private static final String DEQUEUE_DELAY = "flipper_queue_dequeue_delay_seconds";
 
+  // The suppliers run only when the metric is new: looking up an existing one maps no name.
   @Override
   public Timer timer(String name) {
-    double[] bounds =
-        family(name, "timer").equals(DEQUEUE_DELAY)
-            ? CumulativeBuckets.DELAY_SECONDS
-            : CumulativeBuckets.LATENCY_SECONDS;
-    return timer(name, () -> new BucketedTimer(CumulativeBuckets.seconds(bounds)));
+    return timer(name, () -> new BucketedTimer(CumulativeBuckets.seconds(timerBounds(name))));
   }
 
   @Override
   public Histogram histogram(String name) {
-    if (!family(name, "histogram").endsWith("_bytes")) {
-      return super.histogram(name);
-    }
     return histogram(
-        name, () -> new BucketedHistogram(new CumulativeBuckets(CumulativeBuckets.SIZE_BYTES, 1)));
+        name,
+        () ->
+            family(name, "histogram").endsWith("_bytes")
+                ? new BucketedHistogram(new CumulativeBuckets(CumulativeBuckets.SIZE_BYTES, 1))
+                : new Histogram(new ExponentiallyDecayingReservoir()));
+  }
+
+  private static double[] timerBounds(String name) {
+    return family(name, "timer").equals(DEQUEUE_DELAY)
+        ? CumulativeBuckets.DELAY_SECONDS
+        : CumulativeBuckets.LATENCY_SECONDS;
   }
 
   private static String family(String name, String kind) {
