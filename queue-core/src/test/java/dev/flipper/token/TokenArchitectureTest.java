@@ -25,7 +25,12 @@ class TokenArchitectureTest {
           .should()
           .onlyDependOnClassesThat()
           .resideInAnyPackage(
-              "java..", "dev.flipper.token", "dev.flipper.token.spi..", "dev.flipper.text", "")
+              "java..",
+              "dev.flipper.token",
+              "dev.flipper.token.spi..",
+              "dev.flipper.history",
+              "dev.flipper.text",
+              "")
           .because("backends implement the SPI and must not need the service's internals");
 
   @ArchTest
