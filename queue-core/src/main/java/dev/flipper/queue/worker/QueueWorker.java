@@ -355,17 +355,22 @@ public final class QueueWorker implements AutoCloseable {
       acksDelivered.add(piggyBacked.size());
       jobsDequeued.add(jobs.size());
       budget.callEnded(claimable, jobs.size(), tookNanos);
+      // A call that waited for jobs may return after close began: those jobs are not started.
+      boolean closing = isStopping();
       List<DequeuedJob> notStarted = new ArrayList<>();
       for (DequeuedJob job : jobs) {
         RunningJob claimed = new RunningJob(new WorkerJob(job), claimedAtMillis);
-        waiting.add(claimed);
-        try {
-          jobThreads.execute(() -> run(claimed));
-        } catch (RejectedExecutionException e) {
-          waiting.remove(claimed); // closed while this call waited for jobs
-          budget.jobDone(-1);
-          notStarted.add(job);
+        if (!closing) {
+          waiting.add(claimed);
+          try {
+            jobThreads.execute(() -> run(claimed));
+            continue;
+          } catch (RejectedExecutionException e) {
+            waiting.remove(claimed);
+          }
         }
+        budget.jobDone(-1);
+        notStarted.add(job);
       }
       giveBack(notStarted);
       if (jobs.isEmpty()) {
@@ -591,8 +596,8 @@ public final class QueueWorker implements AutoCloseable {
   }
 
   /**
-   * Jobs claimed after close stopped the job threads go back to pending at once, their attempt
-   * unused; if that fails, the queue retries them after their claim time-out.
+   * Jobs claimed by a call that returned after close began go back to pending at once, their
+   * attempt unused; if that fails, the queue retries them after their claim time-out.
    */
   private void giveBack(List<DequeuedJob> jobs) {
     if (jobs.isEmpty()) {
