@@ -29,8 +29,9 @@ abstract class WaitingDequeueContract extends ContractArea {
 
   @Test
   void aWaitingDequeueReturnsTheJobEnqueuedWhileItWaits() throws Exception {
+    DequeueParams params = waiting(5); // creates the queue, on this thread
     CompletableFuture<List<DequeuedJob>> dequeue =
-        CompletableFuture.supplyAsync(() -> api().dequeue(waiting(5)));
+        CompletableFuture.supplyAsync(() -> api().dequeue(params));
     assertThat(dequeue).isNotDone(); // nothing to claim yet: it waits
 
     List<JobDescriptor> enqueued = enqueue(aJob("wake up"));
@@ -56,8 +57,9 @@ abstract class WaitingDequeueContract extends ContractArea {
     JobDescriptor first = enqueue(aJob("first")).get(0);
     assertThat(ids(dequeue(1))).containsExactly(first);
     AckParams ack = new AckParams(queue(), items(List.of(first), Duration.ZERO), List.of());
+    DequeueParams params = waiting(1).withAck(ack);
     CompletableFuture<List<DequeuedJob>> dequeue =
-        CompletableFuture.supplyAsync(() -> api().dequeue(waiting(1).withAck(ack)));
+        CompletableFuture.supplyAsync(() -> api().dequeue(params));
 
     await().atMost(ANSWER_WITHIN).until(() -> count(JobState.SUCCEEDED) == 1);
     assertThat(dequeue).isNotDone();
