@@ -106,7 +106,11 @@ struct PinLaterDequeueRequest {
   // Return eligible jobs without claiming them.
   4: optional bool dryRun = false,
   // Fraction of shards to visit, 0..1.
-  5: optional double coverage = 1.0
+  5: optional double coverage = 1.0,
+  // Flipper addition (PinLater clients never send it): when no job is ready, hold the call up to this many
+  // milliseconds until one is; 0..30000 (and below the server's idleTimeout), anything else is refused.
+  // Unset: the server's queue.longPollTimeout applies, as for PinLater (default 0: answer at once).
+  6: optional i32 waitMillis
 }
 
 // Attempt counts as stored before this attempt.

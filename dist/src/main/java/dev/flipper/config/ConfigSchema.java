@@ -258,7 +258,8 @@ public final class ConfigSchema {
               "queue.longPollTimeout",
               new DurationType(Duration.ZERO),
               QueueServer.DEFAULT_LONG_POLL_TIMEOUT,
-              "Longest time an empty dequeue waits for a job; 0s = answer at once."),
+              "Longest time an empty dequeue that asks for no wait (PinLater's clients) waits for a job; 0s = answer"
+                  + " at once. Flipper's clients ask for their own wait in the request."),
           setting(
               "queue.directCallLimitMicros",
               new IntType(0, 10_000),

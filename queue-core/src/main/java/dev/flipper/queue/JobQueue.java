@@ -68,7 +68,10 @@ public interface JobQueue {
    * Claims up to {@code limit} due jobs for {@code params.source()}: every priority-1 job of the
    * covered shards before any priority-2 job, shards in random order. The piggy-backed ack, if any,
    * is applied first, even if no job comes back and also for a dry run (which claims nothing).
-   * Every job of one call gets the same claim descriptor, shown by {@link #lookup}.
+   * Every job of one call gets the same claim descriptor, shown by {@link #lookup}. With a {@link
+   * DequeueParams#maxWait() wait}, a call that finds no job waits up to that long and returns as
+   * soon as it claims one (a dry run never waits); a wait outside 0..{@link DequeueParams#MAX_WAIT}
+   * is refused.
    */
   List<DequeuedJob> dequeue(DequeueParams params);
 

@@ -41,6 +41,10 @@ import org.slf4j.LoggerFactory;
  * {@code <serverId>:<serverStartMillis>:<counter>:<source>}; the counter increases with every
  * dequeue call of this instance.
  *
+ * <p>A dequeue with a {@link DequeueParams#maxWait() wait} that finds no job holds the caller's
+ * thread until one is claimed: an enqueue through this instance wakes it at once, jobs arriving
+ * another way are found by a re-check (100 ms doubling to 1 s; see {@code JobArrivals}).
+ *
  * <pre>{@code
  * QueueService queue = QueueService.builder(store).priorityLevels(3).build();
  * queue.createQueue("mail");
@@ -82,6 +86,7 @@ public final class QueueService implements JobQueue {
   private final long startMillis;
   private final AtomicLong dequeueCalls = new AtomicLong();
   private final PausedQueues pausedQueues;
+  private final JobArrivals arrivals = new JobArrivals();
   private final long bodyFilterStepsPerBody;
   private final Duration bodyFilterTimePerCall;
 
@@ -205,10 +210,12 @@ public final class QueueService implements JobQueue {
     if (records.isEmpty()) {
       return List.of();
     }
-    if (records.stream().noneMatch(NewJobRecord::keyed)) {
-      return enqueueAnywhere(queue, records);
-    }
-    return enqueueKeyed(queue, records).stream().map(EnqueueOutcome::job).toList();
+    List<JobDescriptor> created =
+        records.stream().noneMatch(NewJobRecord::keyed)
+            ? enqueueAnywhere(queue, records)
+            : enqueueKeyed(queue, records).stream().map(EnqueueOutcome::job).toList();
+    arrivals.signal(queue);
+    return created;
   }
 
   @Override
@@ -217,12 +224,14 @@ public final class QueueService implements JobQueue {
     if (records.isEmpty()) {
       return List.of();
     }
-    if (records.stream().noneMatch(NewJobRecord::keyed)) {
-      return enqueueAnywhere(queue, records).stream()
-          .map(job -> new EnqueueOutcome(job, false))
-          .toList();
-    }
-    return enqueueKeyed(queue, records);
+    List<EnqueueOutcome> outcomes =
+        records.stream().noneMatch(NewJobRecord::keyed)
+            ? enqueueAnywhere(queue, records).stream()
+                .map(job -> new EnqueueOutcome(job, false))
+                .toList()
+            : enqueueKeyed(queue, records);
+    arrivals.signal(queue);
+    return outcomes;
   }
 
   /** Jobs without unique keys: all or none on a random shard, retried once on another. */
@@ -404,6 +413,7 @@ public final class QueueService implements JobQueue {
     }
     Validation.source(params.source());
     Validation.coverage(params.coverage());
+    Validation.dequeueWait(params.maxWait());
     AckParams ack = params.ack();
     if (ack != null && ack.queue() == null) {
       ack = new AckParams(queue, ack.succeeded(), ack.failed());
@@ -415,15 +425,22 @@ public final class QueueService implements JobQueue {
     if (ack != null && !ack.isEmpty()) {
       applyAck(ack);
     }
-    if (pausedQueues.isPaused(queue)) {
-      return List.of(); // paused: acks above still apply, no job leaves the queue
+    if (params.maxWait() == null || params.maxWait().isZero() || params.dryRun()) {
+      return takeUnlessPaused(params);
+    }
+    return arrivals.await(queue, params.maxWait().toNanos(), () -> takeUnlessPaused(params));
+  }
+
+  private List<DequeuedJob> takeUnlessPaused(DequeueParams params) {
+    if (pausedQueues.isPaused(params.queue())) {
+      return List.of(); // paused: the acks still apply, no job leaves the queue
     }
     long now = clock.millis();
     Claim claim =
         params.dryRun()
             ? null
             : new Claim(nextClaimDescriptor(params.source()), params.source(), now);
-    return take(queue, params.limit(), shards.forDequeue(params.coverage()), claim, now);
+    return take(params.queue(), params.limit(), shards.forDequeue(params.coverage()), claim, now);
   }
 
   /**
@@ -675,7 +692,11 @@ public final class QueueService implements JobQueue {
         failures.skip(shard, e);
       }
     }
-    return finishBulk(params.queue(), params.limit() - remaining, failures);
+    int retried = finishBulk(params.queue(), params.limit() - remaining, failures);
+    if (retried > 0) {
+      arrivals.signal(params.queue());
+    }
+    return retried;
   }
 
   @Override
@@ -904,6 +925,9 @@ public final class QueueService implements JobQueue {
       shard.setPaused(queue, paused);
     }
     pausedQueues.read(clock.millis());
+    if (!paused) {
+      arrivals.signal(queue);
+    }
   }
 
   /** The paused queues, as the store says now. */
@@ -939,6 +963,8 @@ public final class QueueService implements JobQueue {
         shard != null && shard.retryJob(job.queue(), ref(job), attemptsToAllow, now, now);
     if (!retried) {
       requireQueue(job.queue());
+    } else {
+      arrivals.signal(job.queue());
     }
     return retried;
   }

@@ -1,5 +1,6 @@
 package dev.flipper.queue;
 
+import java.time.Duration;
 import java.util.regex.Pattern;
 
 /**
@@ -138,6 +139,18 @@ final class Validation {
     if (!(coverage >= 0.0 && coverage <= 1.0)) {
       throw QueueException.invalid(
           "dequeue coverage must be 0..1 (fraction of shards to visit), was " + coverage);
+    }
+  }
+
+  /** A dequeue's wait: null (not asked) or 0..{@link DequeueParams#MAX_WAIT}. */
+  static void dequeueWait(Duration wait) {
+    if (wait != null && (wait.isNegative() || wait.compareTo(DequeueParams.MAX_WAIT) > 0)) {
+      throw QueueException.invalid(
+          "dequeue wait must be 0.."
+              + DequeueParams.MAX_WAIT.toMillis()
+              + " ms, was "
+              + wait.toMillis()
+              + " ms");
     }
   }
 

@@ -212,9 +212,20 @@ public final class QueueClient implements AutoCloseable {
    * Claims jobs, applying the piggy-backed acks of {@code params} in the same call. The claim is
    * made for this client's source ({@code params.source()} is not sent: the protocol carries one
    * source per call). Waits up to the dequeue time-out, which must exceed the server's long-poll
-   * time.
+   * time and the wait {@code params} asks for (refused otherwise: the call would time out while the
+   * server still holds it).
    */
   public List<DequeuedJob> dequeue(DequeueParams params) {
+    if (params.maxWait() != null && params.maxWait().compareTo(dequeueTimeout) >= 0) {
+      throw new IllegalArgumentException(
+          "dequeue wait "
+              + params.maxWait().toMillis()
+              + " ms of queue "
+              + params.queue()
+              + " must be shorter than the client's dequeueTimeout ("
+              + dequeueTimeout.toMillis()
+              + " ms)");
+    }
     var request = WireMapping.toThrift(params);
     PinLaterDequeueResponse response =
         transport.call(

@@ -66,6 +66,11 @@ import org.slf4j.LoggerFactory;
 public final class QueueWorker implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(QueueWorker.class);
   private static final int MAX_ACKS_PER_CALL = 1000;
+  private static final long DEFAULT_DEQUEUE_WAIT_SECONDS = 10;
+
+  /** The default {@link Builder#dequeueWait}. */
+  public static final Duration DEFAULT_DEQUEUE_WAIT =
+      Duration.ofSeconds(DEFAULT_DEQUEUE_WAIT_SECONDS);
 
   private final JobQueue jobQueue;
   private final String queue;
@@ -75,6 +80,10 @@ public final class QueueWorker implements AutoCloseable {
   private final int concurrency;
   private final int batchSize;
   private final Duration pollInterval;
+
+  /** Asked for by each dequeue call; null (not asked) when the builder's wait is 0. */
+  private final Duration dequeueWait;
+
   private final Duration ackInterval;
   private final Duration heartbeatInterval;
   private final Duration claimTimeout;
@@ -120,6 +129,7 @@ public final class QueueWorker implements AutoCloseable {
     this.concurrency = builder.concurrency;
     this.batchSize = builder.batchSize;
     this.pollInterval = builder.pollInterval;
+    this.dequeueWait = builder.dequeueWait.isZero() ? null : builder.dequeueWait;
     this.ackInterval = builder.ackInterval;
     this.heartbeatInterval = builder.heartbeatInterval;
     this.claimTimeout = builder.claimTimeout;
@@ -162,7 +172,7 @@ public final class QueueWorker implements AutoCloseable {
     dispatchers.forEach(d -> d.thread.start());
     log.info(
         "worker of queue {} started: source={}, concurrency={}, batchSize={}, prefetch={}, dequeuesInFlight={}, "
-            + "pollInterval={}, heartbeatInterval={}, claimTimeout={}, on {}",
+            + "pollInterval={}, dequeueWait={}, heartbeatInterval={}, claimTimeout={}, on {}",
         queue,
         source,
         concurrency,
@@ -170,6 +180,7 @@ public final class QueueWorker implements AutoCloseable {
         prefetch,
         dequeuesInFlight,
         pollInterval,
+        dequeueWait,
         heartbeatInterval,
         claimTimeout,
         jobQueue);
@@ -218,7 +229,7 @@ public final class QueueWorker implements AutoCloseable {
     // during
     // a dequeue's file I/O closes an embedded H2 database (its FileChannel) for everyone.
     budget.wakeAll();
-    dispatchers.forEach(d -> joinQuietly(d.thread, deadline));
+    dispatchers.forEach(d -> awaitDispatcher(d, deadline));
     jobThreads.shutdown(); // jobs claimed but not started yet still run: their claims are ours
     try {
       if (!jobThreads.awaitTermination(
@@ -316,7 +327,7 @@ public final class QueueWorker implements AutoCloseable {
 
     private void dequeue(int claimable) {
       List<PendingAcks.Ack> piggyBacked = acks.take(MAX_ACKS_PER_CALL, true);
-      DequeueParams params = DequeueParams.of(queue, claimable, source);
+      DequeueParams params = DequeueParams.of(queue, claimable, source).withMaxWait(dequeueWait);
       if (!piggyBacked.isEmpty()) {
         params = params.withAck(acks.toParams(piggyBacked));
       }
@@ -344,17 +355,24 @@ public final class QueueWorker implements AutoCloseable {
       acksDelivered.add(piggyBacked.size());
       jobsDequeued.add(jobs.size());
       budget.callEnded(claimable, jobs.size(), tookNanos);
+      // A call that waited for jobs may return after close began: those jobs are not started.
+      boolean closing = isStopping();
+      List<DequeuedJob> notStarted = new ArrayList<>();
       for (DequeuedJob job : jobs) {
         RunningJob claimed = new RunningJob(new WorkerJob(job), claimedAtMillis);
-        waiting.add(claimed);
-        try {
-          jobThreads.execute(() -> run(claimed));
-        } catch (RejectedExecutionException e) {
-          waiting.remove(
-              claimed); // closing: the claim times out and the queue hands the job out again
-          budget.jobDone(-1);
+        if (!closing) {
+          waiting.add(claimed);
+          try {
+            jobThreads.execute(() -> run(claimed));
+            continue;
+          } catch (RejectedExecutionException e) {
+            waiting.remove(claimed);
+          }
         }
+        budget.jobDone(-1);
+        notStarted.add(job);
       }
+      giveBack(notStarted);
       if (jobs.isEmpty()) {
         budget.markEmpty(true);
         // Long-poll aware: a call that already waited for jobs (a long poll) needs no pause on top.
@@ -561,6 +579,46 @@ public final class QueueWorker implements AutoCloseable {
     }
   }
 
+  /**
+   * Waits for a dispatcher to stop, but not for a dequeue that may be waiting for jobs: close is
+   * not held up by an idle queue. Jobs such a call claims later are given back (see {@link
+   * #giveBack}).
+   */
+  private void awaitDispatcher(Dispatcher d, long deadlineNanos) {
+    while (d.thread.isAlive() && !(dequeueWait != null && d.inCall)) {
+      long leftMillis = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+      if (leftMillis <= 0) {
+        return;
+      }
+      joinQuietly(
+          d.thread, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.min(10, leftMillis)));
+    }
+  }
+
+  /**
+   * Jobs claimed by a call that returned after close began go back to pending at once, their
+   * attempt unused; if that fails, the queue retries them after their claim time-out.
+   */
+  private void giveBack(List<DequeuedJob> jobs) {
+    if (jobs.isEmpty()) {
+      return;
+    }
+    List<CheckpointParams> back = new ArrayList<>();
+    for (DequeuedJob job : jobs) {
+      back.add(new CheckpointParams(job.descriptor(), null, true, null, null, null));
+    }
+    try {
+      jobQueue.checkpoint(queue, source, back);
+    } catch (RuntimeException e) {
+      log.warn(
+          "worker of queue {}: could not give back {} job(s) claimed while closing ({}); the queue "
+              + "retries them after their claim time-out",
+          queue,
+          jobs.size(),
+          e.toString());
+    }
+  }
+
   private static void joinQuietly(Thread thread, long deadlineNanos) {
     try {
       thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime())));
@@ -608,6 +666,7 @@ public final class QueueWorker implements AutoCloseable {
     private int concurrency = 10;
     private int batchSize = 10;
     private Duration pollInterval = Duration.ofSeconds(1);
+    private Duration dequeueWait = DEFAULT_DEQUEUE_WAIT;
     private Duration ackInterval = Duration.ofMillis(200);
     private Duration heartbeatInterval = Duration.ofSeconds(60);
     private Duration claimTimeout = Duration.ofSeconds(180);
@@ -667,6 +726,19 @@ public final class QueueWorker implements AutoCloseable {
      */
     public Builder pollInterval(Duration interval) {
       this.pollInterval = interval;
+      return this;
+    }
+
+    /**
+     * How long a dequeue that finds no job waits for one (a long poll; the queue answers as soon as
+     * a job is enqueued), so an idle worker starts a new job at once. Must be below the client's
+     * {@code dequeueTimeout} for a remote queue; a server holds a call at most half its {@code
+     * idleTimeout}. 0 asks for no wait: the server's {@code queue.longPollTimeout} applies, then
+     * the poll interval. 0..{@link DequeueParams#MAX_WAIT}; default {@value
+     * #DEFAULT_DEQUEUE_WAIT_SECONDS} s.
+     */
+    public Builder dequeueWait(Duration wait) {
+      this.dequeueWait = wait;
       return this;
     }
 
@@ -737,6 +809,14 @@ public final class QueueWorker implements AutoCloseable {
           dequeuesInFlight >= 1 && dequeuesInFlight <= 16,
           "dequeuesInFlight must be 1..16, was " + dequeuesInFlight);
       positive(pollInterval, "pollInterval");
+      require(
+          dequeueWait != null
+              && !dequeueWait.isNegative()
+              && dequeueWait.compareTo(DequeueParams.MAX_WAIT) <= 0,
+          "dequeueWait must be 0.."
+              + DurationText.format(DequeueParams.MAX_WAIT)
+              + ", was "
+              + (dequeueWait == null ? "null" : DurationText.format(dequeueWait)));
       positive(ackInterval, "ackInterval");
       positive(heartbeatInterval, "heartbeatInterval");
       positive(claimTimeout, "claimTimeout");

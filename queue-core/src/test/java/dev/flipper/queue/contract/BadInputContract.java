@@ -100,18 +100,23 @@ abstract class BadInputContract extends ContractArea {
     DequeueParams valid = DequeueParams.of(queue(), 5, SOURCE).withAck(ack);
 
     assertInvalid(
-        () -> api().dequeue(new DequeueParams(queue(), 0, SOURCE, false, 1.0, ack)), "limit", "0");
+        () -> api().dequeue(new DequeueParams(queue(), 0, SOURCE, false, 1.0, ack, null)),
+        "limit",
+        "0");
     assertInvalid(
-        () -> api().dequeue(new DequeueParams(queue(), -1, SOURCE, false, 1.0, ack)),
+        () -> api().dequeue(new DequeueParams(queue(), -1, SOURCE, false, 1.0, ack, null)),
         "limit",
         "-1");
     assertInvalid(() -> api().dequeue(valid.withCoverage(1.5)), "coverage", "1.5");
     assertInvalid(() -> api().dequeue(valid.withCoverage(-0.1)), "coverage");
     assertInvalid(() -> api().dequeue(valid.withCoverage(Double.NaN)), "coverage");
+    assertInvalid(() -> api().dequeue(valid.withMaxWait(Duration.ofMillis(-1))), "wait", "-1 ms");
     assertInvalid(
-        () -> api().dequeue(new DequeueParams(queue(), 5, " ", false, 1.0, ack)), "source");
+        () -> api().dequeue(valid.withMaxWait(Duration.ofSeconds(31))), "wait", "0..30000 ms");
     assertInvalid(
-        () -> api().dequeue(new DequeueParams(queue(), 5, "s".repeat(201), false, 1.0, ack)),
+        () -> api().dequeue(new DequeueParams(queue(), 5, " ", false, 1.0, ack, null)), "source");
+    assertInvalid(
+        () -> api().dequeue(new DequeueParams(queue(), 5, "s".repeat(201), false, 1.0, ack, null)),
         "source",
         "200");
     AckParams badAck =

@@ -187,6 +187,14 @@ public abstract class QueueContractTest {
   }
 
   @Nested
+  class WaitingDequeue extends WaitingDequeueContract {
+    @Override
+    ContractFixture fx() {
+      return fixture;
+    }
+  }
+
+  @Nested
   class PauseAndDeleteJob extends PauseAndDeleteJobContract {
     @Override
     ContractFixture fx() {

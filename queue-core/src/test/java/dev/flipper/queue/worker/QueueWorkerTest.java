@@ -5,6 +5,7 @@ import static dev.flipper.queue.testing.Jobs.numbered;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.flipper.queue.AckParams;
 import dev.flipper.queue.CountParams;
@@ -62,13 +63,28 @@ class QueueWorkerTest {
 
   /**
    * A worker with quick real-time polling; everything that depends on time reads the test's clock.
+   * Its dequeues ask for no wait, so tests can count the calls of an idle worker; the waiting
+   * dequeue of the default settings has its own tests (see {@link #waitingWorker}).
    */
   private QueueWorker.Builder worker(JobHandler handler) {
     return QueueWorker.builder(queue, QUEUE, handler)
         .source("test-worker")
         .clock(clock)
         .pollInterval(Duration.ofMillis(5))
-        .ackInterval(Duration.ofMillis(5));
+        .ackInterval(Duration.ofMillis(5))
+        .dequeueWait(Duration.ZERO);
+  }
+
+  /**
+   * A worker with the default dequeue wait and a poll interval of an hour: only a waiting dequeue
+   * can bring a job that arrives while it is idle within a test.
+   */
+  private QueueWorker.Builder waitingWorker(JobHandler handler) {
+    return QueueWorker.builder(queue, QUEUE, handler)
+        .source("test-worker")
+        .clock(clock)
+        .ackInterval(Duration.ofMillis(5))
+        .pollInterval(Duration.ofHours(1));
   }
 
   private QueueWorker started(QueueWorker.Builder builder) {
@@ -298,6 +314,42 @@ class QueueWorkerTest {
         .flatMap(AckParams::succeeded)
         .extracting(AckParams.Item::job)
         .containsExactly(id);
+  }
+
+  @Test
+  void anIdleWorkerStartsAJobEnqueuedWhileItWaitsWithoutWaitingForAPoll() throws Exception {
+    CountDownLatch ran = new CountDownLatch(1);
+    started(waitingWorker(job -> ran.countDown()));
+    await().atMost(TIMEOUT).until(() -> queue.dequeuesInFlight() > 0); // idle, waiting for jobs
+
+    service.enqueue(QUEUE, List.of(aJob()));
+
+    assertThat(ran.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+    assertThat(queue.dequeues)
+        .extracting(DequeueParams::maxWait)
+        .containsOnly(QueueWorker.DEFAULT_DEQUEUE_WAIT);
+  }
+
+  @Test
+  void closeIsNotHeldUpByAWaitingDequeueAndGivesBackWhatItClaimsLater() {
+    QueueWorker worker =
+        started(waitingWorker(job -> {}).dequeueWait(Duration.ofSeconds(30)).dequeuesInFlight(1));
+    await().atMost(TIMEOUT).until(() -> queue.dequeuesInFlight() == 1);
+
+    // The dequeue asked for 30 s; close returns long before.
+    assertTimeoutPreemptively(Duration.ofSeconds(10), worker::close);
+
+    // The call still waiting claims this job, which no job thread may run any more: it goes back.
+    JobDescriptor id = service.enqueue(QUEUE, List.of(aJob())).get(0);
+    await()
+        .atMost(TIMEOUT)
+        .until(
+            () ->
+                queue.checkpoints.stream()
+                    .flatMap(List::stream)
+                    .anyMatch(c -> c.job().equals(id) && c.moveToPending()));
+    assertThat(lookup(id).state()).isEqualTo(JobState.PENDING);
+    assertThat(lookup(id).attemptsRemaining()).isEqualTo(lookup(id).attemptsAllowed());
   }
 
   @Test
@@ -721,6 +773,8 @@ class QueueWorkerTest {
         .hasMessageContaining("prefetch must be 0..10000, was -1");
     assertThatThrownBy(() -> worker(job -> {}).dequeuesInFlight(0).build())
         .hasMessageContaining("dequeuesInFlight must be 1..16, was 0");
+    assertThatThrownBy(() -> worker(job -> {}).dequeueWait(Duration.ofSeconds(31)).build())
+        .hasMessageContaining("dequeueWait must be 0..30s, was 31s");
     assertThatThrownBy(() -> worker(job -> {}).source(" ").build())
         .hasMessageContaining("source must be 1..200");
     assertThatThrownBy(() -> worker(job -> {}).clock(null).build()).hasMessageContaining("clock");

@@ -4,6 +4,7 @@ import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
 import dev.flipper.lifecycle.NamedThreadFactory;
 import dev.flipper.lifecycle.RunState;
+import dev.flipper.queue.DequeueParams;
 import dev.flipper.queue.QueueService;
 import dev.flipper.queue.server.internal.DequeueRateLimiter;
 import dev.flipper.queue.server.internal.GuardedServerSocket;
@@ -86,7 +87,10 @@ public final class QueueServer implements AutoCloseable {
 
   public static final int DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
-  /** An empty dequeue answers at once. */
+  /**
+   * An empty dequeue that asks for no wait (PinLater's clients) answers at once. Flipper's clients
+   * ask for a wait in the request (see {@link #longestDequeueHold}).
+   */
   public static final Duration DEFAULT_LONG_POLL_TIMEOUT = Duration.ZERO;
 
   /** PinLater's idle time-out. */
@@ -145,7 +149,9 @@ public final class QueueServer implements AutoCloseable {
               TimeUnit.MILLISECONDS,
               new LinkedBlockingQueue<>(config.maxQueuedCalls),
               new NamedThreadFactory("flipper-queue-worker"));
-      longPoll = new LongPoll(config.longPollTimeout, timer, workers);
+      longPoll =
+          new LongPoll(
+              config.longPollTimeout, longestDequeueHold(config.idleTimeout), timer, workers);
       handler =
           new PinLaterHandler(
               config.service,
@@ -397,6 +403,16 @@ public final class QueueServer implements AutoCloseable {
       Duration frameReadTimeout,
       int maxConcurrentBodyFilters,
       TlsIdentity tls) {}
+
+  /**
+   * The longest this server holds a dequeue that asked for a wait: {@link DequeueParams#MAX_WAIT},
+   * or half the idle time-out when that is shorter, so a held call (which moves no bytes) is never
+   * closed as idle. A longer asked wait is shortened to it.
+   */
+  public static Duration longestDequeueHold(Duration idleTimeout) {
+    Duration half = idleTimeout.dividedBy(2);
+    return half.compareTo(DequeueParams.MAX_WAIT) < 0 ? half : DequeueParams.MAX_WAIT;
+  }
 
   /** Settings of a {@link QueueServer}; {@link #build()} validates them. Not thread-safe. */
   public static final class Builder {

@@ -1,8 +1,10 @@
 package dev.flipper.queue.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.flipper.queue.DequeueParams;
 import dev.flipper.queue.DequeuedJob;
 import dev.flipper.queue.NewJob;
 import dev.flipper.queue.client.QueueClient;
@@ -98,6 +100,86 @@ class LongPollTest {
       server.close();
 
       assertThat(waiting.get(5, TimeUnit.SECONDS)).isEmpty();
+    }
+  }
+
+  @Test
+  void aWaitAskedForInTheRequestIsHeldOnADefaultServerUntilAnEnqueue() throws Exception {
+    try (TestServer server = TestServer.start(b -> b); // longPollTimeout 0, PinLater's default
+        QueueClient client = server.client()) {
+      client.createQueue("lp_q");
+      CompletableFuture<List<DequeuedJob>> waiting =
+          CompletableFuture.supplyAsync(
+              () ->
+                  client.dequeue(
+                      DequeueParams.of("lp_q", 5, "flipper").withMaxWait(Duration.ofSeconds(30))));
+      awaitWaiters(server, 1);
+
+      client.enqueue("lp_q", NewJob.of("wake up"));
+
+      assertThat(waiting.get(5, TimeUnit.SECONDS)).hasSize(1);
+    }
+  }
+
+  @Test
+  void aDequeueWithoutAWaitAnswersAtOnceOnADefaultServer() {
+    try (TestServer server = TestServer.start(b -> b);
+        QueueClient client = server.client()) {
+      client.createQueue("lp_q");
+
+      assertThat(client.dequeue("lp_q", 5)).isEmpty(); // as PinLater: no field, no wait
+      assertThat(server.metrics.getGauges().get("PinLaterService.long_poll_waiting").getValue())
+          .isEqualTo(0);
+    }
+  }
+
+  @Test
+  void anAskedWaitIsShortenedToHalfTheIdleTimeout() throws Exception {
+    assertThat(QueueServer.longestDequeueHold(Duration.ofMinutes(5)))
+        .isEqualTo(DequeueParams.MAX_WAIT);
+    try (TestServer server = TestServer.start(b -> b.idleTimeout(Duration.ofMillis(600)));
+        QueueClient client = server.client()) {
+      client.createQueue("lp_q");
+      CompletableFuture<List<DequeuedJob>> waiting =
+          CompletableFuture.supplyAsync(
+              () ->
+                  client.dequeue(
+                      DequeueParams.of("lp_q", 5, "flipper").withMaxWait(Duration.ofSeconds(30))));
+
+      // Held for 300 ms, not 30 s, and answered before the connection counts as idle.
+      assertThat(waiting.get(10, TimeUnit.SECONDS)).isEmpty();
+    }
+  }
+
+  @Test
+  void closingReleasesAWaitAskedForInTheRequest() throws Exception {
+    TestServer server = TestServer.start(b -> b);
+    try (QueueClient client = server.client()) {
+      client.createQueue("lp_q");
+      CompletableFuture<List<DequeuedJob>> waiting =
+          CompletableFuture.supplyAsync(
+              () ->
+                  client.dequeue(
+                      DequeueParams.of("lp_q", 5, "flipper").withMaxWait(Duration.ofSeconds(30))));
+      awaitWaiters(server, 1);
+
+      server.close();
+
+      assertThat(waiting.get(5, TimeUnit.SECONDS)).isEmpty();
+    }
+  }
+
+  @Test
+  void aWaitLongerThanTheProtocolAllowsIsRefused() {
+    try (TestServer server = TestServer.start(b -> b);
+        QueueClient client = server.client()) {
+      client.createQueue("lp_q");
+
+      assertThatThrownBy(
+              () ->
+                  client.dequeue(
+                      DequeueParams.of("lp_q", 5, "flipper").withMaxWait(Duration.ofSeconds(31))))
+          .hasMessageContaining("dequeue wait of queue lp_q must be 0..30000 ms, was 31000 ms");
     }
   }
 

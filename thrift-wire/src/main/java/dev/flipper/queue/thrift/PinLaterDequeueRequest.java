@@ -15,6 +15,7 @@ public class PinLaterDequeueRequest implements org.apache.thrift.TBase<PinLaterD
   private static final org.apache.thrift.protocol.TField JOB_ACK_REQUEST_FIELD_DESC = new org.apache.thrift.protocol.TField("jobAckRequest", org.apache.thrift.protocol.TType.STRUCT, (short)3);
   private static final org.apache.thrift.protocol.TField DRY_RUN_FIELD_DESC = new org.apache.thrift.protocol.TField("dryRun", org.apache.thrift.protocol.TType.BOOL, (short)4);
   private static final org.apache.thrift.protocol.TField COVERAGE_FIELD_DESC = new org.apache.thrift.protocol.TField("coverage", org.apache.thrift.protocol.TType.DOUBLE, (short)5);
+  private static final org.apache.thrift.protocol.TField WAIT_MILLIS_FIELD_DESC = new org.apache.thrift.protocol.TField("waitMillis", org.apache.thrift.protocol.TType.I32, (short)6);
 
   private static final org.apache.thrift.scheme.SchemeFactory STANDARD_SCHEME_FACTORY = new PinLaterDequeueRequestStandardSchemeFactory();
   private static final org.apache.thrift.scheme.SchemeFactory TUPLE_SCHEME_FACTORY = new PinLaterDequeueRequestTupleSchemeFactory();
@@ -24,6 +25,7 @@ public class PinLaterDequeueRequest implements org.apache.thrift.TBase<PinLaterD
   public @org.apache.thrift.annotation.Nullable PinLaterJobAckRequest jobAckRequest; // optional
   public boolean dryRun; // optional
   public double coverage; // optional
+  public int waitMillis; // optional
 
   /** The set of fields this struct contains, along with convenience methods for finding and manipulating them. */
   public enum _Fields implements org.apache.thrift.TFieldIdEnum {
@@ -31,7 +33,8 @@ public class PinLaterDequeueRequest implements org.apache.thrift.TBase<PinLaterD
     LIMIT((short)2, "limit"),
     JOB_ACK_REQUEST((short)3, "jobAckRequest"),
     DRY_RUN((short)4, "dryRun"),
-    COVERAGE((short)5, "coverage");
+    COVERAGE((short)5, "coverage"),
+    WAIT_MILLIS((short)6, "waitMillis");
 
     private static final java.util.Map<java.lang.String, _Fields> byName = new java.util.HashMap<java.lang.String, _Fields>();
 
@@ -57,6 +60,8 @@ public class PinLaterDequeueRequest implements org.apache.thrift.TBase<PinLaterD
           return DRY_RUN;
         case 5: // COVERAGE
           return COVERAGE;
+        case 6: // WAIT_MILLIS
+          return WAIT_MILLIS;
         default:
           return null;
       }
@@ -103,8 +108,9 @@ public class PinLaterDequeueRequest implements org.apache.thrift.TBase<PinLaterD
   private static final int __LIMIT_ISSET_ID = 0;
   private static final int __DRYRUN_ISSET_ID = 1;
   private static final int __COVERAGE_ISSET_ID = 2;
+  private static final int __WAITMILLIS_ISSET_ID = 3;
   private byte __isset_bitfield = 0;
-  private static final _Fields optionals[] = {_Fields.JOB_ACK_REQUEST,_Fields.DRY_RUN,_Fields.COVERAGE};
+  private static final _Fields optionals[] = {_Fields.JOB_ACK_REQUEST,_Fields.DRY_RUN,_Fields.COVERAGE,_Fields.WAIT_MILLIS};
   public static final java.util.Map<_Fields, org.apache.thrift.meta_data.FieldMetaData> metaDataMap;
   static {
     java.util.Map<_Fields, org.apache.thrift.meta_data.FieldMetaData> tmpMap = new java.util.EnumMap<_Fields, org.apache.thrift.meta_data.FieldMetaData>(_Fields.class);
@@ -118,6 +124,8 @@ public class PinLaterDequeueRequest implements org.apache.thrift.TBase<PinLaterD
         new org.apache.thrift.meta_data.FieldValueMetaData(org.apache.thrift.protocol.TType.BOOL)));
     tmpMap.put(_Fields.COVERAGE, new org.apache.thrift.meta_data.FieldMetaData("coverage", org.apache.thrift.TFieldRequirementType.OPTIONAL, 
         new org.apache.thrift.meta_data.FieldValueMetaData(org.apache.thrift.protocol.TType.DOUBLE)));
+    tmpMap.put(_Fields.WAIT_MILLIS, new org.apache.thrift.meta_data.FieldMetaData("waitMillis", org.apache.thrift.TFieldRequirementType.OPTIONAL, 
+        new org.apache.thrift.meta_data.FieldValueMetaData(org.apache.thrift.protocol.TType.I32)));
     metaDataMap = java.util.Collections.unmodifiableMap(tmpMap);
     org.apache.thrift.meta_data.FieldMetaData.addStructMetaDataMap(PinLaterDequeueRequest.class, metaDataMap);
   }
@@ -153,6 +161,7 @@ public class PinLaterDequeueRequest implements org.apache.thrift.TBase<PinLaterD
     }
     this.dryRun = other.dryRun;
     this.coverage = other.coverage;
+    this.waitMillis = other.waitMillis;
   }
 
   @Override
@@ -170,6 +179,8 @@ public class PinLaterDequeueRequest implements org.apache.thrift.TBase<PinLaterD
 
     this.coverage = 1.0000000000000000;
 
+    setWaitMillisIsSet(false);
+    this.waitMillis = 0;
   }
 
   @org.apache.thrift.annotation.Nullable
@@ -291,6 +302,29 @@ public class PinLaterDequeueRequest implements org.apache.thrift.TBase<PinLaterD
     __isset_bitfield = org.apache.thrift.EncodingUtils.setBit(__isset_bitfield, __COVERAGE_ISSET_ID, value);
   }
 
+  public int getWaitMillis() {
+    return this.waitMillis;
+  }
+
+  public PinLaterDequeueRequest setWaitMillis(int waitMillis) {
+    this.waitMillis = waitMillis;
+    setWaitMillisIsSet(true);
+    return this;
+  }
+
+  public void unsetWaitMillis() {
+    __isset_bitfield = org.apache.thrift.EncodingUtils.clearBit(__isset_bitfield, __WAITMILLIS_ISSET_ID);
+  }
+
+  /** Returns true if field waitMillis is set (has been assigned a value) and false otherwise */
+  public boolean isSetWaitMillis() {
+    return org.apache.thrift.EncodingUtils.testBit(__isset_bitfield, __WAITMILLIS_ISSET_ID);
+  }
+
+  public void setWaitMillisIsSet(boolean value) {
+    __isset_bitfield = org.apache.thrift.EncodingUtils.setBit(__isset_bitfield, __WAITMILLIS_ISSET_ID, value);
+  }
+
   @Override
   public void setFieldValue(_Fields field, @org.apache.thrift.annotation.Nullable java.lang.Object value) {
     switch (field) {
@@ -334,6 +368,14 @@ public class PinLaterDequeueRequest implements org.apache.thrift.TBase<PinLaterD
       }
       break;
 
+    case WAIT_MILLIS:
+      if (value == null) {
+        unsetWaitMillis();
+      } else {
+        setWaitMillis((java.lang.Integer)value);
+      }
+      break;
+
     }
   }
 
@@ -355,6 +397,9 @@ public class PinLaterDequeueRequest implements org.apache.thrift.TBase<PinLaterD
 
     case COVERAGE:
       return getCoverage();
+
+    case WAIT_MILLIS:
+      return getWaitMillis();
 
     }
     throw new java.lang.IllegalStateException();
@@ -378,6 +423,8 @@ public class PinLaterDequeueRequest implements org.apache.thrift.TBase<PinLaterD
       return isSetDryRun();
     case COVERAGE:
       return isSetCoverage();
+    case WAIT_MILLIS:
+      return isSetWaitMillis();
     }
     throw new java.lang.IllegalStateException();
   }
@@ -440,6 +487,15 @@ public class PinLaterDequeueRequest implements org.apache.thrift.TBase<PinLaterD
         return false;
     }
 
+    boolean this_present_waitMillis = true && this.isSetWaitMillis();
+    boolean that_present_waitMillis = true && that.isSetWaitMillis();
+    if (this_present_waitMillis || that_present_waitMillis) {
+      if (!(this_present_waitMillis && that_present_waitMillis))
+        return false;
+      if (this.waitMillis != that.waitMillis)
+        return false;
+    }
+
     return true;
   }
 
@@ -464,6 +520,10 @@ public class PinLaterDequeueRequest implements org.apache.thrift.TBase<PinLaterD
     hashCode = hashCode * 8191 + ((isSetCoverage()) ? 131071 : 524287);
     if (isSetCoverage())
       hashCode = hashCode * 8191 + org.apache.thrift.TBaseHelper.hashCode(coverage);
+
+    hashCode = hashCode * 8191 + ((isSetWaitMillis()) ? 131071 : 524287);
+    if (isSetWaitMillis())
+      hashCode = hashCode * 8191 + waitMillis;
 
     return hashCode;
   }
@@ -526,6 +586,16 @@ public class PinLaterDequeueRequest implements org.apache.thrift.TBase<PinLaterD
         return lastComparison;
       }
     }
+    lastComparison = java.lang.Boolean.compare(isSetWaitMillis(), other.isSetWaitMillis());
+    if (lastComparison != 0) {
+      return lastComparison;
+    }
+    if (isSetWaitMillis()) {
+      lastComparison = org.apache.thrift.TBaseHelper.compareTo(this.waitMillis, other.waitMillis);
+      if (lastComparison != 0) {
+        return lastComparison;
+      }
+    }
     return 0;
   }
 
@@ -581,6 +651,12 @@ public class PinLaterDequeueRequest implements org.apache.thrift.TBase<PinLaterD
       if (!first) sb.append(", ");
       sb.append("coverage:");
       sb.append(this.coverage);
+      first = false;
+    }
+    if (isSetWaitMillis()) {
+      if (!first) sb.append(", ");
+      sb.append("waitMillis:");
+      sb.append(this.waitMillis);
       first = false;
     }
     sb.append(")");
@@ -678,6 +754,14 @@ public class PinLaterDequeueRequest implements org.apache.thrift.TBase<PinLaterD
               org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
             }
             break;
+          case 6: // WAIT_MILLIS
+            if (schemeField.type == org.apache.thrift.protocol.TType.I32) {
+              struct.waitMillis = iprot.readI32();
+              struct.setWaitMillisIsSet(true);
+            } else { 
+              org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
+            }
+            break;
           default:
             org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
         }
@@ -722,6 +806,11 @@ public class PinLaterDequeueRequest implements org.apache.thrift.TBase<PinLaterD
         oprot.writeDouble(struct.coverage);
         oprot.writeFieldEnd();
       }
+      if (struct.isSetWaitMillis()) {
+        oprot.writeFieldBegin(WAIT_MILLIS_FIELD_DESC);
+        oprot.writeI32(struct.waitMillis);
+        oprot.writeFieldEnd();
+      }
       oprot.writeFieldStop();
       oprot.writeStructEnd();
     }
@@ -752,7 +841,10 @@ public class PinLaterDequeueRequest implements org.apache.thrift.TBase<PinLaterD
       if (struct.isSetCoverage()) {
         optionals.set(2);
       }
-      oprot.writeBitSet(optionals, 3);
+      if (struct.isSetWaitMillis()) {
+        optionals.set(3);
+      }
+      oprot.writeBitSet(optionals, 4);
       if (struct.isSetJobAckRequest()) {
         struct.jobAckRequest.write(oprot);
       }
@@ -761,6 +853,9 @@ public class PinLaterDequeueRequest implements org.apache.thrift.TBase<PinLaterD
       }
       if (struct.isSetCoverage()) {
         oprot.writeDouble(struct.coverage);
+      }
+      if (struct.isSetWaitMillis()) {
+        oprot.writeI32(struct.waitMillis);
       }
     }
 
@@ -771,7 +866,7 @@ public class PinLaterDequeueRequest implements org.apache.thrift.TBase<PinLaterD
       struct.setQueueNameIsSet(true);
       struct.limit = iprot.readI32();
       struct.setLimitIsSet(true);
-      java.util.BitSet incoming = iprot.readBitSet(3);
+      java.util.BitSet incoming = iprot.readBitSet(4);
       if (incoming.get(0)) {
         struct.jobAckRequest = new PinLaterJobAckRequest();
         struct.jobAckRequest.read(iprot);
@@ -784,6 +879,10 @@ public class PinLaterDequeueRequest implements org.apache.thrift.TBase<PinLaterD
       if (incoming.get(2)) {
         struct.coverage = iprot.readDouble();
         struct.setCoverageIsSet(true);
+      }
+      if (incoming.get(3)) {
+        struct.waitMillis = iprot.readI32();
+        struct.setWaitMillisIsSet(true);
       }
     }
   }

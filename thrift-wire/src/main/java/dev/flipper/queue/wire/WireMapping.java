@@ -250,14 +250,29 @@ public final class WireMapping {
     if (params.ack() != null && !params.ack().isEmpty()) {
       wire.setJobAckRequest(toThrift(params.ack()));
     }
+    if (params.maxWait() != null) {
+      wire.setWaitMillis(waitMillis(params.maxWait()));
+    }
     return wire;
   }
 
   /** The dequeue described by {@code wire}, claimed for {@code source}. */
   public static DequeueParams fromThrift(PinLaterDequeueRequest wire, String source) {
     AckParams ack = wire.isSetJobAckRequest() ? fromThrift(wire.getJobAckRequest()) : null;
+    Duration wait = wire.isSetWaitMillis() ? Duration.ofMillis(wire.getWaitMillis()) : null;
     return new DequeueParams(
-        wire.getQueueName(), wire.getLimit(), source, wire.isDryRun(), wire.getCoverage(), ack);
+        wire.getQueueName(),
+        wire.getLimit(),
+        source,
+        wire.isDryRun(),
+        wire.getCoverage(),
+        ack,
+        wait);
+  }
+
+  /** A wait in whole milliseconds, the wire's unit; one too long for an i32 stays out of range. */
+  private static int waitMillis(Duration wait) {
+    return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, wait.toMillis()));
   }
 
   /** Always sets both maps, empty when no job came back (the original left them unset). */

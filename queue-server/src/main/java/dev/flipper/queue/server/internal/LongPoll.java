@@ -1,5 +1,7 @@
 package dev.flipper.queue.server.internal;
 
+import dev.flipper.queue.DequeueParams;
+import dev.flipper.queue.QueueException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -13,38 +15,69 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
- * Long-poll dequeues: a dequeue that found nothing waits up to {@code maxWait} for jobs. No thread
- * is held while waiting: re-checks are scheduled with back-off (100 ms doubling to 1 s) and run on
- * the worker pool, and an enqueue on this server to the same queue triggers an immediate re-check.
- * Enqueues through other servers are seen at the next scheduled re-check. Thread-safe.
+ * Long-poll dequeues: a dequeue that found nothing waits for jobs, up to the wait it asked for
+ * (Flipper's clients) or else the server's {@code longPollTimeout} (PinLater's clients, default 0:
+ * answer at once). No thread is held while waiting, only the call's connection: re-checks are
+ * scheduled with back-off (100 ms doubling to 1 s) and run on the worker pool, and an enqueue on
+ * this server to the same queue triggers an immediate re-check. Enqueues through other servers are
+ * seen at the next scheduled re-check. Thread-safe.
  */
 public final class LongPoll {
   private static final long FIRST_BACKOFF_MILLIS = 100;
   private static final long MAX_BACKOFF_MILLIS = 1000;
 
-  private final Duration maxWait;
+  private final Duration defaultWait;
+  private final Duration longestHold;
   private final ScheduledExecutorService timer;
   private final Executor workers;
   private final ConcurrentHashMap<String, Set<Waiter<?>>> waiters = new ConcurrentHashMap<>();
   private volatile boolean released;
 
-  public LongPoll(Duration maxWait, ScheduledExecutorService timer, Executor workers) {
-    this.maxWait = maxWait;
+  /**
+   * @param defaultWait the wait of a dequeue that asks for none (PinLater's clients)
+   * @param longestHold the longest this server holds a dequeue that asked for a wait (a longer
+   *     asked wait is shortened to it)
+   */
+  public LongPoll(
+      Duration defaultWait,
+      Duration longestHold,
+      ScheduledExecutorService timer,
+      Executor workers) {
+    this.defaultWait = defaultWait;
+    this.longestHold = longestHold;
     this.timer = timer;
     this.workers = workers;
   }
 
-  boolean enabled() {
-    return !maxWait.isZero() && !released;
+  /**
+   * How long an empty dequeue of {@code queue} waits: the server's default when it asked for none
+   * (null), else what it asked for, at most the longest hold. A wait outside 0..{@link
+   * DequeueParams#MAX_WAIT} is refused.
+   */
+  Duration waitFor(String queue, Duration asked) {
+    if (asked == null) {
+      return defaultWait;
+    }
+    if (asked.isNegative() || asked.compareTo(DequeueParams.MAX_WAIT) > 0) {
+      throw QueueException.invalid(
+          "dequeue wait of queue "
+              + queue
+              + " must be 0.."
+              + DequeueParams.MAX_WAIT.toMillis()
+              + " ms, was "
+              + asked.toMillis()
+              + " ms");
+    }
+    return asked.compareTo(longestHold) < 0 ? asked : longestHold;
   }
 
   /**
-   * Calls {@code attempt} until it returns a non-empty list or {@code maxWait} has passed (then the
+   * Calls {@code attempt} until it returns a non-empty list or {@code wait} has passed (then the
    * result is empty). Attempts of one wait never overlap, so two attempts can never both claim
    * jobs.
    */
-  <T> CompletableFuture<List<T>> await(String queue, Supplier<List<T>> attempt) {
-    Waiter<T> waiter = new Waiter<>(queue, attempt, System.nanoTime() + maxWait.toNanos());
+  <T> CompletableFuture<List<T>> await(String queue, Duration wait, Supplier<List<T>> attempt) {
+    Waiter<T> waiter = new Waiter<>(queue, attempt, System.nanoTime() + wait.toNanos());
     waiters.computeIfAbsent(queue, q -> ConcurrentHashMap.newKeySet()).add(waiter);
     waiter.result.whenComplete((jobs, error) -> remove(waiter));
     if (released) {

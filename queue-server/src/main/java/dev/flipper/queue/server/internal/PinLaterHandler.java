@@ -175,7 +175,9 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
       throw QueueException.invalid(
           "dequeue limit of queue " + queue + " must be > 0, was " + request.getLimit());
     }
-    DequeueParams params = WireMapping.fromThrift(request, source);
+    DequeueParams asked = WireMapping.fromThrift(request, source);
+    Duration wait = longPoll.waitFor(queue, asked.maxWait());
+    DequeueParams params = asked.withMaxWait(null); // the service answers at once; LongPoll waits
     Admission admission = rateLimiter.admit(queue, params.limit());
     if (admission.refused()) {
       // Unlike the original, a refused dequeue still applies its piggy-backed acks.
@@ -198,13 +200,14 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
       metrics.acked(
           params.ack().queue(), params.ack().succeeded().size(), params.ack().failed().size());
     }
-    if (!jobs.isEmpty() || params.dryRun() || !longPoll.enabled()) {
+    if (!jobs.isEmpty() || params.dryRun() || wait.isZero()) {
       return CompletableFuture.completedFuture(respond(queue, jobs, params.dryRun()));
     }
     DequeueParams retry = withLimit(params, params.limit()).withAck(null);
     return longPoll
         .<DequeuedJob>await(
             queue,
+            wait,
             () -> {
               Admission again = rateLimiter.admit(queue, retry.limit());
               return again.refused()
@@ -260,7 +263,13 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
 
   private static DequeueParams withLimit(DequeueParams params, int limit) {
     return new DequeueParams(
-        params.queue(), limit, params.source(), params.dryRun(), params.coverage(), params.ack());
+        params.queue(),
+        limit,
+        params.source(),
+        params.dryRun(),
+        params.coverage(),
+        params.ack(),
+        params.maxWait());
   }
 
   @Override
