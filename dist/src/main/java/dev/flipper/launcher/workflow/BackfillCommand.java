@@ -102,7 +102,7 @@ public final class BackfillCommand implements Callable<Integer> {
       List<String> ids =
           Backfill.run(
               client.master,
-              new EngineInstanceStarter(client.engine, clock),
+              new EngineInstanceStarter(client.engine, clock, EngineInstanceStarter.BACKFILL),
               clock,
               workflow,
               start,

@@ -161,7 +161,10 @@ class WorkflowMasterCommandsTest {
             " 2026-01-03 03:00:00 UTC\n")
         .doesNotContain("waiting")
         .endsWith("3 instances started\n");
-    assertThat(engine.status().instances("etl")).hasSize(3);
+    assertThat(engine.status().instances("etl"))
+        .hasSize(3)
+        .extracting(InstanceSummary::startedBy)
+        .containsOnly("backfill"); // the run history's trigger
     assertThat(
             run(
                 "workflow",

@@ -26,8 +26,9 @@ import java.util.TreeMap;
 
 /**
  * Token storage in memory, for tests and embedding: the equivalent of Pinball's EphemeralStore. One
- * lock serialises all operations. {@link #sharingStorage()} opens a second store over the same
- * tokens, as a second master (or a restarted one) over one database would. Thread-safe.
+ * lock serialises all operations, the run history's ({@link RunIndex}) included. {@link
+ * #sharingStorage()} opens a second store over the same tokens, as a second master (or a restarted
+ * one) over one database would. Thread-safe.
  */
 public final class InMemoryTokenStore implements TokenStore {
   /** Claim and top-k order: priority descending, then name. */
@@ -178,22 +179,34 @@ public final class InMemoryTokenStore implements TokenStore {
 
   @Override
   public void archive(List<Token> tokens, RunArchive run, long nowMillis) {
-    throw new UnsupportedOperationException("run history: not implemented yet");
+    synchronized (storage) {
+      archive(tokens, nowMillis); // throws, recording nothing, if the tokens cannot move
+      storage.runs.replace(run);
+    }
   }
 
   @Override
   public RunPage queryRuns(RunQuery query) {
-    throw new UnsupportedOperationException("run history: not implemented yet");
+    synchronized (storage) {
+      storage.checkReachable();
+      return storage.runs.query(query);
+    }
   }
 
   @Override
   public ExecutionPage queryExecutions(ExecutionQuery query) {
-    throw new UnsupportedOperationException("run history: not implemented yet");
+    synchronized (storage) {
+      storage.checkReachable();
+      return storage.runs.query(query);
+    }
   }
 
   @Override
   public int deleteRun(String workflow, String instance) {
-    throw new UnsupportedOperationException("run history: not implemented yet");
+    synchronized (storage) {
+      storage.checkReachable();
+      return storage.runs.delete(workflow, instance);
+    }
   }
 
   @Override
@@ -214,6 +227,7 @@ public final class InMemoryTokenStore implements TokenStore {
   private static final class Storage {
     final NavigableMap<String, Token> active = new TreeMap<>();
     final NavigableMap<String, NavigableMap<Long, Token>> archived = new TreeMap<>();
+    final RunIndex runs = new RunIndex();
     long lastVersion;
     boolean reachable = true;
 

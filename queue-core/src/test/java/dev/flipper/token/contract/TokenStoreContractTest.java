@@ -109,6 +109,14 @@ public abstract class TokenStoreContractTest {
   }
 
   @Nested
+  class RunHistory extends RunHistoryContract {
+    @Override
+    TokenFixture fx() {
+      return fixture;
+    }
+  }
+
+  @Nested
   class ArchivedQuery extends ArchivedQueryContract {
     @Override
     TokenFixture fx() {

@@ -22,6 +22,7 @@ import dev.flipper.token.TokenErrorCode;
 import dev.flipper.token.TokenException;
 import dev.flipper.token.TokenNames;
 import dev.flipper.token.jdbc.internal.GroupCounter;
+import dev.flipper.token.jdbc.internal.RunHistorySql;
 import dev.flipper.token.jdbc.internal.TokenRows;
 import dev.flipper.token.jdbc.internal.TokenSchema;
 import dev.flipper.token.jdbc.internal.WriterTurns;
@@ -443,35 +444,41 @@ public final class JdbcTokenStore implements TokenStore {
 
   @Override
   public void archive(List<Token> tokens, long nowMillis) {
-    List<String> names = names(tokens);
     inWriteTransaction(
-        "archive of " + describe(names),
+        "archive of " + describe(names(tokens)),
         c -> {
-          Map<String, Long> stored = lockVersions(c, names);
-          TokenChecks.checkArchive(tokens, stored);
-          for (List<String> chunk : chunks(new ArrayList<>(new TreeSet<>(names)))) {
-            try (PreparedStatement ps =
-                c.prepareStatement(
-                    "INSERT INTO "
-                        + ARCHIVED
-                        + " ("
-                        + COLUMNS
-                        + ", archived_at)"
-                        + " SELECT "
-                        + COLUMNS
-                        + ", ? FROM "
-                        + ACTIVE
-                        + " WHERE name IN ("
-                        + TokenRows.placeholders(chunk.size())
-                        + ")")) {
-              ps.setLong(1, nowMillis);
-              TokenRows.bindNames(ps, 2, chunk);
-              ps.executeUpdate();
-            }
-          }
-          deleteRows(c, tokens);
+          moveToArchive(c, tokens, nowMillis);
           return null;
         });
+  }
+
+  /** Locks the tokens, checks their versions and moves them to the archived table. */
+  private static void moveToArchive(Connection c, List<Token> tokens, long nowMillis)
+      throws SQLException {
+    List<String> names = names(tokens);
+    Map<String, Long> stored = lockVersions(c, names);
+    TokenChecks.checkArchive(tokens, stored);
+    for (List<String> chunk : chunks(new ArrayList<>(new TreeSet<>(names)))) {
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "INSERT INTO "
+                  + ARCHIVED
+                  + " ("
+                  + COLUMNS
+                  + ", archived_at)"
+                  + " SELECT "
+                  + COLUMNS
+                  + ", ? FROM "
+                  + ACTIVE
+                  + " WHERE name IN ("
+                  + TokenRows.placeholders(chunk.size())
+                  + ")")) {
+        ps.setLong(1, nowMillis);
+        TokenRows.bindNames(ps, 2, chunk);
+        ps.executeUpdate();
+      }
+    }
+    deleteRows(c, tokens);
   }
 
   @Override
@@ -520,24 +527,51 @@ public final class JdbcTokenStore implements TokenStore {
     }
   }
 
+  /**
+   * The tokens move and the instance's history is replaced in one transaction: a failed check
+   * (version, missing token) or a failure of either part rolls back both.
+   */
   @Override
   public void archive(List<Token> tokens, RunArchive run, long nowMillis) {
-    throw new UnsupportedOperationException("run history: not implemented yet");
+    RunHistorySql.check(run);
+    inWriteTransaction(
+        "archive of " + describe(names(tokens)) + " with run " + runName(run),
+        c -> {
+          moveToArchive(c, tokens, nowMillis);
+          RunHistorySql.replace(c, run);
+          return null;
+        });
   }
 
   @Override
   public RunPage queryRuns(RunQuery query) {
-    throw new UnsupportedOperationException("run history: not implemented yet");
+    return db.inTransaction(
+        "run history query" + (query.workflow() == null ? "" : " of '" + query.workflow() + "'"),
+        c -> {
+          c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ); // page and total agree
+          return RunHistorySql.queryRuns(c, query);
+        });
   }
 
   @Override
   public ExecutionPage queryExecutions(ExecutionQuery query) {
-    throw new UnsupportedOperationException("run history: not implemented yet");
+    return db.inTransaction(
+        "execution history query of '" + query.workflow() + "'",
+        c -> {
+          c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+          return RunHistorySql.queryExecutions(c, query);
+        });
   }
 
   @Override
   public int deleteRun(String workflow, String instance) {
-    throw new UnsupportedOperationException("run history: not implemented yet");
+    return inWriteTransaction(
+        "deletion of run '" + workflow + "/" + instance + "'",
+        c -> RunHistorySql.delete(c, workflow, instance));
+  }
+
+  private static String runName(RunArchive run) {
+    return "'" + run.run().workflow() + "/" + run.run().instance() + "'";
   }
 
   /** The database, for tests. */

@@ -40,8 +40,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * write signals.
  */
 public final class EngineInstanceStarter implements InstanceStarter {
+  /** The triggers an instance record names, which run histories show and filter by. */
+  public static final String SCHEDULER = "scheduler";
+
+  public static final String BACKFILL = "backfill";
+
   private final WorkflowEngine engine;
   private final Clock clock;
+  private final String startedBy;
 
   /**
    * Parsed definitions by workflow, with their token's version: parsing the YAML costs more than
@@ -52,8 +58,14 @@ public final class EngineInstanceStarter implements InstanceStarter {
   private record Parsed(long tokenVersion, StoredDefinition definition) {}
 
   public EngineInstanceStarter(WorkflowEngine engine, Clock clock) {
+    this(engine, clock, SCHEDULER);
+  }
+
+  /** A starter whose instances record {@code startedBy} ({@link #SCHEDULER}, {@link #BACKFILL}). */
+  public EngineInstanceStarter(WorkflowEngine engine, Clock clock, String startedBy) {
     this.engine = engine;
     this.clock = clock;
+    this.startedBy = startedBy;
   }
 
   /** A starter over an engine of its own on {@code master}. */
@@ -67,7 +79,7 @@ public final class EngineInstanceStarter implements InstanceStarter {
     if (engine.definitions().get(workflow).isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(engine.instances().start(workflow, "scheduler", params, alongside));
+    return Optional.of(engine.instances().start(workflow, startedBy, params, alongside));
   }
 
   /**
@@ -77,7 +89,7 @@ public final class EngineInstanceStarter implements InstanceStarter {
   @Override
   public Optional<List<Token>> startTokens(
       String workflow, String instanceId, Map<String, String> params) {
-    return engine.instances().startTokens(workflow, instanceId, "scheduler", params);
+    return engine.instances().startTokens(workflow, instanceId, startedBy, params);
   }
 
   /**
@@ -200,7 +212,7 @@ public final class EngineInstanceStarter implements InstanceStarter {
     public Optional<List<Token>> startTokens(
         String workflow, String instanceId, Map<String, String> params) {
       return Optional.ofNullable(definitions.get(workflow))
-          .map(stored -> tokens.startTokens(stored, instanceId, "scheduler", params));
+          .map(stored -> tokens.startTokens(stored, instanceId, starter.startedBy, params));
     }
 
     @Override

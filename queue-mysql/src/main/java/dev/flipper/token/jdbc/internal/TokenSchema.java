@@ -21,13 +21,38 @@ import java.util.List;
  *   <li>{@code flipper_tokens_archived}: archived tokens, primary key {@code (name, version)} since
  *       a name may be archived more than once, plus {@code archived_at} (epoch ms);
  *   <li>{@code flipper_token_versions}: one row ({@code id = 1}) holding the highest version ever
- *       issued.
+ *       issued;
+ *   <li>{@code flipper_runs} and {@code flipper_job_runs} (migration 2): the run history, one row
+ *       per archived instance and per job execution, see {@link RunHistorySql}. Every order a page
+ *       is read in is a stored (generated) key read ascending, then the names: {@code newest_key}
+ *       (minus the start), {@code start_ms}, {@code longest_key} and {@code shortest_key} (minus or
+ *       plus the duration, runs without an end at the maximum). So each order is one ascending
+ *       index on any MariaDB, MySQL and H2, where a descending start with ascending names would
+ *       need descending indexes (MariaDB 10.8+) or a sort of every matching run.
  * </ul>
  */
 public final class TokenSchema {
   public static final String ACTIVE = "flipper_tokens_active";
   public static final String ARCHIVED = "flipper_tokens_archived";
   public static final String VERSIONS = "flipper_token_versions";
+  public static final String RUNS = "flipper_runs";
+  public static final String JOB_RUNS = "flipper_job_runs";
+
+  /**
+   * The longest workflow, instance or job name the run history keeps: three of them fit one InnoDB
+   * key (3072 bytes of ASCII), and a token name (at most 1024) holds a workflow and an instance.
+   */
+  public static final int HISTORY_NAME_LENGTH = 1000;
+
+  /** The longest status and trigger the run history keeps. */
+  public static final int HISTORY_LABEL_LENGTH = 64;
+
+  /** The longest worker id and host name the run history keeps (as a token owner). */
+  public static final int HISTORY_WORKER_LENGTH = TokenNames.MAX_NAME_LENGTH;
+
+  /** A run without an end sorts after every ended run by duration, both ways. */
+  static final String UNENDED = "9223372036854775807";
+
   static final String SCHEMA = "flipper_token_schema";
 
   /** The lease end of an owned token ({@link dev.flipper.token.Token#isOwned}), else 0. */
@@ -88,6 +113,84 @@ public final class TokenSchema {
                     + " id INT NOT NULL PRIMARY KEY,"
                     + " last_version BIGINT NOT NULL)"
                     + dialect.tableOptions(),
-                "INSERT IGNORE INTO " + VERSIONS + " (id, last_version) VALUES (1, 0)")));
+                "INSERT IGNORE INTO " + VERSIONS + " (id, last_version) VALUES (1, 0)")),
+        new Migration(2, "run history: runs and job executions", historyTables(dialect)));
+  }
+
+  private static List<String> historyTables(Dialect dialect) {
+    String name = dialect.asciiKeyColumn(HISTORY_NAME_LENGTH) + " NOT NULL,";
+    String label = " VARCHAR(" + HISTORY_LABEL_LENGTH + ") NOT NULL,";
+    String worker = " VARCHAR(" + HISTORY_WORKER_LENGTH + ") NOT NULL,";
+    return List.of(
+        "CREATE TABLE IF NOT EXISTS "
+            + RUNS
+            + " ("
+            + " workflow "
+            + name
+            + " instance "
+            + name
+            + " status"
+            + label
+            + " started_by"
+            + label
+            + " start_ms BIGINT NOT NULL,"
+            + " end_ms BIGINT NULL,"
+            + " params LONGTEXT NOT NULL," // JSON object of strings, see JsonStrings
+            + " failed_jobs LONGTEXT NOT NULL," // JSON array of strings
+            + " search_text LONGTEXT NOT NULL," // lower-cased, see RunSearchText
+            + " duration_ms BIGINT "
+            + dialect.generated("end_ms - start_ms")
+            + ","
+            + " newest_key BIGINT "
+            + dialect.generated("-start_ms")
+            + ","
+            + " longest_key BIGINT "
+            + dialect.generated(
+                "CASE WHEN end_ms IS NULL THEN " + UNENDED + " ELSE start_ms - end_ms END")
+            + ","
+            + " shortest_key BIGINT "
+            + dialect.generated(
+                "CASE WHEN end_ms IS NULL THEN " + UNENDED + " ELSE end_ms - start_ms END")
+            + ","
+            + " PRIMARY KEY (workflow, instance),"
+            // A workflow's runs newest first, also within a start range; then oldest, by duration.
+            + " KEY flipper_runs_newest (workflow, newest_key, instance),"
+            + " KEY flipper_runs_status (workflow, status, newest_key, instance),"
+            + " KEY flipper_runs_oldest (workflow, start_ms, instance),"
+            + " KEY flipper_runs_longest (workflow, longest_key, instance),"
+            + " KEY flipper_runs_shortest (workflow, shortest_key, instance),"
+            // Every workflow's runs newest first (the UI's front page).
+            + " KEY flipper_runs_all_newest (newest_key, workflow, instance))"
+            + dialect.tableOptions(),
+        "CREATE TABLE IF NOT EXISTS "
+            + JOB_RUNS
+            + " ("
+            + " workflow "
+            + name
+            + " instance "
+            + name
+            + " job "
+            + name
+            + " execution INT NOT NULL,"
+            + " attempt INT NOT NULL,"
+            + " status"
+            + label
+            + " start_ms BIGINT NOT NULL,"
+            + " end_ms BIGINT NULL,"
+            + " exit_code INT NULL,"
+            + " worker"
+            + worker
+            + " host"
+            + worker
+            + " end_reason LONGTEXT NULL,"
+            + " logs LONGTEXT NOT NULL," // JSON object of strings
+            + " newest_key BIGINT "
+            + dialect.generated("-start_ms")
+            + ","
+            // An instance's executions (a grid of recent runs reads a few hundred instances).
+            + " PRIMARY KEY (workflow, instance, job, execution),"
+            // One job's executions across runs, newest first.
+            + " KEY flipper_job_runs_job (workflow, job, newest_key, instance, execution))"
+            + dialect.tableOptions());
   }
 }

@@ -11,15 +11,18 @@ public class ArchiveRequest implements org.apache.thrift.TBase<ArchiveRequest, A
   private static final org.apache.thrift.protocol.TStruct STRUCT_DESC = new org.apache.thrift.protocol.TStruct("ArchiveRequest");
 
   private static final org.apache.thrift.protocol.TField TOKENS_FIELD_DESC = new org.apache.thrift.protocol.TField("tokens", org.apache.thrift.protocol.TType.LIST, (short)1);
+  private static final org.apache.thrift.protocol.TField RUN_FIELD_DESC = new org.apache.thrift.protocol.TField("run", org.apache.thrift.protocol.TType.STRUCT, (short)2);
 
   private static final org.apache.thrift.scheme.SchemeFactory STANDARD_SCHEME_FACTORY = new ArchiveRequestStandardSchemeFactory();
   private static final org.apache.thrift.scheme.SchemeFactory TUPLE_SCHEME_FACTORY = new ArchiveRequestTupleSchemeFactory();
 
   public @org.apache.thrift.annotation.Nullable java.util.List<Token> tokens; // optional
+  public @org.apache.thrift.annotation.Nullable RunArchive run; // optional
 
   /** The set of fields this struct contains, along with convenience methods for finding and manipulating them. */
   public enum _Fields implements org.apache.thrift.TFieldIdEnum {
-    TOKENS((short)1, "tokens");
+    TOKENS((short)1, "tokens"),
+    RUN((short)2, "run");
 
     private static final java.util.Map<java.lang.String, _Fields> byName = new java.util.HashMap<java.lang.String, _Fields>();
 
@@ -37,6 +40,8 @@ public class ArchiveRequest implements org.apache.thrift.TBase<ArchiveRequest, A
       switch(fieldId) {
         case 1: // TOKENS
           return TOKENS;
+        case 2: // RUN
+          return RUN;
         default:
           return null;
       }
@@ -80,13 +85,15 @@ public class ArchiveRequest implements org.apache.thrift.TBase<ArchiveRequest, A
   }
 
   // isset id assignments
-  private static final _Fields optionals[] = {_Fields.TOKENS};
+  private static final _Fields optionals[] = {_Fields.TOKENS,_Fields.RUN};
   public static final java.util.Map<_Fields, org.apache.thrift.meta_data.FieldMetaData> metaDataMap;
   static {
     java.util.Map<_Fields, org.apache.thrift.meta_data.FieldMetaData> tmpMap = new java.util.EnumMap<_Fields, org.apache.thrift.meta_data.FieldMetaData>(_Fields.class);
     tmpMap.put(_Fields.TOKENS, new org.apache.thrift.meta_data.FieldMetaData("tokens", org.apache.thrift.TFieldRequirementType.OPTIONAL, 
         new org.apache.thrift.meta_data.ListMetaData(org.apache.thrift.protocol.TType.LIST, 
             new org.apache.thrift.meta_data.StructMetaData(org.apache.thrift.protocol.TType.STRUCT, Token.class))));
+    tmpMap.put(_Fields.RUN, new org.apache.thrift.meta_data.FieldMetaData("run", org.apache.thrift.TFieldRequirementType.OPTIONAL, 
+        new org.apache.thrift.meta_data.StructMetaData(org.apache.thrift.protocol.TType.STRUCT, RunArchive.class)));
     metaDataMap = java.util.Collections.unmodifiableMap(tmpMap);
     org.apache.thrift.meta_data.FieldMetaData.addStructMetaDataMap(ArchiveRequest.class, metaDataMap);
   }
@@ -105,6 +112,9 @@ public class ArchiveRequest implements org.apache.thrift.TBase<ArchiveRequest, A
       }
       this.tokens = __this__tokens;
     }
+    if (other.isSetRun()) {
+      this.run = new RunArchive(other.run);
+    }
   }
 
   @Override
@@ -115,6 +125,7 @@ public class ArchiveRequest implements org.apache.thrift.TBase<ArchiveRequest, A
   @Override
   public void clear() {
     this.tokens = null;
+    this.run = null;
   }
 
   public int getTokensSize() {
@@ -158,6 +169,31 @@ public class ArchiveRequest implements org.apache.thrift.TBase<ArchiveRequest, A
     }
   }
 
+  @org.apache.thrift.annotation.Nullable
+  public RunArchive getRun() {
+    return this.run;
+  }
+
+  public ArchiveRequest setRun(@org.apache.thrift.annotation.Nullable RunArchive run) {
+    this.run = run;
+    return this;
+  }
+
+  public void unsetRun() {
+    this.run = null;
+  }
+
+  /** Returns true if field run is set (has been assigned a value) and false otherwise */
+  public boolean isSetRun() {
+    return this.run != null;
+  }
+
+  public void setRunIsSet(boolean value) {
+    if (!value) {
+      this.run = null;
+    }
+  }
+
   @Override
   public void setFieldValue(_Fields field, @org.apache.thrift.annotation.Nullable java.lang.Object value) {
     switch (field) {
@@ -166,6 +202,14 @@ public class ArchiveRequest implements org.apache.thrift.TBase<ArchiveRequest, A
         unsetTokens();
       } else {
         setTokens((java.util.List<Token>)value);
+      }
+      break;
+
+    case RUN:
+      if (value == null) {
+        unsetRun();
+      } else {
+        setRun((RunArchive)value);
       }
       break;
 
@@ -178,6 +222,9 @@ public class ArchiveRequest implements org.apache.thrift.TBase<ArchiveRequest, A
     switch (field) {
     case TOKENS:
       return getTokens();
+
+    case RUN:
+      return getRun();
 
     }
     throw new java.lang.IllegalStateException();
@@ -193,6 +240,8 @@ public class ArchiveRequest implements org.apache.thrift.TBase<ArchiveRequest, A
     switch (field) {
     case TOKENS:
       return isSetTokens();
+    case RUN:
+      return isSetRun();
     }
     throw new java.lang.IllegalStateException();
   }
@@ -219,6 +268,15 @@ public class ArchiveRequest implements org.apache.thrift.TBase<ArchiveRequest, A
         return false;
     }
 
+    boolean this_present_run = true && this.isSetRun();
+    boolean that_present_run = true && that.isSetRun();
+    if (this_present_run || that_present_run) {
+      if (!(this_present_run && that_present_run))
+        return false;
+      if (!this.run.equals(that.run))
+        return false;
+    }
+
     return true;
   }
 
@@ -229,6 +287,10 @@ public class ArchiveRequest implements org.apache.thrift.TBase<ArchiveRequest, A
     hashCode = hashCode * 8191 + ((isSetTokens()) ? 131071 : 524287);
     if (isSetTokens())
       hashCode = hashCode * 8191 + tokens.hashCode();
+
+    hashCode = hashCode * 8191 + ((isSetRun()) ? 131071 : 524287);
+    if (isSetRun())
+      hashCode = hashCode * 8191 + run.hashCode();
 
     return hashCode;
   }
@@ -247,6 +309,16 @@ public class ArchiveRequest implements org.apache.thrift.TBase<ArchiveRequest, A
     }
     if (isSetTokens()) {
       lastComparison = org.apache.thrift.TBaseHelper.compareTo(this.tokens, other.tokens);
+      if (lastComparison != 0) {
+        return lastComparison;
+      }
+    }
+    lastComparison = java.lang.Boolean.compare(isSetRun(), other.isSetRun());
+    if (lastComparison != 0) {
+      return lastComparison;
+    }
+    if (isSetRun()) {
+      lastComparison = org.apache.thrift.TBaseHelper.compareTo(this.run, other.run);
       if (lastComparison != 0) {
         return lastComparison;
       }
@@ -284,6 +356,16 @@ public class ArchiveRequest implements org.apache.thrift.TBase<ArchiveRequest, A
       }
       first = false;
     }
+    if (isSetRun()) {
+      if (!first) sb.append(", ");
+      sb.append("run:");
+      if (this.run == null) {
+        sb.append("null");
+      } else {
+        sb.append(this.run);
+      }
+      first = false;
+    }
     sb.append(")");
     return sb.toString();
   }
@@ -291,6 +373,9 @@ public class ArchiveRequest implements org.apache.thrift.TBase<ArchiveRequest, A
   public void validate() throws org.apache.thrift.TException {
     // check for required fields
     // check for sub-struct validity
+    if (run != null) {
+      run.validate();
+    }
   }
 
   private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {
@@ -348,6 +433,15 @@ public class ArchiveRequest implements org.apache.thrift.TBase<ArchiveRequest, A
               org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
             }
             break;
+          case 2: // RUN
+            if (schemeField.type == org.apache.thrift.protocol.TType.STRUCT) {
+              struct.run = new RunArchive();
+              struct.run.read(iprot);
+              struct.setRunIsSet(true);
+            } else { 
+              org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
+            }
+            break;
           default:
             org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
         }
@@ -378,6 +472,13 @@ public class ArchiveRequest implements org.apache.thrift.TBase<ArchiveRequest, A
           oprot.writeFieldEnd();
         }
       }
+      if (struct.run != null) {
+        if (struct.isSetRun()) {
+          oprot.writeFieldBegin(RUN_FIELD_DESC);
+          struct.run.write(oprot);
+          oprot.writeFieldEnd();
+        }
+      }
       oprot.writeFieldStop();
       oprot.writeStructEnd();
     }
@@ -400,7 +501,10 @@ public class ArchiveRequest implements org.apache.thrift.TBase<ArchiveRequest, A
       if (struct.isSetTokens()) {
         optionals.set(0);
       }
-      oprot.writeBitSet(optionals, 1);
+      if (struct.isSetRun()) {
+        optionals.set(1);
+      }
+      oprot.writeBitSet(optionals, 2);
       if (struct.isSetTokens()) {
         {
           oprot.writeI32(struct.tokens.size());
@@ -410,12 +514,15 @@ public class ArchiveRequest implements org.apache.thrift.TBase<ArchiveRequest, A
           }
         }
       }
+      if (struct.isSetRun()) {
+        struct.run.write(oprot);
+      }
     }
 
     @Override
     public void read(org.apache.thrift.protocol.TProtocol prot, ArchiveRequest struct) throws org.apache.thrift.TException {
       org.apache.thrift.protocol.TTupleProtocol iprot = (org.apache.thrift.protocol.TTupleProtocol) prot;
-      java.util.BitSet incoming = iprot.readBitSet(1);
+      java.util.BitSet incoming = iprot.readBitSet(2);
       if (incoming.get(0)) {
         {
           org.apache.thrift.protocol.TList _list5 = iprot.readListBegin(org.apache.thrift.protocol.TType.STRUCT);
@@ -429,6 +536,11 @@ public class ArchiveRequest implements org.apache.thrift.TBase<ArchiveRequest, A
           }
         }
         struct.setTokensIsSet(true);
+      }
+      if (incoming.get(1)) {
+        struct.run = new RunArchive();
+        struct.run.read(iprot);
+        struct.setRunIsSet(true);
       }
     }
   }

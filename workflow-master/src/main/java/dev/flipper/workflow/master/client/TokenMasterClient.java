@@ -17,14 +17,20 @@ import dev.flipper.token.TokenMaster;
 import dev.flipper.workflow.master.thrift.ArchiveRequest;
 import dev.flipper.workflow.master.thrift.ArchivedQueryRequest;
 import dev.flipper.workflow.master.thrift.DeleteArchivedRequest;
+import dev.flipper.workflow.master.thrift.DeleteRunRequest;
 import dev.flipper.workflow.master.thrift.GroupRequest;
 import dev.flipper.workflow.master.thrift.GroupResponse;
 import dev.flipper.workflow.master.thrift.ModifyRequest;
 import dev.flipper.workflow.master.thrift.QueryAndOwnRequest;
+import dev.flipper.workflow.master.thrift.QueryExecutionsRequest;
+import dev.flipper.workflow.master.thrift.QueryExecutionsResponse;
 import dev.flipper.workflow.master.thrift.QueryRequest;
 import dev.flipper.workflow.master.thrift.QueryResponse;
+import dev.flipper.workflow.master.thrift.QueryRunsRequest;
+import dev.flipper.workflow.master.thrift.QueryRunsResponse;
 import dev.flipper.workflow.master.thrift.TokenMasterException;
 import dev.flipper.workflow.master.thrift.TokenMasterService;
+import dev.flipper.workflow.master.wire.HistoryWireMapping;
 import dev.flipper.workflow.master.wire.WireMapping;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -266,24 +272,61 @@ public final class TokenMasterClient implements TokenMaster, AutoCloseable {
     return call("deleteArchived", Retry.ALWAYS, c -> c.delete_archived(request).getDeleted());
   }
 
+  /**
+   * Retried as {@link #archive(List)}. A Pinball master does not know the run field: it archives
+   * the tokens and records no run.
+   */
   @Override
   public void archive(List<Token> tokens, RunArchive run) {
-    throw new UnsupportedOperationException("run history: not implemented yet");
+    if (run == null) {
+      throw TokenException.inputError("an archive with run history needs the run");
+    }
+    List<Token> archived = tokens == null ? List.of() : tokens;
+    requireNames(archived, "archive");
+    ArchiveRequest request =
+        new ArchiveRequest()
+            .setTokens(WireMapping.toWire(archived))
+            .setRun(HistoryWireMapping.toWire(run));
+    call(
+        "archive",
+        Retry.UNLESS_CONFLICT,
+        c -> {
+          c.archive(request);
+          return null;
+        });
   }
 
+  /** A Pinball master does not have this method: the call fails with UNKNOWN, as queryArchived. */
   @Override
   public RunPage queryRuns(RunQuery query) {
-    throw new UnsupportedOperationException("run history: not implemented yet");
+    if (query == null) {
+      throw TokenException.inputError("queryRuns needs a query");
+    }
+    QueryRunsRequest request = HistoryWireMapping.toWire(query);
+    QueryRunsResponse page = call("queryRuns", Retry.ALWAYS, c -> c.query_runs(request));
+    return HistoryWireMapping.fromWire(page);
   }
 
+  /** A Pinball master does not have this method: the call fails with UNKNOWN, as queryArchived. */
   @Override
   public ExecutionPage queryExecutions(ExecutionQuery query) {
-    throw new UnsupportedOperationException("run history: not implemented yet");
+    if (query == null) {
+      throw TokenException.inputError("queryExecutions needs a query");
+    }
+    QueryExecutionsRequest request = HistoryWireMapping.toWire(query);
+    QueryExecutionsResponse page =
+        call("queryExecutions", Retry.ALWAYS, c -> c.query_executions(request));
+    return HistoryWireMapping.fromWire(page);
   }
 
+  /**
+   * Deleting twice deletes nothing more, so a lost answer is retried, as {@link #deleteArchived};
+   * the count is then that of the retry.
+   */
   @Override
   public int deleteRun(String workflow, String instance) {
-    throw new UnsupportedOperationException("run history: not implemented yet");
+    DeleteRunRequest request = new DeleteRunRequest().setWorkflow(workflow).setInstance(instance);
+    return call("deleteRun", Retry.ALWAYS, c -> c.delete_run(request).getDeleted());
   }
 
   /** Closes idle connections; connections in use close when their call ends. Idempotent. */

@@ -5,14 +5,20 @@ import dev.flipper.workflow.master.thrift.ArchivedQueryRequest;
 import dev.flipper.workflow.master.thrift.ArchivedQueryResponse;
 import dev.flipper.workflow.master.thrift.DeleteArchivedRequest;
 import dev.flipper.workflow.master.thrift.DeleteArchivedResponse;
+import dev.flipper.workflow.master.thrift.DeleteRunRequest;
+import dev.flipper.workflow.master.thrift.DeleteRunResponse;
 import dev.flipper.workflow.master.thrift.GroupRequest;
 import dev.flipper.workflow.master.thrift.GroupResponse;
 import dev.flipper.workflow.master.thrift.ModifyRequest;
 import dev.flipper.workflow.master.thrift.ModifyResponse;
 import dev.flipper.workflow.master.thrift.QueryAndOwnRequest;
 import dev.flipper.workflow.master.thrift.QueryAndOwnResponse;
+import dev.flipper.workflow.master.thrift.QueryExecutionsRequest;
+import dev.flipper.workflow.master.thrift.QueryExecutionsResponse;
 import dev.flipper.workflow.master.thrift.QueryRequest;
 import dev.flipper.workflow.master.thrift.QueryResponse;
+import dev.flipper.workflow.master.thrift.QueryRunsRequest;
+import dev.flipper.workflow.master.thrift.QueryRunsResponse;
 import dev.flipper.workflow.master.thrift.TokenMasterService;
 import org.apache.thrift.TException;
 
@@ -60,5 +66,21 @@ abstract class ForwardingCalls implements TokenMasterService.Iface {
   @Override
   public DeleteArchivedResponse delete_archived(DeleteArchivedRequest request) throws TException {
     return target.delete_archived(request);
+  }
+
+  @Override
+  public QueryRunsResponse query_runs(QueryRunsRequest request) throws TException {
+    return target.query_runs(request);
+  }
+
+  @Override
+  public QueryExecutionsResponse query_executions(QueryExecutionsRequest request)
+      throws TException {
+    return target.query_executions(request);
+  }
+
+  @Override
+  public DeleteRunResponse delete_run(DeleteRunRequest request) throws TException {
+    return target.delete_run(request);
   }
 }

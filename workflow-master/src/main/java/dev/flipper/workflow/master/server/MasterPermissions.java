@@ -9,9 +9,9 @@ import java.util.stream.Stream;
 /**
  * What each certificate role may change on the master (docs/security.md): every role reads; the
  * workers and the scheduler change only the token areas their code writes; the UI and operators
- * change everything but deleting definitions and archived runs, which only an admin may. The areas
- * are workflow-engine's {@code TokenLayout} and {@code ScheduleTokens} prefixes (this module does
- * not depend on the engine; a test checks they agree). Stateless.
+ * change everything but deleting definitions, archived tokens and recorded runs, which only an
+ * admin may. The areas are workflow-engine's {@code TokenLayout} and {@code ScheduleTokens}
+ * prefixes (this module does not depend on the engine; a test checks they agree). Stateless.
  */
 final class MasterPermissions {
   static final String DEFINITIONS = "/definition/";
@@ -29,7 +29,8 @@ final class MasterPermissions {
     DELETE("delete"),
     ARCHIVE("archive"),
     CLAIM("claim tokens under"),
-    DELETE_ARCHIVED("delete archived tokens under");
+    DELETE_ARCHIVED("delete archived tokens under"),
+    DELETE_RUN("delete the recorded run of");
 
     private final String verb;
 
@@ -61,6 +62,14 @@ final class MasterPermissions {
 
   private MasterPermissions() {}
 
+  /**
+   * The name a call about an instance's recorded run is checked by: the prefix of the instance's
+   * tokens ({@code TokenLayout.instancePrefix}), so whoever may archive those may record its run.
+   */
+  static String runName(String workflow, String instance) {
+    return WORKFLOWS + workflow + "/" + instance + "/";
+  }
+
   private static List<String> areas(String... more) {
     return Stream.concat(JOB_AREAS.stream(), Arrays.stream(more)).toList();
   }
@@ -80,6 +89,7 @@ final class MasterPermissions {
       case ADMIN -> true;
       case UI, OPERATOR ->
           change != Change.DELETE_ARCHIVED
+              && change != Change.DELETE_RUN
               && !(change == Change.DELETE && name.startsWith(DEFINITIONS));
       case WORKER, SCHEDULER ->
           AREAS.get(role).getOrDefault(change, List.of()).stream().anyMatch(name::startsWith);

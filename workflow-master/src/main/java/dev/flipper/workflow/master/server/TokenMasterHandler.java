@@ -1,5 +1,6 @@
 package dev.flipper.workflow.master.server;
 
+import dev.flipper.history.RunArchive;
 import dev.flipper.token.Query;
 import dev.flipper.token.QueryAndOwnParams;
 import dev.flipper.token.Token;
@@ -12,16 +13,23 @@ import dev.flipper.workflow.master.thrift.ArchivedQueryRequest;
 import dev.flipper.workflow.master.thrift.ArchivedQueryResponse;
 import dev.flipper.workflow.master.thrift.DeleteArchivedRequest;
 import dev.flipper.workflow.master.thrift.DeleteArchivedResponse;
+import dev.flipper.workflow.master.thrift.DeleteRunRequest;
+import dev.flipper.workflow.master.thrift.DeleteRunResponse;
 import dev.flipper.workflow.master.thrift.GroupRequest;
 import dev.flipper.workflow.master.thrift.GroupResponse;
 import dev.flipper.workflow.master.thrift.ModifyRequest;
 import dev.flipper.workflow.master.thrift.ModifyResponse;
 import dev.flipper.workflow.master.thrift.QueryAndOwnRequest;
 import dev.flipper.workflow.master.thrift.QueryAndOwnResponse;
+import dev.flipper.workflow.master.thrift.QueryExecutionsRequest;
+import dev.flipper.workflow.master.thrift.QueryExecutionsResponse;
 import dev.flipper.workflow.master.thrift.QueryRequest;
 import dev.flipper.workflow.master.thrift.QueryResponse;
+import dev.flipper.workflow.master.thrift.QueryRunsRequest;
+import dev.flipper.workflow.master.thrift.QueryRunsResponse;
 import dev.flipper.workflow.master.thrift.TokenMasterException;
 import dev.flipper.workflow.master.thrift.TokenMasterService;
+import dev.flipper.workflow.master.wire.HistoryWireMapping;
 import dev.flipper.workflow.master.wire.WireMapping;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -84,7 +92,14 @@ final class TokenMasterHandler implements TokenMasterService.Iface {
         "archive",
         () -> {
           requireRequest(request, "archive");
-          master.archive(WireMapping.fromWire(request.getTokens()));
+          List<Token> tokens = WireMapping.fromWire(request.getTokens());
+          if (request.isSetRun()) {
+            RunArchive run =
+                fromRequest("archive", () -> HistoryWireMapping.fromWire(request.getRun()));
+            master.archive(tokens, run);
+          } else {
+            master.archive(tokens);
+          }
           return null;
         });
   }
@@ -198,6 +213,55 @@ final class TokenMasterHandler implements TokenMasterService.Iface {
           return new DeleteArchivedResponse()
               .setDeleted(master.deleteArchived(request.getNamePrefix()));
         });
+  }
+
+  @Override
+  public QueryRunsResponse query_runs(QueryRunsRequest request) throws TokenMasterException {
+    return run(
+        "query_runs",
+        () -> {
+          requireRequest(request, "query_runs");
+          return HistoryWireMapping.toWire(
+              master.queryRuns(
+                  fromRequest("query_runs", () -> HistoryWireMapping.fromWire(request))));
+        });
+  }
+
+  @Override
+  public QueryExecutionsResponse query_executions(QueryExecutionsRequest request)
+      throws TokenMasterException {
+    return run(
+        "query_executions",
+        () -> {
+          requireRequest(request, "query_executions");
+          return HistoryWireMapping.toWire(
+              master.queryExecutions(
+                  fromRequest("query_executions", () -> HistoryWireMapping.fromWire(request))));
+        });
+  }
+
+  @Override
+  public DeleteRunResponse delete_run(DeleteRunRequest request) throws TokenMasterException {
+    return run(
+        "delete_run",
+        () -> {
+          requireRequest(request, "delete_run");
+          return new DeleteRunResponse()
+              .setDeleted(master.deleteRun(request.getWorkflow(), request.getInstance()));
+        });
+  }
+
+  /**
+   * The history value a request describes. Its constructor refuses what the caller got wrong (a
+   * limit of 0, a missing field) with IllegalArgumentException: that is the caller's INPUT_ERROR,
+   * not a failure of the master.
+   */
+  private static <T> T fromRequest(String method, Supplier<T> mapping) {
+    try {
+      return mapping.get();
+    } catch (IllegalArgumentException e) {
+      throw TokenException.inputError(method + ": " + e.getMessage());
+    }
   }
 
   /** A Thrift client may send no request struct at all (null args field). */

@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
+import dev.flipper.history.ExecutionQuery;
+import dev.flipper.history.RunArchive;
+import dev.flipper.history.RunQuery;
+import dev.flipper.history.RunRecord;
 import dev.flipper.token.ModifyParams;
 import dev.flipper.token.Query;
 import dev.flipper.token.QueryAndOwnParams;
@@ -21,8 +25,10 @@ import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -145,6 +151,33 @@ class TokenMasterClientTest {
           .contains("outcome is unknown");
       assertThat(swallowing.connections()).isGreaterThanOrEqualTo(2); // the modify was sent twice
       assertThat(modify.getMessage()).contains("outcome is unknown");
+    }
+  }
+
+  /** Reads, an archive with its run and deleting a run are all safe to send again. */
+  @Test
+  void runHistoryCallsWhoseAnswerIsLostAreSentOnceMore() throws Exception {
+    RunArchive run =
+        new RunArchive(
+            new RunRecord("etl", "1", "SUCCESS", "cli", 1L, 2L, Map.of(), List.of()), List.of());
+    List<Consumer<TokenMasterClient>> calls =
+        List.of(
+            c -> c.queryRuns(RunQuery.latest("etl", 10)),
+            c -> c.queryExecutions(ExecutionQuery.ofJob("etl", "load", 10)),
+            c -> c.archive(List.of(), run),
+            c -> c.deleteRun("etl", "1"));
+    try (SwallowingServer swallowing = new SwallowingServer()) {
+      TokenMasterClient client =
+          client(TokenMasterClient.builder("127.0.0.1", swallowing.port()).connectAttempts(1));
+
+      for (Consumer<TokenMasterClient> call : calls) {
+        int before = swallowing.connections();
+        TokenException lost = catchThrowableOfType(TokenException.class, () -> call.accept(client));
+
+        assertThat(lost.errorCode()).isEqualTo(TokenErrorCode.UNKNOWN);
+        assertThat(lost.getMessage()).contains("was sent, so its outcome is unknown");
+        assertThat(swallowing.connections() - before).as("sent twice").isEqualTo(2);
+      }
     }
   }
 

@@ -3,6 +3,8 @@ package dev.flipper.workflow.master.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.flipper.history.ExecutionQuery;
+import dev.flipper.history.RunQuery;
 import dev.flipper.token.Query;
 import dev.flipper.token.TokenErrorCode;
 import dev.flipper.token.TokenException;
@@ -10,6 +12,7 @@ import dev.flipper.token.TokenService;
 import dev.flipper.token.memory.InMemoryTokenStore;
 import dev.flipper.workflow.master.client.TokenMasterClient;
 import dev.flipper.workflow.master.thrift.TokenMasterService;
+import java.util.List;
 import java.util.Set;
 import org.apache.thrift.ProcessFunction;
 import org.apache.thrift.TApplicationException;
@@ -28,12 +31,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Flipper's client against a master without the archive methods, as Pinball's is: the archive calls
- * fail with UNKNOWN saying the master rejected them, and the other calls go on working over the
- * same client.
+ * Flipper's client against a master without the archive and run history methods, as Pinball's is:
+ * those calls fail with UNKNOWN saying the master rejected them, and the other calls go on working
+ * over the same client.
  */
 class MasterWithoutArchiveTest {
-  private static final Set<String> FLIPPER_ONLY = Set.of("query_archived", "delete_archived");
+  private static final Set<String> FLIPPER_ONLY =
+      Set.of("query_archived", "delete_archived", "query_runs", "query_executions", "delete_run");
 
   private TServer server;
   private Thread serving;
@@ -96,6 +100,27 @@ class MasterWithoutArchiveTest {
     assertThat(query.errorCode()).isEqualTo(TokenErrorCode.UNKNOWN);
     assertThat(query.getMessage()).contains("rejected queryArchived", "Invalid method name");
     assertThat(delete.errorCode()).isEqualTo(TokenErrorCode.UNKNOWN);
+    assertThat(client.query(Query.prefix("/"))).isEmpty();
+  }
+
+  @Test
+  void theRunHistoryCallsFailWithUnknownAndTheRestWorks() {
+    TokenException runs =
+        catchThrowableOfType(
+            TokenException.class, () -> client.queryRuns(RunQuery.latest("etl", 10)));
+    TokenException executions =
+        catchThrowableOfType(
+            TokenException.class,
+            () -> client.queryExecutions(ExecutionQuery.ofJob("etl", "load", 10)));
+    TokenException delete =
+        catchThrowableOfType(TokenException.class, () -> client.deleteRun("etl", "1"));
+
+    assertThat(List.of(runs, executions, delete))
+        .extracting(TokenException::errorCode)
+        .containsOnly(TokenErrorCode.UNKNOWN);
+    assertThat(runs.getMessage()).contains("rejected queryRuns", "Invalid method name");
+    assertThat(executions.getMessage()).contains("rejected queryExecutions");
+    assertThat(delete.getMessage()).contains("rejected deleteRun");
     assertThat(client.query(Query.prefix("/"))).isEmpty();
   }
 }
