@@ -12,6 +12,7 @@ import dev.flipper.workflow.definition.WorkflowDefinition;
 import dev.flipper.workflow.engine.ClaimedJob;
 import dev.flipper.workflow.engine.ExecutionResult;
 import dev.flipper.workflow.engine.ExecutionStart;
+import dev.flipper.workflow.engine.InstanceSummary;
 import dev.flipper.workflow.engine.WorkflowEngine;
 import dev.flipper.workflow.fleet.Heartbeat;
 import dev.flipper.workflow.fleet.Heartbeats;
@@ -304,14 +305,28 @@ public final class UiBenchmark implements Callable<Integer> {
   }
 
   /**
-   * Aborts an instance of wf-0 in which nothing runs and archives it as a worker would, tokens and
-   * run history in one call, so that an archived instance's page reads what the archiver wrote.
+   * Archives the instances that ended while filling (the engine has no archive delay) as a worker
+   * would, tokens and run history in one call, and returns one of wf-0's, so that an archived
+   * instance's page reads what the archiver wrote. If none of wf-0's ended, one is started and
+   * aborted first.
    */
   private static String archiveOne(WorkflowEngine engine) {
-    String instance = engine.status().instances("wf-0").get(0).instance();
-    WorkflowControl.builder(engine).build().abort(ControlScope.instance("wf-0", instance));
-    if (engine.archiveDue() < 1) {
-      throw new IllegalStateException("aborted instance wf-0/" + instance + " was not archived");
+    String instance =
+        engine.status().instances("wf-0").stream()
+            .filter(summary -> summary.status().isFinished())
+            .map(InstanceSummary::instance)
+            .findFirst()
+            .orElseGet(
+                () -> {
+                  String started = engine.instances().start("wf-0", "cli", Map.of());
+                  WorkflowControl.builder(engine)
+                      .build()
+                      .abort(ControlScope.instance("wf-0", started));
+                  return started;
+                });
+    engine.archiveDue();
+    if (engine.status().instance("wf-0", instance).isPresent()) {
+      throw new IllegalStateException("ended instance wf-0/" + instance + " was not archived");
     }
     return instance;
   }
@@ -321,7 +336,12 @@ public final class UiBenchmark implements Callable<Integer> {
 
   private static List<Page> pages(
       WorkflowEngine engine, BenchQueues queueServer, String archivedInstance, int wf0Runs) {
-    String instance = engine.status().instances("wf-0").get(0).instance();
+    // An active instance of wf-0; with few jobs run, all may have ended and gone to the archive.
+    String instance =
+        engine.status().instances("wf-0").stream()
+            .map(InstanceSummary::instance)
+            .findFirst()
+            .orElseGet(() -> engine.instances().start("wf-0"));
     LocalDate today = LocalDate.now(ZoneOffset.UTC);
     String failedLastWeek =
         "?status=FAILURE&from=" + today.minusDays(14) + "&to=" + today.minusDays(7);
