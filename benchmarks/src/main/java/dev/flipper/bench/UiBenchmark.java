@@ -1,6 +1,11 @@
 package dev.flipper.bench;
 
 import com.codahale.metrics.MetricRegistry;
+import dev.flipper.history.ExecutionQuery;
+import dev.flipper.history.RunQuery;
+import dev.flipper.history.RunRecord;
+import dev.flipper.history.RunSort;
+import dev.flipper.token.TokenMaster;
 import dev.flipper.token.TokenService;
 import dev.flipper.token.jdbc.JdbcTokenStore;
 import dev.flipper.token.jdbc.JdbcTokenStoreConfig;
@@ -34,10 +39,12 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -180,12 +187,22 @@ public final class UiBenchmark implements Callable<Integer> {
       long seedMillis = Math.max(1, (System.nanoTime() - seeding) / 1_000_000);
       out.printf(
           Locale.ROOT,
-          "recorded %d archived runs, %d job executions, in %d ms (%.0f runs/s, %d threads)%n",
+          "recorded %d archived runs (%d of wf-0), %d job executions, in %d ms (%.0f runs/s, %d"
+              + " threads)%n",
           archived,
+          runs.runsOfFirstWorkflow(),
           (long) archived * ArchivedRuns.EXECUTIONS_PER_RUN,
           seedMillis,
           archived * 1000.0 / seedMillis,
           seedThreads);
+      long recorded = service.queryRuns(RunQuery.latest("wf-0", 1)).total();
+      if (recorded != runs.runsOfFirstWorkflow()) {
+        throw new IllegalStateException(
+            "the run history holds "
+                + recorded
+                + " runs of wf-0 after seeding; expected "
+                + runs.runsOfFirstWorkflow());
+      }
       String archivedInstance = archiveOne(engine);
       out.printf(Locale.ROOT, "load average %.2f%n", loadAverage());
       out.flush();
@@ -215,6 +232,7 @@ public final class UiBenchmark implements Callable<Integer> {
                   out,
                   "http://127.0.0.1:" + ui.port(),
                   pages(engine, queueServer, archivedInstance, runs.runsOfFirstWorkflow()));
+          measureHistory(out, master, runs.runsOfFirstWorkflow());
         } finally {
           ui.close();
         }
@@ -395,21 +413,7 @@ public final class UiBenchmark implements Callable<Integer> {
    */
   private boolean measure(PrintWriter out, String base, List<Page> pages) throws Exception {
     HttpClient http = HttpClient.newHttpClient();
-    // CPU time of this JVM (UI, master, and an H2 store) per request: what a page costs, whatever
-    // the machine's load.
-    com.sun.management.OperatingSystemMXBean os =
-        (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-    out.println(
-        String.format(
-            Locale.ROOT,
-            "%-16s %-5s %9s %9s %9s %9s %9s",
-            "page",
-            "kind",
-            "p50 ms",
-            "p99 ms",
-            "max ms",
-            "cpu ms",
-            "bytes"));
+    header(out, "page", "bytes");
     boolean allAnswered = true;
     for (Page page : pages) {
       for (String kind : List.of("html", "json")) {
@@ -427,34 +431,107 @@ public final class UiBenchmark implements Callable<Integer> {
           allAnswered = false;
           continue;
         }
-        List<Long> micros = new ArrayList<>();
-        int bytes = 0;
-        for (int w = 1; w < WARM_UP; w++) {
-          ok(get(http, base + path), path); // templates and queries compiled by the JIT first
-        }
-        long cpuBefore = os.getProcessCpuTime();
-        for (int r = 0; r < requests; r++) {
-          long start = System.nanoTime();
-          bytes = ok(get(http, base + path), path).length();
-          micros.add((System.nanoTime() - start) / 1000);
-        }
-        double cpuMillis = (os.getProcessCpuTime() - cpuBefore) / 1e6 / requests;
-        micros.sort(null);
-        out.println(
-            String.format(
-                Locale.ROOT,
-                "%-16s %-5s %9s %9s %9s %9s %9d",
-                page.name(),
-                kind,
-                Cells.of("%.1f", percentile(micros, 0.50) / 1000.0),
-                Cells.of("%.1f", percentile(micros, 0.99) / 1000.0),
-                Cells.of("%.1f", micros.get(micros.size() - 1) / 1000.0),
-                Cells.of("%.1f", cpuMillis),
-                bytes));
-        out.flush();
+        time(out, page.name(), kind, () -> ok(get(http, base + path), path).length());
       }
     }
     return allAnswered;
+  }
+
+  /**
+   * Times the run history calls the history pages make, straight to the master over Thrift: what
+   * the store answers, without the active instances a page merges in or its rendering.
+   */
+  private void measureHistory(PrintWriter out, TokenMaster master, int wf0Runs) throws Exception {
+    long today =
+        LocalDate.now(ZoneOffset.UTC).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
+    long day = Duration.ofDays(1).toMillis();
+    int deepOffset = Math.max(0, Math.min(1799, wf0Runs / 50 - 1)) * 50;
+    Map<String, RunQuery> runQueries = new LinkedHashMap<>();
+    runQueries.put("runs page 1", RunQuery.latest("wf-0", 50));
+    runQueries.put(
+        "runs FAILURE 7d",
+        new RunQuery(
+            "wf-0", Set.of("FAILURE"), null, today - 14 * day, today - 6 * day, null, null, 0, 50));
+    runQueries.put(
+        "runs search", new RunQuery("wf-0", null, null, null, null, "eu-7", null, 0, 50));
+    runQueries.put(
+        "runs longest", new RunQuery("wf-0", null, null, null, null, null, RunSort.LONGEST, 0, 50));
+    runQueries.put(
+        "runs deep page", new RunQuery("wf-0", null, null, null, null, null, null, deepOffset, 50));
+    runQueries.put("latest run", RunQuery.latest("wf-0", 1));
+    header(out, "master call", "rows");
+    for (Map.Entry<String, RunQuery> query : runQueries.entrySet()) {
+      time(out, query.getKey(), "runs", () -> master.queryRuns(query.getValue()).runs().size());
+    }
+    List<String> latest =
+        master.queryRuns(RunQuery.latest("wf-0", 25)).runs().stream()
+            .map(RunRecord::instance)
+            .toList();
+    time(
+        out,
+        "grid 25",
+        "execs",
+        () ->
+            master
+                .queryExecutions(ExecutionQuery.ofInstances("wf-0", latest, RunQuery.MAX_LIMIT))
+                .executions()
+                .size());
+    time(
+        out,
+        "job history",
+        "execs",
+        () ->
+            master.queryExecutions(ExecutionQuery.ofJob("wf-0", "job-3", 50)).executions().size());
+  }
+
+  private static void header(PrintWriter out, String what, String size) {
+    out.println(
+        String.format(
+            Locale.ROOT,
+            "%-16s %-5s %9s %9s %9s %9s %9s",
+            what,
+            "kind",
+            "p50 ms",
+            "p99 ms",
+            "max ms",
+            "cpu ms",
+            size));
+  }
+
+  /**
+   * Calls {@code call} {@link #WARM_UP} times, then {@code --requests} times timed, and prints its
+   * p50, p99, max, the CPU time this JVM (UI, master and an H2 store) spent per call, whatever the
+   * machine's load, and the size the call returned last.
+   */
+  private void time(PrintWriter out, String name, String kind, Callable<Integer> call)
+      throws Exception {
+    com.sun.management.OperatingSystemMXBean os =
+        (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    for (int w = 0; w < WARM_UP; w++) {
+      call.call(); // templates and queries compiled by the JIT first
+    }
+    List<Long> micros = new ArrayList<>();
+    int size = 0;
+    long cpuBefore = os.getProcessCpuTime();
+    for (int r = 0; r < requests; r++) {
+      long start = System.nanoTime();
+      size = call.call();
+      micros.add((System.nanoTime() - start) / 1000);
+    }
+    double cpuMillis = (os.getProcessCpuTime() - cpuBefore) / 1e6 / requests;
+    micros.sort(null);
+    out.println(
+        String.format(
+            Locale.ROOT,
+            "%-16s %-5s %9s %9s %9s %9s %9d",
+            name,
+            kind,
+            Cells.of("%.1f", percentile(micros, 0.50) / 1000.0),
+            Cells.of("%.1f", percentile(micros, 0.99) / 1000.0),
+            Cells.of("%.1f", micros.get(micros.size() - 1) / 1000.0),
+            Cells.of("%.1f", cpuMillis),
+            size));
+    out.flush();
   }
 
   private static HttpResponse<String> get(HttpClient http, String url) throws Exception {
