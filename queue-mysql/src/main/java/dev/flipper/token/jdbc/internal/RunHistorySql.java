@@ -167,17 +167,29 @@ public final class RunHistorySql {
     Where where = runFilter(query);
     String order =
         sortKey(query.sort()) + (query.workflow() == null ? ", workflow" : "") + ", instance";
+    // The page's keys first, then its rows: with OFFSET over a secondary index, MariaDB reads the
+    // whole row of every skipped run (0.65 s for page 1,800 of 50 with 90,000 runs, 0.1 s so).
+    String keys =
+        "SELECT workflow, instance, "
+            + sortKey(query.sort())
+            + " AS sort_key FROM "
+            + RUNS
+            + where.sql()
+            + " ORDER BY "
+            + order
+            + " LIMIT ? OFFSET ?";
     List<RunRecord> runs = new ArrayList<>();
     try (PreparedStatement ps =
         c.prepareStatement(
             "SELECT "
-                + RUN_COLUMNS
+                + qualified("r", RUN_COLUMNS)
                 + " FROM "
                 + RUNS
-                + where.sql()
-                + " ORDER BY "
-                + order
-                + " LIMIT ? OFFSET ?")) {
+                + " r JOIN ("
+                + keys
+                + ") k ON r.workflow = k.workflow AND r.instance = k.instance ORDER BY k.sort_key"
+                + (query.workflow() == null ? ", k.workflow" : "")
+                + ", k.instance")) {
       int index = where.bind(ps, 1);
       ps.setInt(index, query.limit());
       ps.setInt(index + 1, query.offset());
@@ -204,13 +216,16 @@ public final class RunHistorySql {
             + (query.instances().size() == 1 ? "" : ", instance")
             + (query.job() != null ? "" : ", job")
             + ", execution";
+    // One job's executions by the job index: MariaDB counts them over the primary key otherwise,
+    // every execution of the workflow (3.3 s instead of 0.1 s for 90,000 of 900,000).
+    String table = JOB_RUNS + (query.job() != null ? " USE INDEX (flipper_job_runs_job)" : "");
     List<ExecutionRecord> executions = new ArrayList<>();
     try (PreparedStatement ps =
         c.prepareStatement(
             "SELECT "
                 + EXECUTION_COLUMNS
                 + " FROM "
-                + JOB_RUNS
+                + table
                 + where.sql()
                 + " ORDER BY "
                 + order
@@ -224,7 +239,7 @@ public final class RunHistorySql {
         }
       }
     }
-    return new ExecutionPage(executions, count(c, JOB_RUNS, where));
+    return new ExecutionPage(executions, count(c, table, where));
   }
 
   private static Where runFilter(RunQuery query) {
@@ -258,6 +273,11 @@ public final class RunHistorySql {
           "%" + likeLiteral(RunSearchText.lowerCase(query.text())) + "%");
     }
     return where;
+  }
+
+  /** {@code "a, b"} as {@code "t.a, t.b"}. */
+  private static String qualified(String table, String columns) {
+    return table + "." + String.join(", " + table + ".", columns.split(", "));
   }
 
   private static String sortKey(RunSort sort) {
