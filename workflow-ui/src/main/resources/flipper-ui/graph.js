@@ -12,14 +12,10 @@
   var link = container.getAttribute('data-link');
   var cy = null;
 
-  // Shift-click: selects the job and everything downstream of it in the action bar's job list.
+  // Shift-click: selects the job and everything downstream of it in the action bar's selection (actions.js).
   function selectWithDependents(id) {
-    var select = document.getElementById('action-jobs');
-    if (!select) { return; }
-    var chosen = {};
     var node = cy.getElementById(id);
-    node.union(node.successors('node')).forEach(function (n) { chosen[n.id()] = true; });
-    Array.prototype.forEach.call(select.options, function (o) { o.selected = !!chosen[o.value]; });
+    if (window.flipper.selection) { window.flipper.selection.add(node.union(node.successors('node')).map(function (n) { return n.id(); })); }
   }
 
   function build(nodes) {
@@ -37,6 +33,7 @@
       container: container,
       elements: elements,
       maxZoom: 1.5,
+      autounselectify: true, // the action bar's selection (class 'picked') is the only one
       layout: { name: layoutName, rankDir: 'TB',
         directed: true, nodeSep: 30, rankSep: 50 },
       style: [
@@ -44,16 +41,21 @@
           'height': 26, 'padding': '8px', 'text-valign': 'center', 'font-size': 12, 'border-width': 1,
           'border-color': '#555', 'background-color': function (e) { return colours[e.data('status')] || '#000'; } } },
         { selector: 'node.condition', style: { 'shape': 'octagon' } },
+        { selector: 'node.picked', style: { 'border-width': 4, 'border-color': '#0d47a1' } },
         { selector: 'edge', style: { 'curve-style': 'bezier', 'target-arrow-shape': 'triangle', 'width': 1.5,
           'line-color': '#888', 'target-arrow-color': '#888' } }
       ]
     });
     container.setAttribute('data-ready', 'true');
     if (link) {
+      // With the action bar, a click toggles the job in its selection and a double click opens the job.
       cy.on('tap', 'node', function (event) {
+        var selection = window.flipper.selection;
+        if (!selection) { location.href = link + encodeURIComponent(event.target.id()); return; }
         if (event.originalEvent && event.originalEvent.shiftKey) { selectWithDependents(event.target.id()); return; }
-        location.href = link + encodeURIComponent(event.target.id());
+        selection.toggle(event.target.id());
       });
+      cy.on('dbltap', 'node', function (event) { location.href = link + encodeURIComponent(event.target.id()); });
     }
     window.flipper.graph = cy;
     window.flipper.selectWithDependents = selectWithDependents;

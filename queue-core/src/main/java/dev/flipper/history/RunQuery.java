@@ -52,37 +52,43 @@ public record RunQuery(
         && (startedBy.isEmpty() || startedBy.contains(run.startedBy()))
         && (startFrom == null || run.startMillis() >= startFrom)
         && (startBefore == null || run.startMillis() < startBefore)
-        && (text == null || searchText(run).contains(text.toLowerCase(Locale.ROOT)));
+        && (text == null || searchText(run).contains(searchedText()));
   }
 
   /** The order of this query's pages: its sort, ties by workflow, then instance. */
   public Comparator<RunRecord> order() {
     Comparator<RunRecord> byStart = Comparator.comparingLong(RunRecord::startMillis);
-    Comparator<RunRecord> byDuration =
-        Comparator.comparing(
-            (RunRecord r) -> r.durationMillis().orElse(null),
-            Comparator.nullsLast(Comparator.naturalOrder()));
+    // Runs without an end come after every run with one, whichever way durations are sorted.
+    Comparator<RunRecord> unendedLast = Comparator.comparing(r -> r.endMillis() == null);
+    Comparator<RunRecord> byDuration = Comparator.comparingLong(r -> r.durationMillis().orElse(0L));
     Comparator<RunRecord> primary =
         switch (sort) {
           case NEWEST -> byStart.reversed();
           case OLDEST -> byStart;
-          case LONGEST ->
-              Comparator.comparing(
-                  (RunRecord r) -> r.durationMillis().orElse(null),
-                  Comparator.nullsLast(Comparator.<Long>reverseOrder()));
-          case SHORTEST -> byDuration;
+          case LONGEST -> unendedLast.thenComparing(byDuration.reversed());
+          case SHORTEST -> unendedLast.thenComparing(byDuration);
         };
     return primary.thenComparing(RunRecord::workflow).thenComparing(RunRecord::instance);
   }
 
+  /** Between two searched fields of {@link #searchText}; no name, trigger or parameter holds it. */
+  public static final char SEARCH_SEPARATOR = '\u001f';
+
   /**
-   * What the text filter searches, lower-cased: the instance name, the trigger and each parameter
-   * as {@code key=value}, separated by newlines (which no filter text spans).
+   * What the text filter searches, shared by every store so all match the same runs: the instance
+   * name, the trigger and each parameter as {@code key=value}, lower-cased, joined by {@link
+   * #SEARCH_SEPARATOR} so that a search never matches across two of them.
    */
   public static String searchText(RunRecord run) {
-    StringBuilder text = new StringBuilder(run.instance()).append('\n').append(run.startedBy());
-    run.params().forEach((k, v) -> text.append('\n').append(k).append('=').append(v));
+    StringBuilder text = new StringBuilder(run.instance()).append(SEARCH_SEPARATOR);
+    text.append(run.startedBy());
+    run.params().forEach((k, v) -> text.append(SEARCH_SEPARATOR).append(k).append('=').append(v));
     return text.toString().toLowerCase(Locale.ROOT);
+  }
+
+  /** The filter text as it is searched for (lower-cased); null without one. */
+  public String searchedText() {
+    return text == null ? null : text.toLowerCase(Locale.ROOT);
   }
 
   /** The newest {@code limit} runs of a workflow, unfiltered. */

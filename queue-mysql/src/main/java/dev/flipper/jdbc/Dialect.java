@@ -198,6 +198,20 @@ public interface Dialect {
    */
   boolean inProcess();
 
+  /**
+   * The run history's runs table for a search of its text, which no index serves: read in primary
+   * key order, so each row is read once, in sequence. MariaDB otherwise walks the index of the
+   * page's order and fetches every row from it, about three times as slow when few runs match.
+   */
+  String runsInKeyOrder();
+
+  /**
+   * The run history's runs table for a count of the runs a query matches without text: through a
+   * secondary index, which holds every column such a filter names. MariaDB otherwise counts in its
+   * primary key, whose leaves are whole rows, two to four times as slow.
+   */
+  String runsCounted();
+
   // ---- writes of the token tables
 
   /**

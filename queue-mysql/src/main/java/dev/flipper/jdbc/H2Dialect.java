@@ -132,6 +132,16 @@ final class H2Dialect implements Dialect {
   }
 
   @Override
+  public String runsInKeyOrder() {
+    return "flipper_runs";
+  }
+
+  @Override
+  public String runsCounted() {
+    return "flipper_runs";
+  }
+
+  @Override
   public boolean writersTakeTurns() {
     // H2 (2.3.232 up to 2.5.252) can let two transactions that race on one row both pass a
     // version-conditional

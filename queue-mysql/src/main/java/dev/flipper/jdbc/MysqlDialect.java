@@ -129,6 +129,16 @@ final class MysqlDialect implements Dialect {
   }
 
   @Override
+  public String runsInKeyOrder() {
+    return "flipper_runs FORCE INDEX (PRIMARY)";
+  }
+
+  @Override
+  public String runsCounted() {
+    return "flipper_runs IGNORE INDEX (PRIMARY)";
+  }
+
+  @Override
   public boolean writersTakeTurns() {
     return false; // InnoDB's row locks and version-conditional writes are enough
   }

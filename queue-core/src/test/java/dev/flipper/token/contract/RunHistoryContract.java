@@ -282,6 +282,24 @@ abstract class RunHistoryContract extends TokenContractArea {
   }
 
   @Test
+  void textSearchesPageAndCountLikeOtherFilters() {
+    archiveSample(); // "r" is in every instance named r*, and in the triggers scheduler and retry
+
+    RunPage page = master().queryRuns(query().text("R").offset(1).limit(2).build());
+    RunPage beyond = master().queryRuns(query().text("r").offset(50).limit(2).build());
+    RunPage inRange =
+        master()
+            .queryRuns(query().text("2024-03").startFrom(T + MINUTE).sort(RunSort.LONGEST).build());
+
+    assertThat(page.runs()).extracting(RunRecord::instance).containsExactly("r0", "r4");
+    assertThat(page.total()).isEqualTo(7);
+    assertThat(beyond.runs()).isEmpty();
+    assertThat(beyond.total()).isEqualTo(7);
+    assertThat(inRange.runs()).extracting(RunRecord::instance).containsExactly("r2");
+    assertThat(inRange.total()).isEqualTo(1);
+  }
+
+  @Test
   void textSearchTakesWildcardsAndQuotesLiterally() {
     archiveWithRun(
         new RunRecord(

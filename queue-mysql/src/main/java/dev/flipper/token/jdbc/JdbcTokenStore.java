@@ -549,7 +549,7 @@ public final class JdbcTokenStore implements TokenStore {
         "run history query" + (query.workflow() == null ? "" : " of '" + query.workflow() + "'"),
         c -> {
           c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ); // page and total agree
-          return RunHistorySql.queryRuns(c, query);
+          return RunHistorySql.queryRuns(c, db.dialect(), query);
         });
   }
 

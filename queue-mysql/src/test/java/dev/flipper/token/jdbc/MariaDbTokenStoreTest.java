@@ -1,12 +1,19 @@
 package dev.flipper.token.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.flipper.history.ExecutionRecord;
+import dev.flipper.history.RunArchive;
+import dev.flipper.history.RunQuery;
+import dev.flipper.history.RunRecord;
 import dev.flipper.queue.mysql.TestDatabases;
 import dev.flipper.token.ModifyParams;
 import dev.flipper.token.Query;
 import dev.flipper.token.QueryAndOwnParams;
 import dev.flipper.token.Token;
+import dev.flipper.token.TokenErrorCode;
+import dev.flipper.token.TokenException;
 import dev.flipper.token.TokenNames;
 import dev.flipper.token.TokenService;
 import java.sql.Connection;
@@ -17,6 +24,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -25,7 +33,7 @@ import org.junit.jupiter.api.Test;
 /**
  * What only MariaDB shows: prefix reads and claims are index ranges on the primary key (never a
  * scan of every token), rows are readable with plain SQL, and 1024-character names are indexed
- * whole.
+ * whole; the run history is written in the archive's transaction and readable with plain SQL.
  */
 @Tag("mariadb")
 class MariaDbTokenStoreTest {
@@ -140,6 +148,89 @@ class MariaDbTokenStoreTest {
       assertThat(rs.getDouble(4)).isEqualTo(1.5);
       assertThat(rs.getString(5)).isEqualTo("{\"kind\":\"job\",\"v\":\"\u00e9\"}");
     }
+  }
+
+  @Test
+  void anArchiveWhoseRunCannotBeWrittenMovesNoToken() throws SQLException {
+    List<Token> tokens = master.modify(ModifyParams.updating(Token.of("/workflow/wf/1/job/a", "")));
+    sql("DROP TABLE flipper_job_runs");
+
+    TokenException e =
+        catchThrowableOfType(
+            TokenException.class,
+            () -> master.archive(tokens, new RunArchive(run("1"), List.of(execution("1")))));
+
+    assertThat(e.errorCode()).isEqualTo(TokenErrorCode.UNKNOWN);
+    assertThat(e.getMessage()).contains("archive of '/workflow/wf/1/job/a' with run 'wf/1'");
+    assertThat(master.query(Query.prefix("/workflow/"))).isEqualTo(tokens);
+    assertThat(store.queryArchived("")).isEmpty();
+    assertThat(master.queryRuns(RunQuery.latest("wf", 10)).total()).isZero();
+  }
+
+  @Test
+  void runHistoryRowsAreReadableWithPlainSql() throws SQLException {
+    master.archive(List.of(), new RunArchive(run("1"), List.of(execution("1"))));
+
+    try (Connection c = DriverManager.getConnection(url, "root", "");
+        Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT JSON_VALUE(r.params, '$.date'), r.failed_jobs, r.search_text, r.duration_ms,"
+                    + " JSON_VALUE(j.logs, '$.stdout'), j.exit_code"
+                    + " FROM flipper_runs r JOIN flipper_job_runs j USING (workflow, instance)")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getString(1)).isEqualTo("2026-11-28 \"quoted\"");
+      assertThat(rs.getString(2)).isEqualTo("[\"load\"]");
+      assertThat(rs.getString(3)).isEqualTo("1\u001fui\u001fdate=2026-11-28 \"quoted\"");
+      assertThat(rs.getLong(4)).isEqualTo(60_000);
+      assertThat(rs.getString(5)).isEqualTo("http://host:9000/logs/stdout");
+      assertThat(rs.getInt(6)).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void namesTheHistoryCannotHoldAreRefusedBeforeAnythingMoves() {
+    List<Token> tokens = master.modify(ModifyParams.updating(Token.of("/workflow/wf/1/job/a", "")));
+    String tooLong = "i".repeat(513);
+    RunRecord longInstance = new RunRecord("wf", tooLong, "SUCCESS", "ui", 0, 1L, null, null);
+
+    TokenException e =
+        catchThrowableOfType(
+            TokenException.class,
+            () -> master.archive(tokens, new RunArchive(longInstance, List.of())));
+
+    assertThat(e.errorCode()).isEqualTo(TokenErrorCode.INPUT_ERROR);
+    assertThat(e.getMessage()).contains("instance is 513 characters long; at most 512");
+    assertThat(master.query(Query.prefix("/workflow/"))).isEqualTo(tokens);
+  }
+
+  private static RunRecord run(String instance) {
+    return new RunRecord(
+        "wf",
+        instance,
+        "FAILURE",
+        "ui",
+        1_000_000,
+        1_060_000L,
+        Map.of("date", "2026-11-28 \"quoted\""),
+        List.of("load"));
+  }
+
+  private static ExecutionRecord execution(String instance) {
+    return new ExecutionRecord(
+        "wf",
+        instance,
+        "load",
+        1,
+        1,
+        "FAILURE",
+        1_000_000,
+        1_050_000L,
+        1,
+        "worker-1",
+        "host",
+        null,
+        Map.of("stdout", "http://host:9000/logs/stdout"));
   }
 
   private List<String> explain(String select) throws SQLException {

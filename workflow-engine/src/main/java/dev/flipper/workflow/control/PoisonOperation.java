@@ -12,12 +12,9 @@ import dev.flipper.workflow.tokens.JobData;
 import dev.flipper.workflow.tokens.Json;
 import dev.flipper.workflow.tokens.TokenLayout;
 import java.time.Clock;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Deque;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -173,7 +170,7 @@ final class PoisonOperation {
               id,
               source.record(),
               source.jobs(),
-              downstream(graph, roots),
+              RerunPlan.downstream(graph, roots),
               now,
               source.params());
       try {
@@ -195,19 +192,18 @@ final class PoisonOperation {
     String instance = tokens.instance;
     roots.forEach(tokens::job);
     Map<String, JobData> jobs = tokens.jobs();
-    Set<String> set = downstream(jobs, roots);
-    for (String job : set) {
-      if (tokens.runnable.containsKey(job)) {
-        throw new ControlRefusedException(
-            "poison refused: job "
-                + job
-                + " of "
-                + scope
-                + " is runnable or"
-                + " running; every job to run again ("
-                + set
-                + ") must be waiting. Wait for it, or stop it");
-      }
+    Set<String> set = RerunPlan.downstream(jobs, roots);
+    List<String> busy = RerunPlan.notWaiting(tokens, set);
+    if (!busy.isEmpty()) {
+      throw new ControlRefusedException(
+          "poison refused: job "
+              + busy.get(0)
+              + " of "
+              + scope
+              + " is runnable or"
+              + " running; every job to run again ("
+              + set
+              + ") must be waiting. Wait for it, or stop it");
     }
     if (!tokens.isRunning()) {
       RunningLimit.check(engine, workflow, "poison of " + scope);
@@ -217,7 +213,7 @@ final class PoisonOperation {
       Token waiting = tokens.waiting.get(name);
       JobData data = jobs.get(name);
       Map<String, List<Token>> byInput = tokens.events.getOrDefault(name, Map.of());
-      boolean top = data.inputs.stream().noneMatch(set::contains);
+      boolean top = RerunPlan.runsAtOnce(data, set);
       List<EventData> consumed = new ArrayList<>();
       List<String> ready = new ArrayList<>();
       for (String input : data.inputs) {
@@ -266,19 +262,5 @@ final class PoisonOperation {
     tokens.revive(edit, List.copyOf(set));
     edit.commit(engine.master());
     return edit.result("poison", scope, instance);
-  }
-
-  /** The roots and every job downstream of them, through the jobs' outputs. */
-  private static Set<String> downstream(Map<String, JobData> jobs, List<String> roots) {
-    Set<String> set = new LinkedHashSet<>();
-    Deque<String> todo = new ArrayDeque<>(roots);
-    while (!todo.isEmpty()) {
-      String job = todo.poll();
-      if (set.add(job) && jobs.containsKey(job)) {
-        todo.addAll(jobs.get(job).outputs);
-      }
-    }
-    set.retainAll(jobs.keySet());
-    return set;
   }
 }

@@ -10,7 +10,6 @@ import dev.flipper.workflow.tokens.ConflictRetry;
 import dev.flipper.workflow.tokens.InstanceData;
 import dev.flipper.workflow.tokens.JobData;
 import dev.flipper.workflow.tokens.Json;
-import dev.flipper.workflow.tokens.Owners;
 import dev.flipper.workflow.tokens.TokenLayout;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -69,17 +68,13 @@ final class RetryOperation {
     if (tokens.status() == InstanceStatus.ABORTED) {
       failed.addAll(releaseAborted(tokens, scope, edit));
     }
-    tokens.waiting.forEach(
-        (name, token) -> {
-          JobData job = Json.read(token, JobData.class);
-          if (InstanceTokens.lastFailed(job)) {
-            failed.add(name);
-            edit.delete(token, "");
-            edit.add(
-                runnable(token, job, tokens.workflow, tokens.instance),
-                "failed job runnable again");
-          }
-        });
+    for (String name : RerunPlan.failedWaiting(tokens)) {
+      Token token = tokens.waiting.get(name);
+      JobData job = Json.read(token, JobData.class);
+      failed.add(name);
+      edit.delete(token, "");
+      edit.add(runnable(token, job, tokens.workflow, tokens.instance), "failed job runnable again");
+    }
     if (failed.isEmpty()) {
       // An aborted instance with nothing to run again stays ABORTED, its signal too: nothing is
       // written.
@@ -116,14 +111,10 @@ final class RetryOperation {
         .filter(t -> t.name().equals(own))
         .findFirst()
         .ifPresent(t -> edit.delete(t, "ABORT signal removed: the instance runs again"));
-    List<String> released = new ArrayList<>();
-    tokens.runnable.forEach(
-        (name, token) -> {
-          if (Owners.ABORTED.equals(token.owner())) {
-            released.add(name);
-            edit.update(token.withoutOwner(), "released (was held aborted)");
-          }
-        });
+    List<String> released = RerunPlan.heldAborted(tokens);
+    released.forEach(
+        name ->
+            edit.update(tokens.runnable.get(name).withoutOwner(), "released (was held aborted)"));
     return released;
   }
 

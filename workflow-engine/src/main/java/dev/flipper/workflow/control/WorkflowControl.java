@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The operators' control of running workflows (docs/workflows.md, "Control operations": Pinball's
@@ -23,6 +24,9 @@ import java.util.Objects;
  * }</pre>
  */
 public final class WorkflowControl {
+  /** The operations {@link #preview} previews: those of one instance. */
+  public static final Set<String> PREVIEWS = PreviewOperation.OPERATIONS;
+
   private final DrainOperations drain;
   private final AbortOperations abort;
   private final ArchiveOperations archive;
@@ -37,6 +41,7 @@ public final class WorkflowControl {
   private final CleanupOperation cleanup;
   private final ScheduleOperations schedules;
   private final ExitOperations exits;
+  private final PreviewOperation preview;
 
   private WorkflowControl(Builder builder) {
     WorkflowEngine engine = builder.engine;
@@ -57,6 +62,7 @@ public final class WorkflowControl {
     this.cleanup = new CleanupOperation(archived, clock);
     this.schedules = new ScheduleOperations(engine, clock);
     this.exits = new ExitOperations(engine.master(), clock);
+    this.preview = new PreviewOperation(engine);
   }
 
   public static Builder builder(WorkflowEngine engine) {
@@ -204,6 +210,15 @@ public final class WorkflowControl {
   /** Removes the global EXIT signal. */
   public ControlResult unexit() {
     return exits.unexit();
+  }
+
+  /**
+   * What {@code operation} (one of {@link #PREVIEWS}) of the instance would change if it ran now,
+   * by the operation's own rules; writes nothing. Refusals the operation would make are notes.
+   */
+  public ActionPreview preview(
+      String operation, String workflow, String instance, List<String> jobs) {
+    return preview.preview(operation, workflow, instance, jobs);
   }
 
   /** Settings of a {@link WorkflowControl}. Not thread-safe. */

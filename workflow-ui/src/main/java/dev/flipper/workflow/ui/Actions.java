@@ -1,5 +1,6 @@
 package dev.flipper.workflow.ui;
 
+import dev.flipper.workflow.control.ActionPreview;
 import dev.flipper.workflow.control.ControlResult;
 import dev.flipper.workflow.control.ControlScope;
 import dev.flipper.workflow.control.WorkflowControl;
@@ -24,6 +25,14 @@ final class Actions {
   static final Set<String> DESTRUCTIVE =
       Set.of("stop", "abort", "poison", "redo", "retry", "unschedule", "exit");
 
+  /**
+   * True if the form asks for a confirmation before running {@code operation}: every action that
+   * changes an instance (the confirmation lists what will change) and the destructive ones.
+   */
+  static boolean asksFirst(String operation) {
+    return DESTRUCTIVE.contains(operation) || WorkflowControl.PREVIEWS.contains(operation);
+  }
+
   /** Actions of the workers page. */
   static final Set<String> FLEET = Set.of("exit", "unexit");
 
@@ -38,11 +47,18 @@ final class Actions {
    * @param jobs poison, disable, enable: the jobs; redo: exactly one
    * @param execution redo: the execution whose events the job runs with
    * @param generation exit: workers older than this generation exit
+   * @param params start: the run's parameters (checked by {@link StartParams})
    */
   record Request(
-      String workflow, String instance, List<String> jobs, Integer execution, Integer generation) {
+      String workflow,
+      String instance,
+      List<String> jobs,
+      Integer execution,
+      Integer generation,
+      Map<String, String> params) {
     Request {
       jobs = jobs == null ? List.of() : List.copyOf(jobs);
+      params = params == null ? Map.of() : new LinkedHashMap<>(params);
     }
   }
 
@@ -68,7 +84,7 @@ final class Actions {
 
   private ControlResult dispatch(String operation, Request r, String user) {
     return switch (operation) {
-      case "start" -> control.start(workflow(r), user, Map.of());
+      case "start" -> control.start(workflow(r), user, StartParams.check(r.params()));
       case "stop" -> control.stop(workflow(r), instance(r));
       case "pause" -> control.pause(workflow(r), instance(r));
       case "resume" -> control.resume(workflow(r), instance(r));
@@ -81,6 +97,7 @@ final class Actions {
       case "undrain" -> control.undrain(scope(r));
       case "abort" -> control.abort(scope(r));
       case "unabort" -> control.unabort(scope(r));
+      case "archive" -> control.archive(scope(r));
       case "unschedule" -> control.unschedule(workflow(r));
       case "reschedule" -> control.reschedule(workflow(r));
       case "exit" -> control.exit(generation(r));
@@ -90,9 +107,25 @@ final class Actions {
               "no action '"
                   + operation
                   + "'; actions: start, stop, pause, resume,"
-                  + " retry, redo, poison, disable, enable, drain, undrain, abort, unabort, unschedule, reschedule, exit,"
+                  + " retry, redo, poison, disable, enable, drain, undrain, abort, unabort, archive, unschedule,"
+                  + " reschedule, exit,"
                   + " unexit");
     };
+  }
+
+  /**
+   * What the action would change if it ran now, by the control operation's own rules; changes
+   * nothing. Offered for the actions of one instance ({@link WorkflowControl#PREVIEWS}).
+   */
+  ActionPreview preview(String operation, Request r) {
+    if (!WorkflowControl.PREVIEWS.contains(operation)) {
+      throw new UiServer.BadRequestException(
+          "no preview of '"
+              + operation
+              + "'; previews: "
+              + WorkflowControl.PREVIEWS.stream().sorted().toList());
+    }
+    return control.preview(operation, workflow(r), instance(r), r.jobs());
   }
 
   /** A result as the JSON API answers it (the record's Optional spelled as a nullable field). */

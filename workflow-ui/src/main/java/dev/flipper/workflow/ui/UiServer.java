@@ -4,8 +4,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.flipper.tls.TlsIdentity;
 import dev.flipper.token.TokenException;
+import dev.flipper.workflow.control.ActionPreview;
 import dev.flipper.workflow.control.ControlRefusedException;
 import dev.flipper.workflow.control.ControlResult;
+import dev.flipper.workflow.control.WorkflowControl;
 import dev.flipper.workflow.engine.ExecutionDetail;
 import dev.flipper.workflow.fleet.WorkerLogUrls;
 import dev.flipper.workflow.tokens.DamagedTokenException;
@@ -172,9 +174,10 @@ final class UiServer implements AutoCloseable {
   }
 
   /**
-   * A form's action: a destructive one without {@code confirm=yes} answers its confirmation page;
-   * otherwise it runs and the page shows what changed, or why nothing did (with the failure's
-   * status).
+   * A form's action: one that asks first ({@link Actions#asksFirst}) without {@code confirm=yes}
+   * answers its confirmation page, listing what it would change; otherwise it runs and the page
+   * shows what changed, or why nothing did (with the failure's status). A start that ran goes on to
+   * the new instance's page.
    */
   private void actionForm(Context ctx) {
     csrf.check(ctx);
@@ -192,18 +195,27 @@ final class UiServer implements AutoCloseable {
                     ? Links.instance(workflow, instance)
                     : workflow != null ? Links.workflow(workflow) : "/";
     ControlResult result = null;
+    ActionPreview preview = null;
     String refusal = null;
     Integer execution = null;
     Integer generation = null;
     try {
       execution = numberParam(ctx.formParam("execution"), "execution");
       generation = numberParam(ctx.formParam("generation"), "generation");
-      if (!Actions.DESTRUCTIVE.contains(op) || "yes".equals(ctx.formParam("confirm"))) {
-        result =
-            actions.run(
-                op,
-                new Actions.Request(workflow, instance, jobs, execution, generation),
-                user(ctx));
+      Map<String, String> params =
+          op.equals("start")
+              ? StartParams.parse(ctx.formParams("key"), ctx.formParams("value"))
+              : Map.of();
+      Actions.Request request =
+          new Actions.Request(workflow, instance, jobs, execution, generation, params);
+      if (!Actions.asksFirst(op) || "yes".equals(ctx.formParam("confirm"))) {
+        result = actions.run(op, request, user(ctx));
+        if (op.equals("start") && result.instance().isPresent()) {
+          ctx.redirect(Links.instance(workflow, result.instance().get()), HttpStatus.SEE_OTHER);
+          return;
+        }
+      } else if (WorkflowControl.PREVIEWS.contains(op) && instance != null) {
+        preview = actions.preview(op, request);
       }
     } catch (RuntimeException e) {
       Failure failure = failure(e);
@@ -220,13 +232,15 @@ final class UiServer implements AutoCloseable {
             execution,
             back,
             result,
+            preview,
             refusal,
             generation);
     ctx.html(render("action", Map.of("page", page, "csrf", csrf.token(ctx))));
   }
 
   /**
-   * The JSON API's action: the body is an {@link Actions.Request} as JSON; the answer what changed.
+   * The JSON API's action: the body is an {@link Actions.Request} as JSON; the answer what changed,
+   * or with {@code ?preview=true} what it would change (nothing is changed).
    */
   private void actionApi(Context ctx) throws IOException {
     csrf.check(ctx);
@@ -236,16 +250,20 @@ final class UiServer implements AutoCloseable {
       try {
         request =
             ctx.body().isBlank()
-                ? new Actions.Request(null, null, List.of(), null, null)
+                ? new Actions.Request(null, null, List.of(), null, null, Map.of())
                 : MAPPER.readValue(ctx.body(), Actions.Request.class);
       } catch (JsonProcessingException e) {
         throw new BadRequestException(
             "the body must be JSON {\"workflow\", \"instance\", \"jobs\": [...],"
-                + " \"execution\", \"generation\"}: "
+                + " \"execution\", \"generation\", \"params\": {...}}: "
                 + e.getOriginalMessage());
       }
-      ControlResult result = actions.run(ctx.pathParam("op"), request, user(ctx));
-      ctx.contentType(JSON).result(MAPPER.writeValueAsString(Actions.json(result)));
+      String op = ctx.pathParam("op");
+      Object answer =
+          "true".equals(ctx.queryParam("preview"))
+              ? actions.preview(op, request)
+              : Actions.json(actions.run(op, request, user(ctx)));
+      ctx.contentType(JSON).result(MAPPER.writeValueAsString(answer));
     } catch (RuntimeException e) {
       Failure failure = failure(e);
       ctx.status(failure.status())

@@ -29,7 +29,6 @@ import dev.flipper.workflow.tokens.DamagedTokenException;
 import dev.flipper.workflow.tokens.Listing;
 import dev.flipper.workflow.ui.view.Banner;
 import dev.flipper.workflow.ui.view.ExecutionRow;
-import dev.flipper.workflow.ui.view.GanttBar;
 import dev.flipper.workflow.ui.view.GraphNode;
 import dev.flipper.workflow.ui.view.InstancePage;
 import dev.flipper.workflow.ui.view.InstanceRow;
@@ -400,39 +399,12 @@ final class Views {
     InstanceDetail detail = instanceDetail(workflow, instance);
     Banner banner = banner(workflow, instance, "workflow or instance");
     InstanceSummary summary = detail.summary();
-    Instant spanStart = summary.start();
-    Instant spanEnd = summary.end().orElse(clock.instant());
-    for (JobDetail job : detail.jobs()) {
-      for (ExecutionDetail e : job.executions()) {
-        spanStart = e.start().isBefore(spanStart) ? e.start() : spanStart;
-        Instant end = e.end().orElse(clock.instant());
-        spanEnd = end.isAfter(spanEnd) ? end : spanEnd;
-      }
-    }
-    double span = Math.max(1, spanEnd.toEpochMilli() - spanStart.toEpochMilli());
     List<JobRow> jobs = new ArrayList<>();
     List<GraphNode> graph = new ArrayList<>();
-    List<GanttBar> timeline = new ArrayList<>();
     for (JobDetail job : detail.jobs()) {
       jobs.add(jobRow(job));
       graph.add(
           new GraphNode(job.name(), job.status().name(), parents(job.needs()), job.condition()));
-      for (ExecutionDetail e : job.executions()) {
-        long duration = executionMillis(e);
-        double left = 100.0 * (e.start().toEpochMilli() - spanStart.toEpochMilli()) / span;
-        double width = Math.max(0.5, 100.0 * duration / span);
-        timeline.add(
-            new GanttBar(
-                job.name(),
-                e.execution(),
-                e.attempt(),
-                executionStatus(e),
-                iso(e.start()),
-                e.end().map(Views::iso).orElse(null),
-                duration,
-                round(left),
-                round(Math.min(width, 100 - left))));
-      }
     }
     return new InstancePage(
         banner,
@@ -441,7 +413,12 @@ final class Views {
         summary.failedJobs(),
         jobs,
         graph,
-        timeline,
+        Timeline.of(
+            workflow, instance, summary.start(), summary.end(), detail.jobs(), clock.instant()),
+        ActionAvailability.of(
+            summary.shownStatus().name(),
+            summary.hold().map(InstanceHold::levels).orElse(List.of()),
+            jobs),
         detail.damaged());
   }
 
@@ -696,13 +673,6 @@ final class Views {
     return v.startsWith("http://") || v.startsWith("https://");
   }
 
-  private static String executionStatus(ExecutionDetail e) {
-    if (e.running()) {
-      return "RUNNING";
-    }
-    return e.exitCode() != null && e.exitCode() == 0 ? "SUCCESS" : "FAILURE";
-  }
-
   /** Inputs without the instance's start marker: only parent jobs. */
   private static List<String> parents(List<String> needs) {
     return needs.stream().filter(n -> !n.startsWith("__")).toList();
@@ -714,10 +684,6 @@ final class Views {
 
   private long executionMillis(ExecutionDetail e) {
     return Math.max(0, e.end().orElse(clock.instant()).toEpochMilli() - e.start().toEpochMilli());
-  }
-
-  private static double round(double percent) {
-    return Math.round(percent * 100) / 100.0;
   }
 
   static String iso(Instant instant) {

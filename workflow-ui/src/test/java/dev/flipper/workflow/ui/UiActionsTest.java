@@ -114,10 +114,21 @@ class UiActionsTest {
 
   @Test
   void pauseThenResumeChangeTheInstanceAndShowWhatChanged() throws Exception {
-    HttpResponse<String> paused =
+    HttpResponse<String> asked =
         post(
             "/actions/pause",
             Map.of("workflow", "etl", "instance", fixture.running, "csrf", token),
+            cookie,
+            null);
+    assertThat(asked.body())
+        .contains("Confirm pause")
+        .contains("pause will change exactly these:")
+        .contains("nothing new starts; running jobs finish");
+    assertThat(banner()).noneSatisfy(s -> assertThat(s).contains("PAUSE"));
+    HttpResponse<String> paused =
+        post(
+            "/actions/pause",
+            Map.of("workflow", "etl", "instance", fixture.running, "csrf", token, "confirm", "yes"),
             cookie,
             null);
 
@@ -141,6 +152,61 @@ class UiActionsTest {
     assertThat(result.get("changed").asBoolean()).isTrue();
     assertThat(result.get("changes").get(0).get("action").asText()).isEqualTo("deleted");
     assertThat(banner()).noneSatisfy(s -> assertThat(s).contains("PAUSE"));
+  }
+
+  @Test
+  void retryPreviewListsTheFailedJobAndWhatIsBelowItAndChangesNothing() throws Exception {
+    String failed = fixture.withFailedTransform();
+    List<Token> before = tokens();
+
+    HttpResponse<String> form =
+        post(
+            "/actions/retry",
+            Map.of("workflow", "etl", "instance", failed, "csrf", token),
+            cookie,
+            null);
+    HttpResponse<String> api =
+        postJson(
+            "/api/actions/retry?preview=true",
+            "{\"workflow\":\"etl\",\"instance\":\"" + failed + "\"}",
+            cookie,
+            token);
+
+    assertThat(form.body()).contains("Confirm retry").contains("retry will change exactly these:");
+    assertThat(api.statusCode()).as(api.body()).isEqualTo(200);
+    JsonNode changes = JSON.readTree(api.body()).get("changes");
+    assertThat(changes).hasSize(2);
+    assertThat(changes.get(0).get("subject").asText()).isEqualTo("transform");
+    assertThat(changes.get(0).get("from").asText()).isEqualTo("FAILURE");
+    assertThat(changes.get(0).get("to").asText()).isEqualTo("RUNNABLE");
+    assertThat(changes.get(1).get("subject").asText()).isEqualTo("load");
+    assertThat(changes.get(1).get("why").asText()).isEqualTo("downstream of transform");
+    assertThat(tokens()).isEqualTo(before);
+  }
+
+  @Test
+  void startTakesTheRunsParametersAndRefusesBadOnesNamingTheRow() throws Exception {
+    HttpResponse<String> started =
+        postJson(
+            "/api/actions/start",
+            "{\"workflow\":\"etl\",\"params\":{\"day\":\"2026-11-28\",\"mode\":\"full\"}}",
+            cookie,
+            token);
+    HttpResponse<String> refused =
+        post(
+            "/actions/start",
+            Map.of("workflow", "etl", "csrf", token, "key", "bad key", "value", "x"),
+            cookie,
+            null);
+
+    assertThat(started.statusCode()).as(started.body()).isEqualTo(200);
+    String instance = JSON.readTree(started.body()).get("instance").asText();
+    JsonNode params =
+        JSON.readTree(get("/api/workflows/etl/instances/" + instance).body()).get("params");
+    assertThat(params.get("day").asText()).isEqualTo("2026-11-28");
+    assertThat(params.get("mode").asText()).isEqualTo("full");
+    assertThat(refused.statusCode()).isEqualTo(400);
+    assertThat(refused.body()).contains("parameter 1: key 'bad key' may only contain");
   }
 
   @Test

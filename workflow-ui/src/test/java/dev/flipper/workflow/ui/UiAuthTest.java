@@ -204,7 +204,16 @@ class UiAuthTest {
             "/actions/pause",
             cookies,
             FORM,
-            form(Map.of("workflow", "etl", "instance", fixture.running, "csrf", form.group(1))),
+            form(
+                Map.of(
+                    "workflow",
+                    "etl",
+                    "instance",
+                    fixture.running,
+                    "csrf",
+                    form.group(1),
+                    "confirm",
+                    "yes")),
             PROXY_HEADER,
             "alice");
     HttpResponse<String> unknownIsViewer =

@@ -108,10 +108,12 @@ class UiBrowserTest {
         .isGreaterThanOrEqualTo(1.0);
     assertThat(chrome.findElement(By.id("jobs-table")).getText()).contains(UiFixture.XSS_JOB);
     assertThat(script("return typeof window.xssJob")).isEqualTo("undefined");
-    assertThat(chrome.findElements(By.cssSelector("#timeline .gantt-bar.running"))).hasSize(1);
+    assertThat(chrome.findElements(By.cssSelector("#timeline .tl-bar.tl-status-running")))
+        .hasSize(1);
     HeadlessChromium.screenshot(chrome, "instance");
 
-    script("window.flipper.graph.getElementById('extract').emit('tap')");
+    // A click selects the job for the action bar (UiActionBarBrowserTest); a double click opens it.
+    script("window.flipper.graph.getElementById('extract').emit('dbltap')");
     wait.until(ExpectedConditions.urlContains("/jobs/extract"));
     assertThat(chrome.findElement(By.id("job-name")).getText()).isEqualTo("extract");
   }
@@ -121,11 +123,13 @@ class UiBrowserTest {
   void finishedInstanceShowsEveryAttemptOnTheTimeline() {
     open("/workflows/etl/instances/" + fixture.finished);
     waitForGraph();
-    assertThat(chrome.findElements(By.cssSelector("#timeline .gantt-bar.success"))).hasSize(4);
-    assertThat(chrome.findElements(By.cssSelector("#timeline .gantt-bar.failure"))).hasSize(1);
+    assertThat(chrome.findElements(By.cssSelector("#timeline .tl-bar.tl-status-success")))
+        .hasSize(4);
+    assertThat(chrome.findElements(By.cssSelector("#timeline .tl-bar.tl-status-failure")))
+        .hasSize(1);
     assertThat(
             script(
-                "return [...document.querySelectorAll('#timeline .gantt-bar')]"
+                "return [...document.querySelectorAll('#timeline .tl-bar')]"
                     + ".every(b => b.style.width.endsWith('%') && b.style.left.endsWith('%'))"))
         .as("every bar placed from its data-left and data-width")
         .isEqualTo(true);
@@ -198,16 +202,20 @@ class UiBrowserTest {
 
   @Test
   @Order(8)
-  void pauseRunsAtOnceAndAbortRunsAfterItsConfirmation() {
+  void pauseAndAbortRunAfterTheirConfirmation() {
     open("/workflows/etl/instances/" + fixture.running);
     waitForGraph();
     script("window.flipper.selectWithDependents('transform')");
     assertThat(
-            chrome.findElements(By.cssSelector("#action-jobs option:checked")).stream()
-                .map(WebElement::getText))
+            chrome.findElements(By.cssSelector("input.job-pick:checked")).stream()
+                .map(box -> box.getAttribute("value")))
         .as("transform with what is downstream of it")
         .containsExactlyInAnyOrder("transform", "load", UiFixture.XSS_JOB);
     chrome.findElement(By.id("action-pause")).click();
+    wait.until(
+        ExpectedConditions.textToBePresentInElementLocated(
+            By.id("preview-changes"), "nothing new starts"));
+    chrome.findElement(By.id("confirm")).click();
 
     wait.until(
         ExpectedConditions.textToBePresentInElementLocated(By.id("result"), "PAUSE signal set"));

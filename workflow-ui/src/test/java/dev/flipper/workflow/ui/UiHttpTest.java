@@ -92,27 +92,29 @@ class UiHttpTest {
 
     assertThat(page.get("instance").get("status").asText()).isEqualTo("SUCCESS");
     List<String> bars = new ArrayList<>();
-    page.get("timeline")
-        .forEach(
-            b ->
-                bars.add(
-                    b.get("job").asText()
-                        + "#"
-                        + b.get("execution").asInt()
-                        + " "
-                        + b.get("status").asText()));
+    List<JsonNode> all = new ArrayList<>();
+    page.get("timeline").get("rows").forEach(r -> r.get("bars").forEach(all::add));
+    all.forEach(
+        b ->
+            bars.add(
+                b.get("job").asText()
+                    + "#"
+                    + b.get("execution").asInt()
+                    + " "
+                    + b.get("status").asText()));
     assertThat(bars)
-        .containsExactlyInAnyOrder(
+        .containsExactly(
             "extract#1 SUCCESS",
             "report#1 FAILURE",
             "report#2 SUCCESS",
             "transform#1 SUCCESS",
             "load#1 SUCCESS");
-    page.get("timeline")
-        .forEach(
-            b ->
-                assertThat(b.get("leftPercent").asDouble() + b.get("widthPercent").asDouble())
-                    .isBetween(0.0, 100.0));
+    all.forEach(
+        b ->
+            assertThat(b.get("leftPercent").asDouble() + b.get("widthPercent").asDouble())
+                .isBetween(0.0, 100.0));
+    assertThat(page.get("timeline").get("criticalPath").toString())
+        .isEqualTo("[\"extract\",\"transform\",\"load\"]");
     assertThat(page.get("jobs").get(0).get("name").asText()).isEqualTo("extract");
   }
 

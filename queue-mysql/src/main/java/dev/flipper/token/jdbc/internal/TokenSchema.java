@@ -39,10 +39,11 @@ public final class TokenSchema {
   public static final String JOB_RUNS = "flipper_job_runs";
 
   /**
-   * The longest workflow, instance or job name the run history keeps: three of them fit one InnoDB
-   * key (3072 bytes of ASCII), and a token name (at most 1024) holds a workflow and an instance.
+   * The longest workflow, instance or job name the run history keeps: the job index holds all three
+   * and a status within InnoDB's 3072 key bytes, and a job's token name (at most 1024 characters)
+   * holds all three.
    */
-  public static final int HISTORY_NAME_LENGTH = 1000;
+  public static final int HISTORY_NAME_LENGTH = 512;
 
   /** The longest status and trigger the run history keeps. */
   public static final int HISTORY_LABEL_LENGTH = 64;
@@ -137,7 +138,7 @@ public final class TokenSchema {
             + " end_ms BIGINT NULL,"
             + " params LONGTEXT NOT NULL," // JSON object of strings, see JsonStrings
             + " failed_jobs LONGTEXT NOT NULL," // JSON array of strings
-            + " search_text LONGTEXT NOT NULL," // lower-cased, see RunSearchText
+            + " search_text LONGTEXT NOT NULL," // lower-cased, see RunQuery.searchText
             + " duration_ms BIGINT "
             + dialect.generated("end_ms - start_ms")
             + ","
@@ -154,13 +155,17 @@ public final class TokenSchema {
             + ","
             + " PRIMARY KEY (workflow, instance),"
             // A workflow's runs newest first, also within a start range; then oldest, by duration.
-            + " KEY flipper_runs_newest (workflow, newest_key, instance),"
+            // status and started_by let filters on them, and their counts, read no row.
+            + " KEY flipper_runs_newest (workflow, newest_key, instance, status, started_by),"
             + " KEY flipper_runs_status (workflow, status, newest_key, instance),"
             + " KEY flipper_runs_oldest (workflow, start_ms, instance),"
             + " KEY flipper_runs_longest (workflow, longest_key, instance),"
             + " KEY flipper_runs_shortest (workflow, shortest_key, instance),"
-            // Every workflow's runs newest first (the UI's front page).
-            + " KEY flipper_runs_all_newest (newest_key, workflow, instance))"
+            // Every workflow's runs (the UI's front page), in each order.
+            + " KEY flipper_runs_all_newest (newest_key, workflow, instance, status, started_by),"
+            + " KEY flipper_runs_all_oldest (start_ms, workflow, instance),"
+            + " KEY flipper_runs_all_longest (longest_key, workflow, instance),"
+            + " KEY flipper_runs_all_shortest (shortest_key, workflow, instance))"
             + dialect.tableOptions(),
         "CREATE TABLE IF NOT EXISTS "
             + JOB_RUNS
@@ -189,8 +194,9 @@ public final class TokenSchema {
             + ","
             // An instance's executions (a grid of recent runs reads a few hundred instances).
             + " PRIMARY KEY (workflow, instance, job, execution),"
-            // One job's executions across runs, newest first.
-            + " KEY flipper_job_runs_job (workflow, job, newest_key, instance, execution))"
+            // One job's executions across runs, newest first; with the status, its filter and count
+            // read no row (a scan of 40,000 rows took 700 ms, of the index 10 ms).
+            + " KEY flipper_job_runs_job (workflow, job, newest_key, instance, execution, status))"
             + dialect.tableOptions());
   }
 }

@@ -1,5 +1,6 @@
 package dev.flipper.workflow.ui.view;
 
+import dev.flipper.workflow.control.ActionPreview;
 import dev.flipper.workflow.control.ControlResult;
 import java.util.List;
 
@@ -8,6 +9,7 @@ import java.util.List;
  * was refused. Immutable.
  *
  * @param back the page the action was started from
+ * @param preview on the confirmation of an instance's action: what it would change; else null
  * @param refusal why nothing was done: the control's refusal or a bad argument; null when it ran
  * @param generation exit: workers older than it exit; null for other actions
  */
@@ -20,6 +22,7 @@ public record ActionPage(
     Integer execution,
     String back,
     ControlResult result,
+    ActionPreview preview,
     String refusal,
     Integer generation) {
   public ActionPage {

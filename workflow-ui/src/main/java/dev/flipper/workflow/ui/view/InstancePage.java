@@ -8,6 +8,7 @@ import java.util.Map;
  * An instance ({@code /workflows/<wf>/instances/<id>}): its jobs in run order, their graph and the
  * timeline of every execution. Immutable.
  *
+ * @param actions the action bar: which actions apply now, and why the others do not
  * @param damaged the page's tokens that do not parse, shown as {@code DAMAGED <name>: <reason>}
  *     rows
  */
@@ -18,7 +19,8 @@ public record InstancePage(
     List<String> failedJobs,
     List<JobRow> jobs,
     List<GraphNode> graph,
-    List<GanttBar> timeline,
+    TimelineView timeline,
+    ActionBar actions,
     List<DamagedToken> damaged) {
   public InstancePage {
     damaged = List.copyOf(damaged);
@@ -26,6 +28,5 @@ public record InstancePage(
     failedJobs = List.copyOf(failedJobs);
     jobs = List.copyOf(jobs);
     graph = List.copyOf(graph);
-    timeline = List.copyOf(timeline);
   }
 }
