@@ -135,7 +135,29 @@ final class UiServer implements AutoCloseable {
         });
     page(app, "/", "workflows", ctx -> views.workflows());
     pageAndApi(app, "/workflows", "workflows", ctx -> views.workflows());
-    pageAndApi(app, workflow, "workflow", ctx -> views.workflow(ctx.pathParam("workflow")));
+    pageAndApi(
+        app,
+        workflow,
+        "workflow",
+        ctx -> views.workflow(ctx.pathParam("workflow"), runFilters(ctx, RunFilters.RUN_STATUSES)));
+    api(
+        app,
+        "/api" + workflow + "/runs",
+        ctx -> views.runs(ctx.pathParam("workflow"), runFilters(ctx, RunFilters.RUN_STATUSES)));
+    pageAndApi(
+        app,
+        workflow + "/grid",
+        "grid",
+        ctx -> views.grid(ctx.pathParam("workflow"), ctx.queryParam("runs")));
+    pageAndApi(
+        app,
+        workflow + "/jobs/{job}",
+        "job-history",
+        ctx ->
+            views.jobHistory(
+                ctx.pathParam("workflow"),
+                ctx.pathParam("job"),
+                runFilters(ctx, RunFilters.EXECUTION_STATUSES)));
     pageAndApi(
         app,
         instance,
@@ -456,6 +478,10 @@ final class UiServer implements AutoCloseable {
               + ("DISABLED".equals(execution.command()) ? " (the job is disabled)" : ""));
     }
     return workerLogs.fetchable(url);
+  }
+
+  private static RunFilters runFilters(Context ctx, List<String> statuses) {
+    return RunFilters.parse(ctx.queryParamMap(), statuses);
   }
 
   private static String required(Context ctx, String parameter) {

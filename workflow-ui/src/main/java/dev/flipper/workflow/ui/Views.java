@@ -3,10 +3,13 @@ package dev.flipper.workflow.ui;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.flipper.history.RunQuery;
+import dev.flipper.history.RunRecord;
 import dev.flipper.text.DurationText;
 import dev.flipper.token.Query;
 import dev.flipper.token.Token;
 import dev.flipper.token.TokenMaster;
+import dev.flipper.workflow.control.ArchivedTokens;
 import dev.flipper.workflow.definition.Schedule;
 import dev.flipper.workflow.definition.WorkflowDefinition;
 import dev.flipper.workflow.engine.ExecutionDetail;
@@ -15,7 +18,9 @@ import dev.flipper.workflow.engine.InstanceHold;
 import dev.flipper.workflow.engine.InstanceStatus;
 import dev.flipper.workflow.engine.InstanceSummary;
 import dev.flipper.workflow.engine.JobDetail;
+import dev.flipper.workflow.engine.RunRecords;
 import dev.flipper.workflow.engine.SignalAction;
+import dev.flipper.workflow.engine.StatusReader;
 import dev.flipper.workflow.engine.StoredDefinition;
 import dev.flipper.workflow.engine.WorkflowEngine;
 import dev.flipper.workflow.engine.WorkflowSummary;
@@ -30,11 +35,14 @@ import dev.flipper.workflow.tokens.Listing;
 import dev.flipper.workflow.ui.view.Banner;
 import dev.flipper.workflow.ui.view.ExecutionRow;
 import dev.flipper.workflow.ui.view.GraphNode;
+import dev.flipper.workflow.ui.view.GridPage;
 import dev.flipper.workflow.ui.view.InstancePage;
 import dev.flipper.workflow.ui.view.InstanceRow;
+import dev.flipper.workflow.ui.view.JobHistoryPage;
 import dev.flipper.workflow.ui.view.JobPage;
 import dev.flipper.workflow.ui.view.JobRow;
 import dev.flipper.workflow.ui.view.Property;
+import dev.flipper.workflow.ui.view.RunList;
 import dev.flipper.workflow.ui.view.ScheduleRow;
 import dev.flipper.workflow.ui.view.SchedulesPage;
 import dev.flipper.workflow.ui.view.TokenEntry;
@@ -65,14 +73,18 @@ import java.util.concurrent.Executor;
 
 /**
  * Builds what the pages show from the master's tokens, read at each call (so a page is never stale;
- * only the parse of an unchanged definition is reused, see {@link DefinitionCache}). Only active
- * instances are visible: archived ones leave the master's read interface. Thread-safe.
+ * only the parse of an unchanged definition is reused, see {@link DefinitionCache}). An instance
+ * that is no longer active is read from the master's archive; the run history's pages are built by
+ * {@link RunsView}, {@link GridView} and {@link JobHistoryView}. Thread-safe.
  */
 final class Views {
   /** How many finished instances the workflows list's success rate counts. */
   static final int SUCCESS_RATE_OF_LAST = 10;
 
   private static final Set<String> LINK_PROPERTIES = Set.of("job_url", "kv_job_url");
+
+  /** The statuses of a finished run (InstanceStatus#isFinished), as the run history spells them. */
+  private static final Set<String> FINISHED = Set.of("SUCCESS", "FAILURE", "ABORTED");
 
   /**
    * An instance id no instance has (ids are digits): signals of a workflow's scope and the global
@@ -91,6 +103,10 @@ final class Views {
   private final DefinitionCache definitions;
   private final Clock clock;
   private final Executor readers;
+  private final StatusReader archive;
+  private final RunsView runs;
+  private final GridView grid;
+  private final JobHistoryView jobHistory;
 
   /**
    * @param readers runs reads side by side (the workflows list); owned by the caller
@@ -101,6 +117,10 @@ final class Views {
     this.master = engine.master();
     this.definitions = new DefinitionCache(master);
     this.clock = clock;
+    this.archive = engine.status().withArchive(ArchivedTokens.of(master)::query);
+    this.runs = new RunsView(engine.history());
+    this.grid = new GridView(engine.history(), clock);
+    this.jobHistory = new JobHistoryView(engine.history());
   }
 
   TokenMaster master() {
@@ -138,9 +158,11 @@ final class Views {
             },
             readers);
     Map<String, CompletableFuture<Listing<InstanceSummary>>> reads = new TreeMap<>();
+    Map<String, CompletableFuture<List<RunRecord>>> archived = new HashMap<>();
     definitions.keySet().forEach(name -> reads.put(name, instancesAsync(name)));
     Map<String, ScheduleData> schedules = storedSchedules(damaged);
     join(withInstances).forEach(name -> reads.computeIfAbsent(name, this::instancesAsync));
+    reads.keySet().forEach(name -> archived.put(name, archivedRunsAsync(name)));
     List<WorkflowRow> rows = new ArrayList<>();
     reads.forEach(
         (name, read) -> {
@@ -151,13 +173,20 @@ final class Views {
                   name,
                   Optional.ofNullable(definitions.get(name)).map(StoredDefinition::definition),
                   schedules.get(name),
-                  instances.items()));
+                  instances.items(),
+                  join(archived.get(name))));
         });
     return new WorkflowsPage(banner, rows, damaged);
   }
 
   private CompletableFuture<Listing<InstanceSummary>> instancesAsync(String workflow) {
     return CompletableFuture.supplyAsync(() -> engine.status().instanceListing(workflow), readers);
+  }
+
+  /** The newest archived runs of a workflow, from the master's run history (newest first). */
+  private CompletableFuture<List<RunRecord>> archivedRunsAsync(String workflow) {
+    return CompletableFuture.supplyAsync(
+        () -> master.queryRuns(RunQuery.latest(workflow, SUCCESS_RATE_OF_LAST)).runs(), readers);
   }
 
   /** The result of a read on a reader thread; its failure as thrown by the read itself. */
@@ -169,47 +198,65 @@ final class Views {
     }
   }
 
+  /**
+   * A workflow's row: while an instance runs, the running one that started last (Pinball's "last
+   * instance") and its status by {@link WorkflowSummary#statusOf}; otherwise its latest run, active
+   * or archived. The success rate counts its latest finished runs, active or archived.
+   *
+   * @param archived its newest archived runs, newest first
+   */
   private WorkflowRow workflowRow(
       String name,
       Optional<WorkflowDefinition> definition,
       ScheduleData schedule,
-      List<InstanceSummary> instances) {
-    Optional<InstanceSummary> shown = lastShown(instances);
+      List<InstanceSummary> instances,
+      List<RunRecord> archived) {
     int running =
         (int) instances.stream().filter(i -> i.status() == InstanceStatus.RUNNING).count();
-    List<InstanceSummary> finished =
-        instances.stream().filter(i -> i.status().isFinished()).toList();
-    List<InstanceSummary> counted =
-        finished.subList(Math.max(0, finished.size() - SUCCESS_RATE_OF_LAST), finished.size());
-    long successes = counted.stream().filter(i -> i.status() == InstanceStatus.SUCCESS).count();
+    List<RunRecord> all = new ArrayList<>(archived);
+    instances.forEach(i -> all.add(RunRecords.run(i)));
+    all.sort(RunQuery.latest(name, 1).order());
+    Optional<RunRecord> shown =
+        running > 0 ? lastShown(instances).map(RunRecords::run) : all.stream().findFirst();
+    String status =
+        running > 0
+            ? WorkflowSummary.statusOf(instances).map(Enum::name).orElse(null)
+            : shown.map(RunRecord::status).orElse(null);
+    List<RunRecord> counted =
+        all.stream()
+            .filter(r -> FINISHED.contains(r.status()))
+            .limit(SUCCESS_RATE_OF_LAST)
+            .toList();
+    long successes = counted.stream().filter(r -> r.status().equals("SUCCESS")).count();
     return new WorkflowRow(
         name,
         definition.map(WorkflowDefinition::owners).orElse(List.of()),
         shownSchedule(definition, schedule),
         nextRun(schedule),
-        WorkflowSummary.statusOf(instances).map(Enum::name).orElse(null),
-        shown.map(InstanceSummary::instance).orElse(null),
-        shown.map(i -> iso(i.start())).orElse(null),
-        shown.flatMap(InstanceSummary::end).map(Views::iso).orElse(null),
-        shown.map(this::durationMillis).orElse(null),
+        status,
+        shown.map(RunRecord::instance).orElse(null),
+        shown.map(r -> iso(Instant.ofEpochMilli(r.startMillis()))).orElse(null),
+        shown.map(RunRecord::endMillis).map(end -> iso(Instant.ofEpochMilli(end))).orElse(null),
+        shown
+            .map(
+                r ->
+                    Math.max(
+                        0,
+                        (r.endMillis() == null ? clock.millis() : r.endMillis()) - r.startMillis()))
+            .orElse(null),
         running,
         counted.isEmpty() ? null : (int) Math.round(100.0 * successes / counted.size()),
         counted.size());
   }
 
-  /**
-   * The running instance that started last if any runs, else the newest (Pinball's "last
-   * instance").
-   */
+  /** The running instance that started last, if any runs (Pinball's "last instance"). */
   private static Optional<InstanceSummary> lastShown(List<InstanceSummary> oldestFirst) {
     for (int i = oldestFirst.size() - 1; i >= 0; i--) {
       if (oldestFirst.get(i).status() == InstanceStatus.RUNNING) {
         return Optional.of(oldestFirst.get(i));
       }
     }
-    return oldestFirst.isEmpty()
-        ? Optional.empty()
-        : Optional.of(oldestFirst.get(oldestFirst.size() - 1));
+    return Optional.empty();
   }
 
   /**
@@ -344,8 +391,11 @@ final class Views {
         : new WorkerRow.RunningJob(null, null, null, text);
   }
 
-  /** A workflow; a damaged definition or instance record is shown as such, with the rest. */
-  WorkflowPage workflow(String name) {
+  /**
+   * A workflow with one page of its runs, active and archived, as {@code filters} choose them; a
+   * damaged definition or instance record is shown as such, with the rest.
+   */
+  WorkflowPage workflow(String name, RunFilters filters) {
     List<DamagedToken> damaged = new ArrayList<>();
     Optional<StoredDefinition> stored;
     try {
@@ -357,9 +407,12 @@ final class Views {
     Listing<InstanceSummary> listing = engine.status().instanceListing(name);
     damaged.addAll(listing.damaged());
     List<InstanceSummary> instances = listing.items();
-    if (stored.isEmpty() && instances.isEmpty() && damaged.isEmpty()) {
+    if (stored.isEmpty()
+        && instances.isEmpty()
+        && damaged.isEmpty()
+        && engine.history().latest(name).isEmpty()) {
       throw new NotFoundException(
-          "no workflow '" + name + "' (no stored definition and no active instance)");
+          "no workflow '" + name + "' (no stored definition and no run, active or archived)");
     }
     Banner banner = banner(name, NO_INSTANCE, "workflow");
     List<InstanceRow> rows = new ArrayList<>();
@@ -392,11 +445,38 @@ final class Views {
         definition.map(WorkflowDefinition::toYaml).orElse(null),
         rows,
         graph,
-        damaged);
+        damaged,
+        runs.page(name, filters));
+  }
+
+  /** One page of a workflow's runs, active and archived ({@code /api/workflows/<wf>/runs}). */
+  RunList runs(String workflow, RunFilters filters) {
+    return runs.list(workflow, filters);
+  }
+
+  /**
+   * The grid of a workflow's latest runs.
+   *
+   * @param runs the {@code runs} parameter as given; null: the default
+   */
+  GridPage grid(String workflow, String runs) {
+    Optional<WorkflowDefinition> definition;
+    try {
+      definition = definitions.get(workflow).map(StoredDefinition::definition);
+    } catch (DamagedTokenException e) {
+      definition = Optional.empty(); // the jobs in the order they ran
+    }
+    return grid.page(banner(workflow, NO_INSTANCE, "workflow"), workflow, runs, definition);
+  }
+
+  /** Every execution of one job across a workflow's runs, one page of them. */
+  JobHistoryPage jobHistory(String workflow, String job, RunFilters filters) {
+    return jobHistory.page(banner(workflow, NO_INSTANCE, "workflow"), workflow, job, filters);
   }
 
   InstancePage instance(String workflow, String instance) {
-    InstanceDetail detail = instanceDetail(workflow, instance);
+    Found found = instanceDetail(workflow, instance);
+    InstanceDetail detail = found.detail();
     Banner banner = banner(workflow, instance, "workflow or instance");
     InstanceSummary summary = detail.summary();
     List<JobRow> jobs = new ArrayList<>();
@@ -419,25 +499,30 @@ final class Views {
             summary.shownStatus().name(),
             summary.hold().map(InstanceHold::levels).orElse(List.of()),
             jobs),
-        detail.damaged());
+        detail.damaged(),
+        found.archived());
   }
 
   JobPage job(String workflow, String instance, String job) {
-    JobDetail detail = jobDetail(workflow, instance, job);
+    Found found = instanceDetail(workflow, instance);
+    JobDetail detail = jobDetail(found, workflow, instance, job);
     Banner banner = banner(workflow, instance, "workflow or instance");
     List<ExecutionRow> executions = detail.executions().stream().map(this::executionRow).toList();
-    return new JobPage(banner, workflow, instance, jobRow(detail), executions);
+    return new JobPage(banner, workflow, instance, jobRow(detail), executions, found.archived());
   }
 
-  JobDetail jobDetail(String workflow, String instance, String job) {
-    return instanceDetail(workflow, instance)
+  private static JobDetail jobDetail(Found found, String workflow, String instance, String job) {
+    return found
+        .detail()
         .job(job)
         .orElseThrow(
             () -> new NotFoundException("no job '" + job + "' in " + workflow + "/" + instance));
   }
 
   ExecutionDetail execution(String workflow, String instance, String job, int execution) {
-    return jobDetail(workflow, instance, job).executions().stream()
+    return jobDetail(instanceDetail(workflow, instance), workflow, instance, job)
+        .executions()
+        .stream()
         .filter(e -> e.execution() == execution)
         .findFirst()
         .orElseThrow(
@@ -446,19 +531,28 @@ final class Views {
                     "no execution " + execution + " of " + workflow + "/" + instance + "/" + job));
   }
 
-  private InstanceDetail instanceDetail(String workflow, String instance) {
-    return engine
-        .status()
-        .instance(workflow, instance)
-        .orElseThrow(
-            () ->
-                new NotFoundException(
-                    "no active instance "
-                        + workflow
-                        + "/"
-                        + instance
-                        + " (archived instances are not shown)"));
+  /** An instance, active or else archived (read from the master's archive, as the CLI does). */
+  private Found instanceDetail(String workflow, String instance) {
+    Optional<InstanceDetail> active = engine.status().instance(workflow, instance);
+    if (active.isPresent()) {
+      return new Found(active.get(), false);
+    }
+    return new Found(
+        archive
+            .archivedInstance(workflow, instance)
+            .orElseThrow(
+                () ->
+                    new NotFoundException(
+                        "no instance "
+                            + workflow
+                            + "/"
+                            + instance
+                            + ", active or archived (cleanup may have deleted it)")),
+        true);
   }
+
+  /** An instance's detail and whether it came from the archive. */
+  private record Found(InstanceDetail detail, boolean archived) {}
 
   /**
    * The token browser: the groups one level below {@code path} (split at {@code /}). A group that

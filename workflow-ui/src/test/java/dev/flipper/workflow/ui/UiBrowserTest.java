@@ -73,7 +73,7 @@ class UiBrowserTest {
 
     row.findElement(By.linkText("etl")).click();
     waitForGraph();
-    assertThat(chrome.findElement(By.id("instances-table")).getText())
+    assertThat(chrome.findElement(By.id("runs-table")).getText())
         .contains(fixture.running, fixture.finished);
     assertThat(chrome.findElement(By.id("yaml")).getText()).contains("workflow: etl");
     assertThat(script("return window.flipper.graph.nodes().length")).isEqualTo(4L);

@@ -271,7 +271,7 @@ class UiHttpTest {
     HttpResponse<String> api = get("/api/workflows/nope");
     assertThat(api.statusCode()).isEqualTo(404);
     assertThat(JSON.readTree(api.body()).get("error").asText())
-        .isEqualTo("no workflow 'nope' (no stored definition and no active instance)");
+        .isEqualTo("no workflow 'nope' (no stored definition and no run, active or archived)");
 
     HttpResponse<String> page = get("/workflows/etl/instances/" + fixture.finished + "/jobs/ghost");
     assertThat(page.statusCode()).isEqualTo(404);

@@ -94,7 +94,8 @@ class UiStatesTest {
     String html = get(instance);
     assertThat(html)
         .containsPattern(
-            "<tr data-job=\"load\">\\s*<td>.*</td>\\s*<td><span class=\"status upstream_failed\">"
+            "<tr data-job=\"load\">\\s*(<td class=\"pick\">.*</td>\\s*)?<td>.*</td>\\s*"
+                + "<td><span class=\"status upstream_failed\">"
                 + "UPSTREAM_FAILED</span>")
         .contains("id=\"graph-legend\"")
         .contains("<span class=\"status upstream_failed\">UPSTREAM_FAILED</span> ");

@@ -11,6 +11,7 @@ import java.util.Map;
  * @param actions the action bar: which actions apply now, and why the others do not
  * @param damaged the page's tokens that do not parse, shown as {@code DAMAGED <name>: <reason>}
  *     rows
+ * @param archived read from the master's archive: the instance ended and no action applies
  */
 public record InstancePage(
     Banner banner,
@@ -21,7 +22,8 @@ public record InstancePage(
     List<GraphNode> graph,
     TimelineView timeline,
     ActionBar actions,
-    List<DamagedToken> damaged) {
+    List<DamagedToken> damaged,
+    boolean archived) {
   public InstancePage {
     damaged = List.copyOf(damaged);
     params = Map.copyOf(params);

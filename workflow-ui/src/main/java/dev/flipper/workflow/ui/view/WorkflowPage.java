@@ -4,8 +4,8 @@ import dev.flipper.workflow.tokens.DamagedToken;
 import java.util.List;
 
 /**
- * A workflow ({@code /workflows/<wf>}): its active instances newest first, its stored definition
- * (graph and YAML) and schedule. Immutable.
+ * A workflow ({@code /workflows/<wf>}): one page of its runs (active and archived), its active
+ * instances newest first, its stored definition (graph and YAML) and schedule. Immutable.
  *
  * @param definitionVersion null if the definition was removed while instances remain (then yaml is
  *     null and the graph empty)
@@ -24,7 +24,8 @@ public record WorkflowPage(
     String yaml,
     List<InstanceRow> instances,
     List<GraphNode> graph,
-    List<DamagedToken> damaged) {
+    List<DamagedToken> damaged,
+    RunsPage runs) {
   public WorkflowPage {
     damaged = List.copyOf(damaged);
     owners = List.copyOf(owners);
