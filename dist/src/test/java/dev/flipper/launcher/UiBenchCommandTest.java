@@ -20,9 +20,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code flipper bench ui}, in a tiny size: it records the archived runs it is asked for, every page
- * and its JSON answers (a row of figures each, none "answered" with another status), and it removes
- * its H2 file or MariaDB database (127.0.0.1:3306, a database of its own).
+ * {@code flipper bench ui}, in a tiny size: it records the archived runs it is asked for, every
+ * page and its JSON answers (a row of figures each, none "answered" with another status), and it
+ * removes its H2 file or MariaDB database (127.0.0.1:3306, a database of its own).
  */
 // The default sizes take minutes: fail instead of waiting for a run that ignores its options.
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
