@@ -61,7 +61,14 @@ struct PinLaterJob {
   3: optional i64 runAfterTimestampMillis,
   // Total attempts, the first one included.
   4: optional i32 numAttemptsAllowed = 2,
-  5: optional string customStatus = ""
+  5: optional string customStatus = "",
+  // Flipper: unique jobs (docs/queue.md). While a job of the queue holds this key, enqueueing
+  // another job with it stores nothing and returns the holder's descriptor. 1..128 characters of
+  // [A-Za-z0-9_.:/@=+-]. PinLater servers ignore it.
+  6: optional string uniqueKey,
+  // Flipper: hold the key for this long from enqueue, whatever becomes of the job; unset holds it
+  // while the job is pending or running. Only with uniqueKey.
+  7: optional i64 uniqueForMillis
 }
 
 struct PinLaterEnqueueRequest {
@@ -71,7 +78,10 @@ struct PinLaterEnqueueRequest {
 
 struct PinLaterEnqueueResponse {
   // One descriptor per job, in request order.
-  1: required list<string> jobDescriptors
+  1: required list<string> jobDescriptors,
+  // Flipper: one flag per job, in request order, set when the request has a job with a uniqueKey:
+  // true if the job was a duplicate (its descriptor is the holder's and nothing was stored).
+  2: optional list<bool> duplicates
 }
 
 struct PinLaterJobAckInfo {

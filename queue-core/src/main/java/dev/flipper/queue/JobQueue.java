@@ -50,9 +50,19 @@ public interface JobQueue {
    * Stores the jobs, all or none, on one random healthy shard that takes new jobs, and returns
    * their descriptors in the order given. An empty list gives an empty result. A body over the
    * configured size limit rejects the whole request with ENQUEUE_REJECTED; no healthy shard for new
-   * jobs is NO_HEALTHY_SHARDS.
+   * jobs is NO_HEALTHY_SHARDS. Jobs with a unique key are stored as {@link #enqueueWithOutcomes}
+   * says; a duplicate's descriptor is the holder's.
    */
   List<JobDescriptor> enqueue(String queue, List<NewJob> jobs);
+
+  /**
+   * Like {@link #enqueue}, and says for each job whether it was a duplicate. A job with a unique
+   * key goes to the shard its key hashes to; if a job of the queue holds the key there, the outcome
+   * is that job, marked duplicate, and nothing is stored (the first of several jobs with one key in
+   * a request wins). A request with unique keys is not all-or-none: each keyed job is stored on its
+   * own (see docs/queue.md "Unique jobs").
+   */
+  List<EnqueueOutcome> enqueueWithOutcomes(String queue, List<NewJob> jobs);
 
   /**
    * Claims up to {@code limit} due jobs for {@code params.source()}: every priority-1 job of the

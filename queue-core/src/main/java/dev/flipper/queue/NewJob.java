@@ -1,5 +1,6 @@
 package dev.flipper.queue;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -14,12 +15,24 @@ import java.util.Objects;
  * @param attemptsAllowed total attempts including the first; at least 1
  * @param customStatus free text kept with the job, truncated to {@value #CUSTOM_STATUS_MAX_CHARS}
  *     chars
+ * @param uniqueKey null, or a key no other job of the queue may hold at the same time: enqueueing a
+ *     job whose key is held returns the holder instead (see docs/queue.md "Unique jobs");
+ *     1..{@value #UNIQUE_KEY_MAX_CHARS} characters of {@code [A-Za-z0-9_.:/@=+-]}
+ * @param uniqueFor how long the key is held from enqueue, whatever becomes of the job; null (the
+ *     default) holds it while the job is pending or running. Only with a unique key.
  */
 public record NewJob(
-    byte[] body, int priority, Instant runAfter, int attemptsAllowed, String customStatus) {
+    byte[] body,
+    int priority,
+    Instant runAfter,
+    int attemptsAllowed,
+    String customStatus,
+    String uniqueKey,
+    Duration uniqueFor) {
   public static final int DEFAULT_PRIORITY = 1;
   public static final int DEFAULT_ATTEMPTS_ALLOWED = 2;
   public static final int CUSTOM_STATUS_MAX_CHARS = 5000;
+  public static final int UNIQUE_KEY_MAX_CHARS = 128;
 
   public NewJob {
     if (body == null) {
@@ -28,8 +41,14 @@ public record NewJob(
     customStatus = customStatus == null ? "" : customStatus;
   }
 
+  /** A job without a unique key. */
+  public NewJob(
+      byte[] body, int priority, Instant runAfter, int attemptsAllowed, String customStatus) {
+    this(body, priority, runAfter, attemptsAllowed, customStatus, null, null);
+  }
+
   public static NewJob of(byte[] body) {
-    return new NewJob(body, DEFAULT_PRIORITY, null, DEFAULT_ATTEMPTS_ALLOWED, "");
+    return new NewJob(body, DEFAULT_PRIORITY, null, DEFAULT_ATTEMPTS_ALLOWED, "", null, null);
   }
 
   public static NewJob of(String utf8Body) {
@@ -38,18 +57,32 @@ public record NewJob(
   }
 
   public NewJob withPriority(int newPriority) {
-    return new NewJob(body, newPriority, runAfter, attemptsAllowed, customStatus);
+    return new NewJob(
+        body, newPriority, runAfter, attemptsAllowed, customStatus, uniqueKey, uniqueFor);
   }
 
   public NewJob withRunAfter(Instant newRunAfter) {
-    return new NewJob(body, priority, newRunAfter, attemptsAllowed, customStatus);
+    return new NewJob(
+        body, priority, newRunAfter, attemptsAllowed, customStatus, uniqueKey, uniqueFor);
   }
 
   public NewJob withAttemptsAllowed(int attempts) {
-    return new NewJob(body, priority, runAfter, attempts, customStatus);
+    return new NewJob(body, priority, runAfter, attempts, customStatus, uniqueKey, uniqueFor);
   }
 
   public NewJob withCustomStatus(String status) {
-    return new NewJob(body, priority, runAfter, attemptsAllowed, status);
+    return new NewJob(body, priority, runAfter, attemptsAllowed, status, uniqueKey, uniqueFor);
+  }
+
+  /**
+   * The job holds this key while pending or running, unless {@link #withUniqueFor} says otherwise.
+   */
+  public NewJob withUniqueKey(String key) {
+    return new NewJob(body, priority, runAfter, attemptsAllowed, customStatus, key, uniqueFor);
+  }
+
+  /** The key is held for this long from enqueue, whatever becomes of the job. */
+  public NewJob withUniqueFor(Duration window) {
+    return new NewJob(body, priority, runAfter, attemptsAllowed, customStatus, uniqueKey, window);
   }
 }

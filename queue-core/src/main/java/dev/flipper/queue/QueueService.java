@@ -10,6 +10,7 @@ import dev.flipper.queue.spi.QueueStore;
 import dev.flipper.queue.spi.ScanBound;
 import dev.flipper.queue.spi.ShardStore;
 import dev.flipper.queue.spi.StoredJob;
+import dev.flipper.queue.spi.UniqueInsert;
 import dev.flipper.text.DurationText;
 import java.time.Clock;
 import java.time.Duration;
@@ -204,6 +205,28 @@ public final class QueueService implements JobQueue {
     if (records.isEmpty()) {
       return List.of();
     }
+    if (records.stream().noneMatch(NewJobRecord::keyed)) {
+      return enqueueAnywhere(queue, records);
+    }
+    return enqueueKeyed(queue, records).stream().map(EnqueueOutcome::job).toList();
+  }
+
+  @Override
+  public List<EnqueueOutcome> enqueueWithOutcomes(String queue, List<NewJob> jobs) {
+    List<NewJobRecord> records = records(queue, jobs);
+    if (records.isEmpty()) {
+      return List.of();
+    }
+    if (records.stream().noneMatch(NewJobRecord::keyed)) {
+      return enqueueAnywhere(queue, records).stream()
+          .map(job -> new EnqueueOutcome(job, false))
+          .toList();
+    }
+    return enqueueKeyed(queue, records);
+  }
+
+  /** Jobs without unique keys: all or none on a random shard, retried once on another. */
+  private List<JobDescriptor> enqueueAnywhere(String queue, List<NewJobRecord> records) {
     ShardStore shard = shards.forEnqueue(null).orElseThrow(() -> noEnqueueShard(queue));
     List<Long> ids;
     try {
@@ -229,6 +252,60 @@ public final class QueueService implements JobQueue {
   }
 
   /**
+   * A request with unique keys: the jobs without a key go together to a random shard, each keyed
+   * job to the shard its key hashes to (no retry elsewhere: another shard could not see the
+   * holder), where the store checks the key and inserts atomically.
+   */
+  private List<EnqueueOutcome> enqueueKeyed(String queue, List<NewJobRecord> records) {
+    EnqueueOutcome[] outcomes = new EnqueueOutcome[records.size()];
+    List<Integer> plain = new ArrayList<>();
+    Map<ShardStore, List<Integer>> keyedByShard = new LinkedHashMap<>();
+    for (int i = 0; i < records.size(); i++) {
+      NewJobRecord record = records.get(i);
+      if (record.keyed()) {
+        ShardStore shard =
+            shards.forKey(record.uniqueKey()).orElseThrow(() -> noEnqueueShard(queue));
+        keyedByShard.computeIfAbsent(shard, s -> new ArrayList<>()).add(i);
+      } else {
+        plain.add(i);
+      }
+    }
+    if (!plain.isEmpty()) {
+      List<JobDescriptor> created =
+          enqueueAnywhere(queue, plain.stream().map(records::get).toList());
+      for (int i = 0; i < plain.size(); i++) {
+        outcomes[plain.get(i)] = new EnqueueOutcome(created.get(i), false);
+      }
+    }
+    for (Map.Entry<ShardStore, List<Integer>> group : keyedByShard.entrySet()) {
+      ShardStore shard = group.getKey();
+      List<Integer> positions = group.getValue();
+      List<UniqueInsert> inserted =
+          shard.enqueueUnique(queue, positions.stream().map(records::get).toList());
+      if (inserted.size() != positions.size()) {
+        throw new IllegalStateException(
+            "shard "
+                + shard.name()
+                + " returned "
+                + inserted.size()
+                + " results for "
+                + positions.size()
+                + " keyed jobs enqueued to queue '"
+                + queue
+                + "'; indicates a bug in the store");
+      }
+      for (int i = 0; i < positions.size(); i++) {
+        JobRef ref = inserted.get(i).job();
+        outcomes[positions.get(i)] =
+            new EnqueueOutcome(
+                new JobDescriptor(queue, shard.name(), ref.priority(), ref.localId()),
+                inserted.get(i).duplicate());
+      }
+    }
+    return List.of(outcomes);
+  }
+
+  /**
    * Enqueues on the named shard through {@code insert} instead of the shard's own connection: how a
    * store inserts jobs inside the caller's transaction (see queue-mysql's {@code
    * TransactionalEnqueue}). Validates and stamps the jobs exactly as {@link #enqueue} does; {@code
@@ -239,6 +316,13 @@ public final class QueueService implements JobQueue {
     List<NewJobRecord> records = records(queue, jobs);
     if (records.isEmpty()) {
       return List.of();
+    }
+    if (records.stream().anyMatch(NewJobRecord::keyed)) {
+      throw QueueException.invalid(
+          "enqueue on shard '"
+              + shardName
+              + "' in the caller's transaction does not take jobs with a unique key: the key"
+              + " decides the shard; enqueue them with enqueue()");
     }
     if (!shardsByName().containsKey(shardName)) {
       throw QueueException.invalid(
@@ -288,6 +372,7 @@ public final class QueueService implements JobQueue {
       validation.priority(job.priority(), where);
       Validation.attemptsAllowed(job.attemptsAllowed(), where);
       validation.body(job.body(), where);
+      Validation.uniqueness(job.uniqueKey(), job.uniqueFor(), where);
     }
     long now = clock.millis();
     List<NewJobRecord> records = new ArrayList<>(jobs.size());
@@ -300,7 +385,11 @@ public final class QueueService implements JobQueue {
               runAfter,
               job.attemptsAllowed(),
               Validation.truncate(job.customStatus(), NewJob.CUSTOM_STATUS_MAX_CHARS),
-              now));
+              now,
+              job.uniqueKey(),
+              job.uniqueFor() == null
+                  ? NewJobRecord.WHILE_ACTIVE
+                  : now + job.uniqueFor().toMillis()));
     }
     return records;
   }

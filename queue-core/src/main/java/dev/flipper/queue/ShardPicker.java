@@ -63,4 +63,21 @@ final class ShardPicker {
         ? Optional.empty()
         : Optional.of(eligible.get(random.nextInt(eligible.size())));
   }
+
+  /**
+   * The shard that owns a unique key: the key's hash over the shards that take new jobs, in
+   * configuration order, healthy or not, so every server routes a key alike while the shard list
+   * stays the same.
+   */
+  Optional<ShardStore> forKey(String uniqueKey) {
+    List<ShardStore> enqueueable = new ArrayList<>();
+    for (ShardStore shard : store.shards()) {
+      if (!shard.dequeueOnly()) {
+        enqueueable.add(shard);
+      }
+    }
+    return enqueueable.isEmpty()
+        ? Optional.empty()
+        : Optional.of(enqueueable.get(Math.floorMod(uniqueKey.hashCode(), enqueueable.size())));
+  }
 }

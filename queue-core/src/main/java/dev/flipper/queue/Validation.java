@@ -11,6 +11,10 @@ final class Validation {
   static final int MAX_SOURCE_LENGTH = 200;
 
   private static final Pattern QUEUE_NAME = Pattern.compile("[A-Za-z0-9_]+");
+  private static final Pattern UNIQUE_KEY = Pattern.compile("[A-Za-z0-9_.:/@=+-]+");
+
+  /** The longest uniqueness window: a year. */
+  static final java.time.Duration MAX_UNIQUE_FOR = java.time.Duration.ofDays(366);
 
   private final int priorityLevels;
   private final int maxBodyBytes;
@@ -43,6 +47,44 @@ final class Validation {
           "queue name '"
               + queue
               + "' is invalid; allowed: letters, digits and '_' ([A-Za-z0-9_]+)");
+    }
+  }
+
+  /** A job's unique key and window, see {@link NewJob}. */
+  static void uniqueness(String key, java.time.Duration window, String where) {
+    if (key == null) {
+      if (window != null) {
+        throw QueueException.invalid(
+            "uniqueFor of " + where + " is set but its uniqueKey is not; set both or neither");
+      }
+      return;
+    }
+    if (key.isEmpty() || key.length() > NewJob.UNIQUE_KEY_MAX_CHARS) {
+      throw QueueException.invalid(
+          "uniqueKey of "
+              + where
+              + " has "
+              + key.length()
+              + " characters; allowed: 1.."
+              + NewJob.UNIQUE_KEY_MAX_CHARS);
+    }
+    if (!UNIQUE_KEY.matcher(key).matches()) {
+      throw QueueException.invalid(
+          "uniqueKey '"
+              + key
+              + "' of "
+              + where
+              + " is invalid; allowed: letters, digits and _ . : / @ = + - ([A-Za-z0-9_.:/@=+-]+)");
+    }
+    if (window != null && (window.toMillis() < 1 || window.compareTo(MAX_UNIQUE_FOR) > 0)) {
+      throw QueueException.invalid(
+          "uniqueFor "
+              + window
+              + " of "
+              + where
+              + " is out of range; allowed: 1 ms.."
+              + MAX_UNIQUE_FOR.toDays()
+              + " days, or unset to hold the key while the job is pending or running");
     }
   }
 

@@ -7,6 +7,7 @@ import dev.flipper.queue.AckParams;
 import dev.flipper.queue.DeleteJobsParams;
 import dev.flipper.queue.DequeueParams;
 import dev.flipper.queue.DequeuedJob;
+import dev.flipper.queue.EnqueueOutcome;
 import dev.flipper.queue.JobDescriptor;
 import dev.flipper.queue.JobInfo;
 import dev.flipper.queue.JobState;
@@ -65,7 +66,7 @@ import picocli.CommandLine.Spec;
       "",
       "Modes:",
       "  create, delete_queue, get_queue_names       queues",
-      "  enqueue --body/--body_file/--stdin          add jobs, print their descriptors",
+      "  enqueue --body/--body_file/--stdin          add jobs, print their descriptors (--unique_key)",
       "  lookup --job_descriptor D                   one job (the queue is in the descriptor)",
       "  scan [--continuation C]                     one page of jobs and the command for the next page",
       "  count                                       jobs per priority x state, due and future",
@@ -147,6 +148,22 @@ public final class QueueTool implements Callable<Integer> {
 
   @Option(names = "--attempts", description = "enqueue: attempts allowed (default 2).")
   Integer attempts;
+
+  @Option(
+      names = {"--unique_key", "--unique-key"},
+      paramLabel = "KEY",
+      description =
+          "enqueue: a unique key; while a job of the queue holds it, the enqueue stores nothing and"
+              + " prints the holder's descriptor marked (duplicate). [A-Za-z0-9_.:/@=+-], 1..128.")
+  String uniqueKey;
+
+  @Option(
+      names = {"--unique_for", "--unique-for"},
+      paramLabel = "DURATION",
+      description =
+          "enqueue: hold the unique key this long from enqueue, e.g. 10m, 1d (default: while the"
+              + " job is pending or running).")
+  String uniqueFor;
 
   @Option(
       names = "--concurrency",
@@ -624,7 +641,14 @@ public final class QueueTool implements Callable<Integer> {
           NewJob.of(jobBody)
               .withPriority(priority == null ? NewJob.DEFAULT_PRIORITY : priority)
               .withRunAfter(runAfter);
-      jobs.add(attempts == null ? job : job.withAttemptsAllowed(attempts));
+      job = attempts == null ? job : job.withAttemptsAllowed(attempts);
+      jobs.add(uniqueKey == null ? job : job.withUniqueKey(uniqueKey).withUniqueFor(uniqueFor()));
+    }
+    if (uniqueKey != null) {
+      return printOutcomes(client.enqueueWithOutcomes(queue, jobs));
+    }
+    if (uniqueFor != null) {
+      throw new IllegalArgumentException("--unique_for needs --unique_key");
     }
     List<JobDescriptor> descriptors = client.enqueue(queue, jobs);
     if (json) {
@@ -635,6 +659,37 @@ public final class QueueTool implements Callable<Integer> {
       descriptors.forEach(out::println);
     }
     return 0;
+  }
+
+  private int printOutcomes(List<EnqueueOutcome> outcomes) {
+    if (json) {
+      out.println(
+          ToolJson.write(
+              Map.of(
+                  "jobDescriptors",
+                  outcomes.stream().map(outcome -> outcome.job().toString()).toList(),
+                  "duplicates",
+                  outcomes.stream().map(EnqueueOutcome::duplicate).toList())));
+    } else {
+      for (EnqueueOutcome outcome : outcomes) {
+        out.println(outcome.job() + (outcome.duplicate() ? " (duplicate)" : ""));
+      }
+    }
+    return 0;
+  }
+
+  /** From --unique_for; null = while the job is pending or running. */
+  private Duration uniqueFor() {
+    if (uniqueFor == null) {
+      return null;
+    }
+    return DurationText.parse(uniqueFor)
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "--unique_for '"
+                        + uniqueFor
+                        + "' is not a duration; write a number and a unit: 30s, 10m, 2h, 1d"));
   }
 
   /** From --delay or --run_at; null = now. */

@@ -230,6 +230,59 @@ class QueueToolTest {
   }
 
   @Test
+  void enqueueWithAUniqueKeyPrintsTheHolderOfADuplicate() throws Exception {
+    run("--mode", "create", "--queue", "mail");
+    String first =
+        run("--mode", "enqueue", "--queue", "mail", "--body", "a", "--unique_key", "user:7")
+            .out
+            .trim();
+    Result again =
+        run(
+            "--mode",
+            "enqueue",
+            "--queue",
+            "mail",
+            "--body",
+            "b",
+            "--unique-key",
+            "user:7",
+            "--json");
+    Result windowed =
+        run(
+            "--mode",
+            "enqueue",
+            "--queue",
+            "mail",
+            "--body",
+            "c",
+            "--unique_key",
+            "other",
+            "--unique_for",
+            "10m");
+    Result badWindow =
+        run(
+            "--mode",
+            "enqueue",
+            "--queue",
+            "mail",
+            "--body",
+            "x",
+            "--unique_key",
+            "k",
+            "--unique_for",
+            "soon");
+
+    assertThat(first).startsWith("mail:s").doesNotContain("duplicate");
+    JsonNode reply = JSON.readTree(again.out);
+    assertThat(reply.get("jobDescriptors").get(0).asText()).isEqualTo(first);
+    assertThat(reply.get("duplicates").get(0).asBoolean()).isTrue();
+    assertThat(windowed.code).as(windowed.err).isZero();
+    assertThat(lookupJson(windowed.out.trim()).get("body").asText()).isEqualTo("c");
+    assertThat(badWindow.code).isNotZero();
+    assertThat(badWindow.err).contains("--unique_for 'soon' is not a duration");
+  }
+
+  @Test
   void enqueueRejectsClashingOrBadBodyOptionsWithUsageErrors() {
     run("--mode", "create", "--queue", "mail");
     Result both = run("--mode", "enqueue", "--queue", "mail", "--body", "x", "--stdin");

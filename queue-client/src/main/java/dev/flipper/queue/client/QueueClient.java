@@ -6,6 +6,7 @@ import dev.flipper.queue.CountParams;
 import dev.flipper.queue.DeleteJobsParams;
 import dev.flipper.queue.DequeueParams;
 import dev.flipper.queue.DequeuedJob;
+import dev.flipper.queue.EnqueueOutcome;
 import dev.flipper.queue.JobDescriptor;
 import dev.flipper.queue.JobInfo;
 import dev.flipper.queue.NewJob;
@@ -19,6 +20,7 @@ import dev.flipper.queue.thrift.PinLaterCheckpointJobRequest;
 import dev.flipper.queue.thrift.PinLaterCheckpointJobsRequest;
 import dev.flipper.queue.thrift.PinLaterDequeueResponse;
 import dev.flipper.queue.thrift.PinLaterEnqueueRequest;
+import dev.flipper.queue.thrift.PinLaterEnqueueResponse;
 import dev.flipper.queue.thrift.PinLaterJobInfo;
 import dev.flipper.queue.thrift.PinLaterLookupJobRequest;
 import dev.flipper.queue.thrift.PinLaterScanJobsResponse;
@@ -177,17 +179,28 @@ public final class QueueClient implements AutoCloseable {
     return enqueue(queue, List.of(job)).get(0);
   }
 
+  /**
+   * Enqueues the jobs in one call, never coalesced, and says for each whether it was a duplicate of
+   * a job holding its unique key (see {@link NewJob#withUniqueKey}). A server that predates unique
+   * jobs ignores the keys and reports no duplicates.
+   */
+  public List<EnqueueOutcome> enqueueWithOutcomes(String queue, List<NewJob> jobs) {
+    return WireMapping.outcomesFromThrift(sendRequest(queue, jobs));
+  }
+
   /** One enqueue call with these jobs. */
   private List<JobDescriptor> send(String queue, List<NewJob> jobs) {
+    return WireMapping.descriptorsFromThrift(sendRequest(queue, jobs).getJobDescriptors());
+  }
+
+  private PinLaterEnqueueResponse sendRequest(String queue, List<NewJob> jobs) {
     PinLaterEnqueueRequest request =
         new PinLaterEnqueueRequest(queue, WireMapping.jobsToThrift(jobs));
-    List<String> ids =
-        transport.call(
-            "enqueueJobs",
-            Retry.IF_NOT_SENT,
-            requestTimeout,
-            api -> api.enqueueJobs(context(), request).getJobDescriptors());
-    return WireMapping.descriptorsFromThrift(ids);
+    return transport.call(
+        "enqueueJobs",
+        Retry.IF_NOT_SENT,
+        requestTimeout,
+        api -> api.enqueueJobs(context(), request));
   }
 
   /** Claims up to {@code limit} jobs for this client's source. */

@@ -6,6 +6,7 @@ import dev.flipper.queue.CountParams;
 import dev.flipper.queue.DeleteJobsParams;
 import dev.flipper.queue.DequeueParams;
 import dev.flipper.queue.DequeuedJob;
+import dev.flipper.queue.EnqueueOutcome;
 import dev.flipper.queue.ErrorCode;
 import dev.flipper.queue.JobDescriptor;
 import dev.flipper.queue.JobInfo;
@@ -119,6 +120,13 @@ public final class ThriftJobQueue implements JobQueue, AutoCloseable {
     requireQueueName(queue);
     requireAll(jobs, "the list of jobs to enqueue", "job");
     return call(() -> client.enqueue(queue, jobs));
+  }
+
+  @Override
+  public List<EnqueueOutcome> enqueueWithOutcomes(String queue, List<NewJob> jobs) {
+    requireQueueName(queue);
+    requireAll(jobs, "the list of jobs to enqueue", "job");
+    return call(() -> client.enqueueWithOutcomes(queue, jobs));
   }
 
   @Override

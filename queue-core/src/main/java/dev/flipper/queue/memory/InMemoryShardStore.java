@@ -13,6 +13,7 @@ import dev.flipper.queue.spi.NewJobRecord;
 import dev.flipper.queue.spi.ScanBound;
 import dev.flipper.queue.spi.ShardStore;
 import dev.flipper.queue.spi.StoredJob;
+import dev.flipper.queue.spi.UniqueInsert;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -150,22 +151,49 @@ public final class InMemoryShardStore implements ShardStore {
       QueueData data = existing(queue);
       List<Long> ids = new ArrayList<>(jobs.size());
       for (NewJobRecord record : jobs) {
-        Job job = new Job();
-        job.id = nextLocalId++;
-        job.priority = record.priority();
-        job.state = JobState.PENDING;
-        job.attemptsAllowed = record.attemptsAllowed();
-        job.attemptsRemaining = record.attemptsAllowed();
-        job.customStatus = truncate(record.customStatus());
-        job.createdAt = record.createdAtMillis();
-        job.runAfter = record.runAfterMillis();
-        job.updatedAt = record.createdAtMillis();
-        job.body = record.body().clone();
-        data.add(job);
-        ids.add(job.id);
+        ids.add(insert(data, record).id);
       }
       return ids;
     }
+  }
+
+  @Override
+  public List<UniqueInsert> enqueueUnique(String queue, List<NewJobRecord> jobs) {
+    enter("enqueueUnique");
+    synchronized (lock) {
+      QueueData data = existing(queue);
+      List<UniqueInsert> results = new ArrayList<>(jobs.size());
+      for (NewJobRecord record : jobs) {
+        Job holder = data.holder(record.uniqueKey(), record.createdAtMillis());
+        results.add(
+            holder != null
+                ? new UniqueInsert(new JobRef(holder.priority, holder.id), true)
+                : new UniqueInsert(ref(insert(data, record)), false));
+      }
+      return results;
+    }
+  }
+
+  private Job insert(QueueData data, NewJobRecord record) {
+    Job job = new Job();
+    job.id = nextLocalId++;
+    job.priority = record.priority();
+    job.state = JobState.PENDING;
+    job.attemptsAllowed = record.attemptsAllowed();
+    job.attemptsRemaining = record.attemptsAllowed();
+    job.customStatus = truncate(record.customStatus());
+    job.createdAt = record.createdAtMillis();
+    job.runAfter = record.runAfterMillis();
+    job.updatedAt = record.createdAtMillis();
+    job.body = record.body().clone();
+    job.uniqueKey = record.uniqueKey();
+    job.uniqueUntil = record.uniqueUntilMillis();
+    data.add(job);
+    return job;
+  }
+
+  private static JobRef ref(Job job) {
+    return new JobRef(job.priority, job.id);
   }
 
   @Override
@@ -571,16 +599,43 @@ public final class InMemoryShardStore implements ShardStore {
   private static final class QueueData {
     final TreeMap<Long, Job> jobs = new TreeMap<>();
     final Map<Integer, TreeSet<Job>> pending = new HashMap<>();
+
+    /** The job holding each unique key; an entry is dropped when its job releases the key. */
+    final Map<String, Job> uniqueKeys = new HashMap<>();
+
     boolean paused;
 
     void add(Job job) {
       jobs.put(job.id, job);
       index(job);
+      if (job.uniqueKey != null) {
+        uniqueKeys.put(job.uniqueKey, job);
+      }
     }
 
     void remove(Job job) {
       unindex(job);
       jobs.remove(job.id);
+      releaseKey(job);
+    }
+
+    /** The job that holds the key for a job enqueued at {@code nowMillis}, or null. */
+    Job holder(String key, long nowMillis) {
+      Job holder = uniqueKeys.get(key);
+      if (holder != null
+          && holder.uniqueUntil != NewJobRecord.WHILE_ACTIVE
+          && nowMillis >= holder.uniqueUntil) {
+        releaseKey(holder);
+        return null;
+      }
+      return holder;
+    }
+
+    private void releaseKey(Job job) {
+      if (job.uniqueKey != null) {
+        uniqueKeys.remove(job.uniqueKey, job);
+        job.uniqueKey = null;
+      }
     }
 
     Job find(JobRef ref) {
@@ -593,6 +648,10 @@ public final class InMemoryShardStore implements ShardStore {
       unindex(job);
       mutation.accept(job);
       index(job);
+      boolean finished = job.state == JobState.SUCCEEDED || job.state == JobState.FAILED;
+      if (finished && job.uniqueUntil == NewJobRecord.WHILE_ACTIVE) {
+        releaseKey(job);
+      }
     }
 
     List<Job> due(int priority, long nowMillis, int limit) {
@@ -638,6 +697,8 @@ public final class InMemoryShardStore implements ShardStore {
     String claimDescriptor;
     String claimSource;
     byte[] body;
+    String uniqueKey;
+    long uniqueUntil;
 
     /** A failed attempt: retry later if attempts are left, else FAILED. */
     void fail(long nowMillis, long retryAt) {

@@ -47,6 +47,17 @@ public interface ShardStore {
   List<Long> enqueue(String queue, List<NewJobRecord> jobs);
 
   /**
+   * Enqueues jobs that all have a unique key, one after the other, each atomically: if a job of the
+   * queue holds the key, returns that job as a duplicate and inserts nothing; else inserts the job,
+   * which then holds the key. A job holds its key while it exists and either its {@code
+   * uniqueUntilMillis} is {@link NewJobRecord#WHILE_ACTIVE} and it is PENDING or IN_PROGRESS (a job
+   * that SUCCEEDED or FAILED for good releases the key for ever, even if retried later), or {@code
+   * createdAtMillis} of the new job is before its {@code uniqueUntilMillis}. A later job of the
+   * same list sees the earlier ones. Not all-or-none across the list.
+   */
+  List<UniqueInsert> enqueueUnique(String queue, List<NewJobRecord> jobs);
+
+  /**
    * Claims up to {@code limit} PENDING jobs of one priority whose run-after is at or before {@code
    * claim.nowMillis()}, earliest run-after first: each becomes IN_PROGRESS with the claim's
    * descriptor and source, and updated-at = now. A job is never claimed by two concurrent calls.

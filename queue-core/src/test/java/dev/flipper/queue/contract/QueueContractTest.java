@@ -195,6 +195,14 @@ public abstract class QueueContractTest {
   }
 
   @Nested
+  class UniqueJobs extends UniqueJobsContract {
+    @Override
+    ContractFixture fx() {
+      return fixture;
+    }
+  }
+
+  @Nested
   class Concurrency extends ConcurrencyContract {
     @Override
     ContractFixture fx() {

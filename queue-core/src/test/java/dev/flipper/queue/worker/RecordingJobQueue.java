@@ -151,6 +151,12 @@ final class RecordingJobQueue implements JobQueue {
   }
 
   @Override
+  public List<dev.flipper.queue.EnqueueOutcome> enqueueWithOutcomes(
+      String queue, List<NewJob> jobs) {
+    return delegate.enqueueWithOutcomes(queue, jobs);
+  }
+
+  @Override
   public Map<JobDescriptor, JobInfo> lookup(List<JobDescriptor> jobs, boolean includeBody) {
     return delegate.lookup(jobs, includeBody);
   }

@@ -118,6 +118,12 @@ final class FaultInjectingStore implements QueueStore {
     }
 
     @Override
+    public List<dev.flipper.queue.spi.UniqueInsert> enqueueUnique(
+        String queue, List<NewJobRecord> jobs) {
+      return call(() -> shard.enqueueUnique(queue, jobs));
+    }
+
+    @Override
     public List<StoredJob> claim(String queue, int priority, int limit, Claim claim) {
       return call(() -> shard.claim(queue, priority, limit, claim));
     }

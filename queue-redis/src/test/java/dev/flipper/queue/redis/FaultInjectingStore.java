@@ -137,6 +137,12 @@ final class FaultInjectingStore implements QueueStore {
     }
 
     @Override
+    public List<dev.flipper.queue.spi.UniqueInsert> enqueueUnique(
+        String queue, List<NewJobRecord> jobs) {
+      return target().enqueueUnique(queue, jobs);
+    }
+
+    @Override
     public List<StoredJob> claim(String queue, int priority, int limit, Claim claim) {
       return target().claim(queue, priority, limit, claim);
     }

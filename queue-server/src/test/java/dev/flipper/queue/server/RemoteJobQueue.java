@@ -6,6 +6,7 @@ import dev.flipper.queue.CountParams;
 import dev.flipper.queue.DeleteJobsParams;
 import dev.flipper.queue.DequeueParams;
 import dev.flipper.queue.DequeuedJob;
+import dev.flipper.queue.EnqueueOutcome;
 import dev.flipper.queue.JobDescriptor;
 import dev.flipper.queue.JobInfo;
 import dev.flipper.queue.JobQueue;
@@ -85,6 +86,11 @@ final class RemoteJobQueue implements JobQueue, AutoCloseable {
   @Override
   public List<JobDescriptor> enqueue(String name, List<NewJob> jobs) {
     return queue.enqueue(name, jobs);
+  }
+
+  @Override
+  public List<EnqueueOutcome> enqueueWithOutcomes(String name, List<NewJob> jobs) {
+    return queue.enqueueWithOutcomes(name, jobs);
   }
 
   @Override

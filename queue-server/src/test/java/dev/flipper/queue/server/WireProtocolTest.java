@@ -8,6 +8,7 @@ import dev.flipper.queue.thrift.PinLater;
 import dev.flipper.queue.thrift.PinLaterDequeueRequest;
 import dev.flipper.queue.thrift.PinLaterDequeueResponse;
 import dev.flipper.queue.thrift.PinLaterEnqueueRequest;
+import dev.flipper.queue.thrift.PinLaterEnqueueResponse;
 import dev.flipper.queue.thrift.PinLaterException;
 import dev.flipper.queue.thrift.PinLaterJob;
 import dev.flipper.queue.thrift.PinLaterJobInfo;
@@ -138,6 +139,63 @@ class WireProtocolTest {
       assertThat(job.getCustomStatus()).isEmpty();
       assertThat(job.isSetBody()).isFalse();
       assertThat(job.isSetClaimDescriptor()).isFalse();
+    }
+  }
+
+  @Test
+  void uniqueKeysAreAdditiveAndOnlyKeyedRequestsGetDuplicateFlags() throws Exception {
+    server.service.createQueue("unique_q");
+    try (TestServer.ThriftClient client = server.thriftClient()) {
+      PinLaterJob keyed =
+          new PinLaterJob(ByteBuffer.wrap("k".getBytes(StandardCharsets.UTF_8)))
+              .setUniqueKey("order-7")
+              .setUniqueForMillis(60_000);
+      PinLaterEnqueueResponse first =
+          client
+              .api()
+              .enqueueJobs(
+                  TestServer.CONTEXT, new PinLaterEnqueueRequest("unique_q", List.of(keyed)));
+      PinLaterEnqueueResponse again =
+          client
+              .api()
+              .enqueueJobs(
+                  TestServer.CONTEXT,
+                  new PinLaterEnqueueRequest("unique_q", List.of(keyed.deepCopy(), keyed)));
+      // What a PinLater client sends: no key, and it gets back just the descriptors.
+      PinLaterEnqueueResponse plain =
+          client
+              .api()
+              .enqueueJobs(
+                  TestServer.CONTEXT,
+                  new PinLaterEnqueueRequest(
+                      "unique_q", List.of(new PinLaterJob(ByteBuffer.wrap(new byte[] {1})))));
+
+      assertThat(first.getDuplicates()).containsExactly(false);
+      assertThat(again.getJobDescriptors())
+          .containsExactly(first.getJobDescriptors().get(0), first.getJobDescriptors().get(0));
+      assertThat(again.getDuplicates()).containsExactly(true, true);
+      assertThat(plain.isSetDuplicates()).isFalse();
+      assertThat(plain.getJobDescriptors())
+          .singleElement()
+          .isNotEqualTo(first.getJobDescriptors().get(0));
+    }
+  }
+
+  @Test
+  void badUniqueKeyIsRejectedWithTheRule() throws Exception {
+    server.service.createQueue("unique_q");
+    try (TestServer.ThriftClient client = server.thriftClient()) {
+      PinLaterJob bad =
+          new PinLaterJob(ByteBuffer.wrap(new byte[] {1})).setUniqueKey("white space");
+      assertThatThrownBy(
+              () ->
+                  client
+                      .api()
+                      .enqueueJobs(
+                          TestServer.CONTEXT, new PinLaterEnqueueRequest("unique_q", List.of(bad))))
+          .isInstanceOf(PinLaterException.class)
+          .hasMessageContaining("uniqueKey 'white space'")
+          .hasMessageContaining("[A-Za-z0-9_.:/@=+-]+");
     }
   }
 

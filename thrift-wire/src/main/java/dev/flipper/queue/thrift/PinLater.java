@@ -9363,16 +9363,16 @@ public class PinLater {
             case 0: // SUCCESS
               if (schemeField.type == org.apache.thrift.protocol.TType.MAP) {
                 {
-                  org.apache.thrift.protocol.TMap _map76 = iprot.readMapBegin();
-                  struct.success = new java.util.HashMap<java.lang.String,PinLaterJobInfo>(2*_map76.size);
-                  @org.apache.thrift.annotation.Nullable java.lang.String _key77;
-                  @org.apache.thrift.annotation.Nullable PinLaterJobInfo _val78;
-                  for (int _i79 = 0; _i79 < _map76.size; ++_i79)
+                  org.apache.thrift.protocol.TMap _map84 = iprot.readMapBegin();
+                  struct.success = new java.util.HashMap<java.lang.String,PinLaterJobInfo>(2*_map84.size);
+                  @org.apache.thrift.annotation.Nullable java.lang.String _key85;
+                  @org.apache.thrift.annotation.Nullable PinLaterJobInfo _val86;
+                  for (int _i87 = 0; _i87 < _map84.size; ++_i87)
                   {
-                    _key77 = iprot.readString();
-                    _val78 = new PinLaterJobInfo();
-                    _val78.read(iprot);
-                    struct.success.put(_key77, _val78);
+                    _key85 = iprot.readString();
+                    _val86 = new PinLaterJobInfo();
+                    _val86.read(iprot);
+                    struct.success.put(_key85, _val86);
                   }
                   iprot.readMapEnd();
                 }
@@ -9410,10 +9410,10 @@ public class PinLater {
           oprot.writeFieldBegin(SUCCESS_FIELD_DESC);
           {
             oprot.writeMapBegin(new org.apache.thrift.protocol.TMap(org.apache.thrift.protocol.TType.STRING, org.apache.thrift.protocol.TType.STRUCT, struct.success.size()));
-            for (java.util.Map.Entry<java.lang.String, PinLaterJobInfo> _iter80 : struct.success.entrySet())
+            for (java.util.Map.Entry<java.lang.String, PinLaterJobInfo> _iter88 : struct.success.entrySet())
             {
-              oprot.writeString(_iter80.getKey());
-              _iter80.getValue().write(oprot);
+              oprot.writeString(_iter88.getKey());
+              _iter88.getValue().write(oprot);
             }
             oprot.writeMapEnd();
           }
@@ -9453,10 +9453,10 @@ public class PinLater {
         if (struct.isSetSuccess()) {
           {
             oprot.writeI32(struct.success.size());
-            for (java.util.Map.Entry<java.lang.String, PinLaterJobInfo> _iter81 : struct.success.entrySet())
+            for (java.util.Map.Entry<java.lang.String, PinLaterJobInfo> _iter89 : struct.success.entrySet())
             {
-              oprot.writeString(_iter81.getKey());
-              _iter81.getValue().write(oprot);
+              oprot.writeString(_iter89.getKey());
+              _iter89.getValue().write(oprot);
             }
           }
         }
@@ -9471,16 +9471,16 @@ public class PinLater {
         java.util.BitSet incoming = iprot.readBitSet(2);
         if (incoming.get(0)) {
           {
-            org.apache.thrift.protocol.TMap _map82 = iprot.readMapBegin(org.apache.thrift.protocol.TType.STRING, org.apache.thrift.protocol.TType.STRUCT); 
-            struct.success = new java.util.HashMap<java.lang.String,PinLaterJobInfo>(2*_map82.size);
-            @org.apache.thrift.annotation.Nullable java.lang.String _key83;
-            @org.apache.thrift.annotation.Nullable PinLaterJobInfo _val84;
-            for (int _i85 = 0; _i85 < _map82.size; ++_i85)
+            org.apache.thrift.protocol.TMap _map90 = iprot.readMapBegin(org.apache.thrift.protocol.TType.STRING, org.apache.thrift.protocol.TType.STRUCT); 
+            struct.success = new java.util.HashMap<java.lang.String,PinLaterJobInfo>(2*_map90.size);
+            @org.apache.thrift.annotation.Nullable java.lang.String _key91;
+            @org.apache.thrift.annotation.Nullable PinLaterJobInfo _val92;
+            for (int _i93 = 0; _i93 < _map90.size; ++_i93)
             {
-              _key83 = iprot.readString();
-              _val84 = new PinLaterJobInfo();
-              _val84.read(iprot);
-              struct.success.put(_key83, _val84);
+              _key91 = iprot.readString();
+              _val92 = new PinLaterJobInfo();
+              _val92.read(iprot);
+              struct.success.put(_key91, _val92);
             }
           }
           struct.setSuccessIsSet(true);
@@ -11266,13 +11266,13 @@ public class PinLater {
             case 0: // SUCCESS
               if (schemeField.type == org.apache.thrift.protocol.TType.SET) {
                 {
-                  org.apache.thrift.protocol.TSet _set86 = iprot.readSetBegin();
-                  struct.success = new java.util.HashSet<java.lang.String>(2*_set86.size);
-                  @org.apache.thrift.annotation.Nullable java.lang.String _elem87;
-                  for (int _i88 = 0; _i88 < _set86.size; ++_i88)
+                  org.apache.thrift.protocol.TSet _set94 = iprot.readSetBegin();
+                  struct.success = new java.util.HashSet<java.lang.String>(2*_set94.size);
+                  @org.apache.thrift.annotation.Nullable java.lang.String _elem95;
+                  for (int _i96 = 0; _i96 < _set94.size; ++_i96)
                   {
-                    _elem87 = iprot.readString();
-                    struct.success.add(_elem87);
+                    _elem95 = iprot.readString();
+                    struct.success.add(_elem95);
                   }
                   iprot.readSetEnd();
                 }
@@ -11310,9 +11310,9 @@ public class PinLater {
           oprot.writeFieldBegin(SUCCESS_FIELD_DESC);
           {
             oprot.writeSetBegin(new org.apache.thrift.protocol.TSet(org.apache.thrift.protocol.TType.STRING, struct.success.size()));
-            for (java.lang.String _iter89 : struct.success)
+            for (java.lang.String _iter97 : struct.success)
             {
-              oprot.writeString(_iter89);
+              oprot.writeString(_iter97);
             }
             oprot.writeSetEnd();
           }
@@ -11352,9 +11352,9 @@ public class PinLater {
         if (struct.isSetSuccess()) {
           {
             oprot.writeI32(struct.success.size());
-            for (java.lang.String _iter90 : struct.success)
+            for (java.lang.String _iter98 : struct.success)
             {
-              oprot.writeString(_iter90);
+              oprot.writeString(_iter98);
             }
           }
         }
@@ -11369,13 +11369,13 @@ public class PinLater {
         java.util.BitSet incoming = iprot.readBitSet(2);
         if (incoming.get(0)) {
           {
-            org.apache.thrift.protocol.TSet _set91 = iprot.readSetBegin(org.apache.thrift.protocol.TType.STRING);
-            struct.success = new java.util.HashSet<java.lang.String>(2*_set91.size);
-            @org.apache.thrift.annotation.Nullable java.lang.String _elem92;
-            for (int _i93 = 0; _i93 < _set91.size; ++_i93)
+            org.apache.thrift.protocol.TSet _set99 = iprot.readSetBegin(org.apache.thrift.protocol.TType.STRING);
+            struct.success = new java.util.HashSet<java.lang.String>(2*_set99.size);
+            @org.apache.thrift.annotation.Nullable java.lang.String _elem100;
+            for (int _i101 = 0; _i101 < _set99.size; ++_i101)
             {
-              _elem92 = iprot.readString();
-              struct.success.add(_elem92);
+              _elem100 = iprot.readString();
+              struct.success.add(_elem100);
             }
           }
           struct.setSuccessIsSet(true);
@@ -18239,13 +18239,13 @@ public class PinLater {
             case 0: // SUCCESS
               if (schemeField.type == org.apache.thrift.protocol.TType.SET) {
                 {
-                  org.apache.thrift.protocol.TSet _set94 = iprot.readSetBegin();
-                  struct.success = new java.util.HashSet<java.lang.String>(2*_set94.size);
-                  @org.apache.thrift.annotation.Nullable java.lang.String _elem95;
-                  for (int _i96 = 0; _i96 < _set94.size; ++_i96)
+                  org.apache.thrift.protocol.TSet _set102 = iprot.readSetBegin();
+                  struct.success = new java.util.HashSet<java.lang.String>(2*_set102.size);
+                  @org.apache.thrift.annotation.Nullable java.lang.String _elem103;
+                  for (int _i104 = 0; _i104 < _set102.size; ++_i104)
                   {
-                    _elem95 = iprot.readString();
-                    struct.success.add(_elem95);
+                    _elem103 = iprot.readString();
+                    struct.success.add(_elem103);
                   }
                   iprot.readSetEnd();
                 }
@@ -18283,9 +18283,9 @@ public class PinLater {
           oprot.writeFieldBegin(SUCCESS_FIELD_DESC);
           {
             oprot.writeSetBegin(new org.apache.thrift.protocol.TSet(org.apache.thrift.protocol.TType.STRING, struct.success.size()));
-            for (java.lang.String _iter97 : struct.success)
+            for (java.lang.String _iter105 : struct.success)
             {
-              oprot.writeString(_iter97);
+              oprot.writeString(_iter105);
             }
             oprot.writeSetEnd();
           }
@@ -18325,9 +18325,9 @@ public class PinLater {
         if (struct.isSetSuccess()) {
           {
             oprot.writeI32(struct.success.size());
-            for (java.lang.String _iter98 : struct.success)
+            for (java.lang.String _iter106 : struct.success)
             {
-              oprot.writeString(_iter98);
+              oprot.writeString(_iter106);
             }
           }
         }
@@ -18342,13 +18342,13 @@ public class PinLater {
         java.util.BitSet incoming = iprot.readBitSet(2);
         if (incoming.get(0)) {
           {
-            org.apache.thrift.protocol.TSet _set99 = iprot.readSetBegin(org.apache.thrift.protocol.TType.STRING);
-            struct.success = new java.util.HashSet<java.lang.String>(2*_set99.size);
-            @org.apache.thrift.annotation.Nullable java.lang.String _elem100;
-            for (int _i101 = 0; _i101 < _set99.size; ++_i101)
+            org.apache.thrift.protocol.TSet _set107 = iprot.readSetBegin(org.apache.thrift.protocol.TType.STRING);
+            struct.success = new java.util.HashSet<java.lang.String>(2*_set107.size);
+            @org.apache.thrift.annotation.Nullable java.lang.String _elem108;
+            for (int _i109 = 0; _i109 < _set107.size; ++_i109)
             {
-              _elem100 = iprot.readString();
-              struct.success.add(_elem100);
+              _elem108 = iprot.readString();
+              struct.success.add(_elem108);
             }
           }
           struct.setSuccessIsSet(true);

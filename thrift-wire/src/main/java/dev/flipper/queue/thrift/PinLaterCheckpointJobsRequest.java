@@ -432,14 +432,14 @@ public class PinLaterCheckpointJobsRequest implements org.apache.thrift.TBase<Pi
           case 2: // REQUESTS
             if (schemeField.type == org.apache.thrift.protocol.TType.LIST) {
               {
-                org.apache.thrift.protocol.TList _list52 = iprot.readListBegin();
-                struct.requests = new java.util.ArrayList<PinLaterCheckpointJobRequest>(_list52.size);
-                @org.apache.thrift.annotation.Nullable PinLaterCheckpointJobRequest _elem53;
-                for (int _i54 = 0; _i54 < _list52.size; ++_i54)
+                org.apache.thrift.protocol.TList _list60 = iprot.readListBegin();
+                struct.requests = new java.util.ArrayList<PinLaterCheckpointJobRequest>(_list60.size);
+                @org.apache.thrift.annotation.Nullable PinLaterCheckpointJobRequest _elem61;
+                for (int _i62 = 0; _i62 < _list60.size; ++_i62)
                 {
-                  _elem53 = new PinLaterCheckpointJobRequest();
-                  _elem53.read(iprot);
-                  struct.requests.add(_elem53);
+                  _elem61 = new PinLaterCheckpointJobRequest();
+                  _elem61.read(iprot);
+                  struct.requests.add(_elem61);
                 }
                 iprot.readListEnd();
               }
@@ -473,9 +473,9 @@ public class PinLaterCheckpointJobsRequest implements org.apache.thrift.TBase<Pi
         oprot.writeFieldBegin(REQUESTS_FIELD_DESC);
         {
           oprot.writeListBegin(new org.apache.thrift.protocol.TList(org.apache.thrift.protocol.TType.STRUCT, struct.requests.size()));
-          for (PinLaterCheckpointJobRequest _iter55 : struct.requests)
+          for (PinLaterCheckpointJobRequest _iter63 : struct.requests)
           {
-            _iter55.write(oprot);
+            _iter63.write(oprot);
           }
           oprot.writeListEnd();
         }
@@ -502,9 +502,9 @@ public class PinLaterCheckpointJobsRequest implements org.apache.thrift.TBase<Pi
       oprot.writeString(struct.queueName);
       {
         oprot.writeI32(struct.requests.size());
-        for (PinLaterCheckpointJobRequest _iter56 : struct.requests)
+        for (PinLaterCheckpointJobRequest _iter64 : struct.requests)
         {
-          _iter56.write(oprot);
+          _iter64.write(oprot);
         }
       }
     }
@@ -515,14 +515,14 @@ public class PinLaterCheckpointJobsRequest implements org.apache.thrift.TBase<Pi
       struct.queueName = iprot.readString();
       struct.setQueueNameIsSet(true);
       {
-        org.apache.thrift.protocol.TList _list57 = iprot.readListBegin(org.apache.thrift.protocol.TType.STRUCT);
-        struct.requests = new java.util.ArrayList<PinLaterCheckpointJobRequest>(_list57.size);
-        @org.apache.thrift.annotation.Nullable PinLaterCheckpointJobRequest _elem58;
-        for (int _i59 = 0; _i59 < _list57.size; ++_i59)
+        org.apache.thrift.protocol.TList _list65 = iprot.readListBegin(org.apache.thrift.protocol.TType.STRUCT);
+        struct.requests = new java.util.ArrayList<PinLaterCheckpointJobRequest>(_list65.size);
+        @org.apache.thrift.annotation.Nullable PinLaterCheckpointJobRequest _elem66;
+        for (int _i67 = 0; _i67 < _list65.size; ++_i67)
         {
-          _elem58 = new PinLaterCheckpointJobRequest();
-          _elem58.read(iprot);
-          struct.requests.add(_elem58);
+          _elem66 = new PinLaterCheckpointJobRequest();
+          _elem66.read(iprot);
+          struct.requests.add(_elem66);
         }
       }
       struct.setRequestsIsSet(true);

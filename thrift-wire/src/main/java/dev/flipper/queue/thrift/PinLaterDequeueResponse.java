@@ -432,15 +432,15 @@ public class PinLaterDequeueResponse implements org.apache.thrift.TBase<PinLater
           case 1: // JOBS
             if (schemeField.type == org.apache.thrift.protocol.TType.MAP) {
               {
-                org.apache.thrift.protocol.TMap _map32 = iprot.readMapBegin();
-                struct.jobs = new java.util.HashMap<java.lang.String,java.nio.ByteBuffer>(2*_map32.size);
-                @org.apache.thrift.annotation.Nullable java.lang.String _key33;
-                @org.apache.thrift.annotation.Nullable java.nio.ByteBuffer _val34;
-                for (int _i35 = 0; _i35 < _map32.size; ++_i35)
+                org.apache.thrift.protocol.TMap _map40 = iprot.readMapBegin();
+                struct.jobs = new java.util.HashMap<java.lang.String,java.nio.ByteBuffer>(2*_map40.size);
+                @org.apache.thrift.annotation.Nullable java.lang.String _key41;
+                @org.apache.thrift.annotation.Nullable java.nio.ByteBuffer _val42;
+                for (int _i43 = 0; _i43 < _map40.size; ++_i43)
                 {
-                  _key33 = iprot.readString();
-                  _val34 = iprot.readBinary();
-                  struct.jobs.put(_key33, _val34);
+                  _key41 = iprot.readString();
+                  _val42 = iprot.readBinary();
+                  struct.jobs.put(_key41, _val42);
                 }
                 iprot.readMapEnd();
               }
@@ -452,16 +452,16 @@ public class PinLaterDequeueResponse implements org.apache.thrift.TBase<PinLater
           case 2: // JOB_METADATA
             if (schemeField.type == org.apache.thrift.protocol.TType.MAP) {
               {
-                org.apache.thrift.protocol.TMap _map36 = iprot.readMapBegin();
-                struct.jobMetadata = new java.util.HashMap<java.lang.String,PinLaterDequeueMetadata>(2*_map36.size);
-                @org.apache.thrift.annotation.Nullable java.lang.String _key37;
-                @org.apache.thrift.annotation.Nullable PinLaterDequeueMetadata _val38;
-                for (int _i39 = 0; _i39 < _map36.size; ++_i39)
+                org.apache.thrift.protocol.TMap _map44 = iprot.readMapBegin();
+                struct.jobMetadata = new java.util.HashMap<java.lang.String,PinLaterDequeueMetadata>(2*_map44.size);
+                @org.apache.thrift.annotation.Nullable java.lang.String _key45;
+                @org.apache.thrift.annotation.Nullable PinLaterDequeueMetadata _val46;
+                for (int _i47 = 0; _i47 < _map44.size; ++_i47)
                 {
-                  _key37 = iprot.readString();
-                  _val38 = new PinLaterDequeueMetadata();
-                  _val38.read(iprot);
-                  struct.jobMetadata.put(_key37, _val38);
+                  _key45 = iprot.readString();
+                  _val46 = new PinLaterDequeueMetadata();
+                  _val46.read(iprot);
+                  struct.jobMetadata.put(_key45, _val46);
                 }
                 iprot.readMapEnd();
               }
@@ -491,10 +491,10 @@ public class PinLaterDequeueResponse implements org.apache.thrift.TBase<PinLater
           oprot.writeFieldBegin(JOBS_FIELD_DESC);
           {
             oprot.writeMapBegin(new org.apache.thrift.protocol.TMap(org.apache.thrift.protocol.TType.STRING, org.apache.thrift.protocol.TType.STRING, struct.jobs.size()));
-            for (java.util.Map.Entry<java.lang.String, java.nio.ByteBuffer> _iter40 : struct.jobs.entrySet())
+            for (java.util.Map.Entry<java.lang.String, java.nio.ByteBuffer> _iter48 : struct.jobs.entrySet())
             {
-              oprot.writeString(_iter40.getKey());
-              oprot.writeBinary(_iter40.getValue());
+              oprot.writeString(_iter48.getKey());
+              oprot.writeBinary(_iter48.getValue());
             }
             oprot.writeMapEnd();
           }
@@ -506,10 +506,10 @@ public class PinLaterDequeueResponse implements org.apache.thrift.TBase<PinLater
           oprot.writeFieldBegin(JOB_METADATA_FIELD_DESC);
           {
             oprot.writeMapBegin(new org.apache.thrift.protocol.TMap(org.apache.thrift.protocol.TType.STRING, org.apache.thrift.protocol.TType.STRUCT, struct.jobMetadata.size()));
-            for (java.util.Map.Entry<java.lang.String, PinLaterDequeueMetadata> _iter41 : struct.jobMetadata.entrySet())
+            for (java.util.Map.Entry<java.lang.String, PinLaterDequeueMetadata> _iter49 : struct.jobMetadata.entrySet())
             {
-              oprot.writeString(_iter41.getKey());
-              _iter41.getValue().write(oprot);
+              oprot.writeString(_iter49.getKey());
+              _iter49.getValue().write(oprot);
             }
             oprot.writeMapEnd();
           }
@@ -545,20 +545,20 @@ public class PinLaterDequeueResponse implements org.apache.thrift.TBase<PinLater
       if (struct.isSetJobs()) {
         {
           oprot.writeI32(struct.jobs.size());
-          for (java.util.Map.Entry<java.lang.String, java.nio.ByteBuffer> _iter42 : struct.jobs.entrySet())
+          for (java.util.Map.Entry<java.lang.String, java.nio.ByteBuffer> _iter50 : struct.jobs.entrySet())
           {
-            oprot.writeString(_iter42.getKey());
-            oprot.writeBinary(_iter42.getValue());
+            oprot.writeString(_iter50.getKey());
+            oprot.writeBinary(_iter50.getValue());
           }
         }
       }
       if (struct.isSetJobMetadata()) {
         {
           oprot.writeI32(struct.jobMetadata.size());
-          for (java.util.Map.Entry<java.lang.String, PinLaterDequeueMetadata> _iter43 : struct.jobMetadata.entrySet())
+          for (java.util.Map.Entry<java.lang.String, PinLaterDequeueMetadata> _iter51 : struct.jobMetadata.entrySet())
           {
-            oprot.writeString(_iter43.getKey());
-            _iter43.getValue().write(oprot);
+            oprot.writeString(_iter51.getKey());
+            _iter51.getValue().write(oprot);
           }
         }
       }
@@ -570,31 +570,31 @@ public class PinLaterDequeueResponse implements org.apache.thrift.TBase<PinLater
       java.util.BitSet incoming = iprot.readBitSet(2);
       if (incoming.get(0)) {
         {
-          org.apache.thrift.protocol.TMap _map44 = iprot.readMapBegin(org.apache.thrift.protocol.TType.STRING, org.apache.thrift.protocol.TType.STRING); 
-          struct.jobs = new java.util.HashMap<java.lang.String,java.nio.ByteBuffer>(2*_map44.size);
-          @org.apache.thrift.annotation.Nullable java.lang.String _key45;
-          @org.apache.thrift.annotation.Nullable java.nio.ByteBuffer _val46;
-          for (int _i47 = 0; _i47 < _map44.size; ++_i47)
+          org.apache.thrift.protocol.TMap _map52 = iprot.readMapBegin(org.apache.thrift.protocol.TType.STRING, org.apache.thrift.protocol.TType.STRING); 
+          struct.jobs = new java.util.HashMap<java.lang.String,java.nio.ByteBuffer>(2*_map52.size);
+          @org.apache.thrift.annotation.Nullable java.lang.String _key53;
+          @org.apache.thrift.annotation.Nullable java.nio.ByteBuffer _val54;
+          for (int _i55 = 0; _i55 < _map52.size; ++_i55)
           {
-            _key45 = iprot.readString();
-            _val46 = iprot.readBinary();
-            struct.jobs.put(_key45, _val46);
+            _key53 = iprot.readString();
+            _val54 = iprot.readBinary();
+            struct.jobs.put(_key53, _val54);
           }
         }
         struct.setJobsIsSet(true);
       }
       if (incoming.get(1)) {
         {
-          org.apache.thrift.protocol.TMap _map48 = iprot.readMapBegin(org.apache.thrift.protocol.TType.STRING, org.apache.thrift.protocol.TType.STRUCT); 
-          struct.jobMetadata = new java.util.HashMap<java.lang.String,PinLaterDequeueMetadata>(2*_map48.size);
-          @org.apache.thrift.annotation.Nullable java.lang.String _key49;
-          @org.apache.thrift.annotation.Nullable PinLaterDequeueMetadata _val50;
-          for (int _i51 = 0; _i51 < _map48.size; ++_i51)
+          org.apache.thrift.protocol.TMap _map56 = iprot.readMapBegin(org.apache.thrift.protocol.TType.STRING, org.apache.thrift.protocol.TType.STRUCT); 
+          struct.jobMetadata = new java.util.HashMap<java.lang.String,PinLaterDequeueMetadata>(2*_map56.size);
+          @org.apache.thrift.annotation.Nullable java.lang.String _key57;
+          @org.apache.thrift.annotation.Nullable PinLaterDequeueMetadata _val58;
+          for (int _i59 = 0; _i59 < _map56.size; ++_i59)
           {
-            _key49 = iprot.readString();
-            _val50 = new PinLaterDequeueMetadata();
-            _val50.read(iprot);
-            struct.jobMetadata.put(_key49, _val50);
+            _key57 = iprot.readString();
+            _val58 = new PinLaterDequeueMetadata();
+            _val58.read(iprot);
+            struct.jobMetadata.put(_key57, _val58);
           }
         }
         struct.setJobMetadataIsSet(true);

@@ -11,15 +11,18 @@ public class PinLaterEnqueueResponse implements org.apache.thrift.TBase<PinLater
   private static final org.apache.thrift.protocol.TStruct STRUCT_DESC = new org.apache.thrift.protocol.TStruct("PinLaterEnqueueResponse");
 
   private static final org.apache.thrift.protocol.TField JOB_DESCRIPTORS_FIELD_DESC = new org.apache.thrift.protocol.TField("jobDescriptors", org.apache.thrift.protocol.TType.LIST, (short)1);
+  private static final org.apache.thrift.protocol.TField DUPLICATES_FIELD_DESC = new org.apache.thrift.protocol.TField("duplicates", org.apache.thrift.protocol.TType.LIST, (short)2);
 
   private static final org.apache.thrift.scheme.SchemeFactory STANDARD_SCHEME_FACTORY = new PinLaterEnqueueResponseStandardSchemeFactory();
   private static final org.apache.thrift.scheme.SchemeFactory TUPLE_SCHEME_FACTORY = new PinLaterEnqueueResponseTupleSchemeFactory();
 
   public @org.apache.thrift.annotation.Nullable java.util.List<java.lang.String> jobDescriptors; // required
+  public @org.apache.thrift.annotation.Nullable java.util.List<java.lang.Boolean> duplicates; // optional
 
   /** The set of fields this struct contains, along with convenience methods for finding and manipulating them. */
   public enum _Fields implements org.apache.thrift.TFieldIdEnum {
-    JOB_DESCRIPTORS((short)1, "jobDescriptors");
+    JOB_DESCRIPTORS((short)1, "jobDescriptors"),
+    DUPLICATES((short)2, "duplicates");
 
     private static final java.util.Map<java.lang.String, _Fields> byName = new java.util.HashMap<java.lang.String, _Fields>();
 
@@ -37,6 +40,8 @@ public class PinLaterEnqueueResponse implements org.apache.thrift.TBase<PinLater
       switch(fieldId) {
         case 1: // JOB_DESCRIPTORS
           return JOB_DESCRIPTORS;
+        case 2: // DUPLICATES
+          return DUPLICATES;
         default:
           return null;
       }
@@ -80,12 +85,16 @@ public class PinLaterEnqueueResponse implements org.apache.thrift.TBase<PinLater
   }
 
   // isset id assignments
+  private static final _Fields optionals[] = {_Fields.DUPLICATES};
   public static final java.util.Map<_Fields, org.apache.thrift.meta_data.FieldMetaData> metaDataMap;
   static {
     java.util.Map<_Fields, org.apache.thrift.meta_data.FieldMetaData> tmpMap = new java.util.EnumMap<_Fields, org.apache.thrift.meta_data.FieldMetaData>(_Fields.class);
     tmpMap.put(_Fields.JOB_DESCRIPTORS, new org.apache.thrift.meta_data.FieldMetaData("jobDescriptors", org.apache.thrift.TFieldRequirementType.REQUIRED, 
         new org.apache.thrift.meta_data.ListMetaData(org.apache.thrift.protocol.TType.LIST, 
             new org.apache.thrift.meta_data.FieldValueMetaData(org.apache.thrift.protocol.TType.STRING))));
+    tmpMap.put(_Fields.DUPLICATES, new org.apache.thrift.meta_data.FieldMetaData("duplicates", org.apache.thrift.TFieldRequirementType.OPTIONAL, 
+        new org.apache.thrift.meta_data.ListMetaData(org.apache.thrift.protocol.TType.LIST, 
+            new org.apache.thrift.meta_data.FieldValueMetaData(org.apache.thrift.protocol.TType.BOOL))));
     metaDataMap = java.util.Collections.unmodifiableMap(tmpMap);
     org.apache.thrift.meta_data.FieldMetaData.addStructMetaDataMap(PinLaterEnqueueResponse.class, metaDataMap);
   }
@@ -108,6 +117,10 @@ public class PinLaterEnqueueResponse implements org.apache.thrift.TBase<PinLater
       java.util.List<java.lang.String> __this__jobDescriptors = new java.util.ArrayList<java.lang.String>(other.jobDescriptors);
       this.jobDescriptors = __this__jobDescriptors;
     }
+    if (other.isSetDuplicates()) {
+      java.util.List<java.lang.Boolean> __this__duplicates = new java.util.ArrayList<java.lang.Boolean>(other.duplicates);
+      this.duplicates = __this__duplicates;
+    }
   }
 
   @Override
@@ -118,6 +131,7 @@ public class PinLaterEnqueueResponse implements org.apache.thrift.TBase<PinLater
   @Override
   public void clear() {
     this.jobDescriptors = null;
+    this.duplicates = null;
   }
 
   public int getJobDescriptorsSize() {
@@ -161,6 +175,47 @@ public class PinLaterEnqueueResponse implements org.apache.thrift.TBase<PinLater
     }
   }
 
+  public int getDuplicatesSize() {
+    return (this.duplicates == null) ? 0 : this.duplicates.size();
+  }
+
+  @org.apache.thrift.annotation.Nullable
+  public java.util.Iterator<java.lang.Boolean> getDuplicatesIterator() {
+    return (this.duplicates == null) ? null : this.duplicates.iterator();
+  }
+
+  public void addToDuplicates(boolean elem) {
+    if (this.duplicates == null) {
+      this.duplicates = new java.util.ArrayList<java.lang.Boolean>();
+    }
+    this.duplicates.add(elem);
+  }
+
+  @org.apache.thrift.annotation.Nullable
+  public java.util.List<java.lang.Boolean> getDuplicates() {
+    return this.duplicates;
+  }
+
+  public PinLaterEnqueueResponse setDuplicates(@org.apache.thrift.annotation.Nullable java.util.List<java.lang.Boolean> duplicates) {
+    this.duplicates = duplicates;
+    return this;
+  }
+
+  public void unsetDuplicates() {
+    this.duplicates = null;
+  }
+
+  /** Returns true if field duplicates is set (has been assigned a value) and false otherwise */
+  public boolean isSetDuplicates() {
+    return this.duplicates != null;
+  }
+
+  public void setDuplicatesIsSet(boolean value) {
+    if (!value) {
+      this.duplicates = null;
+    }
+  }
+
   @Override
   public void setFieldValue(_Fields field, @org.apache.thrift.annotation.Nullable java.lang.Object value) {
     switch (field) {
@@ -169,6 +224,14 @@ public class PinLaterEnqueueResponse implements org.apache.thrift.TBase<PinLater
         unsetJobDescriptors();
       } else {
         setJobDescriptors((java.util.List<java.lang.String>)value);
+      }
+      break;
+
+    case DUPLICATES:
+      if (value == null) {
+        unsetDuplicates();
+      } else {
+        setDuplicates((java.util.List<java.lang.Boolean>)value);
       }
       break;
 
@@ -181,6 +244,9 @@ public class PinLaterEnqueueResponse implements org.apache.thrift.TBase<PinLater
     switch (field) {
     case JOB_DESCRIPTORS:
       return getJobDescriptors();
+
+    case DUPLICATES:
+      return getDuplicates();
 
     }
     throw new java.lang.IllegalStateException();
@@ -196,6 +262,8 @@ public class PinLaterEnqueueResponse implements org.apache.thrift.TBase<PinLater
     switch (field) {
     case JOB_DESCRIPTORS:
       return isSetJobDescriptors();
+    case DUPLICATES:
+      return isSetDuplicates();
     }
     throw new java.lang.IllegalStateException();
   }
@@ -222,6 +290,15 @@ public class PinLaterEnqueueResponse implements org.apache.thrift.TBase<PinLater
         return false;
     }
 
+    boolean this_present_duplicates = true && this.isSetDuplicates();
+    boolean that_present_duplicates = true && that.isSetDuplicates();
+    if (this_present_duplicates || that_present_duplicates) {
+      if (!(this_present_duplicates && that_present_duplicates))
+        return false;
+      if (!this.duplicates.equals(that.duplicates))
+        return false;
+    }
+
     return true;
   }
 
@@ -232,6 +309,10 @@ public class PinLaterEnqueueResponse implements org.apache.thrift.TBase<PinLater
     hashCode = hashCode * 8191 + ((isSetJobDescriptors()) ? 131071 : 524287);
     if (isSetJobDescriptors())
       hashCode = hashCode * 8191 + jobDescriptors.hashCode();
+
+    hashCode = hashCode * 8191 + ((isSetDuplicates()) ? 131071 : 524287);
+    if (isSetDuplicates())
+      hashCode = hashCode * 8191 + duplicates.hashCode();
 
     return hashCode;
   }
@@ -250,6 +331,16 @@ public class PinLaterEnqueueResponse implements org.apache.thrift.TBase<PinLater
     }
     if (isSetJobDescriptors()) {
       lastComparison = org.apache.thrift.TBaseHelper.compareTo(this.jobDescriptors, other.jobDescriptors);
+      if (lastComparison != 0) {
+        return lastComparison;
+      }
+    }
+    lastComparison = java.lang.Boolean.compare(isSetDuplicates(), other.isSetDuplicates());
+    if (lastComparison != 0) {
+      return lastComparison;
+    }
+    if (isSetDuplicates()) {
+      lastComparison = org.apache.thrift.TBaseHelper.compareTo(this.duplicates, other.duplicates);
       if (lastComparison != 0) {
         return lastComparison;
       }
@@ -285,6 +376,16 @@ public class PinLaterEnqueueResponse implements org.apache.thrift.TBase<PinLater
       sb.append(this.jobDescriptors);
     }
     first = false;
+    if (isSetDuplicates()) {
+      if (!first) sb.append(", ");
+      sb.append("duplicates:");
+      if (this.duplicates == null) {
+        sb.append("null");
+      } else {
+        sb.append(this.duplicates);
+      }
+      first = false;
+    }
     sb.append(")");
     return sb.toString();
   }
@@ -351,6 +452,24 @@ public class PinLaterEnqueueResponse implements org.apache.thrift.TBase<PinLater
               org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
             }
             break;
+          case 2: // DUPLICATES
+            if (schemeField.type == org.apache.thrift.protocol.TType.LIST) {
+              {
+                org.apache.thrift.protocol.TList _list11 = iprot.readListBegin();
+                struct.duplicates = new java.util.ArrayList<java.lang.Boolean>(_list11.size);
+                boolean _elem12;
+                for (int _i13 = 0; _i13 < _list11.size; ++_i13)
+                {
+                  _elem12 = iprot.readBool();
+                  struct.duplicates.add(_elem12);
+                }
+                iprot.readListEnd();
+              }
+              struct.setDuplicatesIsSet(true);
+            } else { 
+              org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
+            }
+            break;
           default:
             org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
         }
@@ -371,13 +490,27 @@ public class PinLaterEnqueueResponse implements org.apache.thrift.TBase<PinLater
         oprot.writeFieldBegin(JOB_DESCRIPTORS_FIELD_DESC);
         {
           oprot.writeListBegin(new org.apache.thrift.protocol.TList(org.apache.thrift.protocol.TType.STRING, struct.jobDescriptors.size()));
-          for (java.lang.String _iter11 : struct.jobDescriptors)
+          for (java.lang.String _iter14 : struct.jobDescriptors)
           {
-            oprot.writeString(_iter11);
+            oprot.writeString(_iter14);
           }
           oprot.writeListEnd();
         }
         oprot.writeFieldEnd();
+      }
+      if (struct.duplicates != null) {
+        if (struct.isSetDuplicates()) {
+          oprot.writeFieldBegin(DUPLICATES_FIELD_DESC);
+          {
+            oprot.writeListBegin(new org.apache.thrift.protocol.TList(org.apache.thrift.protocol.TType.BOOL, struct.duplicates.size()));
+            for (boolean _iter15 : struct.duplicates)
+            {
+              oprot.writeBool(_iter15);
+            }
+            oprot.writeListEnd();
+          }
+          oprot.writeFieldEnd();
+        }
       }
       oprot.writeFieldStop();
       oprot.writeStructEnd();
@@ -399,9 +532,23 @@ public class PinLaterEnqueueResponse implements org.apache.thrift.TBase<PinLater
       org.apache.thrift.protocol.TTupleProtocol oprot = (org.apache.thrift.protocol.TTupleProtocol) prot;
       {
         oprot.writeI32(struct.jobDescriptors.size());
-        for (java.lang.String _iter12 : struct.jobDescriptors)
+        for (java.lang.String _iter16 : struct.jobDescriptors)
         {
-          oprot.writeString(_iter12);
+          oprot.writeString(_iter16);
+        }
+      }
+      java.util.BitSet optionals = new java.util.BitSet();
+      if (struct.isSetDuplicates()) {
+        optionals.set(0);
+      }
+      oprot.writeBitSet(optionals, 1);
+      if (struct.isSetDuplicates()) {
+        {
+          oprot.writeI32(struct.duplicates.size());
+          for (boolean _iter17 : struct.duplicates)
+          {
+            oprot.writeBool(_iter17);
+          }
         }
       }
     }
@@ -410,16 +557,30 @@ public class PinLaterEnqueueResponse implements org.apache.thrift.TBase<PinLater
     public void read(org.apache.thrift.protocol.TProtocol prot, PinLaterEnqueueResponse struct) throws org.apache.thrift.TException {
       org.apache.thrift.protocol.TTupleProtocol iprot = (org.apache.thrift.protocol.TTupleProtocol) prot;
       {
-        org.apache.thrift.protocol.TList _list13 = iprot.readListBegin(org.apache.thrift.protocol.TType.STRING);
-        struct.jobDescriptors = new java.util.ArrayList<java.lang.String>(_list13.size);
-        @org.apache.thrift.annotation.Nullable java.lang.String _elem14;
-        for (int _i15 = 0; _i15 < _list13.size; ++_i15)
+        org.apache.thrift.protocol.TList _list18 = iprot.readListBegin(org.apache.thrift.protocol.TType.STRING);
+        struct.jobDescriptors = new java.util.ArrayList<java.lang.String>(_list18.size);
+        @org.apache.thrift.annotation.Nullable java.lang.String _elem19;
+        for (int _i20 = 0; _i20 < _list18.size; ++_i20)
         {
-          _elem14 = iprot.readString();
-          struct.jobDescriptors.add(_elem14);
+          _elem19 = iprot.readString();
+          struct.jobDescriptors.add(_elem19);
         }
       }
       struct.setJobDescriptorsIsSet(true);
+      java.util.BitSet incoming = iprot.readBitSet(1);
+      if (incoming.get(0)) {
+        {
+          org.apache.thrift.protocol.TList _list21 = iprot.readListBegin(org.apache.thrift.protocol.TType.BOOL);
+          struct.duplicates = new java.util.ArrayList<java.lang.Boolean>(_list21.size);
+          boolean _elem22;
+          for (int _i23 = 0; _i23 < _list21.size; ++_i23)
+          {
+            _elem22 = iprot.readBool();
+            struct.duplicates.add(_elem22);
+          }
+        }
+        struct.setDuplicatesIsSet(true);
+      }
     }
   }
 

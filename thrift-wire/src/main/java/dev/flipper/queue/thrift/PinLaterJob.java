@@ -15,6 +15,8 @@ public class PinLaterJob implements org.apache.thrift.TBase<PinLaterJob, PinLate
   private static final org.apache.thrift.protocol.TField RUN_AFTER_TIMESTAMP_MILLIS_FIELD_DESC = new org.apache.thrift.protocol.TField("runAfterTimestampMillis", org.apache.thrift.protocol.TType.I64, (short)3);
   private static final org.apache.thrift.protocol.TField NUM_ATTEMPTS_ALLOWED_FIELD_DESC = new org.apache.thrift.protocol.TField("numAttemptsAllowed", org.apache.thrift.protocol.TType.I32, (short)4);
   private static final org.apache.thrift.protocol.TField CUSTOM_STATUS_FIELD_DESC = new org.apache.thrift.protocol.TField("customStatus", org.apache.thrift.protocol.TType.STRING, (short)5);
+  private static final org.apache.thrift.protocol.TField UNIQUE_KEY_FIELD_DESC = new org.apache.thrift.protocol.TField("uniqueKey", org.apache.thrift.protocol.TType.STRING, (short)6);
+  private static final org.apache.thrift.protocol.TField UNIQUE_FOR_MILLIS_FIELD_DESC = new org.apache.thrift.protocol.TField("uniqueForMillis", org.apache.thrift.protocol.TType.I64, (short)7);
 
   private static final org.apache.thrift.scheme.SchemeFactory STANDARD_SCHEME_FACTORY = new PinLaterJobStandardSchemeFactory();
   private static final org.apache.thrift.scheme.SchemeFactory TUPLE_SCHEME_FACTORY = new PinLaterJobTupleSchemeFactory();
@@ -24,6 +26,8 @@ public class PinLaterJob implements org.apache.thrift.TBase<PinLaterJob, PinLate
   public long runAfterTimestampMillis; // optional
   public int numAttemptsAllowed; // optional
   public @org.apache.thrift.annotation.Nullable java.lang.String customStatus; // optional
+  public @org.apache.thrift.annotation.Nullable java.lang.String uniqueKey; // optional
+  public long uniqueForMillis; // optional
 
   /** The set of fields this struct contains, along with convenience methods for finding and manipulating them. */
   public enum _Fields implements org.apache.thrift.TFieldIdEnum {
@@ -31,7 +35,9 @@ public class PinLaterJob implements org.apache.thrift.TBase<PinLaterJob, PinLate
     PRIORITY((short)2, "priority"),
     RUN_AFTER_TIMESTAMP_MILLIS((short)3, "runAfterTimestampMillis"),
     NUM_ATTEMPTS_ALLOWED((short)4, "numAttemptsAllowed"),
-    CUSTOM_STATUS((short)5, "customStatus");
+    CUSTOM_STATUS((short)5, "customStatus"),
+    UNIQUE_KEY((short)6, "uniqueKey"),
+    UNIQUE_FOR_MILLIS((short)7, "uniqueForMillis");
 
     private static final java.util.Map<java.lang.String, _Fields> byName = new java.util.HashMap<java.lang.String, _Fields>();
 
@@ -57,6 +63,10 @@ public class PinLaterJob implements org.apache.thrift.TBase<PinLaterJob, PinLate
           return NUM_ATTEMPTS_ALLOWED;
         case 5: // CUSTOM_STATUS
           return CUSTOM_STATUS;
+        case 6: // UNIQUE_KEY
+          return UNIQUE_KEY;
+        case 7: // UNIQUE_FOR_MILLIS
+          return UNIQUE_FOR_MILLIS;
         default:
           return null;
       }
@@ -103,8 +113,9 @@ public class PinLaterJob implements org.apache.thrift.TBase<PinLaterJob, PinLate
   private static final int __PRIORITY_ISSET_ID = 0;
   private static final int __RUNAFTERTIMESTAMPMILLIS_ISSET_ID = 1;
   private static final int __NUMATTEMPTSALLOWED_ISSET_ID = 2;
+  private static final int __UNIQUEFORMILLIS_ISSET_ID = 3;
   private byte __isset_bitfield = 0;
-  private static final _Fields optionals[] = {_Fields.PRIORITY,_Fields.RUN_AFTER_TIMESTAMP_MILLIS,_Fields.NUM_ATTEMPTS_ALLOWED,_Fields.CUSTOM_STATUS};
+  private static final _Fields optionals[] = {_Fields.PRIORITY,_Fields.RUN_AFTER_TIMESTAMP_MILLIS,_Fields.NUM_ATTEMPTS_ALLOWED,_Fields.CUSTOM_STATUS,_Fields.UNIQUE_KEY,_Fields.UNIQUE_FOR_MILLIS};
   public static final java.util.Map<_Fields, org.apache.thrift.meta_data.FieldMetaData> metaDataMap;
   static {
     java.util.Map<_Fields, org.apache.thrift.meta_data.FieldMetaData> tmpMap = new java.util.EnumMap<_Fields, org.apache.thrift.meta_data.FieldMetaData>(_Fields.class);
@@ -118,6 +129,10 @@ public class PinLaterJob implements org.apache.thrift.TBase<PinLaterJob, PinLate
         new org.apache.thrift.meta_data.FieldValueMetaData(org.apache.thrift.protocol.TType.I32)));
     tmpMap.put(_Fields.CUSTOM_STATUS, new org.apache.thrift.meta_data.FieldMetaData("customStatus", org.apache.thrift.TFieldRequirementType.OPTIONAL, 
         new org.apache.thrift.meta_data.FieldValueMetaData(org.apache.thrift.protocol.TType.STRING)));
+    tmpMap.put(_Fields.UNIQUE_KEY, new org.apache.thrift.meta_data.FieldMetaData("uniqueKey", org.apache.thrift.TFieldRequirementType.OPTIONAL, 
+        new org.apache.thrift.meta_data.FieldValueMetaData(org.apache.thrift.protocol.TType.STRING)));
+    tmpMap.put(_Fields.UNIQUE_FOR_MILLIS, new org.apache.thrift.meta_data.FieldMetaData("uniqueForMillis", org.apache.thrift.TFieldRequirementType.OPTIONAL, 
+        new org.apache.thrift.meta_data.FieldValueMetaData(org.apache.thrift.protocol.TType.I64)));
     metaDataMap = java.util.Collections.unmodifiableMap(tmpMap);
     org.apache.thrift.meta_data.FieldMetaData.addStructMetaDataMap(PinLaterJob.class, metaDataMap);
   }
@@ -152,6 +167,10 @@ public class PinLaterJob implements org.apache.thrift.TBase<PinLaterJob, PinLate
     if (other.isSetCustomStatus()) {
       this.customStatus = other.customStatus;
     }
+    if (other.isSetUniqueKey()) {
+      this.uniqueKey = other.uniqueKey;
+    }
+    this.uniqueForMillis = other.uniqueForMillis;
   }
 
   @Override
@@ -170,6 +189,9 @@ public class PinLaterJob implements org.apache.thrift.TBase<PinLaterJob, PinLate
 
     this.customStatus = "";
 
+    this.uniqueKey = null;
+    setUniqueForMillisIsSet(false);
+    this.uniqueForMillis = 0;
   }
 
   public byte[] getBody() {
@@ -300,6 +322,54 @@ public class PinLaterJob implements org.apache.thrift.TBase<PinLaterJob, PinLate
     }
   }
 
+  @org.apache.thrift.annotation.Nullable
+  public java.lang.String getUniqueKey() {
+    return this.uniqueKey;
+  }
+
+  public PinLaterJob setUniqueKey(@org.apache.thrift.annotation.Nullable java.lang.String uniqueKey) {
+    this.uniqueKey = uniqueKey;
+    return this;
+  }
+
+  public void unsetUniqueKey() {
+    this.uniqueKey = null;
+  }
+
+  /** Returns true if field uniqueKey is set (has been assigned a value) and false otherwise */
+  public boolean isSetUniqueKey() {
+    return this.uniqueKey != null;
+  }
+
+  public void setUniqueKeyIsSet(boolean value) {
+    if (!value) {
+      this.uniqueKey = null;
+    }
+  }
+
+  public long getUniqueForMillis() {
+    return this.uniqueForMillis;
+  }
+
+  public PinLaterJob setUniqueForMillis(long uniqueForMillis) {
+    this.uniqueForMillis = uniqueForMillis;
+    setUniqueForMillisIsSet(true);
+    return this;
+  }
+
+  public void unsetUniqueForMillis() {
+    __isset_bitfield = org.apache.thrift.EncodingUtils.clearBit(__isset_bitfield, __UNIQUEFORMILLIS_ISSET_ID);
+  }
+
+  /** Returns true if field uniqueForMillis is set (has been assigned a value) and false otherwise */
+  public boolean isSetUniqueForMillis() {
+    return org.apache.thrift.EncodingUtils.testBit(__isset_bitfield, __UNIQUEFORMILLIS_ISSET_ID);
+  }
+
+  public void setUniqueForMillisIsSet(boolean value) {
+    __isset_bitfield = org.apache.thrift.EncodingUtils.setBit(__isset_bitfield, __UNIQUEFORMILLIS_ISSET_ID, value);
+  }
+
   @Override
   public void setFieldValue(_Fields field, @org.apache.thrift.annotation.Nullable java.lang.Object value) {
     switch (field) {
@@ -347,6 +417,22 @@ public class PinLaterJob implements org.apache.thrift.TBase<PinLaterJob, PinLate
       }
       break;
 
+    case UNIQUE_KEY:
+      if (value == null) {
+        unsetUniqueKey();
+      } else {
+        setUniqueKey((java.lang.String)value);
+      }
+      break;
+
+    case UNIQUE_FOR_MILLIS:
+      if (value == null) {
+        unsetUniqueForMillis();
+      } else {
+        setUniqueForMillis((java.lang.Long)value);
+      }
+      break;
+
     }
   }
 
@@ -368,6 +454,12 @@ public class PinLaterJob implements org.apache.thrift.TBase<PinLaterJob, PinLate
 
     case CUSTOM_STATUS:
       return getCustomStatus();
+
+    case UNIQUE_KEY:
+      return getUniqueKey();
+
+    case UNIQUE_FOR_MILLIS:
+      return getUniqueForMillis();
 
     }
     throw new java.lang.IllegalStateException();
@@ -391,6 +483,10 @@ public class PinLaterJob implements org.apache.thrift.TBase<PinLaterJob, PinLate
       return isSetNumAttemptsAllowed();
     case CUSTOM_STATUS:
       return isSetCustomStatus();
+    case UNIQUE_KEY:
+      return isSetUniqueKey();
+    case UNIQUE_FOR_MILLIS:
+      return isSetUniqueForMillis();
     }
     throw new java.lang.IllegalStateException();
   }
@@ -453,6 +549,24 @@ public class PinLaterJob implements org.apache.thrift.TBase<PinLaterJob, PinLate
         return false;
     }
 
+    boolean this_present_uniqueKey = true && this.isSetUniqueKey();
+    boolean that_present_uniqueKey = true && that.isSetUniqueKey();
+    if (this_present_uniqueKey || that_present_uniqueKey) {
+      if (!(this_present_uniqueKey && that_present_uniqueKey))
+        return false;
+      if (!this.uniqueKey.equals(that.uniqueKey))
+        return false;
+    }
+
+    boolean this_present_uniqueForMillis = true && this.isSetUniqueForMillis();
+    boolean that_present_uniqueForMillis = true && that.isSetUniqueForMillis();
+    if (this_present_uniqueForMillis || that_present_uniqueForMillis) {
+      if (!(this_present_uniqueForMillis && that_present_uniqueForMillis))
+        return false;
+      if (this.uniqueForMillis != that.uniqueForMillis)
+        return false;
+    }
+
     return true;
   }
 
@@ -479,6 +593,14 @@ public class PinLaterJob implements org.apache.thrift.TBase<PinLaterJob, PinLate
     hashCode = hashCode * 8191 + ((isSetCustomStatus()) ? 131071 : 524287);
     if (isSetCustomStatus())
       hashCode = hashCode * 8191 + customStatus.hashCode();
+
+    hashCode = hashCode * 8191 + ((isSetUniqueKey()) ? 131071 : 524287);
+    if (isSetUniqueKey())
+      hashCode = hashCode * 8191 + uniqueKey.hashCode();
+
+    hashCode = hashCode * 8191 + ((isSetUniqueForMillis()) ? 131071 : 524287);
+    if (isSetUniqueForMillis())
+      hashCode = hashCode * 8191 + org.apache.thrift.TBaseHelper.hashCode(uniqueForMillis);
 
     return hashCode;
   }
@@ -541,6 +663,26 @@ public class PinLaterJob implements org.apache.thrift.TBase<PinLaterJob, PinLate
         return lastComparison;
       }
     }
+    lastComparison = java.lang.Boolean.compare(isSetUniqueKey(), other.isSetUniqueKey());
+    if (lastComparison != 0) {
+      return lastComparison;
+    }
+    if (isSetUniqueKey()) {
+      lastComparison = org.apache.thrift.TBaseHelper.compareTo(this.uniqueKey, other.uniqueKey);
+      if (lastComparison != 0) {
+        return lastComparison;
+      }
+    }
+    lastComparison = java.lang.Boolean.compare(isSetUniqueForMillis(), other.isSetUniqueForMillis());
+    if (lastComparison != 0) {
+      return lastComparison;
+    }
+    if (isSetUniqueForMillis()) {
+      lastComparison = org.apache.thrift.TBaseHelper.compareTo(this.uniqueForMillis, other.uniqueForMillis);
+      if (lastComparison != 0) {
+        return lastComparison;
+      }
+    }
     return 0;
   }
 
@@ -598,6 +740,22 @@ public class PinLaterJob implements org.apache.thrift.TBase<PinLaterJob, PinLate
       } else {
         sb.append(this.customStatus);
       }
+      first = false;
+    }
+    if (isSetUniqueKey()) {
+      if (!first) sb.append(", ");
+      sb.append("uniqueKey:");
+      if (this.uniqueKey == null) {
+        sb.append("null");
+      } else {
+        sb.append(this.uniqueKey);
+      }
+      first = false;
+    }
+    if (isSetUniqueForMillis()) {
+      if (!first) sb.append(", ");
+      sb.append("uniqueForMillis:");
+      sb.append(this.uniqueForMillis);
       first = false;
     }
     sb.append(")");
@@ -690,6 +848,22 @@ public class PinLaterJob implements org.apache.thrift.TBase<PinLaterJob, PinLate
               org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
             }
             break;
+          case 6: // UNIQUE_KEY
+            if (schemeField.type == org.apache.thrift.protocol.TType.STRING) {
+              struct.uniqueKey = iprot.readString();
+              struct.setUniqueKeyIsSet(true);
+            } else { 
+              org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
+            }
+            break;
+          case 7: // UNIQUE_FOR_MILLIS
+            if (schemeField.type == org.apache.thrift.protocol.TType.I64) {
+              struct.uniqueForMillis = iprot.readI64();
+              struct.setUniqueForMillisIsSet(true);
+            } else { 
+              org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
+            }
+            break;
           default:
             org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
         }
@@ -733,6 +907,18 @@ public class PinLaterJob implements org.apache.thrift.TBase<PinLaterJob, PinLate
           oprot.writeFieldEnd();
         }
       }
+      if (struct.uniqueKey != null) {
+        if (struct.isSetUniqueKey()) {
+          oprot.writeFieldBegin(UNIQUE_KEY_FIELD_DESC);
+          oprot.writeString(struct.uniqueKey);
+          oprot.writeFieldEnd();
+        }
+      }
+      if (struct.isSetUniqueForMillis()) {
+        oprot.writeFieldBegin(UNIQUE_FOR_MILLIS_FIELD_DESC);
+        oprot.writeI64(struct.uniqueForMillis);
+        oprot.writeFieldEnd();
+      }
       oprot.writeFieldStop();
       oprot.writeStructEnd();
     }
@@ -765,7 +951,13 @@ public class PinLaterJob implements org.apache.thrift.TBase<PinLaterJob, PinLate
       if (struct.isSetCustomStatus()) {
         optionals.set(3);
       }
-      oprot.writeBitSet(optionals, 4);
+      if (struct.isSetUniqueKey()) {
+        optionals.set(4);
+      }
+      if (struct.isSetUniqueForMillis()) {
+        optionals.set(5);
+      }
+      oprot.writeBitSet(optionals, 6);
       if (struct.isSetPriority()) {
         oprot.writeByte(struct.priority);
       }
@@ -778,6 +970,12 @@ public class PinLaterJob implements org.apache.thrift.TBase<PinLaterJob, PinLate
       if (struct.isSetCustomStatus()) {
         oprot.writeString(struct.customStatus);
       }
+      if (struct.isSetUniqueKey()) {
+        oprot.writeString(struct.uniqueKey);
+      }
+      if (struct.isSetUniqueForMillis()) {
+        oprot.writeI64(struct.uniqueForMillis);
+      }
     }
 
     @Override
@@ -785,7 +983,7 @@ public class PinLaterJob implements org.apache.thrift.TBase<PinLaterJob, PinLate
       org.apache.thrift.protocol.TTupleProtocol iprot = (org.apache.thrift.protocol.TTupleProtocol) prot;
       struct.body = iprot.readBinary();
       struct.setBodyIsSet(true);
-      java.util.BitSet incoming = iprot.readBitSet(4);
+      java.util.BitSet incoming = iprot.readBitSet(6);
       if (incoming.get(0)) {
         struct.priority = iprot.readByte();
         struct.setPriorityIsSet(true);
@@ -801,6 +999,14 @@ public class PinLaterJob implements org.apache.thrift.TBase<PinLaterJob, PinLate
       if (incoming.get(3)) {
         struct.customStatus = iprot.readString();
         struct.setCustomStatusIsSet(true);
+      }
+      if (incoming.get(4)) {
+        struct.uniqueKey = iprot.readString();
+        struct.setUniqueKeyIsSet(true);
+      }
+      if (incoming.get(5)) {
+        struct.uniqueForMillis = iprot.readI64();
+        struct.setUniqueForMillisIsSet(true);
       }
     }
   }

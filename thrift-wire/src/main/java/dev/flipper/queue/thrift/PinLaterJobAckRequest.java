@@ -533,14 +533,14 @@ public class PinLaterJobAckRequest implements org.apache.thrift.TBase<PinLaterJo
           case 2: // JOBS_SUCCEEDED
             if (schemeField.type == org.apache.thrift.protocol.TType.LIST) {
               {
-                org.apache.thrift.protocol.TList _list16 = iprot.readListBegin();
-                struct.jobsSucceeded = new java.util.ArrayList<PinLaterJobAckInfo>(_list16.size);
-                @org.apache.thrift.annotation.Nullable PinLaterJobAckInfo _elem17;
-                for (int _i18 = 0; _i18 < _list16.size; ++_i18)
+                org.apache.thrift.protocol.TList _list24 = iprot.readListBegin();
+                struct.jobsSucceeded = new java.util.ArrayList<PinLaterJobAckInfo>(_list24.size);
+                @org.apache.thrift.annotation.Nullable PinLaterJobAckInfo _elem25;
+                for (int _i26 = 0; _i26 < _list24.size; ++_i26)
                 {
-                  _elem17 = new PinLaterJobAckInfo();
-                  _elem17.read(iprot);
-                  struct.jobsSucceeded.add(_elem17);
+                  _elem25 = new PinLaterJobAckInfo();
+                  _elem25.read(iprot);
+                  struct.jobsSucceeded.add(_elem25);
                 }
                 iprot.readListEnd();
               }
@@ -552,14 +552,14 @@ public class PinLaterJobAckRequest implements org.apache.thrift.TBase<PinLaterJo
           case 3: // JOBS_FAILED
             if (schemeField.type == org.apache.thrift.protocol.TType.LIST) {
               {
-                org.apache.thrift.protocol.TList _list19 = iprot.readListBegin();
-                struct.jobsFailed = new java.util.ArrayList<PinLaterJobAckInfo>(_list19.size);
-                @org.apache.thrift.annotation.Nullable PinLaterJobAckInfo _elem20;
-                for (int _i21 = 0; _i21 < _list19.size; ++_i21)
+                org.apache.thrift.protocol.TList _list27 = iprot.readListBegin();
+                struct.jobsFailed = new java.util.ArrayList<PinLaterJobAckInfo>(_list27.size);
+                @org.apache.thrift.annotation.Nullable PinLaterJobAckInfo _elem28;
+                for (int _i29 = 0; _i29 < _list27.size; ++_i29)
                 {
-                  _elem20 = new PinLaterJobAckInfo();
-                  _elem20.read(iprot);
-                  struct.jobsFailed.add(_elem20);
+                  _elem28 = new PinLaterJobAckInfo();
+                  _elem28.read(iprot);
+                  struct.jobsFailed.add(_elem28);
                 }
                 iprot.readListEnd();
               }
@@ -594,9 +594,9 @@ public class PinLaterJobAckRequest implements org.apache.thrift.TBase<PinLaterJo
           oprot.writeFieldBegin(JOBS_SUCCEEDED_FIELD_DESC);
           {
             oprot.writeListBegin(new org.apache.thrift.protocol.TList(org.apache.thrift.protocol.TType.STRUCT, struct.jobsSucceeded.size()));
-            for (PinLaterJobAckInfo _iter22 : struct.jobsSucceeded)
+            for (PinLaterJobAckInfo _iter30 : struct.jobsSucceeded)
             {
-              _iter22.write(oprot);
+              _iter30.write(oprot);
             }
             oprot.writeListEnd();
           }
@@ -608,9 +608,9 @@ public class PinLaterJobAckRequest implements org.apache.thrift.TBase<PinLaterJo
           oprot.writeFieldBegin(JOBS_FAILED_FIELD_DESC);
           {
             oprot.writeListBegin(new org.apache.thrift.protocol.TList(org.apache.thrift.protocol.TType.STRUCT, struct.jobsFailed.size()));
-            for (PinLaterJobAckInfo _iter23 : struct.jobsFailed)
+            for (PinLaterJobAckInfo _iter31 : struct.jobsFailed)
             {
-              _iter23.write(oprot);
+              _iter31.write(oprot);
             }
             oprot.writeListEnd();
           }
@@ -647,18 +647,18 @@ public class PinLaterJobAckRequest implements org.apache.thrift.TBase<PinLaterJo
       if (struct.isSetJobsSucceeded()) {
         {
           oprot.writeI32(struct.jobsSucceeded.size());
-          for (PinLaterJobAckInfo _iter24 : struct.jobsSucceeded)
+          for (PinLaterJobAckInfo _iter32 : struct.jobsSucceeded)
           {
-            _iter24.write(oprot);
+            _iter32.write(oprot);
           }
         }
       }
       if (struct.isSetJobsFailed()) {
         {
           oprot.writeI32(struct.jobsFailed.size());
-          for (PinLaterJobAckInfo _iter25 : struct.jobsFailed)
+          for (PinLaterJobAckInfo _iter33 : struct.jobsFailed)
           {
-            _iter25.write(oprot);
+            _iter33.write(oprot);
           }
         }
       }
@@ -672,28 +672,28 @@ public class PinLaterJobAckRequest implements org.apache.thrift.TBase<PinLaterJo
       java.util.BitSet incoming = iprot.readBitSet(2);
       if (incoming.get(0)) {
         {
-          org.apache.thrift.protocol.TList _list26 = iprot.readListBegin(org.apache.thrift.protocol.TType.STRUCT);
-          struct.jobsSucceeded = new java.util.ArrayList<PinLaterJobAckInfo>(_list26.size);
-          @org.apache.thrift.annotation.Nullable PinLaterJobAckInfo _elem27;
-          for (int _i28 = 0; _i28 < _list26.size; ++_i28)
+          org.apache.thrift.protocol.TList _list34 = iprot.readListBegin(org.apache.thrift.protocol.TType.STRUCT);
+          struct.jobsSucceeded = new java.util.ArrayList<PinLaterJobAckInfo>(_list34.size);
+          @org.apache.thrift.annotation.Nullable PinLaterJobAckInfo _elem35;
+          for (int _i36 = 0; _i36 < _list34.size; ++_i36)
           {
-            _elem27 = new PinLaterJobAckInfo();
-            _elem27.read(iprot);
-            struct.jobsSucceeded.add(_elem27);
+            _elem35 = new PinLaterJobAckInfo();
+            _elem35.read(iprot);
+            struct.jobsSucceeded.add(_elem35);
           }
         }
         struct.setJobsSucceededIsSet(true);
       }
       if (incoming.get(1)) {
         {
-          org.apache.thrift.protocol.TList _list29 = iprot.readListBegin(org.apache.thrift.protocol.TType.STRUCT);
-          struct.jobsFailed = new java.util.ArrayList<PinLaterJobAckInfo>(_list29.size);
-          @org.apache.thrift.annotation.Nullable PinLaterJobAckInfo _elem30;
-          for (int _i31 = 0; _i31 < _list29.size; ++_i31)
+          org.apache.thrift.protocol.TList _list37 = iprot.readListBegin(org.apache.thrift.protocol.TType.STRUCT);
+          struct.jobsFailed = new java.util.ArrayList<PinLaterJobAckInfo>(_list37.size);
+          @org.apache.thrift.annotation.Nullable PinLaterJobAckInfo _elem38;
+          for (int _i39 = 0; _i39 < _list37.size; ++_i39)
           {
-            _elem30 = new PinLaterJobAckInfo();
-            _elem30.read(iprot);
-            struct.jobsFailed.add(_elem30);
+            _elem38 = new PinLaterJobAckInfo();
+            _elem38.read(iprot);
+            struct.jobsFailed.add(_elem38);
           }
         }
         struct.setJobsFailedIsSet(true);

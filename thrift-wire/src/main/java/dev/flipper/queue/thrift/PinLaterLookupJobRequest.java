@@ -419,13 +419,13 @@ public class PinLaterLookupJobRequest implements org.apache.thrift.TBase<PinLate
           case 1: // JOB_DESCRIPTORS
             if (schemeField.type == org.apache.thrift.protocol.TType.LIST) {
               {
-                org.apache.thrift.protocol.TList _list60 = iprot.readListBegin();
-                struct.jobDescriptors = new java.util.ArrayList<java.lang.String>(_list60.size);
-                @org.apache.thrift.annotation.Nullable java.lang.String _elem61;
-                for (int _i62 = 0; _i62 < _list60.size; ++_i62)
+                org.apache.thrift.protocol.TList _list68 = iprot.readListBegin();
+                struct.jobDescriptors = new java.util.ArrayList<java.lang.String>(_list68.size);
+                @org.apache.thrift.annotation.Nullable java.lang.String _elem69;
+                for (int _i70 = 0; _i70 < _list68.size; ++_i70)
                 {
-                  _elem61 = iprot.readString();
-                  struct.jobDescriptors.add(_elem61);
+                  _elem69 = iprot.readString();
+                  struct.jobDescriptors.add(_elem69);
                 }
                 iprot.readListEnd();
               }
@@ -462,9 +462,9 @@ public class PinLaterLookupJobRequest implements org.apache.thrift.TBase<PinLate
         oprot.writeFieldBegin(JOB_DESCRIPTORS_FIELD_DESC);
         {
           oprot.writeListBegin(new org.apache.thrift.protocol.TList(org.apache.thrift.protocol.TType.STRING, struct.jobDescriptors.size()));
-          for (java.lang.String _iter63 : struct.jobDescriptors)
+          for (java.lang.String _iter71 : struct.jobDescriptors)
           {
-            oprot.writeString(_iter63);
+            oprot.writeString(_iter71);
           }
           oprot.writeListEnd();
         }
@@ -495,9 +495,9 @@ public class PinLaterLookupJobRequest implements org.apache.thrift.TBase<PinLate
       org.apache.thrift.protocol.TTupleProtocol oprot = (org.apache.thrift.protocol.TTupleProtocol) prot;
       {
         oprot.writeI32(struct.jobDescriptors.size());
-        for (java.lang.String _iter64 : struct.jobDescriptors)
+        for (java.lang.String _iter72 : struct.jobDescriptors)
         {
-          oprot.writeString(_iter64);
+          oprot.writeString(_iter72);
         }
       }
       java.util.BitSet optionals = new java.util.BitSet();
@@ -514,13 +514,13 @@ public class PinLaterLookupJobRequest implements org.apache.thrift.TBase<PinLate
     public void read(org.apache.thrift.protocol.TProtocol prot, PinLaterLookupJobRequest struct) throws org.apache.thrift.TException {
       org.apache.thrift.protocol.TTupleProtocol iprot = (org.apache.thrift.protocol.TTupleProtocol) prot;
       {
-        org.apache.thrift.protocol.TList _list65 = iprot.readListBegin(org.apache.thrift.protocol.TType.STRING);
-        struct.jobDescriptors = new java.util.ArrayList<java.lang.String>(_list65.size);
-        @org.apache.thrift.annotation.Nullable java.lang.String _elem66;
-        for (int _i67 = 0; _i67 < _list65.size; ++_i67)
+        org.apache.thrift.protocol.TList _list73 = iprot.readListBegin(org.apache.thrift.protocol.TType.STRING);
+        struct.jobDescriptors = new java.util.ArrayList<java.lang.String>(_list73.size);
+        @org.apache.thrift.annotation.Nullable java.lang.String _elem74;
+        for (int _i75 = 0; _i75 < _list73.size; ++_i75)
         {
-          _elem66 = iprot.readString();
-          struct.jobDescriptors.add(_elem66);
+          _elem74 = iprot.readString();
+          struct.jobDescriptors.add(_elem74);
         }
       }
       struct.setJobDescriptorsIsSet(true);

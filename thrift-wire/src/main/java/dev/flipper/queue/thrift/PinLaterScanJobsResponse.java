@@ -425,14 +425,14 @@ public class PinLaterScanJobsResponse implements org.apache.thrift.TBase<PinLate
           case 1: // SCANNED_JOBS
             if (schemeField.type == org.apache.thrift.protocol.TType.LIST) {
               {
-                org.apache.thrift.protocol.TList _list68 = iprot.readListBegin();
-                struct.scannedJobs = new java.util.ArrayList<PinLaterJobInfo>(_list68.size);
-                @org.apache.thrift.annotation.Nullable PinLaterJobInfo _elem69;
-                for (int _i70 = 0; _i70 < _list68.size; ++_i70)
+                org.apache.thrift.protocol.TList _list76 = iprot.readListBegin();
+                struct.scannedJobs = new java.util.ArrayList<PinLaterJobInfo>(_list76.size);
+                @org.apache.thrift.annotation.Nullable PinLaterJobInfo _elem77;
+                for (int _i78 = 0; _i78 < _list76.size; ++_i78)
                 {
-                  _elem69 = new PinLaterJobInfo();
-                  _elem69.read(iprot);
-                  struct.scannedJobs.add(_elem69);
+                  _elem77 = new PinLaterJobInfo();
+                  _elem77.read(iprot);
+                  struct.scannedJobs.add(_elem77);
                 }
                 iprot.readListEnd();
               }
@@ -469,9 +469,9 @@ public class PinLaterScanJobsResponse implements org.apache.thrift.TBase<PinLate
         oprot.writeFieldBegin(SCANNED_JOBS_FIELD_DESC);
         {
           oprot.writeListBegin(new org.apache.thrift.protocol.TList(org.apache.thrift.protocol.TType.STRUCT, struct.scannedJobs.size()));
-          for (PinLaterJobInfo _iter71 : struct.scannedJobs)
+          for (PinLaterJobInfo _iter79 : struct.scannedJobs)
           {
-            _iter71.write(oprot);
+            _iter79.write(oprot);
           }
           oprot.writeListEnd();
         }
@@ -504,9 +504,9 @@ public class PinLaterScanJobsResponse implements org.apache.thrift.TBase<PinLate
       org.apache.thrift.protocol.TTupleProtocol oprot = (org.apache.thrift.protocol.TTupleProtocol) prot;
       {
         oprot.writeI32(struct.scannedJobs.size());
-        for (PinLaterJobInfo _iter72 : struct.scannedJobs)
+        for (PinLaterJobInfo _iter80 : struct.scannedJobs)
         {
-          _iter72.write(oprot);
+          _iter80.write(oprot);
         }
       }
       java.util.BitSet optionals = new java.util.BitSet();
@@ -523,14 +523,14 @@ public class PinLaterScanJobsResponse implements org.apache.thrift.TBase<PinLate
     public void read(org.apache.thrift.protocol.TProtocol prot, PinLaterScanJobsResponse struct) throws org.apache.thrift.TException {
       org.apache.thrift.protocol.TTupleProtocol iprot = (org.apache.thrift.protocol.TTupleProtocol) prot;
       {
-        org.apache.thrift.protocol.TList _list73 = iprot.readListBegin(org.apache.thrift.protocol.TType.STRUCT);
-        struct.scannedJobs = new java.util.ArrayList<PinLaterJobInfo>(_list73.size);
-        @org.apache.thrift.annotation.Nullable PinLaterJobInfo _elem74;
-        for (int _i75 = 0; _i75 < _list73.size; ++_i75)
+        org.apache.thrift.protocol.TList _list81 = iprot.readListBegin(org.apache.thrift.protocol.TType.STRUCT);
+        struct.scannedJobs = new java.util.ArrayList<PinLaterJobInfo>(_list81.size);
+        @org.apache.thrift.annotation.Nullable PinLaterJobInfo _elem82;
+        for (int _i83 = 0; _i83 < _list81.size; ++_i83)
         {
-          _elem74 = new PinLaterJobInfo();
-          _elem74.read(iprot);
-          struct.scannedJobs.add(_elem74);
+          _elem82 = new PinLaterJobInfo();
+          _elem82.read(iprot);
+          struct.scannedJobs.add(_elem82);
         }
       }
       struct.setScannedJobsIsSet(true);

@@ -6,6 +6,7 @@ import dev.flipper.queue.CountParams;
 import dev.flipper.queue.DeleteJobsParams;
 import dev.flipper.queue.DequeueParams;
 import dev.flipper.queue.DequeuedJob;
+import dev.flipper.queue.EnqueueOutcome;
 import dev.flipper.queue.ErrorCode;
 import dev.flipper.queue.JobDescriptor;
 import dev.flipper.queue.JobInfo;
@@ -20,6 +21,7 @@ import dev.flipper.queue.thrift.PinLaterDeleteJobsRequest;
 import dev.flipper.queue.thrift.PinLaterDequeueMetadata;
 import dev.flipper.queue.thrift.PinLaterDequeueRequest;
 import dev.flipper.queue.thrift.PinLaterDequeueResponse;
+import dev.flipper.queue.thrift.PinLaterEnqueueResponse;
 import dev.flipper.queue.thrift.PinLaterGetJobCountRequest;
 import dev.flipper.queue.thrift.PinLaterJob;
 import dev.flipper.queue.thrift.PinLaterJobAckInfo;
@@ -95,6 +97,12 @@ public final class WireMapping {
     if (job.runAfter() != null) {
       wire.setRunAfterTimestampMillis(job.runAfter().toEpochMilli());
     }
+    if (job.uniqueKey() != null) {
+      wire.setUniqueKey(job.uniqueKey());
+    }
+    if (job.uniqueFor() != null) {
+      wire.setUniqueForMillis(job.uniqueFor().toMillis());
+    }
     return wire;
   }
 
@@ -111,7 +119,46 @@ public final class WireMapping {
         wire.getPriority(),
         runAfter,
         wire.getNumAttemptsAllowed(),
-        wire.getCustomStatus());
+        wire.getCustomStatus(),
+        wire.getUniqueKey(),
+        wire.isSetUniqueForMillis() ? Duration.ofMillis(wire.getUniqueForMillis()) : null);
+  }
+
+  /** True if some job carries a unique key: then the response says which were duplicates. */
+  public static boolean anyUniqueKey(List<NewJob> jobs) {
+    return jobs.stream().anyMatch(job -> job.uniqueKey() != null);
+  }
+
+  public static PinLaterEnqueueResponse outcomesToThrift(List<EnqueueOutcome> outcomes) {
+    List<String> descriptors = new ArrayList<>(outcomes.size());
+    List<Boolean> duplicates = new ArrayList<>(outcomes.size());
+    for (EnqueueOutcome outcome : outcomes) {
+      descriptors.add(outcome.job().toString());
+      duplicates.add(outcome.duplicate());
+    }
+    return new PinLaterEnqueueResponse(descriptors).setDuplicates(duplicates);
+  }
+
+  /**
+   * The outcomes of an enqueue response; a response without duplicate flags (a server that predates
+   * unique jobs, or a request without keys) reports none.
+   */
+  public static List<EnqueueOutcome> outcomesFromThrift(PinLaterEnqueueResponse wire) {
+    List<JobDescriptor> jobs = descriptorsFromThrift(wire.getJobDescriptors());
+    List<Boolean> duplicates = wire.getDuplicates();
+    if (duplicates != null && duplicates.size() != jobs.size()) {
+      throw QueueException.invalid(
+          "the enqueue response has "
+              + duplicates.size()
+              + " duplicate flags for "
+              + jobs.size()
+              + " descriptors; expected one per job");
+    }
+    List<EnqueueOutcome> outcomes = new ArrayList<>(jobs.size());
+    for (int i = 0; i < jobs.size(); i++) {
+      outcomes.add(new EnqueueOutcome(jobs.get(i), duplicates != null && duplicates.get(i)));
+    }
+    return outcomes;
   }
 
   public static List<NewJob> jobsFromThrift(List<PinLaterJob> wire) {

@@ -2,17 +2,12 @@ package dev.flipper.workflow.ui;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
 
 /**
- * URLs of the run history's pages and the relative times they show, for the templates (as {@link
- * Links} for the other pages). Stateless.
+ * URLs and marks of the run history's pages, for the templates (as {@link Links} for the other
+ * pages). Stateless.
  */
 public final class HistoryLinks {
-  private static final Clock CLOCK = Clock.systemUTC();
-
   private HistoryLinks() {}
 
   /** The runs × jobs grid of a workflow. */
@@ -39,16 +34,5 @@ public final class HistoryLinks {
       case "DISABLED" -> "–";
       default -> "";
     };
-  }
-
-  /** {@code 5m ago}, {@code 3d 4h ago} for ISO-8601 text; "" for null. */
-  public static String ago(String iso) {
-    if (iso == null) {
-      return "";
-    }
-    Duration since = Duration.between(Instant.parse(iso), CLOCK.instant());
-    return since.isNegative()
-        ? "in " + Links.duration(-since.toMillis())
-        : Links.duration(since.toMillis()) + " ago";
   }
 }

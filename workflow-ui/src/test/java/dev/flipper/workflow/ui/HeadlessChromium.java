@@ -7,6 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Base64;
+import java.util.Map;
 import java.util.Optional;
 import java.util.logging.Level;
 import org.openqa.selenium.OutputType;
@@ -60,6 +62,34 @@ final class HeadlessChromium {
       Files.createDirectories(SCREENSHOTS);
       Path file = SCREENSHOTS.resolve(name + ".png");
       Files.write(file, ((TakesScreenshot) chrome).getScreenshotAs(OutputType.BYTES));
+      return file;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Saves a PNG of the whole page, beyond the window's height, under target/screenshots/. */
+  @SuppressWarnings("unchecked")
+  static Path fullPageScreenshot(ChromeDriver chrome, String name) {
+    Map<String, Object> size =
+        (Map<String, Object>)
+            chrome.executeCdpCommand("Page.getLayoutMetrics", Map.of()).get("cssContentSize");
+    // the window's width: without a vertical scrollbar (the capture is as tall as the page) the
+    // page lays out that wide
+    Object width = chrome.executeScript("return window.innerWidth");
+    Map<String, Object> clip =
+        Map.of("x", 0, "y", 0, "width", width, "height", size.get("height"), "scale", 1);
+    String png =
+        (String)
+            chrome
+                .executeCdpCommand(
+                    "Page.captureScreenshot",
+                    Map.of("format", "png", "captureBeyondViewport", true, "clip", clip))
+                .get("data");
+    try {
+      Files.createDirectories(SCREENSHOTS);
+      Path file = SCREENSHOTS.resolve(name + ".png");
+      Files.write(file, Base64.getDecoder().decode(png));
       return file;
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -91,12 +91,14 @@ class UiBrowserTest {
             script(
                 "return window.flipper.graph.nodes().map(n => n.id() + ' ' + n.data('status') + ' '"
                     + " + n.style('background-color'))");
+    // the graph takes its colours from the status badges' (ui.css), so both agree in either theme
     assertThat(nodes)
         .contains(
-            "extract SUCCESS rgb(137,232,148)",
-            "transform RUNNING rgb(102,204,255)",
-            "load WAITING rgb(221,221,221)",
-            UiFixture.XSS_JOB + " WAITING rgb(221,221,221)");
+            "extract SUCCESS " + badgeColour("success"),
+            "transform RUNNING " + badgeColour("running"),
+            "load WAITING " + badgeColour("waiting"),
+            UiFixture.XSS_JOB + " WAITING " + badgeColour("waiting"));
+    assertThat(badgeColour("success")).isNotEqualTo(badgeColour("running"));
     // dagre ranks the jobs top to bottom at a readable zoom (its fallback spreads them over the
     // whole box)
     assertThat(
@@ -116,6 +118,16 @@ class UiBrowserTest {
     script("window.flipper.graph.getElementById('extract').emit('dbltap')");
     wait.until(ExpectedConditions.urlContains("/jobs/extract"));
     assertThat(chrome.findElement(By.id("job-name")).getText()).isEqualTo("extract");
+  }
+
+  /** The background of the legend's badge of a status, as Cytoscape writes colours. */
+  private static String badgeColour(String statusClass) {
+    return ((String)
+            script(
+                "return getComputedStyle(document.querySelector('#graph-legend .status."
+                    + statusClass
+                    + "')).backgroundColor"))
+        .replace(" ", "");
   }
 
   @Test
@@ -184,6 +196,13 @@ class UiBrowserTest {
     open("/workflows/etl/instances/" + fixture.running);
     waitForGraph();
     script("window.notReloaded = true");
+    // what a refresh must keep: the rows (not rebuilt), the focused link, the page's scroll
+    // position
+    script(
+        "window.transformRow = document.querySelector('tr[data-job=transform]');"
+            + " document.querySelector('tr[data-job=extract] a').focus();"
+            + " window.scrollTo({ top: 200, behavior: 'instant' })");
+    Object scrolled = script("return window.scrollY");
 
     fixture.engine.finish(fixture.runningJob, ExecutionResult.exit(0));
 
@@ -197,6 +216,13 @@ class UiBrowserTest {
                     script(
                         "return window.flipper.graph.getElementById('transform').data('status')")));
     assertThat(script("return window.notReloaded")).isEqualTo(true);
+    assertThat(
+            script(
+                "return window.transformRow === document.querySelector('tr[data-job=transform]')"))
+        .as("the row updated in place")
+        .isEqualTo(true);
+    assertThat(script("return document.activeElement.textContent")).isEqualTo("extract");
+    assertThat(script("return window.scrollY")).isEqualTo(scrolled);
     HeadlessChromium.screenshot(chrome, "instance-refreshed");
   }
 

@@ -99,14 +99,18 @@ class UiStatesTest {
                 + "UPSTREAM_FAILED</span>")
         .contains("id=\"graph-legend\"")
         .contains("<span class=\"status upstream_failed\">UPSTREAM_FAILED</span> ");
-    assertThat(get("/static/graph.js")).contains("UPSTREAM_FAILED: '#");
+    // the graph colours UPSTREAM_FAILED with the badges' colour of that status (ui.css)
+    assertThat(get("/static/graph.js")).contains("'UPSTREAM_FAILED'", "'--st-'");
+    assertThat(get("/static/ui.css")).contains("--st-upstream-failed-bg:");
   }
 
   @Test
   void timesAreUtcAndLabelledAndDurationsNeverIso() throws Exception {
     String html = get("/workflows/etl/instances/" + fixture.finished);
     assertThat(html)
-        .containsPattern("<dt>Start</dt><dd>\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC</dd>")
+        .containsPattern(
+            "<dt>Start</dt><dd><time class=\"ts\" datetime=\"[0-9T:.-]+Z\" title=\"(?<utc>\\d{4}-\\d\\d-\\d\\d"
+                + " \\d\\d:\\d\\d:\\d\\d UTC)\">\\k<utc></time></dd>")
         .containsPattern("<dt>Duration</dt><dd>\\d+(ms|s)</dd>")
         .doesNotContainPattern(">PT\\d");
     assertThat(get("/workers")).containsPattern(">\\d+s ago<").containsPattern(">1h ago<");

@@ -334,13 +334,12 @@ class UiTimelineBrowserTest {
     chrome
         .findElement(By.cssSelector("#timeline .tl-row[data-job=enrich] .tl-job"))
         .sendKeys(Keys.TAB);
-    chrome.executeScript("window.focusedBefore = document.activeElement");
+    chrome.executeScript(
+        "window.refreshes = 0;"
+            + " document.addEventListener('flipper:data', function () { window.refreshes++; })");
 
-    wait.until(
-        d ->
-            chrome.executeScript(
-                "return document.querySelector(\"#timeline .tl-bar[data-key='enrich#1']\")"
-                    + " !== window.focusedBefore"));
+    // a refresh updates the timeline in place (ui.js): wait for two with changed data
+    wait.until(d -> ((Number) chrome.executeScript("return window.refreshes")).intValue() >= 2);
 
     WebElement focused = chrome.switchTo().activeElement();
     assertThat(focused.getAttribute("data-key")).isEqualTo("enrich#1");

@@ -17,6 +17,7 @@ import dev.flipper.queue.spi.NewJobRecord;
 import dev.flipper.queue.spi.ScanBound;
 import dev.flipper.queue.spi.ShardStore;
 import dev.flipper.queue.spi.StoredJob;
+import dev.flipper.queue.spi.UniqueInsert;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -82,6 +83,8 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
           + FAILED
           + " END,"
           + " claim_descriptor = CASE WHEN attempts_remaining > 1 THEN NULL ELSE claim_descriptor END,"
+          // FAILED for good releases the unique key (see JobSql.RELEASE_KEY).
+          + " unique_key = CASE WHEN attempts_remaining > 1 OR unique_until > 0 THEN unique_key END,"
           + " claimed_by = NULL, updated_at = ?";
 
   private static final String ATTEMPTS_DOWN =
@@ -328,6 +331,57 @@ public final class JdbcShardStore implements ShardStore, AutoCloseable {
     List<Long> created = run("enqueue", queue, c -> insertJobs(c, queue, jobs));
     floors.lower(queue, jobs, NewJobRecord::priority, NewJobRecord::runAfterMillis);
     return created;
+  }
+
+  @Override
+  public List<UniqueInsert> enqueueUnique(String queue, List<NewJobRecord> jobs) {
+    List<UniqueInsert> results = new ArrayList<>(jobs.size());
+    for (NewJobRecord job : jobs) {
+      // One transaction per job: a duplicate key (a concurrent enqueue of the key won) rolls back
+      // and runs it again, which then finds the winner.
+      results.add(run("enqueue", queue, c -> insertUnlessHeld(c, queue, job)));
+    }
+    floors.lower(queue, jobs, NewJobRecord::priority, NewJobRecord::runAfterMillis);
+    return results;
+  }
+
+  private UniqueInsert insertUnlessHeld(Connection c, String queue, NewJobRecord job)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(JobSql.RELEASE_ENDED_WINDOW)) {
+      ps.setString(1, queue);
+      ps.setString(2, job.uniqueKey());
+      ps.setLong(3, job.createdAtMillis());
+      ps.executeUpdate();
+    }
+    try (PreparedStatement ps = c.prepareStatement(JobSql.KEY_HOLDER)) {
+      ps.setString(1, queue);
+      ps.setString(2, job.uniqueKey());
+      try (ResultSet rs = ps.executeQuery()) {
+        if (rs.next()) {
+          return new UniqueInsert(new JobRef(rs.getInt(1), rs.getLong(2)), true);
+        }
+      }
+    }
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            JobSql.INSERT_KEYED_JOB_IF_QUEUE + db.dialect().queueRowLock(),
+            Statement.RETURN_GENERATED_KEYS)) {
+      bindJob(ps, queue, job);
+      ps.setString(10, job.uniqueKey());
+      ps.setLong(11, job.uniqueUntilMillis());
+      ps.setString(12, queue);
+      if (ps.executeUpdate() == 0) {
+        throw QueueException.queueNotFound(queue);
+      }
+      try (ResultSet keys = ps.getGeneratedKeys()) {
+        if (!keys.next()) {
+          throw new SQLException(
+              "inserted a job but the driver returned no generated id (indicates a driver or "
+                  + "configuration bug)");
+        }
+        return new UniqueInsert(new JobRef(job.priority(), keys.getLong(1)), false);
+      }
+    }
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.flipper.queue.mysql.internal;
 import dev.flipper.jdbc.Dialect;
 import dev.flipper.jdbc.internal.SchemaMigrator;
 import dev.flipper.jdbc.internal.SchemaMigrator.Migration;
+import dev.flipper.queue.NewJob;
 import java.util.List;
 
 /**
@@ -92,6 +93,27 @@ public final class JobSchema {
                 // per claim.
                 ? List.of(
                     "CREATE UNIQUE INDEX IF NOT EXISTS flipper_jobs_id ON flipper_jobs (local_id)")
-                : List.of()));
+                : List.of()),
+        new Migration(
+            6,
+            "unique jobs",
+            // The key a job holds (NULL: none, or released), and when it is released whatever the
+            // job's state (0: when the job leaves PENDING/IN_PROGRESS). NULLs never collide in
+            // the unique index, so jobs without a key cost one small index entry each.
+            dialect == Dialect.H2
+                ? List.of(
+                    "ALTER TABLE flipper_jobs ADD COLUMN IF NOT EXISTS unique_key "
+                        + dialect.asciiKeyColumn(NewJob.UNIQUE_KEY_MAX_CHARS)
+                        + " NULL",
+                    "ALTER TABLE flipper_jobs ADD COLUMN IF NOT EXISTS unique_until BIGINT NOT NULL"
+                        + " DEFAULT 0",
+                    "CREATE UNIQUE INDEX IF NOT EXISTS flipper_jobs_unique ON flipper_jobs"
+                        + " (queue_name, unique_key)")
+                // One statement, so a re-run after a crash finds all of it (a duplicate column).
+                : List.of(
+                    "ALTER TABLE flipper_jobs ADD COLUMN unique_key "
+                        + dialect.asciiKeyColumn(NewJob.UNIQUE_KEY_MAX_CHARS)
+                        + " NULL, ADD COLUMN unique_until BIGINT NOT NULL DEFAULT 0,"
+                        + " ADD UNIQUE KEY flipper_jobs_unique (queue_name, unique_key)")));
   }
 }

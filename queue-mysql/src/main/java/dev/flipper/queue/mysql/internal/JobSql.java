@@ -43,6 +43,33 @@ public final class JobSql {
           + PENDING
           + ", ?, ?, ?, ?, ?, ?, ? FROM flipper_queues WHERE name = ?";
 
+  /**
+   * Inserts one PENDING job holding a unique key if its queue exists (dialect's lock suffix
+   * appended): the parameters of {@link #INSERT_JOB}, then the key, its release instant (0: while
+   * active), then the queue. The unique index on (queue_name, unique_key) refuses a second holder.
+   */
+  public static final String INSERT_KEYED_JOB_IF_QUEUE =
+      "INSERT INTO flipper_jobs (queue_name, priority, state, run_after, updated_at, created_at,"
+          + " attempts_allowed, attempts_remaining, custom_status, body, unique_key, unique_until)"
+          + " SELECT ?, ?, "
+          + PENDING
+          + ", ?, ?, ?, ?, ?, ?, ?, ?, ? FROM flipper_queues WHERE name = ?";
+
+  /** The job holding a key: queue, key. */
+  static final String KEY_HOLDER =
+      "SELECT priority, local_id FROM flipper_jobs WHERE queue_name = ? AND unique_key = ?";
+
+  /** Releases a key whose window has ended: queue, key, now. */
+  static final String RELEASE_ENDED_WINDOW =
+      "UPDATE flipper_jobs SET unique_key = NULL"
+          + " WHERE queue_name = ? AND unique_key = ? AND unique_until > 0 AND unique_until <= ?";
+
+  /**
+   * A SET clause for a job that leaves PENDING/IN_PROGRESS for good: it releases its key unless the
+   * key has a window.
+   */
+  static final String RELEASE_KEY = "unique_key = CASE WHEN unique_until > 0 THEN unique_key END";
+
   /** Due PENDING jobs of one queue and priority: queue, priority, now. */
   static final String DUE =
       "queue_name = ? AND priority = ? AND state = " + PENDING + " AND run_after <= ?";
@@ -252,7 +279,8 @@ public final class JobSql {
         + dialect.jobsByPrimaryKey()
         + " SET state = "
         + SUCCEEDED
-        + ", updated_at = ?"
+        + ", updated_at = ?, "
+        + RELEASE_KEY
         + (appendStatus ? ", " + APPEND_STATUS : "")
         + " WHERE queue_name = ? AND priority = ? AND state = "
         + IN_PROGRESS

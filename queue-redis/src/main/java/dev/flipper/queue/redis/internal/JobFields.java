@@ -15,6 +15,7 @@ import java.util.List;
  *   cs  custom status           ca  created at
  *   ra  run after               ua  updated at
  *   cd  claim descriptor        src claiming source (absent when unclaimed)
+ *   uk  name of the unique key the job holds while active (absent: none, or released)
  * </pre>
  *
  * A new job stores only b, aa, ca, ra (and cs if not empty); an absent field means its default: s =

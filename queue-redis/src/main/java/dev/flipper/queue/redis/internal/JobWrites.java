@@ -9,6 +9,7 @@ import dev.flipper.queue.spi.Claim;
 import dev.flipper.queue.spi.JobRef;
 import dev.flipper.queue.spi.NewJobRecord;
 import dev.flipper.queue.spi.StoredJob;
+import dev.flipper.queue.spi.UniqueInsert;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -77,6 +78,46 @@ final class JobWrites {
           }
           return ids;
         });
+  }
+
+  /** One script call per job (see enqueue_unique.lua), in order, so later jobs see earlier ones. */
+  List<UniqueInsert> enqueueUnique(String queue, List<NewJobRecord> jobs) {
+    QueueKeys q = keys.queue(queue);
+    byte[] base = KeySpace.bytes(q.base());
+    List<UniqueInsert> results = new ArrayList<>(jobs.size());
+    for (NewJobRecord job : jobs) {
+      PriorityKeys p = q.priority(job.priority());
+      List<byte[]> scriptKeys =
+          List.of(
+              q.meta(),
+              q.priorities(),
+              keys.idCounter(),
+              p.pending(),
+              p.jobPrefix(),
+              q.uniqueKey(job.uniqueKey()));
+      boolean whileActive = job.uniqueUntilMillis() == NewJobRecord.WHILE_ACTIVE;
+      List<byte[]> args =
+          new Args(9)
+              .add(job.priority())
+              .add(job.body())
+              .add(job.attemptsAllowed())
+              .add(job.customStatus())
+              .add(job.createdAtMillis())
+              .add(job.runAfterMillis())
+              .add(job.uniqueUntilMillis())
+              .add(whileActive ? 0 : job.uniqueUntilMillis() - job.createdAtMillis())
+              .add(base)
+              .list();
+      List<?> reply =
+          (List<?>)
+              connection.call(
+                  "enqueue", queue, jedis -> scripts.enqueueUnique.eval(jedis, scriptKeys, args));
+      results.add(
+          new UniqueInsert(
+              new JobRef(((Long) reply.get(1)).intValue(), (Long) reply.get(2)),
+              ((Long) reply.get(0)) == 1L));
+    }
+    return results;
   }
 
   List<StoredJob> claim(String queue, int priority, int limit, Claim claim) {

@@ -34,6 +34,13 @@ public final class QueueKeys {
     return base;
   }
 
+  /**
+   * The string holding a unique key: "&lt;priority&gt;:&lt;member&gt;:&lt;until&gt;" of its job.
+   */
+  public byte[] uniqueKey(String key) {
+    return KeySpace.bytes(base + "u:" + key);
+  }
+
   public PriorityKeys priority(int priority) {
     if (priority < 0 || priority >= CACHED_PRIORITIES) {
       return new PriorityKeys(base, priority);

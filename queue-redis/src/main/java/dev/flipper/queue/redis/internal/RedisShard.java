@@ -14,6 +14,7 @@ import dev.flipper.queue.spi.NewJobRecord;
 import dev.flipper.queue.spi.ScanBound;
 import dev.flipper.queue.spi.ShardStore;
 import dev.flipper.queue.spi.StoredJob;
+import dev.flipper.queue.spi.UniqueInsert;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -173,6 +174,11 @@ public final class RedisShard implements ShardStore {
   @Override
   public List<Long> enqueue(String queue, List<NewJobRecord> jobs) {
     return writes.enqueue(queue, jobs);
+  }
+
+  @Override
+  public List<UniqueInsert> enqueueUnique(String queue, List<NewJobRecord> jobs) {
+    return writes.enqueueUnique(queue, jobs);
   }
 
   @Override

@@ -9,6 +9,7 @@ import redis.clients.jedis.Jedis;
  */
 public final class Scripts {
   final LuaScript enqueue = LuaScript.named("enqueue");
+  final LuaScript enqueueUnique = LuaScript.named("enqueue_unique");
   final LuaScript claim = LuaScript.named("claim");
   final LuaScript ackSucceeded = LuaScript.named("ack_succeeded");
   final LuaScript ackFailed = LuaScript.named("ack_failed");
@@ -24,6 +25,7 @@ public final class Scripts {
   List<LuaScript> all() {
     return List.of(
         enqueue,
+        enqueueUnique,
         claim,
         ackSucceeded,
         ackFailed,

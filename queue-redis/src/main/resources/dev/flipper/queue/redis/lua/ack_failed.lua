@@ -8,6 +8,7 @@
 -- Returns how many jobs changed, or the error QUEUE_NOT_FOUND.
 --!include batch.lua
 --!include status.lua
+--!include unique.lua
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return redis.error_reply('QUEUE_NOT_FOUND the queue does not exist on this shard')
 end
@@ -34,6 +35,7 @@ for j, member in ipairs(members) do
         table.insert(retry, member)
       else
         redis.call('HSET', key, 's', 3, 'ar', 0, 'ua', ARGV[1], 'cs', status)
+        release_key(key)
         table.insert(failed, f[3])
         table.insert(failed, member)
         table.insert(log, ARGV[1] .. ':' .. member)

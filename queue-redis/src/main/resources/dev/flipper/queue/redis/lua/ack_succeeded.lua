@@ -7,6 +7,7 @@
 -- Returns how many jobs changed, or the error QUEUE_NOT_FOUND.
 --!include batch.lua
 --!include status.lua
+--!include unique.lua
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return redis.error_reply('QUEUE_NOT_FOUND the queue does not exist on this shard')
 end
@@ -35,6 +36,7 @@ for j, member in ipairs(members) do
       else
         redis.call('HSET', key, 's', 2, 'ua', now)
       end
+      release_key(key)
       local d = #done
       done[d + 1], done[d + 2] = run_after, member
       log[d / 2 + 1] = now .. ':' .. member

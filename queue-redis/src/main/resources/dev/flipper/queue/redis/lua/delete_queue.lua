@@ -7,6 +7,7 @@
 -- ARGV[1] most jobs to delete in this call, ARGV[2..] the priorities (as read from KEYS[2])
 -- Returns 1 if something is left (call again), 0 when the queue is gone.
 --!include batch.lua
+--!include unique.lua
 local budget = tonumber(ARGV[1])
 local priorities = #ARGV - 1
 for p = 0, priorities - 1 do
@@ -16,6 +17,7 @@ for p = 0, priorities - 1 do
     local jobs = redis.call('ZRANGE', set, 0, budget - 1)
     if #jobs > 0 then
       for _, member in ipairs(jobs) do
+        release_key(KEYS[base + 6] .. member)
         redis.call('DEL', KEYS[base + 6] .. member)
       end
       call_many('ZREM', set, jobs)

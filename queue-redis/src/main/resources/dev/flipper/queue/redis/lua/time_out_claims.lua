@@ -6,6 +6,7 @@
 -- KEYS[4] failed log (garbage collection order), KEYS[5] job hash prefix (a job's hash is this prefix .. member)
 -- ARGV[1] claimed before (exclusive), ARGV[2] most jobs (<= 1000), ARGV[3] now
 -- Returns {retried, failed, examined} (examined counts jobs whose hash was missing too).
+--!include unique.lua
 local now = ARGV[3]
 local expired = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
 if #expired == 0 then
@@ -25,6 +26,7 @@ for _, member in ipairs(expired) do
       retried = retried + 1
     else
       redis.call('HSET', key, 's', 3, 'ar', 0, 'ua', now)
+      release_key(key)
       redis.call('ZADD', KEYS[3], f[3], member)
       redis.call('RPUSH', KEYS[4], now .. ':' .. member)
       failed = failed + 1

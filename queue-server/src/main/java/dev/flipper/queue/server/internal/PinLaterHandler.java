@@ -4,6 +4,7 @@ import dev.flipper.queue.AckParams;
 import dev.flipper.queue.CheckpointParams;
 import dev.flipper.queue.DequeueParams;
 import dev.flipper.queue.DequeuedJob;
+import dev.flipper.queue.EnqueueOutcome;
 import dev.flipper.queue.ErrorCode;
 import dev.flipper.queue.JobDescriptor;
 import dev.flipper.queue.JobInfo;
@@ -135,6 +136,15 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
             return new PinLaterEnqueueResponse(new ArrayList<>());
           }
           List<NewJob> jobs = WireMapping.jobsFromThrift(request.getJobs());
+          if (WireMapping.anyUniqueKey(jobs)) {
+            List<EnqueueOutcome> outcomes =
+                service.enqueueWithOutcomes(request.getQueueName(), jobs);
+            metrics.enqueued(
+                request.getQueueName(),
+                (int) outcomes.stream().filter(outcome -> !outcome.duplicate()).count());
+            longPoll.signal(request.getQueueName());
+            return WireMapping.outcomesToThrift(outcomes);
+          }
           List<JobDescriptor> descriptors = service.enqueue(request.getQueueName(), jobs);
           metrics.enqueued(request.getQueueName(), descriptors.size());
           longPoll.signal(request.getQueueName());
