@@ -2,20 +2,18 @@ package dev.flipper.launcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flipper.admin.metrics.Promtool;
 import dev.flipper.config.ConfigLoader;
 import dev.flipper.config.FlipperConfig;
 import dev.flipper.queue.JobDescriptor;
 import dev.flipper.queue.NewJob;
 import dev.flipper.queue.client.QueueClient;
 import dev.flipper.queue.client.QueueClientException;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -78,7 +76,7 @@ class MetricsLintTest {
       }
       String text = FlipperProcess.get(running.adminUrl() + "/metrics").body();
       modes.add(running.mode().modeName());
-      assertThat(promtool(text))
+      assertThat(Promtool.check(text, dir))
           .as(
               "promtool check metrics on the %s daemon's /metrics:\n%s",
               running.mode().modeName(), text)
@@ -119,6 +117,11 @@ class MetricsLintTest {
         .contains("flipper_queue_depth{queue=\"lint_q\",priority=\"2\",} 0.0")
         .contains("flipper_queue_oldest_pending_age_seconds{queue=\"lint_q\",priority=\"1\",}")
         .contains("flipper_queue_paused{queue=\"lint_q\",} 0.0")
+        .contains("flipper_queue_jobs_in_progress{queue=\"lint_q\",} 1.0")
+        .contains("# TYPE flipper_queue_dequeue_delay_seconds histogram")
+        .contains("flipper_queue_dequeue_delay_seconds_count{queue=\"lint_q\",} 1.0")
+        .contains("# TYPE flipper_queue_enqueued_body_bytes histogram")
+        .contains("flipper_queue_enqueued_body_bytes_sum{queue=\"lint_q\",} 3.0")
         .contains("flipper_queue_shard_up{shard=\"1\",} 1.0")
         .contains("# HELP flipper_queue_depth Pending jobs")
         .contains("# TYPE flipper_queue_monitor_jobs_total counter");
@@ -146,18 +149,5 @@ class MetricsLintTest {
   private static int thriftPort(ModeRunner.Running queue) {
     String endpoint = queue.daemon().endpoints().get(0); // "thrift port N"
     return Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(' ') + 1));
-  }
-
-  /** promtool's complaints (problems and lint warnings); empty when the text is clean. */
-  private String promtool(String metrics) throws IOException, InterruptedException {
-    Path input = Files.writeString(dir.resolve("metrics.txt"), metrics);
-    Process process =
-        new ProcessBuilder("promtool", "check", "metrics")
-            .redirectInput(input.toFile())
-            .redirectErrorStream(true)
-            .start();
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    return process.exitValue() == 0 ? output.trim() : "exit " + process.exitValue() + ": " + output;
   }
 }

@@ -457,7 +457,8 @@ public final class QueueService implements JobQueue {
                   new JobDescriptor(queue, shard.name(), priority, job.localId()),
                   job.body(),
                   job.attemptsAllowed(),
-                  job.attemptsRemaining()));
+                  job.attemptsRemaining(),
+                  Math.max(0, now - Math.max(job.createdAtMillis(), job.runAfterMillis()))));
         }
       }
     }

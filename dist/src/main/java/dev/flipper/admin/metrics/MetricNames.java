@@ -66,6 +66,17 @@ final class MetricNames {
               "queue",
               "result"),
           rule(
+              "(\\w+)_dequeue_delay",
+              "flipper_queue_dequeue_delay_seconds",
+              "Time from a job becoming due (the later of its enqueue time and run-after) to its"
+                  + " claim by a dequeue, by queue.",
+              "queue"),
+          rule(
+              "(\\w+)_enqueue_body_bytes",
+              "flipper_queue_enqueued_body_bytes",
+              "Sizes of the bodies of jobs enqueued, by queue.",
+              "queue"),
+          rule(
               "(\\w+)_enqueue", "flipper_queue_jobs_enqueued", "Jobs enqueued, by queue.", "queue"),
           rule(
               "(\\w+)_dequeue",

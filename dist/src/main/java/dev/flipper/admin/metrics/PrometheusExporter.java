@@ -16,8 +16,9 @@ import java.util.TreeMap;
 /**
  * Exports a daemon's Dropwizard registry the Prometheus way: names and labels from {@link
  * MetricNames}, counters (and meters) as {@code counter} families ending in {@code _total},
- * bucketed timers as {@code histogram} in seconds, other timers and histograms as {@code summary},
- * numeric gauges as {@code gauge}; {@link LabeledMetric}s add their own families. Thread-safe.
+ * bucketed timers and histograms as {@code histogram} (seconds, bytes), other timers and histograms
+ * as {@code summary}, numeric gauges as {@code gauge}; {@link LabeledMetric}s add their own
+ * families. Thread-safe.
  */
 public final class PrometheusExporter extends Collector {
   private static final double NANOS_PER_SECOND = 1e9;
@@ -39,6 +40,8 @@ public final class PrometheusExporter extends Collector {
         labeled.addAll(own.collect());
       } else if (metric instanceof BucketedTimers.BucketedTimer timer) {
         histogram(families, MetricNames.map(name, "timer"), timer.buckets);
+      } else if (metric instanceof BucketedTimers.BucketedHistogram histogram) {
+        histogram(families, MetricNames.map(name, "histogram"), histogram.buckets);
       } else if (metric instanceof Timer timer) {
         summary(families, MetricNames.map(name, "timer"), timer, 1 / NANOS_PER_SECOND);
       } else if (metric instanceof Histogram histogram) {
@@ -82,13 +85,11 @@ public final class PrometheusExporter extends Collector {
   }
 
   private static void histogram(
-      Map<String, Family> families, MetricNames.Mapped name, LatencyBuckets buckets) {
+      Map<String, Family> families, MetricNames.Mapped name, CumulativeBuckets buckets) {
     long[] cumulative = buckets.cumulativeCounts();
+    double[] bounds = buckets.bounds();
     for (int i = 0; i < cumulative.length; i++) {
-      String le =
-          i < LatencyBuckets.BOUNDS_SECONDS.length
-              ? Collector.doubleToGoString(LatencyBuckets.BOUNDS_SECONDS[i])
-              : "+Inf";
+      String le = i < bounds.length ? Collector.doubleToGoString(bounds[i]) : "+Inf";
       add(families, name, Type.HISTOGRAM, "_bucket", List.of("le"), List.of(le), cumulative[i]);
     }
     add(
@@ -99,7 +100,7 @@ public final class PrometheusExporter extends Collector {
         List.of(),
         List.of(),
         cumulative[cumulative.length - 1]);
-    add(families, name, Type.HISTOGRAM, "_sum", List.of(), List.of(), buckets.sumSeconds());
+    add(families, name, Type.HISTOGRAM, "_sum", List.of(), List.of(), buckets.sumInUnit());
   }
 
   private static void summary(

@@ -17,8 +17,9 @@ import java.util.Set;
 /**
  * The queue server's view of its store, read on each scrape: per queue and priority the due pending
  * jobs (depth, capped like counts) and how long the oldest of them has waited since its run-after;
- * per queue whether it is paused; per shard whether it is reachable. Shards that fail are skipped
- * (their {@code flipper_queue_shard_up} is 0). Thread-safe.
+ * per queue whether it is paused and how many of its jobs are claimed and not yet acknowledged (in
+ * progress, as the store says, so the same on every server); per shard whether it is reachable.
+ * Shards that fail are skipped (their {@code flipper_queue_shard_up} is 0). Thread-safe.
  */
 public final class QueueBacklogMetrics implements LabeledMetric {
   /** Counts stop here per shard and priority: the gauge says "at least", not an exact backlog. */
@@ -40,6 +41,7 @@ public final class QueueBacklogMetrics implements LabeledMetric {
     List<Sample> depth = new ArrayList<>();
     List<Sample> age = new ArrayList<>();
     List<Sample> paused = new ArrayList<>();
+    List<Sample> inProgress = new ArrayList<>();
     for (ShardStore shard : shards) {
       up.add(
           new Sample(
@@ -64,6 +66,7 @@ public final class QueueBacklogMetrics implements LabeledMetric {
               List.of("queue"),
               List.of(queue),
               pausedQueues.contains(queue) ? 1 : 0));
+      long claimed = 0;
       for (int priority = 1; priority <= service.priorityLevels(); priority++) {
         long jobs = 0;
         long oldestRunAfter = Long.MAX_VALUE;
@@ -75,6 +78,7 @@ public final class QueueBacklogMetrics implements LabeledMetric {
             jobs +=
                 shard.count(
                     queue, priority, JobState.PENDING, false, BodyFilter.ALL, now, DEPTH_CAP);
+            claimed += inProgress(shard, queue, priority, now);
             for (StoredJob next : shard.peek(queue, priority, 1, now)) {
               oldestRunAfter = Math.min(oldestRunAfter, next.runAfterMillis());
             }
@@ -93,6 +97,8 @@ public final class QueueBacklogMetrics implements LabeledMetric {
                 labels,
                 waited));
       }
+      inProgress.add(
+          new Sample("flipper_queue_jobs_in_progress", List.of("queue"), List.of(queue), claimed));
     }
     return List.of(
         new MetricFamilySamples(
@@ -117,6 +123,25 @@ public final class QueueBacklogMetrics implements LabeledMetric {
             "flipper_queue_paused",
             Type.GAUGE,
             "1 if the queue is paused (dequeues return no job), else 0.",
-            paused));
+            paused),
+        new MetricFamilySamples(
+            "flipper_queue_jobs_in_progress",
+            Type.GAUGE,
+            "Jobs claimed by a dequeue and not yet acknowledged, by queue, as the store counts them"
+                + " (across all servers); counted up to "
+                + DEPTH_CAP
+                + " per shard, priority and run-after side.",
+            inProgress));
+  }
+
+  /**
+   * IN_PROGRESS jobs of one priority on the shard. A heartbeat may move a claimed job's run-after
+   * past now, so both sides of now are counted.
+   */
+  private static long inProgress(ShardStore shard, String queue, int priority, long now) {
+    return (long)
+            shard.count(
+                queue, priority, JobState.IN_PROGRESS, false, BodyFilter.ALL, now, DEPTH_CAP)
+        + shard.count(queue, priority, JobState.IN_PROGRESS, true, BodyFilter.ALL, now, DEPTH_CAP);
   }
 }

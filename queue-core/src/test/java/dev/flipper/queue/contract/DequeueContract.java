@@ -60,6 +60,34 @@ abstract class DequeueContract extends ContractArea {
     assertThat(done.body()).isNull();
   }
 
+  /**
+   * The service (not the wire, which carries no times) says how long each claimed job waited since
+   * it was due: the queue server's dequeue delay (docs/queue.md, "Metrics per job").
+   */
+  @Test
+  void theServiceSaysHowLongEachClaimedJobWaitedSinceItWasDue() {
+    Instant start = clock().instant();
+    JobDescriptor now = enqueue(aJob("now")).get(0);
+    JobDescriptor later = enqueue(aJob("later").withRunAfter(start.plusSeconds(10))).get(0);
+    clock().advance(Duration.ofSeconds(25));
+    assertThat(waitedMillis(serviceDequeue(10)))
+        .containsExactlyInAnyOrderEntriesOf(Map.of(now, 25_000L, later, 15_000L));
+
+    ackFailed(List.of(now), Duration.ofSeconds(2)); // due again at start + 27 s
+    clock().advance(Duration.ofSeconds(5));
+    assertThat(waitedMillis(serviceDequeue(10))).containsExactlyEntriesOf(Map.of(now, 3_000L));
+  }
+
+  private List<DequeuedJob> serviceDequeue(int limit) {
+    return fx().service().dequeue(DequeueParams.of(queue(), limit, SOURCE));
+  }
+
+  private static Map<JobDescriptor, Long> waitedMillis(List<DequeuedJob> jobs) {
+    Map<JobDescriptor, Long> waited = new java.util.HashMap<>();
+    jobs.forEach(job -> waited.put(job.descriptor(), job.waitedMillis()));
+    return waited;
+  }
+
   @Test
   void neverReturnsAJobBeforeItsRunAfter() {
     Instant runAfter = clock().instant().plusSeconds(1);

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class ServerMetricsTest {
 
   @Test
-  void perQueueCountersTimersAndErrorCounters() {
+  void perQueueCountersTimersHistogramsAndErrorCounters() {
     try (TestServer server = TestServer.start();
         QueueClient client = server.client()) {
       client.createQueue("m_q");
@@ -42,6 +42,8 @@ class ServerMetricsTest {
       MetricRegistry metrics = server.metrics;
       assertThat(metrics.counter("m_q_enqueue").getCount()).isEqualTo(5);
       assertThat(metrics.counter("m_q_dequeue").getCount()).isEqualTo(4);
+      assertThat(metrics.histogram("m_q_enqueue_body_bytes").getCount()).isEqualTo(5);
+      assertThat(metrics.timer("m_q_dequeue_delay").getCount()).isEqualTo(4);
       assertThat(metrics.counter("m_q_checkpoint").getCount()).isEqualTo(2);
       assertThat(metrics.counter("m_q_ack_succeeded").getCount()).isEqualTo(2);
       assertThat(metrics.counter("m_q_ack_failed").getCount()).isEqualTo(1);

@@ -139,14 +139,20 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
           if (WireMapping.anyUniqueKey(jobs)) {
             List<EnqueueOutcome> outcomes =
                 service.enqueueWithOutcomes(request.getQueueName(), jobs);
-            metrics.enqueued(
-                request.getQueueName(),
-                (int) outcomes.stream().filter(outcome -> !outcome.duplicate()).count());
+            List<byte[]> created = new ArrayList<>();
+            for (int i = 0; i < outcomes.size(); i++) {
+              if (!outcomes.get(i).duplicate()) {
+                created.add(jobs.get(i).body());
+              }
+            }
+            metrics.enqueued(request.getQueueName(), created.size());
+            metrics.bodiesEnqueued(request.getQueueName(), created);
             longPoll.signal(request.getQueueName());
             return WireMapping.outcomesToThrift(outcomes);
           }
           List<JobDescriptor> descriptors = service.enqueue(request.getQueueName(), jobs);
           metrics.enqueued(request.getQueueName(), descriptors.size());
+          metrics.bodiesEnqueued(request.getQueueName(), jobs.stream().map(NewJob::body).toList());
           longPoll.signal(request.getQueueName());
           return new PinLaterEnqueueResponse(WireMapping.descriptorsToThrift(descriptors));
         });
@@ -193,7 +199,7 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
           params.ack().queue(), params.ack().succeeded().size(), params.ack().failed().size());
     }
     if (!jobs.isEmpty() || params.dryRun() || !longPoll.enabled()) {
-      return CompletableFuture.completedFuture(respond(queue, jobs));
+      return CompletableFuture.completedFuture(respond(queue, jobs, params.dryRun()));
     }
     DequeueParams retry = withLimit(params, params.limit()).withAck(null);
     return longPoll
@@ -205,7 +211,7 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
                   ? List.of()
                   : dequeueAdmitted(withLimit(retry, again.limit()), again);
             })
-        .thenApply(found -> respond(queue, fitInOneAnswer(queue, source, found)));
+        .thenApply(found -> respond(queue, fitInOneAnswer(queue, source, found), false));
   }
 
   private List<DequeuedJob> dequeueAdmitted(DequeueParams params, Admission admission) {
@@ -247,8 +253,8 @@ public final class PinLaterHandler implements PinLater.AsyncIface {
     return jobs.subList(0, fit);
   }
 
-  private PinLaterDequeueResponse respond(String queue, List<DequeuedJob> jobs) {
-    metrics.dequeued(queue, jobs.size());
+  private PinLaterDequeueResponse respond(String queue, List<DequeuedJob> jobs, boolean dryRun) {
+    metrics.dequeued(queue, jobs, !dryRun);
     return WireMapping.toThrift(jobs);
   }
 
