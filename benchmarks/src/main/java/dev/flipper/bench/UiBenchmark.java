@@ -1,15 +1,23 @@
 package dev.flipper.bench;
 
 import com.codahale.metrics.MetricRegistry;
+import dev.flipper.history.ExecutionQuery;
+import dev.flipper.history.RunQuery;
+import dev.flipper.history.RunRecord;
+import dev.flipper.history.RunSort;
+import dev.flipper.token.TokenMaster;
 import dev.flipper.token.TokenService;
 import dev.flipper.token.jdbc.JdbcTokenStore;
 import dev.flipper.token.jdbc.JdbcTokenStoreConfig;
+import dev.flipper.workflow.control.ControlScope;
+import dev.flipper.workflow.control.WorkflowControl;
 import dev.flipper.workflow.definition.JobDefinition;
 import dev.flipper.workflow.definition.Schedule;
 import dev.flipper.workflow.definition.WorkflowDefinition;
 import dev.flipper.workflow.engine.ClaimedJob;
 import dev.flipper.workflow.engine.ExecutionResult;
 import dev.flipper.workflow.engine.ExecutionStart;
+import dev.flipper.workflow.engine.InstanceSummary;
 import dev.flipper.workflow.engine.WorkflowEngine;
 import dev.flipper.workflow.fleet.Heartbeat;
 import dev.flipper.workflow.fleet.Heartbeats;
@@ -28,12 +36,15 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -105,6 +116,21 @@ public final class UiBenchmark implements Callable<Integer> {
   int executions;
 
   @Option(
+      names = "--archived",
+      defaultValue = "100000",
+      description =
+          "Archived runs recorded in the run history, "
+              + ArchivedRuns.EXECUTIONS_PER_RUN
+              + " job executions each, nine in ten of the first workflow. Default: ${DEFAULT-VALUE}")
+  int archived;
+
+  @Option(
+      names = "--seed-threads",
+      defaultValue = "8",
+      description = "Threads recording the archived runs. Default: ${DEFAULT-VALUE}")
+  int seedThreads;
+
+  @Option(
       names = "--queues",
       defaultValue = "5",
       description = "Queues of the queue dashboard (in memory). Default: ${DEFAULT-VALUE}")
@@ -130,24 +156,55 @@ public final class UiBenchmark implements Callable<Integer> {
     atLeast("--instances", instances, workflows);
     atLeast("--jobs", jobs, instances * 3);
     atLeast("--requests", requests, 1);
+    atLeast("--archived", archived, 0);
+    atLeast("--seed-threads", seedThreads, 1);
     PrintWriter out = spec.commandLine().getOut();
+    boolean answered;
     try (BenchDatabase database = db.create(spec);
         JdbcTokenStore store =
             JdbcTokenStore.open(JdbcTokenStoreConfig.of(database.url(), db.user, db.password))) {
       out.printf(
           Locale.ROOT,
-          "ui benchmark: %s, %d workflows, %d instances, %d job tokens; load average %.2f%n",
+          "ui benchmark: %s, %d workflows, %d instances, %d job tokens, %d archived runs;"
+              + " load average %.2f%n",
           database.describe(),
           workflows,
           instances,
           (jobs / instances) * instances,
-          ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+          archived,
+          loadAverage());
       out.flush();
       TokenService service = TokenService.builder(store).build();
-      WorkflowEngine engine = WorkflowEngine.builder(service).build();
+      // No archive delay: the instances that end are archived by archiveOne's archiveDue().
+      WorkflowEngine engine = WorkflowEngine.builder(service).archiveDelay(Duration.ZERO).build();
       long filling = System.nanoTime();
       fill(engine);
       out.printf(Locale.ROOT, "filled in %d ms%n", (System.nanoTime() - filling) / 1_000_000);
+      out.flush();
+      ArchivedRuns runs = new ArchivedRuns(workflowNames(), archived, Instant.now());
+      long seeding = System.nanoTime();
+      HistorySeeder.seed(service, runs, seedThreads);
+      long seedMillis = Math.max(1, (System.nanoTime() - seeding) / 1_000_000);
+      out.printf(
+          Locale.ROOT,
+          "recorded %d archived runs (%d of wf-0), %d job executions, in %d ms (%.0f runs/s, %d"
+              + " threads)%n",
+          archived,
+          runs.runsOfFirstWorkflow(),
+          (long) archived * ArchivedRuns.EXECUTIONS_PER_RUN,
+          seedMillis,
+          archived * 1000.0 / seedMillis,
+          seedThreads);
+      long recorded = service.queryRuns(RunQuery.latest("wf-0", 1)).total();
+      if (recorded != runs.runsOfFirstWorkflow()) {
+        throw new IllegalStateException(
+            "the run history holds "
+                + recorded
+                + " runs of wf-0 after seeding; expected "
+                + runs.runsOfFirstWorkflow());
+      }
+      String archivedInstance = archiveOne(engine);
+      out.printf(Locale.ROOT, "load average %.2f%n", loadAverage());
       out.flush();
       try (TokenMasterServer server =
               TokenMasterServer.builder(service).port(0).bindHost("127.0.0.1").build().start();
@@ -170,13 +227,24 @@ public final class UiBenchmark implements Callable<Integer> {
                 new MetricRegistry());
         try {
           ui.start();
-          measure(out, "http://127.0.0.1:" + ui.port(), engine, queueServer);
+          answered =
+              measure(
+                  out,
+                  "http://127.0.0.1:" + ui.port(),
+                  pages(engine, queueServer, archivedInstance, runs.runsOfFirstWorkflow()));
+          measureHistory(out, master, runs.runsOfFirstWorkflow());
         } finally {
           ui.close();
         }
       }
     }
     out.flush();
+    if (!answered) {
+      spec.commandLine()
+          .getErr()
+          .println("ui benchmark: some pages did not answer 200 (see above)");
+      return 1;
+    }
     return 0;
   }
 
@@ -193,7 +261,7 @@ public final class UiBenchmark implements Callable<Integer> {
     List<WorkflowDefinition> definitions = new ArrayList<>();
     for (int w = 0; w < workflows; w++) {
       WorkflowDefinition.Builder b =
-          WorkflowDefinition.builder("wf-" + w)
+          WorkflowDefinition.builder(workflowNames().get(w))
               .owners(List.of("bench"))
               .schedule(Schedule.every(Duration.ofHours(1)));
       b.job(JobDefinition.builder("root").command("true"));
@@ -227,7 +295,7 @@ public final class UiBenchmark implements Callable<Integer> {
               Duration.ofMinutes(1)));
     }
     for (int i = 0; i < instances; i++) {
-      engine.instances().start("wf-" + (i % workflows));
+      engine.instances().start(workflowNames().get(i % workflows));
     }
     for (int n = 0; n < executions; n++) {
       Optional<ClaimedJob> claimed = engine.claim("bench-worker", Duration.ofMinutes(10));
@@ -242,82 +310,247 @@ public final class UiBenchmark implements Callable<Integer> {
     }
   }
 
-  private void measure(PrintWriter out, String base, WorkflowEngine engine, BenchQueues queueServer)
-      throws Exception {
-    String instance = engine.status().instances("wf-0").get(0).instance();
-    Map<String, String> pages = new LinkedHashMap<>();
-    pages.put("workflows", "/");
-    pages.put("workflow", "/workflows/wf-0");
-    pages.put("instance", "/workflows/wf-0/instances/" + instance);
-    pages.put("job", "/workflows/wf-0/instances/" + instance + "/jobs/root");
-    pages.put("schedules", "/schedules");
-    pages.put("workers", "/workers");
-    pages.put("tokens /", "/tokens?path=/");
-    pages.put("tokens instance", "/tokens?path=/workflow/wf-0/" + instance + "/job/waiting/");
-    pages.put("token", "/token?name=/workflow/wf-0/" + instance + "/instance");
-    pages.put("queues", "/queues");
-    pages.put("queue", "/queues/queue_0");
-    if (queueServer.failedJob() != null) {
-      pages.put("queue job", "/queue-job?descriptor=" + queueServer.failedJob());
+  private List<String> workflowNames() {
+    List<String> names = new ArrayList<>();
+    for (int w = 0; w < workflows; w++) {
+      names.add("wf-" + w);
     }
+    return names;
+  }
+
+  private static double loadAverage() {
+    return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+  }
+
+  /**
+   * Archives the instances that ended while filling (the engine has no archive delay) as a worker
+   * would, tokens and run history in one call, and returns one of wf-0's, so that an archived
+   * instance's page reads what the archiver wrote. If none of wf-0's ended, one is started and
+   * aborted first.
+   */
+  private static String archiveOne(WorkflowEngine engine) throws InterruptedException {
+    String instance =
+        engine.status().instances("wf-0").stream()
+            .filter(summary -> summary.status().isFinished())
+            .map(InstanceSummary::instance)
+            .findFirst()
+            .orElseGet(
+                () -> {
+                  String started = engine.instances().start("wf-0", "cli", Map.of());
+                  WorkflowControl.builder(engine)
+                      .build()
+                      .abort(ControlScope.instance("wf-0", started));
+                  return started;
+                });
+    // An instance is due at its end rounded up to a whole second of the master's clock: archive
+    // until it has gone, for at most a few seconds.
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    engine.archiveDue();
+    while (engine.status().instance("wf-0", instance).isPresent()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "ended instance wf-0/" + instance + " was not archived within 10 s");
+      }
+      Thread.sleep(200);
+      engine.archiveDue();
+    }
+    return instance;
+  }
+
+  /** A page and its JSON twin, as the UI serves them. */
+  private record Page(String name, String html, String json) {}
+
+  private static List<Page> pages(
+      WorkflowEngine engine, BenchQueues queueServer, String archivedInstance, int wf0Runs) {
+    // An active instance of wf-0; with few jobs run, all may have ended and gone to the archive.
+    String instance =
+        engine.status().instances("wf-0").stream()
+            .map(InstanceSummary::instance)
+            .findFirst()
+            .orElseGet(() -> engine.instances().start("wf-0"));
+    LocalDate today = LocalDate.now(ZoneOffset.UTC);
+    String failedLastWeek =
+        "?status=FAILURE&from=" + today.minusDays(14) + "&to=" + today.minusDays(7);
+    // The deepest page of 50 the first workflow fills, at most page 1,800 (runs 89,951-90,000).
+    String deep = "?page=" + Math.max(1, Math.min(1800, wf0Runs / 50)) + "&size=50";
+    List<Page> pages = new ArrayList<>();
+    pages.add(new Page("workflows", "/", "/api/workflows"));
+    pages.add(same("workflow", "/workflows/wf-0"));
+    pages.add(new Page("runs page 1", "/workflows/wf-0?page=1", "/api/workflows/wf-0/runs"));
+    pages.add(
+        new Page(
+            "runs FAILURE 7d",
+            "/workflows/wf-0" + failedLastWeek,
+            "/api/workflows/wf-0/runs" + failedLastWeek));
+    pages.add(new Page("runs search", "/workflows/wf-0?q=eu-7", "/api/workflows/wf-0/runs?q=eu-7"));
+    pages.add(
+        new Page(
+            "runs longest",
+            "/workflows/wf-0?sort=longest",
+            "/api/workflows/wf-0/runs?sort=longest"));
+    pages.add(
+        new Page("runs deep page", "/workflows/wf-0" + deep, "/api/workflows/wf-0/runs" + deep));
+    pages.add(
+        new Page("grid 25", "/workflows/wf-0/grid?runs=25", "/api/workflows/wf-0/grid?runs=25"));
+    pages.add(
+        new Page("job history", "/workflows/wf-0/jobs/job-3", "/api/workflows/wf-0/jobs/job-3"));
+    pages.add(same("archived inst", "/workflows/wf-0/instances/" + archivedInstance));
+    pages.add(same("instance", "/workflows/wf-0/instances/" + instance));
+    pages.add(same("job", "/workflows/wf-0/instances/" + instance + "/jobs/root"));
+    pages.add(same("schedules", "/schedules"));
+    pages.add(same("workers", "/workers"));
+    pages.add(same("tokens /", "/tokens?path=/"));
+    pages.add(same("tokens instance", "/tokens?path=/workflow/wf-0/" + instance + "/job/waiting/"));
+    pages.add(same("token", "/token?name=/workflow/wf-0/" + instance + "/instance"));
+    pages.add(same("queues", "/queues"));
+    pages.add(same("queue", "/queues/queue_0"));
+    if (queueServer.failedJob() != null) {
+      pages.add(same("queue job", "/queue-job?descriptor=" + queueServer.failedJob()));
+    }
+    return pages;
+  }
+
+  /** A page whose JSON is at the same path under /api. */
+  private static Page same(String name, String path) {
+    return new Page(name, path, "/api" + path);
+  }
+
+  /**
+   * Times every page and its JSON; returns false if one of them did not answer 200 (its row says
+   * what it answered, and the others are still timed).
+   */
+  private boolean measure(PrintWriter out, String base, List<Page> pages) throws Exception {
     HttpClient http = HttpClient.newHttpClient();
-    // CPU time of this JVM (UI, master, and an H2 store) per request: what a page costs, whatever
-    // the machine's load.
-    com.sun.management.OperatingSystemMXBean os =
-        (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    header(out, "page", "bytes");
+    boolean allAnswered = true;
+    for (Page page : pages) {
+      for (String kind : List.of("html", "json")) {
+        String path = kind.equals("json") ? page.json() : page.html();
+        HttpResponse<String> first = get(http, base + path);
+        if (first.statusCode() != 200) {
+          out.printf(
+              Locale.ROOT,
+              "%-16s %-5s %s answered %d%n",
+              page.name(),
+              kind,
+              path,
+              first.statusCode());
+          out.flush();
+          allAnswered = false;
+          continue;
+        }
+        time(out, page.name(), kind, () -> ok(get(http, base + path), path).length());
+      }
+    }
+    return allAnswered;
+  }
+
+  /**
+   * Times the run history calls the history pages make, straight to the master over Thrift: what
+   * the store answers, without the active instances a page merges in or its rendering.
+   */
+  private void measureHistory(PrintWriter out, TokenMaster master, int wf0Runs) throws Exception {
+    long today =
+        LocalDate.now(ZoneOffset.UTC).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
+    long day = Duration.ofDays(1).toMillis();
+    int deepOffset = Math.max(0, Math.min(1799, wf0Runs / 50 - 1)) * 50;
+    Map<String, RunQuery> runQueries = new LinkedHashMap<>();
+    runQueries.put("runs page 1", RunQuery.latest("wf-0", 50));
+    runQueries.put(
+        "runs FAILURE 7d",
+        new RunQuery(
+            "wf-0", Set.of("FAILURE"), null, today - 14 * day, today - 6 * day, null, null, 0, 50));
+    runQueries.put(
+        "runs search", new RunQuery("wf-0", null, null, null, null, "eu-7", null, 0, 50));
+    runQueries.put(
+        "runs longest", new RunQuery("wf-0", null, null, null, null, null, RunSort.LONGEST, 0, 50));
+    runQueries.put(
+        "runs deep page", new RunQuery("wf-0", null, null, null, null, null, null, deepOffset, 50));
+    runQueries.put("latest run", RunQuery.latest("wf-0", 1));
+    header(out, "master call", "rows");
+    for (Map.Entry<String, RunQuery> query : runQueries.entrySet()) {
+      time(out, query.getKey(), "runs", () -> master.queryRuns(query.getValue()).runs().size());
+    }
+    List<String> latest =
+        master.queryRuns(RunQuery.latest("wf-0", 25)).runs().stream()
+            .map(RunRecord::instance)
+            .toList();
+    time(
+        out,
+        "grid 25",
+        "execs",
+        () ->
+            master
+                .queryExecutions(ExecutionQuery.ofInstances("wf-0", latest, RunQuery.MAX_LIMIT))
+                .executions()
+                .size());
+    time(
+        out,
+        "job history",
+        "execs",
+        () ->
+            master.queryExecutions(ExecutionQuery.ofJob("wf-0", "job-3", 50)).executions().size());
+  }
+
+  private static void header(PrintWriter out, String what, String size) {
     out.println(
         String.format(
             Locale.ROOT,
             "%-16s %-5s %9s %9s %9s %9s %9s",
-            "page",
+            what,
             "kind",
             "p50 ms",
             "p99 ms",
             "max ms",
             "cpu ms",
-            "bytes"));
-    for (Map.Entry<String, String> page : pages.entrySet()) {
-      for (String kind : List.of("html", "json")) {
-        String path =
-            kind.equals("json")
-                ? "/api" + (page.getValue().equals("/") ? "/workflows" : page.getValue())
-                : page.getValue();
-        List<Long> micros = new ArrayList<>();
-        int bytes = 0;
-        for (int w = 0; w < WARM_UP; w++) {
-          get(http, base + path); // templates and queries compiled by the JIT first
-        }
-        long cpuBefore = os.getProcessCpuTime();
-        for (int r = 0; r < requests; r++) {
-          long start = System.nanoTime();
-          bytes = get(http, base + path).length();
-          micros.add((System.nanoTime() - start) / 1000);
-        }
-        double cpuMillis = (os.getProcessCpuTime() - cpuBefore) / 1e6 / requests;
-        micros.sort(null);
-        out.println(
-            String.format(
-                Locale.ROOT,
-                "%-16s %-5s %9s %9s %9s %9s %9d",
-                page.getKey(),
-                kind,
-                Cells.of("%.1f", percentile(micros, 0.50) / 1000.0),
-                Cells.of("%.1f", percentile(micros, 0.99) / 1000.0),
-                Cells.of("%.1f", micros.get(micros.size() - 1) / 1000.0),
-                Cells.of("%.1f", cpuMillis),
-                bytes));
-        out.flush();
-      }
-    }
+            size));
   }
 
-  private static String get(HttpClient http, String url) throws Exception {
-    HttpResponse<String> response =
-        http.send(
-            HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
+  /**
+   * Calls {@code call} {@link #WARM_UP} times, then {@code --requests} times timed, and prints its
+   * p50, p99, max, the CPU time this JVM (UI, master and an H2 store) spent per call, whatever the
+   * machine's load, and the size the call returned last.
+   */
+  private void time(PrintWriter out, String name, String kind, Callable<Integer> call)
+      throws Exception {
+    com.sun.management.OperatingSystemMXBean os =
+        (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    for (int w = 0; w < WARM_UP; w++) {
+      call.call(); // templates and queries compiled by the JIT first
+    }
+    List<Long> micros = new ArrayList<>();
+    int size = 0;
+    long cpuBefore = os.getProcessCpuTime();
+    for (int r = 0; r < requests; r++) {
+      long start = System.nanoTime();
+      size = call.call();
+      micros.add((System.nanoTime() - start) / 1000);
+    }
+    double cpuMillis = (os.getProcessCpuTime() - cpuBefore) / 1e6 / requests;
+    micros.sort(null);
+    out.println(
+        String.format(
+            Locale.ROOT,
+            "%-16s %-5s %9s %9s %9s %9s %9d",
+            name,
+            kind,
+            Cells.of("%.1f", percentile(micros, 0.50) / 1000.0),
+            Cells.of("%.1f", percentile(micros, 0.99) / 1000.0),
+            Cells.of("%.1f", micros.get(micros.size() - 1) / 1000.0),
+            Cells.of("%.1f", cpuMillis),
+            size));
+    out.flush();
+  }
+
+  private static HttpResponse<String> get(HttpClient http, String url) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static String ok(HttpResponse<String> response, String path) {
     if (response.statusCode() != 200) {
       throw new IllegalStateException(
-          url + " answered " + response.statusCode() + ": " + response.body());
+          path + " answered " + response.statusCode() + ": " + response.body());
     }
     return response.body();
   }

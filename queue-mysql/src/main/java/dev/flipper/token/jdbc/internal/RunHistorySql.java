@@ -177,12 +177,12 @@ public final class RunHistorySql {
     String order =
         sortKey(query.sort()) + (query.workflow() == null ? ", workflow" : "") + ", instance";
     if (query.text() == null) {
-      List<RunRecord> runs = new ArrayList<>();
+      // The page's keys from the index first, then their rows: with OFFSET, MariaDB reads the whole
+      // row of every run it skips (page 1,800 of 50 with 90,000 runs: 0.65 s, by keys 0.1 s).
+      List<List<String>> keys = new ArrayList<>();
       try (PreparedStatement ps =
           c.prepareStatement(
-              "SELECT "
-                  + RUN_COLUMNS
-                  + " FROM "
+              "SELECT workflow, instance FROM "
                   + RUNS
                   + where.sql()
                   + " ORDER BY "
@@ -191,11 +191,12 @@ public final class RunHistorySql {
         bindPage(ps, where.bind(ps, 1), query);
         try (ResultSet rs = ps.executeQuery()) {
           while (rs.next()) {
-            runs.add(readRun(rs));
+            keys.add(List.of(rs.getString(1), rs.getString(2)));
           }
         }
       }
-      return new RunPage(runs, count(c, dialect.runsCounted(), where));
+      long total = count(c, dialect.runsCounted(), where);
+      return new RunPage(keys.isEmpty() ? List.of() : runsByKey(c, keys), total);
     }
     boolean inRange = query.startFrom() != null || query.startBefore() != null;
     List<List<String>> keys = new ArrayList<>();
@@ -274,13 +275,16 @@ public final class RunHistorySql {
             + (query.instances().size() == 1 ? "" : ", instance")
             + (query.job() != null ? "" : ", job")
             + ", execution";
+    // One job's executions by the job index: MariaDB counts them over the primary key otherwise,
+    // every execution of the workflow (3.3 s instead of 0.1 s for 90,000 of 900,000).
+    String table = JOB_RUNS + (query.job() != null ? " USE INDEX (flipper_job_runs_job)" : "");
     List<ExecutionRecord> executions = new ArrayList<>();
     try (PreparedStatement ps =
         c.prepareStatement(
             "SELECT "
                 + EXECUTION_COLUMNS
                 + " FROM "
-                + JOB_RUNS
+                + table
                 + where.sql()
                 + " ORDER BY "
                 + order
@@ -294,7 +298,7 @@ public final class RunHistorySql {
         }
       }
     }
-    return new ExecutionPage(executions, count(c, JOB_RUNS, where));
+    return new ExecutionPage(executions, count(c, table, where));
   }
 
   private static Where runFilter(RunQuery query) {
