@@ -29,6 +29,7 @@ class EngineArchitectureTest {
               "dev.flipper.workflow.tokens..",
               "dev.flipper.workflow.definition..",
               "dev.flipper.token",
+              "dev.flipper.history",
               "dev.flipper.text",
               "com.fasterxml.jackson..",
               "org.slf4j..",
