@@ -24,6 +24,7 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 
@@ -264,6 +265,9 @@ public final class RunHistorySql {
   /** One page of executions and the count of all matches, read in the caller's snapshot. */
   public static ExecutionPage queryExecutions(Connection c, ExecutionQuery query)
       throws SQLException {
+    if (!query.instances().isEmpty()) {
+      return executionsOfInstances(c, query);
+    }
     Where where = new Where().equal("workflow", query.workflow());
     if (query.job() != null) {
       where.equal("job", query.job());
@@ -299,6 +303,36 @@ public final class RunHistorySql {
       }
     }
     return new ExecutionPage(executions, count(c, table, where));
+  }
+
+  /**
+   * The executions of named instances (a grid of recent runs), read instance by instance on the
+   * primary key and paged here: H2 uses an index for an IN list only on an index's first column,
+   * and scanned every execution of the workflow for {@code instance IN (...)} (2 s at a million).
+   */
+  private static ExecutionPage executionsOfInstances(Connection c, ExecutionQuery query)
+      throws SQLException {
+    List<ExecutionRecord> matches = new ArrayList<>();
+    for (String instance : new LinkedHashSet<>(query.instances())) {
+      Where where = new Where().equal("workflow", query.workflow()).equal("instance", instance);
+      if (query.job() != null) {
+        where.equal("job", query.job());
+      }
+      where.in("status", List.copyOf(query.statuses()));
+      try (PreparedStatement ps =
+          c.prepareStatement("SELECT " + EXECUTION_COLUMNS + " FROM " + JOB_RUNS + where.sql())) {
+        where.bind(ps, 1);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            matches.add(readExecution(rs));
+          }
+        }
+      }
+    }
+    matches.sort(ExecutionQuery.ORDER);
+    int from = Math.min(query.offset(), matches.size());
+    int to = Math.min(matches.size(), from + query.limit());
+    return new ExecutionPage(matches.subList(from, to), matches.size());
   }
 
   private static Where runFilter(RunQuery query) {
